@@ -1,0 +1,48 @@
+# causeway — top-level entry points. `make demo` and `make test` work on a fresh Debian 12
+# machine: they install what is missing (scripts/install-deps.sh), configure, build and run.
+
+BUILD      ?= build
+ASAN_BUILD ?= build-asan
+JOBS       ?= $(shell nproc)
+CMAKE_ARGS ?=
+
+.PHONY: all deps configure build test test-release test-asan demo bench clean format
+
+all: build
+
+deps:
+	@scripts/install-deps.sh
+
+configure: deps
+	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DCW_WERROR=ON $(CMAKE_ARGS) >/dev/null
+
+build: configure
+	@cmake --build $(BUILD) -j $(JOBS)
+
+# Every test in a release build, then the unit and scenario tests again under AddressSanitizer
+# and UndefinedBehaviorSanitizer.
+test: test-release test-asan
+
+test-release: build
+	@ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) --timeout 600
+
+test-asan: deps
+	@cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCW_WERROR=ON \
+	  -DCW_SANITIZE=ON -DCW_BUILD_BENCHMARKS=OFF $(CMAKE_ARGS) >/dev/null
+	@cmake --build $(ASAN_BUILD) -j $(JOBS)
+	@ctest --test-dir $(ASAN_BUILD) --output-on-failure -j $(JOBS) --timeout 900 -L "unit|scenario|cli"
+
+# Generates a small synthetic MPI trace with a load imbalance, analyses it, prints the summary.
+demo: build
+	@$(BUILD)/bin/causeway-gen --ranks 8 --iterations 40 --imbalance 0.5 --seed 7 -o $(BUILD)/demo/trace
+	@$(BUILD)/bin/causeway analyze $(BUILD)/demo/trace -o $(BUILD)/demo/report
+
+# The benchmark of bench/README.md (generates a 20-million-event trace; takes minutes).
+bench: build
+	@bench/run_benchmark.sh $(BUILD)
+
+format:
+	@clang-format -i $$(git ls-files '*.cc' '*.h')
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD)

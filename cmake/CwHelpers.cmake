@@ -1,0 +1,31 @@
+# cw_cc_library(NAME <name> SRCS ... DEPS ...)
+#   One component = one static library `cw_<name>` with alias `cw::<name>`; include root is src/.
+# cw_cc_test(NAME <name> SRCS ... DEPS ... [LABELS ...])
+#   A GoogleTest executable registered with ctest (tests discovered individually).
+include(GoogleTest)
+
+function(cw_cc_library)
+  cmake_parse_arguments(ARG "" "NAME" "SRCS;DEPS;PRIVATE_DEPS" ${ARGN})
+  set(target cw_${ARG_NAME})
+  string(REPLACE "/" "_" target ${target})
+  add_library(${target} STATIC ${ARG_SRCS})
+  add_library(cw::${ARG_NAME} ALIAS ${target})
+  target_include_directories(${target} PUBLIC ${PROJECT_SOURCE_DIR}/src)
+  target_compile_options(${target} PRIVATE ${CW_WARNING_FLAGS})
+  target_link_libraries(${target} PUBLIC ${ARG_DEPS} PRIVATE ${ARG_PRIVATE_DEPS})
+endfunction()
+
+function(cw_cc_test)
+  cmake_parse_arguments(ARG "" "NAME" "SRCS;DEPS;LABELS" ${ARGN})
+  add_executable(${ARG_NAME} ${ARG_SRCS})
+  target_compile_options(${ARG_NAME} PRIVATE ${CW_WARNING_FLAGS})
+  target_link_libraries(${ARG_NAME} PRIVATE ${ARG_DEPS} GTest::gtest GTest::gtest_main)
+  set_target_properties(${ARG_NAME} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
+  if(NOT ARG_LABELS)
+    set(ARG_LABELS unit)
+  endif()
+  gtest_discover_tests(${ARG_NAME}
+    WORKING_DIRECTORY ${CMAKE_BINARY_DIR}
+    PROPERTIES LABELS "${ARG_LABELS}" TIMEOUT 300
+    DISCOVERY_TIMEOUT 60)
+endfunction()

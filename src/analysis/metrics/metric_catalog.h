@@ -1,0 +1,66 @@
+// The metrics causeway computes: names, tree, units and definitions, as data.
+//
+// Names and the tree are Scalasca's wherever Scalasca has the metric, so that reports can be
+// compared with Scalasca's and opened in Cube. A metric's value includes its children's values
+// (inclusive along the metric tree): mpi_latesender includes mpi_latesender_wo. The same table
+// generates the metric list of report.json; docs/metrics.md explains each metric.
+//
+//   const MetricInfo& info = Metric(MetricId::kMpiLateSender);
+//   info.name == "mpi_latesender"; Metric(info.parent).name == "mpi_point2point"
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+
+namespace cw::analysis {
+
+enum class MetricId : uint16_t {
+  // Time tree.
+  kTime, kExecution, kComp, kMpi, kMpiManagement, kMpiInitExit, kMpiInitCompletion,
+  kMpiFinalizeWait, kMpiMgmtComm, kMpiMgmtFile, kMpiMgmtWin, kMpiSynchronization,
+  kMpiSyncCollective, kMpiBarrierWait, kMpiBarrierCompletion, kMpiRmaSynchronization,
+  kMpiRmaSyncActive, kMpiRmaSyncPassive, kMpiCommunication, kMpiPoint2Point, kMpiLateSender,
+  kMpiLateSenderWo, kMpiLswoDifferent, kMpiLswoSame, kMpiLateReceiver, kMpiCollective,
+  kMpiEarlyReduce, kMpiEarlyScan, kMpiLateBroadcast, kMpiWaitNxn, kMpiNxnCompletion,
+  kMpiRmaCommunication, kMpiIo, kMpiIoIndividual, kMpiIoCollective, kOmpTime, kPthreadTime,
+  kCudaTime, kOpenClTime, kOpenAccTime, kOverhead,
+  // Visits.
+  kVisits,
+  // Synchronisations (zero-byte messages and collectives).
+  kSyncs, kSyncsP2p, kSyncsSend, kMpiSlrCount, kSyncsRecv, kMpiSlsCount, kMpiSlswoCount,
+  kSyncsColl,
+  // Communications (messages and collectives that move data).
+  kComms, kCommsP2p, kCommsSend, kMpiClrCount, kCommsRecv, kMpiClsCount, kMpiClswoCount,
+  kCommsColl, kCommsCxch, kCommsCsrc, kCommsCdst, kCommsRma, kCommsRmaPuts, kCommsRmaGets,
+  // Bytes.
+  kBytes, kBytesP2p, kBytesSent, kBytesRcvd, kBytesColl, kBytesCout, kBytesCin, kBytesRma,
+  kBytesPut, kBytesGet,
+};
+
+inline constexpr int kMetricCount = static_cast<int>(MetricId::kBytesGet) + 1;
+
+enum class MetricUnit : uint8_t {
+  kSeconds,      // stored in clock ticks, converted at the report boundary
+  kOccurrences,  // a count
+  kBytes,
+};
+
+struct MetricInfo {
+  MetricId id;
+  std::string_view name;     // Scalasca/Cube unique name
+  std::string_view display;  // what people read
+  MetricUnit unit;
+  std::optional<MetricId> parent;
+  std::string_view description;  // one sentence; docs/metrics.md has the full definition
+};
+
+const MetricInfo& Metric(MetricId id);
+std::span<const MetricInfo> AllMetrics();
+// The metric with this unique name, if any.
+std::optional<MetricId> FindMetric(std::string_view name);
+
+inline int Index(MetricId id) { return static_cast<int>(id); }
+
+}  // namespace cw::analysis

@@ -1,0 +1,266 @@
+#include "analysis/waitstates/internal/collective_patterns.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "base/parallel.h"
+
+namespace cw::analysis::internal {
+namespace {
+
+using trace::CollectiveOp;
+using trace::kNone;
+
+constexpr int64_t kNoTime = std::numeric_limits<int64_t>::min();
+
+struct MemberTimes {
+  int64_t begin;
+  int64_t end;
+  uint64_t sent;
+  uint64_t received;
+  uint32_t location;
+};
+
+int64_t Max0(int64_t v) { return v > 0 ? v : 0; }
+
+// idle = max(0, min(latest, end) - begin); completion = max(0, end - max(earliest_end,
+// min(latest, end))). `latest` is what the member waited for.
+void Outcome(const MemberTimes& m, int64_t latest, int64_t earliest_end, MemberOutcome& out,
+             bool with_completion) {
+  int64_t bound = std::min(latest, m.end);
+  out.wait = static_cast<double>(Max0(bound - m.begin));
+  if (with_completion) out.completion = static_cast<double>(Max0(m.end - std::max(earliest_end, bound)));
+  out.violation = latest > m.end;
+}
+
+void Barrier(const std::vector<MemberTimes>& m, MemberOutcome* out) {
+  int64_t latest = kNoTime, earliest_end = std::numeric_limits<int64_t>::max();
+  uint32_t latest_loc = kNone;
+  for (const MemberTimes& t : m) {
+    if (t.begin > latest) {
+      latest = t.begin;
+      latest_loc = t.location;
+    }
+    earliest_end = std::min(earliest_end, t.end);
+  }
+  for (size_t i = 0; i < m.size(); ++i) {
+    out[i].wait_metric = MetricId::kMpiBarrierWait;
+    out[i].completion_metric = MetricId::kMpiBarrierCompletion;
+    out[i].partner = latest_loc;
+    Outcome(m[i], latest, earliest_end, out[i], true);
+  }
+}
+
+// N x N: members that move no data do not synchronise. If the operation fully overlaps (the
+// first exit is after the last entry) everybody synchronised with the latest entrant; otherwise
+// only receivers that entered before the latest sender waited for it.
+void AllToAll(const std::vector<MemberTimes>& m, MemberOutcome* out) {
+  int64_t latest = kNoTime, earliest_end = std::numeric_limits<int64_t>::max();
+  for (const MemberTimes& t : m) {
+    latest = std::max(latest, t.begin);
+    earliest_end = std::min(earliest_end, t.end);
+  }
+  std::vector<bool> sync(m.size(), false);
+  uint32_t latest_loc = kNone;
+  if (earliest_end > latest) {
+    for (size_t i = 0; i < m.size(); ++i) {
+      if (m[i].begin == latest && latest_loc == kNone) latest_loc = m[i].location;
+      sync[i] = true;
+    }
+  } else {
+    latest = kNoTime;
+    size_t latest_index = m.size();
+    for (size_t i = 0; i < m.size(); ++i) {
+      if (m[i].sent > 0 && m[i].begin > latest) {
+        latest = m[i].begin;
+        latest_index = i;
+      }
+    }
+    earliest_end = std::numeric_limits<int64_t>::max();
+    for (size_t i = 0; i < m.size(); ++i) {
+      sync[i] = (m[i].received > 0 && m[i].begin < latest) || i == latest_index;
+      if (sync[i]) earliest_end = std::min(earliest_end, m[i].end);
+    }
+    if (latest_index < m.size()) latest_loc = m[latest_index].location;
+  }
+  for (size_t i = 0; i < m.size(); ++i) {
+    out[i].wait_metric = MetricId::kMpiWaitNxn;
+    out[i].completion_metric = MetricId::kMpiNxnCompletion;
+    if (!sync[i] || (m[i].sent == 0 && m[i].received == 0)) continue;
+    out[i].partner = latest_loc;
+    Outcome(m[i], latest, earliest_end, out[i], true);
+  }
+}
+
+// 1-to-N: ranks that receive data wait for the root to enter.
+void OneToAll(const std::vector<MemberTimes>& m, size_t root, MemberOutcome* out) {
+  if (root >= m.size() || m[root].sent == 0) return;
+  int64_t root_begin = m[root].begin;
+  for (size_t i = 0; i < m.size(); ++i) {
+    out[i].wait_metric = MetricId::kMpiLateBroadcast;
+    if (i == root || m[i].received == 0 || m[i].begin >= root_begin) continue;
+    out[i].partner = m[root].location;
+    Outcome(m[i], root_begin, 0, out[i], false);
+  }
+}
+
+// N-to-1: only the root waits, for the last rank that sends it data.
+void AllToOne(const std::vector<MemberTimes>& m, size_t root, MemberOutcome* out) {
+  if (root >= m.size() || m[root].received == 0) return;
+  int64_t latest = kNoTime;
+  uint32_t latest_loc = kNone;
+  for (const MemberTimes& t : m) {
+    if (t.sent > 0 && t.begin > latest) {
+      latest = t.begin;
+      latest_loc = t.location;
+    }
+  }
+  out[root].wait_metric = MetricId::kMpiEarlyReduce;
+  if (latest == kNoTime || m[root].begin >= latest) return;
+  out[root].partner = latest_loc;
+  Outcome(m[root], latest, 0, out[root], false);
+}
+
+// Prefix operations: rank n waits for the latest of ranks 0..n that send data.
+void Scan(const std::vector<MemberTimes>& m, MemberOutcome* out) {
+  int64_t latest = kNoTime;
+  uint32_t latest_loc = kNone;
+  for (size_t i = 0; i < m.size(); ++i) {
+    if (m[i].sent > 0 && m[i].begin > latest) {
+      latest = m[i].begin;
+      latest_loc = m[i].location;
+    }
+    out[i].wait_metric = MetricId::kMpiEarlyScan;
+    if (m[i].sent == 0 && m[i].received == 0) continue;
+    if (latest == kNoTime || m[i].begin >= latest) continue;
+    out[i].partner = latest_loc;
+    Outcome(m[i], latest, 0, out[i], false);
+  }
+}
+
+void EvaluateInstance(const Context& ctx, const match::CollectiveInstance& instance,
+                      MemberOutcome* out) {
+  const std::vector<match::CollectiveMember>& members = ctx.graph.members;
+  std::vector<MemberTimes> m(instance.member_count);
+  size_t root = m.size();
+  for (uint32_t k = 0; k < instance.member_count; ++k) {
+    const match::CollectiveMember& member = members[instance.first_member + k];
+    const trace::LocationEvents& ev = ctx.trace.location(member.location);
+    const trace::CollectivePayload& p = ev.collective(member.end_event);
+    m[k] = MemberTimes{static_cast<int64_t>(ev.time(member.begin_event)),
+                       static_cast<int64_t>(ev.time(member.end_event)), p.sent, p.received,
+                       member.location};
+    if (member.location == instance.root) root = k;
+  }
+  switch (instance.op) {
+    case CollectiveOp::kBarrier:
+      Barrier(m, out);
+      break;
+    case CollectiveOp::kAllgather:
+    case CollectiveOp::kAllgatherv:
+    case CollectiveOp::kAlltoall:
+    case CollectiveOp::kAllreduce:
+    case CollectiveOp::kReduceScatter:
+    case CollectiveOp::kReduceScatterBlock:
+      AllToAll(m, out);
+      break;
+    case CollectiveOp::kBcast:
+    case CollectiveOp::kScatter:
+    case CollectiveOp::kScatterv:
+      OneToAll(m, root, out);
+      break;
+    case CollectiveOp::kReduce:
+    case CollectiveOp::kGather:
+    case CollectiveOp::kGatherv:
+      AllToOne(m, root, out);
+      break;
+    case CollectiveOp::kScan:
+    case CollectiveOp::kExscan:
+      Scan(m, out);
+      break;
+    default:
+      // Alltoallv/w: zero-size contributions make the synchronisation unknowable from the
+      // trace (seed 000 §2.4); handle and allocation operations do not synchronise.
+      break;
+  }
+}
+
+}  // namespace
+
+std::vector<MemberOutcome> EvaluateCollectives(const Context& ctx, unsigned threads) {
+  std::vector<MemberOutcome> outcomes(ctx.graph.members.size());
+  const std::vector<match::CollectiveInstance>& instances = ctx.graph.collectives;
+  ParallelFor(instances.size(), threads, [&](size_t i) {
+    const match::CollectiveInstance& instance = instances[i];
+    if (!instance.complete || instance.member_count < 2) return;
+    EvaluateInstance(ctx, instance, &outcomes[instance.first_member]);
+  });
+  return outcomes;
+}
+
+void ApplyCollectiveOutcomes(const Context& ctx, uint32_t location,
+                             const std::vector<MemberOutcome>& outcomes, LocationOutput& out) {
+  const trace::LocationEvents& ev = ctx.trace.location(location);
+  for (uint32_t index : ctx.graph.by_location[location].collectives) {
+    const MemberOutcome& o = outcomes[index];
+    const match::CollectiveMember& member = ctx.graph.members[index];
+    uint32_t callpath = ev.callpath(member.end_event);
+    if (callpath == kNone) continue;
+    if (o.violation) ++out.violations.collective;
+    uint64_t entered = ev.time(member.begin_event);
+    if (o.wait > 0) {
+      out.severities.Add(o.wait_metric, callpath, o.wait);
+      out.instances.Offer(Instance{o.wait_metric, callpath, location, entered, o.wait, o.partner});
+    }
+    if (o.completion > 0) {
+      out.severities.Add(o.completion_metric, callpath, o.completion);
+      out.instances.Offer(
+          Instance{o.completion_metric, callpath, location, entered, o.completion, kNone});
+    }
+  }
+}
+
+void CountCollectiveAndRmaTraffic(const Context& ctx, uint32_t location, LocationOutput& out) {
+  const trace::LocationEvents& ev = ctx.trace.location(location);
+  const std::vector<trace::RmaWindow>& windows = ctx.trace.defs.windows;
+  const std::vector<trace::Comm>& comms = ctx.trace.defs.comms;
+  const std::vector<trace::Group>& groups = ctx.trace.defs.groups;
+  // CUDA and OpenCL memory copies are recorded as RMA on their own windows; only windows of MPI
+  // communicators are MPI one-sided communication.
+  auto is_mpi_window = [&](uint32_t window) {
+    if (window >= windows.size() || !windows[window].defined) return false;
+    uint32_t comm = windows[window].comm;
+    if (comm >= comms.size() || !comms[comm].defined) return false;
+    uint32_t group = comms[comm].group;
+    return group < groups.size() && groups[group].paradigm == trace::Paradigm::kMpi;
+  };
+  for (uint32_t i = 0; i < ev.size(); ++i) {
+    trace::EventKind kind = ev.kind(i);
+    uint32_t callpath = ev.callpath(i);
+    if (callpath == kNone) continue;
+    if (kind == trace::EventKind::kMpiCollectiveEnd ||
+        kind == trace::EventKind::kNonBlockingCollectiveComplete) {
+      const trace::CollectivePayload& p = ev.collective(i);
+      MetricId count = p.sent > 0 ? (p.received > 0 ? MetricId::kCommsCxch : MetricId::kCommsCsrc)
+                                  : (p.received > 0 ? MetricId::kCommsCdst : MetricId::kSyncsColl);
+      AddWithAncestors(out.severities, count, callpath, 1);
+      if (p.sent > 0) {
+        AddWithAncestors(out.severities, MetricId::kBytesCout, callpath, static_cast<double>(p.sent));
+      }
+      if (p.received > 0) {
+        AddWithAncestors(out.severities, MetricId::kBytesCin, callpath,
+                         static_cast<double>(p.received));
+      }
+    } else if (kind == trace::EventKind::kRmaPut || kind == trace::EventKind::kRmaGet) {
+      const trace::RmaPayload& p = ev.rma(i);
+      if (!is_mpi_window(p.window)) continue;
+      bool put = kind == trace::EventKind::kRmaPut;
+      AddWithAncestors(out.severities, put ? MetricId::kCommsRmaPuts : MetricId::kCommsRmaGets,
+                       callpath, 1);
+      AddWithAncestors(out.severities, put ? MetricId::kBytesPut : MetricId::kBytesGet, callpath,
+                       static_cast<double>(put ? p.sent : p.received));
+    }
+  }
+}
+
+}  // namespace cw::analysis::internal

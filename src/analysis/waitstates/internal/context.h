@@ -1,0 +1,46 @@
+// Shared state of the per-location wait-state passes (private to analysis/waitstates/).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "analysis/metrics/severity.h"
+#include "analysis/waitstates/waitstate_analysis.h"
+#include "match/sync_graph.h"
+#include "trace/trace.h"
+
+namespace cw::analysis::internal {
+
+// What one location's passes write; one per location, merged in location order.
+struct LocationOutput {
+  LocationOutput(uint32_t callpaths, size_t instances_per_metric)
+      : severities(callpaths), instances(instances_per_metric) {}
+  LocationSeverities severities;
+  InstanceCollector instances;
+  ClockViolations violations;
+};
+
+struct Context {
+  const trace::Trace& trace;
+  const match::SyncGraph& graph;
+  const std::vector<MetricId>& time_category;  // by region
+};
+
+// Adds `value` to `metric` and every ancestor up to the root of the metric tree. Used for
+// metrics that partition their parent (time categories, send/receive counts, bytes).
+void AddWithAncestors(LocationSeverities& severities, MetricId metric, uint32_t callpath,
+                      double value);
+
+// Times of the call that contains `event` (its innermost region instance).
+struct CallTimes {
+  uint32_t enter = trace::kNone;  // event index of the Enter, kNone if outside every region
+  uint64_t entered = 0;
+  uint64_t left = 0;
+};
+CallTimes CallOf(const trace::LocationEvents& ev, uint32_t event);
+
+// The MPI classification of the region entered at `enter` (an Enter event index).
+const trace::MpiFunction& MpiOf(const trace::Trace& trace, const trace::LocationEvents& ev,
+                                uint32_t enter);
+
+}  // namespace cw::analysis::internal

@@ -1,0 +1,252 @@
+#include "analysis/waitstates/internal/p2p_patterns.h"
+
+#include <algorithm>
+#include <deque>
+#include <unordered_set>
+
+namespace cw::analysis::internal {
+namespace {
+
+using match::Message;
+using trace::kNone;
+using trace::LocationEvents;
+
+// Scalasca keeps the last 100 Late Sender instances of a location to detect wrong order.
+constexpr size_t kWrongOrderWindow = 100;
+
+struct LateSender {
+  uint32_t message;
+  int64_t idle;
+};
+
+struct WrongOrderEntry {
+  uint64_t send_time;  // time of the send record (not of the send call)
+  double idle;
+  uint32_t callpath;   // of the receive that waited
+  uint32_t source;     // sender location
+  uint64_t bytes;
+  uint64_t entered;    // when the receiving call was entered
+};
+
+class ReceiverPass {
+ public:
+  ReceiverPass(const Context& ctx, uint32_t location, LocationOutput& out)
+      : ctx_(ctx), loc_(location), ev_(ctx.trace.location(location)), out_(out) {}
+
+  // Returns the Enter indices of multi-wait calls that had a Late Sender (they cannot also be
+  // Late Receivers, as in Scalasca).
+  std::unordered_set<uint32_t> Run();
+
+ private:
+  const Message& message(uint32_t id) const { return ctx_.graph.messages[id]; }
+  uint64_t SendRecordTime(const Message& m) const {
+    return ctx_.trace.location(m.sender).time(m.send_event);
+  }
+  uint64_t SentBytes(const Message& m) const {
+    return ctx_.trace.location(m.sender).p2p(m.send_event).bytes;
+  }
+  int64_t LateSenderIdle(const Message& m, const CallTimes& recv_call);
+  void ReportLateSender(uint32_t id, int64_t idle, const CallTimes& call);
+  void CheckWrongOrder(const Message& m);
+  void CountReceive(const Message& m);
+
+  const Context& ctx_;
+  uint32_t loc_;
+  const LocationEvents& ev_;
+  LocationOutput& out_;
+  std::deque<WrongOrderEntry> window_;
+};
+
+int64_t ReceiverPass::LateSenderIdle(const Message& m, const CallTimes& recv_call) {
+  const LocationEvents& sender = ctx_.trace.location(m.sender);
+  CallTimes send_call = CallOf(sender, m.send_event);
+  if (SendRecordTime(m) > ev_.time(m.recv_event)) ++out_.violations.p2p;
+  // A send that seems to start after the receive ended violates the clock condition; the wait
+  // is clamped to the time actually spent in the receiving call.
+  uint64_t start = std::min(send_call.entered, recv_call.left);
+  return static_cast<int64_t>(start) - static_cast<int64_t>(recv_call.entered);
+}
+
+void ReceiverPass::ReportLateSender(uint32_t id, int64_t idle, const CallTimes& call) {
+  const Message& m = message(id);
+  uint32_t callpath = ev_.ref(call.enter);
+  double value = static_cast<double>(idle);
+  out_.severities.Add(MetricId::kMpiLateSender, callpath, value);
+  uint64_t bytes = SentBytes(m);
+  out_.severities.Add(bytes == 0 ? MetricId::kMpiSlsCount : MetricId::kMpiClsCount, callpath, 1);
+  out_.instances.Offer(
+      Instance{MetricId::kMpiLateSender, callpath, loc_, call.entered, value, m.sender});
+  window_.push_back(
+      WrongOrderEntry{SendRecordTime(m), value, callpath, m.sender, bytes, call.entered});
+  if (window_.size() > kWrongOrderWindow) window_.pop_front();
+}
+
+// A message that was sent earlier than one whose receive waited before it: the earlier wait
+// came from receiving in the wrong order, not from a late sender alone.
+void ReceiverPass::CheckWrongOrder(const Message& m) {
+  uint64_t send_time = SendRecordTime(m);
+  for (auto it = window_.begin(); it != window_.end();) {
+    if (it->send_time <= send_time) {
+      ++it;
+      continue;
+    }
+    MetricId part = it->source == m.sender ? MetricId::kMpiLswoSame : MetricId::kMpiLswoDifferent;
+    out_.severities.Add(MetricId::kMpiLateSenderWo, it->callpath, it->idle);
+    out_.severities.Add(part, it->callpath, it->idle);
+    out_.severities.Add(it->bytes == 0 ? MetricId::kMpiSlswoCount : MetricId::kMpiClswoCount,
+                        it->callpath, 1);
+    out_.instances.Offer(Instance{MetricId::kMpiLateSenderWo, it->callpath, loc_, it->entered,
+                                  it->idle, it->source});
+    it = window_.erase(it);
+  }
+}
+
+void ReceiverPass::CountReceive(const Message& m) {
+  uint32_t callpath = ev_.callpath(m.recv_event);
+  if (callpath == kNone) return;
+  uint64_t bytes = SentBytes(m);
+  AddWithAncestors(out_.severities, bytes == 0 ? MetricId::kSyncsRecv : MetricId::kCommsRecv,
+                   callpath, 1);
+  AddWithAncestors(out_.severities, MetricId::kBytesRcvd, callpath, static_cast<double>(bytes));
+}
+
+std::unordered_set<uint32_t> ReceiverPass::Run() {
+  std::unordered_set<uint32_t> multi_wait_with_late_sender;
+  const std::vector<uint32_t>& received = ctx_.graph.by_location[loc_].received;
+  size_t i = 0;
+  while (i < received.size()) {
+    // Messages completed by one call (a Waitall completes several) form a group.
+    uint32_t call_enter = ev_.pair(message(received[i]).recv_event);
+    size_t end = i + 1;
+    while (end < received.size() && call_enter != kNone &&
+           ev_.pair(message(received[end]).recv_event) == call_enter) {
+      ++end;
+    }
+    CallTimes call = CallOf(ev_, message(received[i]).recv_event);
+    const trace::MpiFunction& mpi = MpiOf(ctx_.trace, ev_, call.enter);
+    bool analysable = call.enter != kNone && !mpi.has(trace::kMpiTest);
+    bool multi = mpi.has(trace::kMpiMultiWait);
+    LateSender latest{kNone, 0};
+    for (size_t k = i; k < end; ++k) {
+      const Message& m = message(received[k]);
+      CountReceive(m);
+      int64_t idle = LateSenderIdle(m, call);
+      if (analysable && idle > 0) {
+        if (!multi) {
+          ReportLateSender(received[k], idle, call);
+        } else if (idle > latest.idle) {
+          latest = LateSender{received[k], idle};  // only the latest sender counts
+        }
+      }
+      CheckWrongOrder(m);
+    }
+    if (latest.message != kNone) {
+      ReportLateSender(latest.message, latest.idle, call);
+      multi_wait_with_late_sender.insert(call.enter);
+    }
+    i = end;
+  }
+  return multi_wait_with_late_sender;
+}
+
+// Late Receiver idle time of message `m` completed in `call` on the sender: the time from
+// entering the completing call until the receiver posted its receive, if the call was still
+// running then.
+int64_t LateReceiverIdle(const Context& ctx, const Message& m, const CallTimes& call) {
+  uint64_t posted = CallOf(ctx.trace.location(m.receiver), m.recv_request).entered;
+  if (call.left <= posted) return 0;
+  return static_cast<int64_t>(posted) - static_cast<int64_t>(call.entered);
+}
+
+// Only calls that block until the receive has started can wait for a late receiver:
+// MPI_Send/MPI_Ssend, MPI_Wait/Waitany, and Waitall/Waitsome that did not also wait for a late
+// sender (Scalasca's heuristic: it cannot tell an eager from a rendezvous send).
+bool CanWaitForReceiver(const trace::MpiFunction& mpi, bool had_late_sender) {
+  bool blocking_send = mpi.has(trace::kMpiSend) && mpi.has(trace::kMpiBlocking) &&
+                       !mpi.has(trace::kMpiRecv) && !mpi.has(trace::kMpiBuffered) &&
+                       !mpi.has(trace::kMpiReady);
+  bool wait = mpi.has(trace::kMpiWait) && !(mpi.has(trace::kMpiMultiWait) && had_late_sender);
+  return blocking_send || wait;
+}
+
+void AnalyzeLateReceiver(const Context& ctx, uint32_t loc, LocationOutput& out,
+                         const std::unordered_set<uint32_t>& multi_wait_with_late_sender) {
+  const LocationEvents& ev = ctx.trace.location(loc);
+  const std::vector<Message>& messages = ctx.graph.messages;
+  std::vector<uint32_t> completed;  // message ids with a completion, in completion order
+  for (uint32_t id : ctx.graph.by_location[loc].sent) {
+    if (messages[id].send_complete != kNone) completed.push_back(id);
+  }
+  std::stable_sort(completed.begin(), completed.end(), [&](uint32_t a, uint32_t b) {
+    return messages[a].send_complete < messages[b].send_complete;
+  });
+
+  auto report = [&](uint32_t id, int64_t idle, const CallTimes& call) {
+    const Message& m = messages[id];
+    uint32_t callpath = ev.ref(call.enter);
+    double value = static_cast<double>(idle);
+    out.severities.Add(MetricId::kMpiLateReceiver, callpath, value);
+    uint64_t bytes = ev.p2p(m.send_event).bytes;
+    out.severities.Add(bytes == 0 ? MetricId::kMpiSlrCount : MetricId::kMpiClrCount, callpath, 1);
+    out.instances.Offer(
+        Instance{MetricId::kMpiLateReceiver, callpath, loc, call.entered, value, m.receiver});
+  };
+
+  size_t i = 0;
+  while (i < completed.size()) {
+    CallTimes call = CallOf(ev, messages[completed[i]].send_complete);
+    size_t end = i + 1;
+    while (end < completed.size() && call.enter != kNone &&
+           ev.pair(messages[completed[end]].send_complete) == call.enter) {
+      ++end;
+    }
+    const trace::MpiFunction& mpi = MpiOf(ctx.trace, ev, call.enter);
+    bool eligible = call.enter != kNone &&
+                    CanWaitForReceiver(mpi, multi_wait_with_late_sender.contains(call.enter));
+    if (eligible && !mpi.has(trace::kMpiMultiWait)) {
+      for (size_t k = i; k < end; ++k) {
+        int64_t idle = LateReceiverIdle(ctx, messages[completed[k]], call);
+        if (idle > 0) report(completed[k], idle, call);
+      }
+    } else if (eligible) {
+      // A multi-wait counts once, with its latest receiver.
+      int64_t worst = 0;
+      uint32_t worst_id = kNone;
+      for (size_t k = i; k < end; ++k) {
+        int64_t idle = LateReceiverIdle(ctx, messages[completed[k]], call);
+        if (idle > worst) {
+          worst = idle;
+          worst_id = completed[k];
+        }
+      }
+      if (worst_id != kNone) report(worst_id, worst, call);
+    }
+    i = end;
+  }
+}
+
+// Every send record counts, matched or not (as in Scalasca): the data left the process.
+void CountSends(const Context& ctx, uint32_t loc, LocationOutput& out) {
+  const LocationEvents& ev = ctx.trace.location(loc);
+  for (uint32_t i = 0; i < ev.size(); ++i) {
+    trace::EventKind kind = ev.kind(i);
+    if (kind != trace::EventKind::kMpiSend && kind != trace::EventKind::kMpiIsend) continue;
+    uint32_t callpath = ev.callpath(i);
+    if (callpath == kNone) continue;
+    uint64_t bytes = ev.p2p(i).bytes;
+    AddWithAncestors(out.severities, bytes == 0 ? MetricId::kSyncsSend : MetricId::kCommsSend,
+                     callpath, 1);
+    AddWithAncestors(out.severities, MetricId::kBytesSent, callpath, static_cast<double>(bytes));
+  }
+}
+
+}  // namespace
+
+void AnalyzePointToPoint(const Context& ctx, uint32_t location, LocationOutput& out) {
+  ReceiverPass receiver(ctx, location, out);
+  std::unordered_set<uint32_t> multi_wait_with_late_sender = receiver.Run();
+  AnalyzeLateReceiver(ctx, location, out, multi_wait_with_late_sender);
+  CountSends(ctx, location, out);
+}
+
+}  // namespace cw::analysis::internal

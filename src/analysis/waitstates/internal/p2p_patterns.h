@@ -1,0 +1,13 @@
+// Point-to-point wait states and message counts of one location (private).
+#pragma once
+
+#include "analysis/waitstates/internal/context.h"
+
+namespace cw::analysis::internal {
+
+// Late Sender, Late Sender / Wrong Order (on the receiving location), Late Receiver (on the
+// sending location), the message counts and bytes of point-to-point traffic, and p2p
+// clock-condition violations.
+void AnalyzePointToPoint(const Context& ctx, uint32_t location, LocationOutput& out);
+
+}  // namespace cw::analysis::internal

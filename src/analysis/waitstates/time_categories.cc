@@ -1,0 +1,97 @@
+#include "analysis/waitstates/time_categories.h"
+
+#include <string>
+#include <string_view>
+
+namespace cw::analysis {
+namespace {
+
+using trace::MpiCategory;
+using trace::Paradigm;
+using trace::RegionRole;
+
+bool StartsWith(std::string_view s, std::string_view prefix) {
+  return s.substr(0, prefix.size()) == prefix;
+}
+
+MetricId MpiTimeCategory(const trace::MpiFunction& mpi) {
+  switch (mpi.category) {
+    case MpiCategory::kInitFinalize: return MetricId::kMpiInitExit;
+    case MpiCategory::kCommMgmt: return MetricId::kMpiMgmtComm;
+    case MpiCategory::kFileMgmt: return MetricId::kMpiMgmtFile;
+    case MpiCategory::kWinMgmt: return MetricId::kMpiMgmtWin;
+    case MpiCategory::kPointToPoint: return MetricId::kMpiPoint2Point;
+    case MpiCategory::kCollective:
+      return mpi.collective == trace::MpiCollective::kBarrier ? MetricId::kMpiSyncCollective
+                                                              : MetricId::kMpiCollective;
+    case MpiCategory::kRmaSyncActive: return MetricId::kMpiRmaSyncActive;
+    case MpiCategory::kRmaSyncPassive: return MetricId::kMpiRmaSyncPassive;
+    case MpiCategory::kRmaComm: return MetricId::kMpiRmaCommunication;
+    case MpiCategory::kIoIndividual: return MetricId::kMpiIoIndividual;
+    case MpiCategory::kIoCollective: return MetricId::kMpiIoCollective;
+    case MpiCategory::kOther:
+    case MpiCategory::kNotMpi: return MetricId::kMpi;
+  }
+  return MetricId::kMpi;
+}
+
+bool IsOmpSynchronisation(const trace::Region& region, std::string_view name) {
+  switch (region.role) {
+    case RegionRole::kBarrier:
+    case RegionRole::kImplicitBarrier:
+    case RegionRole::kCritical:
+    case RegionRole::kAtomic:
+    case RegionRole::kOrdered:
+    case RegionRole::kTaskWait:
+    case RegionRole::kFlush:
+      return true;
+    default:
+      break;
+  }
+  // The OpenMP lock API: omp_(init|destroy|set|unset|test)(_nest)?_lock.
+  return StartsWith(name, "omp_") && name.size() > 5 &&
+         name.substr(name.size() - 5) == "_lock";
+}
+
+bool IsPthreadSynchronisation(std::string_view name) {
+  for (std::string_view call : {"pthread_cancel", "pthread_create", "pthread_detach",
+                                "pthread_exit", "pthread_join"}) {
+    if (name == call) return true;
+  }
+  return StartsWith(name, "pthread_mutex_") || StartsWith(name, "pthread_cond_");
+}
+
+}  // namespace
+
+MetricId TimeCategoryOf(const trace::Definitions& defs, uint32_t region_id) {
+  if (region_id >= defs.regions.size()) return MetricId::kComp;
+  const trace::Region& region = defs.regions[region_id];
+  std::string_view name = defs.str(region.name);
+  switch (region.paradigm) {
+    case Paradigm::kMeasurementSystem:
+      if (name == "TRACE BUFFER FLUSH" || name == "TRACING") return MetricId::kOverhead;
+      break;
+    case Paradigm::kCuda:
+      return name == "BUFFER FLUSH" ? MetricId::kOverhead : MetricId::kCudaTime;
+    case Paradigm::kOpenCl:
+      return name == "BUFFER FLUSH" ? MetricId::kOverhead : MetricId::kOpenClTime;
+    case Paradigm::kOpenAcc:
+      return MetricId::kOpenAccTime;
+    case Paradigm::kOpenMp:
+      return IsOmpSynchronisation(region, name) ? MetricId::kOmpTime : MetricId::kComp;
+    case Paradigm::kPthread:
+      return IsPthreadSynchronisation(name) ? MetricId::kPthreadTime : MetricId::kComp;
+    default:
+      break;
+  }
+  if (region.mpi.is_mpi()) return MpiTimeCategory(region.mpi);
+  return MetricId::kComp;
+}
+
+std::vector<MetricId> TimeCategories(const trace::Definitions& defs) {
+  std::vector<MetricId> categories(defs.regions.size());
+  for (uint32_t r = 0; r < defs.regions.size(); ++r) categories[r] = TimeCategoryOf(defs, r);
+  return categories;
+}
+
+}  // namespace cw::analysis

@@ -1,0 +1,48 @@
+// The wait-state analysis of MPI programs (seed 000 §2.4, with Scalasca 2.6's definitions).
+//
+// Computes, per location and call path: the time tree (time, execution, comp, mpi and its
+// sub-categories), visits, the point-to-point wait states (Late Sender, Late Sender / Wrong
+// Order, Late Receiver), the collective wait states (Wait at Barrier, Barrier Completion, Wait
+// at N x N, N x N Completion, Late Broadcast, Early Reduce, Early Scan), Wait at Finalize and
+// Initialization Completion, and message, synchronisation and byte counts. It also counts
+// clock-condition violations and keeps the most severe instances of each pattern.
+//
+// Every value is computed once by the location that owns it, so results are the same for any
+// thread count. docs/metrics.md gives each definition; the places where causeway deliberately
+// differs from Scalasca are marked there.
+//
+//   match::SyncGraph graph = match::MatchTrace(trace, threads);
+//   WaitStateResult r = AnalyzeWaitStates(trace, graph, {.threads = threads});
+//   double ls_ticks = r.severities[loc].Get(MetricId::kMpiLateSender, callpath);
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "analysis/metrics/severity.h"
+#include "match/sync_graph.h"
+#include "trace/trace.h"
+
+namespace cw::analysis {
+
+struct ClockViolations {
+  uint64_t p2p = 0;         // receives whose send record is later than the receive record
+  uint64_t collective = 0;  // collective members that left before the last one entered
+};
+
+struct WaitStateOptions {
+  unsigned threads = 1;
+  size_t instances_per_metric = 10;  // most severe instances kept per metric
+};
+
+struct WaitStateResult {
+  std::vector<LocationSeverities> severities;  // indexed by location
+  std::vector<Instance> instances;             // most severe first
+  std::vector<uint64_t> instance_counts;       // by metric: every instance found, kept or not
+  ClockViolations violations;
+};
+
+WaitStateResult AnalyzeWaitStates(const trace::Trace& trace, const match::SyncGraph& graph,
+                                  const WaitStateOptions& options);
+
+}  // namespace cw::analysis

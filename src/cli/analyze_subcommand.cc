@@ -1,0 +1,107 @@
+// `causeway analyze TRACE`: read, match, find the wait states, write the report directory.
+#include <atomic>
+#include <cstdio>
+#include <filesystem>
+
+#include "analysis/waitstates/waitstate_analysis.h"
+#include "base/parallel.h"
+#include "cli/progress.h"
+#include "cli/subcommand.h"
+#include "match/matcher.h"
+#include "otf2/trace_reader.h"
+#include "report/json_writer.h"
+#include "report/output_file.h"
+#include "report/report.h"
+#include "report/text_summary.h"
+
+namespace cw::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+// "run1/traces.otf2" and "run1/" both give "causeway-run1".
+std::string DefaultOutputDirectory(const std::string& trace_path) {
+  fs::path p = fs::path(trace_path).lexically_normal();
+  if (p.filename().empty()) p = p.parent_path();
+  if (p.extension() == ".otf2") p = p.parent_path();
+  std::string name = p.filename().string();
+  if (name.empty() || name == "." || name == "..") name = "trace";
+  return "causeway-" + name;
+}
+
+class AnalyzeSubcommand final : public Subcommand {
+ public:
+  const char* name() const override { return "analyze"; }
+  const char* description() const override {
+    return "Find the wait states of an OTF2 trace and write a report directory "
+           "(summary.txt, report.json)";
+  }
+
+  void AddOptions(CLI::App& app) override {
+    app.add_option("trace", trace_, "OTF2 anchor file (traces.otf2) or the directory holding it")
+        ->required();
+    app.add_option("-o,--output", output_,
+                   "report directory (default: ./causeway-<trace directory name>)");
+    app.add_option("--threads", threads_, "worker threads (default: all hardware threads)")
+        ->check(CLI::Range(1u, 1024u));
+    app.add_option("--instances", instances_,
+                   "most severe instances kept per wait-state pattern")
+        ->check(CLI::Range(0, 100000));
+    app.add_flag("--partial", partial_,
+                 "analyse the events that can be read when event files are missing or "
+                 "truncated, and report what was lost");
+    app.add_flag("-q,--quiet", quiet_, "do not print the summary");
+  }
+
+  Status Run() override {
+    unsigned threads = threads_ == 0 ? DefaultThreadCount() : threads_;
+    Diagnostics definition_diagnostics;
+    CW_ASSIGN_OR_RETURN(trace::Definitions defs,
+                        otf2::ReadDefinitions(trace_, definition_diagnostics));
+    uint64_t declared = 0;
+    for (const trace::Location& loc : defs.locations) declared += loc.event_count;
+
+    std::atomic<uint64_t> read{0};
+    ProgressLine progress("reading " + trace_, declared, &read);
+    otf2::ReadOptions options;
+    options.threads = threads;
+    options.allow_partial = partial_;
+    options.progress = &read;
+    CW_ASSIGN_OR_RETURN(trace::Trace trace, otf2::ReadTrace(trace_, options));
+
+    progress.SetPhase("matching messages and collectives");
+    match::SyncGraph graph = match::MatchTrace(trace, threads);
+    progress.SetPhase("analysing wait states");
+    analysis::WaitStateOptions ws_options;
+    ws_options.threads = threads;
+    ws_options.instances_per_metric = static_cast<size_t>(instances_);
+    analysis::WaitStateResult waitstates = analysis::AnalyzeWaitStates(trace, graph, ws_options);
+
+    progress.SetPhase("writing the report");
+    report::Report report = report::BuildReport(trace, graph, waitstates);
+    std::string directory = output_.empty() ? DefaultOutputDirectory(trace_) : output_;
+    CW_RETURN_IF_ERROR(report::EnsureDirectory(directory));
+    CW_RETURN_IF_ERROR(report::WriteJson(report, directory + "/report.json"));
+    std::string summary = report::ToSummaryText(report);
+    CW_RETURN_IF_ERROR(report::WriteTextFile(directory + "/summary.txt", summary));
+    progress.Finish();
+
+    if (!quiet_) std::fputs(summary.c_str(), stdout);
+    std::printf("\nReport written to %s/ (summary.txt, report.json)\n", directory.c_str());
+    return OkStatus();
+  }
+
+ private:
+  std::string trace_;
+  std::string output_;
+  unsigned threads_ = 0;
+  int instances_ = 10;
+  bool partial_ = false;
+  bool quiet_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<Subcommand> MakeAnalyzeSubcommand() { return std::make_unique<AnalyzeSubcommand>(); }
+
+}  // namespace cw::cli

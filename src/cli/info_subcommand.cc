@@ -1,0 +1,182 @@
+// `causeway info TRACE`: what is in a trace, before any analysis.
+#include <array>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "base/parallel.h"
+#include "cli/subcommand.h"
+#include "otf2/trace_reader.h"
+#include "trace/event_kind.h"
+
+namespace cw::cli {
+namespace {
+
+using nlohmann::json;
+
+// Recorded events by kind (synthetic repair events excluded), summed over locations.
+std::array<uint64_t, trace::kEventKindCount> CountKinds(const trace::Trace& t) {
+  std::array<uint64_t, trace::kEventKindCount> counts{};
+  for (const trace::LocationEvents& loc : t.locations) {
+    std::span<const uint32_t> synthetic = loc.synthetic();
+    size_t next_synthetic = 0;
+    for (uint32_t i = 0; i < loc.size(); ++i) {
+      if (next_synthetic < synthetic.size() && synthetic[next_synthetic] == i) {
+        ++next_synthetic;
+        continue;
+      }
+      ++counts[static_cast<size_t>(loc.kind(i))];
+    }
+  }
+  return counts;
+}
+
+size_t CountDefined(const auto& table) {
+  size_t n = 0;
+  for (const auto& entry : table) n += entry.defined ? 1u : 0u;
+  return n;
+}
+
+json InfoJson(const trace::Trace& t) {
+  const trace::Definitions& d = t.defs;
+  json j;
+  j["path"] = t.path;
+  j["creator"] = d.creator;
+  j["otf2_version"] = d.otf2_version;
+  j["clock"] = {{"resolution", d.clock.resolution},
+                {"global_offset", d.clock.global_offset},
+                {"trace_length", d.clock.trace_length}};
+  j["duration"] = t.Seconds(t.EndTime() - t.BeginTime());
+  j["events"] = t.RecordedEventCount();
+  json kinds = json::object();
+  auto counts = CountKinds(t);
+  for (int k = 0; k < trace::kEventKindCount; ++k) {
+    if (counts[static_cast<size_t>(k)] > 0) {
+      kinds[trace::EventKindName(static_cast<trace::EventKind>(k))] = counts[static_cast<size_t>(k)];
+    }
+  }
+  j["events_by_kind"] = kinds;
+  size_t mpi_regions = 0;
+  for (const trace::Region& r : d.regions) mpi_regions += r.defined && r.mpi.is_mpi() ? 1u : 0u;
+  j["definitions"] = {{"strings", d.strings.size()},
+                      {"regions", CountDefined(d.regions)},
+                      {"mpi_regions", mpi_regions},
+                      {"callpaths", t.call_tree.size()},
+                      {"system_tree_nodes", CountDefined(d.system_tree)},
+                      {"location_groups", CountDefined(d.location_groups)},
+                      {"groups", CountDefined(d.groups)},
+                      {"communicators", CountDefined(d.comms)},
+                      {"rma_windows", CountDefined(d.windows)},
+                      {"metrics", CountDefined(d.metrics)}};
+  json& locations = j["locations"] = json::array();
+  for (uint32_t i = 0; i < t.location_count(); ++i) {
+    const trace::Location& loc = d.locations[i];
+    uint32_t rank = d.RankOfLocation(i);
+    std::string group = loc.group < d.location_groups.size()
+                            ? std::string(d.str(d.location_groups[loc.group].name))
+                            : "";
+    locations.push_back({{"id", i},
+                         {"otf2_id", loc.otf2_id},
+                         {"name", std::string(d.str(loc.name))},
+                         {"type", trace::LocationTypeName(loc.type)},
+                         {"group", group},
+                         {"rank", rank == trace::kNone ? json(nullptr) : json(rank)},
+                         {"events", t.location(i).recorded_size()},
+                         {"first", t.SecondsSinceStart(t.location(i).first_time())},
+                         {"last", t.SecondsSinceStart(t.location(i).last_time())}});
+  }
+  json& diagnostics = j["diagnostics"] = json::array();
+  for (const Diagnostics::Entry& e : t.diagnostics.Sorted()) {
+    diagnostics.push_back({{"name", e.kind->name},
+                           {"severity", SeverityName(e.kind->severity)},
+                           {"count", e.count},
+                           {"example", e.example}});
+  }
+  return j;
+}
+
+void PrintText(const json& j) {
+  std::printf("Trace        %s\n", j["path"].get<std::string>().c_str());
+  std::printf("Written by   %s (OTF2 %s)\n", j["creator"].get<std::string>().c_str(),
+              j["otf2_version"].get<std::string>().c_str());
+  const json& clock = j["clock"];
+  std::printf("Clock        %llu ticks/s, global offset %llu, length %llu ticks\n",
+              static_cast<unsigned long long>(clock["resolution"].get<uint64_t>()),
+              static_cast<unsigned long long>(clock["global_offset"].get<uint64_t>()),
+              static_cast<unsigned long long>(clock["trace_length"].get<uint64_t>()));
+  std::printf("Duration     %.9f s from the first to the last event\n", j["duration"].get<double>());
+  std::printf("Events       %llu\n", static_cast<unsigned long long>(j["events"].get<uint64_t>()));
+  for (const auto& [kind, count] : j["events_by_kind"].items()) {
+    std::printf("  %-34s %12llu\n", kind.c_str(),
+                static_cast<unsigned long long>(count.get<uint64_t>()));
+  }
+  std::printf("Definitions");
+  for (const auto& [name, count] : j["definitions"].items()) {
+    std::printf(" %s=%llu", name.c_str(), static_cast<unsigned long long>(count.get<uint64_t>()));
+  }
+  std::printf("\nLocations    %zu\n", j["locations"].size());
+  std::printf("  %5s %5s  %-22s %-18s %-12s %10s %14s %14s\n", "id", "rank", "name", "type",
+              "group", "events", "first (s)", "last (s)");
+  for (const json& loc : j["locations"]) {
+    std::string rank = loc["rank"].is_null() ? "-" : std::to_string(loc["rank"].get<uint32_t>());
+    std::printf("  %5u %5s  %-22s %-18s %-12s %10llu %14.6f %14.6f\n", loc["id"].get<uint32_t>(),
+                rank.c_str(), loc["name"].get<std::string>().c_str(),
+                loc["type"].get<std::string>().c_str(), loc["group"].get<std::string>().c_str(),
+                static_cast<unsigned long long>(loc["events"].get<uint64_t>()),
+                loc["first"].get<double>(), loc["last"].get<double>());
+  }
+  if (j["diagnostics"].empty()) {
+    std::printf("Trace problems: none\n");
+  } else {
+    std::printf("Trace problems\n");
+    for (const json& d : j["diagnostics"]) {
+      std::printf("  [%s] %s x%llu (first: %s)\n", d["severity"].get<std::string>().c_str(),
+                  d["name"].get<std::string>().c_str(),
+                  static_cast<unsigned long long>(d["count"].get<uint64_t>()),
+                  d["example"].get<std::string>().c_str());
+    }
+  }
+}
+
+class InfoSubcommand final : public Subcommand {
+ public:
+  const char* name() const override { return "info"; }
+  const char* description() const override {
+    return "Show what an OTF2 trace holds: locations, events by kind, definitions, clock";
+  }
+  void AddOptions(CLI::App& app) override {
+    app.add_option("trace", trace_, "OTF2 anchor file (traces.otf2) or the directory holding it")
+        ->required();
+    app.add_option("--threads", threads_, "worker threads (default: all hardware threads)")
+        ->check(CLI::Range(1u, 1024u));
+    app.add_flag("--json", json_, "print JSON instead of text");
+    app.add_flag("--partial", partial_, "show what can be read from a truncated trace");
+  }
+  Status Run() override {
+    otf2::ReadOptions options;
+    options.threads = threads_ == 0 ? DefaultThreadCount() : threads_;
+    options.allow_partial = partial_;
+    CW_ASSIGN_OR_RETURN(trace::Trace t, otf2::ReadTrace(trace_, options));
+    json j = InfoJson(t);
+    if (json_) {
+      std::puts(j.dump(1, ' ', false, json::error_handler_t::replace).c_str());
+    } else {
+      PrintText(j);
+    }
+    return OkStatus();
+  }
+
+ private:
+  std::string trace_;
+  unsigned threads_ = 0;
+  bool json_ = false;
+  bool partial_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<Subcommand> MakeInfoSubcommand() { return std::make_unique<InfoSubcommand>(); }
+
+}  // namespace cw::cli

@@ -1,0 +1,29 @@
+// One `causeway <name>` subcommand: its options (as CLI11 options) and its run function.
+//
+// main.cc owns the parsing and turns the Status a subcommand returns into a message and an exit
+// code; subcommands print their results to stdout and nothing else.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "base/status.h"
+
+namespace cw::cli {
+
+class Subcommand {
+ public:
+  virtual ~Subcommand() = default;
+  virtual const char* name() const = 0;
+  virtual const char* description() const = 0;
+  virtual void AddOptions(CLI::App& app) = 0;
+  virtual Status Run() = 0;
+};
+
+std::unique_ptr<Subcommand> MakeAnalyzeSubcommand();
+std::unique_ptr<Subcommand> MakeInfoSubcommand();
+
+}  // namespace cw::cli

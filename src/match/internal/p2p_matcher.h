@@ -1,0 +1,12 @@
+// Point-to-point matching (private to match/): see matcher.h for the rules.
+#pragma once
+
+#include "match/sync_graph.h"
+#include "trace/trace.h"
+
+namespace cw::match::internal {
+
+// Fills graph.messages, by_location[*].sent/received, the p2p stats and diagnostics.
+void MatchPointToPoint(const trace::Trace& trace, unsigned threads, SyncGraph& graph);
+
+}  // namespace cw::match::internal

@@ -1,0 +1,49 @@
+// Builds the synchronisation graph of a trace.
+//
+// Point-to-point: a message is the k-th send on a channel (communicator, source, destination,
+// tag) matched with the k-th receive on that channel, where sends are ordered as the sender
+// issued them and receives in the order they were posted (MPI's non-overtaking rule; a wildcard
+// receive is already resolved in the trace). Requests are linked by id within a location:
+// Isend -> IsendComplete, IrecvRequest -> Irecv; cancelled requests take no part.
+// Collectives: instance k of a communicator is the k-th collective of every member on it.
+// Whatever cannot be matched is counted (stats, diagnostics) and left out; never an error.
+//
+//   match::SyncGraph graph = match::MatchTrace(trace, /*threads=*/4);
+#pragma once
+
+#include "match/sync_graph.h"
+#include "trace/trace.h"
+
+namespace cw::match {
+
+inline constexpr DiagnosticKind kUnmatchedSend{
+    "match.unmatched_send", Severity::kError,
+    "a send has no matching receive; it takes no part in the wait-state analysis"};
+inline constexpr DiagnosticKind kUnmatchedReceive{
+    "match.unmatched_receive", Severity::kError,
+    "a receive has no matching send; it takes no part in the wait-state analysis"};
+inline constexpr DiagnosticKind kUnknownPeer{
+    "match.unknown_peer", Severity::kError,
+    "a message names a communicator or rank that the definitions do not resolve"};
+inline constexpr DiagnosticKind kUnlinkedRequest{
+    "match.unlinked_request", Severity::kWarning,
+    "a request completion or cancellation has no earlier request with its id on that location"};
+inline constexpr DiagnosticKind kOpenRequest{
+    "match.open_request", Severity::kInfo,
+    "a non-blocking request was never completed in the trace"};
+inline constexpr DiagnosticKind kCancelledRequest{
+    "match.cancelled_request", Severity::kInfo,
+    "a request was cancelled; it takes no part in matching"};
+inline constexpr DiagnosticKind kIncompleteCollective{
+    "match.incomplete_collective", Severity::kError,
+    "a collective instance lacks some members of its communicator; no wait state is computed"};
+inline constexpr DiagnosticKind kCollectiveMismatch{
+    "match.collective_mismatch", Severity::kError,
+    "members of one collective instance recorded different operations or roots"};
+inline constexpr DiagnosticKind kCollectiveUnknownComm{
+    "match.collective_unknown_comm", Severity::kError,
+    "a collective names a communicator that is undefined or does not contain its location"};
+
+SyncGraph MatchTrace(const trace::Trace& trace, unsigned threads);
+
+}  // namespace cw::match

@@ -1,0 +1,113 @@
+#include "otf2/event_reader.h"
+
+#include <memory>
+
+#include <otf2/otf2.h>
+
+#include "otf2/internal/event_callbacks.h"
+#include "otf2/library_errors.h"
+
+namespace cw::otf2 {
+namespace {
+
+inline constexpr DiagnosticKind kLocalDefinitionsUnreadable{
+    "otf2.local_definitions_unreadable", Severity::kWarning,
+    "a location's local definitions (its id mapping tables) could not be read"};
+
+struct ReaderCloser {
+  void operator()(OTF2_Reader* reader) const { OTF2_Reader_Close(reader); }
+};
+using ReaderPtr = std::unique_ptr<OTF2_Reader, ReaderCloser>;
+
+struct CallbacksDeleter {
+  void operator()(OTF2_EvtReaderCallbacks* cb) const { OTF2_EvtReaderCallbacks_Delete(cb); }
+};
+
+void ReadLocalDefinitions(OTF2_Reader* reader, uint64_t id, Diagnostics& diagnostics) {
+  OTF2_DefReader* def_reader = OTF2_Reader_GetDefReader(reader, id);
+  if (def_reader == nullptr) {
+    TakeLastLibraryMessage();
+    return;  // no local definitions: the events use global ids already
+  }
+  uint64_t read = 0;
+  if (OTF2_Reader_ReadAllLocalDefinitions(reader, def_reader, &read) != OTF2_SUCCESS) {
+    diagnostics.Report(kLocalDefinitionsUnreadable, TakeLastLibraryMessage());
+  }
+  OTF2_Reader_CloseDefReader(reader, def_reader);
+}
+
+LocationReadResult ReadLocation(OTF2_Reader* reader, const EventReadJob& job, uint32_t location,
+                                const OTF2_EvtReaderCallbacks* callbacks, bool have_def_files) {
+  const trace::Location& def = job.defs->locations[location];
+  LocationReadResult result;
+  internal::EventContext ctx(def.event_count, job.gap_region, job.program_region);
+  ctx.defs = job.defs;
+  ctx.undefined_region = job.undefined_region;
+  ctx.progress = job.progress;
+
+  if (have_def_files) ReadLocalDefinitions(reader, def.otf2_id, result.diagnostics);
+  const std::string where = "location " + std::to_string(def.otf2_id) + " (" +
+                            std::string(job.defs->str(def.name)) + ")";
+  OTF2_EvtReader* evt_reader = OTF2_Reader_GetEvtReader(reader, def.otf2_id);
+  if (evt_reader == nullptr) {
+    result.error = Error(ErrorCode::kCorrupt,
+                         where + ": cannot open its event file: " + TakeLastLibraryMessage());
+  } else {
+    OTF2_Reader_RegisterEvtCallbacks(reader, evt_reader, callbacks, &ctx);
+    uint64_t read = 0;
+    OTF2_ErrorCode rc = OTF2_Reader_ReadAllLocalEvents(reader, evt_reader, &read);
+    if (rc != OTF2_SUCCESS) {
+      result.error = LibraryError(ErrorCode::kCorrupt, where + ": reading events", rc);
+    }
+    OTF2_Reader_CloseEvtReader(reader, evt_reader);
+  }
+  if (ctx.progress != nullptr) ctx.progress->fetch_add(ctx.unreported_progress);
+
+  result.recorded = ctx.builder.recorded_events();
+  result.program_name = ctx.builder.program_name();
+  if (!result.error && def.event_count != 0 && result.recorded < def.event_count) {
+    result.error = Error(ErrorCode::kCorrupt,
+                         where + ": its event file holds " + std::to_string(result.recorded) +
+                             " of the " + std::to_string(def.event_count) +
+                             " events the definitions declare (truncated?)");
+  }
+  result.diagnostics.Merge(ctx.diagnostics);
+  result.diagnostics.Merge(ctx.builder.diagnostics());
+  result.local_tree = ctx.builder.local_tree();
+  result.events = ctx.builder.Finish();
+  return result;
+}
+
+}  // namespace
+
+Result<std::vector<LocationReadResult>> RunEventReadJob(const EventReadJob& job) {
+  InstallErrorHandler();
+  ReaderPtr reader(OTF2_Reader_Open(job.anchor.c_str()));
+  if (!reader) {
+    return MakeError(ErrorCode::kCorrupt,
+                     "cannot open " + job.anchor + ": " + TakeLastLibraryMessage());
+  }
+  OTF2_Reader_SetSerialCollectiveCallbacks(reader.get());
+  for (uint32_t loc : job.locations) {
+    OTF2_Reader_SelectLocation(reader.get(), job.defs->locations[loc].otf2_id);
+  }
+  bool have_def_files = OTF2_Reader_OpenDefFiles(reader.get()) == OTF2_SUCCESS;
+  TakeLastLibraryMessage();
+  OTF2_ErrorCode rc = OTF2_Reader_OpenEvtFiles(reader.get());
+  if (rc != OTF2_SUCCESS) {
+    return tl::unexpected(
+        LibraryError(ErrorCode::kCorrupt, "cannot open the event files of " + job.anchor, rc));
+  }
+  std::unique_ptr<OTF2_EvtReaderCallbacks, CallbacksDeleter> callbacks(
+      internal::NewEventCallbacks());
+  std::vector<LocationReadResult> results;
+  results.reserve(job.locations.size());
+  for (uint32_t loc : job.locations) {
+    results.push_back(ReadLocation(reader.get(), job, loc, callbacks.get(), have_def_files));
+  }
+  OTF2_Reader_CloseEvtFiles(reader.get());
+  if (have_def_files) OTF2_Reader_CloseDefFiles(reader.get());
+  return results;
+}
+
+}  // namespace cw::otf2

@@ -1,0 +1,568 @@
+#include "otf2/internal/event_callbacks.h"
+
+#include <string>
+#include <vector>
+
+#include "otf2/event_reader.h"
+
+namespace cw::otf2::internal {
+namespace {
+
+using trace::EventKind;
+using trace::kNone;
+
+constexpr uint32_t kProgressBatch = 1u << 16;
+
+EventContext& Ctx(void* user) { return *static_cast<EventContext*>(user); }
+
+// Bookkeeping after each record: attributes, progress.
+OTF2_CallbackCode Done(EventContext& ctx, OTF2_AttributeList* attributes) {
+  if (attributes != nullptr) {
+    uint32_t n = OTF2_AttributeList_GetNumberOfElements(attributes);
+    for (uint32_t i = 0; i < n; ++i) {
+      OTF2_AttributeRef ref;
+      OTF2_Type type;
+      OTF2_AttributeValue value;
+      if (OTF2_AttributeList_GetAttributeByIndex(attributes, i, &ref, &type, &value) ==
+          OTF2_SUCCESS) {
+        ctx.builder.AddAttribute(ref, type, value.uint64);
+      }
+    }
+  }
+  if (ctx.progress != nullptr && ++ctx.unreported_progress == kProgressBatch) {
+    ctx.progress->fetch_add(kProgressBatch, std::memory_order_relaxed);
+    ctx.unreported_progress = 0;
+  }
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+uint32_t CheckedRegion(EventContext& ctx, OTF2_RegionRef region) {
+  const std::vector<trace::Region>& regions = ctx.defs->regions;
+  if (region < regions.size() && regions[region].defined) return region;
+  ctx.diagnostics.Report(kUndefinedRegion, "region " + std::to_string(region));
+  return ctx.undefined_region;
+}
+
+// The common head of every callback's parameter list.
+#define CW_EVT_ARGS                                                                 \
+  OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void *user, \
+      OTF2_AttributeList *attributes
+
+OTF2_CallbackCode OnUnknown(OTF2_LocationRef, OTF2_TimeStamp, uint64_t, void* user,
+                            OTF2_AttributeList*) {
+  Ctx(user).diagnostics.Report(kUnknownEvent);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+OTF2_CallbackCode OnEnter(CW_EVT_ARGS, OTF2_RegionRef region) {
+  EventContext& ctx = Ctx(user);
+  ctx.builder.Enter(time, CheckedRegion(ctx, region));
+  return Done(ctx, attributes);
+}
+
+OTF2_CallbackCode OnLeave(CW_EVT_ARGS, OTF2_RegionRef region) {
+  EventContext& ctx = Ctx(user);
+  ctx.builder.Leave(time, CheckedRegion(ctx, region));
+  return Done(ctx, attributes);
+}
+
+OTF2_CallbackCode OnMeasurementOnOff(CW_EVT_ARGS, OTF2_MeasurementMode mode) {
+  EventContext& ctx = Ctx(user);
+  ctx.builder.MeasurementOnOff(time, mode == OTF2_MEASUREMENT_ON);
+  return Done(ctx, attributes);
+}
+
+OTF2_CallbackCode Generic(void* user, OTF2_AttributeList* attributes, OTF2_TimeStamp time,
+                          EventKind kind, uint64_t a, uint64_t b, uint32_t c, uint32_t d) {
+  EventContext& ctx = Ctx(user);
+  ctx.builder.Generic(time, kind, trace::GenericPayload{a, b, c, d});
+  return Done(ctx, attributes);
+}
+
+OTF2_CallbackCode OnBufferFlush(CW_EVT_ARGS, OTF2_TimeStamp stop) {
+  return Generic(user, attributes, time, EventKind::kBufferFlush, stop, 0, kNone, 0);
+}
+
+OTF2_CallbackCode OnProgramBegin(CW_EVT_ARGS, OTF2_StringRef name, uint32_t count,
+                                 const OTF2_StringRef* args) {
+  EventContext& ctx = Ctx(user);
+  ctx.builder.ProgramBegin(time, name, args, count);
+  return Done(ctx, attributes);
+}
+
+OTF2_CallbackCode OnProgramEnd(CW_EVT_ARGS, int64_t status) {
+  EventContext& ctx = Ctx(user);
+  ctx.builder.ProgramEnd(time, status);
+  return Done(ctx, attributes);
+}
+
+OTF2_CallbackCode OnMetric(CW_EVT_ARGS, OTF2_MetricRef metric, uint8_t count,
+                           const OTF2_Type* types, const OTF2_MetricValue* values) {
+  EventContext& ctx = Ctx(user);
+  std::vector<uint64_t> raw(count);
+  for (uint8_t i = 0; i < count; ++i) raw[i] = values[i].unsigned_int;
+  ctx.builder.Metric(time, metric, types, raw.data(), count);
+  return Done(ctx, attributes);
+}
+
+OTF2_CallbackCode OnParameterString(CW_EVT_ARGS, OTF2_ParameterRef parameter,
+                                    OTF2_StringRef string) {
+  return Generic(user, attributes, time, EventKind::kParameterString, 0, 0, parameter, string);
+}
+
+OTF2_CallbackCode OnParameterInt(CW_EVT_ARGS, OTF2_ParameterRef parameter, int64_t value) {
+  return Generic(user, attributes, time, EventKind::kParameterInt, static_cast<uint64_t>(value), 0,
+                 parameter, 0);
+}
+
+OTF2_CallbackCode OnParameterUnsignedInt(CW_EVT_ARGS, OTF2_ParameterRef parameter,
+                                         uint64_t value) {
+  return Generic(user, attributes, time, EventKind::kParameterUnsignedInt, value, 0, parameter, 0);
+}
+
+OTF2_CallbackCode P2p(void* user, OTF2_AttributeList* attributes, OTF2_TimeStamp time,
+                      EventKind kind, uint32_t peer, OTF2_CommRef comm, uint32_t tag,
+                      uint64_t bytes, uint64_t request) {
+  EventContext& ctx = Ctx(user);
+  ctx.builder.P2p(time, kind, trace::P2pPayload{bytes, request, comm, peer, tag});
+  return Done(ctx, attributes);
+}
+
+OTF2_CallbackCode OnMpiSend(CW_EVT_ARGS, uint32_t receiver, OTF2_CommRef comm, uint32_t tag,
+                            uint64_t bytes) {
+  return P2p(user, attributes, time, EventKind::kMpiSend, receiver, comm, tag, bytes,
+             trace::kNoRequest);
+}
+
+OTF2_CallbackCode OnMpiIsend(CW_EVT_ARGS, uint32_t receiver, OTF2_CommRef comm, uint32_t tag,
+                             uint64_t bytes, uint64_t request) {
+  return P2p(user, attributes, time, EventKind::kMpiIsend, receiver, comm, tag, bytes, request);
+}
+
+OTF2_CallbackCode OnMpiRecv(CW_EVT_ARGS, uint32_t sender, OTF2_CommRef comm, uint32_t tag,
+                            uint64_t bytes) {
+  return P2p(user, attributes, time, EventKind::kMpiRecv, sender, comm, tag, bytes,
+             trace::kNoRequest);
+}
+
+OTF2_CallbackCode OnMpiIrecv(CW_EVT_ARGS, uint32_t sender, OTF2_CommRef comm, uint32_t tag,
+                             uint64_t bytes, uint64_t request) {
+  return P2p(user, attributes, time, EventKind::kMpiIrecv, sender, comm, tag, bytes, request);
+}
+
+OTF2_CallbackCode Request(void* user, OTF2_AttributeList* attributes, OTF2_TimeStamp time,
+                          EventKind kind, uint64_t request) {
+  EventContext& ctx = Ctx(user);
+  ctx.builder.Request(time, kind, request);
+  return Done(ctx, attributes);
+}
+
+OTF2_CallbackCode OnMpiIsendComplete(CW_EVT_ARGS, uint64_t request) {
+  return Request(user, attributes, time, EventKind::kMpiIsendComplete, request);
+}
+OTF2_CallbackCode OnMpiIrecvRequest(CW_EVT_ARGS, uint64_t request) {
+  return Request(user, attributes, time, EventKind::kMpiIrecvRequest, request);
+}
+OTF2_CallbackCode OnMpiRequestTest(CW_EVT_ARGS, uint64_t request) {
+  return Request(user, attributes, time, EventKind::kMpiRequestTest, request);
+}
+OTF2_CallbackCode OnMpiRequestCancelled(CW_EVT_ARGS, uint64_t request) {
+  return Request(user, attributes, time, EventKind::kMpiRequestCancelled, request);
+}
+OTF2_CallbackCode OnNbcRequest(CW_EVT_ARGS, uint64_t request) {
+  return Request(user, attributes, time, EventKind::kNonBlockingCollectiveRequest, request);
+}
+
+OTF2_CallbackCode NoPayload(void* user, OTF2_AttributeList* attributes, OTF2_TimeStamp time,
+                            EventKind kind) {
+  EventContext& ctx = Ctx(user);
+  ctx.builder.NoPayload(time, kind);
+  return Done(ctx, attributes);
+}
+
+OTF2_CallbackCode OnMpiCollectiveBegin(CW_EVT_ARGS) {
+  return NoPayload(user, attributes, time, EventKind::kMpiCollectiveBegin);
+}
+OTF2_CallbackCode OnRmaCollectiveBegin(CW_EVT_ARGS) {
+  return NoPayload(user, attributes, time, EventKind::kRmaCollectiveBegin);
+}
+OTF2_CallbackCode OnOmpJoin(CW_EVT_ARGS) {
+  return NoPayload(user, attributes, time, EventKind::kOmpJoin);
+}
+
+OTF2_CallbackCode Collective(void* user, OTF2_AttributeList* attributes, OTF2_TimeStamp time,
+                             EventKind kind, const trace::CollectivePayload& payload) {
+  EventContext& ctx = Ctx(user);
+  ctx.builder.Collective(time, kind, payload);
+  return Done(ctx, attributes);
+}
+
+OTF2_CallbackCode OnMpiCollectiveEnd(CW_EVT_ARGS, OTF2_CollectiveOp op, OTF2_CommRef comm,
+                                     uint32_t root, uint64_t sent, uint64_t received) {
+  trace::CollectivePayload p;
+  p.op = static_cast<trace::CollectiveOp>(op);
+  p.comm_or_window = comm;
+  p.root = root;
+  p.sent = sent;
+  p.received = received;
+  return Collective(user, attributes, time, EventKind::kMpiCollectiveEnd, p);
+}
+
+OTF2_CallbackCode OnNbcComplete(CW_EVT_ARGS, OTF2_CollectiveOp op, OTF2_CommRef comm,
+                                uint32_t root, uint64_t sent, uint64_t received,
+                                uint64_t request) {
+  trace::CollectivePayload p;
+  p.op = static_cast<trace::CollectiveOp>(op);
+  p.comm_or_window = comm;
+  p.root = root;
+  p.sent = sent;
+  p.received = received;
+  p.request = request;
+  return Collective(user, attributes, time, EventKind::kNonBlockingCollectiveComplete, p);
+}
+
+OTF2_CallbackCode OnRmaCollectiveEnd(CW_EVT_ARGS, OTF2_CollectiveOp op, OTF2_RmaSyncLevel level,
+                                     OTF2_RmaWinRef win, uint32_t root, uint64_t sent,
+                                     uint64_t received) {
+  trace::CollectivePayload p;
+  p.op = static_cast<trace::CollectiveOp>(op);
+  p.comm_or_window = win;
+  p.root = root;
+  p.sent = sent;
+  p.received = received;
+  p.sync_level = static_cast<uint8_t>(level);
+  return Collective(user, attributes, time, EventKind::kRmaCollectiveEnd, p);
+}
+
+OTF2_CallbackCode OnCommCreate(CW_EVT_ARGS, OTF2_CommRef comm) {
+  return Generic(user, attributes, time, EventKind::kCommCreate, 0, 0, comm, 0);
+}
+OTF2_CallbackCode OnCommDestroy(CW_EVT_ARGS, OTF2_CommRef comm) {
+  return Generic(user, attributes, time, EventKind::kCommDestroy, 0, 0, comm, 0);
+}
+
+OTF2_CallbackCode Rma(void* user, OTF2_AttributeList* attributes, OTF2_TimeStamp time,
+                      EventKind kind, uint32_t window, uint32_t remote, uint64_t sent,
+                      uint64_t received, uint64_t id, uint32_t detail) {
+  EventContext& ctx = Ctx(user);
+  ctx.builder.Rma(time, kind, trace::RmaPayload{sent, received, id, window, remote, detail});
+  return Done(ctx, attributes);
+}
+
+OTF2_CallbackCode OnRmaWinCreate(CW_EVT_ARGS, OTF2_RmaWinRef win) {
+  return Rma(user, attributes, time, EventKind::kRmaWinCreate, win, kNone, 0, 0, 0, 0);
+}
+OTF2_CallbackCode OnRmaWinDestroy(CW_EVT_ARGS, OTF2_RmaWinRef win) {
+  return Rma(user, attributes, time, EventKind::kRmaWinDestroy, win, kNone, 0, 0, 0, 0);
+}
+OTF2_CallbackCode OnRmaGroupSync(CW_EVT_ARGS, OTF2_RmaSyncLevel level, OTF2_RmaWinRef win,
+                                 OTF2_GroupRef group) {
+  return Rma(user, attributes, time, EventKind::kRmaGroupSync, win, group, 0, 0, 0, level);
+}
+OTF2_CallbackCode OnRmaRequestLock(CW_EVT_ARGS, OTF2_RmaWinRef win, uint32_t remote,
+                                   uint64_t lock, OTF2_LockType type) {
+  return Rma(user, attributes, time, EventKind::kRmaRequestLock, win, remote, 0, 0, lock, type);
+}
+OTF2_CallbackCode OnRmaAcquireLock(CW_EVT_ARGS, OTF2_RmaWinRef win, uint32_t remote,
+                                   uint64_t lock, OTF2_LockType type) {
+  return Rma(user, attributes, time, EventKind::kRmaAcquireLock, win, remote, 0, 0, lock, type);
+}
+OTF2_CallbackCode OnRmaTryLock(CW_EVT_ARGS, OTF2_RmaWinRef win, uint32_t remote, uint64_t lock,
+                               OTF2_LockType type) {
+  return Rma(user, attributes, time, EventKind::kRmaTryLock, win, remote, 0, 0, lock, type);
+}
+OTF2_CallbackCode OnRmaReleaseLock(CW_EVT_ARGS, OTF2_RmaWinRef win, uint32_t remote,
+                                   uint64_t lock) {
+  return Rma(user, attributes, time, EventKind::kRmaReleaseLock, win, remote, 0, 0, lock, 0);
+}
+OTF2_CallbackCode OnRmaSync(CW_EVT_ARGS, OTF2_RmaWinRef win, uint32_t remote,
+                            OTF2_RmaSyncType type) {
+  return Rma(user, attributes, time, EventKind::kRmaSync, win, remote, 0, 0, 0, type);
+}
+OTF2_CallbackCode OnRmaWaitChange(CW_EVT_ARGS, OTF2_RmaWinRef win) {
+  return Rma(user, attributes, time, EventKind::kRmaWaitChange, win, kNone, 0, 0, 0, 0);
+}
+OTF2_CallbackCode OnRmaPut(CW_EVT_ARGS, OTF2_RmaWinRef win, uint32_t remote, uint64_t bytes,
+                           uint64_t matching) {
+  return Rma(user, attributes, time, EventKind::kRmaPut, win, remote, bytes, 0, matching, 0);
+}
+OTF2_CallbackCode OnRmaGet(CW_EVT_ARGS, OTF2_RmaWinRef win, uint32_t remote, uint64_t bytes,
+                           uint64_t matching) {
+  return Rma(user, attributes, time, EventKind::kRmaGet, win, remote, 0, bytes, matching, 0);
+}
+OTF2_CallbackCode OnRmaAtomic(CW_EVT_ARGS, OTF2_RmaWinRef win, uint32_t remote,
+                              OTF2_RmaAtomicType type, uint64_t sent, uint64_t received,
+                              uint64_t matching) {
+  return Rma(user, attributes, time, EventKind::kRmaAtomic, win, remote, sent, received, matching,
+             type);
+}
+OTF2_CallbackCode OnRmaOpCompleteBlocking(CW_EVT_ARGS, OTF2_RmaWinRef win, uint64_t matching) {
+  return Rma(user, attributes, time, EventKind::kRmaOpCompleteBlocking, win, kNone, 0, 0, matching,
+             0);
+}
+OTF2_CallbackCode OnRmaOpCompleteNonBlocking(CW_EVT_ARGS, OTF2_RmaWinRef win, uint64_t matching) {
+  return Rma(user, attributes, time, EventKind::kRmaOpCompleteNonBlocking, win, kNone, 0, 0,
+             matching, 0);
+}
+OTF2_CallbackCode OnRmaOpTest(CW_EVT_ARGS, OTF2_RmaWinRef win, uint64_t matching) {
+  return Rma(user, attributes, time, EventKind::kRmaOpTest, win, kNone, 0, 0, matching, 0);
+}
+OTF2_CallbackCode OnRmaOpCompleteRemote(CW_EVT_ARGS, OTF2_RmaWinRef win, uint64_t matching) {
+  return Rma(user, attributes, time, EventKind::kRmaOpCompleteRemote, win, kNone, 0, 0, matching,
+             0);
+}
+
+OTF2_CallbackCode Thread(void* user, OTF2_AttributeList* attributes, OTF2_TimeStamp time,
+                         EventKind kind, trace::ThreadPayload payload) {
+  EventContext& ctx = Ctx(user);
+  ctx.builder.Thread(time, kind, payload);
+  return Done(ctx, attributes);
+}
+
+trace::ThreadPayload ThreadData(uint64_t id, uint32_t team, uint32_t count, uint32_t lock,
+                                OTF2_Paradigm model) {
+  return trace::ThreadPayload{id, team, count, lock, static_cast<trace::Paradigm>(model)};
+}
+
+OTF2_CallbackCode OnThreadFork(CW_EVT_ARGS, OTF2_Paradigm model, uint32_t threads) {
+  return Thread(user, attributes, time, EventKind::kThreadFork,
+                ThreadData(0, kNone, threads, 0, model));
+}
+OTF2_CallbackCode OnThreadJoin(CW_EVT_ARGS, OTF2_Paradigm model) {
+  return Thread(user, attributes, time, EventKind::kThreadJoin, ThreadData(0, kNone, 0, 0, model));
+}
+OTF2_CallbackCode OnThreadTeamBegin(CW_EVT_ARGS, OTF2_CommRef team) {
+  return Thread(user, attributes, time, EventKind::kThreadTeamBegin,
+                ThreadData(0, team, 0, 0, OTF2_PARADIGM_UNKNOWN));
+}
+OTF2_CallbackCode OnThreadTeamEnd(CW_EVT_ARGS, OTF2_CommRef team) {
+  return Thread(user, attributes, time, EventKind::kThreadTeamEnd,
+                ThreadData(0, team, 0, 0, OTF2_PARADIGM_UNKNOWN));
+}
+OTF2_CallbackCode OnThreadAcquireLock(CW_EVT_ARGS, OTF2_Paradigm model, uint32_t lock,
+                                      uint32_t order) {
+  return Thread(user, attributes, time, EventKind::kThreadAcquireLock,
+                ThreadData(0, kNone, order, lock, model));
+}
+OTF2_CallbackCode OnThreadReleaseLock(CW_EVT_ARGS, OTF2_Paradigm model, uint32_t lock,
+                                      uint32_t order) {
+  return Thread(user, attributes, time, EventKind::kThreadReleaseLock,
+                ThreadData(0, kNone, order, lock, model));
+}
+OTF2_CallbackCode OnThreadTaskCreate(CW_EVT_ARGS, OTF2_CommRef team, uint32_t creator,
+                                     uint32_t generation) {
+  return Thread(user, attributes, time, EventKind::kThreadTaskCreate,
+                ThreadData(0, team, creator, generation, OTF2_PARADIGM_UNKNOWN));
+}
+OTF2_CallbackCode OnThreadTaskSwitch(CW_EVT_ARGS, OTF2_CommRef team, uint32_t creator,
+                                     uint32_t generation) {
+  return Thread(user, attributes, time, EventKind::kThreadTaskSwitch,
+                ThreadData(0, team, creator, generation, OTF2_PARADIGM_UNKNOWN));
+}
+OTF2_CallbackCode OnThreadTaskComplete(CW_EVT_ARGS, OTF2_CommRef team, uint32_t creator,
+                                       uint32_t generation) {
+  return Thread(user, attributes, time, EventKind::kThreadTaskComplete,
+                ThreadData(0, team, creator, generation, OTF2_PARADIGM_UNKNOWN));
+}
+OTF2_CallbackCode OnThreadCreate(CW_EVT_ARGS, OTF2_CommRef contingent, uint64_t sequence) {
+  return Thread(user, attributes, time, EventKind::kThreadCreate,
+                ThreadData(sequence, contingent, 0, 0, OTF2_PARADIGM_UNKNOWN));
+}
+OTF2_CallbackCode OnThreadBegin(CW_EVT_ARGS, OTF2_CommRef contingent, uint64_t sequence) {
+  return Thread(user, attributes, time, EventKind::kThreadBegin,
+                ThreadData(sequence, contingent, 0, 0, OTF2_PARADIGM_UNKNOWN));
+}
+OTF2_CallbackCode OnThreadWait(CW_EVT_ARGS, OTF2_CommRef contingent, uint64_t sequence) {
+  return Thread(user, attributes, time, EventKind::kThreadWait,
+                ThreadData(sequence, contingent, 0, 0, OTF2_PARADIGM_UNKNOWN));
+}
+OTF2_CallbackCode OnThreadEnd(CW_EVT_ARGS, OTF2_CommRef contingent, uint64_t sequence) {
+  return Thread(user, attributes, time, EventKind::kThreadEnd,
+                ThreadData(sequence, contingent, 0, 0, OTF2_PARADIGM_UNKNOWN));
+}
+OTF2_CallbackCode OnOmpFork(CW_EVT_ARGS, uint32_t threads) {
+  return Thread(user, attributes, time, EventKind::kOmpFork,
+                ThreadData(0, kNone, threads, 0, OTF2_PARADIGM_OPENMP));
+}
+OTF2_CallbackCode OnOmpAcquireLock(CW_EVT_ARGS, uint32_t lock, uint32_t order) {
+  return Thread(user, attributes, time, EventKind::kOmpAcquireLock,
+                ThreadData(0, kNone, order, lock, OTF2_PARADIGM_OPENMP));
+}
+OTF2_CallbackCode OnOmpReleaseLock(CW_EVT_ARGS, uint32_t lock, uint32_t order) {
+  return Thread(user, attributes, time, EventKind::kOmpReleaseLock,
+                ThreadData(0, kNone, order, lock, OTF2_PARADIGM_OPENMP));
+}
+OTF2_CallbackCode OnOmpTaskCreate(CW_EVT_ARGS, uint64_t task) {
+  return Thread(user, attributes, time, EventKind::kOmpTaskCreate,
+                ThreadData(task, kNone, 0, 0, OTF2_PARADIGM_OPENMP));
+}
+OTF2_CallbackCode OnOmpTaskSwitch(CW_EVT_ARGS, uint64_t task) {
+  return Thread(user, attributes, time, EventKind::kOmpTaskSwitch,
+                ThreadData(task, kNone, 0, 0, OTF2_PARADIGM_OPENMP));
+}
+OTF2_CallbackCode OnOmpTaskComplete(CW_EVT_ARGS, uint64_t task) {
+  return Thread(user, attributes, time, EventKind::kOmpTaskComplete,
+                ThreadData(task, kNone, 0, 0, OTF2_PARADIGM_OPENMP));
+}
+
+OTF2_CallbackCode OnCallingContextEnter(CW_EVT_ARGS, OTF2_CallingContextRef context,
+                                        uint32_t unwind) {
+  return Generic(user, attributes, time, EventKind::kCallingContextEnter, 0, 0, context, unwind);
+}
+OTF2_CallbackCode OnCallingContextLeave(CW_EVT_ARGS, OTF2_CallingContextRef context) {
+  return Generic(user, attributes, time, EventKind::kCallingContextLeave, 0, 0, context, 0);
+}
+OTF2_CallbackCode OnCallingContextSample(CW_EVT_ARGS, OTF2_CallingContextRef context,
+                                         uint32_t unwind, OTF2_InterruptGeneratorRef generator) {
+  return Generic(user, attributes, time, EventKind::kCallingContextSample, generator, 0, context,
+                 unwind);
+}
+
+OTF2_CallbackCode OnIoCreateHandle(CW_EVT_ARGS, OTF2_IoHandleRef handle, OTF2_IoAccessMode mode,
+                                   OTF2_IoCreationFlag creation, OTF2_IoStatusFlag status) {
+  return Generic(user, attributes, time, EventKind::kIoCreateHandle, creation, status, handle,
+                 mode);
+}
+OTF2_CallbackCode OnIoDestroyHandle(CW_EVT_ARGS, OTF2_IoHandleRef handle) {
+  return Generic(user, attributes, time, EventKind::kIoDestroyHandle, 0, 0, handle, 0);
+}
+OTF2_CallbackCode OnIoDuplicateHandle(CW_EVT_ARGS, OTF2_IoHandleRef old_handle,
+                                      OTF2_IoHandleRef new_handle, OTF2_IoStatusFlag status) {
+  return Generic(user, attributes, time, EventKind::kIoDuplicateHandle, status, 0, old_handle,
+                 new_handle);
+}
+OTF2_CallbackCode OnIoSeek(CW_EVT_ARGS, OTF2_IoHandleRef handle, int64_t request,
+                           OTF2_IoSeekOption whence, uint64_t result) {
+  return Generic(user, attributes, time, EventKind::kIoSeek, static_cast<uint64_t>(request),
+                 result, handle, whence);
+}
+OTF2_CallbackCode OnIoChangeStatusFlags(CW_EVT_ARGS, OTF2_IoHandleRef handle,
+                                        OTF2_IoStatusFlag flags) {
+  return Generic(user, attributes, time, EventKind::kIoChangeStatusFlags, flags, 0, handle, 0);
+}
+OTF2_CallbackCode OnIoDeleteFile(CW_EVT_ARGS, OTF2_IoParadigmRef paradigm, OTF2_IoFileRef file) {
+  return Generic(user, attributes, time, EventKind::kIoDeleteFile, 0, 0, paradigm, file);
+}
+OTF2_CallbackCode OnIoOperationBegin(CW_EVT_ARGS, OTF2_IoHandleRef handle,
+                                     OTF2_IoOperationMode mode, OTF2_IoOperationFlag flags,
+                                     uint64_t bytes, uint64_t matching) {
+  return Generic(user, attributes, time, EventKind::kIoOperationBegin, bytes, matching, handle,
+                 static_cast<uint32_t>(mode) | (static_cast<uint32_t>(flags) << 8));
+}
+OTF2_CallbackCode OnIoOperationTest(CW_EVT_ARGS, OTF2_IoHandleRef handle, uint64_t matching) {
+  return Generic(user, attributes, time, EventKind::kIoOperationTest, 0, matching, handle, 0);
+}
+OTF2_CallbackCode OnIoOperationIssued(CW_EVT_ARGS, OTF2_IoHandleRef handle, uint64_t matching) {
+  return Generic(user, attributes, time, EventKind::kIoOperationIssued, 0, matching, handle, 0);
+}
+OTF2_CallbackCode OnIoOperationComplete(CW_EVT_ARGS, OTF2_IoHandleRef handle, uint64_t bytes,
+                                        uint64_t matching) {
+  return Generic(user, attributes, time, EventKind::kIoOperationComplete, bytes, matching, handle,
+                 0);
+}
+OTF2_CallbackCode OnIoOperationCancelled(CW_EVT_ARGS, OTF2_IoHandleRef handle,
+                                         uint64_t matching) {
+  return Generic(user, attributes, time, EventKind::kIoOperationCancelled, 0, matching, handle, 0);
+}
+OTF2_CallbackCode OnIoAcquireLock(CW_EVT_ARGS, OTF2_IoHandleRef handle, OTF2_LockType type) {
+  return Generic(user, attributes, time, EventKind::kIoAcquireLock, 0, 0, handle, type);
+}
+OTF2_CallbackCode OnIoReleaseLock(CW_EVT_ARGS, OTF2_IoHandleRef handle, OTF2_LockType type) {
+  return Generic(user, attributes, time, EventKind::kIoReleaseLock, 0, 0, handle, type);
+}
+OTF2_CallbackCode OnIoTryLock(CW_EVT_ARGS, OTF2_IoHandleRef handle, OTF2_LockType type) {
+  return Generic(user, attributes, time, EventKind::kIoTryLock, 0, 0, handle, type);
+}
+
+#undef CW_EVT_ARGS
+
+}  // namespace
+
+OTF2_EvtReaderCallbacks* NewEventCallbacks() {
+  OTF2_EvtReaderCallbacks* cb = OTF2_EvtReaderCallbacks_New();
+#define CW_SET(Name) OTF2_EvtReaderCallbacks_Set##Name##Callback(cb, On##Name)
+  CW_SET(Unknown);
+  CW_SET(BufferFlush);
+  CW_SET(MeasurementOnOff);
+  CW_SET(Enter);
+  CW_SET(Leave);
+  CW_SET(MpiSend);
+  CW_SET(MpiIsend);
+  CW_SET(MpiIsendComplete);
+  CW_SET(MpiIrecvRequest);
+  CW_SET(MpiRecv);
+  CW_SET(MpiIrecv);
+  CW_SET(MpiRequestTest);
+  CW_SET(MpiRequestCancelled);
+  CW_SET(MpiCollectiveBegin);
+  CW_SET(MpiCollectiveEnd);
+  CW_SET(OmpFork);
+  CW_SET(OmpJoin);
+  CW_SET(OmpAcquireLock);
+  CW_SET(OmpReleaseLock);
+  CW_SET(OmpTaskCreate);
+  CW_SET(OmpTaskSwitch);
+  CW_SET(OmpTaskComplete);
+  CW_SET(Metric);
+  CW_SET(ParameterString);
+  CW_SET(ParameterInt);
+  CW_SET(ParameterUnsignedInt);
+  CW_SET(RmaWinCreate);
+  CW_SET(RmaWinDestroy);
+  CW_SET(RmaCollectiveBegin);
+  CW_SET(RmaCollectiveEnd);
+  CW_SET(RmaGroupSync);
+  CW_SET(RmaRequestLock);
+  CW_SET(RmaAcquireLock);
+  CW_SET(RmaTryLock);
+  CW_SET(RmaReleaseLock);
+  CW_SET(RmaSync);
+  CW_SET(RmaWaitChange);
+  CW_SET(RmaPut);
+  CW_SET(RmaGet);
+  CW_SET(RmaAtomic);
+  CW_SET(RmaOpCompleteBlocking);
+  CW_SET(RmaOpCompleteNonBlocking);
+  CW_SET(RmaOpTest);
+  CW_SET(RmaOpCompleteRemote);
+  CW_SET(ThreadFork);
+  CW_SET(ThreadJoin);
+  CW_SET(ThreadTeamBegin);
+  CW_SET(ThreadTeamEnd);
+  CW_SET(ThreadAcquireLock);
+  CW_SET(ThreadReleaseLock);
+  CW_SET(ThreadTaskCreate);
+  CW_SET(ThreadTaskSwitch);
+  CW_SET(ThreadTaskComplete);
+  CW_SET(ThreadCreate);
+  CW_SET(ThreadBegin);
+  CW_SET(ThreadWait);
+  CW_SET(ThreadEnd);
+  CW_SET(CallingContextEnter);
+  CW_SET(CallingContextLeave);
+  CW_SET(CallingContextSample);
+  CW_SET(IoCreateHandle);
+  CW_SET(IoDestroyHandle);
+  CW_SET(IoDuplicateHandle);
+  CW_SET(IoSeek);
+  CW_SET(IoChangeStatusFlags);
+  CW_SET(IoDeleteFile);
+  CW_SET(IoOperationBegin);
+  CW_SET(IoOperationTest);
+  CW_SET(IoOperationIssued);
+  CW_SET(IoOperationComplete);
+  CW_SET(IoOperationCancelled);
+  CW_SET(IoAcquireLock);
+  CW_SET(IoReleaseLock);
+  CW_SET(IoTryLock);
+  CW_SET(ProgramBegin);
+  CW_SET(ProgramEnd);
+#undef CW_SET
+  OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveRequestCallback(cb, OnNbcRequest);
+  OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveCompleteCallback(cb, OnNbcComplete);
+  OTF2_EvtReaderCallbacks_SetCommCreateCallback(cb, OnCommCreate);
+  OTF2_EvtReaderCallbacks_SetCommDestroyCallback(cb, OnCommDestroy);
+  return cb;
+}
+
+}  // namespace cw::otf2::internal

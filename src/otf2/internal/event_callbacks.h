@@ -1,0 +1,30 @@
+// The OTF2 event callbacks that feed one LocationBuilder (private to otf2/).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+#include <otf2/otf2.h>
+
+#include "base/diagnostics.h"
+#include "trace/definitions.h"
+#include "trace/location_builder.h"
+
+namespace cw::otf2::internal {
+
+struct EventContext {
+  EventContext(uint64_t expected_events, uint32_t gap_region, uint32_t program_region)
+      : builder(expected_events, gap_region, program_region) {}
+
+  trace::LocationBuilder builder;
+  const trace::Definitions* defs = nullptr;
+  uint32_t undefined_region = trace::kNone;
+  Diagnostics diagnostics;
+  std::atomic<uint64_t>* progress = nullptr;
+  uint32_t unreported_progress = 0;
+};
+
+// A callback set covering every event record; the caller owns (and deletes) it.
+OTF2_EvtReaderCallbacks* NewEventCallbacks();
+
+}  // namespace cw::otf2::internal

@@ -1,0 +1,172 @@
+#include "otf2/trace_reader.h"
+
+#include <algorithm>
+#include <memory>
+#include <numeric>
+#include <optional>
+#include <thread>
+
+#include <otf2/otf2.h>
+
+#include "base/parallel.h"
+#include "otf2/anchor.h"
+#include "otf2/definitions_reader.h"
+#include "otf2/event_reader.h"
+#include "otf2/library_errors.h"
+
+namespace cw::otf2 {
+namespace {
+
+struct ReaderCloser {
+  void operator()(OTF2_Reader* reader) const { OTF2_Reader_Close(reader); }
+};
+
+// Regions are MPI calls when Score-P says so (paradigm MPI, or the source file "MPI" that every
+// Score-P MPI region carries); only then does the name decide what kind of call it is.
+void ClassifyRegions(trace::Definitions& defs) {
+  for (trace::Region& region : defs.regions) {
+    if (!region.defined) continue;
+    bool mpi = region.paradigm == trace::Paradigm::kMpi || defs.str(region.file) == "MPI";
+    region.mpi = mpi ? trace::ClassifyMpiRegion(defs.str(region.name)) : trace::MpiFunction{};
+  }
+}
+
+Result<trace::Definitions> ReadDefinitionsFromAnchor(const std::string& anchor,
+                                                     Diagnostics& diagnostics) {
+  InstallErrorHandler();
+  std::unique_ptr<OTF2_Reader, ReaderCloser> reader(OTF2_Reader_Open(anchor.c_str()));
+  if (!reader) {
+    return MakeError(ErrorCode::kCorrupt,
+                     "cannot open " + anchor + " as an OTF2 archive: " + TakeLastLibraryMessage());
+  }
+  OTF2_Reader_SetSerialCollectiveCallbacks(reader.get());
+  trace::Definitions defs;
+  uint8_t major = 0, minor = 0, bugfix = 0;
+  if (OTF2_Reader_GetVersion(reader.get(), &major, &minor, &bugfix) == OTF2_SUCCESS) {
+    defs.otf2_version = std::to_string(major) + "." + std::to_string(minor) + "." +
+                        std::to_string(bugfix);
+  }
+  char* creator = nullptr;
+  if (OTF2_Reader_GetCreator(reader.get(), &creator) == OTF2_SUCCESS && creator != nullptr) {
+    defs.creator = creator;
+    free(creator);
+  }
+  Status status = ReadGlobalDefinitions(reader.get(), defs, diagnostics);
+  if (!status) {
+    Error error = status.error();
+    return tl::unexpected(error.AddContext(anchor));
+  }
+  if (defs.locations.empty()) {
+    return MakeError(ErrorCode::kCorrupt, anchor + ": the definitions declare no locations");
+  }
+  defs.IndexLocations();
+  ClassifyRegions(defs);
+  size_t unresolved = defs.ResolveComms();
+  if (unresolved > 0) diagnostics.Report(kUnresolvedCommunicator, {}, unresolved);
+  return defs;
+}
+
+// The region that stands for a program: named like Scalasca's and Score-P's program region,
+// after the executable's file name ("/path/to/app" -> "app").
+uint32_t ProgramRegion(trace::Definitions& defs, uint32_t name_string) {
+  std::string name(defs.str(name_string));
+  size_t slash = name.find_last_of('/');
+  if (slash != std::string::npos && slash + 1 < name.size()) name = name.substr(slash + 1);
+  if (name.empty()) name = "<program>";
+  uint32_t existing = defs.FindRegion(name);
+  if (existing != trace::kNone && defs.regions[existing].role == trace::RegionRole::kArtificial) {
+    return existing;
+  }
+  return defs.AddRegion(name, trace::RegionRole::kArtificial, trace::Paradigm::kUser);
+}
+
+}  // namespace
+
+std::vector<std::vector<uint32_t>> BalanceLocations(const trace::Definitions& defs,
+                                                    unsigned parts) {
+  parts = std::max(1u, std::min<unsigned>(parts, static_cast<unsigned>(defs.locations.size())));
+  std::vector<uint32_t> order(defs.locations.size());
+  std::iota(order.begin(), order.end(), 0u);
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    return defs.locations[a].event_count > defs.locations[b].event_count;
+  });
+  std::vector<std::vector<uint32_t>> assignment(parts);
+  std::vector<uint64_t> load(parts, 0);
+  for (uint32_t loc : order) {
+    size_t lightest = static_cast<size_t>(std::min_element(load.begin(), load.end()) - load.begin());
+    assignment[lightest].push_back(loc);
+    load[lightest] += std::max<uint64_t>(defs.locations[loc].event_count, 1);
+  }
+  for (std::vector<uint32_t>& part : assignment) std::sort(part.begin(), part.end());
+  return assignment;
+}
+
+Result<trace::Definitions> ReadDefinitions(const std::string& path, Diagnostics& diagnostics) {
+  CW_ASSIGN_OR_RETURN(std::string anchor, ResolveAnchor(path));
+  return ReadDefinitionsFromAnchor(anchor, diagnostics);
+}
+
+Result<trace::Trace> ReadTrace(const std::string& path, const ReadOptions& options) {
+  CW_ASSIGN_OR_RETURN(std::string anchor, ResolveAnchor(path));
+  trace::Trace trace;
+  trace.path = anchor;
+  CW_ASSIGN_OR_RETURN(trace.defs, ReadDefinitionsFromAnchor(anchor, trace.diagnostics));
+
+  uint32_t gap_region = trace.defs.FindRegion("MEASUREMENT OFF");
+  if (gap_region == trace::kNone) {
+    gap_region = trace.defs.AddRegion("MEASUREMENT OFF", trace::RegionRole::kArtificial,
+                                      trace::Paradigm::kUser);
+  }
+  uint32_t undefined_region = trace.defs.AddRegion("<undefined region>",
+                                                   trace::RegionRole::kUnknown,
+                                                   trace::Paradigm::kUnknown);
+  // Stands for the program while reading; renamed after the program once it is known.
+  uint32_t program_region = trace.defs.AddRegion("<program>", trace::RegionRole::kArtificial,
+                                                 trace::Paradigm::kUser);
+
+  unsigned threads = options.threads == 0 ? DefaultThreadCount() : options.threads;
+  std::vector<std::vector<uint32_t>> parts = BalanceLocations(trace.defs, threads);
+  std::vector<Result<std::vector<LocationReadResult>>> outcomes(parts.size(),
+                                                                std::vector<LocationReadResult>());
+  ParallelFor(parts.size(), static_cast<unsigned>(parts.size()), [&](size_t p) {
+    EventReadJob job{anchor, &trace.defs, parts[p], gap_region, undefined_region,
+                     program_region, options.progress};
+    outcomes[p] = RunEventReadJob(job);
+  });
+
+  const size_t n = trace.defs.locations.size();
+  std::vector<LocationReadResult> by_location(n);
+  for (size_t p = 0; p < parts.size(); ++p) {
+    if (!outcomes[p]) return tl::unexpected(outcomes[p].error());
+    for (size_t i = 0; i < parts[p].size(); ++i) {
+      by_location[parts[p][i]] = std::move((*outcomes[p])[i]);
+    }
+  }
+
+  trace.locations.resize(n);
+  std::vector<trace::CallTree> local_trees(n);
+  std::vector<std::pair<uint32_t, uint32_t>> program_regions(n, {program_region, program_region});
+  for (size_t loc = 0; loc < n; ++loc) {
+    LocationReadResult& r = by_location[loc];
+    if (r.error) {
+      if (!options.allow_partial) {
+        Error error = *r.error;
+        error.AddContext(anchor);
+        return tl::unexpected(Error(error.code(), error.message() +
+                                                      "\n(use --partial to analyse the events "
+                                                      "that could be read)"));
+      }
+      trace.diagnostics.Report(kTruncatedLocation, r.error->message());
+    }
+    trace.diagnostics.Merge(r.diagnostics);
+    if (r.program_name != trace::kNone) {
+      program_regions[loc].second = ProgramRegion(trace.defs, r.program_name);
+    }
+    trace.locations[loc] = std::move(r.events);
+    local_trees[loc] = std::move(r.local_tree);
+  }
+  trace::AssembleCallTree(trace, local_trees, threads, program_regions);
+  return trace;
+}
+
+}  // namespace cw::otf2

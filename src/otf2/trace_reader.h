@@ -1,0 +1,43 @@
+// Reading an OTF2 archive into a trace::Trace.
+//
+// Accepts the anchor file or its directory (anchor.h), reads the global definitions, then the
+// events of all locations in parallel: locations are assigned to worker threads by their declared
+// event counts, and each worker reads its share through its own OTF2 reader. The result does not
+// depend on the number of threads.
+//
+//   otf2::ReadOptions options;
+//   options.threads = 4;
+//   CW_ASSIGN_OR_RETURN(trace::Trace trace, otf2::ReadTrace("run1", options));
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <string>
+
+#include "base/status.h"
+#include "trace/trace.h"
+
+namespace cw::otf2 {
+
+struct ReadOptions {
+  unsigned threads = 0;          // 0: one per hardware thread
+  // Analyse what can be read when event files are missing or truncated (reported as data-loss
+  // diagnostics) instead of failing.
+  bool allow_partial = false;
+  std::atomic<uint64_t>* progress = nullptr;  // incremented with the events read, if set
+};
+
+inline constexpr DiagnosticKind kUnresolvedCommunicator{
+    "otf2.unresolved_communicator", Severity::kError,
+    "a communicator's group could not be mapped to locations; its messages cannot be matched"};
+
+Result<trace::Trace> ReadTrace(const std::string& path, const ReadOptions& options);
+
+// Reads only the global definitions (cheap; used to size work before reading events).
+Result<trace::Definitions> ReadDefinitions(const std::string& path, Diagnostics& diagnostics);
+
+// Splits `locations` into `parts` lists of similar total event count (longest first, greedy).
+std::vector<std::vector<uint32_t>> BalanceLocations(const trace::Definitions& defs,
+                                                    unsigned parts);
+
+}  // namespace cw::otf2

@@ -1,0 +1,202 @@
+#include "otf2_writer/archive_writer.h"
+
+#include <algorithm>
+#include <filesystem>
+
+#include <otf2/otf2.h>
+
+namespace cw::otf2_writer {
+namespace {
+
+OTF2_FlushType PreFlush(void*, OTF2_FileType, OTF2_LocationRef, void*, bool) { return OTF2_FLUSH; }
+OTF2_TimeStamp PostFlush(void*, OTF2_FileType, OTF2_LocationRef) { return 0; }
+const OTF2_FlushCallbacks kFlushCallbacks = {PreFlush, PostFlush};
+
+Status Check(OTF2_ErrorCode rc, const std::string& what) {
+  if (rc == OTF2_SUCCESS) return OkStatus();
+  return MakeError(ErrorCode::kIo, what + ": " + OTF2_Error_GetDescription(rc));
+}
+
+}  // namespace
+
+Result<std::unique_ptr<ArchiveWriter>> ArchiveWriter::Create(const std::string& directory,
+                                                             const std::string& name,
+                                                             const std::string& creator) {
+  std::error_code ec;
+  std::filesystem::create_directories(directory, ec);
+  if (ec) return MakeError(ErrorCode::kIo, "cannot create " + directory + ": " + ec.message());
+  std::unique_ptr<ArchiveWriter> writer(new ArchiveWriter());
+  writer->archive_ = OTF2_Archive_Open(directory.c_str(), name.c_str(), OTF2_FILEMODE_WRITE,
+                                       1024 * 1024, 4 * 1024 * 1024, OTF2_SUBSTRATE_POSIX,
+                                       OTF2_COMPRESSION_NONE);
+  if (writer->archive_ == nullptr) {
+    return MakeError(ErrorCode::kIo, "cannot create an OTF2 archive in " + directory);
+  }
+  writer->anchor_path_ = directory + "/" + name + ".otf2";
+  OTF2_Archive_SetFlushCallbacks(writer->archive_, &kFlushCallbacks, nullptr);
+  OTF2_Archive_SetSerialCollectiveCallbacks(writer->archive_);
+  OTF2_Archive_SetCreator(writer->archive_, creator.c_str());
+  CW_RETURN_IF_ERROR(Check(OTF2_Archive_OpenEvtFiles(writer->archive_), "opening event files"));
+  return writer;
+}
+
+ArchiveWriter::~ArchiveWriter() {
+  if (!closed_ && archive_ != nullptr) {
+    writers_.clear();
+    OTF2_Archive_Close(archive_);
+  }
+}
+
+uint32_t ArchiveWriter::DefineString(std::string_view s) {
+  auto [it, inserted] = string_ids_.try_emplace(std::string(s), static_cast<uint32_t>(strings_.size()));
+  if (inserted) strings_.emplace_back(s);
+  return it->second;
+}
+
+uint32_t ArchiveWriter::DefineRegion(std::string_view name, OTF2_RegionRole role,
+                                     OTF2_Paradigm paradigm, std::string_view source_file) {
+  uint32_t file = source_file.empty() ? OTF2_UNDEFINED_UINT32 : DefineString(source_file);
+  regions_.push_back(RegionDef{DefineString(name), role, paradigm, file});
+  return static_cast<uint32_t>(regions_.size() - 1);
+}
+
+uint32_t ArchiveWriter::DefineSystemTreeNode(std::string_view name, std::string_view class_name,
+                                             uint32_t parent) {
+  nodes_.push_back(NodeDef{DefineString(name), DefineString(class_name), parent});
+  return static_cast<uint32_t>(nodes_.size() - 1);
+}
+
+uint32_t ArchiveWriter::DefineLocationGroup(std::string_view name, uint32_t system_tree_parent) {
+  location_group_names_.push_back(DefineString(name));
+  location_group_parents_.push_back(system_tree_parent);
+  return static_cast<uint32_t>(location_group_names_.size() - 1);
+}
+
+uint64_t ArchiveWriter::DefineLocation(std::string_view name, uint32_t location_group,
+                                       OTF2_LocationType type) {
+  locations_.push_back(LocationDef{DefineString(name), location_group, type});
+  return locations_.size() - 1;
+}
+
+uint32_t ArchiveWriter::DefineGroup(std::string_view name, OTF2_GroupType type,
+                                    OTF2_Paradigm paradigm,
+                                    const std::vector<uint64_t>& members) {
+  groups_.push_back(GroupDef{DefineString(name), type, paradigm, members});
+  return static_cast<uint32_t>(groups_.size() - 1);
+}
+
+uint32_t ArchiveWriter::DefineComm(std::string_view name, uint32_t group, uint32_t parent) {
+  comms_.push_back(CommDef{DefineString(name), group, parent});
+  return static_cast<uint32_t>(comms_.size() - 1);
+}
+
+uint32_t ArchiveWriter::DefineRmaWindow(std::string_view name, uint32_t comm) {
+  windows_.push_back(WindowDef{DefineString(name), comm});
+  return static_cast<uint32_t>(windows_.size() - 1);
+}
+
+uint32_t ArchiveWriter::DefineAttribute(std::string_view name, uint8_t otf2_type) {
+  attributes_.push_back(AttributeDef{DefineString(name), otf2_type});
+  return static_cast<uint32_t>(attributes_.size() - 1);
+}
+
+uint32_t ArchiveWriter::DefineMpiWorld(const std::vector<uint64_t>& locations) {
+  mpi_world_group_ = DefineGroup("", OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI,
+                                 locations);
+  std::vector<uint64_t> ranks(locations.size());
+  for (uint64_t r = 0; r < ranks.size(); ++r) ranks[r] = r;
+  return DefineMpiComm("MPI_COMM_WORLD", ranks, OTF2_UNDEFINED_UINT32);
+}
+
+uint32_t ArchiveWriter::DefineMpiComm(std::string_view name, const std::vector<uint64_t>& world_ranks,
+                                      uint32_t parent) {
+  uint32_t group = DefineGroup("", OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI, world_ranks);
+  return DefineComm(name, group, parent);
+}
+
+EventWriter& ArchiveWriter::Events(uint64_t location) {
+  std::unique_ptr<EventWriter>& writer = writers_[location];
+  if (!writer) writer = std::make_unique<EventWriter>(OTF2_Archive_GetEvtWriter(archive_, location));
+  return *writer;
+}
+
+Status ArchiveWriter::WriteDefinitions(uint64_t resolution, uint64_t global_offset) {
+  OTF2_GlobalDefWriter* defs = OTF2_Archive_GetGlobalDefWriter(archive_);
+  if (defs == nullptr) return MakeError(ErrorCode::kIo, "cannot write global definitions");
+  const uint32_t empty = DefineString("");
+  OTF2_GlobalDefWriter_WriteClockProperties(defs, resolution, global_offset,
+                                            end_time_ > global_offset ? end_time_ - global_offset : 0,
+                                            OTF2_UNDEFINED_TIMESTAMP);
+  for (uint32_t i = 0; i < strings_.size(); ++i) {
+    OTF2_GlobalDefWriter_WriteString(defs, i, strings_[i].c_str());
+  }
+  for (uint32_t i = 0; i < nodes_.size(); ++i) {
+    OTF2_GlobalDefWriter_WriteSystemTreeNode(defs, i, nodes_[i].name, nodes_[i].class_name,
+                                             nodes_[i].parent);
+  }
+  for (uint32_t i = 0; i < location_group_names_.size(); ++i) {
+    OTF2_GlobalDefWriter_WriteLocationGroup(defs, i, location_group_names_[i],
+                                            OTF2_LOCATION_GROUP_TYPE_PROCESS,
+                                            location_group_parents_[i],
+                                            OTF2_UNDEFINED_LOCATION_GROUP);
+  }
+  for (uint64_t i = 0; i < locations_.size(); ++i) {
+    auto it = event_counts_.find(i);
+    uint64_t events = it == event_counts_.end() ? 0 : it->second;
+    OTF2_GlobalDefWriter_WriteLocation(defs, i, locations_[i].name,
+                                       locations_[i].type, events,
+                                       locations_[i].group);
+  }
+  for (uint32_t i = 0; i < regions_.size(); ++i) {
+    const RegionDef& r = regions_[i];
+    OTF2_GlobalDefWriter_WriteRegion(defs, i, r.name, r.name, empty,
+                                     r.role,
+                                     r.paradigm, OTF2_REGION_FLAG_NONE,
+                                     r.file, 0, 0);
+  }
+  for (uint32_t i = 0; i < groups_.size(); ++i) {
+    const GroupDef& g = groups_[i];
+    OTF2_GlobalDefWriter_WriteGroup(defs, i, g.name, g.type,
+                                    g.paradigm, OTF2_GROUP_FLAG_NONE,
+                                    static_cast<uint32_t>(g.members.size()), g.members.data());
+  }
+  for (uint32_t i = 0; i < comms_.size(); ++i) {
+    OTF2_GlobalDefWriter_WriteComm(defs, i, comms_[i].name, comms_[i].group, comms_[i].parent,
+                                   OTF2_COMM_FLAG_NONE);
+  }
+  for (uint32_t i = 0; i < windows_.size(); ++i) {
+    OTF2_GlobalDefWriter_WriteRmaWin(defs, i, windows_[i].name, windows_[i].comm,
+                                     OTF2_RMA_WIN_FLAG_NONE);
+  }
+  for (uint32_t i = 0; i < attributes_.size(); ++i) {
+    OTF2_GlobalDefWriter_WriteAttribute(defs, i, attributes_[i].name, empty,
+                                        attributes_[i].type);
+  }
+  return OkStatus();
+}
+
+Status ArchiveWriter::Close(uint64_t resolution, uint64_t global_offset) {
+  if (closed_) return OkStatus();
+  // Strings that the definitions themselves need must exist before they are written.
+  DefineString("");
+  for (auto& [loc, writer] : writers_) {
+    event_counts_[loc] = writer->events_written();
+    end_time_ = std::max(end_time_, writer->last_time());
+    CW_RETURN_IF_ERROR(Check(OTF2_Archive_CloseEvtWriter(archive_, writer->raw()),
+                             "closing the event writer of location " + std::to_string(loc)));
+  }
+  CW_RETURN_IF_ERROR(Check(OTF2_Archive_CloseEvtFiles(archive_), "closing event files"));
+  // Empty local definition files, as every OTF2 writer leaves them.
+  CW_RETURN_IF_ERROR(Check(OTF2_Archive_OpenDefFiles(archive_), "opening definition files"));
+  for (uint64_t loc = 0; loc < locations_.size(); ++loc) {
+    OTF2_DefWriter* local = OTF2_Archive_GetDefWriter(archive_, loc);
+    if (local != nullptr) OTF2_Archive_CloseDefWriter(archive_, local);
+  }
+  CW_RETURN_IF_ERROR(Check(OTF2_Archive_CloseDefFiles(archive_), "closing definition files"));
+  CW_RETURN_IF_ERROR(WriteDefinitions(resolution, global_offset));
+  writers_.clear();
+  closed_ = true;
+  return Check(OTF2_Archive_Close(archive_), "closing the archive");
+}
+
+}  // namespace cw::otf2_writer

@@ -1,0 +1,103 @@
+// A thin RAII layer over the OTF2 writer API, for everything in causeway that writes traces:
+// test scenarios, the benchmark generator and (later) the measurement library and simulator.
+//
+// Definitions are collected while events are written and emitted as global definitions on
+// Close(), together with each location's event count. Ids are dense and assigned in call order.
+//
+//   CW_ASSIGN_OR_RETURN(auto archive, ArchiveWriter::Create("/tmp/t", "traces"));
+//   uint32_t main = archive->DefineRegion("main", OTF2_REGION_ROLE_FUNCTION,
+//                                         OTF2_PARADIGM_USER);
+//   uint64_t loc = archive->DefineLocation("Master thread", rank0_group);
+//   EventWriter& ev = archive->Events(loc);
+//   ev.Enter(100, main); ev.Leave(200, main);
+//   CW_RETURN_IF_ERROR(archive->Close(/*resolution=*/1'000'000'000));
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "base/status.h"
+#include "otf2_writer/event_writer.h"
+#include <otf2/otf2.h>
+
+
+namespace cw::otf2_writer {
+
+class ArchiveWriter {
+ public:
+  // Creates `directory` (if needed) and an archive `name` in it: directory/name.otf2.
+  static Result<std::unique_ptr<ArchiveWriter>> Create(const std::string& directory,
+                                                       const std::string& name = "traces",
+                                                       const std::string& creator = "causeway");
+  ~ArchiveWriter();
+  ArchiveWriter(const ArchiveWriter&) = delete;
+  ArchiveWriter& operator=(const ArchiveWriter&) = delete;
+
+  uint32_t DefineString(std::string_view s);  // interned
+  uint32_t DefineRegion(std::string_view name, OTF2_RegionRole role, OTF2_Paradigm paradigm,
+                        std::string_view source_file = "");
+  uint32_t DefineSystemTreeNode(std::string_view name, std::string_view class_name,
+                                uint32_t parent);
+  uint32_t DefineLocationGroup(std::string_view name, uint32_t system_tree_parent);
+  // Returns the OTF2 location id (dense from 0 in definition order).
+  uint64_t DefineLocation(std::string_view name, uint32_t location_group,
+                          OTF2_LocationType type = OTF2_LOCATION_TYPE_CPU_THREAD);
+  uint32_t DefineGroup(std::string_view name, OTF2_GroupType type, OTF2_Paradigm paradigm,
+                       const std::vector<uint64_t>& members);
+  uint32_t DefineComm(std::string_view name, uint32_t group, uint32_t parent = OTF2_UNDEFINED_UINT32);
+  uint32_t DefineRmaWindow(std::string_view name, uint32_t comm);
+  uint32_t DefineAttribute(std::string_view name, OTF2_Type type);
+
+  // Convenience for MPI traces: one COMM_LOCATIONS group over `locations` (world rank order),
+  // a COMM_GROUP of all ranks and the communicator MPI_COMM_WORLD; returns the communicator id.
+  uint32_t DefineMpiWorld(const std::vector<uint64_t>& locations);
+  // A sub-communicator of world ranks `ranks` (in communicator rank order).
+  uint32_t DefineMpiComm(std::string_view name, const std::vector<uint64_t>& world_ranks,
+                         uint32_t parent);
+
+  // The event writer of a defined location.
+  EventWriter& Events(uint64_t location);
+
+  // Writes the global definitions and closes all files. `resolution` is ticks per second.
+  Status Close(uint64_t resolution, uint64_t global_offset = 0);
+
+  const std::string& anchor_path() const { return anchor_path_; }
+
+ private:
+  ArchiveWriter() = default;
+  Status WriteDefinitions(uint64_t resolution, uint64_t global_offset);
+
+  struct RegionDef { uint32_t name; OTF2_RegionRole role; OTF2_Paradigm paradigm; uint32_t file; };
+  struct NodeDef { uint32_t name; uint32_t class_name; uint32_t parent; };
+  struct GroupDef { uint32_t name; OTF2_GroupType type; OTF2_Paradigm paradigm; std::vector<uint64_t> members; };
+  struct LocationDef { uint32_t name; uint32_t group; OTF2_LocationType type; };
+  struct CommDef { uint32_t name; uint32_t group; uint32_t parent; };
+  struct WindowDef { uint32_t name; uint32_t comm; };
+  struct AttributeDef { uint32_t name; uint8_t type; };
+
+  OTF2_Archive* archive_ = nullptr;
+  std::string anchor_path_;
+  bool closed_ = false;
+  std::vector<std::string> strings_;
+  std::unordered_map<std::string, uint32_t> string_ids_;
+  std::vector<RegionDef> regions_;
+  std::vector<NodeDef> nodes_;
+  std::vector<uint32_t> location_group_names_;
+  std::vector<uint32_t> location_group_parents_;
+  std::vector<LocationDef> locations_;
+  std::vector<GroupDef> groups_;
+  std::vector<CommDef> comms_;
+  std::vector<WindowDef> windows_;
+  std::vector<AttributeDef> attributes_;
+  uint32_t mpi_world_group_ = OTF2_UNDEFINED_UINT32;  // the COMM_LOCATIONS group
+  std::map<uint64_t, std::unique_ptr<EventWriter>> writers_;
+  std::map<uint64_t, uint64_t> event_counts_;  // filled on Close
+  uint64_t end_time_ = 0;
+};
+
+}  // namespace cw::otf2_writer

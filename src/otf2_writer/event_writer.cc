@@ -1,0 +1,119 @@
+#include "otf2_writer/event_writer.h"
+
+#include <otf2/otf2.h>
+
+namespace cw::otf2_writer {
+
+EventWriter::EventWriter(OTF2_EvtWriter* writer)
+    : writer_(writer), attributes_(OTF2_AttributeList_New()) {}
+
+EventWriter::~EventWriter() { OTF2_AttributeList_Delete(attributes_); }
+
+OTF2_AttributeList* EventWriter::TakeAttributes(uint64_t time) {
+  ++events_;
+  if (time > last_time_) last_time_ = time;
+  if (!has_attributes_) return nullptr;
+  has_attributes_ = false;
+  return attributes_;  // OTF2 empties the list when it writes the event
+}
+
+void EventWriter::AddUint64Attribute(uint32_t attribute, uint64_t value) {
+  OTF2_AttributeList_AddUint64(attributes_, attribute, value);
+  has_attributes_ = true;
+}
+
+void EventWriter::Enter(uint64_t time, uint32_t region) {
+  OTF2_EvtWriter_Enter(writer_, TakeAttributes(time), time, region);
+}
+
+void EventWriter::Leave(uint64_t time, uint32_t region) {
+  OTF2_EvtWriter_Leave(writer_, TakeAttributes(time), time, region);
+}
+
+void EventWriter::MeasurementOnOff(uint64_t time, bool on) {
+  OTF2_EvtWriter_MeasurementOnOff(writer_, TakeAttributes(time), time,
+                                  on ? OTF2_MEASUREMENT_ON : OTF2_MEASUREMENT_OFF);
+}
+
+void EventWriter::MpiSend(uint64_t time, uint32_t receiver, uint32_t comm, uint32_t tag,
+                          uint64_t bytes) {
+  OTF2_EvtWriter_MpiSend(writer_, TakeAttributes(time), time, receiver, comm, tag, bytes);
+}
+
+void EventWriter::MpiIsend(uint64_t time, uint32_t receiver, uint32_t comm, uint32_t tag,
+                           uint64_t bytes, uint64_t request) {
+  OTF2_EvtWriter_MpiIsend(writer_, TakeAttributes(time), time, receiver, comm, tag, bytes, request);
+}
+
+void EventWriter::MpiIsendComplete(uint64_t time, uint64_t request) {
+  OTF2_EvtWriter_MpiIsendComplete(writer_, TakeAttributes(time), time, request);
+}
+
+void EventWriter::MpiIrecvRequest(uint64_t time, uint64_t request) {
+  OTF2_EvtWriter_MpiIrecvRequest(writer_, TakeAttributes(time), time, request);
+}
+
+void EventWriter::MpiRecv(uint64_t time, uint32_t sender, uint32_t comm, uint32_t tag,
+                          uint64_t bytes) {
+  OTF2_EvtWriter_MpiRecv(writer_, TakeAttributes(time), time, sender, comm, tag, bytes);
+}
+
+void EventWriter::MpiIrecv(uint64_t time, uint32_t sender, uint32_t comm, uint32_t tag,
+                           uint64_t bytes, uint64_t request) {
+  OTF2_EvtWriter_MpiIrecv(writer_, TakeAttributes(time), time, sender, comm, tag, bytes, request);
+}
+
+void EventWriter::MpiRequestTest(uint64_t time, uint64_t request) {
+  OTF2_EvtWriter_MpiRequestTest(writer_, TakeAttributes(time), time, request);
+}
+
+void EventWriter::MpiRequestCancelled(uint64_t time, uint64_t request) {
+  OTF2_EvtWriter_MpiRequestCancelled(writer_, TakeAttributes(time), time, request);
+}
+
+void EventWriter::MpiCollectiveBegin(uint64_t time) {
+  OTF2_EvtWriter_MpiCollectiveBegin(writer_, TakeAttributes(time), time);
+}
+
+void EventWriter::MpiCollectiveEnd(uint64_t time, OTF2_CollectiveOp op, uint32_t comm,
+                                   uint32_t root, uint64_t sent, uint64_t received) {
+  OTF2_EvtWriter_MpiCollectiveEnd(writer_, TakeAttributes(time), time,
+                                  op, comm, root, sent, received);
+}
+
+void EventWriter::NonBlockingCollectiveRequest(uint64_t time, uint64_t request) {
+  OTF2_EvtWriter_NonBlockingCollectiveRequest(writer_, TakeAttributes(time), time, request);
+}
+
+void EventWriter::NonBlockingCollectiveComplete(uint64_t time, OTF2_CollectiveOp op,
+                                                uint32_t comm, uint32_t root, uint64_t sent,
+                                                uint64_t received, uint64_t request) {
+  OTF2_EvtWriter_NonBlockingCollectiveComplete(writer_, TakeAttributes(time), time,
+                                               op, comm, root,
+                                               sent, received, request);
+}
+
+void EventWriter::RmaPut(uint64_t time, uint32_t window, uint32_t remote, uint64_t bytes,
+                         uint64_t matching) {
+  OTF2_EvtWriter_RmaPut(writer_, TakeAttributes(time), time, window, remote, bytes, matching);
+}
+
+void EventWriter::RmaGet(uint64_t time, uint32_t window, uint32_t remote, uint64_t bytes,
+                         uint64_t matching) {
+  OTF2_EvtWriter_RmaGet(writer_, TakeAttributes(time), time, window, remote, bytes, matching);
+}
+
+void EventWriter::RmaOpCompleteBlocking(uint64_t time, uint32_t window, uint64_t matching) {
+  OTF2_EvtWriter_RmaOpCompleteBlocking(writer_, TakeAttributes(time), time, window, matching);
+}
+
+void EventWriter::ThreadFork(uint64_t time, OTF2_Paradigm model, uint32_t threads) {
+  OTF2_EvtWriter_ThreadFork(writer_, TakeAttributes(time), time, model,
+                            threads);
+}
+
+void EventWriter::ThreadJoin(uint64_t time, OTF2_Paradigm model) {
+  OTF2_EvtWriter_ThreadJoin(writer_, TakeAttributes(time), time, model);
+}
+
+}  // namespace cw::otf2_writer

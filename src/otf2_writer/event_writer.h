@@ -1,0 +1,67 @@
+// Writes the events of one location (see archive_writer.h). Timestamps must not decrease.
+// Every call mirrors the OTF2 record of the same name; ids are those the ArchiveWriter returned.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include <otf2/otf2.h>
+
+
+namespace cw::otf2_writer {
+
+class EventWriter {
+ public:
+  explicit EventWriter(OTF2_EvtWriter* writer);
+  ~EventWriter();
+  EventWriter(const EventWriter&) = delete;
+  EventWriter& operator=(const EventWriter&) = delete;
+
+  void Enter(uint64_t time, uint32_t region);
+  void Leave(uint64_t time, uint32_t region);
+  void MeasurementOnOff(uint64_t time, bool on);
+
+  void MpiSend(uint64_t time, uint32_t receiver, uint32_t comm, uint32_t tag, uint64_t bytes);
+  void MpiIsend(uint64_t time, uint32_t receiver, uint32_t comm, uint32_t tag, uint64_t bytes,
+                uint64_t request);
+  void MpiIsendComplete(uint64_t time, uint64_t request);
+  void MpiIrecvRequest(uint64_t time, uint64_t request);
+  void MpiRecv(uint64_t time, uint32_t sender, uint32_t comm, uint32_t tag, uint64_t bytes);
+  void MpiIrecv(uint64_t time, uint32_t sender, uint32_t comm, uint32_t tag, uint64_t bytes,
+                uint64_t request);
+  void MpiRequestTest(uint64_t time, uint64_t request);
+  void MpiRequestCancelled(uint64_t time, uint64_t request);
+  void MpiCollectiveBegin(uint64_t time);
+  void MpiCollectiveEnd(uint64_t time, OTF2_CollectiveOp op, uint32_t comm, uint32_t root,
+                        uint64_t sent, uint64_t received);
+  void NonBlockingCollectiveRequest(uint64_t time, uint64_t request);
+  void NonBlockingCollectiveComplete(uint64_t time, OTF2_CollectiveOp op, uint32_t comm,
+                                     uint32_t root, uint64_t sent, uint64_t received,
+                                     uint64_t request);
+
+  void RmaPut(uint64_t time, uint32_t window, uint32_t remote, uint64_t bytes, uint64_t matching);
+  void RmaGet(uint64_t time, uint32_t window, uint32_t remote, uint64_t bytes, uint64_t matching);
+  void RmaOpCompleteBlocking(uint64_t time, uint32_t window, uint64_t matching);
+
+  void ThreadFork(uint64_t time, OTF2_Paradigm model, uint32_t threads);
+  void ThreadJoin(uint64_t time, OTF2_Paradigm model);
+
+  // Attaches a uint64 attribute to the next event written (e.g. probe information).
+  void AddUint64Attribute(uint32_t attribute, uint64_t value);
+
+  uint64_t events_written() const { return events_; }
+  uint64_t last_time() const { return last_time_; }
+  OTF2_EvtWriter* raw() const { return writer_; }
+
+ private:
+  // Counts the event about to be written and returns the pending attributes (or nullptr).
+  OTF2_AttributeList* TakeAttributes(uint64_t time);
+
+  OTF2_EvtWriter* writer_;
+  OTF2_AttributeList* attributes_;
+  bool has_attributes_ = false;
+  uint64_t events_ = 0;
+  uint64_t last_time_ = 0;
+};
+
+}  // namespace cw::otf2_writer

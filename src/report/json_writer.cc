@@ -1,0 +1,114 @@
+#include "report/json_writer.h"
+
+#include <nlohmann/json.hpp>
+
+#include "report/output_file.h"
+
+namespace cw::report {
+namespace {
+
+using nlohmann::json;
+
+const char* UnitName(analysis::MetricUnit unit) {
+  switch (unit) {
+    case analysis::MetricUnit::kSeconds: return "seconds";
+    case analysis::MetricUnit::kOccurrences: return "occurrences";
+    case analysis::MetricUnit::kBytes: return "bytes";
+  }
+  return "";
+}
+
+json OptionalId(const std::optional<uint32_t>& id) { return id ? json(*id) : json(nullptr); }
+
+json TraceJson(const TraceSummary& t) {
+  return json{{"path", t.path},
+              {"locations", t.locations},
+              {"processes", t.processes},
+              {"events", t.events},
+              {"duration", t.duration},
+              {"timer_resolution", t.timer_resolution},
+              {"clock_violations",
+               {{"p2p", t.clock_violations_p2p},
+                {"collective", t.clock_violations_collective},
+                {"probe", t.clock_violations_probe}}},
+              {"time_corrected", t.time_corrected},
+              {"creator", t.creator},
+              {"otf2_version", t.otf2_version}};
+}
+
+json MetricsJson() {
+  json metrics = json::array();
+  for (const analysis::MetricInfo& m : analysis::AllMetrics()) {
+    metrics.push_back({{"name", m.name},
+                       {"display", m.display},
+                       {"unit", UnitName(m.unit)},
+                       {"parent", m.parent ? json(analysis::Metric(*m.parent).name) : json(nullptr)},
+                       {"description", m.description}});
+  }
+  return metrics;
+}
+
+}  // namespace
+
+std::string ToJson(const Report& report) {
+  json j;
+  j["format"] = "causeway-report";
+  j["version"] = kReportFormatVersion;
+  j["trace"] = TraceJson(report.trace);
+  json& locations = j["locations"] = json::array();
+  for (const Location& l : report.locations) {
+    locations.push_back({{"id", l.id}, {"rank", OptionalId(l.rank)}, {"name", l.name},
+                         {"group", l.group}});
+  }
+  json& callpaths = j["callpaths"] = json::array();
+  for (const Callpath& c : report.callpaths) {
+    callpaths.push_back({{"id", c.id}, {"region", c.region}, {"parent", OptionalId(c.parent)}});
+  }
+  j["metrics"] = MetricsJson();
+  json& values = j["values"] = json::array();
+  for (const Value& v : report.values) {
+    values.push_back({{"metric", analysis::Metric(v.metric).name},
+                      {"callpath", v.callpath},
+                      {"location", v.location},
+                      {"value", v.value}});
+  }
+  json& instances = j["instances"] = json::array();
+  for (const Instance& i : report.instances) {
+    instances.push_back({{"metric", analysis::Metric(i.metric).name},
+                         {"callpath", i.callpath},
+                         {"location", i.location},
+                         {"time", i.time},
+                         {"value", i.value},
+                         {"partner", OptionalId(i.partner)}});
+  }
+  json counts = json::object();
+  for (size_t m = 0; m < report.instance_counts.size(); ++m) {
+    if (report.instance_counts[m] == 0) continue;
+    counts[std::string(analysis::Metric(static_cast<analysis::MetricId>(m)).name)] =
+        report.instance_counts[m];
+  }
+  j["instance_counts"] = counts;
+  const match::MatchStats& s = report.matching;
+  j["matching"] = {{"messages", s.messages},
+                   {"unmatched_sends", s.unmatched_sends},
+                   {"unmatched_receives", s.unmatched_receives},
+                   {"cancelled_requests", s.cancelled_requests},
+                   {"collective_instances", s.collective_instances},
+                   {"incomplete_collectives", s.incomplete_collectives}};
+  json& diagnostics = j["diagnostics"] = json::array();
+  for (const DiagnosticEntry& d : report.diagnostics) {
+    diagnostics.push_back({{"name", d.name},
+                           {"severity", d.severity},
+                           {"count", d.count},
+                           {"description", d.description},
+                           {"example", d.example}});
+  }
+  // Region names come from the trace and may hold invalid UTF-8; replace rather than fail.
+  return j.dump(1, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
+Status WriteJson(const Report& report, const std::string& path) {
+  return WriteTextFile(path, ToJson(report));
+}
+
+}  // namespace cw::report

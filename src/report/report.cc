@@ -1,0 +1,132 @@
+#include "report/report.h"
+
+#include <algorithm>
+
+namespace cw::report {
+
+using analysis::MetricId;
+
+double Report::Total(MetricId metric) const {
+  double total = 0;
+  for (const Value& v : values) {
+    if (v.metric == metric) total += v.value;
+  }
+  return total;
+}
+
+std::vector<double> Report::PerLocation(MetricId metric) const {
+  std::vector<double> per(locations.size(), 0.0);
+  for (const Value& v : values) {
+    if (v.metric == metric) per[v.location] += v.value;
+  }
+  return per;
+}
+
+std::vector<double> Report::PerCallpath(MetricId metric) const {
+  std::vector<double> per(callpaths.size(), 0.0);
+  for (const Value& v : values) {
+    if (v.metric == metric) per[v.callpath] += v.value;
+  }
+  return per;
+}
+
+std::string Report::CallpathName(uint32_t callpath) const {
+  std::vector<uint32_t> chain;
+  for (std::optional<uint32_t> c = callpath; c && *c < callpaths.size(); c = callpaths[*c].parent) {
+    chain.push_back(*c);
+  }
+  std::string name;
+  for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+    if (!name.empty()) name += '/';
+    name += callpaths[*it].region;
+  }
+  return name;
+}
+
+std::string Report::LocationLabel(uint32_t location) const {
+  const Location& loc = locations.at(location);
+  if (!loc.rank) return loc.group.empty() ? loc.name : loc.group + " / " + loc.name;
+  std::string label = "rank " + std::to_string(*loc.rank);
+  if (loc.name != "Master thread") label += " / " + loc.name;
+  return label;
+}
+
+namespace {
+
+TraceSummary Summarize(const trace::Trace& trace, const analysis::WaitStateResult& waitstates) {
+  TraceSummary s;
+  s.path = trace.path;
+  s.locations = trace.location_count();
+  for (const trace::LocationGroup& g : trace.defs.location_groups) {
+    if (g.defined && g.rank != trace::kNone) ++s.processes;
+  }
+  s.events = trace.RecordedEventCount();
+  s.duration = trace.Seconds(trace.EndTime() - trace.BeginTime());
+  s.timer_resolution = trace.defs.clock.resolution;
+  s.clock_violations_p2p = waitstates.violations.p2p;
+  s.clock_violations_collective = waitstates.violations.collective;
+  s.creator = trace.defs.creator;
+  s.otf2_version = trace.defs.otf2_version;
+  return s;
+}
+
+double ToReportUnit(MetricId metric, double stored, const trace::Trace& trace) {
+  if (analysis::Metric(metric).unit == analysis::MetricUnit::kSeconds) {
+    return stored / static_cast<double>(trace.defs.clock.resolution);
+  }
+  return stored;
+}
+
+}  // namespace
+
+Report BuildReport(const trace::Trace& trace, const match::SyncGraph& graph,
+                   const analysis::WaitStateResult& waitstates) {
+  Report r;
+  r.trace = Summarize(trace, waitstates);
+  const trace::Definitions& defs = trace.defs;
+  for (uint32_t i = 0; i < trace.location_count(); ++i) {
+    const trace::Location& loc = defs.locations[i];
+    Location out{i, std::nullopt, std::string(defs.str(loc.name)), ""};
+    if (loc.group < defs.location_groups.size()) {
+      const trace::LocationGroup& g = defs.location_groups[loc.group];
+      out.group = std::string(defs.str(g.name));
+      if (g.rank != trace::kNone) out.rank = g.rank;
+    }
+    r.locations.push_back(std::move(out));
+  }
+  for (uint32_t cp = 0; cp < trace.call_tree.size(); ++cp) {
+    uint32_t parent = trace.call_tree.parent(cp);
+    r.callpaths.push_back(Callpath{cp, std::string(defs.RegionName(trace.call_tree.region(cp))),
+                                   parent == trace::kNone ? std::nullopt
+                                                          : std::optional<uint32_t>(parent)});
+  }
+  for (const analysis::MetricInfo& metric : analysis::AllMetrics()) {
+    for (uint32_t loc = 0; loc < waitstates.severities.size(); ++loc) {
+      const std::vector<double>* values = waitstates.severities[loc].Values(metric.id);
+      if (values == nullptr) continue;
+      for (uint32_t cp = 0; cp < values->size(); ++cp) {
+        double v = (*values)[cp];
+        if (v != 0) r.values.push_back(Value{metric.id, cp, loc, ToReportUnit(metric.id, v, trace)});
+      }
+    }
+  }
+  for (const analysis::Instance& i : waitstates.instances) {
+    r.instances.push_back(Instance{
+        i.metric, i.callpath, i.location, trace.SecondsSinceStart(i.time),
+        ToReportUnit(i.metric, i.value, trace),
+        i.partner == trace::kNone ? std::nullopt : std::optional<uint32_t>(i.partner)});
+  }
+  r.instance_counts = waitstates.instance_counts;
+  r.matching = graph.stats;
+  Diagnostics all;
+  all.Merge(trace.diagnostics);
+  all.Merge(graph.diagnostics);
+  for (const Diagnostics::Entry& e : all.Sorted()) {
+    r.diagnostics.push_back(DiagnosticEntry{std::string(e.kind->name),
+                                            SeverityName(e.kind->severity),
+                                            std::string(e.kind->description), e.count, e.example});
+  }
+  return r;
+}
+
+}  // namespace cw::report

@@ -1,0 +1,101 @@
+// The report model: what every report format shows, already converted to report units.
+//
+// Analyses produce severities in ticks per (metric, call path, location); BuildReport turns them
+// into this self-contained model (seconds, names, sparse values, diagnostics), and the writers
+// (json_writer.h, text_summary.h) only format it. Adding a format never touches an analysis.
+//
+//   report::Report r = report::BuildReport(trace, graph, waitstates, {});
+//   CW_RETURN_IF_ERROR(report::WriteJson(r, "out/report.json"));
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis/metrics/metric_catalog.h"
+#include "analysis/waitstates/waitstate_analysis.h"
+#include "base/diagnostics.h"
+#include "match/sync_graph.h"
+#include "trace/trace.h"
+
+namespace cw::report {
+
+struct TraceSummary {
+  std::string path;
+  uint32_t locations = 0;
+  uint32_t processes = 0;        // MPI ranks (location groups with a rank)
+  uint64_t events = 0;           // events read from the file
+  double duration = 0;           // seconds from the first to the last event
+  uint64_t timer_resolution = 0; // ticks per second
+  uint64_t clock_violations_p2p = 0;
+  uint64_t clock_violations_collective = 0;
+  uint64_t clock_violations_probe = 0;
+  bool time_corrected = false;
+  std::string creator;
+  std::string otf2_version;
+};
+
+struct Location {
+  uint32_t id;
+  std::optional<uint32_t> rank;
+  std::string name;   // "Master thread"
+  std::string group;  // "MPI Rank 3"
+};
+
+struct Callpath {
+  uint32_t id;
+  std::string region;
+  std::optional<uint32_t> parent;
+};
+
+struct Value {
+  analysis::MetricId metric;
+  uint32_t callpath;
+  uint32_t location;
+  double value;  // seconds, occurrences or bytes
+};
+
+struct Instance {
+  analysis::MetricId metric;
+  uint32_t callpath;
+  uint32_t location;
+  double time;   // seconds since the trace's global offset, when the waiting call was entered
+  double value;  // seconds
+  std::optional<uint32_t> partner;
+};
+
+struct DiagnosticEntry {
+  std::string name;
+  std::string severity;
+  std::string description;
+  uint64_t count;
+  std::string example;
+};
+
+struct Report {
+  TraceSummary trace;
+  std::vector<Location> locations;
+  std::vector<Callpath> callpaths;
+  std::vector<Value> values;                   // non-zero only; by metric, location, call path
+  std::vector<Instance> instances;             // most severe first
+  std::vector<uint64_t> instance_counts;       // by metric
+  match::MatchStats matching;
+  std::vector<DiagnosticEntry> diagnostics;    // reader, matching and analysis, worst first
+
+  // Sum of `metric` over call paths and locations.
+  double Total(analysis::MetricId metric) const;
+  // Sum of `metric` per location (indexed by location id).
+  std::vector<double> PerLocation(analysis::MetricId metric) const;
+  // Sum of `metric` per call path (indexed by call-path id).
+  std::vector<double> PerCallpath(analysis::MetricId metric) const;
+  // "main/foo/MPI_Send".
+  std::string CallpathName(uint32_t callpath) const;
+  // "rank 3" for a process's master location, else "rank 3 / OMP thread 1" or the name.
+  std::string LocationLabel(uint32_t location) const;
+};
+
+Report BuildReport(const trace::Trace& trace, const match::SyncGraph& graph,
+                   const analysis::WaitStateResult& waitstates);
+
+}  // namespace cw::report

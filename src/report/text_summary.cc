@@ -1,0 +1,266 @@
+#include "report/text_summary.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <numeric>
+
+#include "report/output_file.h"
+
+namespace cw::report {
+namespace {
+
+using analysis::MetricId;
+
+std::string Format(const char* format, double value) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof(buffer), format, value);
+  return buffer;
+}
+
+// "37.4 %", right-aligned to 6 characters before the sign.
+std::string Percent(double part, double whole) {
+  if (whole <= 0) return "";
+  return Format("%5.1f %%", 100.0 * part / whole);
+}
+
+std::string PercentTrimmed(double part, double whole) {
+  std::string p = Percent(part, whole);
+  return p.substr(p.find_first_not_of(' '));
+}
+
+std::string Pad(std::string s, size_t width) {
+  if (s.size() < width) s.append(width - s.size(), ' ');
+  return s;
+}
+
+std::string PadLeft(std::string s, size_t width) {
+  if (s.size() < width) s.insert(0, width - s.size(), ' ');
+  return s;
+}
+
+// The wait-state patterns, in the order of the metric tree.
+struct Pattern {
+  MetricId metric;
+  const char* explanation;
+};
+constexpr Pattern kPatterns[] = {
+    {MetricId::kMpiLateSender, "a receive waited for a send that had not started yet"},
+    {MetricId::kMpiLateReceiver, "a blocking send waited for its receiver to post the receive"},
+    {MetricId::kMpiBarrierWait, "processes waited in a barrier for the last one to arrive"},
+    {MetricId::kMpiBarrierCompletion, "processes stayed in a barrier after the first one left"},
+    {MetricId::kMpiWaitNxn, "processes waited in an all-to-all operation for the last one"},
+    {MetricId::kMpiNxnCompletion, "processes stayed in an all-to-all operation after the first left"},
+    {MetricId::kMpiLateBroadcast, "processes waited in a broadcast or scatter for the root"},
+    {MetricId::kMpiEarlyReduce, "a root waited in a reduce or gather for the last sender"},
+    {MetricId::kMpiEarlyScan, "processes waited in a scan for lower ranks"},
+    {MetricId::kMpiFinalizeWait, "processes waited in MPI_Finalize for the last one to arrive"},
+    {MetricId::kMpiInitCompletion, "processes stayed in MPI_Init after the first one left"},
+};
+
+void TraceSection(const Report& r, std::string& out) {
+  const TraceSummary& t = r.trace;
+  out += "causeway wait-state analysis\n\n";
+  out += "Trace:   " + t.path + "\n";
+  if (!t.creator.empty()) out += "         written by " + t.creator + " (OTF2 " + t.otf2_version + ")\n";
+  out += "         " + std::to_string(t.processes) + " processes, " +
+         std::to_string(t.locations) + " locations, " + std::to_string(t.events) + " events, " +
+         FormatSeconds(t.duration) + " from first to last event\n\n";
+}
+
+// Labels that read well without the metric tree around them.
+const char* BreakdownLabel(MetricId metric) {
+  switch (metric) {
+    case MetricId::kMpiCollective: return "Collective communication";
+    case MetricId::kMpiSyncCollective: return "Barriers";
+    case MetricId::kMpiRmaSynchronization: return "One-sided synchronization";
+    case MetricId::kMpiRmaCommunication: return "One-sided transfers";
+    case MetricId::kMpiIo: return "File I/O";
+    case MetricId::kOverhead: return "Measurement overhead";
+    default: return analysis::Metric(metric).display.data();
+  }
+}
+
+void BreakdownLine(const Report& r, MetricId metric, int depth, double total, std::string& out) {
+  double value = r.Total(metric);
+  if (value == 0 && depth > 0) return;
+  std::string label(static_cast<size_t>(2 + 2 * depth), ' ');
+  label += BreakdownLabel(metric);
+  out += Pad(label, 34) + PadLeft(FormatSeconds(value), 10) + "  " + Percent(value, total) + "\n";
+}
+
+void BreakdownSection(const Report& r, std::string& out) {
+  double total = r.Total(MetricId::kTime);
+  out += "Time breakdown (all locations together: " + FormatSeconds(total) + ")\n";
+  BreakdownLine(r, MetricId::kComp, 0, total, out);
+  BreakdownLine(r, MetricId::kMpi, 0, total, out);
+  for (MetricId m : {MetricId::kMpiPoint2Point, MetricId::kMpiCollective,
+                     MetricId::kMpiSyncCollective, MetricId::kMpiRmaSynchronization,
+                     MetricId::kMpiRmaCommunication, MetricId::kMpiIo, MetricId::kMpiManagement}) {
+    BreakdownLine(r, m, 1, total, out);
+  }
+  double other_mpi = r.Total(MetricId::kMpi) - r.Total(MetricId::kMpiCommunication) -
+                     r.Total(MetricId::kMpiSynchronization) - r.Total(MetricId::kMpiIo) -
+                     r.Total(MetricId::kMpiManagement);
+  if (other_mpi > 0) {
+    out += Pad("    Other MPI calls", 34) + PadLeft(FormatSeconds(other_mpi), 10) + "  " +
+           Percent(other_mpi, total) + "\n";
+  }
+  for (MetricId m : {MetricId::kOmpTime, MetricId::kPthreadTime, MetricId::kCudaTime,
+                     MetricId::kOpenClTime, MetricId::kOpenAccTime, MetricId::kOverhead}) {
+    BreakdownLine(r, m, 1, total, out);
+  }
+  out += "\n";
+}
+
+// Largest entries of `per` as "label value (share)", at most `limit`.
+template <typename Label>
+std::string Largest(const std::vector<double>& per, double total, size_t limit, Label label) {
+  std::vector<uint32_t> order(per.size());
+  std::iota(order.begin(), order.end(), 0u);
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return per[a] > per[b]; });
+  std::string text;
+  size_t shown = 0;
+  for (uint32_t i : order) {
+    if (per[i] <= 0 || shown == limit) break;
+    if (shown++ > 0) text += ", ";
+    text += label(i) + " " + FormatSeconds(per[i]) + " (" + Format("%.0f %%", 100.0 * per[i] / total) + ")";
+  }
+  size_t rest = static_cast<size_t>(std::count_if(per.begin(), per.end(), [](double v) { return v > 0; }));
+  if (rest > shown) text += ", and " + std::to_string(rest - shown) + " more";
+  return text;
+}
+
+void PatternBlock(const Report& r, const Pattern& p, int rank, double time_total,
+                  std::string& out) {
+  double value = r.Total(p.metric);
+  const analysis::MetricInfo& info = analysis::Metric(p.metric);
+  size_t metric_index = static_cast<size_t>(p.metric);
+  uint64_t count = metric_index < r.instance_counts.size() ? r.instance_counts[metric_index] : 0;
+  out += Format("%2.0f. ", rank) + Pad(std::string(info.display), 26) +
+         PadLeft(FormatSeconds(value), 10) + "  " + Percent(value, time_total) + " of all time";
+  if (count > 0) out += ", " + std::to_string(count) + (count == 1 ? " instance" : " instances");
+  out += "\n    " + std::string(p.explanation) + ".\n";
+  if (p.metric == MetricId::kMpiLateSender) {
+    double wrong = r.Total(MetricId::kMpiLateSenderWo);
+    if (wrong > 0) {
+      out += "    Of this, " + FormatSeconds(wrong) + " waited for messages received in the wrong "
+             "order (same source " + FormatSeconds(r.Total(MetricId::kMpiLswoSame)) +
+             ", different sources " + FormatSeconds(r.Total(MetricId::kMpiLswoDifferent)) + ").\n";
+    }
+  }
+  out += "    Where: " + Largest(r.PerCallpath(p.metric), value, 3,
+                                 [&](uint32_t cp) { return r.CallpathName(cp); }) + "\n";
+  out += "    Who:   " + Largest(r.PerLocation(p.metric), value, 4,
+                                 [&](uint32_t loc) { return r.LocationLabel(loc); }) + "\n";
+  for (const Instance& i : r.instances) {
+    if (i.metric != p.metric) continue;
+    out += "    Worst: " + r.LocationLabel(i.location) + " waited " + FormatSeconds(i.value);
+    if (i.partner) out += " for " + r.LocationLabel(*i.partner);
+    out += " in " + r.CallpathName(i.callpath) + ", entered at " + Format("%.6f", i.time) + " s\n";
+    break;
+  }
+}
+
+void WaitStateSection(const Report& r, std::string& out) {
+  double time_total = r.Total(MetricId::kTime);
+  std::vector<const Pattern*> found;
+  double waiting = 0;
+  for (const Pattern& p : kPatterns) {
+    double v = r.Total(p.metric);
+    if (v <= 0) continue;
+    found.push_back(&p);
+    waiting += v;
+  }
+  std::stable_sort(found.begin(), found.end(), [&](const Pattern* a, const Pattern* b) {
+    return r.Total(a->metric) > r.Total(b->metric);
+  });
+  if (found.empty()) {
+    out += "Wait states: none found.\n\n";
+    return;
+  }
+  out += "Wait states: " + FormatSeconds(waiting) + ", " + PercentTrimmed(waiting, time_total) +
+         " of all time, ranked by total time\n";
+  int rank = 1;
+  for (const Pattern* p : found) PatternBlock(r, *p, rank++, time_total, out);
+  out += "\n";
+}
+
+void CommunicationSection(const Report& r, std::string& out) {
+  const match::MatchStats& m = r.matching;
+  out += "Communication: " + std::to_string(m.messages) + " messages matched (" +
+         FormatBytes(r.Total(MetricId::kBytesSent)) + " sent), " +
+         std::to_string(m.collective_instances) + " collective operation" +
+         (m.collective_instances == 1 ? "" : "s");
+  if (m.unmatched_sends + m.unmatched_receives + m.incomplete_collectives > 0) {
+    out += "; not matched: " + std::to_string(m.unmatched_sends) + " sends, " +
+           std::to_string(m.unmatched_receives) + " receives, " +
+           std::to_string(m.incomplete_collectives) + " incomplete collectives";
+  }
+  out += "\n";
+  uint64_t violations = r.trace.clock_violations_p2p + r.trace.clock_violations_collective;
+  if (violations == 0) {
+    out += "Clock condition: no violations.\n";
+  } else {
+    out += "Clock condition: " + std::to_string(r.trace.clock_violations_p2p) +
+           " point-to-point and " + std::to_string(r.trace.clock_violations_collective) +
+           " collective violations; the affected waits were clamped to the time spent in the "
+           "call.\n";
+  }
+}
+
+void DiagnosticsSection(const Report& r, std::string& out) {
+  if (r.diagnostics.empty()) {
+    out += "Trace problems: none.\n";
+    return;
+  }
+  out += "Trace problems (what causeway repaired or could not use):\n";
+  for (const DiagnosticEntry& d : r.diagnostics) {
+    out += "  [" + d.severity + "] " + d.name + " x" + std::to_string(d.count) + ": " +
+           d.description;
+    if (!d.example.empty()) out += " (first: " + d.example + ")";
+    out += "\n";
+  }
+}
+
+}  // namespace
+
+std::string FormatSeconds(double seconds) {
+  // Three significant digits, trailing zeros kept ("30.0 s"), in the largest fitting unit.
+  auto three = [](double v, const char* unit) {
+    double a = std::fabs(v);
+    const char* format = a >= 100 ? "%.0f %s" : a >= 10 ? "%.1f %s" : "%.2f %s";
+    char buffer[64];
+    std::snprintf(buffer, sizeof(buffer), format, v, unit);
+    return std::string(buffer);
+  };
+  double a = std::fabs(seconds);
+  if (a == 0) return "0 s";
+  if (a >= 1) return three(seconds, "s");
+  if (a >= 1e-3) return three(seconds * 1e3, "ms");
+  if (a >= 1e-6) return three(seconds * 1e6, "us");
+  return three(seconds * 1e9, "ns");
+}
+
+std::string FormatBytes(double bytes) {
+  if (bytes >= 1e9) return Format("%.3g GB", bytes / 1e9);
+  if (bytes >= 1e6) return Format("%.3g MB", bytes / 1e6);
+  if (bytes >= 1e3) return Format("%.3g kB", bytes / 1e3);
+  return Format("%.0f B", bytes);
+}
+
+std::string ToSummaryText(const Report& report) {
+  std::string out;
+  TraceSection(report, out);
+  BreakdownSection(report, out);
+  WaitStateSection(report, out);
+  CommunicationSection(report, out);
+  DiagnosticsSection(report, out);
+  return out;
+}
+
+Status WriteSummary(const Report& report, const std::string& path) {
+  return WriteTextFile(path, ToSummaryText(report));
+}
+
+}  // namespace cw::report

@@ -1,0 +1,17 @@
+#include "trace/call_tree.h"
+
+namespace cw::trace {
+
+uint32_t CallTree::Intern(uint32_t parent, uint32_t region) {
+  auto [it, inserted] = index_.try_emplace(Key(parent, region), size());
+  if (inserted) nodes_.push_back(Node{region, parent});
+  return it->second;
+}
+
+uint32_t CallTree::Depth(uint32_t id) const {
+  uint32_t depth = 0;
+  for (uint32_t p = nodes_[id].parent; p != kNone; p = nodes_[p].parent) ++depth;
+  return depth;
+}
+
+}  // namespace cw::trace

@@ -1,0 +1,47 @@
+// The call tree: call paths interned as (parent call path, region) pairs.
+//
+// Ids are dense from 0 and a parent always has a smaller id than its children, so a loop over
+// ids visits parents first. Roots have parent kNone.
+//
+//   CallTree tree;
+//   uint32_t main = tree.Intern(kNone, main_region);
+//   uint32_t send = tree.Intern(main, send_region);   // "main/MPI_Send"
+#pragma once
+
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+#include "trace/enums.h"
+
+namespace cw::trace {
+
+class CallTree {
+ public:
+  struct Node {
+    uint32_t region;
+    uint32_t parent;  // kNone for a root
+  };
+
+  // The id of the call path `parent`/`region`, created if new.
+  uint32_t Intern(uint32_t parent, uint32_t region);
+
+  uint32_t size() const { return static_cast<uint32_t>(nodes_.size()); }
+  const Node& node(uint32_t id) const { return nodes_[id]; }
+  uint32_t region(uint32_t id) const { return nodes_[id].region; }
+  uint32_t parent(uint32_t id) const { return nodes_[id].parent; }
+  const std::vector<Node>& nodes() const { return nodes_; }
+
+  // Number of ancestors (0 for a root).
+  uint32_t Depth(uint32_t id) const;
+
+ private:
+  static uint64_t Key(uint32_t parent, uint32_t region) {
+    return (static_cast<uint64_t>(parent) << 32) | region;
+  }
+
+  std::vector<Node> nodes_;
+  std::unordered_map<uint64_t, uint32_t> index_;
+};
+
+}  // namespace cw::trace

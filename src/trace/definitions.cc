@@ -1,0 +1,115 @@
+#include "trace/definitions.h"
+
+namespace cw::trace {
+
+uint32_t Definitions::LocationIndex(uint64_t otf2_id) const {
+  auto it = location_index_.find(otf2_id);
+  return it == location_index_.end() ? kNone : it->second;
+}
+
+void Definitions::IndexLocations() {
+  location_index_.clear();
+  location_index_.reserve(locations.size());
+  for (uint32_t i = 0; i < locations.size(); ++i) location_index_.emplace(locations[i].otf2_id, i);
+}
+
+uint32_t Definitions::AddString(std::string_view s) {
+  strings.emplace_back(s);
+  return static_cast<uint32_t>(strings.size() - 1);
+}
+
+uint32_t Definitions::AddRegion(std::string_view name, RegionRole role, Paradigm paradigm) {
+  Region region;
+  region.defined = true;
+  region.name = AddString(name);
+  region.canonical_name = region.name;
+  region.role = role;
+  region.paradigm = paradigm;
+  region.mpi = ClassifyMpiRegion(name);
+  regions.push_back(region);
+  return static_cast<uint32_t>(regions.size() - 1);
+}
+
+uint32_t Definitions::FindRegion(std::string_view name) const {
+  for (uint32_t i = 0; i < regions.size(); ++i) {
+    if (regions[i].defined && str(regions[i].name) == name) return i;
+  }
+  return kNone;
+}
+
+uint32_t Definitions::RankOfLocation(uint32_t location) const {
+  if (location >= locations.size()) return kNone;
+  uint32_t group = locations[location].group;
+  return group < location_groups.size() ? location_groups[group].rank : kNone;
+}
+
+namespace {
+
+// The COMM_LOCATIONS group of a paradigm: member i is the location of rank i in that paradigm's
+// world. Comm groups of the same paradigm hold indices into it.
+const Group* FindCommLocations(const std::vector<Group>& groups, Paradigm paradigm) {
+  for (const Group& g : groups) {
+    if (g.defined && g.type == GroupType::kCommLocations && g.paradigm == paradigm) return &g;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+size_t Definitions::ResolveComms() {
+  size_t unresolved = 0;
+  for (Comm& comm : comms) {
+    if (!comm.defined) continue;
+    comm.rank_to_location.clear();
+    if (comm.group >= groups.size() || !groups[comm.group].defined) {
+      ++unresolved;
+      continue;
+    }
+    const Group& group = groups[comm.group];
+    if (group.type == GroupType::kCommSelf) {
+      comm.is_self = true;
+      continue;
+    }
+    const Group* world = group.type == GroupType::kCommGroup
+                             ? FindCommLocations(groups, group.paradigm)
+                             : nullptr;
+    bool ok = true;
+    for (uint64_t member : group.members) {
+      uint64_t location_id = member;
+      if (group.type == GroupType::kCommGroup) {
+        if (world == nullptr || member >= world->members.size()) {
+          ok = false;
+          comm.rank_to_location.push_back(kNone);
+          continue;
+        }
+        location_id = world->members[member];
+      }
+      uint32_t index = LocationIndex(location_id);
+      if (index == kNone) ok = false;
+      comm.rank_to_location.push_back(index);
+    }
+    if (!ok) ++unresolved;
+  }
+
+  // MPI ranks of the location groups: position in the MPI COMM_LOCATIONS group.
+  for (LocationGroup& g : location_groups) g.rank = kNone;
+  if (const Group* mpi_world = FindCommLocations(groups, Paradigm::kMpi)) {
+    for (uint32_t rank = 0; rank < mpi_world->members.size(); ++rank) {
+      uint32_t loc = LocationIndex(mpi_world->members[rank]);
+      if (loc == kNone) continue;
+      uint32_t group = locations[loc].group;
+      if (group < location_groups.size() && location_groups[group].rank == kNone) {
+        location_groups[group].rank = rank;
+      }
+    }
+  } else {
+    // No MPI world (a non-MPI or hand-built trace): number the process groups in order.
+    uint32_t rank = 0;
+    for (LocationGroup& g : location_groups) {
+      if (g.defined && g.type == LocationGroupType::kProcess) g.rank = rank++;
+    }
+  }
+  return unresolved;
+}
+
+}  // namespace cw::trace

@@ -1,0 +1,203 @@
+// Global definitions of a trace: strings, regions, the system tree, locations, groups,
+// communicators, RMA windows, metrics and the clock.
+//
+// Definitions are stored in vectors indexed by their OTF2 id (ids are dense in practice); a slot
+// that no record defined stays `defined == false`. Locations are the exception: their OTF2 ids
+// are sparse 64-bit numbers, so they get dense indices here (`Location::otf2_id` keeps the
+// original) and every reference to a location in the model is a dense index.
+//
+//   const Region& r = defs.region(ref);
+//   std::string_view name = defs.str(r.name);
+//   uint32_t loc = defs.comms[c].LocationOfRank(rank, calling_location);
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "trace/enums.h"
+#include "trace/mpi_function.h"
+
+namespace cw::trace {
+
+struct Region {
+  bool defined = false;
+  uint32_t name = kNone;
+  uint32_t canonical_name = kNone;
+  uint32_t description = kNone;
+  RegionRole role = RegionRole::kUnknown;
+  Paradigm paradigm = Paradigm::kUnknown;
+  uint32_t flags = 0;
+  uint32_t file = kNone;
+  uint32_t begin_line = 0;
+  uint32_t end_line = 0;
+  MpiFunction mpi;  // derived from the name; see mpi_function.h
+};
+
+struct SystemTreeNode {
+  bool defined = false;
+  uint32_t name = kNone;
+  uint32_t class_name = kNone;
+  uint32_t parent = kNone;
+};
+
+struct LocationGroup {
+  bool defined = false;
+  uint32_t name = kNone;
+  LocationGroupType type = LocationGroupType::kUnknown;
+  uint32_t system_tree_parent = kNone;
+  uint32_t creating_group = kNone;
+  uint32_t rank = kNone;  // MPI rank in MPI_COMM_WORLD, derived from the MPI location group
+};
+
+struct Location {
+  uint64_t otf2_id = 0;
+  uint32_t name = kNone;
+  LocationType type = LocationType::kUnknown;
+  uint64_t event_count = 0;  // as declared in the definitions (0 when the writer did not say)
+  uint32_t group = kNone;    // location group id
+};
+
+struct Group {
+  bool defined = false;
+  uint32_t name = kNone;
+  GroupType type = GroupType::kUnknown;
+  Paradigm paradigm = Paradigm::kUnknown;
+  uint32_t flags = 0;
+  std::vector<uint64_t> members;  // location ids, ranks or region ids depending on `type`
+};
+
+struct Comm {
+  bool defined = false;
+  uint32_t name = kNone;
+  uint32_t group = kNone;
+  uint32_t parent = kNone;
+  uint32_t flags = 0;
+  bool is_self = false;  // a COMM_SELF-like communicator: rank 0 is the calling location
+  // Dense location index of each rank; filled from the groups by Definitions::ResolveComms().
+  std::vector<uint32_t> rank_to_location;
+
+  // The location of `rank` in this communicator, as seen from `calling_location`, or kNone.
+  uint32_t LocationOfRank(uint32_t rank, uint32_t calling_location) const {
+    if (is_self) return rank == 0 ? calling_location : kNone;
+    return rank < rank_to_location.size() ? rank_to_location[rank] : kNone;
+  }
+  uint32_t size() const { return is_self ? 1 : static_cast<uint32_t>(rank_to_location.size()); }
+};
+
+struct RmaWindow {
+  bool defined = false;
+  uint32_t name = kNone;
+  uint32_t comm = kNone;
+  uint32_t flags = 0;
+};
+
+struct MetricMember {
+  bool defined = false;
+  uint32_t name = kNone;
+  uint32_t description = kNone;
+  uint8_t metric_type = 0;
+  uint8_t mode = 0;
+  uint8_t value_type = 0;
+  uint8_t base = 0;
+  int64_t exponent = 0;
+  uint32_t unit = kNone;
+};
+
+// Metric classes and instances share one id space in OTF2.
+struct Metric {
+  bool defined = false;
+  bool is_instance = false;
+  std::vector<uint32_t> members;  // metric member ids (of the class, for an instance)
+  uint32_t metric_class = kNone;  // for an instance
+  uint64_t recorder = 0;          // for an instance: the OTF2 location id that records it
+};
+
+struct Parameter {
+  bool defined = false;
+  uint32_t name = kNone;
+  uint8_t type = 0;
+};
+
+struct Attribute {
+  bool defined = false;
+  uint32_t name = kNone;
+  uint32_t description = kNone;
+  uint8_t type = 0;
+};
+
+struct CartDimension {
+  bool defined = false;
+  uint32_t name = kNone;
+  uint32_t size = 0;
+  bool periodic = false;
+};
+
+struct CartTopology {
+  bool defined = false;
+  uint32_t name = kNone;
+  uint32_t comm = kNone;
+  std::vector<uint32_t> dimensions;
+  std::vector<std::pair<uint32_t, std::vector<uint32_t>>> coordinates;  // (rank, coordinates)
+};
+
+struct ClockProperties {
+  bool defined = false;
+  uint64_t resolution = 1;  // ticks per second
+  uint64_t global_offset = 0;
+  uint64_t trace_length = 0;
+};
+
+class Definitions {
+ public:
+  std::vector<std::string> strings;
+  std::vector<Region> regions;
+  std::vector<SystemTreeNode> system_tree;
+  std::vector<LocationGroup> location_groups;
+  std::vector<Location> locations;  // dense; see Location::otf2_id
+  std::vector<Group> groups;
+  std::vector<Comm> comms;
+  std::vector<RmaWindow> windows;
+  std::vector<MetricMember> metric_members;
+  std::vector<Metric> metrics;
+  std::vector<Parameter> parameters;
+  std::vector<Attribute> attributes;
+  std::vector<CartDimension> cart_dimensions;
+  std::vector<CartTopology> cart_topologies;
+  ClockProperties clock;
+  std::string creator;      // the program that wrote the trace, when known
+  std::string otf2_version; // "major.minor.bugfix" of the writer
+
+  // The string for `ref`, or "" for kNone and undefined ids.
+  std::string_view str(uint32_t ref) const {
+    return ref < strings.size() ? std::string_view(strings[ref]) : std::string_view();
+  }
+  std::string_view RegionName(uint32_t region) const {
+    return region < regions.size() ? str(regions[region].name) : std::string_view();
+  }
+
+  // Dense index of an OTF2 location id, or kNone.
+  uint32_t LocationIndex(uint64_t otf2_id) const;
+  void IndexLocations();  // rebuilds the id -> index map after `locations` changed
+
+  // Fills Comm::rank_to_location and LocationGroup::rank from the groups. Call once after all
+  // definitions are in; returns the number of communicators whose members could not be resolved.
+  size_t ResolveComms();
+
+  // Appends a region (e.g. for measurement gaps) and returns its id.
+  uint32_t AddRegion(std::string_view name, RegionRole role, Paradigm paradigm);
+  uint32_t AddString(std::string_view s);
+
+  // The id of the region with this name, or kNone.
+  uint32_t FindRegion(std::string_view name) const;
+
+  // The MPI rank of a location (its group's rank), or kNone.
+  uint32_t RankOfLocation(uint32_t location) const;
+
+ private:
+  std::unordered_map<uint64_t, uint32_t> location_index_;
+};
+
+}  // namespace cw::trace

@@ -1,0 +1,121 @@
+// Builds the LocationEvents of one location from a stream of records in file order.
+//
+// The builder owns the nesting: it keeps the stack of open regions, interns call paths in a
+// location-local call tree (merged into the global tree by TraceAssembler), fills the `pair`
+// column, and repairs what real traces contain, counting every repair as a diagnostic:
+//   - a Leave of a region that is open but not innermost closes the inner ones at its time;
+//   - a Leave of a region that is not open at all gets a synthetic Enter at the same time;
+//   - regions still open at the end are closed at the location's last timestamp;
+//   - a timestamp earlier than its predecessor is raised to it;
+//   - a measurement-off interval becomes an Enter/Leave of the "MEASUREMENT OFF" region, so
+//     that its time is visible under its own call path instead of inflating the enclosing one;
+//   - ProgramBegin/ProgramEnd enclose everything in an Enter/Leave of the program region (as
+//     Scalasca does), so that a location's time runs from program start to program end.
+// Repairs add synthetic events, listed in LocationEvents::synthetic().
+//
+//   LocationBuilder b(expected_events, gap_region);
+//   b.Enter(10, main); b.P2p(12, EventKind::kMpiSend, payload); b.Leave(20, main);
+//   LocationEvents events = b.Finish();
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "base/diagnostics.h"
+#include "trace/call_tree.h"
+#include "trace/location_events.h"
+
+namespace cw::trace {
+
+inline constexpr DiagnosticKind kMisnestedLeave{
+    "trace.misnested_leave", Severity::kWarning,
+    "a Leave closed a region that was not the innermost open one; the inner regions were "
+    "closed at the same time"};
+inline constexpr DiagnosticKind kUnmatchedLeave{
+    "trace.unmatched_leave", Severity::kWarning,
+    "a Leave had no matching open region; it was paired with a zero-length Enter"};
+inline constexpr DiagnosticKind kOpenAtEnd{
+    "trace.region_open_at_end", Severity::kWarning,
+    "a region was still open at the end of its location and was closed at the last event"};
+inline constexpr DiagnosticKind kTimeReversed{
+    "trace.time_reversed", Severity::kWarning,
+    "a timestamp was earlier than the previous event of its location and was raised to it"};
+inline constexpr DiagnosticKind kMeasurementGap{
+    "trace.measurement_gap", Severity::kInfo,
+    "measurement was switched off; the gap appears as region MEASUREMENT OFF"};
+
+class LocationBuilder {
+ public:
+  // `expected_events` sizes the columns (0 if unknown); `gap_region` stands for measurement-off
+  // intervals and `program_region` for the program between ProgramBegin and ProgramEnd.
+  LocationBuilder(uint64_t expected_events, uint32_t gap_region,
+                  uint32_t program_region = kNone);
+
+  void Enter(uint64_t time, uint32_t region);
+  void Leave(uint64_t time, uint32_t region);
+  void MeasurementOnOff(uint64_t time, bool on);
+
+  void P2p(uint64_t time, EventKind kind, const P2pPayload& payload);
+  void Request(uint64_t time, EventKind kind, uint64_t request);
+  void Collective(uint64_t time, EventKind kind, const CollectivePayload& payload);
+  void Rma(uint64_t time, EventKind kind, const RmaPayload& payload);
+  void Thread(uint64_t time, EventKind kind, const ThreadPayload& payload);
+  void Metric(uint64_t time, uint32_t metric, const uint8_t* types, const uint64_t* values,
+              uint32_t count);
+  void ProgramBegin(uint64_t time, uint32_t name, const uint32_t* args, uint32_t count);
+  void ProgramEnd(uint64_t time, int64_t exit_status);
+  void Generic(uint64_t time, EventKind kind, const GenericPayload& payload);
+  void NoPayload(uint64_t time, EventKind kind);
+
+  // Attaches an OTF2 attribute to the event added last.
+  void AddAttribute(uint32_t attribute, uint8_t type, uint64_t value);
+
+  // Closes what is still open and returns the events; the builder must not be used afterwards.
+  LocationEvents Finish();
+
+  // Enter/Leave refs are local call-path ids until RemapCallpaths() rewrites them.
+  const CallTree& local_tree() const { return tree_; }
+  static void RemapCallpaths(LocationEvents& events, const std::vector<uint32_t>& local_to_global);
+
+  Diagnostics& diagnostics() { return diagnostics_; }
+  // The name (string id) of the first ProgramBegin, or kNone.
+  uint32_t program_name() const { return program_name_; }
+  uint64_t recorded_events() const { return recorded_; }
+
+ private:
+  struct Frame {
+    uint32_t enter;     // event index of the Enter
+    uint32_t region;
+    uint32_t callpath;  // local id
+  };
+  struct CacheSlot {
+    uint32_t parent = kNone - 1;
+    uint32_t region = kNone;
+    uint32_t id = kNone;
+  };
+
+  uint64_t Clamp(uint64_t time);
+  uint32_t Append(uint64_t time, EventKind kind, uint32_t ref);
+  uint32_t InternCallpath(uint32_t parent, uint32_t region);
+  void PushFrame(uint64_t time, uint32_t region, bool synthetic);
+  void PopFrame(uint64_t time, bool synthetic);
+  // Pops (synthetically) every frame down to and including the innermost one of `region`.
+  // Returns false if `region` is not open.
+  bool CloseDownTo(uint64_t time, uint32_t region);
+  uint32_t EnclosingEnter() const { return stack_.empty() ? kNone : stack_.back().enter; }
+
+  LocationEvents events_;
+  CallTree tree_;
+  std::array<CacheSlot, 256> cache_{};
+  std::vector<Frame> stack_;
+  Diagnostics diagnostics_;
+  uint32_t gap_region_;
+  uint32_t program_region_;
+  uint32_t program_name_ = kNone;
+  bool measurement_off_ = false;
+  uint64_t last_time_ = 0;
+  uint64_t recorded_ = 0;
+};
+
+}  // namespace cw::trace

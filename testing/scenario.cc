@@ -1,0 +1,249 @@
+#include "testing/scenario.h"
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <unistd.h>
+
+#include "otf2_writer/archive_writer.h"
+
+namespace cw::testing {
+namespace {
+
+[[noreturn]] void Die(const std::string& message) {
+  std::fprintf(stderr, "scenario: %s\n", message.c_str());
+  std::abort();
+}
+
+OTF2_RegionRole RoleOf(const std::string& name) {
+  if (name == "MPI_Barrier" || name == "MPI_Ibarrier") return OTF2_REGION_ROLE_BARRIER;
+  for (const char* one2all : {"MPI_Bcast", "MPI_Scatter", "MPI_Scatterv"}) {
+    if (name == one2all) return OTF2_REGION_ROLE_COLL_ONE2ALL;
+  }
+  for (const char* all2one : {"MPI_Reduce", "MPI_Gather", "MPI_Gatherv"}) {
+    if (name == all2one) return OTF2_REGION_ROLE_COLL_ALL2ONE;
+  }
+  for (const char* all2all : {"MPI_Allreduce", "MPI_Allgather", "MPI_Allgatherv", "MPI_Alltoall",
+                              "MPI_Alltoallv", "MPI_Reduce_scatter"}) {
+    if (name == all2all) return OTF2_REGION_ROLE_COLL_ALL2ALL;
+  }
+  if (name == "MPI_Scan" || name == "MPI_Exscan") return OTF2_REGION_ROLE_COLL_OTHER;
+  for (const char* p2p : {"MPI_Send", "MPI_Ssend", "MPI_Bsend", "MPI_Rsend", "MPI_Isend",
+                          "MPI_Issend", "MPI_Recv", "MPI_Irecv", "MPI_Sendrecv"}) {
+    if (name == p2p) return OTF2_REGION_ROLE_POINT2POINT;
+  }
+  return OTF2_REGION_ROLE_FUNCTION;
+}
+
+}  // namespace
+
+RankScript& RankScript::Add(Record record) {
+  records_.push_back(std::move(record));
+  return *this;
+}
+
+RankScript& RankScript::Enter(uint64_t t, const std::string& region) {
+  return Add({Record::kEnter, t, region});
+}
+RankScript& RankScript::Leave(uint64_t t, const std::string& region) {
+  return Add({Record::kLeave, t, region});
+}
+RankScript& RankScript::MeasurementOnOff(uint64_t t, bool on) {
+  Record r{Record::kOnOff, t, ""};
+  r.tag = on ? 1 : 0;
+  return Add(r);
+}
+
+RankScript& RankScript::SendEvent(uint64_t t, int to, uint32_t tag, uint64_t bytes,
+                                  uint32_t comm) {
+  Record r{Record::kSend, t, ""};
+  r.peer = to;
+  r.tag = tag;
+  r.bytes = bytes;
+  r.comm = comm;
+  return Add(r);
+}
+RankScript& RankScript::IsendEvent(uint64_t t, int to, uint32_t tag, uint64_t bytes,
+                                   uint64_t request, uint32_t comm) {
+  Record r{Record::kIsend, t, ""};
+  r.peer = to;
+  r.tag = tag;
+  r.bytes = bytes;
+  r.request = request;
+  r.comm = comm;
+  return Add(r);
+}
+RankScript& RankScript::IsendCompleteEvent(uint64_t t, uint64_t request) {
+  Record r{Record::kIsendComplete, t, ""};
+  r.request = request;
+  return Add(r);
+}
+RankScript& RankScript::IrecvRequestEvent(uint64_t t, uint64_t request) {
+  Record r{Record::kIrecvRequest, t, ""};
+  r.request = request;
+  return Add(r);
+}
+RankScript& RankScript::RecvEvent(uint64_t t, int from, uint32_t tag, uint64_t bytes,
+                                  uint32_t comm) {
+  Record r{Record::kRecv, t, ""};
+  r.peer = from;
+  r.tag = tag;
+  r.bytes = bytes;
+  r.comm = comm;
+  return Add(r);
+}
+RankScript& RankScript::IrecvEvent(uint64_t t, int from, uint32_t tag, uint64_t bytes,
+                                   uint64_t request, uint32_t comm) {
+  Record r{Record::kIrecv, t, ""};
+  r.peer = from;
+  r.tag = tag;
+  r.bytes = bytes;
+  r.request = request;
+  r.comm = comm;
+  return Add(r);
+}
+RankScript& RankScript::RequestCancelledEvent(uint64_t t, uint64_t request) {
+  Record r{Record::kCancelled, t, ""};
+  r.request = request;
+  return Add(r);
+}
+RankScript& RankScript::CollectiveBeginEvent(uint64_t t) {
+  return Add({Record::kCollBegin, t, ""});
+}
+RankScript& RankScript::CollectiveEndEvent(uint64_t t, OTF2_CollectiveOp op, uint32_t comm,
+                                           uint32_t root, uint64_t sent, uint64_t received) {
+  Record r{Record::kCollEnd, t, ""};
+  r.op = op;
+  r.comm = comm;
+  r.root = root;
+  r.bytes = sent;
+  r.received = received;
+  return Add(r);
+}
+
+RankScript& RankScript::Send(uint64_t enter, uint64_t leave, int to, uint32_t tag, uint64_t bytes,
+                             const std::string& call, uint32_t comm) {
+  return Enter(enter, call).SendEvent(enter, to, tag, bytes, comm).Leave(leave, call);
+}
+RankScript& RankScript::Recv(uint64_t enter, uint64_t leave, int from, uint32_t tag,
+                             uint64_t bytes, uint32_t comm) {
+  return Enter(enter, "MPI_Recv").RecvEvent(leave, from, tag, bytes, comm).Leave(leave, "MPI_Recv");
+}
+RankScript& RankScript::Sendrecv(uint64_t enter, uint64_t leave, int to, uint32_t send_tag,
+                                 int from, uint32_t recv_tag, uint64_t bytes, uint32_t comm) {
+  return Enter(enter, "MPI_Sendrecv")
+      .SendEvent(enter, to, send_tag, bytes, comm)
+      .RecvEvent(leave, from, recv_tag, bytes, comm)
+      .Leave(leave, "MPI_Sendrecv");
+}
+RankScript& RankScript::Isend(uint64_t enter, uint64_t leave, int to, uint32_t tag,
+                              uint64_t bytes, uint64_t request, const std::string& call,
+                              uint32_t comm) {
+  return Enter(enter, call).IsendEvent(enter, to, tag, bytes, request, comm).Leave(leave, call);
+}
+RankScript& RankScript::Irecv(uint64_t enter, uint64_t leave, uint64_t request) {
+  return Enter(enter, "MPI_Irecv").IrecvRequestEvent(enter, request).Leave(leave, "MPI_Irecv");
+}
+RankScript& RankScript::Complete(uint64_t enter, uint64_t leave, const std::string& call,
+                                 const std::function<void(RankScript&)>& records) {
+  Enter(enter, call);
+  records(*this);
+  return Leave(leave, call);
+}
+RankScript& RankScript::Collective(uint64_t enter, uint64_t leave, const std::string& call,
+                                   OTF2_CollectiveOp op, uint64_t sent, uint64_t received,
+                                   uint32_t root, uint32_t comm) {
+  return Enter(enter, call)
+      .CollectiveBeginEvent(enter)
+      .CollectiveEndEvent(leave, op, comm, root, sent, received)
+      .Leave(leave, call);
+}
+RankScript& RankScript::Call(uint64_t enter, uint64_t leave, const std::string& region) {
+  return Enter(enter, region).Leave(leave, region);
+}
+
+Scenario::Scenario(int ranks, uint64_t ticks_per_second)
+    : ticks_per_second_(ticks_per_second), ranks_(static_cast<size_t>(ranks)) {}
+
+uint32_t Scenario::AddComm(const std::vector<int>& world_ranks) {
+  comms_.push_back(world_ranks);
+  return static_cast<uint32_t>(comms_.size());  // 0 is MPI_COMM_WORLD
+}
+
+std::string Scenario::WriteOrDie(const std::string& directory) const {
+  auto created = otf2_writer::ArchiveWriter::Create(directory, "traces", "causeway tests");
+  if (!created) Die(created.error().message());
+  otf2_writer::ArchiveWriter& archive = **created;
+
+  uint32_t machine = archive.DefineSystemTreeNode("test machine", "machine", OTF2_UNDEFINED_UINT32);
+  uint32_t node = archive.DefineSystemTreeNode("node0", "node", machine);
+  std::vector<uint64_t> locations;
+  for (size_t r = 0; r < ranks_.size(); ++r) {
+    uint32_t group = archive.DefineLocationGroup("MPI Rank " + std::to_string(r), node);
+    locations.push_back(archive.DefineLocation("Master thread", group));
+  }
+  uint32_t world = archive.DefineMpiWorld(locations);
+  (void)world;
+  for (const std::vector<int>& comm : comms_) {
+    archive.DefineMpiComm("", std::vector<uint64_t>(comm.begin(), comm.end()), 0);
+  }
+
+  std::map<std::string, uint32_t> regions;
+  auto region = [&](const std::string& name) {
+    auto it = regions.find(name);
+    if (it != regions.end()) return it->second;
+    bool mpi = name.rfind("MPI_", 0) == 0;
+    uint32_t id = archive.DefineRegion(name, RoleOf(name), mpi ? OTF2_PARADIGM_MPI : OTF2_PARADIGM_USER,
+                                       mpi ? "MPI" : "");
+    regions.emplace(name, id);
+    return id;
+  };
+
+  for (size_t r = 0; r < ranks_.size(); ++r) {
+    otf2_writer::EventWriter& ev = archive.Events(locations[r]);
+    for (const RankScript::Record& rec : ranks_[r].records_) {
+      uint32_t peer = static_cast<uint32_t>(rec.peer);
+      switch (rec.kind) {
+        case RankScript::Record::kEnter: ev.Enter(rec.time, region(rec.region)); break;
+        case RankScript::Record::kLeave: ev.Leave(rec.time, region(rec.region)); break;
+        case RankScript::Record::kOnOff: ev.MeasurementOnOff(rec.time, rec.tag == 1); break;
+        case RankScript::Record::kSend:
+          ev.MpiSend(rec.time, peer, rec.comm, rec.tag, rec.bytes);
+          break;
+        case RankScript::Record::kIsend:
+          ev.MpiIsend(rec.time, peer, rec.comm, rec.tag, rec.bytes, rec.request);
+          break;
+        case RankScript::Record::kIsendComplete: ev.MpiIsendComplete(rec.time, rec.request); break;
+        case RankScript::Record::kIrecvRequest: ev.MpiIrecvRequest(rec.time, rec.request); break;
+        case RankScript::Record::kRecv:
+          ev.MpiRecv(rec.time, peer, rec.comm, rec.tag, rec.bytes);
+          break;
+        case RankScript::Record::kIrecv:
+          ev.MpiIrecv(rec.time, peer, rec.comm, rec.tag, rec.bytes, rec.request);
+          break;
+        case RankScript::Record::kCancelled: ev.MpiRequestCancelled(rec.time, rec.request); break;
+        case RankScript::Record::kCollBegin: ev.MpiCollectiveBegin(rec.time); break;
+        case RankScript::Record::kCollEnd:
+          ev.MpiCollectiveEnd(rec.time, rec.op, rec.comm, rec.root, rec.bytes, rec.received);
+          break;
+      }
+    }
+  }
+  Status closed = archive.Close(ticks_per_second_);
+  if (!closed) Die(closed.error().message());
+  return archive.anchor_path();
+}
+
+std::string MakeTempDir(const std::string& prefix) {
+  static std::atomic<int> counter{0};
+  std::filesystem::path base = std::filesystem::temp_directory_path() / "causeway-tests";
+  std::filesystem::path dir =
+      base / (prefix + "-" + std::to_string(getpid()) + "-" + std::to_string(counter++));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir.string();
+}
+
+}  // namespace cw::testing

@@ -1,0 +1,117 @@
+// Hand-built MPI traces with exact timestamps, written through the real OTF2 writer.
+//
+// Tests describe what each rank did, call by call; Write() produces an OTF2 archive that the
+// tests then read with otf2::ReadTrace like any Score-P trace. Region definitions follow
+// Score-P's conventions (paradigm MPI and source file "MPI" for MPI calls), so the reader
+// classifies them as it classifies real traces. The default clock has 1 tick per second, so
+// expected values read as plain numbers of seconds.
+//
+//   Scenario s(2);
+//   s.rank(0).Enter(0, "main").Send(5, 6, /*to=*/1, /*tag=*/7, /*bytes=*/8).Leave(10, "main");
+//   s.rank(1).Enter(0, "main").Recv(1, 6, /*from=*/0, 7, 8).Leave(10, "main");
+//   std::string anchor = s.WriteOrDie(dir);   // then otf2::ReadTrace(anchor, {})
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <otf2/otf2.h>
+
+namespace cw::testing {
+
+class Scenario;
+
+// The events of one rank (one location), appended in time order.
+class RankScript {
+ public:
+  RankScript& Enter(uint64_t t, const std::string& region);
+  RankScript& Leave(uint64_t t, const std::string& region);
+  RankScript& MeasurementOnOff(uint64_t t, bool on);
+
+  // Raw MPI records (inside an Enter/Leave of the call written separately).
+  RankScript& SendEvent(uint64_t t, int to, uint32_t tag, uint64_t bytes, uint32_t comm = 0);
+  RankScript& IsendEvent(uint64_t t, int to, uint32_t tag, uint64_t bytes, uint64_t request,
+                         uint32_t comm = 0);
+  RankScript& IsendCompleteEvent(uint64_t t, uint64_t request);
+  RankScript& IrecvRequestEvent(uint64_t t, uint64_t request);
+  RankScript& RecvEvent(uint64_t t, int from, uint32_t tag, uint64_t bytes, uint32_t comm = 0);
+  RankScript& IrecvEvent(uint64_t t, int from, uint32_t tag, uint64_t bytes, uint64_t request,
+                         uint32_t comm = 0);
+  RankScript& RequestCancelledEvent(uint64_t t, uint64_t request);
+  RankScript& CollectiveBeginEvent(uint64_t t);
+  RankScript& CollectiveEndEvent(uint64_t t, OTF2_CollectiveOp op, uint32_t comm, uint32_t root,
+                                 uint64_t sent, uint64_t received);
+
+  // Whole calls as Score-P records them: Enter, the MPI record(s), Leave.
+  // Blocking send: the send record at the Enter time.
+  RankScript& Send(uint64_t enter, uint64_t leave, int to, uint32_t tag, uint64_t bytes,
+                   const std::string& call = "MPI_Send", uint32_t comm = 0);
+  // Blocking receive: the receive record at the Leave time.
+  RankScript& Recv(uint64_t enter, uint64_t leave, int from, uint32_t tag, uint64_t bytes,
+                   uint32_t comm = 0);
+  RankScript& Sendrecv(uint64_t enter, uint64_t leave, int to, uint32_t send_tag, int from,
+                       uint32_t recv_tag, uint64_t bytes, uint32_t comm = 0);
+  RankScript& Isend(uint64_t enter, uint64_t leave, int to, uint32_t tag, uint64_t bytes,
+                    uint64_t request, const std::string& call = "MPI_Isend", uint32_t comm = 0);
+  RankScript& Irecv(uint64_t enter, uint64_t leave, uint64_t request);
+  // A completion call (MPI_Wait, MPI_Waitall, MPI_Test, ...) whose records are written by
+  // `records` at the Leave time, e.g. [&](RankScript& r) { r.IrecvEvent(9, 0, 1, 8, 3); }.
+  RankScript& Complete(uint64_t enter, uint64_t leave, const std::string& call,
+                       const std::function<void(RankScript&)>& records);
+  // A blocking collective: Enter, CollectiveBegin at enter, CollectiveEnd at leave, Leave.
+  RankScript& Collective(uint64_t enter, uint64_t leave, const std::string& call,
+                         OTF2_CollectiveOp op, uint64_t sent, uint64_t received,
+                         uint32_t root = OTF2_UNDEFINED_UINT32, uint32_t comm = 0);
+  // Any call without records (MPI_Init, MPI_Finalize, MPI_Comm_rank, a user function).
+  RankScript& Call(uint64_t enter, uint64_t leave, const std::string& region);
+
+ private:
+  friend class Scenario;
+  struct Record {
+    enum Kind {
+      kEnter, kLeave, kOnOff, kSend, kIsend, kIsendComplete, kIrecvRequest, kRecv, kIrecv,
+      kCancelled, kCollBegin, kCollEnd,
+    } kind;
+    uint64_t time;
+    std::string region;
+    int peer = 0;
+    uint32_t tag = 0;
+    uint64_t bytes = 0;
+    uint64_t request = 0;
+    uint32_t comm = 0;
+    uint32_t root = OTF2_UNDEFINED_UINT32;
+    uint64_t received = 0;
+    OTF2_CollectiveOp op = OTF2_COLLECTIVE_OP_BARRIER;
+  };
+  RankScript& Add(Record record);
+  std::vector<Record> records_;
+};
+
+class Scenario {
+ public:
+  // `ranks` MPI processes, one location each; communicator 0 is MPI_COMM_WORLD.
+  explicit Scenario(int ranks, uint64_t ticks_per_second = 1);
+
+  RankScript& rank(int r) { return ranks_.at(static_cast<size_t>(r)); }
+  int size() const { return static_cast<int>(ranks_.size()); }
+
+  // Defines a sub-communicator of the given world ranks and returns its id for the records.
+  uint32_t AddComm(const std::vector<int>& world_ranks);
+
+  // Writes the archive into `directory` and returns the anchor path; aborts the test binary on
+  // a writer failure (a broken test, not a finding).
+  std::string WriteOrDie(const std::string& directory) const;
+
+ private:
+  uint64_t ticks_per_second_;
+  std::vector<RankScript> ranks_;
+  std::vector<std::vector<int>> comms_;
+};
+
+// A fresh empty directory under the test temp dir, unique per call.
+std::string MakeTempDir(const std::string& prefix);
+
+}  // namespace cw::testing

@@ -1,0 +1,136 @@
+// The causeway command as users run it: help, exit codes and messages for bad input, files.
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include <gtest/gtest.h>
+
+#include "testing/scenario.h"
+#include "tests/common/paths.h"
+
+namespace cw::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+int Causeway(const std::string& args, std::string* output) {
+  return RunCommand(CausewayBinary() + " " + args, output);
+}
+
+std::string SmallTrace(const std::string& name) {
+  testing::Scenario s(2);
+  s.rank(0).Enter(0, "main").Send(10, 11, 1, 0, 8).Leave(20, "main");
+  s.rank(1).Enter(0, "main").Recv(4, 12, 0, 0, 8).Leave(20, "main");
+  return s.WriteOrDie(testing::MakeTempDir(name));
+}
+
+TEST(CliTest, HelpOnEverySubcommand) {
+  std::string out;
+  EXPECT_EQ(Causeway("--help", &out), 0);
+  EXPECT_NE(out.find("analyze"), std::string::npos);
+  EXPECT_NE(out.find("info"), std::string::npos);
+  EXPECT_EQ(Causeway("analyze --help", &out), 0);
+  EXPECT_NE(out.find("--threads"), std::string::npos);
+  EXPECT_NE(out.find("--output"), std::string::npos);
+  EXPECT_EQ(Causeway("info --help", &out), 0);
+  EXPECT_NE(out.find("--json"), std::string::npos);
+}
+
+TEST(CliTest, UsageErrorsExitWithOne) {
+  std::string out;
+  EXPECT_EQ(Causeway("", &out), 1);
+  EXPECT_EQ(Causeway("analyze", &out), 1);  // no trace
+  EXPECT_EQ(Causeway("analyze --no-such-option x", &out), 1);
+  EXPECT_EQ(Causeway("analyze --threads 0 x", &out), 1);
+  EXPECT_EQ(Causeway("frobnicate", &out), 1);
+}
+
+TEST(CliTest, MissingPath) {
+  std::string out;
+  EXPECT_EQ(Causeway("analyze /nonexistent/trace", &out), 2);
+  EXPECT_NE(out.find("no such file or directory: /nonexistent/trace"), std::string::npos) << out;
+}
+
+TEST(CliTest, DirectoryWithoutAnchor) {
+  std::string dir = testing::MakeTempDir("cli-noanchor");
+  std::string out;
+  EXPECT_EQ(Causeway("analyze " + dir, &out), 2);
+  EXPECT_NE(out.find("holds no OTF2 anchor"), std::string::npos) << out;
+}
+
+TEST(CliTest, FileThatIsNotOtf2) {
+  std::string dir = testing::MakeTempDir("cli-nototf2");
+  std::ofstream(dir + "/results.otf2") << "not a trace";
+  std::string out;
+  EXPECT_EQ(Causeway("info " + dir + "/results.otf2", &out), 2);
+  EXPECT_NE(out.find("is not an OTF2 anchor file"), std::string::npos) << out;
+}
+
+TEST(CliTest, MissingEventFilesAndPartialAnalysis) {
+  std::string anchor = SmallTrace("cli-missing");
+  fs::remove(fs::path(anchor).parent_path() / "traces" / "1.evt");
+  std::string out;
+  EXPECT_EQ(Causeway("analyze -q " + anchor + " -o " + testing::MakeTempDir("cli-out"), &out), 2);
+  EXPECT_NE(out.find("location 1"), std::string::npos) << out;
+  EXPECT_NE(out.find("--partial"), std::string::npos) << out;
+  std::string report = testing::MakeTempDir("cli-partial");
+  EXPECT_EQ(Causeway("analyze --partial " + anchor + " -o " + report, &out), 0) << out;
+  EXPECT_NE(out.find("otf2.truncated_location"), std::string::npos) << out;
+}
+
+TEST(CliTest, TruncatedEventFile) {
+  std::string anchor = SmallTrace("cli-truncated");
+  fs::path evt = fs::path(anchor).parent_path() / "traces" / "0.evt";
+  fs::resize_file(evt, fs::file_size(evt) - 5);
+  std::string out;
+  EXPECT_EQ(Causeway("analyze -q " + anchor + " -o " + testing::MakeTempDir("cli-out"), &out), 2);
+  EXPECT_NE(out.find("location 0"), std::string::npos) << out;
+}
+
+TEST(CliTest, AnalyzeWritesTheReportDirectory) {
+  std::string anchor = SmallTrace("cli-ok");
+  std::string report = testing::MakeTempDir("cli-report") + "/nested/out";
+  std::string out;
+  ASSERT_EQ(Causeway("analyze --threads 2 " + anchor + " -o " + report, &out), 0) << out;
+  EXPECT_NE(out.find("Late Sender"), std::string::npos) << out;
+  std::ifstream json_file(report + "/report.json");
+  ASSERT_TRUE(json_file);
+  nlohmann::json j = nlohmann::json::parse(json_file);
+  EXPECT_EQ(j["format"], "causeway-report");
+  std::ifstream summary(report + "/summary.txt");
+  ASSERT_TRUE(summary);
+}
+
+TEST(CliTest, DefaultReportDirectoryIsNamedAfterTheTrace) {
+  std::string anchor = SmallTrace("cli-default");
+  std::string cwd = testing::MakeTempDir("cli-cwd");
+  std::string out;
+  ASSERT_EQ(RunCommand("cd " + cwd + " && " + CausewayBinary() + " analyze -q " +
+                           fs::path(anchor).parent_path().string(),
+                       &out),
+            0)
+      << out;
+  std::string expected = cwd + "/causeway-" + fs::path(anchor).parent_path().filename().string();
+  EXPECT_TRUE(fs::exists(expected + "/report.json")) << expected;
+}
+
+TEST(CliTest, UnwritableOutputExitsWithThree) {
+  std::string anchor = SmallTrace("cli-unwritable");
+  std::string blocker = testing::MakeTempDir("cli-blocker") + "/file";
+  std::ofstream(blocker) << "x";
+  std::string out;
+  EXPECT_EQ(Causeway("analyze -q " + anchor + " -o " + blocker + "/report", &out), 3) << out;
+  EXPECT_NE(out.find(blocker), std::string::npos) << out;
+}
+
+TEST(CliTest, InfoDescribesTheTrace) {
+  std::string anchor = SmallTrace("cli-info");
+  std::string out;
+  ASSERT_EQ(Causeway("info " + anchor, &out), 0) << out;
+  EXPECT_NE(out.find("MPI_SEND"), std::string::npos) << out;
+  EXPECT_NE(out.find("Locations    2"), std::string::npos) << out;
+}
+
+}  // namespace
+}  // namespace cw::test

@@ -1,0 +1,75 @@
+#include "tests/common/analysis_fixture.h"
+
+#include <gtest/gtest.h>
+
+#include "analysis/metrics/metric_catalog.h"
+#include "match/matcher.h"
+#include "otf2/trace_reader.h"
+
+namespace cw::test {
+
+uint32_t Analysis::Callpath(const std::string& name) const {
+  for (uint32_t cp = 0; cp < trace.call_tree.size(); ++cp) {
+    if (trace.CallpathName(cp) == name) return cp;
+  }
+  ADD_FAILURE() << "no call path " << name;
+  return trace::kNone;
+}
+
+double Analysis::Value(const std::string& metric, const std::string& callpath,
+                       uint32_t location) const {
+  std::optional<analysis::MetricId> id = analysis::FindMetric(metric);
+  if (!id) {
+    ADD_FAILURE() << "no metric " << metric;
+    return 0;
+  }
+  uint32_t cp = Callpath(callpath);
+  for (const report::Value& v : report.values) {
+    if (v.metric == *id && v.callpath == cp && v.location == location) return v.value;
+  }
+  return 0;
+}
+
+double Analysis::LocationTotal(const std::string& metric, uint32_t location) const {
+  std::optional<analysis::MetricId> id = analysis::FindMetric(metric);
+  if (!id) {
+    ADD_FAILURE() << "no metric " << metric;
+    return 0;
+  }
+  return report.PerLocation(*id).at(location);
+}
+
+double Analysis::Total(const std::string& metric) const {
+  std::optional<analysis::MetricId> id = analysis::FindMetric(metric);
+  if (!id) {
+    ADD_FAILURE() << "no metric " << metric;
+    return 0;
+  }
+  return report.Total(*id);
+}
+
+Analysis AnalyzeFile(const std::string& anchor, unsigned threads) {
+  Analysis a;
+  otf2::ReadOptions options;
+  options.threads = threads;
+  Result<trace::Trace> trace = otf2::ReadTrace(anchor, options);
+  if (!trace) {
+    ADD_FAILURE() << "reading " << anchor << ": " << trace.error().message();
+    return a;
+  }
+  a.trace = std::move(*trace);
+  a.graph = match::MatchTrace(a.trace, threads);
+  analysis::WaitStateOptions ws;
+  ws.threads = threads;
+  ws.instances_per_metric = 20;
+  a.waitstates = analysis::AnalyzeWaitStates(a.trace, a.graph, ws);
+  a.report = report::BuildReport(a.trace, a.graph, a.waitstates);
+  return a;
+}
+
+Analysis AnalyzeScenario(const testing::Scenario& scenario, unsigned threads) {
+  std::string dir = testing::MakeTempDir("scenario");
+  return AnalyzeFile(scenario.WriteOrDie(dir), threads);
+}
+
+}  // namespace cw::test

@@ -1,0 +1,39 @@
+// Runs the whole pipeline (OTF2 file -> trace -> matching -> wait states -> report) for tests.
+//
+//   testing::Scenario s(2); ...
+//   Analysis a = AnalyzeScenario(s);
+//   EXPECT_EQ(a.Value("mpi_latesender", "main/MPI_Recv", 1), 4.0);
+#pragma once
+
+#include <string>
+
+#include "analysis/waitstates/waitstate_analysis.h"
+#include "match/sync_graph.h"
+#include "report/report.h"
+#include "testing/scenario.h"
+#include "trace/trace.h"
+
+namespace cw::test {
+
+struct Analysis {
+  trace::Trace trace;
+  match::SyncGraph graph;
+  analysis::WaitStateResult waitstates;
+  report::Report report;
+
+  // The report value of `metric` at the call path named `callpath` ("main/MPI_Recv") on
+  // `location`; 0 if absent. Fails the test if the metric or call path is unknown.
+  double Value(const std::string& metric, const std::string& callpath, uint32_t location) const;
+  // Sum of `metric` over all call paths of `location`.
+  double LocationTotal(const std::string& metric, uint32_t location) const;
+  // Sum of `metric` over everything.
+  double Total(const std::string& metric) const;
+  uint32_t Callpath(const std::string& name) const;  // fails the test if absent
+};
+
+// Reads `anchor` (with `threads` workers) and analyses it. Fails the test on a read error.
+Analysis AnalyzeFile(const std::string& anchor, unsigned threads = 2);
+// Writes the scenario to a fresh temporary directory and analyses it.
+Analysis AnalyzeScenario(const testing::Scenario& scenario, unsigned threads = 2);
+
+}  // namespace cw::test

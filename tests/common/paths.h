@@ -1,0 +1,20 @@
+// Locations of test inputs and of the built binaries.
+#pragma once
+
+#include <string>
+
+namespace cw::test {
+
+// ../shared (holding traces/ and peer-results/), as found at configure time.
+std::string SharedDir();
+// A real trace by its directory name under shared/traces, e.g. "4_mpi_ls_barr".
+std::string RealTrace(const std::string& name);
+// Scalasca's decoded results for a trace: shared/peer-results/scalasca/<name>/<file>.
+std::string ScalascaResult(const std::string& name, const std::string& file);
+// The causeway executable of this build.
+std::string CausewayBinary();
+
+// Runs a shell command; returns its exit code and captures stdout+stderr into `output`.
+int RunCommand(const std::string& command, std::string* output);
+
+}  // namespace cw::test

@@ -1,0 +1,110 @@
+// Properties that must hold on every real trace: the metric tree adds up, wait states never
+// exceed the time of the calls they occur in, and results do not depend on the thread count.
+#include <cmath>
+#include <filesystem>
+#include <map>
+
+#include <gtest/gtest.h>
+
+#include "report/json_writer.h"
+#include "tests/common/analysis_fixture.h"
+#include "tests/common/paths.h"
+
+namespace cw::test {
+namespace {
+
+namespace fs = std::filesystem;
+using analysis::MetricId;
+
+std::vector<std::string> Names() {
+  std::vector<std::string> names;
+  for (const fs::directory_entry& e : fs::directory_iterator(SharedDir() + "/traces")) {
+    if (fs::exists(e.path() / "traces.otf2")) names.push_back(e.path().filename().string());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+// value(metric, callpath, location) as a dense lookup.
+class Values {
+ public:
+  explicit Values(const report::Report& r) {
+    for (const report::Value& v : r.values) map_[{v.metric, v.callpath, v.location}] = v.value;
+  }
+  double Get(MetricId m, uint32_t cp, uint32_t loc) const {
+    auto it = map_.find({m, cp, loc});
+    return it == map_.end() ? 0.0 : it->second;
+  }
+
+ private:
+  std::map<std::tuple<MetricId, uint32_t, uint32_t>, double> map_;
+};
+
+void ExpectSum(const Values& v, MetricId parent, std::initializer_list<MetricId> children,
+               uint32_t cp, uint32_t loc, bool exact) {
+  double sum = 0;
+  for (MetricId c : children) sum += v.Get(c, cp, loc);
+  double p = v.Get(parent, cp, loc);
+  if (exact) {
+    EXPECT_NEAR(p, sum, 1e-9 * (1 + std::fabs(p))) << analysis::Metric(parent).name;
+  } else {
+    EXPECT_GE(p + 1e-9 * (1 + std::fabs(p)), sum) << analysis::Metric(parent).name;
+  }
+}
+
+TEST(InvariantsTest, MetricTreeAddsUpAndWaitsFitInTheirCalls) {
+  for (const std::string& name : Names()) {
+    SCOPED_TRACE(name);
+    Analysis a = AnalyzeFile(RealTrace(name));
+    Values v(a.report);
+    for (uint32_t loc = 0; loc < a.report.locations.size(); ++loc) {
+      for (uint32_t cp = 0; cp < a.report.callpaths.size(); ++cp) {
+        using M = MetricId;
+        ExpectSum(v, M::kTime, {M::kExecution, M::kOverhead}, cp, loc, true);
+        ExpectSum(v, M::kExecution,
+                  {M::kComp, M::kMpi, M::kOmpTime, M::kPthreadTime, M::kCudaTime,
+                   M::kOpenClTime, M::kOpenAccTime},
+                  cp, loc, true);
+        ExpectSum(v, M::kMpi,
+                  {M::kMpiManagement, M::kMpiSynchronization, M::kMpiCommunication, M::kMpiIo},
+                  cp, loc, false);
+        ExpectSum(v, M::kMpiPoint2Point, {M::kMpiLateSender, M::kMpiLateReceiver}, cp, loc, false);
+        ExpectSum(v, M::kMpiLateSender, {M::kMpiLateSenderWo}, cp, loc, false);
+        ExpectSum(v, M::kMpiLateSenderWo, {M::kMpiLswoSame, M::kMpiLswoDifferent}, cp, loc, true);
+        ExpectSum(v, M::kMpiSyncCollective, {M::kMpiBarrierWait, M::kMpiBarrierCompletion}, cp,
+                  loc, false);
+        ExpectSum(v, M::kMpiCollective,
+                  {M::kMpiWaitNxn, M::kMpiNxnCompletion, M::kMpiLateBroadcast,
+                   M::kMpiEarlyReduce, M::kMpiEarlyScan},
+                  cp, loc, false);
+        ExpectSum(v, M::kMpiInitExit, {M::kMpiInitCompletion, M::kMpiFinalizeWait}, cp, loc,
+                  false);
+        ExpectSum(v, M::kSyncs, {M::kSyncsP2p, M::kSyncsColl}, cp, loc, true);
+        ExpectSum(v, M::kComms, {M::kCommsP2p, M::kCommsColl, M::kCommsRma}, cp, loc, true);
+        ExpectSum(v, M::kBytes, {M::kBytesP2p, M::kBytesColl, M::kBytesRma}, cp, loc, true);
+        ExpectSum(v, M::kBytesP2p, {M::kBytesSent, M::kBytesRcvd}, cp, loc, true);
+        ExpectSum(v, M::kSyncsRecv, {M::kMpiSlsCount}, cp, loc, false);
+        ExpectSum(v, M::kCommsRecv, {M::kMpiClsCount}, cp, loc, false);
+      }
+    }
+    // No location is busy longer than the trace lasts.
+    std::vector<double> time = a.report.PerLocation(MetricId::kTime);
+    for (double t : time) EXPECT_LE(t, a.report.trace.duration * (1 + 1e-12));
+    // Every received message was sent: received bytes never exceed sent bytes.
+    EXPECT_LE(a.Total("bytes_rcvd"), a.Total("bytes_sent"));
+  }
+}
+
+TEST(InvariantsTest, ResultsDoNotDependOnTheThreadCount) {
+  for (const std::string& name : Names()) {
+    SCOPED_TRACE(name);
+    std::string one = report::ToJson(AnalyzeFile(RealTrace(name), 1).report);
+    std::string two = report::ToJson(AnalyzeFile(RealTrace(name), 2).report);
+    std::string four = report::ToJson(AnalyzeFile(RealTrace(name), 4).report);
+    EXPECT_EQ(one, two);
+    EXPECT_EQ(one, four);
+  }
+}
+
+}  // namespace
+}  // namespace cw::test

@@ -1,0 +1,115 @@
+#include <nlohmann/json.hpp>
+
+#include <gtest/gtest.h>
+
+#include "report/json_writer.h"
+#include "report/text_summary.h"
+#include "tests/common/analysis_fixture.h"
+
+namespace cw::report {
+namespace {
+
+using nlohmann::json;
+
+test::Analysis LateSenderRun() {
+  // Rank 1 waits 6 s in MPI_Recv for rank 0 (see LateSenderTest).
+  testing::Scenario s(2);
+  s.rank(0).Enter(0, "main").Send(10, 11, 1, 0, 8).Leave(20, "main");
+  s.rank(1).Enter(0, "main").Recv(4, 12, 0, 0, 8).Leave(20, "main");
+  return test::AnalyzeScenario(s);
+}
+
+TEST(ReportJsonTest, FollowsTheContract) {
+  test::Analysis a = LateSenderRun();
+  json j = json::parse(ToJson(a.report));
+  EXPECT_EQ(j["format"], "causeway-report");
+  EXPECT_EQ(j["version"], 1);
+  for (const char* key : {"path", "locations", "events", "duration", "timer_resolution",
+                          "clock_violations", "time_corrected"}) {
+    EXPECT_TRUE(j["trace"].contains(key)) << key;
+  }
+  EXPECT_EQ(j["trace"]["locations"], 2);
+  EXPECT_EQ(j["trace"]["duration"], 20.0);
+  EXPECT_EQ(j["trace"]["clock_violations"]["p2p"], 0);
+  EXPECT_EQ(j["trace"]["time_corrected"], false);
+
+  ASSERT_EQ(j["locations"].size(), 2u);
+  EXPECT_EQ(j["locations"][1]["id"], 1);
+  EXPECT_EQ(j["locations"][1]["rank"], 1);
+  EXPECT_EQ(j["locations"][1]["group"], "MPI Rank 1");
+
+  // Call paths: dense ids from 0, parents null or an earlier id.
+  const json& callpaths = j["callpaths"];
+  for (size_t i = 0; i < callpaths.size(); ++i) {
+    EXPECT_EQ(callpaths[i]["id"], i);
+    if (!callpaths[i]["parent"].is_null()) {
+      EXPECT_LT(callpaths[i]["parent"].get<size_t>(), i);
+    }
+  }
+  EXPECT_EQ(callpaths[0]["region"], "main");
+  EXPECT_TRUE(callpaths[0]["parent"].is_null());
+
+  bool found_ls = false;
+  for (const json& m : j["metrics"]) {
+    for (const char* key : {"name", "display", "unit", "parent", "description"}) {
+      EXPECT_TRUE(m.contains(key)) << key;
+    }
+    if (m["name"] == "mpi_latesender") {
+      found_ls = true;
+      EXPECT_EQ(m["parent"], "mpi_point2point");
+      EXPECT_EQ(m["unit"], "seconds");
+    }
+  }
+  EXPECT_TRUE(found_ls);
+
+  double late_sender = 0;
+  for (const json& v : j["values"]) {
+    EXPECT_NE(v["value"].get<double>(), 0.0);  // sparse: zeros are omitted
+    if (v["metric"] == "mpi_latesender") late_sender += v["value"].get<double>();
+  }
+  EXPECT_EQ(late_sender, 6.0);
+
+  ASSERT_FALSE(j["instances"].empty());
+  const json& worst = j["instances"][0];
+  EXPECT_EQ(worst["metric"], "mpi_latesender");
+  EXPECT_EQ(worst["location"], 1);
+  EXPECT_EQ(worst["time"], 4.0);
+  EXPECT_EQ(worst["value"], 6.0);
+  EXPECT_EQ(worst["partner"], 0);
+  for (size_t i = 1; i < j["instances"].size(); ++i) {
+    EXPECT_GE(j["instances"][i - 1]["value"].get<double>(), j["instances"][i]["value"].get<double>());
+  }
+  EXPECT_EQ(j["matching"]["messages"], 1);
+}
+
+TEST(ReportJsonTest, UntrustedRegionNamesAreEscaped) {
+  testing::Scenario s(1);
+  s.rank(0).Call(0, 5, "<script>alert(\"x\")</script>\\");
+  test::Analysis a = test::AnalyzeScenario(s);
+  std::string text = ToJson(a.report);
+  json j = json::parse(text);  // still valid JSON
+  EXPECT_EQ(j["callpaths"][0]["region"], "<script>alert(\"x\")</script>\\");
+}
+
+TEST(SummaryTest, NamesTheWaitStateWhereAndWho) {
+  test::Analysis a = LateSenderRun();
+  std::string text = ToSummaryText(a.report);
+  EXPECT_NE(text.find("Late Sender"), std::string::npos) << text;
+  EXPECT_NE(text.find("main/MPI_Recv"), std::string::npos) << text;
+  EXPECT_NE(text.find("rank 1 waited 6.00 s for rank 0"), std::string::npos) << text;
+  EXPECT_NE(text.find("Time breakdown"), std::string::npos);
+  EXPECT_NE(text.find("Clock condition: no violations"), std::string::npos);
+}
+
+TEST(SummaryTest, FormatsUnits) {
+  EXPECT_EQ(FormatSeconds(30.02), "30.0 s");
+  EXPECT_EQ(FormatSeconds(0.0123), "12.3 ms");
+  EXPECT_EQ(FormatSeconds(4.5e-6), "4.50 us");
+  EXPECT_EQ(FormatSeconds(350e-9), "350 ns");
+  EXPECT_EQ(FormatSeconds(0), "0 s");
+  EXPECT_EQ(FormatBytes(512), "512 B");
+  EXPECT_EQ(FormatBytes(4177920), "4.18 MB");
+}
+
+}  // namespace
+}  // namespace cw::report

@@ -1,0 +1,169 @@
+#include "trace/location_builder.h"
+
+#include <gtest/gtest.h>
+
+namespace cw::trace {
+namespace {
+
+constexpr uint32_t kMain = 0, kFoo = 1, kBar = 2, kGap = 3, kProgram = 4;
+
+// Enter/Leave refs are local call-path ids; map them back to regions for readable checks.
+std::vector<std::pair<EventKind, uint32_t>> Shape(const LocationEvents& ev, const CallTree& tree) {
+  std::vector<std::pair<EventKind, uint32_t>> shape;
+  for (uint32_t i = 0; i < ev.size(); ++i) {
+    uint32_t ref = ev.kind(i) == EventKind::kEnter || ev.kind(i) == EventKind::kLeave
+                       ? tree.region(ev.ref(i))
+                       : kNone;
+    shape.emplace_back(ev.kind(i), ref);
+  }
+  return shape;
+}
+
+TEST(LocationBuilderTest, PairsEnterAndLeaveAndNestsOtherEvents) {
+  LocationBuilder b(0, kGap);
+  b.Enter(1, kMain);
+  b.Enter(2, kFoo);
+  b.P2p(3, EventKind::kMpiSend, P2pPayload{8, kNoRequest, 0, 1, 7});
+  b.Leave(4, kFoo);
+  b.Leave(5, kMain);
+  CallTree tree = b.local_tree();
+  LocationEvents ev = b.Finish();
+  ASSERT_EQ(ev.size(), 5u);
+  EXPECT_EQ(ev.pair(0), 4u);
+  EXPECT_EQ(ev.pair(4), 0u);
+  EXPECT_EQ(ev.pair(1), 3u);
+  EXPECT_EQ(ev.pair(2), 1u);  // the send sits inside foo
+  EXPECT_EQ(ev.callpath(2), ev.ref(1));
+  EXPECT_EQ(tree.parent(ev.ref(1)), ev.ref(0));
+  EXPECT_EQ(ev.p2p(2).tag, 7u);
+  EXPECT_TRUE(ev.synthetic().empty());
+  EXPECT_TRUE(b.diagnostics().empty());
+}
+
+TEST(LocationBuilderTest, MisnestedLeaveClosesInnerRegions) {
+  // main { foo { bar } leaves main while foo and bar are open: both close at t=6.
+  LocationBuilder b(0, kGap);
+  b.Enter(1, kMain);
+  b.Enter(2, kFoo);
+  b.Enter(3, kBar);
+  b.Leave(6, kMain);
+  CallTree tree = b.local_tree();
+  EXPECT_EQ(b.diagnostics().Count(kMisnestedLeave), 1u);
+  LocationEvents ev = b.Finish();
+  auto shape = Shape(ev, tree);
+  ASSERT_EQ(shape.size(), 6u);
+  EXPECT_EQ(shape[3], std::make_pair(EventKind::kLeave, kBar));
+  EXPECT_EQ(shape[4], std::make_pair(EventKind::kLeave, kFoo));
+  EXPECT_EQ(shape[5], std::make_pair(EventKind::kLeave, kMain));
+  EXPECT_EQ(ev.time(3), 6u);
+  EXPECT_EQ(ev.synthetic().size(), 2u);
+  EXPECT_EQ(ev.recorded_size(), 4u);
+}
+
+TEST(LocationBuilderTest, UnmatchedLeaveGetsZeroLengthEnter) {
+  LocationBuilder b(0, kGap);
+  b.Enter(1, kMain);
+  b.Leave(2, kMain);
+  b.Leave(3, kFoo);
+  EXPECT_EQ(b.diagnostics().Count(kUnmatchedLeave), 1u);
+  EXPECT_EQ(b.recorded_events(), 3u);
+  LocationEvents ev = b.Finish();
+  ASSERT_EQ(ev.size(), 4u);
+  EXPECT_EQ(ev.kind(2), EventKind::kEnter);
+  EXPECT_EQ(ev.time(2), 3u);
+  EXPECT_EQ(ev.pair(3), 2u);
+  EXPECT_EQ(ev.recorded_size(), 3u);
+}
+
+TEST(LocationBuilderTest, OpenRegionsCloseAtTheLastEvent) {
+  LocationBuilder b(0, kGap);
+  b.Enter(1, kMain);
+  b.Enter(2, kFoo);
+  b.P2p(9, EventKind::kMpiRecv, P2pPayload{});
+  LocationEvents ev = b.Finish();
+  ASSERT_EQ(ev.size(), 5u);
+  EXPECT_EQ(ev.kind(3), EventKind::kLeave);
+  EXPECT_EQ(ev.time(3), 9u);
+  EXPECT_EQ(ev.time(4), 9u);
+  EXPECT_EQ(ev.pair(0), 4u);
+}
+
+TEST(LocationBuilderTest, OpenRegionsAreDiagnosed) {
+  LocationBuilder b(0, kGap);
+  b.Enter(1, kMain);
+  b.Enter(2, kFoo);
+  (void)b.Finish();
+  EXPECT_EQ(b.diagnostics().Count(kOpenAtEnd), 2u);
+}
+
+TEST(LocationBuilderTest, TimeGoingBackwardsIsRaised) {
+  LocationBuilder b(0, kGap);
+  b.Enter(10, kMain);
+  b.Leave(7, kMain);
+  EXPECT_EQ(b.diagnostics().Count(kTimeReversed), 1u);
+  LocationEvents ev = b.Finish();
+  EXPECT_EQ(ev.time(1), 10u);
+}
+
+TEST(LocationBuilderTest, MeasurementGapBecomesARegion) {
+  LocationBuilder b(0, kGap);
+  b.Enter(1, kMain);
+  b.MeasurementOnOff(2, false);
+  b.MeasurementOnOff(5, true);
+  b.Leave(6, kMain);
+  CallTree tree = b.local_tree();
+  EXPECT_EQ(b.diagnostics().Count(kMeasurementGap), 1u);
+  LocationEvents ev = b.Finish();
+  auto shape = Shape(ev, tree);
+  ASSERT_EQ(shape.size(), 6u);
+  EXPECT_EQ(shape[1].first, EventKind::kMeasurementOnOff);
+  EXPECT_EQ(shape[2], std::make_pair(EventKind::kEnter, kGap));
+  EXPECT_EQ(shape[3], std::make_pair(EventKind::kLeave, kGap));
+  EXPECT_EQ(ev.time(2), 2u);
+  EXPECT_EQ(ev.time(3), 5u);
+  EXPECT_EQ(shape[4].first, EventKind::kMeasurementOnOff);
+  EXPECT_EQ(ev.recorded_size(), 4u);
+}
+
+TEST(LocationBuilderTest, TrailingMeasurementOffIsNotAnOpenRegion) {
+  LocationBuilder b(0, kGap);
+  b.Enter(1, kMain);
+  b.Leave(2, kMain);
+  b.MeasurementOnOff(3, false);
+  LocationEvents ev = b.Finish();
+  EXPECT_EQ(b.diagnostics().Count(kOpenAtEnd), 0u);
+  EXPECT_EQ(ev.size(), 5u);
+}
+
+TEST(LocationBuilderTest, ProgramBeginAndEndEncloseEverything) {
+  LocationBuilder b(0, kGap, kProgram);
+  uint32_t no_args = 0;
+  b.ProgramBegin(1, /*name=*/42, &no_args, 0);
+  b.Enter(2, kMain);
+  b.Leave(8, kMain);
+  b.ProgramEnd(9, 0);
+  EXPECT_EQ(b.program_name(), 42u);
+  CallTree tree = b.local_tree();
+  LocationEvents ev = b.Finish();
+  auto shape = Shape(ev, tree);
+  ASSERT_EQ(shape.size(), 6u);
+  EXPECT_EQ(shape[1], std::make_pair(EventKind::kEnter, kProgram));
+  EXPECT_EQ(shape[4], std::make_pair(EventKind::kLeave, kProgram));
+  EXPECT_EQ(ev.time(4), 9u);
+  EXPECT_EQ(tree.parent(ev.ref(2)), ev.ref(1));  // main runs inside the program
+  EXPECT_EQ(ev.recorded_size(), 4u);
+}
+
+TEST(LocationBuilderTest, AttributesAttachToTheLastEvent) {
+  LocationBuilder b(0, kGap);
+  b.Enter(1, kMain);
+  b.AddAttribute(5, 0, 77);
+  b.Leave(2, kMain);
+  LocationEvents ev = b.Finish();
+  ASSERT_EQ(ev.attributes().size(), 1u);
+  EXPECT_EQ(ev.attributes()[0].event, 0u);
+  EXPECT_EQ(ev.attributes()[0].value, 77u);
+}
+
+}  // namespace
+}  // namespace cw::trace

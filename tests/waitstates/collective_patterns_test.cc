@@ -1,0 +1,191 @@
+// Collective wait states with three ranks entering at different times. One tick is one second.
+// Unless a test says otherwise, ranks 0, 1, 2 begin the operation at 2, 5, 9 and end it at 10,
+// 11, 12, so: latest entrant = rank 2 (9), first to leave = rank 0 (10).
+#include <gtest/gtest.h>
+
+#include "tests/common/analysis_fixture.h"
+
+namespace cw::test {
+namespace {
+
+using testing::Scenario;
+
+struct Timing {
+  uint64_t begin;
+  uint64_t end;
+};
+constexpr Timing kDefault[3] = {{2, 10}, {5, 11}, {9, 12}};
+
+struct Bytes {
+  uint64_t sent;
+  uint64_t received;
+};
+
+Analysis RunCollective(const char* call, OTF2_CollectiveOp op, const Bytes (&bytes)[3],
+                       uint32_t root = OTF2_UNDEFINED_UINT32, const Timing (&t)[3] = kDefault) {
+  Scenario s(3);
+  for (int r = 0; r < 3; ++r) {
+    s.rank(r).Enter(0, "main")
+        .Collective(t[r].begin, t[r].end, call, op, bytes[r].sent, bytes[r].received, root)
+        .Leave(20, "main");
+  }
+  return AnalyzeScenario(s);
+}
+
+constexpr Bytes kAllMoveData[3] = {{8, 8}, {8, 8}, {8, 8}};
+
+TEST(CollectiveTest, WaitAtBarrierAndBarrierCompletion) {
+  // wait_r = max(0, min(latest=9, end_r) - begin_r): 9-2 = 7, 9-5 = 4, 0.
+  // completion_r = max(0, end_r - max(first_end=10, min(9, end_r))): 0, 11-10 = 1, 12-10 = 2.
+  Analysis a = RunCollective("MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER,
+                             {{0, 0}, {0, 0}, {0, 0}});
+  EXPECT_EQ(a.Value("mpi_barrier_wait", "main/MPI_Barrier", 0), 7.0);
+  EXPECT_EQ(a.Value("mpi_barrier_wait", "main/MPI_Barrier", 1), 4.0);
+  EXPECT_EQ(a.Value("mpi_barrier_wait", "main/MPI_Barrier", 2), 0.0);
+  EXPECT_EQ(a.Value("mpi_barrier_completion", "main/MPI_Barrier", 0), 0.0);
+  EXPECT_EQ(a.Value("mpi_barrier_completion", "main/MPI_Barrier", 1), 1.0);
+  EXPECT_EQ(a.Value("mpi_barrier_completion", "main/MPI_Barrier", 2), 2.0);
+  // Both are part of the barrier's time: 8 + 6 + 3 = 17 s in mpi_sync_collective.
+  EXPECT_EQ(a.Total("mpi_sync_collective"), 17.0);
+  EXPECT_EQ(a.Total("mpi_wait_nxn"), 0.0);
+  EXPECT_EQ(a.report.trace.clock_violations_collective, 0u);
+}
+
+TEST(CollectiveTest, WaitAtNxNForEveryAllToAllKind) {
+  // Same numbers as the barrier (full overlap: first exit 10 > last entry 9).
+  for (auto [call, op] : {std::pair{"MPI_Allreduce", OTF2_COLLECTIVE_OP_ALLREDUCE},
+                          std::pair{"MPI_Allgather", OTF2_COLLECTIVE_OP_ALLGATHER},
+                          std::pair{"MPI_Allgatherv", OTF2_COLLECTIVE_OP_ALLGATHERV},
+                          std::pair{"MPI_Alltoall", OTF2_COLLECTIVE_OP_ALLTOALL},
+                          std::pair{"MPI_Reduce_scatter", OTF2_COLLECTIVE_OP_REDUCE_SCATTER}}) {
+    SCOPED_TRACE(call);
+    Analysis a = RunCollective(call, op, kAllMoveData);
+    std::string cp = std::string("main/") + call;
+    EXPECT_EQ(a.Value("mpi_wait_nxn", cp, 0), 7.0);
+    EXPECT_EQ(a.Value("mpi_wait_nxn", cp, 1), 4.0);
+    EXPECT_EQ(a.Value("mpi_wait_nxn", cp, 2), 0.0);
+    EXPECT_EQ(a.Value("mpi_nxn_completion", cp, 1), 1.0);
+    EXPECT_EQ(a.Value("mpi_nxn_completion", cp, 2), 2.0);
+    EXPECT_EQ(a.Total("mpi_collective"), 17.0);
+  }
+}
+
+TEST(CollectiveTest, MembersThatMoveNoDataDoNotWaitAtNxN) {
+  // Rank 0 contributes and receives nothing: it is not a synchronisation point. Ranks 1 and 2
+  // still see the full overlap (10 > 9): rank 1 waits 9 - 5 = 4.
+  Analysis a = RunCollective("MPI_Allgatherv", OTF2_COLLECTIVE_OP_ALLGATHERV,
+                             {{0, 0}, {8, 8}, {8, 8}});
+  EXPECT_EQ(a.LocationTotal("mpi_wait_nxn", 0), 0.0);
+  EXPECT_EQ(a.LocationTotal("mpi_wait_nxn", 1), 4.0);
+}
+
+TEST(CollectiveTest, AlltoallvGivesNoWaitStates) {
+  // Zero-size contributions make its synchronisation unknowable from the trace (seed 000).
+  Analysis a = RunCollective("MPI_Alltoallv", OTF2_COLLECTIVE_OP_ALLTOALLV, kAllMoveData);
+  EXPECT_EQ(a.Total("mpi_wait_nxn"), 0.0);
+  EXPECT_EQ(a.Total("mpi_collective"), 17.0);  // its time is still collective time
+}
+
+TEST(CollectiveTest, LateBroadcastForEveryOneToAllKind) {
+  // Root = rank 1, entering at 5. Rank 0 (entering at 2) waits min(5, 10) - 2 = 3; rank 2
+  // entered after the root and does not wait; the root never waits.
+  for (auto [call, op] : {std::pair{"MPI_Bcast", OTF2_COLLECTIVE_OP_BCAST},
+                          std::pair{"MPI_Scatter", OTF2_COLLECTIVE_OP_SCATTER},
+                          std::pair{"MPI_Scatterv", OTF2_COLLECTIVE_OP_SCATTERV}}) {
+    SCOPED_TRACE(call);
+    Analysis a = RunCollective(call, op, {{0, 8}, {16, 0}, {0, 8}}, /*root=*/1);
+    std::string cp = std::string("main/") + call;
+    EXPECT_EQ(a.Value("mpi_latebroadcast", cp, 0), 3.0);
+    EXPECT_EQ(a.Total("mpi_latebroadcast"), 3.0);
+  }
+}
+
+TEST(CollectiveTest, BroadcastFromARootThatSendsNothingIsNoWait) {
+  Analysis a = RunCollective("MPI_Bcast", OTF2_COLLECTIVE_OP_BCAST, {{0, 0}, {0, 0}, {0, 0}}, 1);
+  EXPECT_EQ(a.Total("mpi_latebroadcast"), 0.0);
+}
+
+TEST(CollectiveTest, EarlyReduceForEveryAllToOneKind) {
+  // Root = rank 0, entering at 2; the last rank that sends, rank 2, enters at 9. Only the root
+  // waits: min(9, 10) - 2 = 7.
+  for (auto [call, op] : {std::pair{"MPI_Reduce", OTF2_COLLECTIVE_OP_REDUCE},
+                          std::pair{"MPI_Gather", OTF2_COLLECTIVE_OP_GATHER},
+                          std::pair{"MPI_Gatherv", OTF2_COLLECTIVE_OP_GATHERV}}) {
+    SCOPED_TRACE(call);
+    Analysis a = RunCollective(call, op, {{8, 24}, {8, 0}, {8, 0}}, /*root=*/0);
+    std::string cp = std::string("main/") + call;
+    EXPECT_EQ(a.Value("mpi_earlyreduce", cp, 0), 7.0);
+    EXPECT_EQ(a.Total("mpi_earlyreduce"), 7.0);
+  }
+}
+
+TEST(CollectiveTest, EarlyReduceIgnoresRanksThatSendNothing) {
+  // Rank 2 (the latest entrant) contributes nothing: the root waits for rank 1 only, 5 - 2 = 3.
+  Analysis a = RunCollective("MPI_Gatherv", OTF2_COLLECTIVE_OP_GATHERV, {{8, 16}, {8, 0}, {0, 0}},
+                             /*root=*/0);
+  EXPECT_EQ(a.Total("mpi_earlyreduce"), 3.0);
+}
+
+TEST(CollectiveTest, EarlyScanWaitsForLowerRanks) {
+  // Ranks begin at 9, 2, 5 and end at 10, 11, 12. Rank n waits for the latest of ranks 0..n:
+  // rank 0: 0; rank 1: min(9, 11) - 2 = 7; rank 2: min(9, 12) - 5 = 4.
+  constexpr Timing kScan[3] = {{9, 10}, {2, 11}, {5, 12}};
+  for (auto [call, op] : {std::pair{"MPI_Scan", OTF2_COLLECTIVE_OP_SCAN},
+                          std::pair{"MPI_Exscan", OTF2_COLLECTIVE_OP_EXSCAN}}) {
+    SCOPED_TRACE(call);
+    Analysis a = RunCollective(call, op, kAllMoveData, OTF2_UNDEFINED_UINT32, kScan);
+    std::string cp = std::string("main/") + call;
+    EXPECT_EQ(a.Value("mpi_earlyscan", cp, 0), 0.0);
+    EXPECT_EQ(a.Value("mpi_earlyscan", cp, 1), 7.0);
+    EXPECT_EQ(a.Value("mpi_earlyscan", cp, 2), 4.0);
+  }
+}
+
+TEST(CollectiveTest, LeavingBeforeTheLastEntryIsAClockViolation) {
+  // Rank 0 leaves the barrier at 4, before rank 2 enters at 9: counted, and the wait is clamped
+  // to the time rank 0 spent in the call: min(9, 4) - 2 = 2.
+  constexpr Timing kSkewed[3] = {{2, 4}, {5, 11}, {9, 12}};
+  Analysis a = RunCollective("MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, {{0, 0}, {0, 0}, {0, 0}},
+                             OTF2_UNDEFINED_UINT32, kSkewed);
+  EXPECT_EQ(a.report.trace.clock_violations_collective, 1u);
+  EXPECT_EQ(a.Value("mpi_barrier_wait", "main/MPI_Barrier", 0), 2.0);
+}
+
+TEST(CollectiveTest, IncompleteInstancesGiveNoWaitStates) {
+  Scenario s(3);
+  for (int r = 0; r < 2; ++r) {
+    s.rank(r).Enter(0, "main")
+        .Collective(kDefault[r].begin, kDefault[r].end, "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER,
+                    0, 0)
+        .Leave(20, "main");
+  }
+  s.rank(2).Call(0, 20, "main");
+  Analysis a = AnalyzeScenario(s);
+  EXPECT_EQ(a.Total("mpi_barrier_wait"), 0.0);
+  EXPECT_EQ(a.report.matching.incomplete_collectives, 1u);
+}
+
+TEST(InitFinalizeTest, WaitAtFinalizeAndInitCompletion) {
+  // MPI_Init: enters 0, 1, 2; leaves 5, 4, 6. First leave 4, last entry 2:
+  //   completion_r = leave_r - max(4, min(2, leave_r)) = 1, 0, 2.
+  // MPI_Finalize: enters 13, 17, 15; all leave 18. Last entry 17:
+  //   wait_r = min(17, 18) - enter_r = 4, 0, 2.
+  Scenario s(3);
+  uint64_t init_enter[3] = {0, 1, 2}, init_leave[3] = {5, 4, 6}, fin_enter[3] = {13, 17, 15};
+  for (int r = 0; r < 3; ++r) {
+    s.rank(r).Enter(0, "main").Call(init_enter[r], init_leave[r], "MPI_Init")
+        .Call(fin_enter[r], 18, "MPI_Finalize").Leave(20, "main");
+  }
+  Analysis a = AnalyzeScenario(s);
+  EXPECT_EQ(a.Value("mpi_init_completion", "main/MPI_Init", 0), 1.0);
+  EXPECT_EQ(a.Value("mpi_init_completion", "main/MPI_Init", 1), 0.0);
+  EXPECT_EQ(a.Value("mpi_init_completion", "main/MPI_Init", 2), 2.0);
+  EXPECT_EQ(a.Value("mpi_finalize_wait", "main/MPI_Finalize", 0), 4.0);
+  EXPECT_EQ(a.Value("mpi_finalize_wait", "main/MPI_Finalize", 1), 0.0);
+  EXPECT_EQ(a.Value("mpi_finalize_wait", "main/MPI_Finalize", 2), 2.0);
+  // Both are part of mpi_init_exit: Init 5 + 3 + 4 and Finalize 5 + 1 + 3 = 21 s.
+  EXPECT_EQ(a.Total("mpi_init_exit"), 21.0);
+}
+
+}  // namespace
+}  // namespace cw::test

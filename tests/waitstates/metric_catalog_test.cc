@@ -1,0 +1,50 @@
+#include "analysis/metrics/metric_catalog.h"
+
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+namespace cw::analysis {
+namespace {
+
+TEST(MetricCatalogTest, TableIsInIdOrderAndParentsComeFirst) {
+  std::set<std::string_view> names;
+  int index = 0;
+  for (const MetricInfo& m : AllMetrics()) {
+    EXPECT_EQ(static_cast<int>(m.id), index++) << m.name;
+    if (m.parent) {
+      EXPECT_LT(static_cast<int>(*m.parent), static_cast<int>(m.id)) << m.name;
+    }
+    EXPECT_TRUE(names.insert(m.name).second) << "duplicate " << m.name;
+    EXPECT_FALSE(m.description.empty()) << m.name;
+    if (m.parent) {
+      EXPECT_EQ(Metric(*m.parent).unit, m.unit) << m.name;
+    }
+  }
+  EXPECT_EQ(index, kMetricCount);
+}
+
+TEST(MetricCatalogTest, ScalascaNamesAndTree) {
+  EXPECT_EQ(Metric(MetricId::kMpiLateSender).name, "mpi_latesender");
+  EXPECT_EQ(Metric(*Metric(MetricId::kMpiLateSender).parent).name, "mpi_point2point");
+  EXPECT_EQ(Metric(*Metric(MetricId::kMpiLateSenderWo).parent).name, "mpi_latesender");
+  EXPECT_EQ(Metric(*Metric(MetricId::kMpiBarrierWait).parent).name, "mpi_sync_collective");
+  EXPECT_EQ(FindMetric("mpi_wait_nxn"), MetricId::kMpiWaitNxn);
+  EXPECT_FALSE(FindMetric("no_such_metric"));
+}
+
+TEST(MetricCatalogTest, EveryMetricIsDocumented) {
+  std::ifstream in(std::string(CW_SOURCE_DIR) + "/docs/metrics.md");
+  ASSERT_TRUE(in) << "docs/metrics.md missing";
+  std::stringstream text;
+  text << in.rdbuf();
+  for (const MetricInfo& m : AllMetrics()) {
+    EXPECT_NE(text.str().find("`" + std::string(m.name) + "`"), std::string::npos)
+        << m.name << " is not in docs/metrics.md";
+  }
+}
+
+}  // namespace
+}  // namespace cw::analysis
