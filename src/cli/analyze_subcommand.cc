@@ -1,5 +1,6 @@
 // `causeway analyze TRACE`: read, match, find the wait states, write the report directory.
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 
@@ -29,6 +30,22 @@ std::string DefaultOutputDirectory(const std::string& trace_path) {
   return "causeway-" + name;
 }
 
+// Phase times for --timings.
+class Stopwatch {
+ public:
+  explicit Stopwatch(bool enabled) : enabled_(enabled), last_(std::chrono::steady_clock::now()) {}
+  void Lap(const char* phase) {
+    if (!enabled_) return;
+    auto now = std::chrono::steady_clock::now();
+    std::fprintf(stderr, "%-12s %8.3f s\n", phase, std::chrono::duration<double>(now - last_).count());
+    last_ = now;
+  }
+
+ private:
+  bool enabled_;
+  std::chrono::steady_clock::time_point last_;
+};
+
 class AnalyzeSubcommand final : public Subcommand {
  public:
   const char* name() const override { return "analyze"; }
@@ -51,9 +68,11 @@ class AnalyzeSubcommand final : public Subcommand {
                  "analyse the events that can be read when event files are missing or "
                  "truncated, and report what was lost");
     app.add_flag("-q,--quiet", quiet_, "do not print the summary");
+    app.add_flag("--timings", timings_, "print the time of each phase on standard error");
   }
 
   Status Run() override {
+    Stopwatch clock(timings_);
     unsigned threads = threads_ == 0 ? DefaultThreadCount() : threads_;
     Diagnostics definition_diagnostics;
     CW_ASSIGN_OR_RETURN(trace::Definitions defs,
@@ -68,14 +87,17 @@ class AnalyzeSubcommand final : public Subcommand {
     options.allow_partial = partial_;
     options.progress = &read;
     CW_ASSIGN_OR_RETURN(trace::Trace trace, otf2::ReadTrace(trace_, options));
+    clock.Lap("read");
 
     progress.SetPhase("matching messages and collectives");
     match::SyncGraph graph = match::MatchTrace(trace, threads);
+    clock.Lap("match");
     progress.SetPhase("analysing wait states");
     analysis::WaitStateOptions ws_options;
     ws_options.threads = threads;
     ws_options.instances_per_metric = static_cast<size_t>(instances_);
     analysis::WaitStateResult waitstates = analysis::AnalyzeWaitStates(trace, graph, ws_options);
+    clock.Lap("wait states");
 
     progress.SetPhase("writing the report");
     report::Report report = report::BuildReport(trace, graph, waitstates);
@@ -84,6 +106,7 @@ class AnalyzeSubcommand final : public Subcommand {
     CW_RETURN_IF_ERROR(report::WriteJson(report, directory + "/report.json"));
     std::string summary = report::ToSummaryText(report);
     CW_RETURN_IF_ERROR(report::WriteTextFile(directory + "/summary.txt", summary));
+    clock.Lap("report");
     progress.Finish();
 
     if (!quiet_) std::fputs(summary.c_str(), stdout);
@@ -98,6 +121,7 @@ class AnalyzeSubcommand final : public Subcommand {
   int instances_ = 10;
   bool partial_ = false;
   bool quiet_ = false;
+  bool timings_ = false;
 };
 
 }  // namespace

@@ -3,8 +3,8 @@
 // Point-to-point: a message is the k-th send on a channel (communicator, source, destination,
 // tag) matched with the k-th receive on that channel, where sends are ordered as the sender
 // issued them and receives in the order they were posted (MPI's non-overtaking rule; a wildcard
-// receive is already resolved in the trace). Requests are linked by id within a location:
-// Isend -> IsendComplete, IrecvRequest -> Irecv; cancelled requests take no part.
+// receive is already resolved in the trace). Requests come linked from the trace (Isend ->
+// IsendComplete, IrecvRequest -> Irecv, see trace::P2pPayload); cancelled requests take no part.
 // Collectives: instance k of a communicator is the k-th collective of every member on it.
 // Whatever cannot be matched is counted (stats, diagnostics) and left out; never an error.
 //
@@ -25,15 +25,9 @@ inline constexpr DiagnosticKind kUnmatchedReceive{
 inline constexpr DiagnosticKind kUnknownPeer{
     "match.unknown_peer", Severity::kError,
     "a message names a communicator or rank that the definitions do not resolve"};
-inline constexpr DiagnosticKind kUnlinkedRequest{
-    "match.unlinked_request", Severity::kWarning,
-    "a request completion or cancellation has no earlier request with its id on that location"};
-inline constexpr DiagnosticKind kOpenRequest{
-    "match.open_request", Severity::kInfo,
-    "a non-blocking request was never completed in the trace"};
 inline constexpr DiagnosticKind kCancelledRequest{
     "match.cancelled_request", Severity::kInfo,
-    "a request was cancelled; it takes no part in matching"};
+    "a send request was cancelled; it takes no part in matching"};
 inline constexpr DiagnosticKind kIncompleteCollective{
     "match.incomplete_collective", Severity::kError,
     "a collective instance lacks some members of its communicator; no wait state is computed"};

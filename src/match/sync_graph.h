@@ -6,29 +6,39 @@
 //
 //   const Message& m = graph.messages[id];
 //   uint32_t send_call = trace.location(m.sender).pair(m.send_event);   // Enter of MPI_Send
-//   for (uint32_t id : graph.by_location[loc].received) { ... }         // in completion order
+//   const LocationSync& s = graph.by_location[loc];
+//   for (uint32_t id = s.first_received; id < s.first_received + s.received_count; ++id) ...
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
 #include "base/diagnostics.h"
-#include "trace/enums.h"
+#include "trace/trace.h"
 
 namespace cw::match {
 
 using trace::kNone;
 
+// A matched message, with the sender's and receiver's facts every analysis needs copied in, so
+// that analysing a location reads its own events and its messages, not its partners' events.
 struct Message {
+  uint64_t send_entered = 0;         // when the sender entered the call holding the send record
+  uint64_t send_time = 0;            // time of the send record
+  uint64_t recv_posted_entered = 0;  // when the receiver entered the call that posted it
+  uint64_t bytes = 0;                // as the sender recorded them
   uint32_t sender = kNone;
-  uint32_t send_event = kNone;     // MpiSend or MpiIsend
-  uint32_t send_complete = kNone;  // where the send completed: the send itself if blocking,
-                                   // the MpiIsendComplete event, or kNone if never completed
+  uint32_t send_event = kNone;  // MpiSend or MpiIsend
   uint32_t receiver = kNone;
-  uint32_t recv_event = kNone;     // MpiRecv or MpiIrecv (the completion)
-  uint32_t recv_request = kNone;   // where the receive was posted: the receive itself if
-                                   // blocking, else the MpiIrecvRequest event
+  uint32_t recv_event = kNone;  // MpiRecv or MpiIrecv (the completion)
 };
+
+// Where the send of `m` completed: the send record itself if blocking, the MpiIsendComplete
+// record, or kNone if the request never completed in the trace.
+uint32_t SendCompletion(const trace::Trace& trace, const Message& m);
+// Where the receive of `m` was posted: the receive record itself if blocking, else the
+// MpiIrecvRequest record (the Irecv record itself if the request could not be linked).
+uint32_t ReceivePosting(const trace::Trace& trace, const Message& m);
 
 struct CollectiveMember {
   uint32_t location = kNone;
@@ -47,8 +57,11 @@ struct CollectiveInstance {
 };
 
 struct LocationSync {
-  std::vector<uint32_t> sent;      // message ids, ordered by send event
-  std::vector<uint32_t> received;  // message ids, ordered by receive (completion) event
+  std::vector<uint32_t> sent;  // message ids, ordered by send event
+  // Messages this location received are the ids [first_received, first_received +
+  // received_count), ordered by receive (completion) event.
+  uint32_t first_received = 0;
+  uint32_t received_count = 0;
   std::vector<uint32_t> collectives;  // member indices, in event order
 };
 
@@ -62,7 +75,7 @@ struct MatchStats {
 };
 
 struct SyncGraph {
-  std::vector<Message> messages;
+  std::vector<Message> messages;  // grouped by receiver, in each group by receive event
   std::vector<CollectiveInstance> collectives;
   std::vector<CollectiveMember> members;  // grouped by instance, in communicator rank order
   std::vector<LocationSync> by_location;

@@ -126,8 +126,9 @@ Result<trace::Trace> ReadTrace(const std::string& path, const ReadOptions& optio
 
   unsigned threads = options.threads == 0 ? DefaultThreadCount() : options.threads;
   std::vector<std::vector<uint32_t>> parts = BalanceLocations(trace.defs, threads);
-  std::vector<Result<std::vector<LocationReadResult>>> outcomes(parts.size(),
-                                                                std::vector<LocationReadResult>());
+  std::vector<Result<std::vector<LocationReadResult>>> outcomes;
+  outcomes.reserve(parts.size());
+  for (size_t p = 0; p < parts.size(); ++p) outcomes.emplace_back(std::vector<LocationReadResult>());
   ParallelFor(parts.size(), static_cast<unsigned>(parts.size()), [&](size_t p) {
     EventReadJob job{anchor, &trace.defs, parts[p], gap_region, undefined_region,
                      program_region, options.progress};

@@ -102,7 +102,8 @@ void BreakdownSection(const Report& r, std::string& out) {
   double other_mpi = r.Total(MetricId::kMpi) - r.Total(MetricId::kMpiCommunication) -
                      r.Total(MetricId::kMpiSynchronization) - r.Total(MetricId::kMpiIo) -
                      r.Total(MetricId::kMpiManagement);
-  if (other_mpi > 0) {
+  // The remainder is a difference of sums; ignore what is only rounding.
+  if (other_mpi > 1e-9 * total) {
     out += Pad("    Other MPI calls", 34) + PadLeft(FormatSeconds(other_mpi), 10) + "  " +
            Percent(other_mpi, total) + "\n";
   }

@@ -1,5 +1,6 @@
 #include "trace/location_builder.h"
 
+#include <algorithm>
 #include <string>
 
 namespace cw::trace {
@@ -40,6 +41,7 @@ uint32_t LocationBuilder::InternCallpath(uint32_t parent, uint32_t region) {
   CacheSlot& slot = cache_[(parent * 31u + region) & 255u];
   if (slot.parent == parent && slot.region == region) return slot.id;
   uint32_t id = tree_.Intern(parent, region);
+  if (id >= times_.size()) times_.resize(id + 1);
   slot = CacheSlot{parent, region, id};
   return id;
 }
@@ -49,7 +51,8 @@ void LocationBuilder::PushFrame(uint64_t time, uint32_t region, bool synthetic) 
   uint32_t callpath = InternCallpath(parent, region);
   uint32_t index = Append(time, EventKind::kEnter, callpath);
   if (synthetic) events_.synthetic_.push_back(index);
-  stack_.push_back(Frame{index, region, callpath});
+  stack_.push_back(Frame{index, region, callpath, time});
+  ++times_[callpath].visits;
 }
 
 void LocationBuilder::PopFrame(uint64_t time, bool synthetic) {
@@ -59,6 +62,11 @@ void LocationBuilder::PopFrame(uint64_t time, bool synthetic) {
   events_.pair_[index] = frame.enter;
   events_.pair_[frame.enter] = index;
   if (synthetic) events_.synthetic_.push_back(index);
+  uint64_t duration = time - frame.entered;
+  LocalTime& t = times_[frame.callpath];
+  t.inclusive += duration;
+  t.exclusive += static_cast<int64_t>(duration);
+  if (!stack_.empty()) times_[stack_.back().callpath].exclusive -= static_cast<int64_t>(duration);
 }
 
 bool LocationBuilder::CloseDownTo(uint64_t time, uint32_t region) {
@@ -106,8 +114,7 @@ void LocationBuilder::MeasurementOnOff(uint64_t time, bool on) {
   ++recorded_;
   GenericPayload payload;
   payload.c = on ? kMeasurementOn : kMeasurementOff;
-  Append(time, EventKind::kMeasurementOnOff, static_cast<uint32_t>(events_.generic_.size()));
-  events_.generic_.push_back(payload);
+  Append(time, EventKind::kMeasurementOnOff, events_.generic_.push_back(payload));
   if (!on && !measurement_off_ && gap_region_ != kNone) {
     diagnostics_.Report(kMeasurementGap, "event " + std::to_string(recorded_ - 1));
     PushFrame(time, gap_region_, /*synthetic=*/true);
@@ -115,42 +122,85 @@ void LocationBuilder::MeasurementOnOff(uint64_t time, bool on) {
   }
 }
 
-void LocationBuilder::P2p(uint64_t time, EventKind kind, const P2pPayload& payload) {
+uint32_t LocationBuilder::StoreRequest(uint32_t event, uint64_t request) {
+  if (request == kNoRequest) return kNoRequest32;
+  if (request < kWideRequest32) return static_cast<uint32_t>(request);
+  events_.wide_requests_.emplace(event, request);
+  return kWideRequest32;
+}
+
+void LocationBuilder::P2p(uint64_t time, EventKind kind, P2pPayload payload, uint64_t request) {
   ++recorded_;
-  Append(Clamp(time), kind, static_cast<uint32_t>(events_.p2p_.size()));
-  events_.p2p_.push_back(payload);
+  uint32_t index = events_.size();
+  payload.request_link = kNone;
+  if (kind == EventKind::kMpiIsend) {
+    open_requests_.Insert(request, index);
+  } else if (kind == EventKind::kMpiIrecv) {
+    if (uint32_t* posted = open_requests_.Find(request)) {
+      payload.request_link = *posted;
+      open_requests_.Erase(request);
+    } else {
+      events_.wide_requests_.emplace(index, request);  // no linked record to hold the id
+      diagnostics_.Report(kUnlinkedRequest, "event " + std::to_string(index));
+    }
+  }
+  Append(Clamp(time), kind, events_.p2p_.push_back(payload));
 }
 
 void LocationBuilder::Request(uint64_t time, EventKind kind, uint64_t request) {
   ++recorded_;
-  Append(Clamp(time), kind, static_cast<uint32_t>(events_.request_ids_.size()));
-  events_.request_ids_.push_back(request);
+  uint32_t index = events_.size();
+  uint32_t stored = StoreRequest(index, request);
+  Append(Clamp(time), kind, stored);
+  LinkRequest(index, request);
 }
 
-void LocationBuilder::Collective(uint64_t time, EventKind kind, const CollectivePayload& payload) {
+// Links request records by id: an Isend to the record that completes or cancels it, an Irecv
+// (in P2p) to the IrecvRequest that posted it.
+void LocationBuilder::LinkRequest(uint32_t event, uint64_t request) {
+  EventKind kind = events_.kind_[event];
+  if (kind == EventKind::kMpiIrecvRequest) {
+    open_requests_.Insert(request, event);
+    return;
+  }
+  if (kind == EventKind::kNonBlockingCollectiveRequest) return;
+  uint32_t* start = open_requests_.Find(request);
+  if (start == nullptr) {
+    diagnostics_.Report(kUnlinkedRequest, "event " + std::to_string(event));
+    return;
+  }
+  if (kind == EventKind::kMpiRequestTest) return;  // still open
+  if (events_.kind_[*start] == EventKind::kMpiIsend) {
+    events_.p2p_[events_.ref_[*start]].request_link = event;
+  }
+  // A completed Isend or a cancelled request of either kind is closed; a cancelled IrecvRequest
+  // has no Irecv record to link.
+  open_requests_.Erase(request);
+}
+
+void LocationBuilder::Collective(uint64_t time, EventKind kind, CollectivePayload payload,
+                                 uint64_t request) {
   ++recorded_;
-  Append(Clamp(time), kind, static_cast<uint32_t>(events_.collective_.size()));
-  events_.collective_.push_back(payload);
+  payload.request = StoreRequest(events_.size(), request);
+  Append(Clamp(time), kind, events_.collective_.push_back(payload));
 }
 
 void LocationBuilder::Rma(uint64_t time, EventKind kind, const RmaPayload& payload) {
   ++recorded_;
-  Append(Clamp(time), kind, static_cast<uint32_t>(events_.rma_.size()));
-  events_.rma_.push_back(payload);
+  Append(Clamp(time), kind, events_.rma_.push_back(payload));
 }
 
 void LocationBuilder::Thread(uint64_t time, EventKind kind, const ThreadPayload& payload) {
   ++recorded_;
-  Append(Clamp(time), kind, static_cast<uint32_t>(events_.thread_.size()));
-  events_.thread_.push_back(payload);
+  Append(Clamp(time), kind, events_.thread_.push_back(payload));
 }
 
 void LocationBuilder::Metric(uint64_t time, uint32_t metric, const uint8_t* types,
                              const uint64_t* values, uint32_t count) {
   ++recorded_;
-  Append(Clamp(time), EventKind::kMetric, static_cast<uint32_t>(events_.metric_.size()));
-  events_.metric_.push_back(
-      MetricPayload{metric, static_cast<uint32_t>(events_.metric_values_.size()), count});
+  Append(Clamp(time), EventKind::kMetric,
+         events_.metric_.push_back(MetricPayload{
+             metric, static_cast<uint32_t>(events_.metric_values_.size()), count}));
   events_.metric_values_.insert(events_.metric_values_.end(), values, values + count);
   events_.metric_types_.insert(events_.metric_types_.end(), types, types + count);
 }
@@ -158,9 +208,9 @@ void LocationBuilder::Metric(uint64_t time, uint32_t metric, const uint8_t* type
 void LocationBuilder::ProgramBegin(uint64_t time, uint32_t name, const uint32_t* args,
                                    uint32_t count) {
   ++recorded_;
-  Append(Clamp(time), EventKind::kProgramBegin, static_cast<uint32_t>(events_.program_.size()));
-  events_.program_.push_back(
-      ProgramPayload{name, static_cast<uint32_t>(events_.program_args_.size()), count});
+  Append(Clamp(time), EventKind::kProgramBegin,
+         events_.program_.push_back(ProgramPayload{
+             name, static_cast<uint32_t>(events_.program_args_.size()), count}));
   events_.program_args_.insert(events_.program_args_.end(), args, args + count);
   if (program_name_ == kNone) program_name_ = name;
   if (program_region_ != kNone) PushFrame(last_time_, program_region_, /*synthetic=*/true);
@@ -170,14 +220,13 @@ void LocationBuilder::ProgramEnd(uint64_t time, int64_t exit_status) {
   time = Clamp(time);
   if (program_region_ != kNone) CloseDownTo(time, program_region_);
   ++recorded_;
-  Append(time, EventKind::kProgramEnd, static_cast<uint32_t>(events_.generic_.size()));
-  events_.generic_.push_back(GenericPayload{static_cast<uint64_t>(exit_status), 0, kNone, 0});
+  Append(time, EventKind::kProgramEnd,
+         events_.generic_.push_back(GenericPayload{static_cast<uint64_t>(exit_status), 0, kNone, 0}));
 }
 
 void LocationBuilder::Generic(uint64_t time, EventKind kind, const GenericPayload& payload) {
   ++recorded_;
-  Append(Clamp(time), kind, static_cast<uint32_t>(events_.generic_.size()));
-  events_.generic_.push_back(payload);
+  Append(Clamp(time), kind, events_.generic_.push_back(payload));
 }
 
 void LocationBuilder::NoPayload(uint64_t time, EventKind kind) {
@@ -191,6 +240,15 @@ void LocationBuilder::AddAttribute(uint32_t attribute, uint8_t type, uint64_t va
 }
 
 LocationEvents LocationBuilder::Finish() {
+  if (!open_requests_.empty()) {
+    uint32_t first = kNone;
+    open_requests_.ForEach([&](uint64_t request, uint32_t event) {
+      first = std::min(first, event);
+      // An Isend never completed has no linked record to hold its id.
+      if (events_.kind_[event] == EventKind::kMpiIsend) events_.wide_requests_.emplace(event, request);
+    });
+    diagnostics_.Report(kOpenRequest, "event " + std::to_string(first), open_requests_.size());
+  }
   if (!stack_.empty()) {
     // A trailing measurement-off gap is expected (Score-P switches off before the end); any other
     // open region is a truncated or unbalanced trace.
@@ -200,6 +258,12 @@ LocationEvents LocationBuilder::Finish() {
                           stack_.size() - (measurement_off_ ? 1 : 0));
     }
     while (!stack_.empty()) PopFrame(last_time_, /*synthetic=*/true);
+  }
+  events_.profile_.reserve(times_.size());
+  for (uint32_t cp = 0; cp < times_.size(); ++cp) {
+    const LocalTime& t = times_[cp];
+    events_.profile_.push_back(LocationEvents::CallpathTime{
+        cp, t.visits, t.inclusive, static_cast<uint64_t>(t.exclusive)});
   }
   return std::move(events_);
 }
@@ -213,6 +277,9 @@ void LocationBuilder::RemapCallpaths(LocationEvents& events,
       events.ref_[i] = local_to_global[events.ref_[i]];
     }
   }
+  for (LocationEvents::CallpathTime& t : events.profile_) t.callpath = local_to_global[t.callpath];
+  std::sort(events.profile_.begin(), events.profile_.end(),
+            [](const auto& a, const auto& b) { return a.callpath < b.callpath; });
 }
 
 }  // namespace cw::trace

@@ -12,6 +12,10 @@
 //   - ProgramBegin/ProgramEnd enclose everything in an Enter/Leave of the program region (as
 //     Scalasca does), so that a location's time runs from program start to program end.
 // Repairs add synthetic events, listed in LocationEvents::synthetic().
+// While reading it also links non-blocking requests (an Isend to the record that completed it,
+// an Irecv to the record that posted it; see P2pPayload::request_link) and measures the time of
+// every call path (LocationEvents::profile()), because both need the events in order and are
+// cheapest while they pass by.
 //
 //   LocationBuilder b(expected_events, gap_region);
 //   b.Enter(10, main); b.P2p(12, EventKind::kMpiSend, payload); b.Leave(20, main);
@@ -23,6 +27,7 @@
 #include <vector>
 
 #include "base/diagnostics.h"
+#include "base/flat_hash_map.h"
 #include "trace/call_tree.h"
 #include "trace/location_events.h"
 
@@ -44,6 +49,12 @@ inline constexpr DiagnosticKind kTimeReversed{
 inline constexpr DiagnosticKind kMeasurementGap{
     "trace.measurement_gap", Severity::kInfo,
     "measurement was switched off; the gap appears as region MEASUREMENT OFF"};
+inline constexpr DiagnosticKind kUnlinkedRequest{
+    "trace.unlinked_request", Severity::kWarning,
+    "a request completion, test or cancellation has no earlier request with its id"};
+inline constexpr DiagnosticKind kOpenRequest{
+    "trace.open_request", Severity::kInfo,
+    "a non-blocking request was never completed or cancelled in the trace"};
 
 class LocationBuilder {
  public:
@@ -56,9 +67,11 @@ class LocationBuilder {
   void Leave(uint64_t time, uint32_t region);
   void MeasurementOnOff(uint64_t time, bool on);
 
-  void P2p(uint64_t time, EventKind kind, const P2pPayload& payload);
+  // `request` is the OTF2 request id (kNoRequest for blocking records); the builder stores it.
+  void P2p(uint64_t time, EventKind kind, P2pPayload payload, uint64_t request = kNoRequest);
   void Request(uint64_t time, EventKind kind, uint64_t request);
-  void Collective(uint64_t time, EventKind kind, const CollectivePayload& payload);
+  void Collective(uint64_t time, EventKind kind, CollectivePayload payload,
+                  uint64_t request = kNoRequest);
   void Rma(uint64_t time, EventKind kind, const RmaPayload& payload);
   void Thread(uint64_t time, EventKind kind, const ThreadPayload& payload);
   void Metric(uint64_t time, uint32_t metric, const uint8_t* types, const uint64_t* values,
@@ -88,6 +101,12 @@ class LocationBuilder {
     uint32_t enter;     // event index of the Enter
     uint32_t region;
     uint32_t callpath;  // local id
+    uint64_t entered;   // time of the Enter
+  };
+  struct LocalTime {
+    uint64_t visits = 0;
+    uint64_t inclusive = 0;
+    int64_t exclusive = 0;  // children's time is subtracted as they close
   };
   struct CacheSlot {
     uint32_t parent = kNone - 1;
@@ -97,6 +116,8 @@ class LocationBuilder {
 
   uint64_t Clamp(uint64_t time);
   uint32_t Append(uint64_t time, EventKind kind, uint32_t ref);
+  // The 32-bit form of a request id of the event about to be appended (index `event`).
+  uint32_t StoreRequest(uint32_t event, uint64_t request);
   uint32_t InternCallpath(uint32_t parent, uint32_t region);
   void PushFrame(uint64_t time, uint32_t region, bool synthetic);
   void PopFrame(uint64_t time, bool synthetic);
@@ -105,8 +126,12 @@ class LocationBuilder {
   bool CloseDownTo(uint64_t time, uint32_t region);
   uint32_t EnclosingEnter() const { return stack_.empty() ? kNone : stack_.back().enter; }
 
+  void LinkRequest(uint32_t event, uint64_t request);
+
   LocationEvents events_;
   CallTree tree_;
+  std::vector<LocalTime> times_;  // by local call path
+  FlatHashMap<uint64_t, uint32_t> open_requests_;  // request id -> Isend or IrecvRequest event
   std::array<CacheSlot, 256> cache_{};
   std::vector<Frame> stack_;
   Diagnostics diagnostics_;

@@ -16,18 +16,21 @@
 
 #include <cstdint>
 #include <span>
+#include <unordered_map>
 #include <vector>
 
+#include "base/chunked_vector.h"
 #include "trace/enums.h"
 #include "trace/event_kind.h"
 #include "trace/payloads.h"
+#include "trace/time_column.h"
 
 namespace cw::trace {
 
 class LocationEvents {
  public:
-  uint32_t size() const { return static_cast<uint32_t>(time_.size()); }
-  bool empty() const { return time_.empty(); }
+  uint32_t size() const { return static_cast<uint32_t>(kind_.size()); }
+  bool empty() const { return kind_.empty(); }
 
   uint64_t time(uint32_t i) const { return time_[i]; }
   EventKind kind(uint32_t i) const { return kind_[i]; }
@@ -44,7 +47,6 @@ class LocationEvents {
   }
 
   const P2pPayload& p2p(uint32_t i) const { return p2p_[ref_[i]]; }
-  uint64_t request(uint32_t i) const { return request_ids_[ref_[i]]; }
   const CollectivePayload& collective(uint32_t i) const { return collective_[ref_[i]]; }
   const RmaPayload& rma(uint32_t i) const { return rma_[ref_[i]]; }
   const ThreadPayload& thread(uint32_t i) const { return thread_[ref_[i]]; }
@@ -56,9 +58,23 @@ class LocationEvents {
   std::span<const uint32_t> program_args() const { return program_args_; }
   std::span<const EventAttribute> attributes() const { return attributes_; }
 
-  // Whole columns, for loops that scan many events.
-  std::span<const uint64_t> times() const { return time_; }
+  // The OTF2 request id of a request record (IsendComplete, IrecvRequest, RequestTest,
+  // RequestCancelled, NonBlockingCollectiveRequest), an Isend/Irecv, or a non-blocking
+  // collective completion; kNoRequest for events without one.
+  uint64_t RequestId(uint32_t i) const;
+
+  // The kind column, for loops that scan many events.
   std::span<const EventKind> kinds() const { return kind_; }
+
+  // Time per call path, measured from the Enter/Leave nesting while reading: one entry per call
+  // path the location visited, ordered by call-path id (ticks).
+  struct CallpathTime {
+    uint32_t callpath;
+    uint64_t visits;
+    uint64_t inclusive;
+    uint64_t exclusive;
+  };
+  std::span<const CallpathTime> profile() const { return profile_; }
 
   // Indices (ascending) of events the builder added to repair the nesting; they were not in the
   // file: implicit Leaves and the Enter/Leave pairs that mark measurement-off gaps.
@@ -74,24 +90,25 @@ class LocationEvents {
  private:
   friend class LocationBuilder;
 
-  std::vector<uint64_t> time_;
+  TimeColumn time_;
   std::vector<EventKind> kind_;
-  std::vector<uint32_t> ref_;
+  std::vector<uint32_t> ref_;  // request records keep their (32-bit) request id here
   std::vector<uint32_t> pair_;
 
-  std::vector<P2pPayload> p2p_;
-  std::vector<uint64_t> request_ids_;
-  std::vector<CollectivePayload> collective_;
-  std::vector<RmaPayload> rma_;
-  std::vector<ThreadPayload> thread_;
-  std::vector<MetricPayload> metric_;
+  ChunkedVector<P2pPayload> p2p_;
+  ChunkedVector<CollectivePayload> collective_;
+  ChunkedVector<RmaPayload> rma_;
+  ChunkedVector<ThreadPayload> thread_;
+  ChunkedVector<MetricPayload> metric_;
   std::vector<uint64_t> metric_values_;
   std::vector<uint8_t> metric_types_;
-  std::vector<ProgramPayload> program_;
+  ChunkedVector<ProgramPayload> program_;
   std::vector<uint32_t> program_args_;
-  std::vector<GenericPayload> generic_;
+  ChunkedVector<GenericPayload> generic_;
   std::vector<EventAttribute> attributes_;
   std::vector<uint32_t> synthetic_;
+  std::unordered_map<uint32_t, uint64_t> wide_requests_;  // by event index
+  std::vector<CallpathTime> profile_;
 };
 
 }  // namespace cw::trace

@@ -8,24 +8,31 @@
 
 namespace cw::trace {
 
+// Request ids. OTF2 ids are 64-bit, but every writer numbers requests from 1, so payloads keep
+// them in 32 bits; an id that does not fit is stored aside (LocationEvents::RequestId reads both).
 inline constexpr uint64_t kNoRequest = UINT64_MAX;
+inline constexpr uint32_t kNoRequest32 = UINT32_MAX;
+inline constexpr uint32_t kWideRequest32 = UINT32_MAX - 1;  // the id is in the overflow table
 
-// MpiSend, MpiIsend, MpiRecv, MpiIrecv.
+// MpiSend, MpiIsend, MpiRecv, MpiIrecv, in event order.
 struct P2pPayload {
   uint64_t bytes = 0;
-  uint64_t request = kNoRequest;  // OTF2 request id of Isend/Irecv
   uint32_t comm = kNone;
-  uint32_t peer = kNone;  // receiver (sends) or sender (receives), a rank in `comm`
+  uint32_t peer = kNone;   // receiver (sends) or sender (receives), a rank in `comm`
   uint32_t tag = 0;
+  // Isend: the IsendComplete or RequestCancelled record that ended the request; Irecv: the
+  // IrecvRequest record that posted it. kNone for blocking records and unlinked requests. The
+  // request id itself is kept by the linked record (LocationEvents::RequestId reads it).
+  uint32_t request_link = kNone;
 };
 
 // MpiCollectiveEnd, NonBlockingCollectiveComplete (comm), RmaCollectiveEnd (window).
 struct CollectivePayload {
   uint64_t sent = 0;
   uint64_t received = 0;
-  uint64_t request = kNoRequest;  // NonBlockingCollectiveComplete only
   uint32_t comm_or_window = kNone;
   uint32_t root = kNone;  // a rank in the communicator, kNone for rootless operations
+  uint32_t request = kNoRequest32;  // NonBlockingCollectiveComplete only (see P2pPayload)
   CollectiveOp op = CollectiveOp::kBarrier;
   uint8_t sync_level = 0;  // RmaCollectiveEnd only
 };

@@ -31,7 +31,7 @@ TEST(P2pMatcherTest, MessagesOnOneChannelDoNotOvertake) {
   SyncGraph g = MatchTrace(t, 2);
   ASSERT_EQ(g.messages.size(), 3u);
   for (uint32_t k = 0; k < 3; ++k) {
-    const Message& m = g.messages[g.by_location[1].received[k]];
+    const Message& m = g.messages[g.by_location[1].first_received + k];
     EXPECT_EQ(t.location(0).p2p(m.send_event).bytes, t.location(1).p2p(m.recv_event).bytes);
   }
   EXPECT_EQ(g.stats.unmatched_sends + g.stats.unmatched_receives, 0u);
@@ -52,8 +52,8 @@ TEST(P2pMatcherTest, ReceivesMatchInPostingOrderNotCompletionOrder) {
   ASSERT_EQ(g.messages.size(), 2u);
   for (const Message& m : g.messages) {
     EXPECT_EQ(t.location(0).p2p(m.send_event).bytes, t.location(1).p2p(m.recv_event).bytes);
-    EXPECT_EQ(t.location(1).kind(m.recv_request), trace::EventKind::kMpiIrecvRequest);
-    EXPECT_EQ(t.location(1).request(m.recv_request), t.location(1).p2p(m.recv_event).request);
+    EXPECT_EQ(t.location(1).kind(ReceivePosting(t, m)), trace::EventKind::kMpiIrecvRequest);
+    EXPECT_EQ(t.location(1).RequestId(ReceivePosting(t, m)), t.location(1).RequestId(m.recv_event));
   }
 }
 
@@ -80,8 +80,8 @@ TEST(P2pMatcherTest, RequestsLinkToTheirCompletions) {
   SyncGraph g = MatchTrace(t, 1);
   ASSERT_EQ(g.messages.size(), 1u);
   const Message& m = g.messages[0];
-  EXPECT_EQ(t.location(0).kind(m.send_complete), trace::EventKind::kMpiIsendComplete);
-  EXPECT_EQ(t.location(1).kind(m.recv_request), trace::EventKind::kMpiRecv);  // blocking
+  EXPECT_EQ(t.location(0).kind(SendCompletion(t, m)), trace::EventKind::kMpiIsendComplete);
+  EXPECT_EQ(t.location(1).kind(ReceivePosting(t, m)), trace::EventKind::kMpiRecv);  // blocking
 }
 
 TEST(P2pMatcherTest, CancelledRequestsTakeNoPart) {

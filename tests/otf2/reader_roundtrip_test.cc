@@ -44,17 +44,18 @@ TEST(ReaderRoundTripTest, EveryRecordComesBack) {
   EXPECT_EQ(r0.p2p(4).peer, 1u);
   EXPECT_EQ(r0.p2p(4).tag, 3u);
   EXPECT_EQ(r0.p2p(4).bytes, 64u);
-  EXPECT_EQ(r0.p2p(7).request, 77u);
-  EXPECT_EQ(r0.request(10), 77u);
+  EXPECT_EQ(r0.RequestId(7), 77u);
+  EXPECT_EQ(r0.RequestId(10), 77u);
+  EXPECT_EQ(r0.RequestId(4), trace::kNoRequest);  // a blocking send has none
   EXPECT_EQ(r0.collective(14).op, trace::CollectiveOp::kAllreduce);
   EXPECT_EQ(r0.collective(14).sent, 8u);
   EXPECT_EQ(t->CallpathName(r0.callpath(4)), "main/MPI_Send");
 
   const trace::LocationEvents& r1 = t->location(1);
   EXPECT_EQ(r1.kind(7), EventKind::kMpiIrecvRequest);
-  EXPECT_EQ(r1.request(7), 5u);
+  EXPECT_EQ(r1.RequestId(7), 5u);
   EXPECT_EQ(r1.kind(10), EventKind::kMpiIrecv);
-  EXPECT_EQ(r1.p2p(10).request, 5u);
+  EXPECT_EQ(r1.RequestId(10), 5u);
   EXPECT_EQ(t->RecordedEventCount(), 34u);
 
   // Region classification comes from the definitions, as for Score-P traces.

@@ -23,7 +23,7 @@ TEST(LocationBuilderTest, PairsEnterAndLeaveAndNestsOtherEvents) {
   LocationBuilder b(0, kGap);
   b.Enter(1, kMain);
   b.Enter(2, kFoo);
-  b.P2p(3, EventKind::kMpiSend, P2pPayload{8, kNoRequest, 0, 1, 7});
+  b.P2p(3, EventKind::kMpiSend, P2pPayload{8, 0, 1, 7, kNoRequest32});
   b.Leave(4, kFoo);
   b.Leave(5, kMain);
   CallTree tree = b.local_tree();

@@ -5,23 +5,20 @@
 #include "analysis/waitstates/internal/collective_patterns.h"
 #include "analysis/waitstates/internal/context.h"
 #include "analysis/waitstates/internal/init_finalize.h"
+#include "analysis/waitstates/internal/location_scan.h"
 #include "analysis/waitstates/internal/p2p_patterns.h"
 #include "analysis/waitstates/time_categories.h"
 #include "base/parallel.h"
-#include "trace/profile.h"
 
 namespace cw::analysis {
 namespace {
 
-// The time tree and visits from the call-path profile of one location.
+// The time tree and visits from the call-path profile the trace measured while reading.
 void AddProfile(const internal::Context& ctx, uint32_t location, LocationSeverities& severities) {
-  trace::LocationProfile profile = trace::ComputeLocationProfile(ctx.trace, location);
-  for (uint32_t cp = 0; cp < profile.exclusive.size(); ++cp) {
-    if (profile.visits[cp] == 0 && profile.exclusive[cp] == 0) continue;
-    MetricId category = ctx.time_category[ctx.trace.CallpathRegion(cp)];
-    internal::AddWithAncestors(severities, category, cp,
-                               static_cast<double>(profile.exclusive[cp]));
-    severities.Add(MetricId::kVisits, cp, static_cast<double>(profile.visits[cp]));
+  for (const trace::LocationEvents::CallpathTime& t : ctx.trace.location(location).profile()) {
+    MetricId category = ctx.time_category[ctx.trace.CallpathRegion(t.callpath)];
+    internal::AddWithAncestors(severities, category, t.callpath, static_cast<double>(t.exclusive));
+    severities.Add(MetricId::kVisits, t.callpath, static_cast<double>(t.visits));
   }
 }
 
@@ -31,30 +28,37 @@ WaitStateResult AnalyzeWaitStates(const trace::Trace& trace, const match::SyncGr
                                   const WaitStateOptions& options) {
   const std::vector<MetricId> categories = TimeCategories(trace.defs);
   const internal::Context ctx{trace, graph, categories};
+  const internal::CallpathFlags callpaths = internal::ComputeCallpathFlags(trace);
   const unsigned threads = options.threads == 0 ? 1 : options.threads;
 
+  // Collective instances are evaluated once each, then charged by their members' locations.
   const std::vector<internal::MemberOutcome> collective = internal::EvaluateCollectives(ctx, threads);
-  const internal::InitFinalize init_finalize = internal::FindInitFinalize(ctx, threads);
 
   const uint32_t n = trace.location_count();
   std::vector<std::unique_ptr<internal::LocationOutput>> outputs(n);
+  internal::InitFinalize init_finalize;
+  init_finalize.init.resize(n);
+  init_finalize.finalize.resize(n);
   ParallelFor(n, threads, [&](size_t index) {
     uint32_t loc = static_cast<uint32_t>(index);
     auto out = std::make_unique<internal::LocationOutput>(trace.call_tree.size(),
                                                           options.instances_per_metric);
     AddProfile(ctx, loc, out->severities);
+    internal::ScanLocation(ctx, callpaths, loc, *out, init_finalize.init[loc],
+                           init_finalize.finalize[loc]);
     internal::AnalyzePointToPoint(ctx, loc, *out);
     internal::ApplyCollectiveOutcomes(ctx, loc, collective, *out);
-    internal::CountCollectiveAndRmaTraffic(ctx, loc, *out);
-    internal::ApplyInitFinalize(ctx, loc, init_finalize, *out);
     outputs[index] = std::move(out);
   });
+  // MPI_Init and MPI_Finalize compare every location with the latest one: a second, short step.
+  init_finalize.Summarize();
 
   WaitStateResult result;
   result.severities.reserve(n);
   InstanceCollector instances(options.instances_per_metric);
   for (uint32_t loc = 0; loc < n; ++loc) {
     internal::LocationOutput& out = *outputs[loc];
+    internal::ApplyInitFinalize(ctx, loc, init_finalize, out);
     result.violations.p2p += out.violations.p2p;
     result.violations.collective += out.violations.collective;
     instances.Merge(out.instances);

@@ -1,9 +1,10 @@
 #include "match/internal/p2p_matcher.h"
 
 #include <algorithm>
+#include <numeric>
 #include <string>
-#include <unordered_map>
 
+#include "base/flat_hash_map.h"
 #include "base/parallel.h"
 #include "match/matcher.h"
 
@@ -13,26 +14,21 @@ namespace {
 using trace::EventKind;
 using trace::LocationEvents;
 
+// What matching needs of a send; communicator and tag stay in the trace's payload.
 struct SendRecord {
   uint32_t event;
-  uint32_t complete;
-  uint32_t comm;
-  uint32_t dest;  // location
-  uint32_t tag;
-  bool cancelled;
+  uint32_t dest;     // location
+  uint32_t message;  // once matched: index among dest's messages, then the message id
 };
 
 struct RecvRecord {
-  uint32_t event;
-  uint32_t posted;  // posting event (request), orders receives
-  uint32_t comm;
-  uint32_t source;  // location
-  uint32_t tag;
+  uint32_t event;   // the receive record (completion)
+  uint32_t posted;  // the posting event (IrecvRequest, or the receive itself): the match order
 };
 
 struct LocationScan {
-  std::vector<SendRecord> sends;
-  std::vector<RecvRecord> recvs;
+  std::vector<SendRecord> sends;  // in event order; cancelled sends are left out
+  std::vector<RecvRecord> recvs;  // in event (completion) order
   Diagnostics diagnostics;
   uint64_t cancelled = 0;
 };
@@ -41,93 +37,38 @@ std::string Where(uint32_t location, uint32_t event) {
   return "location " + std::to_string(location) + ", event " + std::to_string(event);
 }
 
-// Reads one location's point-to-point records and links its requests.
+uint32_t PeerLocation(const trace::Trace& trace, uint32_t loc, const trace::P2pPayload& p) {
+  const std::vector<trace::Comm>& comms = trace.defs.comms;
+  if (p.comm >= comms.size() || !comms[p.comm].defined) return kNone;
+  return comms[p.comm].LocationOfRank(p.peer, loc);
+}
+
+// Reads one location's point-to-point records. Requests were linked by the trace builder.
 LocationScan ScanLocation(const trace::Trace& trace, uint32_t loc) {
   const LocationEvents& ev = trace.location(loc);
   LocationScan scan;
-  // Pending requests: request id -> index into sends (Isend) or posting event (IrecvRequest).
-  std::unordered_map<uint64_t, uint32_t> pending_sends;
-  std::unordered_map<uint64_t, uint32_t> pending_recvs;
-
-  auto resolve = [&](uint32_t event) {
-    const trace::P2pPayload& p = ev.p2p(event);
-    const std::vector<trace::Comm>& comms = trace.defs.comms;
-    uint32_t peer = p.comm < comms.size() && comms[p.comm].defined
-                        ? comms[p.comm].LocationOfRank(p.peer, loc)
-                        : kNone;
-    if (peer == kNone) scan.diagnostics.Report(kUnknownPeer, Where(loc, event));
-    return peer;
-  };
-
-  for (uint32_t i = 0; i < ev.size(); ++i) {
-    switch (ev.kind(i)) {
-      case EventKind::kMpiSend:
-      case EventKind::kMpiIsend: {
-        uint32_t dest = resolve(i);
-        if (dest == kNone) break;
-        const trace::P2pPayload& p = ev.p2p(i);
-        bool blocking = ev.kind(i) == EventKind::kMpiSend;
-        scan.sends.push_back(SendRecord{i, blocking ? i : kNone, p.comm, dest, p.tag, false});
-        if (!blocking) pending_sends[p.request] = static_cast<uint32_t>(scan.sends.size() - 1);
-        break;
-      }
-      case EventKind::kMpiIsendComplete: {
-        auto it = pending_sends.find(ev.request(i));
-        if (it == pending_sends.end()) {
-          scan.diagnostics.Report(kUnlinkedRequest, Where(loc, i));
-          break;
-        }
-        scan.sends[it->second].complete = i;
-        pending_sends.erase(it);
-        break;
-      }
-      case EventKind::kMpiIrecvRequest:
-        pending_recvs[ev.request(i)] = i;
-        break;
-      case EventKind::kMpiRecv:
-      case EventKind::kMpiIrecv: {
-        uint32_t posted = i;
-        if (ev.kind(i) == EventKind::kMpiIrecv) {
-          auto it = pending_recvs.find(ev.p2p(i).request);
-          if (it == pending_recvs.end()) {
-            scan.diagnostics.Report(kUnlinkedRequest, Where(loc, i));
-          } else {
-            posted = it->second;
-            pending_recvs.erase(it);
-          }
-        }
-        uint32_t source = resolve(i);
-        if (source == kNone) break;
-        const trace::P2pPayload& p = ev.p2p(i);
-        scan.recvs.push_back(RecvRecord{i, posted, p.comm, source, p.tag});
-        break;
-      }
-      case EventKind::kMpiRequestCancelled: {
-        uint64_t request = ev.request(i);
-        if (auto it = pending_sends.find(request); it != pending_sends.end()) {
-          scan.sends[it->second].cancelled = true;
-          pending_sends.erase(it);
-        } else if (!pending_recvs.erase(request)) {
-          scan.diagnostics.Report(kUnlinkedRequest, Where(loc, i));
-          break;
-        }
+  std::span<const EventKind> kinds = ev.kinds();
+  for (uint32_t i = 0; i < kinds.size(); ++i) {
+    EventKind kind = kinds[i];
+    if (kind == EventKind::kMpiSend || kind == EventKind::kMpiIsend) {
+      const trace::P2pPayload& p = ev.p2p(i);
+      if (kind == EventKind::kMpiIsend && p.request_link != kNone &&
+          kinds[p.request_link] == EventKind::kMpiRequestCancelled) {
         ++scan.cancelled;
         scan.diagnostics.Report(kCancelledRequest, Where(loc, i));
-        break;
+        continue;
       }
-      default:
-        break;
+      uint32_t dest = PeerLocation(trace, loc, p);
+      if (dest == kNone) {
+        scan.diagnostics.Report(kUnknownPeer, Where(loc, i));
+        continue;
+      }
+      scan.sends.push_back(SendRecord{i, dest, kNone});
+    } else if (kind == EventKind::kMpiRecv || kind == EventKind::kMpiIrecv) {
+      uint32_t link = ev.p2p(i).request_link;
+      scan.recvs.push_back(RecvRecord{i, link == kNone ? i : link});
     }
   }
-  for (const auto& [request, index] : pending_sends) {
-    scan.diagnostics.Report(kOpenRequest, Where(loc, scan.sends[index].event));
-  }
-  for (const auto& [request, event] : pending_recvs) {
-    scan.diagnostics.Report(kOpenRequest, Where(loc, event));
-  }
-  // Receives match in posting order, which differs from completion order for Irecv.
-  std::stable_sort(scan.recvs.begin(), scan.recvs.end(),
-                   [](const RecvRecord& a, const RecvRecord& b) { return a.posted < b.posted; });
   return scan;
 }
 
@@ -139,10 +80,13 @@ struct ChannelKey {
 };
 struct ChannelHash {
   size_t operator()(const ChannelKey& k) const {
-    uint64_t h = (static_cast<uint64_t>(k.comm) << 32) ^ k.source;
-    h = h * 0x9E3779B97F4A7C15ull ^ k.tag;
-    return static_cast<size_t>(h ^ (h >> 29));
+    return static_cast<size_t>(MixHash((static_cast<uint64_t>(k.comm) << 32 | k.source) ^
+                                       (static_cast<uint64_t>(k.tag) * 0x9E3779B97F4A7C15ull)));
   }
+};
+struct Queue {
+  uint32_t head = kNone;  // index into the destination's incoming list
+  uint32_t tail = kNone;
 };
 
 struct SendRef {
@@ -151,45 +95,84 @@ struct SendRef {
 };
 
 struct DestinationResult {
-  std::vector<Message> messages;
-  std::vector<SendRef> unmatched_sends;
+  uint32_t matched = 0;
   uint64_t unmatched_receives = 0;
   Diagnostics diagnostics;
 };
 
-DestinationResult MatchDestination(uint32_t dest, const std::vector<LocationScan>& scans,
-                                   const std::vector<SendRef>& incoming) {
-  struct Queue {
-    std::vector<SendRef> sends;
-    size_t head = 0;
-  };
-  std::unordered_map<ChannelKey, Queue, ChannelHash> channels;
-  for (const SendRef& ref : incoming) {
-    const SendRecord& s = scans[ref.sender].sends[ref.index];
-    channels[ChannelKey{s.comm, ref.sender, s.tag}].sends.push_back(ref);
+// The sender's facts a message carries (see Message), read while the sender's events are
+// visited in order anyway.
+struct SendFacts {
+  uint64_t entered;
+  uint64_t time;
+  uint64_t bytes;
+};
+
+uint64_t EnteredAt(const LocationEvents& ev, uint32_t event) {
+  uint32_t enter = ev.pair(event);
+  return ev.time(enter == kNone ? event : enter);
+}
+
+DestinationResult MatchDestination(const trace::Trace& trace, uint32_t dest,
+                                   std::vector<LocationScan>& scans,
+                                   const std::vector<SendRef>& incoming, Message* out) {
+  FlatHashMap<ChannelKey, Queue, ChannelHash> channels;
+  std::vector<uint32_t> next(incoming.size(), kNone);
+  std::vector<SendFacts> facts(incoming.size());
+  for (uint32_t k = 0; k < incoming.size(); ++k) {
+    const SendRef& ref = incoming[k];
+    const LocationEvents& sender = trace.location(ref.sender);
+    uint32_t event = scans[ref.sender].sends[ref.index].event;
+    const trace::P2pPayload& p = sender.p2p(event);
+    facts[k] = SendFacts{EnteredAt(sender, event), sender.time(event), p.bytes};
+    ChannelKey key{p.comm, ref.sender, p.tag};
+    Queue* queue = channels.Find(key);
+    if (queue == nullptr) {
+      channels.Insert(key, Queue{k, k});
+    } else {
+      next[queue->tail] = k;
+      queue->tail = k;
+    }
   }
+
+  const LocationEvents& ev = trace.location(dest);
+  const std::vector<RecvRecord>& recvs = scans[dest].recvs;
+  std::vector<uint32_t> order(recvs.size());
+  std::iota(order.begin(), order.end(), 0u);
+  auto by_posting = [&](uint32_t a, uint32_t b) { return recvs[a].posted < recvs[b].posted; };
+  if (!std::is_sorted(order.begin(), order.end(), by_posting)) {
+    std::stable_sort(order.begin(), order.end(), by_posting);
+  }
+
   DestinationResult result;
-  for (const RecvRecord& r : scans[dest].recvs) {
-    auto it = channels.find(ChannelKey{r.comm, r.source, r.tag});
-    if (it == channels.end() || it->second.head == it->second.sends.size()) {
+  std::vector<SendRef> matched(recvs.size(), SendRef{kNone, kNone});
+  for (uint32_t r : order) {
+    const RecvRecord& recv = recvs[r];
+    const trace::P2pPayload& p = ev.p2p(recv.event);
+    uint32_t source = PeerLocation(trace, dest, p);
+    Queue* queue = source == kNone ? nullptr : channels.Find(ChannelKey{p.comm, source, p.tag});
+    if (queue == nullptr || queue->head == kNone) {
+      if (source == kNone) result.diagnostics.Report(kUnknownPeer, Where(dest, recv.event));
       ++result.unmatched_receives;
-      result.diagnostics.Report(kUnmatchedReceive, Where(dest, r.event));
+      result.diagnostics.Report(kUnmatchedReceive, Where(dest, recv.event));
       continue;
     }
-    SendRef ref = it->second.sends[it->second.head++];
-    const SendRecord& s = scans[ref.sender].sends[ref.index];
-    result.messages.push_back(Message{ref.sender, s.event, s.complete, dest, r.event, r.posted});
+    uint32_t k = queue->head;
+    const SendRef& ref = incoming[k];
+    queue->head = next[k];
+    const SendRecord& send = scans[ref.sender].sends[ref.index];
+    out[r] = Message{facts[k].entered, facts[k].time, EnteredAt(ev, recv.posted),
+                     facts[k].bytes, ref.sender, send.event, dest, recv.event};
+    matched[r] = ref;
   }
-  for (const auto& [key, queue] : channels) {
-    for (size_t i = queue.head; i < queue.sends.size(); ++i) {
-      result.unmatched_sends.push_back(queue.sends[i]);
-    }
+  // Compact in place. Each send is matched at most once, so threads of different destinations
+  // write different send records.
+  for (uint32_t r = 0; r < recvs.size(); ++r) {
+    if (matched[r].sender == kNone) continue;
+    scans[matched[r].sender].sends[matched[r].index].message = result.matched;
+    out[result.matched++] = out[r];
   }
-  // Hash-map order is not deterministic; the report must be.
-  std::sort(result.unmatched_sends.begin(), result.unmatched_sends.end(),
-            [](const SendRef& a, const SendRef& b) {
-              return a.sender != b.sender ? a.sender < b.sender : a.index < b.index;
-            });
+  std::vector<RecvRecord>().swap(scans[dest].recvs);
   return result;
 }
 
@@ -207,48 +190,54 @@ void MatchPointToPoint(const trace::Trace& trace, unsigned threads, SyncGraph& g
   std::vector<std::vector<SendRef>> incoming(n);
   for (uint32_t s = 0; s < n; ++s) {
     for (uint32_t i = 0; i < scans[s].sends.size(); ++i) {
-      const SendRecord& send = scans[s].sends[i];
-      if (!send.cancelled) incoming[send.dest].push_back(SendRef{s, i});
+      incoming[scans[s].sends[i].dest].push_back(SendRef{s, i});
     }
   }
+  // Every receive gets a slot; destinations fill theirs in parallel, then the unmatched gaps
+  // are squeezed out in place, so the messages never exist twice.
+  std::vector<size_t> slot(n + 1, 0);
+  for (uint32_t d = 0; d < n; ++d) slot[d + 1] = slot[d] + scans[d].recvs.size();
+  graph.messages.resize(slot[n]);
   std::vector<DestinationResult> results(n);
   ParallelFor(n, threads, [&](size_t dest) {
-    results[dest] = MatchDestination(static_cast<uint32_t>(dest), scans, incoming[dest]);
-    incoming[dest] = {};
+    results[dest] = MatchDestination(trace, static_cast<uint32_t>(dest), scans, incoming[dest],
+                                     graph.messages.data() + slot[dest]);
+    std::vector<SendRef>().swap(incoming[dest]);
   });
-
-  size_t total = 0;
-  for (const DestinationResult& r : results) total += r.messages.size();
-  graph.messages.reserve(total);
-  for (uint32_t loc = 0; loc < n; ++loc) {
-    graph.diagnostics.Merge(scans[loc].diagnostics);
-    graph.stats.cancelled_requests += scans[loc].cancelled;
-  }
+  size_t next_free = 0;
   for (uint32_t dest = 0; dest < n; ++dest) {
     DestinationResult& r = results[dest];
-    graph.diagnostics.Merge(r.diagnostics);
+    LocationSync& sync = graph.by_location[dest];
+    sync.first_received = static_cast<uint32_t>(next_free);
+    sync.received_count = r.matched;
+    std::copy(graph.messages.begin() + static_cast<std::ptrdiff_t>(slot[dest]),
+              graph.messages.begin() + static_cast<std::ptrdiff_t>(slot[dest] + r.matched),
+              graph.messages.begin() + static_cast<std::ptrdiff_t>(next_free));
+    next_free += r.matched;
     graph.stats.unmatched_receives += r.unmatched_receives;
-    graph.stats.unmatched_sends += r.unmatched_sends.size();
-    for (const SendRef& ref : r.unmatched_sends) {
-      graph.diagnostics.Report(kUnmatchedSend, Where(ref.sender, scans[ref.sender].sends[ref.index].event));
-    }
-    graph.messages.insert(graph.messages.end(), r.messages.begin(), r.messages.end());
-    r = {};
+    graph.diagnostics.Merge(r.diagnostics);
   }
+  graph.messages.resize(next_free);
+  graph.messages.shrink_to_fit();
   graph.stats.messages = graph.messages.size();
-
-  for (uint32_t id = 0; id < graph.messages.size(); ++id) {
-    graph.by_location[graph.messages[id].sender].sent.push_back(id);
-    graph.by_location[graph.messages[id].receiver].received.push_back(id);
-  }
-  ParallelFor(n, threads, [&](size_t loc) {
-    LocationSync& sync = graph.by_location[loc];
-    const std::vector<Message>& m = graph.messages;
-    std::sort(sync.sent.begin(), sync.sent.end(),
-              [&](uint32_t a, uint32_t b) { return m[a].send_event < m[b].send_event; });
-    std::sort(sync.received.begin(), sync.received.end(),
-              [&](uint32_t a, uint32_t b) { return m[a].recv_event < m[b].recv_event; });
+  ParallelFor(n, threads, [&](size_t s) {
+    std::vector<uint32_t>& sent = graph.by_location[s].sent;
+    for (SendRecord& send : scans[s].sends) {
+      if (send.message == kNone) continue;
+      send.message += graph.by_location[send.dest].first_received;
+      sent.push_back(send.message);
+    }
   });
+  for (uint32_t s = 0; s < n; ++s) {
+    graph.diagnostics.Merge(scans[s].diagnostics);
+    graph.stats.cancelled_requests += scans[s].cancelled;
+    for (const SendRecord& send : scans[s].sends) {
+      if (send.message == kNone) {
+        ++graph.stats.unmatched_sends;
+        graph.diagnostics.Report(kUnmatchedSend, Where(s, send.event));
+      }
+    }
+  }
 }
 
 }  // namespace cw::match::internal

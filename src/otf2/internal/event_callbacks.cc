@@ -124,7 +124,12 @@ OTF2_CallbackCode P2p(void* user, OTF2_AttributeList* attributes, OTF2_TimeStamp
                       EventKind kind, uint32_t peer, OTF2_CommRef comm, uint32_t tag,
                       uint64_t bytes, uint64_t request) {
   EventContext& ctx = Ctx(user);
-  ctx.builder.P2p(time, kind, trace::P2pPayload{bytes, request, comm, peer, tag});
+  trace::P2pPayload payload;
+  payload.bytes = bytes;
+  payload.comm = comm;
+  payload.peer = peer;
+  payload.tag = tag;
+  ctx.builder.P2p(time, kind, payload, request);
   return Done(ctx, attributes);
 }
 
@@ -191,9 +196,10 @@ OTF2_CallbackCode OnOmpJoin(CW_EVT_ARGS) {
 }
 
 OTF2_CallbackCode Collective(void* user, OTF2_AttributeList* attributes, OTF2_TimeStamp time,
-                             EventKind kind, const trace::CollectivePayload& payload) {
+                             EventKind kind, const trace::CollectivePayload& payload,
+                             uint64_t request = trace::kNoRequest) {
   EventContext& ctx = Ctx(user);
-  ctx.builder.Collective(time, kind, payload);
+  ctx.builder.Collective(time, kind, payload, request);
   return Done(ctx, attributes);
 }
 
@@ -217,8 +223,7 @@ OTF2_CallbackCode OnNbcComplete(CW_EVT_ARGS, OTF2_CollectiveOp op, OTF2_CommRef 
   p.root = root;
   p.sent = sent;
   p.received = received;
-  p.request = request;
-  return Collective(user, attributes, time, EventKind::kNonBlockingCollectiveComplete, p);
+  return Collective(user, attributes, time, EventKind::kNonBlockingCollectiveComplete, p, request);
 }
 
 OTF2_CallbackCode OnRmaCollectiveEnd(CW_EVT_ARGS, OTF2_CollectiveOp op, OTF2_RmaSyncLevel level,

@@ -220,47 +220,4 @@ void ApplyCollectiveOutcomes(const Context& ctx, uint32_t location,
   }
 }
 
-void CountCollectiveAndRmaTraffic(const Context& ctx, uint32_t location, LocationOutput& out) {
-  const trace::LocationEvents& ev = ctx.trace.location(location);
-  const std::vector<trace::RmaWindow>& windows = ctx.trace.defs.windows;
-  const std::vector<trace::Comm>& comms = ctx.trace.defs.comms;
-  const std::vector<trace::Group>& groups = ctx.trace.defs.groups;
-  // CUDA and OpenCL memory copies are recorded as RMA on their own windows; only windows of MPI
-  // communicators are MPI one-sided communication.
-  auto is_mpi_window = [&](uint32_t window) {
-    if (window >= windows.size() || !windows[window].defined) return false;
-    uint32_t comm = windows[window].comm;
-    if (comm >= comms.size() || !comms[comm].defined) return false;
-    uint32_t group = comms[comm].group;
-    return group < groups.size() && groups[group].paradigm == trace::Paradigm::kMpi;
-  };
-  for (uint32_t i = 0; i < ev.size(); ++i) {
-    trace::EventKind kind = ev.kind(i);
-    uint32_t callpath = ev.callpath(i);
-    if (callpath == kNone) continue;
-    if (kind == trace::EventKind::kMpiCollectiveEnd ||
-        kind == trace::EventKind::kNonBlockingCollectiveComplete) {
-      const trace::CollectivePayload& p = ev.collective(i);
-      MetricId count = p.sent > 0 ? (p.received > 0 ? MetricId::kCommsCxch : MetricId::kCommsCsrc)
-                                  : (p.received > 0 ? MetricId::kCommsCdst : MetricId::kSyncsColl);
-      AddWithAncestors(out.severities, count, callpath, 1);
-      if (p.sent > 0) {
-        AddWithAncestors(out.severities, MetricId::kBytesCout, callpath, static_cast<double>(p.sent));
-      }
-      if (p.received > 0) {
-        AddWithAncestors(out.severities, MetricId::kBytesCin, callpath,
-                         static_cast<double>(p.received));
-      }
-    } else if (kind == trace::EventKind::kRmaPut || kind == trace::EventKind::kRmaGet) {
-      const trace::RmaPayload& p = ev.rma(i);
-      if (!is_mpi_window(p.window)) continue;
-      bool put = kind == trace::EventKind::kRmaPut;
-      AddWithAncestors(out.severities, put ? MetricId::kCommsRmaPuts : MetricId::kCommsRmaGets,
-                       callpath, 1);
-      AddWithAncestors(out.severities, put ? MetricId::kBytesPut : MetricId::kBytesGet, callpath,
-                       static_cast<double>(put ? p.sent : p.received));
-    }
-  }
-}
-
 }  // namespace cw::analysis::internal

@@ -26,7 +26,4 @@ std::vector<MemberOutcome> EvaluateCollectives(const Context& ctx, unsigned thre
 void ApplyCollectiveOutcomes(const Context& ctx, uint32_t location,
                              const std::vector<MemberOutcome>& outcomes, LocationOutput& out);
 
-// Collective and RMA traffic counts (every collective-end and MPI RMA transfer record).
-void CountCollectiveAndRmaTraffic(const Context& ctx, uint32_t location, LocationOutput& out);
-
 }  // namespace cw::analysis::internal

@@ -39,6 +39,12 @@ struct CallTimes {
 };
 CallTimes CallOf(const trace::LocationEvents& ev, uint32_t event);
 
+// When the call containing `event` was entered (the event's own time outside every region).
+inline uint64_t EnteredAt(const trace::LocationEvents& ev, uint32_t event) {
+  uint32_t enter = ev.pair(event);
+  return ev.time(enter == trace::kNone ? event : enter);
+}
+
 // The MPI classification of the region entered at `enter` (an Enter event index).
 const trace::MpiFunction& MpiOf(const trace::Trace& trace, const trace::LocationEvents& ev,
                                 uint32_t enter);

@@ -3,42 +3,22 @@
 #include <algorithm>
 #include <limits>
 
-#include "base/parallel.h"
 
 namespace cw::analysis::internal {
 
-InitFinalize FindInitFinalize(const Context& ctx, unsigned threads) {
-  const uint32_t n = ctx.trace.location_count();
-  InitFinalize result;
-  result.init.resize(n);
-  result.finalize.resize(n);
-  ParallelFor(n, threads, [&](size_t loc) {
-    const trace::LocationEvents& ev = ctx.trace.location(static_cast<uint32_t>(loc));
-    for (uint32_t i = 0; i < ev.size(); ++i) {
-      if (ev.kind(i) != trace::EventKind::kEnter) continue;
-      const trace::MpiFunction& mpi = MpiOf(ctx.trace, ev, i);
-      InitFinalize::Call* call = mpi.has(trace::kMpiInit)       ? &result.init[loc]
-                                 : mpi.has(trace::kMpiFinalize) ? &result.finalize[loc]
-                                                                : nullptr;
-      if (call == nullptr || call->enter != trace::kNone) continue;
-      *call = InitFinalize::Call{i, static_cast<int64_t>(ev.time(i)),
-                                 static_cast<int64_t>(ev.time(ev.pair(i)))};
+void InitFinalize::Summarize() {
+  init_earliest_leave = std::numeric_limits<int64_t>::max();
+  for (uint32_t loc = 0; loc < init.size(); ++loc) {
+    if (init[loc].enter != trace::kNone) {
+      init_latest_enter = std::max(init_latest_enter, init[loc].entered);
+      init_earliest_leave = std::min(init_earliest_leave, init[loc].left);
     }
-  });
-  result.init_earliest_leave = std::numeric_limits<int64_t>::max();
-  for (uint32_t loc = 0; loc < n; ++loc) {
-    if (result.init[loc].enter != trace::kNone) {
-      result.init_latest_enter = std::max(result.init_latest_enter, result.init[loc].entered);
-      result.init_earliest_leave = std::min(result.init_earliest_leave, result.init[loc].left);
-    }
-    if (result.finalize[loc].enter != trace::kNone &&
-        (result.finalize_latest_location == trace::kNone ||
-         result.finalize[loc].entered > result.finalize_latest_enter)) {
-      result.finalize_latest_enter = result.finalize[loc].entered;
-      result.finalize_latest_location = loc;
+    if (finalize[loc].enter != trace::kNone &&
+        (finalize_latest_location == trace::kNone || finalize[loc].entered > finalize_latest_enter)) {
+      finalize_latest_enter = finalize[loc].entered;
+      finalize_latest_location = loc;
     }
   }
-  return result;
 }
 
 void ApplyInitFinalize(const Context& ctx, uint32_t location, const InitFinalize& calls,

@@ -20,9 +20,10 @@ struct InitFinalize {
   int64_t init_earliest_leave = 0;
   int64_t finalize_latest_enter = 0;
   uint32_t finalize_latest_location = trace::kNone;
-};
 
-InitFinalize FindInitFinalize(const Context& ctx, unsigned threads);
+  // Computes the extremes from `init` and `finalize`.
+  void Summarize();
+};
 
 // MPI_Init gets only a completion time (time after the first process left): a wait in MPI_Init
 // would be blamed on code that ran before the measurement started. MPI_Finalize gets the time

@@ -1,7 +1,10 @@
 #include "analysis/waitstates/internal/p2p_patterns.h"
 
+#include "match/matcher.h"
+
 #include <algorithm>
 #include <deque>
+#include <utility>
 #include <unordered_set>
 
 namespace cw::analysis::internal {
@@ -39,12 +42,6 @@ class ReceiverPass {
 
  private:
   const Message& message(uint32_t id) const { return ctx_.graph.messages[id]; }
-  uint64_t SendRecordTime(const Message& m) const {
-    return ctx_.trace.location(m.sender).time(m.send_event);
-  }
-  uint64_t SentBytes(const Message& m) const {
-    return ctx_.trace.location(m.sender).p2p(m.send_event).bytes;
-  }
   int64_t LateSenderIdle(const Message& m, const CallTimes& recv_call);
   void ReportLateSender(uint32_t id, int64_t idle, const CallTimes& call);
   void CheckWrongOrder(const Message& m);
@@ -55,15 +52,14 @@ class ReceiverPass {
   const LocationEvents& ev_;
   LocationOutput& out_;
   std::deque<WrongOrderEntry> window_;
+  uint64_t window_latest_send_ = 0;  // the latest send_time in window_ (0 if empty)
 };
 
 int64_t ReceiverPass::LateSenderIdle(const Message& m, const CallTimes& recv_call) {
-  const LocationEvents& sender = ctx_.trace.location(m.sender);
-  CallTimes send_call = CallOf(sender, m.send_event);
-  if (SendRecordTime(m) > ev_.time(m.recv_event)) ++out_.violations.p2p;
+  if (m.send_time > ev_.time(m.recv_event)) ++out_.violations.p2p;
   // A send that seems to start after the receive ended violates the clock condition; the wait
   // is clamped to the time actually spent in the receiving call.
-  uint64_t start = std::min(send_call.entered, recv_call.left);
+  uint64_t start = std::min(m.send_entered, recv_call.left);
   return static_cast<int64_t>(start) - static_cast<int64_t>(recv_call.entered);
 }
 
@@ -72,19 +68,23 @@ void ReceiverPass::ReportLateSender(uint32_t id, int64_t idle, const CallTimes& 
   uint32_t callpath = ev_.ref(call.enter);
   double value = static_cast<double>(idle);
   out_.severities.Add(MetricId::kMpiLateSender, callpath, value);
-  uint64_t bytes = SentBytes(m);
+  uint64_t bytes = m.bytes;
   out_.severities.Add(bytes == 0 ? MetricId::kMpiSlsCount : MetricId::kMpiClsCount, callpath, 1);
   out_.instances.Offer(
       Instance{MetricId::kMpiLateSender, callpath, loc_, call.entered, value, m.sender});
-  window_.push_back(
-      WrongOrderEntry{SendRecordTime(m), value, callpath, m.sender, bytes, call.entered});
+  uint64_t send_time = m.send_time;
+  window_.push_back(WrongOrderEntry{send_time, value, callpath, m.sender, bytes, call.entered});
+  window_latest_send_ = std::max(window_latest_send_, send_time);
   if (window_.size() > kWrongOrderWindow) window_.pop_front();
 }
 
 // A message that was sent earlier than one whose receive waited before it: the earlier wait
 // came from receiving in the wrong order, not from a late sender alone.
 void ReceiverPass::CheckWrongOrder(const Message& m) {
-  uint64_t send_time = SendRecordTime(m);
+  uint64_t send_time = m.send_time;
+  // Messages usually arrive in the order they were sent: then nothing in the window is later.
+  if (window_.empty() || send_time >= window_latest_send_) return;
+  bool removed = false;
   for (auto it = window_.begin(); it != window_.end();) {
     if (it->send_time <= send_time) {
       ++it;
@@ -98,13 +98,18 @@ void ReceiverPass::CheckWrongOrder(const Message& m) {
     out_.instances.Offer(Instance{MetricId::kMpiLateSenderWo, it->callpath, loc_, it->entered,
                                   it->idle, it->source});
     it = window_.erase(it);
+    removed = true;
+  }
+  if (removed) {
+    window_latest_send_ = 0;
+    for (const WrongOrderEntry& e : window_) window_latest_send_ = std::max(window_latest_send_, e.send_time);
   }
 }
 
 void ReceiverPass::CountReceive(const Message& m) {
   uint32_t callpath = ev_.callpath(m.recv_event);
   if (callpath == kNone) return;
-  uint64_t bytes = SentBytes(m);
+  uint64_t bytes = m.bytes;
   AddWithAncestors(out_.severities, bytes == 0 ? MetricId::kSyncsRecv : MetricId::kCommsRecv,
                    callpath, 1);
   AddWithAncestors(out_.severities, MetricId::kBytesRcvd, callpath, static_cast<double>(bytes));
@@ -112,30 +117,30 @@ void ReceiverPass::CountReceive(const Message& m) {
 
 std::unordered_set<uint32_t> ReceiverPass::Run() {
   std::unordered_set<uint32_t> multi_wait_with_late_sender;
-  const std::vector<uint32_t>& received = ctx_.graph.by_location[loc_].received;
-  size_t i = 0;
-  while (i < received.size()) {
+  const match::LocationSync& sync = ctx_.graph.by_location[loc_];
+  const uint32_t last = sync.first_received + sync.received_count;
+  uint32_t i = sync.first_received;
+  while (i < last) {
     // Messages completed by one call (a Waitall completes several) form a group.
-    uint32_t call_enter = ev_.pair(message(received[i]).recv_event);
-    size_t end = i + 1;
-    while (end < received.size() && call_enter != kNone &&
-           ev_.pair(message(received[end]).recv_event) == call_enter) {
+    uint32_t call_enter = ev_.pair(message(i).recv_event);
+    uint32_t end = i + 1;
+    while (end < last && call_enter != kNone && ev_.pair(message(end).recv_event) == call_enter) {
       ++end;
     }
-    CallTimes call = CallOf(ev_, message(received[i]).recv_event);
+    CallTimes call = CallOf(ev_, message(i).recv_event);
     const trace::MpiFunction& mpi = MpiOf(ctx_.trace, ev_, call.enter);
     bool analysable = call.enter != kNone && !mpi.has(trace::kMpiTest);
     bool multi = mpi.has(trace::kMpiMultiWait);
     LateSender latest{kNone, 0};
-    for (size_t k = i; k < end; ++k) {
-      const Message& m = message(received[k]);
+    for (uint32_t k = i; k < end; ++k) {
+      const Message& m = message(k);
       CountReceive(m);
       int64_t idle = LateSenderIdle(m, call);
       if (analysable && idle > 0) {
         if (!multi) {
-          ReportLateSender(received[k], idle, call);
+          ReportLateSender(k, idle, call);
         } else if (idle > latest.idle) {
-          latest = LateSender{received[k], idle};  // only the latest sender counts
+          latest = LateSender{k, idle};  // only the latest sender counts
         }
       }
       CheckWrongOrder(m);
@@ -152,8 +157,8 @@ std::unordered_set<uint32_t> ReceiverPass::Run() {
 // Late Receiver idle time of message `m` completed in `call` on the sender: the time from
 // entering the completing call until the receiver posted its receive, if the call was still
 // running then.
-int64_t LateReceiverIdle(const Context& ctx, const Message& m, const CallTimes& call) {
-  uint64_t posted = CallOf(ctx.trace.location(m.receiver), m.recv_request).entered;
+int64_t LateReceiverIdle(const Message& m, const CallTimes& call) {
+  uint64_t posted = m.recv_posted_entered;
   if (call.left <= posted) return 0;
   return static_cast<int64_t>(posted) - static_cast<int64_t>(call.entered);
 }
@@ -173,31 +178,32 @@ void AnalyzeLateReceiver(const Context& ctx, uint32_t loc, LocationOutput& out,
                          const std::unordered_set<uint32_t>& multi_wait_with_late_sender) {
   const LocationEvents& ev = ctx.trace.location(loc);
   const std::vector<Message>& messages = ctx.graph.messages;
-  std::vector<uint32_t> completed;  // message ids with a completion, in completion order
+  // (completion event, message id) of the sends that completed, in completion order.
+  std::vector<std::pair<uint32_t, uint32_t>> completed;
   for (uint32_t id : ctx.graph.by_location[loc].sent) {
-    if (messages[id].send_complete != kNone) completed.push_back(id);
+    uint32_t complete = match::SendCompletion(ctx.trace, messages[id]);
+    if (complete != kNone) completed.emplace_back(complete, id);
   }
-  std::stable_sort(completed.begin(), completed.end(), [&](uint32_t a, uint32_t b) {
-    return messages[a].send_complete < messages[b].send_complete;
-  });
+  if (!std::is_sorted(completed.begin(), completed.end())) {
+    std::sort(completed.begin(), completed.end());
+  }
 
   auto report = [&](uint32_t id, int64_t idle, const CallTimes& call) {
     const Message& m = messages[id];
     uint32_t callpath = ev.ref(call.enter);
     double value = static_cast<double>(idle);
     out.severities.Add(MetricId::kMpiLateReceiver, callpath, value);
-    uint64_t bytes = ev.p2p(m.send_event).bytes;
-    out.severities.Add(bytes == 0 ? MetricId::kMpiSlrCount : MetricId::kMpiClrCount, callpath, 1);
+    out.severities.Add(m.bytes == 0 ? MetricId::kMpiSlrCount : MetricId::kMpiClrCount, callpath, 1);
     out.instances.Offer(
         Instance{MetricId::kMpiLateReceiver, callpath, loc, call.entered, value, m.receiver});
   };
 
   size_t i = 0;
   while (i < completed.size()) {
-    CallTimes call = CallOf(ev, messages[completed[i]].send_complete);
+    CallTimes call = CallOf(ev, completed[i].first);
     size_t end = i + 1;
     while (end < completed.size() && call.enter != kNone &&
-           ev.pair(messages[completed[end]].send_complete) == call.enter) {
+           ev.pair(completed[end].first) == call.enter) {
       ++end;
     }
     const trace::MpiFunction& mpi = MpiOf(ctx.trace, ev, call.enter);
@@ -205,38 +211,23 @@ void AnalyzeLateReceiver(const Context& ctx, uint32_t loc, LocationOutput& out,
                     CanWaitForReceiver(mpi, multi_wait_with_late_sender.contains(call.enter));
     if (eligible && !mpi.has(trace::kMpiMultiWait)) {
       for (size_t k = i; k < end; ++k) {
-        int64_t idle = LateReceiverIdle(ctx, messages[completed[k]], call);
-        if (idle > 0) report(completed[k], idle, call);
+        int64_t idle = LateReceiverIdle(messages[completed[k].second], call);
+        if (idle > 0) report(completed[k].second, idle, call);
       }
     } else if (eligible) {
       // A multi-wait counts once, with its latest receiver.
       int64_t worst = 0;
       uint32_t worst_id = kNone;
       for (size_t k = i; k < end; ++k) {
-        int64_t idle = LateReceiverIdle(ctx, messages[completed[k]], call);
+        int64_t idle = LateReceiverIdle(messages[completed[k].second], call);
         if (idle > worst) {
           worst = idle;
-          worst_id = completed[k];
+          worst_id = completed[k].second;
         }
       }
       if (worst_id != kNone) report(worst_id, worst, call);
     }
     i = end;
-  }
-}
-
-// Every send record counts, matched or not (as in Scalasca): the data left the process.
-void CountSends(const Context& ctx, uint32_t loc, LocationOutput& out) {
-  const LocationEvents& ev = ctx.trace.location(loc);
-  for (uint32_t i = 0; i < ev.size(); ++i) {
-    trace::EventKind kind = ev.kind(i);
-    if (kind != trace::EventKind::kMpiSend && kind != trace::EventKind::kMpiIsend) continue;
-    uint32_t callpath = ev.callpath(i);
-    if (callpath == kNone) continue;
-    uint64_t bytes = ev.p2p(i).bytes;
-    AddWithAncestors(out.severities, bytes == 0 ? MetricId::kSyncsSend : MetricId::kCommsSend,
-                     callpath, 1);
-    AddWithAncestors(out.severities, MetricId::kBytesSent, callpath, static_cast<double>(bytes));
   }
 }
 
@@ -246,7 +237,6 @@ void AnalyzePointToPoint(const Context& ctx, uint32_t location, LocationOutput& 
   ReceiverPass receiver(ctx, location, out);
   std::unordered_set<uint32_t> multi_wait_with_late_sender = receiver.Run();
   AnalyzeLateReceiver(ctx, location, out, multi_wait_with_late_sender);
-  CountSends(ctx, location, out);
 }
 
 }  // namespace cw::analysis::internal

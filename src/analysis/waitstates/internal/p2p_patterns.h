@@ -6,8 +6,8 @@
 namespace cw::analysis::internal {
 
 // Late Sender, Late Sender / Wrong Order (on the receiving location), Late Receiver (on the
-// sending location), the message counts and bytes of point-to-point traffic, and p2p
-// clock-condition violations.
+// sending location), the counts and bytes of received messages, and p2p clock-condition
+// violations. (Send-side counts come from LocationScan: every send record counts.)
 void AnalyzePointToPoint(const Context& ctx, uint32_t location, LocationOutput& out);
 
 }  // namespace cw::analysis::internal

@@ -1,0 +1,97 @@
+#include "analysis/waitstates/internal/location_scan.h"
+
+namespace cw::analysis::internal {
+namespace {
+
+using trace::EventKind;
+using trace::kNone;
+
+// CUDA and OpenCL memory copies are recorded as RMA on their own windows; only windows of MPI
+// communicators are MPI one-sided communication.
+bool IsMpiWindow(const trace::Definitions& defs, uint32_t window) {
+  if (window >= defs.windows.size() || !defs.windows[window].defined) return false;
+  uint32_t comm = defs.windows[window].comm;
+  if (comm >= defs.comms.size() || !defs.comms[comm].defined) return false;
+  uint32_t group = defs.comms[comm].group;
+  return group < defs.groups.size() && defs.groups[group].paradigm == trace::Paradigm::kMpi;
+}
+
+// Every send record counts, matched or not (as in Scalasca): the data left the process.
+void CountSend(const trace::LocationEvents& ev, uint32_t i, uint32_t callpath,
+               LocationSeverities& s) {
+  uint64_t bytes = ev.p2p(i).bytes;
+  AddWithAncestors(s, bytes == 0 ? MetricId::kSyncsSend : MetricId::kCommsSend, callpath, 1);
+  AddWithAncestors(s, MetricId::kBytesSent, callpath, static_cast<double>(bytes));
+}
+
+void CountCollective(const trace::CollectivePayload& p, uint32_t callpath,
+                     LocationSeverities& s) {
+  MetricId count = p.sent > 0 ? (p.received > 0 ? MetricId::kCommsCxch : MetricId::kCommsCsrc)
+                              : (p.received > 0 ? MetricId::kCommsCdst : MetricId::kSyncsColl);
+  AddWithAncestors(s, count, callpath, 1);
+  if (p.sent > 0) AddWithAncestors(s, MetricId::kBytesCout, callpath, static_cast<double>(p.sent));
+  if (p.received > 0) {
+    AddWithAncestors(s, MetricId::kBytesCin, callpath, static_cast<double>(p.received));
+  }
+}
+
+}  // namespace
+
+CallpathFlags ComputeCallpathFlags(const trace::Trace& trace) {
+  CallpathFlags result;
+  result.flags.assign(trace.call_tree.size(), 0);
+  for (uint32_t cp = 0; cp < trace.call_tree.size(); ++cp) {
+    uint32_t region = trace.call_tree.region(cp);
+    if (region >= trace.defs.regions.size()) continue;
+    const trace::MpiFunction& mpi = trace.defs.regions[region].mpi;
+    if (mpi.has(trace::kMpiInit)) result.flags[cp] |= CallpathFlags::kInitCall;
+    if (mpi.has(trace::kMpiFinalize)) result.flags[cp] |= CallpathFlags::kFinalizeCall;
+  }
+  return result;
+}
+
+void ScanLocation(const Context& ctx, const CallpathFlags& callpaths, uint32_t location,
+                  LocationOutput& out, InitFinalize::Call& init, InitFinalize::Call& finalize) {
+  const trace::LocationEvents& ev = ctx.trace.location(location);
+  std::span<const EventKind> kinds = ev.kinds();
+  for (uint32_t i = 0; i < kinds.size(); ++i) {
+    switch (kinds[i]) {
+      case EventKind::kEnter: {
+        uint8_t flags = callpaths.flags[ev.ref(i)];
+        if (flags == 0) break;
+        InitFinalize::Call& call = (flags & CallpathFlags::kInitCall) ? init : finalize;
+        if (call.enter == kNone) {
+          call = InitFinalize::Call{i, static_cast<int64_t>(ev.time(i)),
+                                    static_cast<int64_t>(ev.time(ev.pair(i)))};
+        }
+        break;
+      }
+      case EventKind::kMpiSend:
+      case EventKind::kMpiIsend:
+        if (uint32_t cp = ev.callpath(i); cp != kNone) CountSend(ev, i, cp, out.severities);
+        break;
+      case EventKind::kMpiCollectiveEnd:
+      case EventKind::kNonBlockingCollectiveComplete:
+        if (uint32_t cp = ev.callpath(i); cp != kNone) {
+          CountCollective(ev.collective(i), cp, out.severities);
+        }
+        break;
+      case EventKind::kRmaPut:
+      case EventKind::kRmaGet: {
+        uint32_t cp = ev.callpath(i);
+        const trace::RmaPayload& p = ev.rma(i);
+        if (cp == kNone || !IsMpiWindow(ctx.trace.defs, p.window)) break;
+        bool put = kinds[i] == EventKind::kRmaPut;
+        AddWithAncestors(out.severities, put ? MetricId::kCommsRmaPuts : MetricId::kCommsRmaGets,
+                         cp, 1);
+        AddWithAncestors(out.severities, put ? MetricId::kBytesPut : MetricId::kBytesGet, cp,
+                         static_cast<double>(put ? p.sent : p.received));
+        break;
+      }
+      default:
+        break;
+    }
+  }
+}
+
+}  // namespace cw::analysis::internal
