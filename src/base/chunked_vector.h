@@ -13,12 +13,19 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <new>
+#include <type_traits>
 #include <vector>
 
 namespace cw {
 
+// Elements must be trivially destructible (plain records): chunks are raw storage, constructed
+// element by element as they are appended, so a new chunk is never written twice.
 template <typename T, unsigned kShift = 12>
 class ChunkedVector {
+  static_assert(std::is_trivially_destructible_v<T>);
+  static_assert(std::is_trivially_copyable_v<T>);
+
  public:
   static constexpr size_t kChunk = size_t{1} << kShift;
 
@@ -28,13 +35,15 @@ class ChunkedVector {
 
   // Returns the index of the new element.
   uint32_t push_back(const T& value) {
-    if ((size_ & (kChunk - 1)) == 0) chunks_.push_back(std::make_unique<T[]>(kChunk));
-    chunks_.back()[size_ & (kChunk - 1)] = value;
+    if ((size_ & (kChunk - 1)) == 0) {
+      chunks_.emplace_back(static_cast<T*>(::operator new(kChunk * sizeof(T))));
+    }
+    new (chunks_.back().get() + (size_ & (kChunk - 1))) T(value);
     return static_cast<uint32_t>(size_++);
   }
 
-  const T& operator[](size_t i) const { return chunks_[i >> kShift][i & (kChunk - 1)]; }
-  T& operator[](size_t i) { return chunks_[i >> kShift][i & (kChunk - 1)]; }
+  const T& operator[](size_t i) const { return chunks_[i >> kShift].get()[i & (kChunk - 1)]; }
+  T& operator[](size_t i) { return chunks_[i >> kShift].get()[i & (kChunk - 1)]; }
 
   size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
@@ -43,7 +52,10 @@ class ChunkedVector {
   }
 
  private:
-  std::vector<std::unique_ptr<T[]>> chunks_;
+  struct Release {
+    void operator()(T* chunk) const { ::operator delete(chunk); }
+  };
+  std::vector<std::unique_ptr<T, Release>> chunks_;
   size_t size_ = 0;
 };
 

@@ -37,11 +37,13 @@ void ReadLocalDefinitions(OTF2_Reader* reader, uint64_t id, Diagnostics& diagnos
 }
 
 LocationReadResult ReadLocation(OTF2_Reader* reader, const EventReadJob& job, uint32_t location,
-                                const OTF2_EvtReaderCallbacks* callbacks, bool have_def_files) {
+                                const OTF2_EvtReaderCallbacks* callbacks, bool have_def_files,
+                                const std::vector<uint8_t>& defined_regions) {
   const trace::Location& def = job.defs->locations[location];
   LocationReadResult result;
   internal::EventContext ctx(def.event_count, job.gap_region, job.program_region);
   ctx.defs = job.defs;
+  ctx.defined_regions = &defined_regions;
   ctx.undefined_region = job.undefined_region;
   ctx.progress = job.progress;
 
@@ -100,10 +102,15 @@ Result<std::vector<LocationReadResult>> RunEventReadJob(const EventReadJob& job)
   }
   std::unique_ptr<OTF2_EvtReaderCallbacks, CallbacksDeleter> callbacks(
       internal::NewEventCallbacks());
+  std::vector<uint8_t> defined_regions(job.defs->regions.size());
+  for (size_t r = 0; r < defined_regions.size(); ++r) {
+    defined_regions[r] = job.defs->regions[r].defined ? 1 : 0;
+  }
   std::vector<LocationReadResult> results;
   results.reserve(job.locations.size());
   for (uint32_t loc : job.locations) {
-    results.push_back(ReadLocation(reader.get(), job, loc, callbacks.get(), have_def_files));
+    results.push_back(
+        ReadLocation(reader.get(), job, loc, callbacks.get(), have_def_files, defined_regions));
   }
   OTF2_Reader_CloseEvtFiles(reader.get());
   if (have_def_files) OTF2_Reader_CloseDefFiles(reader.get());

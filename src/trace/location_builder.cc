@@ -9,64 +9,48 @@ LocationBuilder::LocationBuilder(uint64_t expected_events, uint32_t gap_region,
                                  uint32_t program_region)
     : gap_region_(gap_region), program_region_(program_region) {
   // The declared count is a hint from the file; a hostile value must not allocate unbounded
-  // memory before a single event was read.
+  // memory before a single event was read. A few slots spare the repairs a reallocation.
   constexpr uint64_t kMaxReserve = uint64_t{1} << 28;
-  size_t reserve = static_cast<size_t>(std::min(expected_events, kMaxReserve));
+  size_t reserve = static_cast<size_t>(std::min(expected_events, kMaxReserve)) + 16;
   events_.time_.reserve(reserve);
-  events_.kind_.reserve(reserve);
-  events_.ref_.reserve(reserve);
-  events_.pair_.reserve(reserve);
+  events_.kind_.EnsureRoom(reserve);
+  events_.ref_.EnsureRoom(reserve);
+  events_.pair_.EnsureRoom(reserve);
+  kind_data_ = events_.kind_.data();
+  ref_data_ = events_.ref_.data();
+  pair_data_ = events_.pair_.data();
+  room_ = static_cast<uint32_t>(reserve);
 }
 
-uint64_t LocationBuilder::Clamp(uint64_t time) {
-  if (time < last_time_) {
-    diagnostics_.Report(kTimeReversed, "event " + std::to_string(events_.size()));
-    return last_time_;
-  }
-  last_time_ = time;
-  return time;
+void LocationBuilder::CommitColumns() {
+  events_.kind_.CommitSize(size_);
+  events_.ref_.CommitSize(size_);
+  events_.pair_.CommitSize(size_);
 }
 
-uint32_t LocationBuilder::Append(uint64_t time, EventKind kind, uint32_t ref) {
-  uint32_t index = events_.size();
-  events_.time_.push_back(time);
-  events_.kind_.push_back(kind);
-  events_.ref_.push_back(ref);
-  events_.pair_.push_back(EnclosingEnter());
-  return index;
+void LocationBuilder::GrowColumns() {
+  CommitColumns();
+  size_t more = std::max<size_t>(1024, size_ / 2);
+  events_.kind_.EnsureRoom(more);
+  events_.ref_.EnsureRoom(more);
+  events_.pair_.EnsureRoom(more);
+  kind_data_ = events_.kind_.data();
+  ref_data_ = events_.ref_.data();
+  pair_data_ = events_.pair_.data();
+  room_ = static_cast<uint32_t>(std::min(events_.kind_.capacity(),
+                                         std::min(events_.ref_.capacity(), events_.pair_.capacity())));
 }
 
-uint32_t LocationBuilder::InternCallpath(uint32_t parent, uint32_t region) {
-  // Loops enter the same few children over and over; a direct-mapped cache avoids the hash map.
-  CacheSlot& slot = cache_[(parent * 31u + region) & 255u];
-  if (slot.parent == parent && slot.region == region) return slot.id;
+uint64_t LocationBuilder::RaiseReversedTime() {
+  diagnostics_.Report(kTimeReversed, "event " + std::to_string(size_));
+  return last_time_;
+}
+
+uint32_t LocationBuilder::InternCallpathSlow(uint32_t parent, uint32_t region) {
   uint32_t id = tree_.Intern(parent, region);
   if (id >= times_.size()) times_.resize(id + 1);
-  slot = CacheSlot{parent, region, id};
+  cache_[CacheIndex(parent, region)] = CacheSlot{parent, region, id};
   return id;
-}
-
-void LocationBuilder::PushFrame(uint64_t time, uint32_t region, bool synthetic) {
-  uint32_t parent = stack_.empty() ? kNone : stack_.back().callpath;
-  uint32_t callpath = InternCallpath(parent, region);
-  uint32_t index = Append(time, EventKind::kEnter, callpath);
-  if (synthetic) events_.synthetic_.push_back(index);
-  stack_.push_back(Frame{index, region, callpath, time});
-  ++times_[callpath].visits;
-}
-
-void LocationBuilder::PopFrame(uint64_t time, bool synthetic) {
-  Frame frame = stack_.back();
-  stack_.pop_back();
-  uint32_t index = Append(time, EventKind::kLeave, frame.callpath);
-  events_.pair_[index] = frame.enter;
-  events_.pair_[frame.enter] = index;
-  if (synthetic) events_.synthetic_.push_back(index);
-  uint64_t duration = time - frame.entered;
-  LocalTime& t = times_[frame.callpath];
-  t.inclusive += duration;
-  t.exclusive += static_cast<int64_t>(duration);
-  if (!stack_.empty()) times_[stack_.back().callpath].exclusive -= static_cast<int64_t>(duration);
 }
 
 bool LocationBuilder::CloseDownTo(uint64_t time, uint32_t region) {
@@ -77,12 +61,7 @@ bool LocationBuilder::CloseDownTo(uint64_t time, uint32_t region) {
   return true;
 }
 
-void LocationBuilder::Enter(uint64_t time, uint32_t region) {
-  ++recorded_;
-  PushFrame(Clamp(time), region, /*synthetic=*/false);
-}
-
-void LocationBuilder::Leave(uint64_t time, uint32_t region) {
+void LocationBuilder::LeaveRepairing(uint64_t time, uint32_t region) {
   ++recorded_;
   time = Clamp(time);
   size_t depth = stack_.size();
@@ -94,12 +73,10 @@ void LocationBuilder::Leave(uint64_t time, uint32_t region) {
     PopFrame(time, /*synthetic=*/false);
     return;
   }
-  if (depth != stack_.size()) {
-    diagnostics_.Report(kMisnestedLeave, "event " + std::to_string(recorded_ - 1));
-    while (stack_.size() > depth) {
-      if (stack_.back().region == gap_region_) measurement_off_ = false;
-      PopFrame(time, /*synthetic=*/true);
-    }
+  diagnostics_.Report(kMisnestedLeave, "event " + std::to_string(recorded_ - 1));
+  while (stack_.size() > depth) {
+    if (stack_.back().region == gap_region_) measurement_off_ = false;
+    PopFrame(time, /*synthetic=*/true);
   }
   PopFrame(time, /*synthetic=*/false);
 }
@@ -131,7 +108,7 @@ uint32_t LocationBuilder::StoreRequest(uint32_t event, uint64_t request) {
 
 void LocationBuilder::P2p(uint64_t time, EventKind kind, P2pPayload payload, uint64_t request) {
   ++recorded_;
-  uint32_t index = events_.size();
+  uint32_t index = size_;
   payload.request_link = kNone;
   if (kind == EventKind::kMpiIsend) {
     open_requests_.Insert(request, index);
@@ -149,7 +126,7 @@ void LocationBuilder::P2p(uint64_t time, EventKind kind, P2pPayload payload, uin
 
 void LocationBuilder::Request(uint64_t time, EventKind kind, uint64_t request) {
   ++recorded_;
-  uint32_t index = events_.size();
+  uint32_t index = size_;
   uint32_t stored = StoreRequest(index, request);
   Append(Clamp(time), kind, stored);
   LinkRequest(index, request);
@@ -158,7 +135,7 @@ void LocationBuilder::Request(uint64_t time, EventKind kind, uint64_t request) {
 // Links request records by id: an Isend to the record that completes or cancels it, an Irecv
 // (in P2p) to the IrecvRequest that posted it.
 void LocationBuilder::LinkRequest(uint32_t event, uint64_t request) {
-  EventKind kind = events_.kind_[event];
+  EventKind kind = kind_data_[event];
   if (kind == EventKind::kMpiIrecvRequest) {
     open_requests_.Insert(request, event);
     return;
@@ -170,8 +147,8 @@ void LocationBuilder::LinkRequest(uint32_t event, uint64_t request) {
     return;
   }
   if (kind == EventKind::kMpiRequestTest) return;  // still open
-  if (events_.kind_[*start] == EventKind::kMpiIsend) {
-    events_.p2p_[events_.ref_[*start]].request_link = event;
+  if (kind_data_[*start] == EventKind::kMpiIsend) {
+    events_.p2p_[ref_data_[*start]].request_link = event;
   }
   // A completed Isend or a cancelled request of either kind is closed; a cancelled IrecvRequest
   // has no Irecv record to link.
@@ -181,7 +158,7 @@ void LocationBuilder::LinkRequest(uint32_t event, uint64_t request) {
 void LocationBuilder::Collective(uint64_t time, EventKind kind, CollectivePayload payload,
                                  uint64_t request) {
   ++recorded_;
-  payload.request = StoreRequest(events_.size(), request);
+  payload.request = StoreRequest(size_, request);
   Append(Clamp(time), kind, events_.collective_.push_back(payload));
 }
 
@@ -235,8 +212,8 @@ void LocationBuilder::NoPayload(uint64_t time, EventKind kind) {
 }
 
 void LocationBuilder::AddAttribute(uint32_t attribute, uint8_t type, uint64_t value) {
-  if (events_.empty()) return;
-  events_.attributes_.push_back(EventAttribute{events_.size() - 1, attribute, type, value});
+  if ((size_ == 0)) return;
+  events_.attributes_.push_back(EventAttribute{size_ - 1, attribute, type, value});
 }
 
 LocationEvents LocationBuilder::Finish() {
@@ -245,7 +222,7 @@ LocationEvents LocationBuilder::Finish() {
     open_requests_.ForEach([&](uint64_t request, uint32_t event) {
       first = std::min(first, event);
       // An Isend never completed has no linked record to hold its id.
-      if (events_.kind_[event] == EventKind::kMpiIsend) events_.wide_requests_.emplace(event, request);
+      if (kind_data_[event] == EventKind::kMpiIsend) events_.wide_requests_.emplace(event, request);
     });
     diagnostics_.Report(kOpenRequest, "event " + std::to_string(first), open_requests_.size());
   }
@@ -265,6 +242,7 @@ LocationEvents LocationBuilder::Finish() {
     events_.profile_.push_back(LocationEvents::CallpathTime{
         cp, t.visits, t.inclusive, static_cast<uint64_t>(t.exclusive)});
   }
+  CommitColumns();
   return std::move(events_);
 }
 

@@ -63,8 +63,19 @@ class LocationBuilder {
   LocationBuilder(uint64_t expected_events, uint32_t gap_region,
                   uint32_t program_region = kNone);
 
-  void Enter(uint64_t time, uint32_t region);
-  void Leave(uint64_t time, uint32_t region);
+  // Enter and the common Leave are inline: they run for half of all events.
+  void Enter(uint64_t time, uint32_t region) {
+    ++recorded_;
+    PushFrame(Clamp(time), region, /*synthetic=*/false);
+  }
+  void Leave(uint64_t time, uint32_t region) {
+    if (!stack_.empty() && stack_.back().region == region) [[likely]] {
+      ++recorded_;
+      PopFrame(Clamp(time), /*synthetic=*/false);
+    } else {
+      LeaveRepairing(time, region);
+    }
+  }
   void MeasurementOnOff(uint64_t time, bool on);
 
   // `request` is the OTF2 request id (kNoRequest for blocking records); the builder stores it.
@@ -114,13 +125,61 @@ class LocationBuilder {
     uint32_t id = kNone;
   };
 
-  uint64_t Clamp(uint64_t time);
-  uint32_t Append(uint64_t time, EventKind kind, uint32_t ref);
+  uint64_t Clamp(uint64_t time) {
+    if (time < last_time_) [[unlikely]] return RaiseReversedTime();
+    last_time_ = time;
+    return time;
+  }
+  uint64_t RaiseReversedTime();
+  uint32_t Append(uint64_t time, EventKind kind, uint32_t ref) {
+    // The kind, ref and pair columns grow together: one capacity check serves all three.
+    uint32_t index = size_;
+    if (index == room_) [[unlikely]] GrowColumns();
+    events_.time_.push_back(time);
+    kind_data_[index] = kind;
+    ref_data_[index] = ref;
+    pair_data_[index] = EnclosingEnter();
+    size_ = index + 1;
+    return index;
+  }
+  void GrowColumns();
+  void CommitColumns();
+  void LeaveRepairing(uint64_t time, uint32_t region);
   // The 32-bit form of a request id of the event about to be appended (index `event`).
   uint32_t StoreRequest(uint32_t event, uint64_t request);
-  uint32_t InternCallpath(uint32_t parent, uint32_t region);
-  void PushFrame(uint64_t time, uint32_t region, bool synthetic);
-  void PopFrame(uint64_t time, bool synthetic);
+  // Loops enter the same few children over and over; a direct-mapped cache avoids the hash map.
+  static size_t CacheIndex(uint32_t parent, uint32_t region) { return (parent * 31u + region) & 255u; }
+  uint32_t InternCallpath(uint32_t parent, uint32_t region) {
+    const CacheSlot& slot = cache_[CacheIndex(parent, region)];
+    if (slot.parent == parent && slot.region == region) [[likely]] return slot.id;
+    return InternCallpathSlow(parent, region);
+  }
+  uint32_t InternCallpathSlow(uint32_t parent, uint32_t region);
+
+  void PushFrame(uint64_t time, uint32_t region, bool synthetic) {
+    uint32_t parent = stack_.empty() ? kNone : stack_.back().callpath;
+    uint32_t callpath = InternCallpath(parent, region);
+    uint32_t index = Append(time, EventKind::kEnter, callpath);
+    if (synthetic) [[unlikely]] events_.synthetic_.push_back(index);
+    stack_.push_back(Frame{index, region, callpath, time});
+    ++times_[callpath].visits;
+  }
+
+  // Also measures the call path's time: children's time is subtracted from the parent as they
+  // close, so exclusive time needs no second pass.
+  void PopFrame(uint64_t time, bool synthetic) {
+    Frame frame = stack_.back();
+    stack_.pop_back();
+    uint32_t index = Append(time, EventKind::kLeave, frame.callpath);
+    pair_data_[index] = frame.enter;
+    pair_data_[frame.enter] = index;
+    if (synthetic) [[unlikely]] events_.synthetic_.push_back(index);
+    uint64_t duration = time - frame.entered;
+    LocalTime& t = times_[frame.callpath];
+    t.inclusive += duration;
+    t.exclusive += static_cast<int64_t>(duration);
+    if (!stack_.empty()) times_[stack_.back().callpath].exclusive -= static_cast<int64_t>(duration);
+  }
   // Pops (synthetically) every frame down to and including the innermost one of `region`.
   // Returns false if `region` is not open.
   bool CloseDownTo(uint64_t time, uint32_t region);
@@ -129,6 +188,12 @@ class LocationBuilder {
   void LinkRequest(uint32_t event, uint64_t request);
 
   LocationEvents events_;
+  // Raw views of the kind, ref and pair columns while building (committed by Finish).
+  EventKind* kind_data_ = nullptr;
+  uint32_t* ref_data_ = nullptr;
+  uint32_t* pair_data_ = nullptr;
+  uint32_t size_ = 0;
+  uint32_t room_ = 0;
   CallTree tree_;
   std::vector<LocalTime> times_;  // by local call path
   FlatHashMap<uint64_t, uint32_t> open_requests_;  // request id -> Isend or IrecvRequest event

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "base/chunked_vector.h"
+#include "base/column.h"
 #include "trace/enums.h"
 #include "trace/event_kind.h"
 #include "trace/payloads.h"
@@ -64,7 +65,7 @@ class LocationEvents {
   uint64_t RequestId(uint32_t i) const;
 
   // The kind column, for loops that scan many events.
-  std::span<const EventKind> kinds() const { return kind_; }
+  std::span<const EventKind> kinds() const { return kind_.span(); }
 
   // Time per call path, measured from the Enter/Leave nesting while reading: one entry per call
   // path the location visited, ordered by call-path id (ticks).
@@ -91,9 +92,9 @@ class LocationEvents {
   friend class LocationBuilder;
 
   TimeColumn time_;
-  std::vector<EventKind> kind_;
-  std::vector<uint32_t> ref_;  // request records keep their (32-bit) request id here
-  std::vector<uint32_t> pair_;
+  Column<EventKind> kind_;
+  Column<uint32_t> ref_;  // request records keep their (32-bit) request id here
+  Column<uint32_t> pair_;
 
   ChunkedVector<P2pPayload> p2p_;
   ChunkedVector<CollectivePayload> collective_;

@@ -14,6 +14,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "base/column.h"
+
 namespace cw::trace {
 
 class TimeColumn {
@@ -28,19 +30,13 @@ class TimeColumn {
 
   void push_back(uint64_t time) {
     size_t i = offsets_.size();
-    size_t block = i >> kShift;
-    if ((i & (kBlock - 1)) == 0) {
-      bases_.push_back(time);
-      wide_index_.push_back(kNarrow);
+    if ((i & (kBlock - 1)) == 0) [[unlikely]] StartBlock(time);
+    uint64_t offset = time - base_;
+    if (offset > UINT32_MAX || wide_block_) [[unlikely]] {
+      PushWide(time);
+      return;
     }
-    uint64_t offset = time - bases_[block];
-    if (wide_index_[block] == kNarrow && offset > UINT32_MAX) Widen(block);
-    if (wide_index_[block] != kNarrow) {
-      wide_[wide_index_[block] + (i & (kBlock - 1))] = time;
-      offsets_.push_back(0);
-    } else {
-      offsets_.push_back(static_cast<uint32_t>(offset));
-    }
+    offsets_.push_back(static_cast<uint32_t>(offset));
   }
 
   uint64_t operator[](size_t i) const {
@@ -56,26 +52,43 @@ class TimeColumn {
   uint64_t back() const { return (*this)[size() - 1]; }
 
   size_t MemoryBytes() const {
-    return offsets_.capacity() * sizeof(uint32_t) + bases_.capacity() * sizeof(uint64_t) +
+    return offsets_.MemoryBytes() + bases_.capacity() * sizeof(uint64_t) +
            wide_index_.capacity() * sizeof(uint32_t) + wide_.capacity() * sizeof(uint64_t);
   }
 
  private:
   static constexpr uint32_t kNarrow = UINT32_MAX;
 
-  void Widen(size_t block) {
-    wide_index_[block] = static_cast<uint32_t>(wide_.size());
-    size_t first = block << kShift;
-    wide_.resize(wide_.size() + kBlock, 0);
-    for (size_t j = first; j < offsets_.size(); ++j) {
-      wide_[wide_index_[block] + (j - first)] = bases_[block] + offsets_[j];
-    }
+  [[gnu::noinline]] void StartBlock(uint64_t time) {
+    bases_.push_back(time);
+    wide_index_.push_back(kNarrow);
+    base_ = time;
+    wide_block_ = false;
   }
 
-  std::vector<uint32_t> offsets_;
+  // Stores the current block in full from now on (and the offsets it already has).
+  [[gnu::noinline]] void PushWide(uint64_t time) {
+    size_t i = offsets_.size();
+    size_t block = i >> kShift;
+    if (!wide_block_) {
+      wide_index_[block] = static_cast<uint32_t>(wide_.size());
+      size_t first = block << kShift;
+      wide_.resize(wide_.size() + kBlock, 0);
+      for (size_t j = first; j < i; ++j) {
+        wide_[wide_index_[block] + (j - first)] = bases_[block] + offsets_[j];
+      }
+      wide_block_ = true;
+    }
+    wide_[wide_index_[block] + (i & (kBlock - 1))] = time;
+    offsets_.push_back(0);
+  }
+
+  Column<uint32_t> offsets_;
   std::vector<uint64_t> bases_;       // first time of each block
   std::vector<uint32_t> wide_index_;  // kNarrow, or where the block starts in wide_
   std::vector<uint64_t> wide_;
+  uint64_t base_ = 0;                 // first time of the current block
+  bool wide_block_ = false;           // the current block is stored in full
 };
 
 }  // namespace cw::trace

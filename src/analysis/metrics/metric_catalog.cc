@@ -166,6 +166,23 @@ const MetricInfo& Metric(MetricId id) { return kMetrics[static_cast<size_t>(id)]
 
 std::span<const MetricInfo> AllMetrics() { return kMetrics; }
 
+std::span<const MetricId> MetricWithAncestors(MetricId id) {
+  struct Chains {
+    std::array<std::array<MetricId, kMaxMetricDepth>, kMetricCount> ids{};
+    std::array<size_t, kMetricCount> length{};
+    Chains() {
+      for (size_t m = 0; m < kMetricCount; ++m) {
+        for (std::optional<MetricId> p = static_cast<MetricId>(m); p; p = kMetrics[static_cast<size_t>(*p)].parent) {
+          ids[m][length[m]++] = *p;
+        }
+      }
+    }
+  };
+  static const Chains chains;
+  size_t m = static_cast<size_t>(id);
+  return {chains.ids[m].data(), chains.length[m]};
+}
+
 std::optional<MetricId> FindMetric(std::string_view name) {
   for (const MetricInfo& m : kMetrics) {
     if (m.name == name) return m.id;

@@ -61,6 +61,10 @@ std::span<const MetricInfo> AllMetrics();
 // The metric with this unique name, if any.
 std::optional<MetricId> FindMetric(std::string_view name);
 
+// `id` followed by its ancestors up to its root (at most kMaxMetricDepth entries).
+inline constexpr size_t kMaxMetricDepth = 12;
+std::span<const MetricId> MetricWithAncestors(MetricId id);
+
 inline int Index(MetricId id) { return static_cast<int>(id); }
 
 }  // namespace cw::analysis

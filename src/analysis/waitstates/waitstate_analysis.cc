@@ -27,7 +27,8 @@ void AddProfile(const internal::Context& ctx, uint32_t location, LocationSeverit
 WaitStateResult AnalyzeWaitStates(const trace::Trace& trace, const match::SyncGraph& graph,
                                   const WaitStateOptions& options) {
   const std::vector<MetricId> categories = TimeCategories(trace.defs);
-  const internal::Context ctx{trace, graph, categories};
+  const std::vector<trace::MpiFunction> callpath_mpi = internal::CallpathMpiFunctions(trace);
+  const internal::Context ctx{trace, graph, categories, callpath_mpi};
   const internal::CallpathFlags callpaths = internal::ComputeCallpathFlags(trace);
   const unsigned threads = options.threads == 0 ? 1 : options.threads;
 
@@ -48,6 +49,8 @@ WaitStateResult AnalyzeWaitStates(const trace::Trace& trace, const match::SyncGr
                            init_finalize.finalize[loc]);
     internal::AnalyzePointToPoint(ctx, loc, *out);
     internal::ApplyCollectiveOutcomes(ctx, loc, collective, *out);
+    out->traffic.WriteTo(out->severities);
+    out->traffic = internal::TrafficCounts(0);
     outputs[index] = std::move(out);
   });
   // MPI_Init and MPI_Finalize compare every location with the latest one: a second, short step.

@@ -37,8 +37,8 @@ OTF2_CallbackCode Done(EventContext& ctx, OTF2_AttributeList* attributes) {
 }
 
 uint32_t CheckedRegion(EventContext& ctx, OTF2_RegionRef region) {
-  const std::vector<trace::Region>& regions = ctx.defs->regions;
-  if (region < regions.size() && regions[region].defined) return region;
+  const std::vector<uint8_t>& defined = *ctx.defined_regions;
+  if (region < defined.size() && defined[region]) [[likely]] return region;
   ctx.diagnostics.Report(kUndefinedRegion, "region " + std::to_string(region));
   return ctx.undefined_region;
 }

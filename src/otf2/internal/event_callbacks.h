@@ -18,6 +18,7 @@ struct EventContext {
 
   trace::LocationBuilder builder;
   const trace::Definitions* defs = nullptr;
+  const std::vector<uint8_t>* defined_regions = nullptr;  // 1 where a region id is defined
   uint32_t undefined_region = trace::kNone;
   Diagnostics diagnostics;
   std::atomic<uint64_t>* progress = nullptr;

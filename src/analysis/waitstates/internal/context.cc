@@ -4,11 +4,7 @@ namespace cw::analysis::internal {
 
 void AddWithAncestors(LocationSeverities& severities, MetricId metric, uint32_t callpath,
                       double value) {
-  std::optional<MetricId> m = metric;
-  while (m) {
-    severities.Add(*m, callpath, value);
-    m = Metric(*m).parent;
-  }
+  for (MetricId m : MetricWithAncestors(metric)) severities.Add(m, callpath, value);
 }
 
 CallTimes CallOf(const trace::LocationEvents& ev, uint32_t event) {
@@ -24,12 +20,13 @@ CallTimes CallOf(const trace::LocationEvents& ev, uint32_t event) {
   return call;
 }
 
-const trace::MpiFunction& MpiOf(const trace::Trace& trace, const trace::LocationEvents& ev,
-                                uint32_t enter) {
-  static const trace::MpiFunction kNotMpi;
-  if (enter == trace::kNone) return kNotMpi;
-  uint32_t region = trace.CallpathRegion(ev.ref(enter));
-  return region < trace.defs.regions.size() ? trace.defs.regions[region].mpi : kNotMpi;
+std::vector<trace::MpiFunction> CallpathMpiFunctions(const trace::Trace& trace) {
+  std::vector<trace::MpiFunction> result(trace.call_tree.size());
+  for (uint32_t cp = 0; cp < trace.call_tree.size(); ++cp) {
+    uint32_t region = trace.call_tree.region(cp);
+    if (region < trace.defs.regions.size()) result[cp] = trace.defs.regions[region].mpi;
+  }
+  return result;
 }
 
 }  // namespace cw::analysis::internal

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "analysis/metrics/severity.h"
+#include "analysis/waitstates/internal/traffic_counts.h"
 #include "analysis/waitstates/waitstate_analysis.h"
 #include "match/sync_graph.h"
 #include "trace/trace.h"
@@ -14,16 +15,18 @@ namespace cw::analysis::internal {
 // What one location's passes write; one per location, merged in location order.
 struct LocationOutput {
   LocationOutput(uint32_t callpaths, size_t instances_per_metric)
-      : severities(callpaths), instances(instances_per_metric) {}
+      : severities(callpaths), instances(instances_per_metric), traffic(callpaths) {}
   LocationSeverities severities;
   InstanceCollector instances;
   ClockViolations violations;
+  TrafficCounts traffic;  // written to `severities` when the location is done
 };
 
 struct Context {
   const trace::Trace& trace;
   const match::SyncGraph& graph;
   const std::vector<MetricId>& time_category;  // by region
+  const std::vector<trace::MpiFunction>& callpath_mpi;  // by call path: what its region does
 };
 
 // Adds `value` to `metric` and every ancestor up to the root of the metric tree. Used for
@@ -46,7 +49,12 @@ inline uint64_t EnteredAt(const trace::LocationEvents& ev, uint32_t event) {
 }
 
 // The MPI classification of the region entered at `enter` (an Enter event index).
-const trace::MpiFunction& MpiOf(const trace::Trace& trace, const trace::LocationEvents& ev,
-                                uint32_t enter);
+inline trace::MpiFunction MpiOf(const Context& ctx, const trace::LocationEvents& ev,
+                                uint32_t enter) {
+  return enter == trace::kNone ? trace::MpiFunction{} : ctx.callpath_mpi[ev.ref(enter)];
+}
+
+// The MPI classification of every call path's region.
+std::vector<trace::MpiFunction> CallpathMpiFunctions(const trace::Trace& trace);
 
 }  // namespace cw::analysis::internal

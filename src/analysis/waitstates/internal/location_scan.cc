@@ -16,25 +16,6 @@ bool IsMpiWindow(const trace::Definitions& defs, uint32_t window) {
   return group < defs.groups.size() && defs.groups[group].paradigm == trace::Paradigm::kMpi;
 }
 
-// Every send record counts, matched or not (as in Scalasca): the data left the process.
-void CountSend(const trace::LocationEvents& ev, uint32_t i, uint32_t callpath,
-               LocationSeverities& s) {
-  uint64_t bytes = ev.p2p(i).bytes;
-  AddWithAncestors(s, bytes == 0 ? MetricId::kSyncsSend : MetricId::kCommsSend, callpath, 1);
-  AddWithAncestors(s, MetricId::kBytesSent, callpath, static_cast<double>(bytes));
-}
-
-void CountCollective(const trace::CollectivePayload& p, uint32_t callpath,
-                     LocationSeverities& s) {
-  MetricId count = p.sent > 0 ? (p.received > 0 ? MetricId::kCommsCxch : MetricId::kCommsCsrc)
-                              : (p.received > 0 ? MetricId::kCommsCdst : MetricId::kSyncsColl);
-  AddWithAncestors(s, count, callpath, 1);
-  if (p.sent > 0) AddWithAncestors(s, MetricId::kBytesCout, callpath, static_cast<double>(p.sent));
-  if (p.received > 0) {
-    AddWithAncestors(s, MetricId::kBytesCin, callpath, static_cast<double>(p.received));
-  }
-}
-
 }  // namespace
 
 CallpathFlags ComputeCallpathFlags(const trace::Trace& trace) {
@@ -68,12 +49,14 @@ void ScanLocation(const Context& ctx, const CallpathFlags& callpaths, uint32_t l
       }
       case EventKind::kMpiSend:
       case EventKind::kMpiIsend:
-        if (uint32_t cp = ev.callpath(i); cp != kNone) CountSend(ev, i, cp, out.severities);
+        // Every send record counts, matched or not (as in Scalasca): the data left the process.
+        if (uint32_t cp = ev.callpath(i); cp != kNone) out.traffic.Send(cp, ev.p2p(i).bytes);
         break;
       case EventKind::kMpiCollectiveEnd:
       case EventKind::kNonBlockingCollectiveComplete:
         if (uint32_t cp = ev.callpath(i); cp != kNone) {
-          CountCollective(ev.collective(i), cp, out.severities);
+          const trace::CollectivePayload& p = ev.collective(i);
+          out.traffic.Collective(cp, p.sent, p.received);
         }
         break;
       case EventKind::kRmaPut:
@@ -82,10 +65,7 @@ void ScanLocation(const Context& ctx, const CallpathFlags& callpaths, uint32_t l
         const trace::RmaPayload& p = ev.rma(i);
         if (cp == kNone || !IsMpiWindow(ctx.trace.defs, p.window)) break;
         bool put = kinds[i] == EventKind::kRmaPut;
-        AddWithAncestors(out.severities, put ? MetricId::kCommsRmaPuts : MetricId::kCommsRmaGets,
-                         cp, 1);
-        AddWithAncestors(out.severities, put ? MetricId::kBytesPut : MetricId::kBytesGet, cp,
-                         static_cast<double>(put ? p.sent : p.received));
+        out.traffic.Rma(cp, put, put ? p.sent : p.received);
         break;
       }
       default:

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <deque>
 #include <utility>
-#include <unordered_set>
 
 namespace cw::analysis::internal {
 namespace {
@@ -36,9 +35,9 @@ class ReceiverPass {
   ReceiverPass(const Context& ctx, uint32_t location, LocationOutput& out)
       : ctx_(ctx), loc_(location), ev_(ctx.trace.location(location)), out_(out) {}
 
-  // Returns the Enter indices of multi-wait calls that had a Late Sender (they cannot also be
-  // Late Receivers, as in Scalasca).
-  std::unordered_set<uint32_t> Run();
+  // Returns the Enter indices (ascending) of multi-wait calls that had a Late Sender: they cannot
+  // also be Late Receivers, as in Scalasca.
+  std::vector<uint32_t> Run();
 
  private:
   const Message& message(uint32_t id) const { return ctx_.graph.messages[id]; }
@@ -108,15 +107,11 @@ void ReceiverPass::CheckWrongOrder(const Message& m) {
 
 void ReceiverPass::CountReceive(const Message& m) {
   uint32_t callpath = ev_.callpath(m.recv_event);
-  if (callpath == kNone) return;
-  uint64_t bytes = m.bytes;
-  AddWithAncestors(out_.severities, bytes == 0 ? MetricId::kSyncsRecv : MetricId::kCommsRecv,
-                   callpath, 1);
-  AddWithAncestors(out_.severities, MetricId::kBytesRcvd, callpath, static_cast<double>(bytes));
+  if (callpath != kNone) out_.traffic.Receive(callpath, m.bytes);
 }
 
-std::unordered_set<uint32_t> ReceiverPass::Run() {
-  std::unordered_set<uint32_t> multi_wait_with_late_sender;
+std::vector<uint32_t> ReceiverPass::Run() {
+  std::vector<uint32_t> multi_wait_with_late_sender;
   const match::LocationSync& sync = ctx_.graph.by_location[loc_];
   const uint32_t last = sync.first_received + sync.received_count;
   uint32_t i = sync.first_received;
@@ -128,7 +123,7 @@ std::unordered_set<uint32_t> ReceiverPass::Run() {
       ++end;
     }
     CallTimes call = CallOf(ev_, message(i).recv_event);
-    const trace::MpiFunction& mpi = MpiOf(ctx_.trace, ev_, call.enter);
+    trace::MpiFunction mpi = MpiOf(ctx_, ev_, call.enter);
     bool analysable = call.enter != kNone && !mpi.has(trace::kMpiTest);
     bool multi = mpi.has(trace::kMpiMultiWait);
     LateSender latest{kNone, 0};
@@ -147,7 +142,7 @@ std::unordered_set<uint32_t> ReceiverPass::Run() {
     }
     if (latest.message != kNone) {
       ReportLateSender(latest.message, latest.idle, call);
-      multi_wait_with_late_sender.insert(call.enter);
+      multi_wait_with_late_sender.push_back(call.enter);
     }
     i = end;
   }
@@ -175,7 +170,7 @@ bool CanWaitForReceiver(const trace::MpiFunction& mpi, bool had_late_sender) {
 }
 
 void AnalyzeLateReceiver(const Context& ctx, uint32_t loc, LocationOutput& out,
-                         const std::unordered_set<uint32_t>& multi_wait_with_late_sender) {
+                         const std::vector<uint32_t>& multi_wait_with_late_sender) {
   const LocationEvents& ev = ctx.trace.location(loc);
   const std::vector<Message>& messages = ctx.graph.messages;
   // (completion event, message id) of the sends that completed, in completion order.
@@ -206,9 +201,10 @@ void AnalyzeLateReceiver(const Context& ctx, uint32_t loc, LocationOutput& out,
            ev.pair(completed[end].first) == call.enter) {
       ++end;
     }
-    const trace::MpiFunction& mpi = MpiOf(ctx.trace, ev, call.enter);
-    bool eligible = call.enter != kNone &&
-                    CanWaitForReceiver(mpi, multi_wait_with_late_sender.contains(call.enter));
+    trace::MpiFunction mpi = MpiOf(ctx, ev, call.enter);
+    bool had_late_sender = std::binary_search(multi_wait_with_late_sender.begin(),
+                                              multi_wait_with_late_sender.end(), call.enter);
+    bool eligible = call.enter != kNone && CanWaitForReceiver(mpi, had_late_sender);
     if (eligible && !mpi.has(trace::kMpiMultiWait)) {
       for (size_t k = i; k < end; ++k) {
         int64_t idle = LateReceiverIdle(messages[completed[k].second], call);
@@ -235,7 +231,7 @@ void AnalyzeLateReceiver(const Context& ctx, uint32_t loc, LocationOutput& out,
 
 void AnalyzePointToPoint(const Context& ctx, uint32_t location, LocationOutput& out) {
   ReceiverPass receiver(ctx, location, out);
-  std::unordered_set<uint32_t> multi_wait_with_late_sender = receiver.Run();
+  std::vector<uint32_t> multi_wait_with_late_sender = receiver.Run();
   AnalyzeLateReceiver(ctx, location, out, multi_wait_with_late_sender);
 }
 

@@ -1,0 +1,75 @@
+// Message, synchronisation and byte counts of one location, accumulated per call path and
+// written to the severities once at the end (private).
+//
+// Counting happens per event; pushing every count up the metric tree right away would cost a
+// dozen severity updates per message. The accumulator does one array update per event instead.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "analysis/metrics/severity.h"
+#include "trace/enums.h"
+
+namespace cw::analysis::internal {
+
+class TrafficCounts {
+ public:
+  explicit TrafficCounts(uint32_t callpaths) : slot_(callpaths, trace::kNone) {}
+
+  void Send(uint32_t callpath, uint64_t bytes) {
+    Counters& c = At(callpath);
+    (bytes == 0 ? c.syncs_send : c.comms_send) += 1;
+    c.bytes_sent += bytes;
+  }
+  void Receive(uint32_t callpath, uint64_t bytes) {
+    Counters& c = At(callpath);
+    (bytes == 0 ? c.syncs_recv : c.comms_recv) += 1;
+    c.bytes_rcvd += bytes;
+  }
+  void Collective(uint32_t callpath, uint64_t sent, uint64_t received) {
+    Counters& c = At(callpath);
+    if (sent > 0 && received > 0) {
+      ++c.cxch;
+    } else if (sent > 0) {
+      ++c.csrc;
+    } else if (received > 0) {
+      ++c.cdst;
+    } else {
+      ++c.syncs_coll;
+    }
+    c.bytes_cout += sent;
+    c.bytes_cin += received;
+  }
+  void Rma(uint32_t callpath, bool put, uint64_t bytes) {
+    Counters& c = At(callpath);
+    (put ? c.puts : c.gets) += 1;
+    (put ? c.bytes_put : c.bytes_get) += bytes;
+  }
+
+  // Adds every count to its metric and the metric's ancestors.
+  void WriteTo(LocationSeverities& severities) const;
+
+ private:
+  struct Counters {
+    uint32_t callpath;
+    uint64_t syncs_send = 0, comms_send = 0, bytes_sent = 0;
+    uint64_t syncs_recv = 0, comms_recv = 0, bytes_rcvd = 0;
+    uint64_t syncs_coll = 0, cxch = 0, csrc = 0, cdst = 0, bytes_cout = 0, bytes_cin = 0;
+    uint64_t puts = 0, gets = 0, bytes_put = 0, bytes_get = 0;
+  };
+
+  Counters& At(uint32_t callpath) {
+    uint32_t& slot = slot_[callpath];
+    if (slot == trace::kNone) {
+      slot = static_cast<uint32_t>(counters_.size());
+      counters_.push_back(Counters{callpath});
+    }
+    return counters_[slot];
+  }
+
+  std::vector<uint32_t> slot_;  // by call path: index into counters_, or kNone
+  std::vector<Counters> counters_;
+};
+
+}  // namespace cw::analysis::internal
