@@ -19,8 +19,8 @@ configure: deps
 build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
 
-# Every test in a release build, then the unit and scenario tests again under AddressSanitizer
-# and UndefinedBehaviorSanitizer.
+# Every test in a release build, then every test again under AddressSanitizer and
+# UndefinedBehaviorSanitizer.
 test: test-release test-asan
 
 test-release: build
@@ -30,7 +30,7 @@ test-asan: deps
 	@cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCW_WERROR=ON \
 	  -DCW_SANITIZE=ON -DCW_BUILD_BENCHMARKS=OFF $(CMAKE_ARGS) >/dev/null
 	@cmake --build $(ASAN_BUILD) -j $(JOBS)
-	@ctest --test-dir $(ASAN_BUILD) --output-on-failure -j $(JOBS) --timeout 900 -L "unit|scenario|cli"
+	@ctest --test-dir $(ASAN_BUILD) --output-on-failure -j $(JOBS) --timeout 900
 
 # Generates a small synthetic MPI trace with a load imbalance, analyses it, prints the summary.
 demo: build

@@ -24,8 +24,12 @@ function(cw_cc_test)
   if(NOT ARG_LABELS)
     set(ARG_LABELS unit)
   endif()
+  set(environment "")
+  if(CW_SANITIZE)
+    set(environment "LSAN_OPTIONS=suppressions=${PROJECT_SOURCE_DIR}/tests/lsan.supp:print_suppressions=0")
+  endif()
   gtest_discover_tests(${ARG_NAME}
     WORKING_DIRECTORY ${CMAKE_BINARY_DIR}
-    PROPERTIES LABELS "${ARG_LABELS}" TIMEOUT 300
+    PROPERTIES LABELS "${ARG_LABELS}" TIMEOUT 300 ENVIRONMENT "${environment}"
     DISCOVERY_TIMEOUT 60)
 endfunction()

@@ -73,10 +73,11 @@ LocationReadResult ReadLocation(OTF2_Reader* reader, const EventReadJob& job, ui
                              " of the " + std::to_string(def.event_count) +
                              " events the definitions declare (truncated?)");
   }
+  // Finish first: closing what is still open is itself a repair the diagnostics must show.
+  result.events = ctx.builder.Finish();
+  result.local_tree = ctx.builder.local_tree();
   result.diagnostics.Merge(ctx.diagnostics);
   result.diagnostics.Merge(ctx.builder.diagnostics());
-  result.local_tree = ctx.builder.local_tree();
-  result.events = ctx.builder.Finish();
   return result;
 }
 
