@@ -34,7 +34,7 @@ test-asan: deps
 
 # Generates a small synthetic MPI trace with a load imbalance, analyses it, prints the summary.
 demo: build
-	@$(BUILD)/bin/causeway-gen --ranks 8 --iterations 40 --imbalance 0.5 --seed 7 -o $(BUILD)/demo/trace
+	@$(BUILD)/bin/causeway-gen --ranks 8 --iterations 400 --imbalance 0.5 --seed 7 -o $(BUILD)/demo/trace
 	@$(BUILD)/bin/causeway analyze $(BUILD)/demo/trace -o $(BUILD)/demo/report
 
 # The benchmark of bench/README.md (generates a 20-million-event trace; takes minutes).

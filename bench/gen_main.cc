@@ -18,7 +18,8 @@ int main(int argc, char** argv) {
   app.add_option("-o,--output", output, "archive directory")->required();
   app.add_option("--ranks", options.ranks, "MPI ranks")->check(CLI::Range(1u, 1u << 20));
   app.add_option("--iterations", options.iterations, "iterations of the stencil loop");
-  app.add_option("--events", options.target_events, "choose the iterations to reach this many events");
+  app.add_option("--events", options.target_events,
+                 "choose the iterations to reach this many events");
   app.add_option("--imbalance", options.imbalance, "extra compute of the slowest ranks (fraction)")
       ->check(CLI::Range(0.0, 100.0));
   app.add_option("--bytes", options.message_bytes, "bytes per halo message");
@@ -26,7 +27,8 @@ int main(int argc, char** argv) {
   app.add_option("--facts", facts_file, "write what the generator knows (JSON) to this file");
   CLI11_PARSE(app, argc, argv);
 
-  cw::Result<cw::bench::SyntheticTraceFacts> facts = cw::bench::WriteSyntheticTrace(output, options);
+  cw::Result<cw::bench::SyntheticTraceFacts> facts =
+      cw::bench::WriteSyntheticTrace(output, options);
   if (!facts) {
     std::fprintf(stderr, "causeway-gen: %s\n", facts.error().message().c_str());
     return 2;

@@ -20,40 +20,97 @@ struct Counter {
   uint64_t events = 0;
 };
 
-#define CW_COUNT(Name)                                                          \
-  OTF2_EvtReaderCallbacks_Set##Name##Callback(                                  \
-      cb, [](OTF2_LocationRef, OTF2_TimeStamp, uint64_t, void* user, OTF2_AttributeList*, \
-             auto...) -> OTF2_CallbackCode {                                    \
-        ++static_cast<Counter*>(user)->events;                                  \
-        return OTF2_CALLBACK_SUCCESS;                                           \
+#define CW_COUNT(Name)                                                                \
+  OTF2_EvtReaderCallbacks_Set##Name##Callback(                                        \
+      cb,                                                                             \
+      [](OTF2_LocationRef, OTF2_TimeStamp, uint64_t, void* user, OTF2_AttributeList*, \
+         auto...) -> OTF2_CallbackCode {                                              \
+        ++static_cast<Counter*>(user)->events;                                        \
+        return OTF2_CALLBACK_SUCCESS;                                                 \
       })
 
 OTF2_EvtReaderCallbacks* AllCallbacks() {
   OTF2_EvtReaderCallbacks* cb = OTF2_EvtReaderCallbacks_New();
-  CW_COUNT(BufferFlush); CW_COUNT(MeasurementOnOff); CW_COUNT(Enter); CW_COUNT(Leave);
-  CW_COUNT(MpiSend); CW_COUNT(MpiIsend); CW_COUNT(MpiIsendComplete); CW_COUNT(MpiIrecvRequest);
-  CW_COUNT(MpiRecv); CW_COUNT(MpiIrecv); CW_COUNT(MpiRequestTest); CW_COUNT(MpiRequestCancelled);
-  CW_COUNT(MpiCollectiveBegin); CW_COUNT(MpiCollectiveEnd); CW_COUNT(OmpFork); CW_COUNT(OmpJoin);
-  CW_COUNT(OmpAcquireLock); CW_COUNT(OmpReleaseLock); CW_COUNT(OmpTaskCreate);
-  CW_COUNT(OmpTaskSwitch); CW_COUNT(OmpTaskComplete); CW_COUNT(Metric); CW_COUNT(ParameterString);
-  CW_COUNT(ParameterInt); CW_COUNT(ParameterUnsignedInt); CW_COUNT(RmaWinCreate);
-  CW_COUNT(RmaWinDestroy); CW_COUNT(RmaCollectiveBegin); CW_COUNT(RmaCollectiveEnd);
-  CW_COUNT(RmaGroupSync); CW_COUNT(RmaRequestLock); CW_COUNT(RmaAcquireLock); CW_COUNT(RmaTryLock);
-  CW_COUNT(RmaReleaseLock); CW_COUNT(RmaSync); CW_COUNT(RmaWaitChange); CW_COUNT(RmaPut);
-  CW_COUNT(RmaGet); CW_COUNT(RmaAtomic); CW_COUNT(RmaOpCompleteBlocking);
-  CW_COUNT(RmaOpCompleteNonBlocking); CW_COUNT(RmaOpTest); CW_COUNT(RmaOpCompleteRemote);
-  CW_COUNT(ThreadFork); CW_COUNT(ThreadJoin); CW_COUNT(ThreadTeamBegin); CW_COUNT(ThreadTeamEnd);
-  CW_COUNT(ThreadAcquireLock); CW_COUNT(ThreadReleaseLock); CW_COUNT(ThreadTaskCreate);
-  CW_COUNT(ThreadTaskSwitch); CW_COUNT(ThreadTaskComplete); CW_COUNT(ThreadCreate);
-  CW_COUNT(ThreadBegin); CW_COUNT(ThreadWait); CW_COUNT(ThreadEnd); CW_COUNT(CallingContextEnter);
-  CW_COUNT(CallingContextLeave); CW_COUNT(CallingContextSample); CW_COUNT(IoCreateHandle);
-  CW_COUNT(IoDestroyHandle); CW_COUNT(IoDuplicateHandle); CW_COUNT(IoSeek);
-  CW_COUNT(IoChangeStatusFlags); CW_COUNT(IoDeleteFile); CW_COUNT(IoOperationBegin);
-  CW_COUNT(IoOperationTest); CW_COUNT(IoOperationIssued); CW_COUNT(IoOperationComplete);
-  CW_COUNT(IoOperationCancelled); CW_COUNT(IoAcquireLock); CW_COUNT(IoReleaseLock);
-  CW_COUNT(IoTryLock); CW_COUNT(ProgramBegin); CW_COUNT(ProgramEnd);
-  CW_COUNT(NonBlockingCollectiveRequest); CW_COUNT(NonBlockingCollectiveComplete);
-  CW_COUNT(CommCreate); CW_COUNT(CommDestroy); CW_COUNT(Unknown);
+  CW_COUNT(BufferFlush);
+  CW_COUNT(MeasurementOnOff);
+  CW_COUNT(Enter);
+  CW_COUNT(Leave);
+  CW_COUNT(MpiSend);
+  CW_COUNT(MpiIsend);
+  CW_COUNT(MpiIsendComplete);
+  CW_COUNT(MpiIrecvRequest);
+  CW_COUNT(MpiRecv);
+  CW_COUNT(MpiIrecv);
+  CW_COUNT(MpiRequestTest);
+  CW_COUNT(MpiRequestCancelled);
+  CW_COUNT(MpiCollectiveBegin);
+  CW_COUNT(MpiCollectiveEnd);
+  CW_COUNT(OmpFork);
+  CW_COUNT(OmpJoin);
+  CW_COUNT(OmpAcquireLock);
+  CW_COUNT(OmpReleaseLock);
+  CW_COUNT(OmpTaskCreate);
+  CW_COUNT(OmpTaskSwitch);
+  CW_COUNT(OmpTaskComplete);
+  CW_COUNT(Metric);
+  CW_COUNT(ParameterString);
+  CW_COUNT(ParameterInt);
+  CW_COUNT(ParameterUnsignedInt);
+  CW_COUNT(RmaWinCreate);
+  CW_COUNT(RmaWinDestroy);
+  CW_COUNT(RmaCollectiveBegin);
+  CW_COUNT(RmaCollectiveEnd);
+  CW_COUNT(RmaGroupSync);
+  CW_COUNT(RmaRequestLock);
+  CW_COUNT(RmaAcquireLock);
+  CW_COUNT(RmaTryLock);
+  CW_COUNT(RmaReleaseLock);
+  CW_COUNT(RmaSync);
+  CW_COUNT(RmaWaitChange);
+  CW_COUNT(RmaPut);
+  CW_COUNT(RmaGet);
+  CW_COUNT(RmaAtomic);
+  CW_COUNT(RmaOpCompleteBlocking);
+  CW_COUNT(RmaOpCompleteNonBlocking);
+  CW_COUNT(RmaOpTest);
+  CW_COUNT(RmaOpCompleteRemote);
+  CW_COUNT(ThreadFork);
+  CW_COUNT(ThreadJoin);
+  CW_COUNT(ThreadTeamBegin);
+  CW_COUNT(ThreadTeamEnd);
+  CW_COUNT(ThreadAcquireLock);
+  CW_COUNT(ThreadReleaseLock);
+  CW_COUNT(ThreadTaskCreate);
+  CW_COUNT(ThreadTaskSwitch);
+  CW_COUNT(ThreadTaskComplete);
+  CW_COUNT(ThreadCreate);
+  CW_COUNT(ThreadBegin);
+  CW_COUNT(ThreadWait);
+  CW_COUNT(ThreadEnd);
+  CW_COUNT(CallingContextEnter);
+  CW_COUNT(CallingContextLeave);
+  CW_COUNT(CallingContextSample);
+  CW_COUNT(IoCreateHandle);
+  CW_COUNT(IoDestroyHandle);
+  CW_COUNT(IoDuplicateHandle);
+  CW_COUNT(IoSeek);
+  CW_COUNT(IoChangeStatusFlags);
+  CW_COUNT(IoDeleteFile);
+  CW_COUNT(IoOperationBegin);
+  CW_COUNT(IoOperationTest);
+  CW_COUNT(IoOperationIssued);
+  CW_COUNT(IoOperationComplete);
+  CW_COUNT(IoOperationCancelled);
+  CW_COUNT(IoAcquireLock);
+  CW_COUNT(IoReleaseLock);
+  CW_COUNT(IoTryLock);
+  CW_COUNT(ProgramBegin);
+  CW_COUNT(ProgramEnd);
+  CW_COUNT(NonBlockingCollectiveRequest);
+  CW_COUNT(NonBlockingCollectiveComplete);
+  CW_COUNT(CommCreate);
+  CW_COUNT(CommDestroy);
+  CW_COUNT(Unknown);
   return cb;
 }
 

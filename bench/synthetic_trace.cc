@@ -38,10 +38,18 @@ struct Grid {
   uint32_t Neighbor(uint32_t rank, uint32_t d) const {
     uint32_t x = rank % px, y = rank / px;
     switch (d) {
-      case 0: x = (x + px - 1) % px; break;
-      case 1: x = (x + 1) % px; break;
-      case 2: y = (y + py - 1) % py; break;
-      default: y = (y + 1) % py; break;
+      case 0:
+        x = (x + px - 1) % px;
+        break;
+      case 1:
+        x = (x + 1) % px;
+        break;
+      case 2:
+        y = (y + py - 1) % py;
+        break;
+      default:
+        y = (y + 1) % py;
+        break;
     }
     return y * px + x;
   }
@@ -76,11 +84,16 @@ Regions DefineRegions(ArchiveWriter& w) {
 class Simulation {
  public:
   Simulation(const SyntheticTraceOptions& o, ArchiveWriter& w, std::vector<uint64_t> locations)
-      : o_(o), grid_(o.ranks), writer_(w), locations_(std::move(locations)), state_(o.ranks),
+      : o_(o),
+        grid_(o.ranks),
+        writer_(w),
+        locations_(std::move(locations)),
+        state_(o.ranks),
         rng_(o.seed) {
     regions_ = DefineRegions(w);
     world_ = w.DefineMpiWorld(locations_);
-    transfer_ = kLatency + static_cast<uint64_t>(static_cast<double>(o.message_bytes) / kBytesPerNs);
+    transfer_ =
+        kLatency + static_cast<uint64_t>(static_cast<double>(o.message_bytes) / kBytesPerNs);
     uint64_t log2 = 1;
     while ((1ull << log2) < o.ranks) ++log2;
     allreduce_cost_ = 2'000 * log2;
@@ -251,10 +264,10 @@ Result<SyntheticTraceFacts> WriteSyntheticTrace(const std::string& directory,
   uint64_t iterations = options.iterations;
   if (options.target_events > 0) {
     uint64_t per_rank = options.target_events / options.ranks;
-    iterations = per_rank > kEventsOutsideIterations
-                     ? (per_rank - kEventsOutsideIterations + kEventsPerIteration - 1) /
-                           kEventsPerIteration
-                     : 1;
+    iterations =
+        per_rank > kEventsOutsideIterations
+            ? (per_rank - kEventsOutsideIterations + kEventsPerIteration - 1) / kEventsPerIteration
+            : 1;
   }
   CW_ASSIGN_OR_RETURN(std::unique_ptr<ArchiveWriter> writer,
                       ArchiveWriter::Create(directory, "traces", "causeway-gen"));

@@ -23,8 +23,8 @@ namespace cw::bench {
 struct SyntheticTraceOptions {
   uint32_t ranks = 16;
   uint64_t iterations = 100;
-  uint64_t target_events = 0;   // if set, the number of iterations is chosen to reach it
-  double imbalance = 0.3;       // extra compute of the slowest ranks, as a fraction
+  uint64_t target_events = 0;  // if set, the number of iterations is chosen to reach it
+  double imbalance = 0.3;      // extra compute of the slowest ranks, as a fraction
   uint64_t message_bytes = 64 * 1024;
   uint64_t seed = 1;
 };
@@ -36,7 +36,7 @@ struct SyntheticTraceFacts {
   uint64_t iterations = 0;
   uint64_t messages = 0;
   uint64_t allreduces = 0;
-  double late_sender = 0;      // sum over all Waitalls of the Late Sender definition
+  double late_sender = 0;  // sum over all Waitalls of the Late Sender definition
   double late_receiver = 0;
   double wait_nxn = 0;
   double nxn_completion = 0;

@@ -1,11 +1,11 @@
 #include "testing/scenario.h"
 
+#include <unistd.h>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
-#include <unistd.h>
 
 #include "otf2_writer/archive_writer.h"
 
@@ -56,8 +56,7 @@ RankScript& RankScript::MeasurementOnOff(uint64_t t, bool on) {
   return Add(r);
 }
 
-RankScript& RankScript::SendEvent(uint64_t t, int to, uint32_t tag, uint64_t bytes,
-                                  uint32_t comm) {
+RankScript& RankScript::SendEvent(uint64_t t, int to, uint32_t tag, uint64_t bytes, uint32_t comm) {
   Record r{Record::kSend, t, ""};
   r.peer = to;
   r.tag = tag;
@@ -127,8 +126,8 @@ RankScript& RankScript::Send(uint64_t enter, uint64_t leave, int to, uint32_t ta
                              const std::string& call, uint32_t comm) {
   return Enter(enter, call).SendEvent(enter, to, tag, bytes, comm).Leave(leave, call);
 }
-RankScript& RankScript::Recv(uint64_t enter, uint64_t leave, int from, uint32_t tag,
-                             uint64_t bytes, uint32_t comm) {
+RankScript& RankScript::Recv(uint64_t enter, uint64_t leave, int from, uint32_t tag, uint64_t bytes,
+                             uint32_t comm) {
   return Enter(enter, "MPI_Recv").RecvEvent(leave, from, tag, bytes, comm).Leave(leave, "MPI_Recv");
 }
 RankScript& RankScript::Sendrecv(uint64_t enter, uint64_t leave, int to, uint32_t send_tag,
@@ -138,9 +137,8 @@ RankScript& RankScript::Sendrecv(uint64_t enter, uint64_t leave, int to, uint32_
       .RecvEvent(leave, from, recv_tag, bytes, comm)
       .Leave(leave, "MPI_Sendrecv");
 }
-RankScript& RankScript::Isend(uint64_t enter, uint64_t leave, int to, uint32_t tag,
-                              uint64_t bytes, uint64_t request, const std::string& call,
-                              uint32_t comm) {
+RankScript& RankScript::Isend(uint64_t enter, uint64_t leave, int to, uint32_t tag, uint64_t bytes,
+                              uint64_t request, const std::string& call, uint32_t comm) {
   return Enter(enter, call).IsendEvent(enter, to, tag, bytes, request, comm).Leave(leave, call);
 }
 RankScript& RankScript::Irecv(uint64_t enter, uint64_t leave, uint64_t request) {
@@ -195,8 +193,8 @@ std::string Scenario::WriteOrDie(const std::string& directory) const {
     auto it = regions.find(name);
     if (it != regions.end()) return it->second;
     bool mpi = name.rfind("MPI_", 0) == 0;
-    uint32_t id = archive.DefineRegion(name, RoleOf(name), mpi ? OTF2_PARADIGM_MPI : OTF2_PARADIGM_USER,
-                                       mpi ? "MPI" : "");
+    uint32_t id = archive.DefineRegion(
+        name, RoleOf(name), mpi ? OTF2_PARADIGM_MPI : OTF2_PARADIGM_USER, mpi ? "MPI" : "");
     regions.emplace(name, id);
     return id;
   };
@@ -206,25 +204,39 @@ std::string Scenario::WriteOrDie(const std::string& directory) const {
     for (const RankScript::Record& rec : ranks_[r].records_) {
       uint32_t peer = static_cast<uint32_t>(rec.peer);
       switch (rec.kind) {
-        case RankScript::Record::kEnter: ev.Enter(rec.time, region(rec.region)); break;
-        case RankScript::Record::kLeave: ev.Leave(rec.time, region(rec.region)); break;
-        case RankScript::Record::kOnOff: ev.MeasurementOnOff(rec.time, rec.tag == 1); break;
+        case RankScript::Record::kEnter:
+          ev.Enter(rec.time, region(rec.region));
+          break;
+        case RankScript::Record::kLeave:
+          ev.Leave(rec.time, region(rec.region));
+          break;
+        case RankScript::Record::kOnOff:
+          ev.MeasurementOnOff(rec.time, rec.tag == 1);
+          break;
         case RankScript::Record::kSend:
           ev.MpiSend(rec.time, peer, rec.comm, rec.tag, rec.bytes);
           break;
         case RankScript::Record::kIsend:
           ev.MpiIsend(rec.time, peer, rec.comm, rec.tag, rec.bytes, rec.request);
           break;
-        case RankScript::Record::kIsendComplete: ev.MpiIsendComplete(rec.time, rec.request); break;
-        case RankScript::Record::kIrecvRequest: ev.MpiIrecvRequest(rec.time, rec.request); break;
+        case RankScript::Record::kIsendComplete:
+          ev.MpiIsendComplete(rec.time, rec.request);
+          break;
+        case RankScript::Record::kIrecvRequest:
+          ev.MpiIrecvRequest(rec.time, rec.request);
+          break;
         case RankScript::Record::kRecv:
           ev.MpiRecv(rec.time, peer, rec.comm, rec.tag, rec.bytes);
           break;
         case RankScript::Record::kIrecv:
           ev.MpiIrecv(rec.time, peer, rec.comm, rec.tag, rec.bytes, rec.request);
           break;
-        case RankScript::Record::kCancelled: ev.MpiRequestCancelled(rec.time, rec.request); break;
-        case RankScript::Record::kCollBegin: ev.MpiCollectiveBegin(rec.time); break;
+        case RankScript::Record::kCancelled:
+          ev.MpiRequestCancelled(rec.time, rec.request);
+          break;
+        case RankScript::Record::kCollBegin:
+          ev.MpiCollectiveBegin(rec.time);
+          break;
         case RankScript::Record::kCollEnd:
           ev.MpiCollectiveEnd(rec.time, rec.op, rec.comm, rec.root, rec.bytes, rec.received);
           break;

@@ -72,8 +72,18 @@ class RankScript {
   friend class Scenario;
   struct Record {
     enum Kind {
-      kEnter, kLeave, kOnOff, kSend, kIsend, kIsendComplete, kIrecvRequest, kRecv, kIrecv,
-      kCancelled, kCollBegin, kCollEnd,
+      kEnter,
+      kLeave,
+      kOnOff,
+      kSend,
+      kIsend,
+      kIsendComplete,
+      kIrecvRequest,
+      kRecv,
+      kIrecv,
+      kCancelled,
+      kCollBegin,
+      kCollEnd,
     } kind;
     uint64_t time;
     std::string region;

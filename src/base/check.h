@@ -3,16 +3,17 @@
 #pragma once
 
 namespace cw::internal {
-[[noreturn]] void CheckFailed(const char* file, int line, const char* condition, const char* message);
+[[noreturn]] void CheckFailed(const char* file, int line, const char* condition,
+                              const char* message);
 }  // namespace cw::internal
 
-#define CW_CHECK(cond)                                                          \
-  do {                                                                          \
-    if (!(cond)) ::cw::internal::CheckFailed(__FILE__, __LINE__, #cond, "");  \
+#define CW_CHECK(cond)                                                       \
+  do {                                                                       \
+    if (!(cond)) ::cw::internal::CheckFailed(__FILE__, __LINE__, #cond, ""); \
   } while (false)
 
-#define CW_CHECK_MSG(cond, msg)                                                 \
-  do {                                                                          \
+#define CW_CHECK_MSG(cond, msg)                                               \
+  do {                                                                        \
     if (!(cond)) ::cw::internal::CheckFailed(__FILE__, __LINE__, #cond, msg); \
   } while (false)
 

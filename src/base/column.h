@@ -39,7 +39,8 @@ class Column {
   }
 
   void push_back(T value) {
-    if (size_ == capacity_) [[unlikely]] Reallocate(std::max<size_t>(16, capacity_ * 2));
+    if (size_ == capacity_) [[unlikely]]
+      Reallocate(std::max<size_t>(16, capacity_ * 2));
     data_[size_++] = value;
   }
 

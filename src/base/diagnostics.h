@@ -25,7 +25,7 @@ enum class Severity {
 const char* SeverityName(Severity severity);
 
 struct DiagnosticKind {
-  std::string_view name;         // "component.what", stable, used in report.json
+  std::string_view name;  // "component.what", stable, used in report.json
   Severity severity;
   std::string_view description;  // one sentence for people
 };

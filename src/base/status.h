@@ -64,16 +64,17 @@ inline Status OkStatus() { return {}; }
 #define CW_INTERNAL_CONCAT(a, b) CW_INTERNAL_CONCAT2(a, b)
 
 // Returns the error of `expr` (a Status or Result) from the enclosing function.
-#define CW_RETURN_IF_ERROR(expr)                                          \
-  do {                                                                    \
-    auto cw_status_ = (expr);                                             \
+#define CW_RETURN_IF_ERROR(expr)                                               \
+  do {                                                                         \
+    auto cw_status_ = (expr);                                                  \
     if (!cw_status_) return ::tl::unexpected<::cw::Error>(cw_status_.error()); \
   } while (false)
 
-// `CW_ASSIGN_OR_RETURN(Type var, expr);` moves the value of a Result into `var` or returns its error.
+// `CW_ASSIGN_OR_RETURN(Type var, expr);` moves the value of a Result into `var` or returns its
+// error.
 #define CW_ASSIGN_OR_RETURN(lhs, expr) \
   CW_INTERNAL_ASSIGN_OR_RETURN(CW_INTERNAL_CONCAT(cw_result_, __LINE__), lhs, expr)
-#define CW_INTERNAL_ASSIGN_OR_RETURN(tmp, lhs, expr)                     \
-  auto tmp = (expr);                                                     \
+#define CW_INTERNAL_ASSIGN_OR_RETURN(tmp, lhs, expr)                      \
+  auto tmp = (expr);                                                      \
   if (!tmp) return ::tl::unexpected<::cw::Error>(std::move(tmp).error()); \
   lhs = std::move(*tmp)

@@ -37,7 +37,8 @@ class Stopwatch {
   void Lap(const char* phase) {
     if (!enabled_) return;
     auto now = std::chrono::steady_clock::now();
-    std::fprintf(stderr, "%-12s %8.3f s\n", phase, std::chrono::duration<double>(now - last_).count());
+    std::fprintf(stderr, "%-12s %8.3f s\n", phase,
+                 std::chrono::duration<double>(now - last_).count());
     last_ = now;
   }
 
@@ -61,8 +62,7 @@ class AnalyzeSubcommand final : public Subcommand {
                    "report directory (default: ./causeway-<trace directory name>)");
     app.add_option("--threads", threads_, "worker threads (default: all hardware threads)")
         ->check(CLI::Range(1u, 1024u));
-    app.add_option("--instances", instances_,
-                   "most severe instances kept per wait-state pattern")
+    app.add_option("--instances", instances_, "most severe instances kept per wait-state pattern")
         ->check(CLI::Range(0, 100000));
     app.add_flag("--partial", partial_,
                  "analyse the events that can be read when event files are missing or "
@@ -126,6 +126,8 @@ class AnalyzeSubcommand final : public Subcommand {
 
 }  // namespace
 
-std::unique_ptr<Subcommand> MakeAnalyzeSubcommand() { return std::make_unique<AnalyzeSubcommand>(); }
+std::unique_ptr<Subcommand> MakeAnalyzeSubcommand() {
+  return std::make_unique<AnalyzeSubcommand>();
+}
 
 }  // namespace cw::cli

@@ -54,7 +54,8 @@ json InfoJson(const trace::Trace& t) {
   auto counts = CountKinds(t);
   for (int k = 0; k < trace::kEventKindCount; ++k) {
     if (counts[static_cast<size_t>(k)] > 0) {
-      kinds[trace::EventKindName(static_cast<trace::EventKind>(k))] = counts[static_cast<size_t>(k)];
+      kinds[trace::EventKindName(static_cast<trace::EventKind>(k))] =
+          counts[static_cast<size_t>(k)];
     }
   }
   j["events_by_kind"] = kinds;
@@ -106,7 +107,8 @@ void PrintText(const json& j) {
               static_cast<unsigned long long>(clock["resolution"].get<uint64_t>()),
               static_cast<unsigned long long>(clock["global_offset"].get<uint64_t>()),
               static_cast<unsigned long long>(clock["trace_length"].get<uint64_t>()));
-  std::printf("Duration     %.9f s from the first to the last event\n", j["duration"].get<double>());
+  std::printf("Duration     %.9f s from the first to the last event\n",
+              j["duration"].get<double>());
   std::printf("Events       %llu\n", static_cast<unsigned long long>(j["events"].get<uint64_t>()));
   for (const auto& [kind, count] : j["events_by_kind"].items()) {
     std::printf("  %-34s %12llu\n", kind.c_str(),

@@ -14,13 +14,18 @@ namespace cw::cli {
 
 int ExitCodeFor(const Error& error) {
   switch (error.code()) {
-    case ErrorCode::kInvalidArgument: return kExitUsage;
+    case ErrorCode::kInvalidArgument:
+      return kExitUsage;
     case ErrorCode::kNotFound:
     case ErrorCode::kCorrupt:
-    case ErrorCode::kUnsupported: return kExitBadInput;
-    case ErrorCode::kIo: return kExitOutput;
-    case ErrorCode::kResourceLimit: return kExitLimit;
-    case ErrorCode::kInternal: return kExitInternal;
+    case ErrorCode::kUnsupported:
+      return kExitBadInput;
+    case ErrorCode::kIo:
+      return kExitOutput;
+    case ErrorCode::kResourceLimit:
+      return kExitLimit;
+    case ErrorCode::kInternal:
+      return kExitInternal;
   }
   return kExitInternal;
 }

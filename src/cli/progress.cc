@@ -1,8 +1,8 @@
 #include "cli/progress.h"
 
+#include <unistd.h>
 #include <chrono>
 #include <cstdio>
-#include <unistd.h>
 
 namespace cw::cli {
 
@@ -43,8 +43,8 @@ void ProgressLine::Loop() {
 void ProgressLine::Draw(bool) {
   constexpr int kWidth = 30;
   if (done_ != nullptr && total_ > 0) {
-    double fraction = static_cast<double>(done_->load(std::memory_order_relaxed)) /
-                      static_cast<double>(total_);
+    double fraction =
+        static_cast<double>(done_->load(std::memory_order_relaxed)) / static_cast<double>(total_);
     if (fraction > 1) fraction = 1;
     int filled = static_cast<int>(fraction * kWidth);
     std::fprintf(stderr, "\r\033[K%s [%.*s%*s] %3.0f%%", phase_.c_str(), filled,

@@ -50,10 +50,10 @@ struct CollectiveMember {
 struct CollectiveInstance {
   uint32_t comm = kNone;
   trace::CollectiveOp op = trace::CollectiveOp::kBarrier;
-  uint32_t root = kNone;          // root location for rooted operations, else kNone
-  uint32_t first_member = 0;      // index into SyncGraph::members
+  uint32_t root = kNone;      // root location for rooted operations, else kNone
+  uint32_t first_member = 0;  // index into SyncGraph::members
   uint32_t member_count = 0;
-  bool complete = false;          // every rank of the communicator took part
+  bool complete = false;  // every rank of the communicator took part
 };
 
 struct LocationSync {

@@ -145,9 +145,9 @@ OTF2_CallbackCode OnRegion(void* user, OTF2_RegionRef self, OTF2_StringRef name,
   return Stop(ctx);
 }
 
-OTF2_CallbackCode OnGroup(void* user, OTF2_GroupRef self, OTF2_StringRef name,
-                          OTF2_GroupType type, OTF2_Paradigm paradigm, OTF2_GroupFlag flags,
-                          uint32_t count, const uint64_t* members) {
+OTF2_CallbackCode OnGroup(void* user, OTF2_GroupRef self, OTF2_StringRef name, OTF2_GroupType type,
+                          OTF2_Paradigm paradigm, OTF2_GroupFlag flags, uint32_t count,
+                          const uint64_t* members) {
   Context& ctx = Ctx(user);
   if (self < ctx.defs.groups.size() && ctx.defs.groups[self].defined) {
     // Some Score-P versions repeat group definitions; identical repeats are harmless.
@@ -319,8 +319,7 @@ Status ReadGlobalDefinitions(OTF2_Reader* reader, trace::Definitions& defs,
   OTF2_Reader_CloseGlobalDefReader(reader, def_reader);
   if (ctx.fatal) return tl::unexpected(*ctx.fatal);
   if (rc != OTF2_SUCCESS) {
-    return tl::unexpected(
-        LibraryError(ErrorCode::kCorrupt, "reading the global definitions", rc));
+    return tl::unexpected(LibraryError(ErrorCode::kCorrupt, "reading the global definitions", rc));
   }
   return OkStatus();
 }

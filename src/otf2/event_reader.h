@@ -35,19 +35,19 @@ struct LocationReadResult {
   trace::LocationEvents events;
   trace::CallTree local_tree;
   Diagnostics diagnostics;
-  uint64_t recorded = 0;              // records read from the file
+  uint64_t recorded = 0;                 // records read from the file
   uint32_t program_name = trace::kNone;  // string id of the ProgramBegin name, if any
-  std::optional<Error> error;         // set when the event file could not be read completely
+  std::optional<Error> error;            // set when the event file could not be read completely
 };
 
 struct EventReadJob {
   std::string anchor;
   const trace::Definitions* defs = nullptr;
-  std::vector<uint32_t> locations;    // dense indices to read
-  uint32_t gap_region = trace::kNone;        // region standing for measurement-off gaps
-  uint32_t undefined_region = trace::kNone;  // placeholder for undefined region refs
-  uint32_t program_region = trace::kNone;    // placeholder for the program (ProgramBegin/End)
-  std::atomic<uint64_t>* progress = nullptr; // events read so far (for a progress bar)
+  std::vector<uint32_t> locations;            // dense indices to read
+  uint32_t gap_region = trace::kNone;         // region standing for measurement-off gaps
+  uint32_t undefined_region = trace::kNone;   // placeholder for undefined region refs
+  uint32_t program_region = trace::kNone;     // placeholder for the program (ProgramBegin/End)
+  std::atomic<uint64_t>* progress = nullptr;  // events read so far (for a progress bar)
 };
 
 // Reads the job's locations; results[i] belongs to job.locations[i]. A failure to open the

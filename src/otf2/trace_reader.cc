@@ -43,8 +43,8 @@ Result<trace::Definitions> ReadDefinitionsFromAnchor(const std::string& anchor,
   trace::Definitions defs;
   uint8_t major = 0, minor = 0, bugfix = 0;
   if (OTF2_Reader_GetVersion(reader.get(), &major, &minor, &bugfix) == OTF2_SUCCESS) {
-    defs.otf2_version = std::to_string(major) + "." + std::to_string(minor) + "." +
-                        std::to_string(bugfix);
+    defs.otf2_version =
+        std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(bugfix);
   }
   char* creator = nullptr;
   if (OTF2_Reader_GetCreator(reader.get(), &creator) == OTF2_SUCCESS && creator != nullptr) {
@@ -93,7 +93,8 @@ std::vector<std::vector<uint32_t>> BalanceLocations(const trace::Definitions& de
   std::vector<std::vector<uint32_t>> assignment(parts);
   std::vector<uint64_t> load(parts, 0);
   for (uint32_t loc : order) {
-    size_t lightest = static_cast<size_t>(std::min_element(load.begin(), load.end()) - load.begin());
+    size_t lightest =
+        static_cast<size_t>(std::min_element(load.begin(), load.end()) - load.begin());
     assignment[lightest].push_back(loc);
     load[lightest] += std::max<uint64_t>(defs.locations[loc].event_count, 1);
   }
@@ -117,21 +118,21 @@ Result<trace::Trace> ReadTrace(const std::string& path, const ReadOptions& optio
     gap_region = trace.defs.AddRegion("MEASUREMENT OFF", trace::RegionRole::kArtificial,
                                       trace::Paradigm::kUser);
   }
-  uint32_t undefined_region = trace.defs.AddRegion("<undefined region>",
-                                                   trace::RegionRole::kUnknown,
-                                                   trace::Paradigm::kUnknown);
+  uint32_t undefined_region = trace.defs.AddRegion(
+      "<undefined region>", trace::RegionRole::kUnknown, trace::Paradigm::kUnknown);
   // Stands for the program while reading; renamed after the program once it is known.
-  uint32_t program_region = trace.defs.AddRegion("<program>", trace::RegionRole::kArtificial,
-                                                 trace::Paradigm::kUser);
+  uint32_t program_region =
+      trace.defs.AddRegion("<program>", trace::RegionRole::kArtificial, trace::Paradigm::kUser);
 
   unsigned threads = options.threads == 0 ? DefaultThreadCount() : options.threads;
   std::vector<std::vector<uint32_t>> parts = BalanceLocations(trace.defs, threads);
   std::vector<Result<std::vector<LocationReadResult>>> outcomes;
   outcomes.reserve(parts.size());
-  for (size_t p = 0; p < parts.size(); ++p) outcomes.emplace_back(std::vector<LocationReadResult>());
+  for (size_t p = 0; p < parts.size(); ++p)
+    outcomes.emplace_back(std::vector<LocationReadResult>());
   ParallelFor(parts.size(), static_cast<unsigned>(parts.size()), [&](size_t p) {
-    EventReadJob job{anchor, &trace.defs, parts[p], gap_region, undefined_region,
-                     program_region, options.progress};
+    EventReadJob job{anchor,           &trace.defs,    parts[p],        gap_region,
+                     undefined_region, program_region, options.progress};
     outcomes[p] = RunEventReadJob(job);
   });
 

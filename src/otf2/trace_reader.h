@@ -20,7 +20,7 @@
 namespace cw::otf2 {
 
 struct ReadOptions {
-  unsigned threads = 0;          // 0: one per hardware thread
+  unsigned threads = 0;  // 0: one per hardware thread
   // Analyse what can be read when event files are missing or truncated (reported as data-loss
   // diagnostics) instead of failing.
   bool allow_partial = false;
@@ -37,7 +37,6 @@ Result<trace::Trace> ReadTrace(const std::string& path, const ReadOptions& optio
 Result<trace::Definitions> ReadDefinitions(const std::string& path, Diagnostics& diagnostics);
 
 // Splits `locations` into `parts` lists of similar total event count (longest first, greedy).
-std::vector<std::vector<uint32_t>> BalanceLocations(const trace::Definitions& defs,
-                                                    unsigned parts);
+std::vector<std::vector<uint32_t>> BalanceLocations(const trace::Definitions& defs, unsigned parts);
 
 }  // namespace cw::otf2

@@ -26,9 +26,9 @@ Result<std::unique_ptr<ArchiveWriter>> ArchiveWriter::Create(const std::string& 
   std::filesystem::create_directories(directory, ec);
   if (ec) return MakeError(ErrorCode::kIo, "cannot create " + directory + ": " + ec.message());
   std::unique_ptr<ArchiveWriter> writer(new ArchiveWriter());
-  writer->archive_ = OTF2_Archive_Open(directory.c_str(), name.c_str(), OTF2_FILEMODE_WRITE,
-                                       1024 * 1024, 4 * 1024 * 1024, OTF2_SUBSTRATE_POSIX,
-                                       OTF2_COMPRESSION_NONE);
+  writer->archive_ =
+      OTF2_Archive_Open(directory.c_str(), name.c_str(), OTF2_FILEMODE_WRITE, 1024 * 1024,
+                        4 * 1024 * 1024, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
   if (writer->archive_ == nullptr) {
     return MakeError(ErrorCode::kIo, "cannot create an OTF2 archive in " + directory);
   }
@@ -48,7 +48,8 @@ ArchiveWriter::~ArchiveWriter() {
 }
 
 uint32_t ArchiveWriter::DefineString(std::string_view s) {
-  auto [it, inserted] = string_ids_.try_emplace(std::string(s), static_cast<uint32_t>(strings_.size()));
+  auto [it, inserted] =
+      string_ids_.try_emplace(std::string(s), static_cast<uint32_t>(strings_.size()));
   if (inserted) strings_.emplace_back(s);
   return it->second;
 }
@@ -79,8 +80,7 @@ uint64_t ArchiveWriter::DefineLocation(std::string_view name, uint32_t location_
 }
 
 uint32_t ArchiveWriter::DefineGroup(std::string_view name, OTF2_GroupType type,
-                                    OTF2_Paradigm paradigm,
-                                    const std::vector<uint64_t>& members) {
+                                    OTF2_Paradigm paradigm, const std::vector<uint64_t>& members) {
   groups_.push_back(GroupDef{DefineString(name), type, paradigm, members});
   return static_cast<uint32_t>(groups_.size() - 1);
 }
@@ -101,22 +101,22 @@ uint32_t ArchiveWriter::DefineAttribute(std::string_view name, uint8_t otf2_type
 }
 
 uint32_t ArchiveWriter::DefineMpiWorld(const std::vector<uint64_t>& locations) {
-  mpi_world_group_ = DefineGroup("", OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI,
-                                 locations);
+  mpi_world_group_ = DefineGroup("", OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI, locations);
   std::vector<uint64_t> ranks(locations.size());
   for (uint64_t r = 0; r < ranks.size(); ++r) ranks[r] = r;
   return DefineMpiComm("MPI_COMM_WORLD", ranks, OTF2_UNDEFINED_UINT32);
 }
 
-uint32_t ArchiveWriter::DefineMpiComm(std::string_view name, const std::vector<uint64_t>& world_ranks,
-                                      uint32_t parent) {
+uint32_t ArchiveWriter::DefineMpiComm(std::string_view name,
+                                      const std::vector<uint64_t>& world_ranks, uint32_t parent) {
   uint32_t group = DefineGroup("", OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI, world_ranks);
   return DefineComm(name, group, parent);
 }
 
 EventWriter& ArchiveWriter::Events(uint64_t location) {
   std::unique_ptr<EventWriter>& writer = writers_[location];
-  if (!writer) writer = std::make_unique<EventWriter>(OTF2_Archive_GetEvtWriter(archive_, location));
+  if (!writer)
+    writer = std::make_unique<EventWriter>(OTF2_Archive_GetEvtWriter(archive_, location));
   return *writer;
 }
 
@@ -124,9 +124,9 @@ Status ArchiveWriter::WriteDefinitions(uint64_t resolution, uint64_t global_offs
   OTF2_GlobalDefWriter* defs = OTF2_Archive_GetGlobalDefWriter(archive_);
   if (defs == nullptr) return MakeError(ErrorCode::kIo, "cannot write global definitions");
   const uint32_t empty = DefineString("");
-  OTF2_GlobalDefWriter_WriteClockProperties(defs, resolution, global_offset,
-                                            end_time_ > global_offset ? end_time_ - global_offset : 0,
-                                            OTF2_UNDEFINED_TIMESTAMP);
+  OTF2_GlobalDefWriter_WriteClockProperties(
+      defs, resolution, global_offset, end_time_ > global_offset ? end_time_ - global_offset : 0,
+      OTF2_UNDEFINED_TIMESTAMP);
   for (uint32_t i = 0; i < strings_.size(); ++i) {
     OTF2_GlobalDefWriter_WriteString(defs, i, strings_[i].c_str());
   }
@@ -135,29 +135,24 @@ Status ArchiveWriter::WriteDefinitions(uint64_t resolution, uint64_t global_offs
                                              nodes_[i].parent);
   }
   for (uint32_t i = 0; i < location_group_names_.size(); ++i) {
-    OTF2_GlobalDefWriter_WriteLocationGroup(defs, i, location_group_names_[i],
-                                            OTF2_LOCATION_GROUP_TYPE_PROCESS,
-                                            location_group_parents_[i],
-                                            OTF2_UNDEFINED_LOCATION_GROUP);
+    OTF2_GlobalDefWriter_WriteLocationGroup(
+        defs, i, location_group_names_[i], OTF2_LOCATION_GROUP_TYPE_PROCESS,
+        location_group_parents_[i], OTF2_UNDEFINED_LOCATION_GROUP);
   }
   for (uint64_t i = 0; i < locations_.size(); ++i) {
     auto it = event_counts_.find(i);
     uint64_t events = it == event_counts_.end() ? 0 : it->second;
-    OTF2_GlobalDefWriter_WriteLocation(defs, i, locations_[i].name,
-                                       locations_[i].type, events,
+    OTF2_GlobalDefWriter_WriteLocation(defs, i, locations_[i].name, locations_[i].type, events,
                                        locations_[i].group);
   }
   for (uint32_t i = 0; i < regions_.size(); ++i) {
     const RegionDef& r = regions_[i];
-    OTF2_GlobalDefWriter_WriteRegion(defs, i, r.name, r.name, empty,
-                                     r.role,
-                                     r.paradigm, OTF2_REGION_FLAG_NONE,
-                                     r.file, 0, 0);
+    OTF2_GlobalDefWriter_WriteRegion(defs, i, r.name, r.name, empty, r.role, r.paradigm,
+                                     OTF2_REGION_FLAG_NONE, r.file, 0, 0);
   }
   for (uint32_t i = 0; i < groups_.size(); ++i) {
     const GroupDef& g = groups_[i];
-    OTF2_GlobalDefWriter_WriteGroup(defs, i, g.name, g.type,
-                                    g.paradigm, OTF2_GROUP_FLAG_NONE,
+    OTF2_GlobalDefWriter_WriteGroup(defs, i, g.name, g.type, g.paradigm, OTF2_GROUP_FLAG_NONE,
                                     static_cast<uint32_t>(g.members.size()), g.members.data());
   }
   for (uint32_t i = 0; i < comms_.size(); ++i) {
@@ -169,8 +164,7 @@ Status ArchiveWriter::WriteDefinitions(uint64_t resolution, uint64_t global_offs
                                      OTF2_RMA_WIN_FLAG_NONE);
   }
   for (uint32_t i = 0; i < attributes_.size(); ++i) {
-    OTF2_GlobalDefWriter_WriteAttribute(defs, i, attributes_[i].name, empty,
-                                        attributes_[i].type);
+    OTF2_GlobalDefWriter_WriteAttribute(defs, i, attributes_[i].name, empty, attributes_[i].type);
   }
   return OkStatus();
 }

@@ -21,10 +21,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include <otf2/otf2.h>
 #include "base/status.h"
 #include "otf2_writer/event_writer.h"
-#include <otf2/otf2.h>
-
 
 namespace cw::otf2_writer {
 
@@ -49,7 +48,8 @@ class ArchiveWriter {
                           OTF2_LocationType type = OTF2_LOCATION_TYPE_CPU_THREAD);
   uint32_t DefineGroup(std::string_view name, OTF2_GroupType type, OTF2_Paradigm paradigm,
                        const std::vector<uint64_t>& members);
-  uint32_t DefineComm(std::string_view name, uint32_t group, uint32_t parent = OTF2_UNDEFINED_UINT32);
+  uint32_t DefineComm(std::string_view name, uint32_t group,
+                      uint32_t parent = OTF2_UNDEFINED_UINT32);
   uint32_t DefineRmaWindow(std::string_view name, uint32_t comm);
   uint32_t DefineAttribute(std::string_view name, OTF2_Type type);
 
@@ -72,13 +72,41 @@ class ArchiveWriter {
   ArchiveWriter() = default;
   Status WriteDefinitions(uint64_t resolution, uint64_t global_offset);
 
-  struct RegionDef { uint32_t name; OTF2_RegionRole role; OTF2_Paradigm paradigm; uint32_t file; };
-  struct NodeDef { uint32_t name; uint32_t class_name; uint32_t parent; };
-  struct GroupDef { uint32_t name; OTF2_GroupType type; OTF2_Paradigm paradigm; std::vector<uint64_t> members; };
-  struct LocationDef { uint32_t name; uint32_t group; OTF2_LocationType type; };
-  struct CommDef { uint32_t name; uint32_t group; uint32_t parent; };
-  struct WindowDef { uint32_t name; uint32_t comm; };
-  struct AttributeDef { uint32_t name; uint8_t type; };
+  struct RegionDef {
+    uint32_t name;
+    OTF2_RegionRole role;
+    OTF2_Paradigm paradigm;
+    uint32_t file;
+  };
+  struct NodeDef {
+    uint32_t name;
+    uint32_t class_name;
+    uint32_t parent;
+  };
+  struct GroupDef {
+    uint32_t name;
+    OTF2_GroupType type;
+    OTF2_Paradigm paradigm;
+    std::vector<uint64_t> members;
+  };
+  struct LocationDef {
+    uint32_t name;
+    uint32_t group;
+    OTF2_LocationType type;
+  };
+  struct CommDef {
+    uint32_t name;
+    uint32_t group;
+    uint32_t parent;
+  };
+  struct WindowDef {
+    uint32_t name;
+    uint32_t comm;
+  };
+  struct AttributeDef {
+    uint32_t name;
+    uint8_t type;
+  };
 
   OTF2_Archive* archive_ = nullptr;
   std::string anchor_path_;

@@ -77,19 +77,18 @@ void EventWriter::MpiCollectiveBegin(uint64_t time) {
 
 void EventWriter::MpiCollectiveEnd(uint64_t time, OTF2_CollectiveOp op, uint32_t comm,
                                    uint32_t root, uint64_t sent, uint64_t received) {
-  OTF2_EvtWriter_MpiCollectiveEnd(writer_, TakeAttributes(time), time,
-                                  op, comm, root, sent, received);
+  OTF2_EvtWriter_MpiCollectiveEnd(writer_, TakeAttributes(time), time, op, comm, root, sent,
+                                  received);
 }
 
 void EventWriter::NonBlockingCollectiveRequest(uint64_t time, uint64_t request) {
   OTF2_EvtWriter_NonBlockingCollectiveRequest(writer_, TakeAttributes(time), time, request);
 }
 
-void EventWriter::NonBlockingCollectiveComplete(uint64_t time, OTF2_CollectiveOp op,
-                                                uint32_t comm, uint32_t root, uint64_t sent,
-                                                uint64_t received, uint64_t request) {
-  OTF2_EvtWriter_NonBlockingCollectiveComplete(writer_, TakeAttributes(time), time,
-                                               op, comm, root,
+void EventWriter::NonBlockingCollectiveComplete(uint64_t time, OTF2_CollectiveOp op, uint32_t comm,
+                                                uint32_t root, uint64_t sent, uint64_t received,
+                                                uint64_t request) {
+  OTF2_EvtWriter_NonBlockingCollectiveComplete(writer_, TakeAttributes(time), time, op, comm, root,
                                                sent, received, request);
 }
 
@@ -108,8 +107,7 @@ void EventWriter::RmaOpCompleteBlocking(uint64_t time, uint32_t window, uint64_t
 }
 
 void EventWriter::ThreadFork(uint64_t time, OTF2_Paradigm model, uint32_t threads) {
-  OTF2_EvtWriter_ThreadFork(writer_, TakeAttributes(time), time, model,
-                            threads);
+  OTF2_EvtWriter_ThreadFork(writer_, TakeAttributes(time), time, model, threads);
 }
 
 void EventWriter::ThreadJoin(uint64_t time, OTF2_Paradigm model) {

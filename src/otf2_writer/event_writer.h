@@ -7,7 +7,6 @@
 
 #include <otf2/otf2.h>
 
-
 namespace cw::otf2_writer {
 
 class EventWriter {

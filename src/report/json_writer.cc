@@ -11,9 +11,12 @@ using nlohmann::json;
 
 const char* UnitName(analysis::MetricUnit unit) {
   switch (unit) {
-    case analysis::MetricUnit::kSeconds: return "seconds";
-    case analysis::MetricUnit::kOccurrences: return "occurrences";
-    case analysis::MetricUnit::kBytes: return "bytes";
+    case analysis::MetricUnit::kSeconds:
+      return "seconds";
+    case analysis::MetricUnit::kOccurrences:
+      return "occurrences";
+    case analysis::MetricUnit::kBytes:
+      return "bytes";
   }
   return "";
 }
@@ -39,11 +42,12 @@ json TraceJson(const TraceSummary& t) {
 json MetricsJson() {
   json metrics = json::array();
   for (const analysis::MetricInfo& m : analysis::AllMetrics()) {
-    metrics.push_back({{"name", m.name},
-                       {"display", m.display},
-                       {"unit", UnitName(m.unit)},
-                       {"parent", m.parent ? json(analysis::Metric(*m.parent).name) : json(nullptr)},
-                       {"description", m.description}});
+    metrics.push_back(
+        {{"name", m.name},
+         {"display", m.display},
+         {"unit", UnitName(m.unit)},
+         {"parent", m.parent ? json(analysis::Metric(*m.parent).name) : json(nullptr)},
+         {"description", m.description}});
   }
   return metrics;
 }
@@ -57,8 +61,8 @@ std::string ToJson(const Report& report) {
   j["trace"] = TraceJson(report.trace);
   json& locations = j["locations"] = json::array();
   for (const Location& l : report.locations) {
-    locations.push_back({{"id", l.id}, {"rank", OptionalId(l.rank)}, {"name", l.name},
-                         {"group", l.group}});
+    locations.push_back(
+        {{"id", l.id}, {"rank", OptionalId(l.rank)}, {"name", l.name}, {"group", l.group}});
   }
   json& callpaths = j["callpaths"] = json::array();
   for (const Callpath& c : report.callpaths) {

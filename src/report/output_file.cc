@@ -10,7 +10,8 @@ namespace cw::report {
 Status EnsureDirectory(const std::string& directory) {
   std::error_code ec;
   std::filesystem::create_directories(directory, ec);
-  if (ec) return MakeError(ErrorCode::kIo, "cannot create directory " + directory + ": " + ec.message());
+  if (ec)
+    return MakeError(ErrorCode::kIo, "cannot create directory " + directory + ": " + ec.message());
   if (!std::filesystem::is_directory(directory)) {
     return MakeError(ErrorCode::kIo, directory + " exists and is not a directory");
   }

@@ -96,9 +96,9 @@ Report BuildReport(const trace::Trace& trace, const match::SyncGraph& graph,
   }
   for (uint32_t cp = 0; cp < trace.call_tree.size(); ++cp) {
     uint32_t parent = trace.call_tree.parent(cp);
-    r.callpaths.push_back(Callpath{cp, std::string(defs.RegionName(trace.call_tree.region(cp))),
-                                   parent == trace::kNone ? std::nullopt
-                                                          : std::optional<uint32_t>(parent)});
+    r.callpaths.push_back(
+        Callpath{cp, std::string(defs.RegionName(trace.call_tree.region(cp))),
+                 parent == trace::kNone ? std::nullopt : std::optional<uint32_t>(parent)});
   }
   for (const analysis::MetricInfo& metric : analysis::AllMetrics()) {
     for (uint32_t loc = 0; loc < waitstates.severities.size(); ++loc) {
@@ -106,15 +106,16 @@ Report BuildReport(const trace::Trace& trace, const match::SyncGraph& graph,
       if (values == nullptr) continue;
       for (uint32_t cp = 0; cp < values->size(); ++cp) {
         double v = (*values)[cp];
-        if (v != 0) r.values.push_back(Value{metric.id, cp, loc, ToReportUnit(metric.id, v, trace)});
+        if (v != 0)
+          r.values.push_back(Value{metric.id, cp, loc, ToReportUnit(metric.id, v, trace)});
       }
     }
   }
   for (const analysis::Instance& i : waitstates.instances) {
-    r.instances.push_back(Instance{
-        i.metric, i.callpath, i.location, trace.SecondsSinceStart(i.time),
-        ToReportUnit(i.metric, i.value, trace),
-        i.partner == trace::kNone ? std::nullopt : std::optional<uint32_t>(i.partner)});
+    r.instances.push_back(
+        Instance{i.metric, i.callpath, i.location, trace.SecondsSinceStart(i.time),
+                 ToReportUnit(i.metric, i.value, trace),
+                 i.partner == trace::kNone ? std::nullopt : std::optional<uint32_t>(i.partner)});
   }
   r.instance_counts = waitstates.instance_counts;
   r.matching = graph.stats;

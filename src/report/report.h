@@ -24,10 +24,10 @@ namespace cw::report {
 struct TraceSummary {
   std::string path;
   uint32_t locations = 0;
-  uint32_t processes = 0;        // MPI ranks (location groups with a rank)
-  uint64_t events = 0;           // events read from the file
-  double duration = 0;           // seconds from the first to the last event
-  uint64_t timer_resolution = 0; // ticks per second
+  uint32_t processes = 0;         // MPI ranks (location groups with a rank)
+  uint64_t events = 0;            // events read from the file
+  double duration = 0;            // seconds from the first to the last event
+  uint64_t timer_resolution = 0;  // ticks per second
   uint64_t clock_violations_p2p = 0;
   uint64_t clock_violations_collective = 0;
   uint64_t clock_violations_probe = 0;
@@ -77,11 +77,11 @@ struct Report {
   TraceSummary trace;
   std::vector<Location> locations;
   std::vector<Callpath> callpaths;
-  std::vector<Value> values;                   // non-zero only; by metric, location, call path
-  std::vector<Instance> instances;             // most severe first
-  std::vector<uint64_t> instance_counts;       // by metric
+  std::vector<Value> values;              // non-zero only; by metric, location, call path
+  std::vector<Instance> instances;        // most severe first
+  std::vector<uint64_t> instance_counts;  // by metric
   match::MatchStats matching;
-  std::vector<DiagnosticEntry> diagnostics;    // reader, matching and analysis, worst first
+  std::vector<DiagnosticEntry> diagnostics;  // reader, matching and analysis, worst first
 
   // Sum of `metric` over call paths and locations.
   double Total(analysis::MetricId metric) const;

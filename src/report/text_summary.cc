@@ -50,7 +50,8 @@ constexpr Pattern kPatterns[] = {
     {MetricId::kMpiBarrierWait, "processes waited in a barrier for the last one to arrive"},
     {MetricId::kMpiBarrierCompletion, "processes stayed in a barrier after the first one left"},
     {MetricId::kMpiWaitNxn, "processes waited in an all-to-all operation for the last one"},
-    {MetricId::kMpiNxnCompletion, "processes stayed in an all-to-all operation after the first left"},
+    {MetricId::kMpiNxnCompletion,
+     "processes stayed in an all-to-all operation after the first left"},
     {MetricId::kMpiLateBroadcast, "processes waited in a broadcast or scatter for the root"},
     {MetricId::kMpiEarlyReduce, "a root waited in a reduce or gather for the last sender"},
     {MetricId::kMpiEarlyScan, "processes waited in a scan for lower ranks"},
@@ -62,22 +63,30 @@ void TraceSection(const Report& r, std::string& out) {
   const TraceSummary& t = r.trace;
   out += "causeway wait-state analysis\n\n";
   out += "Trace:   " + t.path + "\n";
-  if (!t.creator.empty()) out += "         written by " + t.creator + " (OTF2 " + t.otf2_version + ")\n";
-  out += "         " + std::to_string(t.processes) + " processes, " +
-         std::to_string(t.locations) + " locations, " + std::to_string(t.events) + " events, " +
-         FormatSeconds(t.duration) + " from first to last event\n\n";
+  if (!t.creator.empty())
+    out += "         written by " + t.creator + " (OTF2 " + t.otf2_version + ")\n";
+  out += "         " + std::to_string(t.processes) + " processes, " + std::to_string(t.locations) +
+         " locations, " + std::to_string(t.events) + " events, " + FormatSeconds(t.duration) +
+         " from first to last event\n\n";
 }
 
 // Labels that read well without the metric tree around them.
 const char* BreakdownLabel(MetricId metric) {
   switch (metric) {
-    case MetricId::kMpiCollective: return "Collective communication";
-    case MetricId::kMpiSyncCollective: return "Barriers";
-    case MetricId::kMpiRmaSynchronization: return "One-sided synchronization";
-    case MetricId::kMpiRmaCommunication: return "One-sided transfers";
-    case MetricId::kMpiIo: return "File I/O";
-    case MetricId::kOverhead: return "Measurement overhead";
-    default: return analysis::Metric(metric).display.data();
+    case MetricId::kMpiCollective:
+      return "Collective communication";
+    case MetricId::kMpiSyncCollective:
+      return "Barriers";
+    case MetricId::kMpiRmaSynchronization:
+      return "One-sided synchronization";
+    case MetricId::kMpiRmaCommunication:
+      return "One-sided transfers";
+    case MetricId::kMpiIo:
+      return "File I/O";
+    case MetricId::kOverhead:
+      return "Measurement overhead";
+    default:
+      return analysis::Metric(metric).display.data();
   }
 }
 
@@ -119,15 +128,18 @@ template <typename Label>
 std::string Largest(const std::vector<double>& per, double total, size_t limit, Label label) {
   std::vector<uint32_t> order(per.size());
   std::iota(order.begin(), order.end(), 0u);
-  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return per[a] > per[b]; });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](uint32_t a, uint32_t b) { return per[a] > per[b]; });
   std::string text;
   size_t shown = 0;
   for (uint32_t i : order) {
     if (per[i] <= 0 || shown == limit) break;
     if (shown++ > 0) text += ", ";
-    text += label(i) + " " + FormatSeconds(per[i]) + " (" + Format("%.0f %%", 100.0 * per[i] / total) + ")";
+    text += label(i) + " " + FormatSeconds(per[i]) + " (" +
+            Format("%.0f %%", 100.0 * per[i] / total) + ")";
   }
-  size_t rest = static_cast<size_t>(std::count_if(per.begin(), per.end(), [](double v) { return v > 0; }));
+  size_t rest =
+      static_cast<size_t>(std::count_if(per.begin(), per.end(), [](double v) { return v > 0; }));
   if (rest > shown) text += ", and " + std::to_string(rest - shown) + " more";
   return text;
 }
@@ -145,15 +157,21 @@ void PatternBlock(const Report& r, const Pattern& p, int rank, double time_total
   if (p.metric == MetricId::kMpiLateSender) {
     double wrong = r.Total(MetricId::kMpiLateSenderWo);
     if (wrong > 0) {
-      out += "    Of this, " + FormatSeconds(wrong) + " waited for messages received in the wrong "
-             "order (same source " + FormatSeconds(r.Total(MetricId::kMpiLswoSame)) +
-             ", different sources " + FormatSeconds(r.Total(MetricId::kMpiLswoDifferent)) + ").\n";
+      out += "    Of this, " + FormatSeconds(wrong) +
+             " waited for messages received in the wrong "
+             "order (same source " +
+             FormatSeconds(r.Total(MetricId::kMpiLswoSame)) + ", different sources " +
+             FormatSeconds(r.Total(MetricId::kMpiLswoDifferent)) + ").\n";
     }
   }
-  out += "    Where: " + Largest(r.PerCallpath(p.metric), value, 3,
-                                 [&](uint32_t cp) { return r.CallpathName(cp); }) + "\n";
-  out += "    Who:   " + Largest(r.PerLocation(p.metric), value, 4,
-                                 [&](uint32_t loc) { return r.LocationLabel(loc); }) + "\n";
+  out +=
+      "    Where: " +
+      Largest(r.PerCallpath(p.metric), value, 3, [&](uint32_t cp) { return r.CallpathName(cp); }) +
+      "\n";
+  out += "    Who:   " +
+         Largest(r.PerLocation(p.metric), value, 4,
+                 [&](uint32_t loc) { return r.LocationLabel(loc); }) +
+         "\n";
   for (const Instance& i : r.instances) {
     if (i.metric != p.metric) continue;
     out += "    Worst: " + r.LocationLabel(i.location) + " waited " + FormatSeconds(i.value);
@@ -217,8 +235,8 @@ void DiagnosticsSection(const Report& r, std::string& out) {
   }
   out += "Trace problems (what causeway repaired or could not use):\n";
   for (const DiagnosticEntry& d : r.diagnostics) {
-    out += "  [" + d.severity + "] " + d.name + " x" + std::to_string(d.count) + ": " +
-           d.description;
+    out +=
+        "  [" + d.severity + "] " + d.name + " x" + std::to_string(d.count) + ": " + d.description;
     if (!d.example.empty()) out += " (first: " + d.example + ")";
     out += "\n";
   }

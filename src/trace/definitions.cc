@@ -70,9 +70,8 @@ size_t Definitions::ResolveComms() {
       comm.is_self = true;
       continue;
     }
-    const Group* world = group.type == GroupType::kCommGroup
-                             ? FindCommLocations(groups, group.paradigm)
-                             : nullptr;
+    const Group* world =
+        group.type == GroupType::kCommGroup ? FindCommLocations(groups, group.paradigm) : nullptr;
     bool ok = true;
     for (uint64_t member : group.members) {
       uint64_t location_id = member;

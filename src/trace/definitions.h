@@ -167,8 +167,8 @@ class Definitions {
   std::vector<CartDimension> cart_dimensions;
   std::vector<CartTopology> cart_topologies;
   ClockProperties clock;
-  std::string creator;      // the program that wrote the trace, when known
-  std::string otf2_version; // "major.minor.bugfix" of the writer
+  std::string creator;       // the program that wrote the trace, when known
+  std::string otf2_version;  // "major.minor.bugfix" of the writer
 
   // The string for `ref`, or "" for kNone and undefined ids.
   std::string_view str(uint32_t ref) const {

@@ -37,8 +37,8 @@ void LocationBuilder::GrowColumns() {
   kind_data_ = events_.kind_.data();
   ref_data_ = events_.ref_.data();
   pair_data_ = events_.pair_.data();
-  room_ = static_cast<uint32_t>(std::min(events_.kind_.capacity(),
-                                         std::min(events_.ref_.capacity(), events_.pair_.capacity())));
+  room_ = static_cast<uint32_t>(std::min(
+      events_.kind_.capacity(), std::min(events_.ref_.capacity(), events_.pair_.capacity())));
 }
 
 uint64_t LocationBuilder::RaiseReversedTime() {
@@ -176,8 +176,8 @@ void LocationBuilder::Metric(uint64_t time, uint32_t metric, const uint8_t* type
                              const uint64_t* values, uint32_t count) {
   ++recorded_;
   Append(Clamp(time), EventKind::kMetric,
-         events_.metric_.push_back(MetricPayload{
-             metric, static_cast<uint32_t>(events_.metric_values_.size()), count}));
+         events_.metric_.push_back(
+             MetricPayload{metric, static_cast<uint32_t>(events_.metric_values_.size()), count}));
   events_.metric_values_.insert(events_.metric_values_.end(), values, values + count);
   events_.metric_types_.insert(events_.metric_types_.end(), types, types + count);
 }
@@ -186,8 +186,8 @@ void LocationBuilder::ProgramBegin(uint64_t time, uint32_t name, const uint32_t*
                                    uint32_t count) {
   ++recorded_;
   Append(Clamp(time), EventKind::kProgramBegin,
-         events_.program_.push_back(ProgramPayload{
-             name, static_cast<uint32_t>(events_.program_args_.size()), count}));
+         events_.program_.push_back(
+             ProgramPayload{name, static_cast<uint32_t>(events_.program_args_.size()), count}));
   events_.program_args_.insert(events_.program_args_.end(), args, args + count);
   if (program_name_ == kNone) program_name_ = name;
   if (program_region_ != kNone) PushFrame(last_time_, program_region_, /*synthetic=*/true);
@@ -197,8 +197,9 @@ void LocationBuilder::ProgramEnd(uint64_t time, int64_t exit_status) {
   time = Clamp(time);
   if (program_region_ != kNone) CloseDownTo(time, program_region_);
   ++recorded_;
-  Append(time, EventKind::kProgramEnd,
-         events_.generic_.push_back(GenericPayload{static_cast<uint64_t>(exit_status), 0, kNone, 0}));
+  Append(
+      time, EventKind::kProgramEnd,
+      events_.generic_.push_back(GenericPayload{static_cast<uint64_t>(exit_status), 0, kNone, 0}));
 }
 
 void LocationBuilder::Generic(uint64_t time, EventKind kind, const GenericPayload& payload) {
@@ -239,8 +240,8 @@ LocationEvents LocationBuilder::Finish() {
   events_.profile_.reserve(times_.size());
   for (uint32_t cp = 0; cp < times_.size(); ++cp) {
     const LocalTime& t = times_[cp];
-    events_.profile_.push_back(LocationEvents::CallpathTime{
-        cp, t.visits, t.inclusive, static_cast<uint64_t>(t.exclusive)});
+    events_.profile_.push_back(LocationEvents::CallpathTime{cp, t.visits, t.inclusive,
+                                                            static_cast<uint64_t>(t.exclusive)});
   }
   CommitColumns();
   return std::move(events_);

@@ -60,8 +60,7 @@ class LocationBuilder {
  public:
   // `expected_events` sizes the columns (0 if unknown); `gap_region` stands for measurement-off
   // intervals and `program_region` for the program between ProgramBegin and ProgramEnd.
-  LocationBuilder(uint64_t expected_events, uint32_t gap_region,
-                  uint32_t program_region = kNone);
+  LocationBuilder(uint64_t expected_events, uint32_t gap_region, uint32_t program_region = kNone);
 
   // Enter and the common Leave are inline: they run for half of all events.
   void Enter(uint64_t time, uint32_t region) {
@@ -109,7 +108,7 @@ class LocationBuilder {
 
  private:
   struct Frame {
-    uint32_t enter;     // event index of the Enter
+    uint32_t enter;  // event index of the Enter
     uint32_t region;
     uint32_t callpath;  // local id
     uint64_t entered;   // time of the Enter
@@ -126,7 +125,8 @@ class LocationBuilder {
   };
 
   uint64_t Clamp(uint64_t time) {
-    if (time < last_time_) [[unlikely]] return RaiseReversedTime();
+    if (time < last_time_) [[unlikely]]
+      return RaiseReversedTime();
     last_time_ = time;
     return time;
   }
@@ -134,7 +134,8 @@ class LocationBuilder {
   uint32_t Append(uint64_t time, EventKind kind, uint32_t ref) {
     // The kind, ref and pair columns grow together: one capacity check serves all three.
     uint32_t index = size_;
-    if (index == room_) [[unlikely]] GrowColumns();
+    if (index == room_) [[unlikely]]
+      GrowColumns();
     events_.time_.push_back(time);
     kind_data_[index] = kind;
     ref_data_[index] = ref;
@@ -148,10 +149,13 @@ class LocationBuilder {
   // The 32-bit form of a request id of the event about to be appended (index `event`).
   uint32_t StoreRequest(uint32_t event, uint64_t request);
   // Loops enter the same few children over and over; a direct-mapped cache avoids the hash map.
-  static size_t CacheIndex(uint32_t parent, uint32_t region) { return (parent * 31u + region) & 255u; }
+  static size_t CacheIndex(uint32_t parent, uint32_t region) {
+    return (parent * 31u + region) & 255u;
+  }
   uint32_t InternCallpath(uint32_t parent, uint32_t region) {
     const CacheSlot& slot = cache_[CacheIndex(parent, region)];
-    if (slot.parent == parent && slot.region == region) [[likely]] return slot.id;
+    if (slot.parent == parent && slot.region == region) [[likely]]
+      return slot.id;
     return InternCallpathSlow(parent, region);
   }
   uint32_t InternCallpathSlow(uint32_t parent, uint32_t region);
@@ -160,7 +164,8 @@ class LocationBuilder {
     uint32_t parent = stack_.empty() ? kNone : stack_.back().callpath;
     uint32_t callpath = InternCallpath(parent, region);
     uint32_t index = Append(time, EventKind::kEnter, callpath);
-    if (synthetic) [[unlikely]] events_.synthetic_.push_back(index);
+    if (synthetic) [[unlikely]]
+      events_.synthetic_.push_back(index);
     stack_.push_back(Frame{index, region, callpath, time});
     ++times_[callpath].visits;
   }
@@ -173,7 +178,8 @@ class LocationBuilder {
     uint32_t index = Append(time, EventKind::kLeave, frame.callpath);
     pair_data_[index] = frame.enter;
     pair_data_[frame.enter] = index;
-    if (synthetic) [[unlikely]] events_.synthetic_.push_back(index);
+    if (synthetic) [[unlikely]]
+      events_.synthetic_.push_back(index);
     uint64_t duration = time - frame.entered;
     LocalTime& t = times_[frame.callpath];
     t.inclusive += duration;
@@ -195,7 +201,7 @@ class LocationBuilder {
   uint32_t size_ = 0;
   uint32_t room_ = 0;
   CallTree tree_;
-  std::vector<LocalTime> times_;  // by local call path
+  std::vector<LocalTime> times_;                   // by local call path
   FlatHashMap<uint64_t, uint32_t> open_requests_;  // request id -> Isend or IrecvRequest event
   std::array<CacheSlot, 256> cache_{};
   std::vector<Frame> stack_;

@@ -40,11 +40,11 @@ uint64_t LocationEvents::RequestId(uint32_t i) const {
 
 size_t LocationEvents::MemoryBytes() const {
   return time_.MemoryBytes() + kind_.MemoryBytes() + ref_.MemoryBytes() + pair_.MemoryBytes() +
-         p2p_.MemoryBytes() +
-         collective_.MemoryBytes() + rma_.MemoryBytes() + thread_.MemoryBytes() +
-         metric_.MemoryBytes() + Bytes(metric_values_) + Bytes(metric_types_) +
-         program_.MemoryBytes() + Bytes(program_args_) + generic_.MemoryBytes() +
-         Bytes(attributes_) + Bytes(synthetic_) + wide_requests_.size() * 32 + Bytes(profile_);
+         p2p_.MemoryBytes() + collective_.MemoryBytes() + rma_.MemoryBytes() +
+         thread_.MemoryBytes() + metric_.MemoryBytes() + Bytes(metric_values_) +
+         Bytes(metric_types_) + program_.MemoryBytes() + Bytes(program_args_) +
+         generic_.MemoryBytes() + Bytes(attributes_) + Bytes(synthetic_) +
+         wide_requests_.size() * 32 + Bytes(profile_);
 }
 
 }  // namespace cw::trace

@@ -139,36 +139,38 @@ MpiCategory ClassifyByName(std::string_view rest) {
     bool data_access = StartsWith(op, "read") || StartsWith(op, "write") ||
                        StartsWith(op, "iread") || StartsWith(op, "iwrite");
     if (!data_access) return C::kFileMgmt;
-    bool collective = op.find("_all") != std::string_view::npos ||
-                      op.find("_ordered") != std::string_view::npos;
+    bool collective =
+        op.find("_all") != std::string_view::npos || op.find("_ordered") != std::string_view::npos;
     return collective ? C::kIoCollective : C::kIoIndividual;
   }
   if (StartsWith(rest, "win_")) {
     std::string_view op = rest.substr(4);
     if (OneOf(op, {"complete", "fence", "post", "start", "test", "wait"})) return C::kRmaSyncActive;
-    if (OneOf(op, {"lock", "unlock", "lock_all", "unlock_all", "flush", "flush_all",
-                   "flush_local", "flush_local_all", "sync"})) {
+    if (OneOf(op, {"lock", "unlock", "lock_all", "unlock_all", "flush", "flush_all", "flush_local",
+                   "flush_local_all", "sync"})) {
       return C::kRmaSyncPassive;
     }
-    if (OneOf(op, {"allocate", "allocate_shared", "attach", "create", "create_dynamic",
-                   "create_keyval", "delete_attr", "detach", "free", "free_keyval", "get_attr",
-                   "get_group", "get_info", "get_name", "set_attr", "set_info", "set_name",
-                   "shared_query"})) {
+    if (OneOf(op,
+              {"allocate", "allocate_shared", "attach", "create", "create_dynamic", "create_keyval",
+               "delete_attr", "detach", "free", "free_keyval", "get_attr", "get_group", "get_info",
+               "get_name", "set_attr", "set_info", "set_name", "shared_query"})) {
       return C::kWinMgmt;
     }
     return C::kOther;
   }
-  if (OneOf(rest, {"put", "get", "accumulate", "get_accumulate", "fetch_and_op",
-                   "compare_and_swap", "rput", "rget", "raccumulate", "rget_accumulate"})) {
+  if (OneOf(rest, {"put", "get", "accumulate", "get_accumulate", "fetch_and_op", "compare_and_swap",
+                   "rput", "rget", "raccumulate", "rget_accumulate"})) {
     return C::kRmaComm;
   }
   if (StartsWith(rest, "comm_")) {
     std::string_view op = rest.substr(5);
-    if (OneOf(op, {"accept", "compare", "connect", "create", "create_group", "create_keyval",
-                   "delete_attr", "disconnect", "dup", "dup_with_info", "free", "free_keyval",
-                   "get_attr", "get_info", "get_name", "get_parent", "group", "idup", "join",
-                   "rank", "remote_group", "remote_size", "set_attr", "set_info", "set_name",
-                   "size", "spawn", "spawn_multiple", "split", "split_type", "test_inter"})) {
+    if (OneOf(op, {"accept",        "compare",     "connect",        "create",   "create_group",
+                   "create_keyval", "delete_attr", "disconnect",     "dup",      "dup_with_info",
+                   "free",          "free_keyval", "get_attr",       "get_info", "get_name",
+                   "get_parent",    "group",       "idup",           "join",     "rank",
+                   "remote_group",  "remote_size", "set_attr",       "set_info", "set_name",
+                   "size",          "spawn",       "spawn_multiple", "split",    "split_type",
+                   "test_inter"})) {
       return C::kCommMgmt;
     }
     return C::kOther;

@@ -18,7 +18,7 @@ inline constexpr uint32_t kWideRequest32 = UINT32_MAX - 1;  // the id is in the 
 struct P2pPayload {
   uint64_t bytes = 0;
   uint32_t comm = kNone;
-  uint32_t peer = kNone;   // receiver (sends) or sender (receives), a rank in `comm`
+  uint32_t peer = kNone;  // receiver (sends) or sender (receives), a rank in `comm`
   uint32_t tag = 0;
   // Isend: the IsendComplete or RequestCancelled record that ended the request; Irecv: the
   // IrecvRequest record that posted it. kNone for blocking records and unlinked requests. The
@@ -31,7 +31,7 @@ struct CollectivePayload {
   uint64_t sent = 0;
   uint64_t received = 0;
   uint32_t comm_or_window = kNone;
-  uint32_t root = kNone;  // a rank in the communicator, kNone for rootless operations
+  uint32_t root = kNone;            // a rank in the communicator, kNone for rootless operations
   uint32_t request = kNoRequest32;  // NonBlockingCollectiveComplete only (see P2pPayload)
   CollectiveOp op = CollectiveOp::kBarrier;
   uint8_t sync_level = 0;  // RmaCollectiveEnd only

@@ -30,7 +30,8 @@ class TimeColumn {
 
   void push_back(uint64_t time) {
     size_t i = offsets_.size();
-    if ((i & (kBlock - 1)) == 0) [[unlikely]] StartBlock(time);
+    if ((i & (kBlock - 1)) == 0) [[unlikely]]
+      StartBlock(time);
     uint64_t offset = time - base_;
     if (offset > UINT32_MAX || wide_block_) [[unlikely]] {
       PushWide(time);
@@ -42,7 +43,8 @@ class TimeColumn {
   uint64_t operator[](size_t i) const {
     size_t block = i >> kShift;
     uint32_t wide = wide_index_[block];
-    if (wide != kNarrow) [[unlikely]] return wide_[wide + (i & (kBlock - 1))];
+    if (wide != kNarrow) [[unlikely]]
+      return wide_[wide + (i & (kBlock - 1))];
     return bases_[block] + offsets_[i];
   }
 
@@ -87,8 +89,8 @@ class TimeColumn {
   std::vector<uint64_t> bases_;       // first time of each block
   std::vector<uint32_t> wide_index_;  // kNarrow, or where the block starts in wide_
   std::vector<uint64_t> wide_;
-  uint64_t base_ = 0;                 // first time of the current block
-  bool wide_block_ = false;           // the current block is stored in full
+  uint64_t base_ = 0;        // first time of the current block
+  bool wide_block_ = false;  // the current block is stored in full
 };
 
 }  // namespace cw::trace

@@ -1,8 +1,8 @@
 #include "tests/common/paths.h"
 
+#include <sys/wait.h>
 #include <array>
 #include <cstdio>
-#include <sys/wait.h>
 
 namespace cw::test {
 

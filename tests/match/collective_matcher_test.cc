@@ -18,16 +18,19 @@ TEST(CollectiveMatcherTest, InstancesFollowPerCommunicatorSequence) {
   // Two barriers on the world and one broadcast on {0, 2}, interleaved differently per rank.
   testing::Scenario s(3);
   uint32_t evens = s.AddComm({0, 2});
-  s.rank(0).Enter(0, "main")
+  s.rank(0)
+      .Enter(0, "main")
       .Collective(1, 2, "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, 0, 0)
       .Collective(3, 4, "MPI_Bcast", OTF2_COLLECTIVE_OP_BCAST, 8, 0, 0, evens)
       .Collective(5, 6, "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, 0, 0)
       .Leave(9, "main");
-  s.rank(1).Enter(0, "main")
+  s.rank(1)
+      .Enter(0, "main")
       .Collective(1, 2, "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, 0, 0)
       .Collective(5, 6, "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, 0, 0)
       .Leave(9, "main");
-  s.rank(2).Enter(0, "main")
+  s.rank(2)
+      .Enter(0, "main")
       .Collective(1, 2, "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, 0, 0)
       .Collective(5, 6, "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, 0, 0)
       .Collective(7, 8, "MPI_Bcast", OTF2_COLLECTIVE_OP_BCAST, 0, 8, 0, evens)
@@ -72,9 +75,13 @@ TEST(CollectiveMatcherTest, MissingMembersMakeAnIncompleteInstance) {
 
 TEST(CollectiveMatcherTest, MismatchedOperationsAreDiagnosed) {
   testing::Scenario s(2);
-  s.rank(0).Enter(0, "main").Collective(1, 2, "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, 0, 0)
+  s.rank(0)
+      .Enter(0, "main")
+      .Collective(1, 2, "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, 0, 0)
       .Leave(9, "main");
-  s.rank(1).Enter(0, "main").Collective(1, 2, "MPI_Allreduce", OTF2_COLLECTIVE_OP_ALLREDUCE, 8, 8)
+  s.rank(1)
+      .Enter(0, "main")
+      .Collective(1, 2, "MPI_Allreduce", OTF2_COLLECTIVE_OP_ALLREDUCE, 8, 8)
       .Leave(9, "main");
   trace::Trace t = Read(s);
   SyncGraph g = MatchTrace(t, 1);

@@ -23,9 +23,17 @@ TEST(P2pMatcherTest, MessagesOnOneChannelDoNotOvertake) {
   // Rank 0 sends three messages with tag 5; rank 1 receives three with tag 5. The k-th send
   // matches the k-th receive; the bytes tell them apart.
   testing::Scenario s(2);
-  s.rank(0).Enter(0, "main").Send(1, 2, 1, 5, 10).Send(3, 4, 1, 5, 20).Send(5, 6, 1, 5, 30)
+  s.rank(0)
+      .Enter(0, "main")
+      .Send(1, 2, 1, 5, 10)
+      .Send(3, 4, 1, 5, 20)
+      .Send(5, 6, 1, 5, 30)
       .Leave(9, "main");
-  s.rank(1).Enter(0, "main").Recv(1, 3, 0, 5, 10).Recv(3, 5, 0, 5, 20).Recv(5, 7, 0, 5, 30)
+  s.rank(1)
+      .Enter(0, "main")
+      .Recv(1, 3, 0, 5, 10)
+      .Recv(3, 5, 0, 5, 20)
+      .Recv(5, 7, 0, 5, 30)
       .Leave(9, "main");
   trace::Trace t = Read(s);
   SyncGraph g = MatchTrace(t, 2);
@@ -42,10 +50,13 @@ TEST(P2pMatcherTest, ReceivesMatchInPostingOrderNotCompletionOrder) {
   // Waitall completes B's record first. The first send must match A, the one posted first.
   testing::Scenario s(2);
   s.rank(0).Enter(0, "main").Send(1, 2, 1, 7, 111).Send(3, 4, 1, 7, 222).Leave(9, "main");
-  s.rank(1).Enter(0, "main").Irecv(1, 2, /*request=*/1).Irecv(2, 3, /*request=*/2)
-      .Complete(3, 6, "MPI_Waitall", [](testing::RankScript& r) {
-        r.IrecvEvent(6, 0, 7, 222, 2).IrecvEvent(6, 0, 7, 111, 1);
-      })
+  s.rank(1)
+      .Enter(0, "main")
+      .Irecv(1, 2, /*request=*/1)
+      .Irecv(2, 3, /*request=*/2)
+      .Complete(
+          3, 6, "MPI_Waitall",
+          [](testing::RankScript& r) { r.IrecvEvent(6, 0, 7, 222, 2).IrecvEvent(6, 0, 7, 111, 1); })
       .Leave(9, "main");
   trace::Trace t = Read(s);
   SyncGraph g = MatchTrace(t, 2);
@@ -72,7 +83,9 @@ TEST(P2pMatcherTest, DifferentTagsAreDifferentChannels) {
 
 TEST(P2pMatcherTest, RequestsLinkToTheirCompletions) {
   testing::Scenario s(2);
-  s.rank(0).Enter(0, "main").Isend(1, 2, 1, 3, 8, /*request=*/42)
+  s.rank(0)
+      .Enter(0, "main")
+      .Isend(1, 2, 1, 3, 8, /*request=*/42)
       .Complete(5, 6, "MPI_Wait", [](testing::RankScript& r) { r.IsendCompleteEvent(6, 42); })
       .Leave(9, "main");
   s.rank(1).Enter(0, "main").Recv(1, 4, 0, 3, 8).Leave(9, "main");
@@ -87,9 +100,12 @@ TEST(P2pMatcherTest, RequestsLinkToTheirCompletions) {
 TEST(P2pMatcherTest, CancelledRequestsTakeNoPart) {
   // Rank 0 cancels its first Isend; the receive matches the second send.
   testing::Scenario s(2);
-  s.rank(0).Enter(0, "main").Isend(1, 2, 1, 3, 100, 1)
+  s.rank(0)
+      .Enter(0, "main")
+      .Isend(1, 2, 1, 3, 100, 1)
       .Complete(2, 3, "MPI_Cancel", [](testing::RankScript& r) { r.RequestCancelledEvent(3, 1); })
-      .Send(4, 5, 1, 3, 200).Leave(9, "main");
+      .Send(4, 5, 1, 3, 200)
+      .Leave(9, "main");
   s.rank(1).Enter(0, "main").Recv(1, 6, 0, 3, 200).Leave(9, "main");
   trace::Trace t = Read(s);
   SyncGraph g = MatchTrace(t, 1);

@@ -11,13 +11,21 @@ using trace::EventKind;
 
 testing::Scenario PingPong() {
   testing::Scenario s(2, 1000);
-  s.rank(0).Enter(0, "main").Call(1, 5, "MPI_Init").Send(10, 12, 1, 3, 64)
+  s.rank(0)
+      .Enter(0, "main")
+      .Call(1, 5, "MPI_Init")
+      .Send(10, 12, 1, 3, 64)
       .Isend(20, 21, 1, 4, 128, /*request=*/77)
       .Complete(30, 35, "MPI_Wait", [](testing::RankScript& r) { r.IsendCompleteEvent(35, 77); })
       .Collective(40, 50, "MPI_Allreduce", OTF2_COLLECTIVE_OP_ALLREDUCE, 8, 8)
       .Leave(60, "main");
-  s.rank(1).Enter(0, "main").Call(1, 5, "MPI_Init").Recv(8, 13, 0, 3, 64).Irecv(14, 15, 5)
-      .Complete(16, 25, "MPI_Waitall", [](testing::RankScript& r) { r.IrecvEvent(25, 0, 4, 128, 5); })
+  s.rank(1)
+      .Enter(0, "main")
+      .Call(1, 5, "MPI_Init")
+      .Recv(8, 13, 0, 3, 64)
+      .Irecv(14, 15, 5)
+      .Complete(16, 25, "MPI_Waitall",
+                [](testing::RankScript& r) { r.IrecvEvent(25, 0, 4, 128, 5); })
       .Collective(45, 50, "MPI_Allreduce", OTF2_COLLECTIVE_OP_ALLREDUCE, 8, 8)
       .Leave(60, "main");
   return s;
@@ -33,12 +41,23 @@ TEST(ReaderRoundTripTest, EveryRecordComesBack) {
 
   const trace::LocationEvents& r0 = t->location(0);
   std::vector<EventKind> kinds0(r0.kinds().begin(), r0.kinds().end());
-  std::vector<EventKind> expected0 = {
-      EventKind::kEnter, EventKind::kEnter, EventKind::kLeave, EventKind::kEnter,
-      EventKind::kMpiSend, EventKind::kLeave, EventKind::kEnter, EventKind::kMpiIsend,
-      EventKind::kLeave, EventKind::kEnter, EventKind::kMpiIsendComplete, EventKind::kLeave,
-      EventKind::kEnter, EventKind::kMpiCollectiveBegin, EventKind::kMpiCollectiveEnd,
-      EventKind::kLeave, EventKind::kLeave};
+  std::vector<EventKind> expected0 = {EventKind::kEnter,
+                                      EventKind::kEnter,
+                                      EventKind::kLeave,
+                                      EventKind::kEnter,
+                                      EventKind::kMpiSend,
+                                      EventKind::kLeave,
+                                      EventKind::kEnter,
+                                      EventKind::kMpiIsend,
+                                      EventKind::kLeave,
+                                      EventKind::kEnter,
+                                      EventKind::kMpiIsendComplete,
+                                      EventKind::kLeave,
+                                      EventKind::kEnter,
+                                      EventKind::kMpiCollectiveBegin,
+                                      EventKind::kMpiCollectiveEnd,
+                                      EventKind::kLeave,
+                                      EventKind::kLeave};
   EXPECT_EQ(kinds0, expected0);
   EXPECT_EQ(r0.time(4), 10u);
   EXPECT_EQ(r0.p2p(4).peer, 1u);

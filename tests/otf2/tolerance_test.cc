@@ -21,9 +21,9 @@ OTF2_TimeStamp PostFlush(void*, OTF2_FileType, OTF2_LocationRef) { return 0; }
 // (as some Score-P versions do) and once with different members.
 std::string ArchiveWithDuplicateGroups() {
   std::string dir = testing::MakeTempDir("duplicates");
-  OTF2_Archive* archive = OTF2_Archive_Open(dir.c_str(), "traces", OTF2_FILEMODE_WRITE,
-                                            1024 * 1024, 4 * 1024 * 1024, OTF2_SUBSTRATE_POSIX,
-                                            OTF2_COMPRESSION_NONE);
+  OTF2_Archive* archive =
+      OTF2_Archive_Open(dir.c_str(), "traces", OTF2_FILEMODE_WRITE, 1024 * 1024, 4 * 1024 * 1024,
+                        OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
   OTF2_FlushCallbacks flush = {PreFlush, PostFlush};
   OTF2_Archive_SetFlushCallbacks(archive, &flush, nullptr);
   OTF2_Archive_SetSerialCollectiveCallbacks(archive);
@@ -77,8 +77,7 @@ TEST(ToleranceTest, DuplicateGroupDefinitionsKeepTheFirst) {
 TEST(ToleranceTest, RegionsLeftOpenAreClosedAndReported) {
   testing::Scenario s(1);
   s.rank(0).Enter(0, "main").Enter(1, "solver").Call(2, 3, "step");  // main and solver stay open
-  Result<trace::Trace> t =
-      ReadTrace(s.WriteOrDie(testing::MakeTempDir("open")), ReadOptions{});
+  Result<trace::Trace> t = ReadTrace(s.WriteOrDie(testing::MakeTempDir("open")), ReadOptions{});
   ASSERT_TRUE(t) << t.error().message();
   EXPECT_EQ(t->diagnostics.Count(trace::kOpenAtEnd), 2u);
   const trace::LocationEvents& ev = t->location(0);

@@ -62,23 +62,22 @@ TEST(InvariantsTest, MetricTreeAddsUpAndWaitsFitInTheirCalls) {
         using M = MetricId;
         ExpectSum(v, M::kTime, {M::kExecution, M::kOverhead}, cp, loc, true);
         ExpectSum(v, M::kExecution,
-                  {M::kComp, M::kMpi, M::kOmpTime, M::kPthreadTime, M::kCudaTime,
-                   M::kOpenClTime, M::kOpenAccTime},
+                  {M::kComp, M::kMpi, M::kOmpTime, M::kPthreadTime, M::kCudaTime, M::kOpenClTime,
+                   M::kOpenAccTime},
                   cp, loc, true);
         ExpectSum(v, M::kMpi,
-                  {M::kMpiManagement, M::kMpiSynchronization, M::kMpiCommunication, M::kMpiIo},
-                  cp, loc, false);
+                  {M::kMpiManagement, M::kMpiSynchronization, M::kMpiCommunication, M::kMpiIo}, cp,
+                  loc, false);
         ExpectSum(v, M::kMpiPoint2Point, {M::kMpiLateSender, M::kMpiLateReceiver}, cp, loc, false);
         ExpectSum(v, M::kMpiLateSender, {M::kMpiLateSenderWo}, cp, loc, false);
         ExpectSum(v, M::kMpiLateSenderWo, {M::kMpiLswoSame, M::kMpiLswoDifferent}, cp, loc, true);
-        ExpectSum(v, M::kMpiSyncCollective, {M::kMpiBarrierWait, M::kMpiBarrierCompletion}, cp,
-                  loc, false);
-        ExpectSum(v, M::kMpiCollective,
-                  {M::kMpiWaitNxn, M::kMpiNxnCompletion, M::kMpiLateBroadcast,
-                   M::kMpiEarlyReduce, M::kMpiEarlyScan},
-                  cp, loc, false);
-        ExpectSum(v, M::kMpiInitExit, {M::kMpiInitCompletion, M::kMpiFinalizeWait}, cp, loc,
+        ExpectSum(v, M::kMpiSyncCollective, {M::kMpiBarrierWait, M::kMpiBarrierCompletion}, cp, loc,
                   false);
+        ExpectSum(v, M::kMpiCollective,
+                  {M::kMpiWaitNxn, M::kMpiNxnCompletion, M::kMpiLateBroadcast, M::kMpiEarlyReduce,
+                   M::kMpiEarlyScan},
+                  cp, loc, false);
+        ExpectSum(v, M::kMpiInitExit, {M::kMpiInitCompletion, M::kMpiFinalizeWait}, cp, loc, false);
         ExpectSum(v, M::kSyncs, {M::kSyncsP2p, M::kSyncsColl}, cp, loc, true);
         ExpectSum(v, M::kComms, {M::kCommsP2p, M::kCommsColl, M::kCommsRma}, cp, loc, true);
         ExpectSum(v, M::kBytes, {M::kBytesP2p, M::kBytesColl, M::kBytesRma}, cp, loc, true);

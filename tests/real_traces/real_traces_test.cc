@@ -9,9 +9,9 @@
 #include <gtest/gtest.h>
 
 #include "match/matcher.h"
-#include "trace/location_builder.h"
 #include "tests/common/analysis_fixture.h"
 #include "tests/common/paths.h"
+#include "trace/location_builder.h"
 
 namespace cw::test {
 namespace {

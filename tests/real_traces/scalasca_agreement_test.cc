@@ -25,27 +25,26 @@ const std::set<std::string>& NotComputedYet() {
       // Root-cause and critical-path analyses.
       "delay", "delay_mpi", "delay_p2p", "delay_latesender_aggregate", "delay_latesender",
       "delay_latesender_longterm", "delay_latereceiver_aggregate", "delay_latereceiver",
-      "delay_latereceiver_longterm", "delay_collective", "delay_barrier_aggregate",
-      "delay_barrier", "delay_barrier_longterm", "delay_n21_aggregate", "delay_n21",
-      "delay_n21_longterm", "delay_12n_aggregate", "delay_12n", "delay_12n_longterm",
-      "delay_n2n_aggregate", "delay_n2n", "delay_n2n_longterm",
-      "waitstates_propagating_vs_terminal", "mpi_wait_propagating", "mpi_wait_propagating_ls",
-      "mpi_wait_propagating_lr", "mpi_wait_terminal", "mpi_wait_terminal_ls",
-      "mpi_wait_terminal_lr", "waitstates_direct_vs_indirect", "mpi_wait_direct",
-      "mpi_wait_direct_latesender", "mpi_wait_direct_latereceiver", "mpi_wait_indirect",
-      "mpi_wait_indirect_latesender", "mpi_wait_indirect_latereceiver", "critical_path",
-      "critical_path_imbalance", "performance_impact", "performance_impact_criticalpath",
-      "critical_path_activities", "critical_imbalance_impact", "intra_partition_imbalance",
-      "inter_partition_imbalance", "non_critical_path_activities", "imbalance",
-      "imbalance_above", "imbalance_above_single", "imbalance_below", "imbalance_below_bypass",
-      "imbalance_below_singularity",
+      "delay_latereceiver_longterm", "delay_collective", "delay_barrier_aggregate", "delay_barrier",
+      "delay_barrier_longterm", "delay_n21_aggregate", "delay_n21", "delay_n21_longterm",
+      "delay_12n_aggregate", "delay_12n", "delay_12n_longterm", "delay_n2n_aggregate", "delay_n2n",
+      "delay_n2n_longterm", "waitstates_propagating_vs_terminal", "mpi_wait_propagating",
+      "mpi_wait_propagating_ls", "mpi_wait_propagating_lr", "mpi_wait_terminal",
+      "mpi_wait_terminal_ls", "mpi_wait_terminal_lr", "waitstates_direct_vs_indirect",
+      "mpi_wait_direct", "mpi_wait_direct_latesender", "mpi_wait_direct_latereceiver",
+      "mpi_wait_indirect", "mpi_wait_indirect_latesender", "mpi_wait_indirect_latereceiver",
+      "critical_path", "critical_path_imbalance", "performance_impact",
+      "performance_impact_criticalpath", "critical_path_activities", "critical_imbalance_impact",
+      "intra_partition_imbalance", "inter_partition_imbalance", "non_critical_path_activities",
+      "imbalance", "imbalance_above", "imbalance_above_single", "imbalance_below",
+      "imbalance_below_bypass", "imbalance_below_singularity",
       // MPI one-sided wait states: Scalasca 2.6 ignores OTF2 RMA records, so they are zero.
       "mpi_rma_wait_at_create", "mpi_rma_wait_at_free", "mpi_rma_sync_late_post",
-      "mpi_rma_early_wait", "mpi_rma_late_complete", "mpi_rma_wait_at_fence",
-      "mpi_rma_early_fence", "mpi_rma_sync_lock_competition", "mpi_rma_sync_wait_for_progress",
-      "mpi_rma_comm_late_post", "mpi_rma_comm_lock_competition",
-      "mpi_rma_comm_wait_for_progress", "syncs_rma", "syncs_rma_active", "syncs_rma_passive",
-      "mpi_rma_pairsync_count", "mpi_rma_pairsync_unneeded_count", "comms_rma_atomics",
+      "mpi_rma_early_wait", "mpi_rma_late_complete", "mpi_rma_wait_at_fence", "mpi_rma_early_fence",
+      "mpi_rma_sync_lock_competition", "mpi_rma_sync_wait_for_progress", "mpi_rma_comm_late_post",
+      "mpi_rma_comm_lock_competition", "mpi_rma_comm_wait_for_progress", "syncs_rma",
+      "syncs_rma_active", "syncs_rma_passive", "mpi_rma_pairsync_count",
+      "mpi_rma_pairsync_unneeded_count", "comms_rma_atomics",
       // File operation counts and Cube's derived duplicate of bytes_rcvd.
       "mpi_file_ops", "mpi_file_iops", "mpi_file_irops", "mpi_file_iwops", "mpi_file_cops",
       "mpi_file_crops", "mpi_file_cwops", "bytes_received"};
@@ -68,8 +67,8 @@ void CompareWithScalasca(const std::string& name) {
   int compared = 0;
   for (const auto& [metric, data] : scalasca["metrics"].items()) {
     if (!analysis::FindMetric(metric)) {
-      EXPECT_TRUE(NotComputedYet().contains(metric)) << "Scalasca metric " << metric
-                                                     << " is neither computed nor listed";
+      EXPECT_TRUE(NotComputedYet().contains(metric))
+          << "Scalasca metric " << metric << " is neither computed nor listed";
       continue;
     }
     if (!data.contains("per_location")) continue;

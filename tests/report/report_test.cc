@@ -77,7 +77,8 @@ TEST(ReportJsonTest, FollowsTheContract) {
   EXPECT_EQ(worst["value"], 6.0);
   EXPECT_EQ(worst["partner"], 0);
   for (size_t i = 1; i < j["instances"].size(); ++i) {
-    EXPECT_GE(j["instances"][i - 1]["value"].get<double>(), j["instances"][i]["value"].get<double>());
+    EXPECT_GE(j["instances"][i - 1]["value"].get<double>(),
+              j["instances"][i]["value"].get<double>());
   }
   EXPECT_EQ(j["matching"]["messages"], 1);
 }

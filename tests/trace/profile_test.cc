@@ -10,10 +10,16 @@ namespace {
 // One rank: main [0, 100] calls foo [10, 40] twice-nested bar [20, 30], then foo again [50, 60].
 TEST(ProfileTest, ExclusiveInclusiveAndVisits) {
   testing::Scenario s(1);
-  s.rank(0).Enter(0, "main").Enter(10, "foo").Call(20, 30, "bar").Leave(40, "foo")
-      .Call(50, 60, "foo").Leave(100, "main");
+  s.rank(0)
+      .Enter(0, "main")
+      .Enter(10, "foo")
+      .Call(20, 30, "bar")
+      .Leave(40, "foo")
+      .Call(50, 60, "foo")
+      .Leave(100, "main");
   test::Analysis a = test::AnalyzeScenario(s);
-  uint32_t main = a.Callpath("main"), foo = a.Callpath("main/foo"), bar = a.Callpath("main/foo/bar");
+  uint32_t main = a.Callpath("main"), foo = a.Callpath("main/foo"),
+           bar = a.Callpath("main/foo/bar");
   LocationProfile p = ComputeLocationProfile(a.trace, 0);
   // main: 100 inclusive, minus foo (30 + 10) = 60 exclusive.
   EXPECT_EQ(p.inclusive[main], 100u);

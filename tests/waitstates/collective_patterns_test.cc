@@ -25,7 +25,8 @@ Analysis RunCollective(const char* call, OTF2_CollectiveOp op, const Bytes (&byt
                        uint32_t root = OTF2_UNDEFINED_UINT32, const Timing (&t)[3] = kDefault) {
   Scenario s(3);
   for (int r = 0; r < 3; ++r) {
-    s.rank(r).Enter(0, "main")
+    s.rank(r)
+        .Enter(0, "main")
         .Collective(t[r].begin, t[r].end, call, op, bytes[r].sent, bytes[r].received, root)
         .Leave(20, "main");
   }
@@ -37,8 +38,7 @@ constexpr Bytes kAllMoveData[3] = {{8, 8}, {8, 8}, {8, 8}};
 TEST(CollectiveTest, WaitAtBarrierAndBarrierCompletion) {
   // wait_r = max(0, min(latest=9, end_r) - begin_r): 9-2 = 7, 9-5 = 4, 0.
   // completion_r = max(0, end_r - max(first_end=10, min(9, end_r))): 0, 11-10 = 1, 12-10 = 2.
-  Analysis a = RunCollective("MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER,
-                             {{0, 0}, {0, 0}, {0, 0}});
+  Analysis a = RunCollective("MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, {{0, 0}, {0, 0}, {0, 0}});
   EXPECT_EQ(a.Value("mpi_barrier_wait", "main/MPI_Barrier", 0), 7.0);
   EXPECT_EQ(a.Value("mpi_barrier_wait", "main/MPI_Barrier", 1), 4.0);
   EXPECT_EQ(a.Value("mpi_barrier_wait", "main/MPI_Barrier", 2), 0.0);
@@ -73,8 +73,8 @@ TEST(CollectiveTest, WaitAtNxNForEveryAllToAllKind) {
 TEST(CollectiveTest, MembersThatMoveNoDataDoNotWaitAtNxN) {
   // Rank 0 contributes and receives nothing: it is not a synchronisation point. Ranks 1 and 2
   // still see the full overlap (10 > 9): rank 1 waits 9 - 5 = 4.
-  Analysis a = RunCollective("MPI_Allgatherv", OTF2_COLLECTIVE_OP_ALLGATHERV,
-                             {{0, 0}, {8, 8}, {8, 8}});
+  Analysis a =
+      RunCollective("MPI_Allgatherv", OTF2_COLLECTIVE_OP_ALLGATHERV, {{0, 0}, {8, 8}, {8, 8}});
   EXPECT_EQ(a.LocationTotal("mpi_wait_nxn", 0), 0.0);
   EXPECT_EQ(a.LocationTotal("mpi_wait_nxn", 1), 4.0);
 }
@@ -154,7 +154,8 @@ TEST(CollectiveTest, LeavingBeforeTheLastEntryIsAClockViolation) {
 TEST(CollectiveTest, IncompleteInstancesGiveNoWaitStates) {
   Scenario s(3);
   for (int r = 0; r < 2; ++r) {
-    s.rank(r).Enter(0, "main")
+    s.rank(r)
+        .Enter(0, "main")
         .Collective(kDefault[r].begin, kDefault[r].end, "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER,
                     0, 0)
         .Leave(20, "main");
@@ -173,8 +174,11 @@ TEST(InitFinalizeTest, WaitAtFinalizeAndInitCompletion) {
   Scenario s(3);
   uint64_t init_enter[3] = {0, 1, 2}, init_leave[3] = {5, 4, 6}, fin_enter[3] = {13, 17, 15};
   for (int r = 0; r < 3; ++r) {
-    s.rank(r).Enter(0, "main").Call(init_enter[r], init_leave[r], "MPI_Init")
-        .Call(fin_enter[r], 18, "MPI_Finalize").Leave(20, "main");
+    s.rank(r)
+        .Enter(0, "main")
+        .Call(init_enter[r], init_leave[r], "MPI_Init")
+        .Call(fin_enter[r], 18, "MPI_Finalize")
+        .Leave(20, "main");
   }
   Analysis a = AnalyzeScenario(s);
   EXPECT_EQ(a.Value("mpi_init_completion", "main/MPI_Init", 0), 1.0);

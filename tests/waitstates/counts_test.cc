@@ -10,7 +10,11 @@ namespace {
 TEST(CountsTest, PointToPointMessages) {
   // Rank 0 sends 0 bytes and 100 bytes to rank 1, and one 7-byte message nobody receives.
   testing::Scenario s(2);
-  s.rank(0).Enter(0, "main").Send(1, 2, 1, 0, 0).Send(3, 4, 1, 1, 100).Send(5, 6, 1, 9, 7)
+  s.rank(0)
+      .Enter(0, "main")
+      .Send(1, 2, 1, 0, 0)
+      .Send(3, 4, 1, 1, 100)
+      .Send(5, 6, 1, 9, 7)
       .Leave(20, "main");
   s.rank(1).Enter(0, "main").Recv(1, 2, 0, 0, 0).Recv(3, 4, 0, 1, 100).Leave(20, "main");
   Analysis a = AnalyzeScenario(s);
@@ -43,8 +47,10 @@ TEST(CountsTest, CollectiveRoles) {
   // (8 / 8 each); a barrier (0 / 0).
   testing::Scenario s(2);
   for (int r = 0; r < 2; ++r) {
-    s.rank(r).Enter(0, "main")
-        .Collective(1, 2, "MPI_Bcast", OTF2_COLLECTIVE_OP_BCAST, r == 0 ? 16 : 0, r == 0 ? 0 : 16, 0)
+    s.rank(r)
+        .Enter(0, "main")
+        .Collective(1, 2, "MPI_Bcast", OTF2_COLLECTIVE_OP_BCAST, r == 0 ? 16 : 0, r == 0 ? 0 : 16,
+                    0)
         .Collective(3, 4, "MPI_Allreduce", OTF2_COLLECTIVE_OP_ALLREDUCE, 8, 8)
         .Collective(5, 6, "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, 0, 0)
         .Leave(9, "main");

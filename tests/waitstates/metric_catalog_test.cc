@@ -56,10 +56,9 @@ TEST(MetricCatalogTest, AncestorChainsEndAtTheRoot) {
   std::span<const MetricId> chain = MetricWithAncestors(MetricId::kMpiLswoSame);
   std::vector<std::string_view> names;
   for (MetricId m : chain) names.push_back(Metric(m).name);
-  EXPECT_EQ(names, (std::vector<std::string_view>{"mpi_lswo_same", "mpi_latesender_wo",
-                                                  "mpi_latesender", "mpi_point2point",
-                                                  "mpi_communication", "mpi", "execution",
-                                                  "time"}));
+  EXPECT_EQ(names, (std::vector<std::string_view>{
+                       "mpi_lswo_same", "mpi_latesender_wo", "mpi_latesender", "mpi_point2point",
+                       "mpi_communication", "mpi", "execution", "time"}));
   EXPECT_EQ(MetricWithAncestors(MetricId::kVisits).size(), 1u);
 }
 

@@ -48,10 +48,14 @@ TEST(LateSenderTest, NonBlockingReceiveWaitsInWait) {
   // completes at 12. The wait is measured from the Wait's Enter, not the Irecv's:
   // min(10, 12) - 3 = 7 at main/MPI_Wait.
   Scenario s(2);
-  s.rank(0).Enter(0, "main").Isend(10, 11, 1, 0, 8, 1)
+  s.rank(0)
+      .Enter(0, "main")
+      .Isend(10, 11, 1, 0, 8, 1)
       .Complete(11, 13, "MPI_Wait", [](RankScript& r) { r.IsendCompleteEvent(13, 1); })
       .Leave(20, "main");
-  s.rank(1).Enter(0, "main").Irecv(1, 2, 9)
+  s.rank(1)
+      .Enter(0, "main")
+      .Irecv(1, 2, 9)
       .Complete(3, 12, "MPI_Wait", [](RankScript& r) { r.IrecvEvent(12, 0, 0, 8, 9); })
       .Leave(20, "main");
   Analysis a = AnalyzeScenario(s);
@@ -63,7 +67,9 @@ TEST(LateSenderTest, TestNeverWaits) {
   // The same message completed by MPI_Test (which returns at once by definition) is no wait.
   Scenario s(2);
   s.rank(0).Enter(0, "main").Send(10, 11, 1, 0, 8).Leave(20, "main");
-  s.rank(1).Enter(0, "main").Irecv(1, 2, 9)
+  s.rank(1)
+      .Enter(0, "main")
+      .Irecv(1, 2, 9)
       .Complete(3, 12, "MPI_Test", [](RankScript& r) { r.IrecvEvent(12, 0, 0, 8, 9); })
       .Leave(20, "main");
   Analysis a = AnalyzeScenario(s);
@@ -78,10 +84,12 @@ TEST(LateSenderTest, WaitallCountsOnlyTheLatestSender) {
   Scenario s(3);
   s.rank(0).Enter(0, "main").Send(5, 6, 2, 0, 8).Leave(20, "main");
   s.rank(1).Enter(0, "main").Send(9, 10, 2, 0, 8).Leave(20, "main");
-  s.rank(2).Enter(0, "main").Irecv(0, 1, 1).Irecv(1, 2, 2)
-      .Complete(2, 10, "MPI_Waitall", [](RankScript& r) {
-        r.IrecvEvent(10, 0, 0, 8, 1).IrecvEvent(10, 1, 0, 8, 2);
-      })
+  s.rank(2)
+      .Enter(0, "main")
+      .Irecv(0, 1, 1)
+      .Irecv(1, 2, 2)
+      .Complete(2, 10, "MPI_Waitall",
+                [](RankScript& r) { r.IrecvEvent(10, 0, 0, 8, 1).IrecvEvent(10, 1, 0, 8, 2); })
       .Leave(20, "main");
   Analysis a = AnalyzeScenario(s);
   EXPECT_EQ(a.Value("mpi_latesender", "main/MPI_Waitall", 2), 7.0);
@@ -123,9 +131,14 @@ TEST(WrongOrderTest, DifferentSources) {
   Scenario s(3);
   s.rank(0).Enter(0, "main").Send(10, 11, 2, 0, 8).Leave(20, "main");
   s.rank(1).Enter(0, "main").Send(3, 4, 2, 0, 8).Leave(20, "main");
-  s.rank(2).Enter(0, "main")
-      .Enter(1, "first").Recv(1, 11, 0, 0, 8).Leave(11, "first")
-      .Enter(11, "second").Recv(11, 12, 1, 0, 8).Leave(12, "second")
+  s.rank(2)
+      .Enter(0, "main")
+      .Enter(1, "first")
+      .Recv(1, 11, 0, 0, 8)
+      .Leave(11, "first")
+      .Enter(11, "second")
+      .Recv(11, 12, 1, 0, 8)
+      .Leave(12, "second")
       .Leave(20, "main");
   Analysis a = AnalyzeScenario(s);
   EXPECT_EQ(a.Value("mpi_latesender", "main/first/MPI_Recv", 2), 9.0);
@@ -185,10 +198,14 @@ TEST(LateReceiverTest, IsendCompletedByWait) {
   // Rank 0: Isend [1, 2], MPI_Wait [2, 10] completes it. Rank 1 posts Irecv at 7. Late Receiver
   // = 7 - 2 = 5 at main/MPI_Wait on rank 0.
   Scenario s(2);
-  s.rank(0).Enter(0, "main").Isend(1, 2, 1, 0, 8, 4)
+  s.rank(0)
+      .Enter(0, "main")
+      .Isend(1, 2, 1, 0, 8, 4)
       .Complete(2, 10, "MPI_Wait", [](RankScript& r) { r.IsendCompleteEvent(10, 4); })
       .Leave(20, "main");
-  s.rank(1).Enter(0, "main").Irecv(7, 8, 3)
+  s.rank(1)
+      .Enter(0, "main")
+      .Irecv(7, 8, 3)
       .Complete(8, 9, "MPI_Wait", [](RankScript& r) { r.IrecvEvent(9, 0, 0, 8, 3); })
       .Leave(20, "main");
   Analysis a = AnalyzeScenario(s);
@@ -200,10 +217,12 @@ TEST(LateReceiverTest, WaitallCountsOnceWithTheLatestReceiver) {
   // Rank 0 waits in MPI_Waitall [2, 12] for two Isends; ranks 1 and 2 post their receives at 6
   // and 9. Candidates 6 - 2 = 4 and 9 - 2 = 7: the Waitall counts 7, once.
   Scenario s(3);
-  s.rank(0).Enter(0, "main").Isend(0, 1, 1, 0, 8, 1).Isend(1, 2, 2, 0, 8, 2)
-      .Complete(2, 12, "MPI_Waitall", [](RankScript& r) {
-        r.IsendCompleteEvent(12, 1).IsendCompleteEvent(12, 2);
-      })
+  s.rank(0)
+      .Enter(0, "main")
+      .Isend(0, 1, 1, 0, 8, 1)
+      .Isend(1, 2, 2, 0, 8, 2)
+      .Complete(2, 12, "MPI_Waitall",
+                [](RankScript& r) { r.IsendCompleteEvent(12, 1).IsendCompleteEvent(12, 2); })
       .Leave(20, "main");
   s.rank(1).Enter(0, "main").Recv(6, 7, 0, 0, 8).Leave(20, "main");
   s.rank(2).Enter(0, "main").Recv(9, 10, 0, 0, 8).Leave(20, "main");
@@ -216,10 +235,12 @@ TEST(LateReceiverTest, WaitallThatWaitedForALateSenderIsNoLateReceiver) {
   // One Waitall completes a late Irecv (Late Sender) and a send to a late receiver: Scalasca's
   // rule gives the call to Late Sender only.
   Scenario s(2);
-  s.rank(0).Enter(0, "main").Irecv(0, 1, 1).Isend(1, 2, 1, 0, 8, 2)
-      .Complete(2, 12, "MPI_Waitall", [](RankScript& r) {
-        r.IrecvEvent(12, 1, 0, 8, 1).IsendCompleteEvent(12, 2);
-      })
+  s.rank(0)
+      .Enter(0, "main")
+      .Irecv(0, 1, 1)
+      .Isend(1, 2, 1, 0, 8, 2)
+      .Complete(2, 12, "MPI_Waitall",
+                [](RankScript& r) { r.IrecvEvent(12, 1, 0, 8, 1).IsendCompleteEvent(12, 2); })
       .Leave(20, "main");
   s.rank(1).Enter(0, "main").Recv(6, 7, 0, 0, 8).Send(8, 9, 0, 0, 8).Leave(20, "main");
   Analysis a = AnalyzeScenario(s);

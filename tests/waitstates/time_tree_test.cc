@@ -11,10 +11,16 @@ namespace {
 // keeps 100 - (10+30+1+2+7+1+10) = 39 s of computation.
 Analysis OneRank() {
   testing::Scenario s(1);
-  s.rank(0).Enter(0, "main").Call(0, 10, "MPI_Init").Call(10, 40, "compute")
-      .Call(40, 41, "MPI_Comm_rank").Send(41, 43, 0, 0, 8)
+  s.rank(0)
+      .Enter(0, "main")
+      .Call(0, 10, "MPI_Init")
+      .Call(10, 40, "compute")
+      .Call(40, 41, "MPI_Comm_rank")
+      .Send(41, 43, 0, 0, 8)
       .Collective(43, 50, "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, 0, 0)
-      .Call(50, 51, "MPI_Wtime").Call(90, 100, "MPI_Finalize").Leave(100, "main");
+      .Call(50, 51, "MPI_Wtime")
+      .Call(90, 100, "MPI_Finalize")
+      .Leave(100, "main");
   return AnalyzeScenario(s);
 }
 

@@ -26,8 +26,8 @@ constexpr std::array<MetricInfo, kMetricCount> kMetrics = {{
      M::kMpiInitExit, "Time in MPI_Init after the first process has left it"},
     {M::kMpiFinalizeWait, "mpi_finalize_wait", "Wait at Finalize", U::kSeconds, M::kMpiInitExit,
      "Time in MPI_Finalize before the last process has entered it"},
-    {M::kMpiMgmtComm, "mpi_mgmt_comm", "Communicator Management", U::kSeconds,
-     M::kMpiManagement, "Time in communicator, group and topology management calls"},
+    {M::kMpiMgmtComm, "mpi_mgmt_comm", "Communicator Management", U::kSeconds, M::kMpiManagement,
+     "Time in communicator, group and topology management calls"},
     {M::kMpiMgmtFile, "mpi_mgmt_file", "File Management", U::kSeconds, M::kMpiManagement,
      "Time in MPI file management calls (open, close, seek, set_view, ...)"},
     {M::kMpiMgmtWin, "mpi_mgmt_win", "Window Management", U::kSeconds, M::kMpiManagement,
@@ -36,8 +36,8 @@ constexpr std::array<MetricInfo, kMetricCount> kMetrics = {{
      "Time in MPI calls that only synchronise: barriers and one-sided synchronisation"},
     {M::kMpiSyncCollective, "mpi_sync_collective", "Collective", U::kSeconds,
      M::kMpiSynchronization, "Time in MPI_Barrier and MPI_Ibarrier"},
-    {M::kMpiBarrierWait, "mpi_barrier_wait", "Wait at Barrier", U::kSeconds,
-     M::kMpiSyncCollective, "Time in a barrier before the last process has entered it"},
+    {M::kMpiBarrierWait, "mpi_barrier_wait", "Wait at Barrier", U::kSeconds, M::kMpiSyncCollective,
+     "Time in a barrier before the last process has entered it"},
     {M::kMpiBarrierCompletion, "mpi_barrier_completion", "Barrier Completion", U::kSeconds,
      M::kMpiSyncCollective, "Time in a barrier after the first process has left it"},
     {M::kMpiRmaSynchronization, "mpi_rma_synchronization", "Remote Memory Access", U::kSeconds,
@@ -57,8 +57,9 @@ constexpr std::array<MetricInfo, kMetricCount> kMetrics = {{
      M::kMpiLateSender,
      "Late Sender time of a receive whose message was sent after one received later"},
     {M::kMpiLswoDifferent, "mpi_lswo_different", "From different sources", U::kSeconds,
-     M::kMpiLateSenderWo, "Wrong-order Late Sender time where the two messages came from "
-                          "different processes"},
+     M::kMpiLateSenderWo,
+     "Wrong-order Late Sender time where the two messages came from "
+     "different processes"},
     {M::kMpiLswoSame, "mpi_lswo_same", "From same source", U::kSeconds, M::kMpiLateSenderWo,
      "Wrong-order Late Sender time where both messages came from the same process"},
     {M::kMpiLateReceiver, "mpi_latereceiver", "Late Receiver", U::kSeconds, M::kMpiPoint2Point,
@@ -73,8 +74,8 @@ constexpr std::array<MetricInfo, kMetricCount> kMetrics = {{
      "Time a process waits in a 1-to-N operation for the root to enter it"},
     {M::kMpiWaitNxn, "mpi_wait_nxn", "Wait at N x N", U::kSeconds, M::kMpiCollective,
      "Time in an N-to-N operation before the last process has entered it"},
-    {M::kMpiNxnCompletion, "mpi_nxn_completion", "N x N Completion", U::kSeconds,
-     M::kMpiCollective, "Time in an N-to-N operation after the first process has left it"},
+    {M::kMpiNxnCompletion, "mpi_nxn_completion", "N x N Completion", U::kSeconds, M::kMpiCollective,
+     "Time in an N-to-N operation after the first process has left it"},
     {M::kMpiRmaCommunication, "mpi_rma_communication", "Remote Memory Access", U::kSeconds,
      M::kMpiCommunication, "Time in MPI one-sided data transfer calls (put, get, accumulate)"},
     {M::kMpiIo, "mpi_io", "File I/O", U::kSeconds, M::kMpi, "Time in MPI file reads and writes"},
@@ -88,8 +89,7 @@ constexpr std::array<MetricInfo, kMetricCount> kMetrics = {{
      "Time in POSIX thread management, mutex and condition-variable calls"},
     {M::kCudaTime, "cuda_time", "CUDA", U::kSeconds, M::kExecution,
      "Time in CUDA regions (API calls, kernels and transfers on GPU streams)"},
-    {M::kOpenClTime, "opencl_time", "OpenCL", U::kSeconds, M::kExecution,
-     "Time in OpenCL regions"},
+    {M::kOpenClTime, "opencl_time", "OpenCL", U::kSeconds, M::kExecution, "Time in OpenCL regions"},
     {M::kOpenAccTime, "openacc_time", "OpenACC", U::kSeconds, M::kExecution,
      "Time in OpenACC regions"},
     {M::kOverhead, "overhead", "Overhead", U::kSeconds, M::kTime,
@@ -172,7 +172,8 @@ std::span<const MetricId> MetricWithAncestors(MetricId id) {
     std::array<size_t, kMetricCount> length{};
     Chains() {
       for (size_t m = 0; m < kMetricCount; ++m) {
-        for (std::optional<MetricId> p = static_cast<MetricId>(m); p; p = kMetrics[static_cast<size_t>(*p)].parent) {
+        for (std::optional<MetricId> p = static_cast<MetricId>(m); p;
+             p = kMetrics[static_cast<size_t>(*p)].parent) {
           ids[m][length[m]++] = *p;
         }
       }

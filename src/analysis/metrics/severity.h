@@ -50,9 +50,9 @@ struct Instance {
   MetricId metric;
   uint32_t callpath;
   uint32_t location;
-  uint64_t time;      // when the waiting call was entered (ticks)
-  double value;       // severity (ticks)
-  uint32_t partner;   // the location waited for, or kNone for collectives with many partners
+  uint64_t time;     // when the waiting call was entered (ticks)
+  double value;      // severity (ticks)
+  uint32_t partner;  // the location waited for, or kNone for collectives with many partners
 };
 
 // Keeps the `capacity` most severe instances per metric; ties go to the earlier instance.

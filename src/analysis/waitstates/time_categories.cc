@@ -16,21 +16,32 @@ bool StartsWith(std::string_view s, std::string_view prefix) {
 
 MetricId MpiTimeCategory(const trace::MpiFunction& mpi) {
   switch (mpi.category) {
-    case MpiCategory::kInitFinalize: return MetricId::kMpiInitExit;
-    case MpiCategory::kCommMgmt: return MetricId::kMpiMgmtComm;
-    case MpiCategory::kFileMgmt: return MetricId::kMpiMgmtFile;
-    case MpiCategory::kWinMgmt: return MetricId::kMpiMgmtWin;
-    case MpiCategory::kPointToPoint: return MetricId::kMpiPoint2Point;
+    case MpiCategory::kInitFinalize:
+      return MetricId::kMpiInitExit;
+    case MpiCategory::kCommMgmt:
+      return MetricId::kMpiMgmtComm;
+    case MpiCategory::kFileMgmt:
+      return MetricId::kMpiMgmtFile;
+    case MpiCategory::kWinMgmt:
+      return MetricId::kMpiMgmtWin;
+    case MpiCategory::kPointToPoint:
+      return MetricId::kMpiPoint2Point;
     case MpiCategory::kCollective:
       return mpi.collective == trace::MpiCollective::kBarrier ? MetricId::kMpiSyncCollective
                                                               : MetricId::kMpiCollective;
-    case MpiCategory::kRmaSyncActive: return MetricId::kMpiRmaSyncActive;
-    case MpiCategory::kRmaSyncPassive: return MetricId::kMpiRmaSyncPassive;
-    case MpiCategory::kRmaComm: return MetricId::kMpiRmaCommunication;
-    case MpiCategory::kIoIndividual: return MetricId::kMpiIoIndividual;
-    case MpiCategory::kIoCollective: return MetricId::kMpiIoCollective;
+    case MpiCategory::kRmaSyncActive:
+      return MetricId::kMpiRmaSyncActive;
+    case MpiCategory::kRmaSyncPassive:
+      return MetricId::kMpiRmaSyncPassive;
+    case MpiCategory::kRmaComm:
+      return MetricId::kMpiRmaCommunication;
+    case MpiCategory::kIoIndividual:
+      return MetricId::kMpiIoIndividual;
+    case MpiCategory::kIoCollective:
+      return MetricId::kMpiIoCollective;
     case MpiCategory::kOther:
-    case MpiCategory::kNotMpi: return MetricId::kMpi;
+    case MpiCategory::kNotMpi:
+      return MetricId::kMpi;
   }
   return MetricId::kMpi;
 }
@@ -49,13 +60,12 @@ bool IsOmpSynchronisation(const trace::Region& region, std::string_view name) {
       break;
   }
   // The OpenMP lock API: omp_(init|destroy|set|unset|test)(_nest)?_lock.
-  return StartsWith(name, "omp_") && name.size() > 5 &&
-         name.substr(name.size() - 5) == "_lock";
+  return StartsWith(name, "omp_") && name.size() > 5 && name.substr(name.size() - 5) == "_lock";
 }
 
 bool IsPthreadSynchronisation(std::string_view name) {
-  for (std::string_view call : {"pthread_cancel", "pthread_create", "pthread_detach",
-                                "pthread_exit", "pthread_join"}) {
+  for (std::string_view call :
+       {"pthread_cancel", "pthread_create", "pthread_detach", "pthread_exit", "pthread_join"}) {
     if (name == call) return true;
   }
   return StartsWith(name, "pthread_mutex_") || StartsWith(name, "pthread_cond_");

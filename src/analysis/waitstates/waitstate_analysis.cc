@@ -33,7 +33,8 @@ WaitStateResult AnalyzeWaitStates(const trace::Trace& trace, const match::SyncGr
   const unsigned threads = options.threads == 0 ? 1 : options.threads;
 
   // Collective instances are evaluated once each, then charged by their members' locations.
-  const std::vector<internal::MemberOutcome> collective = internal::EvaluateCollectives(ctx, threads);
+  const std::vector<internal::MemberOutcome> collective =
+      internal::EvaluateCollectives(ctx, threads);
 
   const uint32_t n = trace.location_count();
   std::vector<std::unique_ptr<internal::LocationOutput>> outputs(n);

@@ -30,8 +30,8 @@ CallsByComm ScanLocation(const trace::LocationEvents& ev) {
     } else if (kind == EventKind::kMpiCollectiveEnd) {
       // The begin record belongs to this call if both sit in the same region instance;
       // otherwise the Enter of the call stands in for it.
-      uint32_t begin = last_begin != kNone && ev.pair(last_begin) == ev.pair(i) ? last_begin
-                                                                               : ev.pair(i);
+      uint32_t begin =
+          last_begin != kNone && ev.pair(last_begin) == ev.pair(i) ? last_begin : ev.pair(i);
       if (begin == kNone) begin = i;
       calls[ev.collective(i).comm_or_window].push_back(CollectiveCall{begin, i});
       last_begin = kNone;
@@ -85,7 +85,8 @@ void BuildInstances(const trace::Trace& trace, uint32_t comm_id,
     instance.complete = instance.member_count == rank_locations.size();
     instance.root = root_rank == kNone ? kNone : comm.LocationOfRank(root_rank, rank_locations[0]);
     const CollectiveMember& head = graph.members[instance.first_member];
-    if (mismatch) graph.diagnostics.Report(kCollectiveMismatch, Where(head.location, head.end_event));
+    if (mismatch)
+      graph.diagnostics.Report(kCollectiveMismatch, Where(head.location, head.end_event));
     if (!instance.complete) {
       ++graph.stats.incomplete_collectives;
       graph.diagnostics.Report(kIncompleteCollective, Where(head.location, head.end_event));
@@ -99,7 +100,9 @@ void BuildInstances(const trace::Trace& trace, uint32_t comm_id,
 void MatchCollectives(const trace::Trace& trace, unsigned threads, SyncGraph& graph) {
   const uint32_t n = trace.location_count();
   std::vector<CallsByComm> calls(n);
-  ParallelFor(n, threads, [&](size_t loc) { calls[loc] = ScanLocation(trace.location(static_cast<uint32_t>(loc))); });
+  ParallelFor(n, threads, [&](size_t loc) {
+    calls[loc] = ScanLocation(trace.location(static_cast<uint32_t>(loc)));
+  });
 
   const std::vector<trace::Comm>& comms = trace.defs.comms;
   // Communicator ids used anywhere, in ascending order, so instance ids are deterministic.
@@ -110,8 +113,7 @@ void MatchCollectives(const trace::Trace& trace, unsigned threads, SyncGraph& gr
       bool known = comm < comms.size() && comms[comm].defined &&
                    (comms[comm].is_self || !comms[comm].rank_to_location.empty());
       if (!known) {
-        graph.diagnostics.Report(kCollectiveUnknownComm, Where(loc, list.front().end),
-                                 list.size());
+        graph.diagnostics.Report(kCollectiveUnknownComm, Where(loc, list.front().end), list.size());
         continue;
       }
       const trace::Comm& c = comms[comm];
@@ -119,8 +121,7 @@ void MatchCollectives(const trace::Trace& trace, unsigned threads, SyncGraph& gr
         self_users[comm].push_back(loc);
       } else if (std::find(c.rank_to_location.begin(), c.rank_to_location.end(), loc) ==
                  c.rank_to_location.end()) {
-        graph.diagnostics.Report(kCollectiveUnknownComm, Where(loc, list.front().end),
-                                 list.size());
+        graph.diagnostics.Report(kCollectiveUnknownComm, Where(loc, list.front().end), list.size());
       } else {
         used[comm] = true;
       }

@@ -161,8 +161,14 @@ DestinationResult MatchDestination(const trace::Trace& trace, uint32_t dest,
     const SendRef& ref = incoming[k];
     queue->head = next[k];
     const SendRecord& send = scans[ref.sender].sends[ref.index];
-    out[r] = Message{facts[k].entered, facts[k].time, EnteredAt(ev, recv.posted),
-                     facts[k].bytes, ref.sender, send.event, dest, recv.event};
+    out[r] = Message{facts[k].entered,
+                     facts[k].time,
+                     EnteredAt(ev, recv.posted),
+                     facts[k].bytes,
+                     ref.sender,
+                     send.event,
+                     dest,
+                     recv.event};
     matched[r] = ref;
   }
   // Compact in place. Each send is matched at most once, so threads of different destinations
@@ -181,9 +187,8 @@ DestinationResult MatchDestination(const trace::Trace& trace, uint32_t dest,
 void MatchPointToPoint(const trace::Trace& trace, unsigned threads, SyncGraph& graph) {
   const uint32_t n = trace.location_count();
   std::vector<LocationScan> scans(n);
-  ParallelFor(n, threads, [&](size_t loc) {
-    scans[loc] = ScanLocation(trace, static_cast<uint32_t>(loc));
-  });
+  ParallelFor(n, threads,
+              [&](size_t loc) { scans[loc] = ScanLocation(trace, static_cast<uint32_t>(loc)); });
 
   // Sends by destination, in sender-location order and, per sender, in issue order: this keeps
   // every channel's sends in the order the sender issued them.

@@ -38,15 +38,15 @@ OTF2_CallbackCode Done(EventContext& ctx, OTF2_AttributeList* attributes) {
 
 uint32_t CheckedRegion(EventContext& ctx, OTF2_RegionRef region) {
   const std::vector<uint8_t>& defined = *ctx.defined_regions;
-  if (region < defined.size() && defined[region]) [[likely]] return region;
+  if (region < defined.size() && defined[region]) [[likely]]
+    return region;
   ctx.diagnostics.Report(kUndefinedRegion, "region " + std::to_string(region));
   return ctx.undefined_region;
 }
 
 // The common head of every callback's parameter list.
-#define CW_EVT_ARGS                                                                 \
-  OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void *user, \
-      OTF2_AttributeList *attributes
+#define CW_EVT_ARGS \
+  OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void *user, OTF2_AttributeList *attributes
 
 OTF2_CallbackCode OnUnknown(OTF2_LocationRef, OTF2_TimeStamp, uint64_t, void* user,
                             OTF2_AttributeList*) {
@@ -115,8 +115,7 @@ OTF2_CallbackCode OnParameterInt(CW_EVT_ARGS, OTF2_ParameterRef parameter, int64
                  parameter, 0);
 }
 
-OTF2_CallbackCode OnParameterUnsignedInt(CW_EVT_ARGS, OTF2_ParameterRef parameter,
-                                         uint64_t value) {
+OTF2_CallbackCode OnParameterUnsignedInt(CW_EVT_ARGS, OTF2_ParameterRef parameter, uint64_t value) {
   return Generic(user, attributes, time, EventKind::kParameterUnsignedInt, value, 0, parameter, 0);
 }
 
@@ -214,9 +213,8 @@ OTF2_CallbackCode OnMpiCollectiveEnd(CW_EVT_ARGS, OTF2_CollectiveOp op, OTF2_Com
   return Collective(user, attributes, time, EventKind::kMpiCollectiveEnd, p);
 }
 
-OTF2_CallbackCode OnNbcComplete(CW_EVT_ARGS, OTF2_CollectiveOp op, OTF2_CommRef comm,
-                                uint32_t root, uint64_t sent, uint64_t received,
-                                uint64_t request) {
+OTF2_CallbackCode OnNbcComplete(CW_EVT_ARGS, OTF2_CollectiveOp op, OTF2_CommRef comm, uint32_t root,
+                                uint64_t sent, uint64_t received, uint64_t request) {
   trace::CollectivePayload p;
   p.op = static_cast<trace::CollectiveOp>(op);
   p.comm_or_window = comm;
@@ -264,12 +262,12 @@ OTF2_CallbackCode OnRmaGroupSync(CW_EVT_ARGS, OTF2_RmaSyncLevel level, OTF2_RmaW
                                  OTF2_GroupRef group) {
   return Rma(user, attributes, time, EventKind::kRmaGroupSync, win, group, 0, 0, 0, level);
 }
-OTF2_CallbackCode OnRmaRequestLock(CW_EVT_ARGS, OTF2_RmaWinRef win, uint32_t remote,
-                                   uint64_t lock, OTF2_LockType type) {
+OTF2_CallbackCode OnRmaRequestLock(CW_EVT_ARGS, OTF2_RmaWinRef win, uint32_t remote, uint64_t lock,
+                                   OTF2_LockType type) {
   return Rma(user, attributes, time, EventKind::kRmaRequestLock, win, remote, 0, 0, lock, type);
 }
-OTF2_CallbackCode OnRmaAcquireLock(CW_EVT_ARGS, OTF2_RmaWinRef win, uint32_t remote,
-                                   uint64_t lock, OTF2_LockType type) {
+OTF2_CallbackCode OnRmaAcquireLock(CW_EVT_ARGS, OTF2_RmaWinRef win, uint32_t remote, uint64_t lock,
+                                   OTF2_LockType type) {
   return Rma(user, attributes, time, EventKind::kRmaAcquireLock, win, remote, 0, 0, lock, type);
 }
 OTF2_CallbackCode OnRmaTryLock(CW_EVT_ARGS, OTF2_RmaWinRef win, uint32_t remote, uint64_t lock,
@@ -438,8 +436,8 @@ OTF2_CallbackCode OnIoDuplicateHandle(CW_EVT_ARGS, OTF2_IoHandleRef old_handle,
 }
 OTF2_CallbackCode OnIoSeek(CW_EVT_ARGS, OTF2_IoHandleRef handle, int64_t request,
                            OTF2_IoSeekOption whence, uint64_t result) {
-  return Generic(user, attributes, time, EventKind::kIoSeek, static_cast<uint64_t>(request),
-                 result, handle, whence);
+  return Generic(user, attributes, time, EventKind::kIoSeek, static_cast<uint64_t>(request), result,
+                 handle, whence);
 }
 OTF2_CallbackCode OnIoChangeStatusFlags(CW_EVT_ARGS, OTF2_IoHandleRef handle,
                                         OTF2_IoStatusFlag flags) {
@@ -465,8 +463,7 @@ OTF2_CallbackCode OnIoOperationComplete(CW_EVT_ARGS, OTF2_IoHandleRef handle, ui
   return Generic(user, attributes, time, EventKind::kIoOperationComplete, bytes, matching, handle,
                  0);
 }
-OTF2_CallbackCode OnIoOperationCancelled(CW_EVT_ARGS, OTF2_IoHandleRef handle,
-                                         uint64_t matching) {
+OTF2_CallbackCode OnIoOperationCancelled(CW_EVT_ARGS, OTF2_IoHandleRef handle, uint64_t matching) {
   return Generic(user, attributes, time, EventKind::kIoOperationCancelled, 0, matching, handle, 0);
 }
 OTF2_CallbackCode OnIoAcquireLock(CW_EVT_ARGS, OTF2_IoHandleRef handle, OTF2_LockType type) {

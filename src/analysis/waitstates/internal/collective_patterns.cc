@@ -29,7 +29,8 @@ void Outcome(const MemberTimes& m, int64_t latest, int64_t earliest_end, MemberO
              bool with_completion) {
   int64_t bound = std::min(latest, m.end);
   out.wait = static_cast<double>(Max0(bound - m.begin));
-  if (with_completion) out.completion = static_cast<double>(Max0(m.end - std::max(earliest_end, bound)));
+  if (with_completion)
+    out.completion = static_cast<double>(Max0(m.end - std::max(earliest_end, bound)));
   out.violation = latest > m.end;
 }
 

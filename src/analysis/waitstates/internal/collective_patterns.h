@@ -9,8 +9,8 @@ namespace cw::analysis::internal {
 
 // The wait-state outcome of one collective member.
 struct MemberOutcome {
-  double wait = 0;               // ticks, charged to wait_metric
-  double completion = 0;         // ticks, charged to completion_metric
+  double wait = 0;        // ticks, charged to wait_metric
+  double completion = 0;  // ticks, charged to completion_metric
   MetricId wait_metric = MetricId::kMpiBarrierWait;
   MetricId completion_metric = MetricId::kMpiBarrierCompletion;
   uint32_t partner = trace::kNone;  // the member waited for (latest entrant or root)

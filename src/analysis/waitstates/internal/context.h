@@ -25,7 +25,7 @@ struct LocationOutput {
 struct Context {
   const trace::Trace& trace;
   const match::SyncGraph& graph;
-  const std::vector<MetricId>& time_category;  // by region
+  const std::vector<MetricId>& time_category;           // by region
   const std::vector<trace::MpiFunction>& callpath_mpi;  // by call path: what its region does
 };
 

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <limits>
 
-
 namespace cw::analysis::internal {
 
 void InitFinalize::Summarize() {
@@ -13,8 +12,8 @@ void InitFinalize::Summarize() {
       init_latest_enter = std::max(init_latest_enter, init[loc].entered);
       init_earliest_leave = std::min(init_earliest_leave, init[loc].left);
     }
-    if (finalize[loc].enter != trace::kNone &&
-        (finalize_latest_location == trace::kNone || finalize[loc].entered > finalize_latest_enter)) {
+    if (finalize[loc].enter != trace::kNone && (finalize_latest_location == trace::kNone ||
+                                                finalize[loc].entered > finalize_latest_enter)) {
       finalize_latest_enter = finalize[loc].entered;
       finalize_latest_location = loc;
     }

@@ -14,7 +14,7 @@ struct InitFinalize {
     int64_t entered = 0;
     int64_t left = 0;
   };
-  std::vector<Call> init;      // by location; enter == kNone if the location has none
+  std::vector<Call> init;  // by location; enter == kNone if the location has none
   std::vector<Call> finalize;
   int64_t init_latest_enter = 0;
   int64_t init_earliest_leave = 0;

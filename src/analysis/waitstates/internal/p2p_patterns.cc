@@ -24,10 +24,10 @@ struct LateSender {
 struct WrongOrderEntry {
   uint64_t send_time;  // time of the send record (not of the send call)
   double idle;
-  uint32_t callpath;   // of the receive that waited
-  uint32_t source;     // sender location
+  uint32_t callpath;  // of the receive that waited
+  uint32_t source;    // sender location
   uint64_t bytes;
-  uint64_t entered;    // when the receiving call was entered
+  uint64_t entered;  // when the receiving call was entered
 };
 
 class ReceiverPass {
@@ -101,7 +101,8 @@ void ReceiverPass::CheckWrongOrder(const Message& m) {
   }
   if (removed) {
     window_latest_send_ = 0;
-    for (const WrongOrderEntry& e : window_) window_latest_send_ = std::max(window_latest_send_, e.send_time);
+    for (const WrongOrderEntry& e : window_)
+      window_latest_send_ = std::max(window_latest_send_, e.send_time);
   }
 }
 
