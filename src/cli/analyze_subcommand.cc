@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "analysis/waitstates/waitstate_analysis.h"
+#include "analysis/pipeline/analysis.h"
 #include "base/parallel.h"
 #include "cli/progress.h"
 #include "cli/subcommand.h"
@@ -67,6 +67,8 @@ class AnalyzeSubcommand final : public Subcommand {
     app.add_flag("--partial", partial_,
                  "analyse the events that can be read when event files are missing or "
                  "truncated, and report what was lost");
+    app.add_flag("--wait-states-only", wait_states_only_,
+                 "skip the root-cause (delay) and critical-path analyses");
     app.add_flag("-q,--quiet", quiet_, "do not print the summary");
     app.add_flag("--timings", timings_, "print the time of each phase on standard error");
   }
@@ -92,15 +94,16 @@ class AnalyzeSubcommand final : public Subcommand {
     progress.SetPhase("matching messages and collectives");
     match::SyncGraph graph = match::MatchTrace(trace, threads);
     clock.Lap("match");
-    progress.SetPhase("analysing wait states");
-    analysis::WaitStateOptions ws_options;
-    ws_options.threads = threads;
-    ws_options.instances_per_metric = static_cast<size_t>(instances_);
-    analysis::WaitStateResult waitstates = analysis::AnalyzeWaitStates(trace, graph, ws_options);
-    clock.Lap("wait states");
+    progress.SetPhase("analysing wait states, root causes and the critical path");
+    analysis::AnalysisOptions analysis_options;
+    analysis_options.threads = threads;
+    analysis_options.instances_per_metric = static_cast<size_t>(instances_);
+    analysis_options.root_causes = !wait_states_only_;
+    analysis::AnalysisResult analysis = analysis::AnalyzeTrace(trace, graph, analysis_options);
+    clock.Lap("analysis");
 
     progress.SetPhase("writing the report");
-    report::Report report = report::BuildReport(trace, graph, waitstates);
+    report::Report report = report::BuildReport(trace, graph, analysis);
     std::string directory = output_.empty() ? DefaultOutputDirectory(trace_) : output_;
     CW_RETURN_IF_ERROR(report::EnsureDirectory(directory));
     CW_RETURN_IF_ERROR(report::WriteJson(report, directory + "/report.json"));
@@ -120,6 +123,7 @@ class AnalyzeSubcommand final : public Subcommand {
   unsigned threads_ = 0;
   int instances_ = 10;
   bool partial_ = false;
+  bool wait_states_only_ = false;
   bool quiet_ = false;
   bool timings_ = false;
 };

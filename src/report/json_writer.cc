@@ -99,6 +99,17 @@ std::string ToJson(const Report& report) {
                    {"cancelled_requests", s.cancelled_requests},
                    {"collective_instances", s.collective_instances},
                    {"incomplete_collectives", s.incomplete_collectives}};
+  if (const std::optional<CriticalPathSummary>& cp = report.critical_path) {
+    j["critical_path"] = {{"length", cp->length},
+                          {"window", {{"begin", cp->window_begin}, {"end", cp->window_end}}},
+                          {"end_location", OptionalId(cp->end_location)},
+                          {"segments", cp->segments},
+                          {"processes", cp->processes},
+                          {"unattributed_waiting", cp->unattributed_waiting},
+                          {"untracked", cp->untracked}};
+  } else {
+    j["critical_path"] = nullptr;
+  }
   json& diagnostics = j["diagnostics"] = json::array();
   for (const DiagnosticEntry& d : report.diagnostics) {
     diagnostics.push_back({{"name", d.name},

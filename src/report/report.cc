@@ -77,10 +77,26 @@ double ToReportUnit(MetricId metric, double stored, const trace::Trace& trace) {
   return stored;
 }
 
+CriticalPathSummary SummarizePath(const trace::Trace& trace,
+                                  const analysis::CriticalPathResult& cp) {
+  CriticalPathSummary s;
+  s.length = trace.Seconds(static_cast<uint64_t>(std::max<int64_t>(cp.length, 0)));
+  s.window_begin = trace.SecondsSinceStart(static_cast<uint64_t>(cp.window.begin));
+  s.window_end = trace.SecondsSinceStart(static_cast<uint64_t>(cp.window.end));
+  if (cp.window.end_location != trace::kNone) s.end_location = cp.window.end_location;
+  s.segments = cp.segments.size();
+  s.processes = static_cast<uint32_t>(cp.processes);
+  s.unattributed_waiting =
+      cp.unattributed_waiting / static_cast<double>(trace.defs.clock.resolution);
+  s.untracked = trace.Seconds(static_cast<uint64_t>(std::max<int64_t>(cp.untracked, 0)));
+  return s;
+}
+
 }  // namespace
 
 Report BuildReport(const trace::Trace& trace, const match::SyncGraph& graph,
-                   const analysis::WaitStateResult& waitstates) {
+                   const analysis::AnalysisResult& analysis) {
+  const analysis::WaitStateResult& waitstates = analysis.waitstates;
   Report r;
   r.trace = Summarize(trace, waitstates);
   const trace::Definitions& defs = trace.defs;
@@ -119,9 +135,13 @@ Report BuildReport(const trace::Trace& trace, const match::SyncGraph& graph,
   }
   r.instance_counts = waitstates.instance_counts;
   r.matching = graph.stats;
+  if (analysis.critical_path) r.critical_path = SummarizePath(trace, *analysis.critical_path);
   Diagnostics all;
   all.Merge(trace.diagnostics);
   all.Merge(graph.diagnostics);
+  if (analysis.sync_points) all.Merge(analysis.sync_points->diagnostics);
+  if (analysis.delay) all.Merge(analysis.delay->diagnostics);
+  if (analysis.critical_path) all.Merge(analysis.critical_path->diagnostics);
   for (const Diagnostics::Entry& e : all.Sorted()) {
     r.diagnostics.push_back(DiagnosticEntry{std::string(e.kind->name),
                                             SeverityName(e.kind->severity),

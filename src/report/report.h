@@ -4,7 +4,7 @@
 // into this self-contained model (seconds, names, sparse values, diagnostics), and the writers
 // (json_writer.h, text_summary.h) only format it. Adding a format never touches an analysis.
 //
-//   report::Report r = report::BuildReport(trace, graph, waitstates, {});
+//   report::Report r = report::BuildReport(trace, graph, analysis);
 //   CW_RETURN_IF_ERROR(report::WriteJson(r, "out/report.json"));
 #pragma once
 
@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "analysis/metrics/metric_catalog.h"
-#include "analysis/waitstates/waitstate_analysis.h"
+#include "analysis/pipeline/analysis.h"
 #include "base/diagnostics.h"
 #include "match/sync_graph.h"
 #include "trace/trace.h"
@@ -65,6 +65,18 @@ struct Instance {
   std::optional<uint32_t> partner;
 };
 
+// The critical path as a whole (its profile is in the values).
+struct CriticalPathSummary {
+  double length = 0;        // seconds: the sum of its segments
+  double window_begin = 0;  // seconds since the trace's global offset
+  double window_end = 0;
+  std::optional<uint32_t> end_location;  // where it ends: the last process to enter Finalize
+  uint64_t segments = 0;                 // stretches on one location between two jumps
+  uint32_t processes = 0;
+  double unattributed_waiting = 0;  // seconds of waiting no critical call path could take
+  double untracked = 0;             // seconds on the path outside every region
+};
+
 struct DiagnosticEntry {
   std::string name;
   std::string severity;
@@ -81,7 +93,8 @@ struct Report {
   std::vector<Instance> instances;        // most severe first
   std::vector<uint64_t> instance_counts;  // by metric
   match::MatchStats matching;
-  std::vector<DiagnosticEntry> diagnostics;  // reader, matching and analysis, worst first
+  std::optional<CriticalPathSummary> critical_path;  // absent without root-cause analysis
+  std::vector<DiagnosticEntry> diagnostics;          // reader, matching and analysis, worst first
 
   // Sum of `metric` over call paths and locations.
   double Total(analysis::MetricId metric) const;
@@ -96,6 +109,6 @@ struct Report {
 };
 
 Report BuildReport(const trace::Trace& trace, const match::SyncGraph& graph,
-                   const analysis::WaitStateResult& waitstates);
+                   const analysis::AnalysisResult& analysis);
 
 }  // namespace cw::report

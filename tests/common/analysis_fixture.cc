@@ -59,11 +59,11 @@ Analysis AnalyzeFile(const std::string& anchor, unsigned threads) {
   }
   a.trace = std::move(*trace);
   a.graph = match::MatchTrace(a.trace, threads);
-  analysis::WaitStateOptions ws;
-  ws.threads = threads;
-  ws.instances_per_metric = 20;
-  a.waitstates = analysis::AnalyzeWaitStates(a.trace, a.graph, ws);
-  a.report = report::BuildReport(a.trace, a.graph, a.waitstates);
+  analysis::AnalysisOptions options_all;
+  options_all.threads = threads;
+  options_all.instances_per_metric = 20;
+  a.result = analysis::AnalyzeTrace(a.trace, a.graph, options_all);
+  a.report = report::BuildReport(a.trace, a.graph, a.result);
   return a;
 }
 

@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "analysis/waitstates/waitstate_analysis.h"
+#include "analysis/pipeline/analysis.h"
 #include "match/sync_graph.h"
 #include "report/report.h"
 #include "testing/scenario.h"
@@ -18,7 +18,7 @@ namespace cw::test {
 struct Analysis {
   trace::Trace trace;
   match::SyncGraph graph;
-  analysis::WaitStateResult waitstates;
+  analysis::AnalysisResult result;  // result.waitstates holds every metric's severities
   report::Report report;
 
   // The report value of `metric` at the call path named `callpath` ("main/MPI_Recv") on

@@ -9,6 +9,7 @@
 #include "report/json_writer.h"
 #include "tests/common/analysis_fixture.h"
 #include "tests/common/paths.h"
+#include "tests/common/root_cause_invariants.h"
 
 namespace cw::test {
 namespace {
@@ -91,6 +92,19 @@ TEST(InvariantsTest, MetricTreeAddsUpAndWaitsFitInTheirCalls) {
     for (double t : time) EXPECT_LE(t, a.report.trace.duration * (1 + 1e-12));
     // Every received message was sent: received bytes never exceed sent bytes.
     EXPECT_LE(a.Total("bytes_rcvd"), a.Total("bytes_sent"));
+  }
+}
+
+// Delay costs add up to the waiting time, every wait is split in full, the critical path spans
+// the analysis window and the performance impacts add up to processes x window.
+TEST(InvariantsTest, RootCauseAnalysesAccountForAllWaitingAndTheWholeRun) {
+  for (const std::string& name : Names()) {
+    SCOPED_TRACE(name);
+    Analysis a = AnalyzeFile(RealTrace(name));
+    InvariantOptions options;
+    options.clock_condition_holds =
+        a.report.trace.clock_violations_p2p == 0 && a.report.trace.clock_violations_collective == 0;
+    ExpectRootCauseInvariants(a, options);
   }
 }
 

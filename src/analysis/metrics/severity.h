@@ -26,6 +26,12 @@ class LocationSeverities {
     values[callpath] += value;
   }
 
+  // Adds `value` to `metric` and to every ancestor in the metric tree: for metrics whose values
+  // partition their parent's (a Late Sender delay cost is part of all delay costs).
+  void AddWithAncestors(MetricId metric, uint32_t callpath, double value) {
+    for (MetricId m : MetricWithAncestors(metric)) Add(m, callpath, value);
+  }
+
   // Values over call paths, or nullptr if nothing was added for `metric`.
   const std::vector<double>* Values(MetricId metric) const {
     const std::vector<double>& values = by_metric_[static_cast<size_t>(metric)];

@@ -66,9 +66,12 @@ WaitStateResult AnalyzeWaitStates(const trace::Trace& trace, const match::SyncGr
     result.violations.p2p += out.violations.p2p;
     result.violations.collective += out.violations.collective;
     instances.Merge(out.instances);
+    result.sync.edges.insert(result.sync.edges.end(), out.edges.begin(), out.edges.end());
     result.severities.push_back(std::move(out.severities));
     outputs[loc].reset();
   }
+  internal::CollectSyncGroups(ctx, collective, result.sync);
+  internal::CollectInitFinalizeGroups(init_finalize, result.sync);
   result.instances = instances.Sorted();
   result.instance_counts.resize(kMetricCount);
   for (int m = 0; m < kMetricCount; ++m) {

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "analysis/metrics/severity.h"
+#include "analysis/waitstates/sync_edges.h"
 #include "match/sync_graph.h"
 #include "trace/trace.h"
 
@@ -40,6 +41,7 @@ struct WaitStateResult {
   std::vector<Instance> instances;             // most severe first
   std::vector<uint64_t> instance_counts;       // by metric: every instance found, kept or not
   ClockViolations violations;
+  SyncEdges sync;  // for the root-cause analyses
 };
 
 WaitStateResult AnalyzeWaitStates(const trace::Trace& trace, const match::SyncGraph& graph,

@@ -19,9 +19,30 @@ struct MemberTimes {
   uint64_t sent;
   uint64_t received;
   uint32_t location;
+  uint32_t member;  // index in graph.members
 };
 
+void SetPartner(MemberOutcome& out, const MemberTimes& partner) {
+  out.partner = partner.location;
+  out.partner_member = partner.member;
+}
+
 int64_t Max0(int64_t v) { return v > 0 ? v : 0; }
+
+SyncPattern PatternOf(MetricId wait_metric) {
+  switch (wait_metric) {
+    case MetricId::kMpiBarrierWait:
+      return SyncPattern::kBarrier;
+    case MetricId::kMpiWaitNxn:
+      return SyncPattern::kNxN;
+    case MetricId::kMpiLateBroadcast:
+      return SyncPattern::kOneToN;
+    case MetricId::kMpiEarlyReduce:
+      return SyncPattern::kNToOne;
+    default:
+      return SyncPattern::kScan;
+  }
+}
 
 // idle = max(0, min(latest, end) - begin); completion = max(0, end - max(earliest_end,
 // min(latest, end))). `latest` is what the member waited for.
@@ -36,18 +57,19 @@ void Outcome(const MemberTimes& m, int64_t latest, int64_t earliest_end, MemberO
 
 void Barrier(const std::vector<MemberTimes>& m, MemberOutcome* out) {
   int64_t latest = kNoTime, earliest_end = std::numeric_limits<int64_t>::max();
-  uint32_t latest_loc = kNone;
-  for (const MemberTimes& t : m) {
-    if (t.begin > latest) {
-      latest = t.begin;
-      latest_loc = t.location;
+  size_t latest_index = 0;
+  for (size_t i = 0; i < m.size(); ++i) {
+    if (m[i].begin > latest) {
+      latest = m[i].begin;
+      latest_index = i;
     }
-    earliest_end = std::min(earliest_end, t.end);
+    earliest_end = std::min(earliest_end, m[i].end);
   }
   for (size_t i = 0; i < m.size(); ++i) {
     out[i].wait_metric = MetricId::kMpiBarrierWait;
     out[i].completion_metric = MetricId::kMpiBarrierCompletion;
-    out[i].partner = latest_loc;
+    out[i].synchronised = true;
+    SetPartner(out[i], m[latest_index]);
     Outcome(m[i], latest, earliest_end, out[i], true);
   }
 }
@@ -62,15 +84,14 @@ void AllToAll(const std::vector<MemberTimes>& m, MemberOutcome* out) {
     earliest_end = std::min(earliest_end, t.end);
   }
   std::vector<bool> sync(m.size(), false);
-  uint32_t latest_loc = kNone;
+  size_t latest_index = m.size();
   if (earliest_end > latest) {
     for (size_t i = 0; i < m.size(); ++i) {
-      if (m[i].begin == latest && latest_loc == kNone) latest_loc = m[i].location;
+      if (m[i].begin == latest && latest_index == m.size()) latest_index = i;
       sync[i] = true;
     }
   } else {
     latest = kNoTime;
-    size_t latest_index = m.size();
     for (size_t i = 0; i < m.size(); ++i) {
       if (m[i].sent > 0 && m[i].begin > latest) {
         latest = m[i].begin;
@@ -82,13 +103,13 @@ void AllToAll(const std::vector<MemberTimes>& m, MemberOutcome* out) {
       sync[i] = (m[i].received > 0 && m[i].begin < latest) || i == latest_index;
       if (sync[i]) earliest_end = std::min(earliest_end, m[i].end);
     }
-    if (latest_index < m.size()) latest_loc = m[latest_index].location;
   }
   for (size_t i = 0; i < m.size(); ++i) {
     out[i].wait_metric = MetricId::kMpiWaitNxn;
     out[i].completion_metric = MetricId::kMpiNxnCompletion;
     if (!sync[i] || (m[i].sent == 0 && m[i].received == 0)) continue;
-    out[i].partner = latest_loc;
+    out[i].synchronised = true;
+    if (latest_index < m.size()) SetPartner(out[i], m[latest_index]);
     Outcome(m[i], latest, earliest_end, out[i], true);
   }
 }
@@ -100,7 +121,7 @@ void OneToAll(const std::vector<MemberTimes>& m, size_t root, MemberOutcome* out
   for (size_t i = 0; i < m.size(); ++i) {
     out[i].wait_metric = MetricId::kMpiLateBroadcast;
     if (i == root || m[i].received == 0 || m[i].begin >= root_begin) continue;
-    out[i].partner = m[root].location;
+    SetPartner(out[i], m[root]);
     Outcome(m[i], root_begin, 0, out[i], false);
   }
 }
@@ -109,32 +130,32 @@ void OneToAll(const std::vector<MemberTimes>& m, size_t root, MemberOutcome* out
 void AllToOne(const std::vector<MemberTimes>& m, size_t root, MemberOutcome* out) {
   if (root >= m.size() || m[root].received == 0) return;
   int64_t latest = kNoTime;
-  uint32_t latest_loc = kNone;
-  for (const MemberTimes& t : m) {
-    if (t.sent > 0 && t.begin > latest) {
-      latest = t.begin;
-      latest_loc = t.location;
+  size_t latest_index = 0;
+  for (size_t i = 0; i < m.size(); ++i) {
+    if (m[i].sent > 0 && m[i].begin > latest) {
+      latest = m[i].begin;
+      latest_index = i;
     }
   }
   out[root].wait_metric = MetricId::kMpiEarlyReduce;
   if (latest == kNoTime || m[root].begin >= latest) return;
-  out[root].partner = latest_loc;
+  SetPartner(out[root], m[latest_index]);
   Outcome(m[root], latest, 0, out[root], false);
 }
 
 // Prefix operations: rank n waits for the latest of ranks 0..n that send data.
 void Scan(const std::vector<MemberTimes>& m, MemberOutcome* out) {
   int64_t latest = kNoTime;
-  uint32_t latest_loc = kNone;
+  size_t latest_index = 0;
   for (size_t i = 0; i < m.size(); ++i) {
     if (m[i].sent > 0 && m[i].begin > latest) {
       latest = m[i].begin;
-      latest_loc = m[i].location;
+      latest_index = i;
     }
     out[i].wait_metric = MetricId::kMpiEarlyScan;
     if (m[i].sent == 0 && m[i].received == 0) continue;
     if (latest == kNoTime || m[i].begin >= latest) continue;
-    out[i].partner = latest_loc;
+    SetPartner(out[i], m[latest_index]);
     Outcome(m[i], latest, 0, out[i], false);
   }
 }
@@ -149,8 +170,11 @@ void EvaluateInstance(const Context& ctx, const match::CollectiveInstance& insta
     const trace::LocationEvents& ev = ctx.trace.location(member.location);
     const trace::CollectivePayload& p = ev.collective(member.end_event);
     m[k] = MemberTimes{static_cast<int64_t>(ev.time(member.begin_event)),
-                       static_cast<int64_t>(ev.time(member.end_event)), p.sent, p.received,
-                       member.location};
+                       static_cast<int64_t>(ev.time(member.end_event)),
+                       p.sent,
+                       p.received,
+                       member.location,
+                       instance.first_member + k};
     if (member.location == instance.root) root = k;
   }
   switch (instance.op) {
@@ -199,6 +223,25 @@ std::vector<MemberOutcome> EvaluateCollectives(const Context& ctx, unsigned thre
   return outcomes;
 }
 
+void CollectSyncGroups(const Context& ctx, const std::vector<MemberOutcome>& outcomes,
+                       SyncEdges& sync) {
+  for (const match::CollectiveInstance& instance : ctx.graph.collectives) {
+    SyncGroup group{instance.comm, static_cast<uint32_t>(sync.group_members.size()), 0};
+    for (uint32_t k = 0; k < instance.member_count; ++k) {
+      uint32_t index = instance.first_member + k;
+      if (!outcomes[index].synchronised) continue;
+      const match::CollectiveMember& member = ctx.graph.members[index];
+      sync.group_members.push_back(GroupMember{member.location, member.end_event});
+      ++group.member_count;
+    }
+    if (group.member_count >= 2) {
+      sync.groups.push_back(group);
+    } else {
+      sync.group_members.resize(group.first_member);
+    }
+  }
+}
+
 void ApplyCollectiveOutcomes(const Context& ctx, uint32_t location,
                              const std::vector<MemberOutcome>& outcomes, LocationOutput& out) {
   const trace::LocationEvents& ev = ctx.trace.location(location);
@@ -212,6 +255,11 @@ void ApplyCollectiveOutcomes(const Context& ctx, uint32_t location,
     if (o.wait > 0) {
       out.severities.Add(o.wait_metric, callpath, o.wait);
       out.instances.Offer(Instance{o.wait_metric, callpath, location, entered, o.wait, o.partner});
+      if (o.partner_member != kNone) {
+        out.edges.push_back(WaitEdge{location, member.end_event, o.partner,
+                                     ctx.graph.members[o.partner_member].end_event,
+                                     static_cast<int64_t>(o.wait), PatternOf(o.wait_metric)});
+      }
     }
     if (o.completion > 0) {
       out.severities.Add(o.completion_metric, callpath, o.completion);

@@ -6,6 +6,7 @@
 
 #include "analysis/metrics/severity.h"
 #include "analysis/waitstates/internal/traffic_counts.h"
+#include "analysis/waitstates/sync_edges.h"
 #include "analysis/waitstates/waitstate_analysis.h"
 #include "match/sync_graph.h"
 #include "trace/trace.h"
@@ -19,7 +20,8 @@ struct LocationOutput {
   LocationSeverities severities;
   InstanceCollector instances;
   ClockViolations violations;
-  TrafficCounts traffic;  // written to `severities` when the location is done
+  TrafficCounts traffic;        // written to `severities` when the location is done
+  std::vector<WaitEdge> edges;  // the wait states this location incurred
 };
 
 struct Context {

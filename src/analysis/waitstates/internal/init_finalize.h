@@ -31,4 +31,8 @@ struct InitFinalize {
 void ApplyInitFinalize(const Context& ctx, uint32_t location, const InitFinalize& calls,
                        LocationOutput& out);
 
+// MPI_Init and MPI_Finalize as synchronisation groups of every location that called them, and
+// each location's first call of both.
+void CollectInitFinalizeGroups(const InitFinalize& calls, SyncEdges& sync);
+
 }  // namespace cw::analysis::internal

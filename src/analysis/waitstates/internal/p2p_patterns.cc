@@ -71,6 +71,8 @@ void ReceiverPass::ReportLateSender(uint32_t id, int64_t idle, const CallTimes& 
   out_.severities.Add(bytes == 0 ? MetricId::kMpiSlsCount : MetricId::kMpiClsCount, callpath, 1);
   out_.instances.Offer(
       Instance{MetricId::kMpiLateSender, callpath, loc_, call.entered, value, m.sender});
+  out_.edges.push_back(
+      WaitEdge{loc_, m.recv_event, m.sender, m.send_event, idle, SyncPattern::kLateSender});
   uint64_t send_time = m.send_time;
   window_.push_back(WrongOrderEntry{send_time, value, callpath, m.sender, bytes, call.entered});
   window_latest_send_ = std::max(window_latest_send_, send_time);
@@ -184,7 +186,7 @@ void AnalyzeLateReceiver(const Context& ctx, uint32_t loc, LocationOutput& out,
     std::sort(completed.begin(), completed.end());
   }
 
-  auto report = [&](uint32_t id, int64_t idle, const CallTimes& call) {
+  auto report = [&](uint32_t id, int64_t idle, const CallTimes& call, uint32_t completion) {
     const Message& m = messages[id];
     uint32_t callpath = ev.ref(call.enter);
     double value = static_cast<double>(idle);
@@ -192,6 +194,8 @@ void AnalyzeLateReceiver(const Context& ctx, uint32_t loc, LocationOutput& out,
     out.severities.Add(m.bytes == 0 ? MetricId::kMpiSlrCount : MetricId::kMpiClrCount, callpath, 1);
     out.instances.Offer(
         Instance{MetricId::kMpiLateReceiver, callpath, loc, call.entered, value, m.receiver});
+    out.edges.push_back(WaitEdge{loc, completion, m.receiver, match::ReceivePosting(ctx.trace, m),
+                                 idle, SyncPattern::kLateReceiver});
   };
 
   size_t i = 0;
@@ -209,20 +213,20 @@ void AnalyzeLateReceiver(const Context& ctx, uint32_t loc, LocationOutput& out,
     if (eligible && !mpi.has(trace::kMpiMultiWait)) {
       for (size_t k = i; k < end; ++k) {
         int64_t idle = LateReceiverIdle(messages[completed[k].second], call);
-        if (idle > 0) report(completed[k].second, idle, call);
+        if (idle > 0) report(completed[k].second, idle, call, completed[k].first);
       }
     } else if (eligible) {
       // A multi-wait counts once, with its latest receiver.
       int64_t worst = 0;
-      uint32_t worst_id = kNone;
+      size_t worst_k = end;
       for (size_t k = i; k < end; ++k) {
         int64_t idle = LateReceiverIdle(messages[completed[k].second], call);
         if (idle > worst) {
           worst = idle;
-          worst_id = completed[k].second;
+          worst_k = k;
         }
       }
-      if (worst_id != kNone) report(worst_id, worst, call);
+      if (worst_k != end) report(completed[worst_k].second, worst, call, completed[worst_k].first);
     }
     i = end;
   }

@@ -1,0 +1,241 @@
+#include "analysis/delay/delay_analysis.h"
+
+#include <memory>
+#include <string>
+#include <utility>
+
+#include "analysis/delay/internal/cost_distribution.h"
+#include "base/parallel.h"
+#include "replay/pass.h"
+
+namespace cw::analysis {
+namespace {
+
+using internal::PatternCosts;
+using trace::kNone;
+
+// What a waiter sends back to its delayer.
+struct WaitMessage {
+  PatternCosts phi{};  // propagation costs of the wait, per pattern of the waits it explains
+  TimeVector time;     // the waiter's time per call path in the interval
+};
+
+struct PatternMetrics {
+  MetricId short_term;
+  MetricId long_term;
+  MetricId direct;
+  MetricId indirect;
+  MetricId propagating;
+  MetricId terminal;
+};
+
+constexpr PatternMetrics Collective(MetricId short_term, MetricId long_term) {
+  return {short_term,
+          long_term,
+          MetricId::kMpiWaitDirectCollective,
+          MetricId::kMpiWaitIndirectCollective,
+          MetricId::kMpiWaitPropagatingCollective,
+          MetricId::kMpiWaitTerminalCollective};
+}
+
+// Indexed by SyncPattern.
+constexpr PatternMetrics kMetricsOf[kSyncPatternCount] = {
+    {MetricId::kDelayLateSender, MetricId::kDelayLateSenderLongterm,
+     MetricId::kMpiWaitDirectLateSender, MetricId::kMpiWaitIndirectLateSender,
+     MetricId::kMpiWaitPropagatingLs, MetricId::kMpiWaitTerminalLs},
+    {MetricId::kDelayLateReceiver, MetricId::kDelayLateReceiverLongterm,
+     MetricId::kMpiWaitDirectLateReceiver, MetricId::kMpiWaitIndirectLateReceiver,
+     MetricId::kMpiWaitPropagatingLr, MetricId::kMpiWaitTerminalLr},
+    Collective(MetricId::kDelayBarrier, MetricId::kDelayBarrierLongterm),
+    Collective(MetricId::kDelayN2n, MetricId::kDelayN2nLongterm),
+    Collective(MetricId::kDelay12n, MetricId::kDelay12nLongterm),
+    Collective(MetricId::kDelayN21, MetricId::kDelayN21Longterm),
+    Collective(MetricId::kDelayScan, MetricId::kDelayScanLongterm),
+    Collective(MetricId::kDelayFinalize, MetricId::kDelayFinalizeLongterm),
+};
+
+const PatternMetrics& MetricsOf(SyncPattern p) { return kMetricsOf[static_cast<size_t>(p)]; }
+
+// The state of one location during the backward pass.
+class LocationDelay {
+ public:
+  LocationDelay(const trace::Trace& trace, const SyncPoints& sp, uint32_t location,
+                LocationSeverities& severities)
+      : sp_(sp),
+        loc_(location),
+        l_(sp.locations[location]),
+        ev_(trace.location(location)),
+        severities_(severities),
+        wait_slot_(l_.calls.size(), kNone) {
+    for (uint32_t a = 0; a < l_.calls.size(); ++a) {
+      if (l_.call_wait[a] == kNone) continue;
+      wait_slot_[a] = static_cast<uint32_t>(phi_.size());
+      phi_.emplace_back();
+      propagating_.push_back(0);
+    }
+  }
+
+  // The location waited at `role`: its delayer gets the wait's propagation costs (final, since
+  // everything later on this location has been replayed) and the waiter's side of the interval.
+  void Waiter(uint32_t role, replay::Mailbox<WaitMessage>& mail) {
+    const SyncRole& r = l_.roles[role];
+    const EdgeEnds& ends = sp_.ends[r.id];
+    WaitMessage message;
+    message.phi = phi_[wait_slot_[r.activity]];
+    sp_.IntervalTime(loc_, ends.waiter_start, sp_.edges[r.id].delayer, r.activity, message.time);
+    mail.Send(r.id, std::move(message));
+  }
+
+  // The location made a waiter wait at `role`: split that wait over this location's causes.
+  void Delayer(uint32_t role, replay::Mailbox<WaitMessage>& mail,
+               replay::ReturnBox<double>& indirect, DelayResult& result) {
+    const SyncRole& r = l_.roles[role];
+    const WaitEdge& edge = sp_.edges[r.id];
+    const EdgeEnds& ends = sp_.ends[r.id];
+    const WaitMessage* message = mail.Receive(r.id);
+    static const WaitMessage kAbsent;
+    if (message == nullptr) message = &kAbsent;
+
+    // The waiters of one collective usually share the interval start: sum it once.
+    const uint32_t start = sp_.StartBoundary(loc_, ends.delayer_start);
+    if (cached_role_call_ != r.call || cached_start_ != start) {
+      cached_time_.clear();
+      l_.time.Sum(start, r.activity + 1, cached_time_);
+      cached_role_call_ = r.call;
+      cached_start_ = start;
+    }
+    delayer_time_ = cached_time_;
+    sp_.CutIntervalStart(loc_, ends.delayer_start, edge.waiter, r.activity, delayer_time_);
+    CollectIntervalWaits(ends.delayer_start, r.activity);
+
+    const PatternMetrics& metrics = MetricsOf(edge.pattern);
+    internal::Split split = internal::DistributeWait(
+        delayer_time_, message->time, edge.wait, edge.pattern, message->phi, interval_waits_,
+        [&](uint32_t callpath, double short_term, const PatternCosts& long_term) {
+          Charge(callpath, metrics.short_term, short_term, long_term);
+        });
+    if (split.scale > 0) {
+      indirect.Send(r.id, split.indirect);
+      return;
+    }
+    // Nothing on this location explains the wait: the clock must be off. Keep the costs (they
+    // sum to the waiting time) on the call that made the waiter wait.
+    ++result.unexplained_waits;
+    result.unexplained_ticks += static_cast<double>(edge.wait);
+    result.diagnostics.Report(
+        kUnexplainedWait, "location " + std::to_string(loc_) + " event " + std::to_string(r.call));
+    uint32_t callpath = ev_.kind(r.call) == trace::EventKind::kEnter ? ev_.ref(r.call) : kNone;
+    if (callpath != kNone) {
+      Charge(callpath, metrics.short_term, static_cast<double>(edge.wait), message->phi);
+    }
+  }
+
+  // After the pass: the direct/indirect and propagating/terminal split of every wait here.
+  void Classify(const replay::ReturnBox<double>& indirect) {
+    for (uint32_t a = 0; a < l_.calls.size(); ++a) {
+      uint32_t e = l_.call_wait[a];
+      if (e == kNone) continue;
+      const WaitEdge& edge = sp_.edges[e];
+      uint32_t call = l_.calls[a];
+      if (ev_.kind(call) != trace::EventKind::kEnter) continue;
+      uint32_t callpath = ev_.ref(call);
+      const double omega = static_cast<double>(edge.wait);
+      const PatternMetrics& m = MetricsOf(edge.pattern);
+      double in = std::min(std::max(indirect.Read(e), 0.0), omega);
+      double propagating = std::min(propagating_[wait_slot_[a]], omega);
+      severities_.AddWithAncestors(m.indirect, callpath, in);
+      severities_.AddWithAncestors(m.direct, callpath, omega - in);
+      severities_.AddWithAncestors(m.propagating, callpath, propagating);
+      severities_.AddWithAncestors(m.terminal, callpath, omega - propagating);
+    }
+  }
+
+ private:
+  void Charge(uint32_t callpath, MetricId short_metric, double short_term,
+              const PatternCosts& long_term) {
+    if (short_term != 0) severities_.AddWithAncestors(short_metric, callpath, short_term);
+    for (size_t x = 0; x < kSyncPatternCount; ++x) {
+      if (long_term[x] != 0) {
+        severities_.AddWithAncestors(kMetricsOf[x].long_term, callpath, long_term[x]);
+      }
+    }
+  }
+
+  // The waits of this location in the interval that starts at `start_role` and ends at call
+  // `end_activity`. The wait of the start call counts unless it is the synchronisation that
+  // starts the interval (the location waited there, or in that group operation).
+  void CollectIntervalWaits(uint32_t start_role, uint32_t end_activity) {
+    interval_waits_.clear();
+    uint32_t first = 0;
+    if (start_role != kNone) {
+      const SyncRole& s = l_.roles[start_role];
+      first = s.activity + (s.kind == RoleKind::kDelayer ? 0 : 1);
+    }
+    for (uint32_t a = first; a < end_activity; ++a) {
+      uint32_t slot = wait_slot_[a];
+      if (slot == kNone) continue;
+      interval_waits_.push_back(internal::IntervalWait{sp_.edges[l_.call_wait[a]].wait, &phi_[slot],
+                                                       &propagating_[slot]});
+    }
+  }
+
+  const SyncPoints& sp_;
+  uint32_t loc_;
+  const LocationSyncPoints& l_;
+  const trace::LocationEvents& ev_;
+  LocationSeverities& severities_;
+  std::vector<uint32_t> wait_slot_;  // per call: index into phi_/propagating_, or kNone
+  std::vector<PatternCosts> phi_;
+  std::vector<double> propagating_;
+  std::vector<internal::IntervalWait> interval_waits_;
+  uint32_t cached_role_call_ = kNone;
+  uint32_t cached_start_ = kNone;
+  TimeVector cached_time_;
+  TimeVector delayer_time_;
+};
+
+}  // namespace
+
+DelayResult AnalyzeDelay(const trace::Trace& trace, const SyncPoints& sp,
+                         std::vector<LocationSeverities>& severities, const DelayOptions& options) {
+  const uint32_t n = trace.location_count();
+  const uint32_t edges = static_cast<uint32_t>(sp.edges.size());
+
+  const BackwardPlan plan(sp);
+
+  std::vector<std::unique_ptr<LocationDelay>> state(n);
+  std::vector<DelayResult> partial(n);
+  for (uint32_t loc : sp.participants) {
+    state[loc] = std::make_unique<LocationDelay>(trace, sp, loc, severities[loc]);
+  }
+  replay::Pass pass(plan.schedule);
+  replay::Mailbox<WaitMessage> mail(pass);
+  replay::ReturnBox<double> indirect(edges, 0.0);
+  replay::PassStats stats = pass.Run(options.threads, [&](uint32_t loc, uint32_t step) {
+    uint32_t role = plan.step_role[loc][step];
+    if (sp.locations[loc].roles[role].kind == RoleKind::kWaiter) {
+      state[loc]->Waiter(role, mail);
+    } else {
+      state[loc]->Delayer(role, mail, indirect, partial[loc]);
+    }
+  });
+
+  ParallelFor(sp.participants.size(), options.threads,
+              [&](size_t i) { state[sp.participants[i]]->Classify(indirect); });
+
+  DelayResult result;
+  for (uint32_t loc = 0; loc < n; ++loc) {
+    result.unexplained_waits += partial[loc].unexplained_waits;
+    result.unexplained_ticks += partial[loc].unexplained_ticks;
+    result.diagnostics.Merge(partial[loc].diagnostics);
+  }
+  result.broken_edges = stats.broken_edges.size();
+  if (!stats.broken_edges.empty()) {
+    result.diagnostics.Report(kBrokenSynchronisation,
+                              "edge " + std::to_string(stats.broken_edges.front()),
+                              stats.broken_edges.size());
+  }
+  return result;
+}
+
+}  // namespace cw::analysis

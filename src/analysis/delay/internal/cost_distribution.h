@@ -1,0 +1,88 @@
+// How one wait state's costs are split over its causes (private to analysis/delay).
+//
+// Given the time per call path of the waiter p and the delayer q in their synchronisation
+// interval, the delayer's own waits in it, the wait ω and the propagation costs φ of the wait:
+//   δ(c) = max(d_q(c) − d_p(c), 0)        excess time of call path c on q
+//   δ̂ = Σ δ(c),  ω̂ = Σ ω(q, l)            total excess, total waiting of q in the interval
+//   s  = 1 / (δ̂ + ω̂)
+//   short-term cost of c:                  s · δ(c) · ω
+//   long-term cost of c for pattern X:     s · δ(c) · φ_X
+//   φ_X of q's wait l grows by             s · ω(q, l) · ([X = pattern] · ω + φ_X)
+//   propagating part of q's wait l:        max over such intervals of s · ω(q, l) · ω
+//   indirect part of the wait:             s · ω̂ · ω
+// (seed 000 §4.2.4–4.2.6, with φ per pattern as Scalasca keeps it).
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <span>
+
+#include "analysis/syncpoints/time_map.h"
+#include "analysis/waitstates/sync_edges.h"
+
+namespace cw::analysis::internal {
+
+using PatternCosts = std::array<double, kSyncPatternCount>;
+
+struct IntervalWait {
+  int64_t wait;       // ω(q, l), ticks
+  PatternCosts* phi;  // its propagation costs, updated
+  double* propagating;
+};
+
+struct Split {
+  double scale = 0;     // s, 0 when nothing explains the wait
+  double excess = 0;    // δ̂
+  double waiting = 0;   // ω̂
+  double indirect = 0;  // s · ω̂ · ω
+};
+
+// Calls charge(callpath, short_term, long_term) for every call path with excess time, updates
+// the interval's waits, and returns the split. `long_term` has one entry per pattern.
+template <typename Charge>
+Split DistributeWait(const TimeVector& delayer, const TimeVector& waiter, int64_t wait,
+                     SyncPattern pattern, const PatternCosts& phi,
+                     std::span<const IntervalWait> waits, Charge&& charge) {
+  Split split;
+  // Excess per call path: walk both sorted vectors.
+  double excess = 0;
+  size_t j = 0;
+  for (const CallpathTicks& q : delayer) {
+    while (j < waiter.size() && waiter[j].callpath < q.callpath) ++j;
+    int64_t p = (j < waiter.size() && waiter[j].callpath == q.callpath) ? waiter[j].ticks : 0;
+    if (q.ticks > p) excess += static_cast<double>(q.ticks - p);
+  }
+  double waiting = 0;
+  for (const IntervalWait& w : waits) waiting += static_cast<double>(w.wait);
+  split.excess = excess;
+  split.waiting = waiting;
+  if (excess + waiting <= 0) return split;
+  const double s = 1.0 / (excess + waiting);
+  const double omega = static_cast<double>(wait);
+  split.scale = s;
+  split.indirect = s * waiting * omega;
+
+  j = 0;
+  PatternCosts long_term;
+  for (const CallpathTicks& q : delayer) {
+    while (j < waiter.size() && waiter[j].callpath < q.callpath) ++j;
+    int64_t p = (j < waiter.size() && waiter[j].callpath == q.callpath) ? waiter[j].ticks : 0;
+    if (q.ticks <= p) continue;
+    const double share = s * static_cast<double>(q.ticks - p);
+    for (int x = 0; x < kSyncPatternCount; ++x)
+      long_term[static_cast<size_t>(x)] = share * phi[static_cast<size_t>(x)];
+    charge(q.callpath, share * omega, long_term);
+  }
+  const size_t own = static_cast<size_t>(pattern);
+  for (const IntervalWait& w : waits) {
+    const double k = s * static_cast<double>(w.wait);
+    for (size_t x = 0; x < kSyncPatternCount; ++x) {
+      (*w.phi)[x] += k * ((x == own ? omega : 0.0) + phi[x]);
+    }
+    *w.propagating = std::max(*w.propagating, k * omega);
+  }
+  return split;
+}
+
+}  // namespace cw::analysis::internal

@@ -1,0 +1,39 @@
+// Every analysis of a matched trace, in order: wait states, then (unless switched off) the
+// synchronisation points, delay analysis and critical-path analysis built on them.
+//
+// This is what `causeway analyze` and the tests run; each analysis adds its metrics to the same
+// per-location severities, so a report reads one cube.
+//
+//   match::SyncGraph graph = match::MatchTrace(trace, threads);
+//   AnalysisResult r = AnalyzeTrace(trace, graph, {.threads = threads});
+//   r.waitstates.severities[loc].Get(MetricId::kDelayLateSender, callpath);
+#pragma once
+
+#include <optional>
+
+#include "analysis/critpath/critical_path.h"
+#include "analysis/delay/delay_analysis.h"
+#include "analysis/syncpoints/sync_points.h"
+#include "analysis/waitstates/waitstate_analysis.h"
+#include "match/sync_graph.h"
+#include "trace/trace.h"
+
+namespace cw::analysis {
+
+struct AnalysisOptions {
+  unsigned threads = 1;
+  size_t instances_per_metric = 10;
+  bool root_causes = true;  // delay and critical-path analysis
+};
+
+struct AnalysisResult {
+  WaitStateResult waitstates;  // its severities hold every analysis's metrics
+  std::optional<SyncPoints> sync_points;
+  std::optional<DelayResult> delay;
+  std::optional<CriticalPathResult> critical_path;
+};
+
+AnalysisResult AnalyzeTrace(const trace::Trace& trace, const match::SyncGraph& graph,
+                            const AnalysisOptions& options);
+
+}  // namespace cw::analysis

@@ -1,0 +1,85 @@
+// The wait states that the root-cause analyses follow, as edges between locations.
+//
+// The wait-state analysis measures how long a call waited; the delay and critical-path analyses
+// need to know for whom and where, and which collective operations synchronised groups of
+// locations (the ends of their synchronisation intervals). Every edge is emitted where its wait
+// is charged to a metric, with the same value, so the edges of a pattern sum to that pattern's
+// wait-state metric.
+//
+//   const SyncEdges& s = result.sync;
+//   for (const WaitEdge& e : s.edges)   // e.waiter waited e.wait ticks in the call holding
+//     ...                              // e.waiter_event, for e.delayer's call holding
+//     e.delayer_event
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "analysis/metrics/metric_catalog.h"
+#include "trace/enums.h"
+
+namespace cw::analysis {
+
+// The kind of wait: which wait-state metric it is charged to.
+enum class SyncPattern : uint8_t {
+  kLateSender,    // mpi_latesender (receives and probes)
+  kLateReceiver,  // mpi_latereceiver
+  kBarrier,       // mpi_barrier_wait
+  kNxN,           // mpi_wait_nxn
+  kOneToN,        // mpi_latebroadcast
+  kNToOne,        // mpi_earlyreduce
+  kScan,          // mpi_earlyscan
+  kFinalize,      // mpi_finalize_wait
+};
+inline constexpr int kSyncPatternCount = 8;
+
+inline constexpr MetricId kSyncPatternWaitMetric[kSyncPatternCount] = {
+    MetricId::kMpiLateSender, MetricId::kMpiLateReceiver,  MetricId::kMpiBarrierWait,
+    MetricId::kMpiWaitNxn,    MetricId::kMpiLateBroadcast, MetricId::kMpiEarlyReduce,
+    MetricId::kMpiEarlyScan,  MetricId::kMpiFinalizeWait,
+};
+inline MetricId WaitMetricOf(SyncPattern p) { return kSyncPatternWaitMetric[static_cast<int>(p)]; }
+inline bool IsPointToPoint(SyncPattern p) {
+  return p == SyncPattern::kLateSender || p == SyncPattern::kLateReceiver;
+}
+std::string_view SyncPatternName(SyncPattern p);
+
+// One wait state: `waiter` waited `wait` ticks at the start of the call that holds
+// `waiter_event`, until `delayer` entered the call that holds `delayer_event`. Events are indices
+// into the locations' event columns: an MPI record inside the call, or the call's Enter.
+struct WaitEdge {
+  uint32_t waiter = trace::kNone;
+  uint32_t waiter_event = trace::kNone;
+  uint32_t delayer = trace::kNone;
+  uint32_t delayer_event = trace::kNone;
+  int64_t wait = 0;  // ticks, > 0
+  SyncPattern pattern = SyncPattern::kLateSender;
+};
+
+// A collective operation after which every pair of its members has synchronised: a barrier, an
+// N-to-N operation whose members overlapped, MPI_Init, MPI_Finalize. (Rooted and prefix
+// operations synchronise only the pairs of their wait edges.)
+struct SyncGroup {
+  uint32_t key = trace::kNone;  // communicator id, or kInitGroupKey / kFinalizeGroupKey
+  uint32_t first_member = 0;    // into SyncEdges::group_members
+  uint32_t member_count = 0;
+};
+inline constexpr uint32_t kInitGroupKey = 0xFFFFFFF0u;
+inline constexpr uint32_t kFinalizeGroupKey = 0xFFFFFFF1u;
+
+struct GroupMember {
+  uint32_t location = trace::kNone;
+  uint32_t event = trace::kNone;  // inside the member's call, or its Enter
+};
+
+struct SyncEdges {
+  std::vector<WaitEdge> edges;  // grouped by waiter location, in the order they were found
+  std::vector<SyncGroup> groups;
+  std::vector<GroupMember> group_members;
+  // The first MPI_Init(_thread) and MPI_Finalize call of each location (Enter event or kNone).
+  std::vector<uint32_t> init_call;
+  std::vector<uint32_t> finalize_call;
+};
+
+}  // namespace cw::analysis

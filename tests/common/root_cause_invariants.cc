@@ -1,0 +1,147 @@
+#include "tests/common/root_cause_invariants.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+#include <tuple>
+
+#include "report/json_writer.h"
+
+namespace cw::test {
+namespace {
+
+using analysis::MetricId;
+using analysis::SyncPattern;
+
+// Delay metrics of each pattern, in SyncPattern order.
+constexpr MetricId kDelayAggregate[analysis::kSyncPatternCount] = {
+    MetricId::kDelayLateSenderAggregate, MetricId::kDelayLateReceiverAggregate,
+    MetricId::kDelayBarrierAggregate,    MetricId::kDelayN2nAggregate,
+    MetricId::kDelay12nAggregate,        MetricId::kDelayN21Aggregate,
+    MetricId::kDelayScanAggregate,       MetricId::kDelayFinalizeAggregate,
+};
+
+// The classification metrics of a group of patterns.
+struct Classes {
+  MetricId direct, indirect, propagating, terminal;
+};
+Classes ClassesOf(SyncPattern p) {
+  switch (p) {
+    case SyncPattern::kLateSender:
+      return {MetricId::kMpiWaitDirectLateSender, MetricId::kMpiWaitIndirectLateSender,
+              MetricId::kMpiWaitPropagatingLs, MetricId::kMpiWaitTerminalLs};
+    case SyncPattern::kLateReceiver:
+      return {MetricId::kMpiWaitDirectLateReceiver, MetricId::kMpiWaitIndirectLateReceiver,
+              MetricId::kMpiWaitPropagatingLr, MetricId::kMpiWaitTerminalLr};
+    default:
+      return {MetricId::kMpiWaitDirectCollective, MetricId::kMpiWaitIndirectCollective,
+              MetricId::kMpiWaitPropagatingCollective, MetricId::kMpiWaitTerminalCollective};
+  }
+}
+
+double Near(double expected) { return 1e-9 * (1.0 + std::fabs(expected)); }
+
+}  // namespace
+
+void ExpectRootCauseInvariants(const Analysis& a, const InvariantOptions& options) {
+  ASSERT_TRUE(a.result.sync_points && a.result.delay && a.result.critical_path);
+  const analysis::SyncPoints& sp = *a.result.sync_points;
+  const double seconds_per_tick = 1.0 / static_cast<double>(a.trace.defs.clock.resolution);
+
+  // Waiting followed per pattern, and per (pattern group, location, call path).
+  double followed[analysis::kSyncPatternCount] = {};
+  std::map<std::tuple<int, uint32_t, uint32_t>, double> waited;  // (group, location, callpath)
+  for (const analysis::WaitEdge& e : sp.edges) {
+    double w = static_cast<double>(e.wait) * seconds_per_tick;
+    followed[static_cast<int>(e.pattern)] += w;
+    const trace::LocationEvents& ev = a.trace.location(e.waiter);
+    uint32_t callpath = ev.callpath(e.waiter_event);
+    int group = analysis::IsPointToPoint(e.pattern) ? static_cast<int>(e.pattern) : 2;
+    waited[{group, e.waiter, callpath}] += w;
+  }
+
+  double all_waiting = 0, all_costs = 0;
+  for (int p = 0; p < analysis::kSyncPatternCount; ++p) {
+    SyncPattern pattern = static_cast<SyncPattern>(p);
+    SCOPED_TRACE(std::string(analysis::SyncPatternName(pattern)));
+    double costs = a.report.Total(kDelayAggregate[p]);
+    // Every edge carries its wait-state metric's value: followed + unfollowed = the metric.
+    double unfollowed = static_cast<double>(sp.unfollowed_wait[p]) * seconds_per_tick;
+    double metric = a.report.Total(analysis::WaitMetricOf(pattern));
+    EXPECT_NEAR(followed[p] + unfollowed, metric, Near(metric));
+    EXPECT_NEAR(costs, followed[p], Near(followed[p]));
+    all_waiting += followed[p];
+    all_costs += costs;
+  }
+  EXPECT_NEAR(all_costs, all_waiting, Near(all_waiting));
+  EXPECT_NEAR(a.report.Total(MetricId::kDelay), all_waiting, Near(all_waiting));
+
+  // Direct + indirect and propagating + terminal, per location and call path.
+  std::map<std::tuple<int, uint32_t, uint32_t>, double> direct, indirect, propagating, terminal;
+  for (const report::Value& v : a.report.values) {
+    for (int group = 0; group < 3; ++group) {
+      Classes c = ClassesOf(static_cast<SyncPattern>(group));
+      auto key = std::make_tuple(group, v.location, v.callpath);
+      if (v.metric == c.direct) direct[key] += v.value;
+      if (v.metric == c.indirect) indirect[key] += v.value;
+      if (v.metric == c.propagating) propagating[key] += v.value;
+      if (v.metric == c.terminal) terminal[key] += v.value;
+      if (v.metric == c.indirect || v.metric == c.propagating) {
+        EXPECT_GE(v.value, 0.0);
+      }
+    }
+  }
+  for (const auto& [key, w] : waited) {
+    EXPECT_NEAR(direct[key] + indirect[key], w, Near(w));
+    EXPECT_NEAR(propagating[key] + terminal[key], w, Near(w));
+    EXPECT_LE(indirect[key], w + Near(w));
+    EXPECT_LE(propagating[key], w + Near(w));
+  }
+  for (const auto* classes : {&direct, &indirect, &propagating, &terminal}) {
+    for (const auto& [key, value] : *classes) {
+      EXPECT_TRUE(waited.contains(key) || std::fabs(value) < 1e-12)
+          << "classified time where nothing waited: location " << std::get<1>(key);
+    }
+  }
+
+  // The critical path spans the window.
+  const analysis::CriticalPathResult& cp = *a.result.critical_path;
+  if (sp.participants.empty()) return;
+  if (options.clock_condition_holds) {
+    EXPECT_EQ(cp.length + cp.untracked, cp.window.length());
+  } else {
+    EXPECT_LE(cp.length + cp.untracked, cp.window.length());
+  }
+  const double window = static_cast<double>(cp.window.length()) * seconds_per_tick;
+  EXPECT_NEAR(a.report.Total(MetricId::kCriticalPath),
+              static_cast<double>(cp.length) * seconds_per_tick, Near(window));
+  for (size_t i = 1; i < cp.segments.size() && options.clock_condition_holds; ++i) {
+    EXPECT_EQ(cp.segments[i].begin, cp.segments[i - 1].end) << "gap before segment " << i;
+  }
+  // Everyone's time is attributed once: processes x window.
+  if (options.clock_condition_holds) {
+    double processes = static_cast<double>(cp.processes);
+    double impact =
+        a.report.Total(MetricId::kPerformanceImpact) +
+        (cp.unattributed_waiting + static_cast<double>(cp.untracked_time)) * seconds_per_tick;
+    EXPECT_NEAR(impact, processes * window, Near(processes * window));
+    EXPECT_NEAR(
+        a.report.Total(MetricId::kCriticalImbalanceImpact) +
+            (cp.unattributed_waiting + static_cast<double>(cp.untracked_time)) * seconds_per_tick,
+        processes * window - (a.report.Total(MetricId::kCriticalPathActivities) +
+                              a.report.Total(MetricId::kNonCriticalPathActivities)),
+        Near(processes * window));
+  }
+}
+
+void ExpectThreadIndependent(const std::string& anchor) {
+  Analysis one = AnalyzeFile(anchor, 1);
+  std::string expected = report::ToJson(one.report);
+  for (unsigned threads : {2u, 4u}) {
+    Analysis many = AnalyzeFile(anchor, threads);
+    EXPECT_EQ(report::ToJson(many.report), expected) << threads << " threads";
+  }
+}
+
+}  // namespace cw::test
