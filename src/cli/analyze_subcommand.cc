@@ -101,6 +101,10 @@ class AnalyzeSubcommand final : public Subcommand {
     analysis_options.root_causes = !wait_states_only_;
     analysis::AnalysisResult analysis = analysis::AnalyzeTrace(trace, graph, analysis_options);
     clock.Lap("analysis");
+    if (timings_) {
+      for (const auto& [phase, seconds] : analysis.phase_seconds)
+        std::fprintf(stderr, "  %-10s %8.3f s\n", phase.c_str(), seconds);
+    }
 
     progress.SetPhase("writing the report");
     report::Report report = report::BuildReport(trace, graph, analysis);

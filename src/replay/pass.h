@@ -41,6 +41,8 @@ namespace cw::replay {
 
 struct PassStats {
   uint64_t steps = 0;
+  uint64_t parks = 0;                  // times a location had to wait for an input
+  uint64_t sleeps = 0;                 // times a worker found nothing to run and slept
   std::vector<uint32_t> broken_edges;  // given up to break a stall, in the order broken
 };
 
@@ -62,7 +64,8 @@ class Pass {
   uint32_t edge_count() const { return schedule_.edge_count(); }
 
  private:
-  void Worker(const std::function<void(uint32_t, uint32_t)>& step);
+  void Worker(unsigned me, const std::function<void(uint32_t, uint32_t)>& step);
+  uint32_t OwnerOf(uint32_t location) const;
   // Runs `location` until it finishes (true) or parks on a missing input (false).
   bool RunLocation(uint32_t location, const std::function<void(uint32_t, uint32_t)>& step);
   bool Park(uint32_t location, uint32_t edge);
@@ -73,13 +76,16 @@ class Pass {
   std::unique_ptr<std::atomic<uint32_t>[]> parked_on_;  // per location: an edge or kNoLocation
   std::vector<uint32_t> next_step_;                     // per location
   std::atomic<uint64_t> steps_run_{0};
+  std::atomic<uint64_t> parks_{0};
+  uint64_t sleeps_ = 0;  // guarded by mutex_
 
   std::mutex mutex_;
-  std::condition_variable wake_;
-  std::vector<uint32_t> runnable_;  // guarded by mutex_
-  uint32_t running_ = 0;            // guarded by mutex_
-  uint32_t finished_ = 0;           // guarded by mutex_
-  std::vector<uint32_t> broken_;    // guarded by mutex_
+  unsigned workers_ = 1;
+  std::vector<std::vector<uint32_t>> queues_;   // per worker: runnable locations; by mutex_
+  std::vector<std::condition_variable> wakes_;  // per worker
+  uint32_t running_ = 0;                        // guarded by mutex_
+  uint32_t finished_ = 0;                       // guarded by mutex_
+  std::vector<uint32_t> broken_;                // guarded by mutex_
 };
 
 // The values that travel along the edges of a pass, one slot per edge.

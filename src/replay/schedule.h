@@ -26,7 +26,8 @@ class Schedule {
  public:
   Schedule(uint32_t locations, uint32_t edges);
 
-  // Appends the next step of `location`, which consumes the values of `inputs`.
+  // Appends the next step of `location`, which consumes the values of `inputs`. Steps of
+  // different locations may be added from different threads.
   void AddStep(uint32_t location, std::span<const uint32_t> inputs);
   void AddStep(uint32_t location, std::initializer_list<uint32_t> inputs) {
     AddStep(location, std::span<const uint32_t>(inputs.begin(), inputs.size()));

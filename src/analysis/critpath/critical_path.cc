@@ -29,8 +29,7 @@ class LocationPath {
     const SyncRole& r = l_.roles[role];
     bool moves = owner_;
     if (owner_) {
-      const int64_t wait = sp_.edges[r.id].wait;
-      CloseSegment(r.activity + 1, BoundaryTime(r.activity + 1) + wait);
+      CloseSegment(r.activity + 1, BoundaryTime(r.activity + 1) + r.wait);
       owner_ = false;
     }
     mail.Send(r.id, moves ? 1 : 0);
@@ -207,7 +206,7 @@ CriticalPathResult AnalyzeCriticalPath(const trace::Trace& trace, const SyncPoin
   if (sp.participants.empty() || sp.window.end_location == kNone) return result;
 
   const uint32_t n = trace.location_count();
-  const BackwardPlan plan(sp);
+  const BackwardPlan& plan = *sp.backward;
   std::vector<std::unique_ptr<LocationPath>> state(n);
   for (uint32_t loc : sp.participants) state[loc] = std::make_unique<LocationPath>(sp, loc);
   replay::Pass pass(plan.schedule);

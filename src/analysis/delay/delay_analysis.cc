@@ -77,40 +77,37 @@ class LocationDelay {
 
   // The location waited at `role`: its delayer gets the wait's propagation costs (final, since
   // everything later on this location has been replayed) and the waiter's side of the interval.
-  void Waiter(uint32_t role, replay::Mailbox<WaitMessage>& mail) {
+  void Waiter(uint32_t role, replay::Mailbox<std::unique_ptr<WaitMessage>>& mail) {
     const SyncRole& r = l_.roles[role];
-    const EdgeEnds& ends = sp_.ends[r.id];
-    WaitMessage message;
-    message.phi = phi_[wait_slot_[r.activity]];
-    sp_.IntervalTime(loc_, ends.waiter_start, sp_.edges[r.id].delayer, r.activity, message.time);
+    auto message = std::make_unique<WaitMessage>();
+    message->phi = phi_[wait_slot_[r.activity]];
+    sp_.IntervalTime(loc_, role, message->time);
     mail.Send(r.id, std::move(message));
   }
 
   // The location made a waiter wait at `role`: split that wait over this location's causes.
-  void Delayer(uint32_t role, replay::Mailbox<WaitMessage>& mail,
+  void Delayer(uint32_t role, replay::Mailbox<std::unique_ptr<WaitMessage>>& mail,
                replay::ReturnBox<double>& indirect, DelayResult& result) {
     const SyncRole& r = l_.roles[role];
-    const WaitEdge& edge = sp_.edges[r.id];
-    const EdgeEnds& ends = sp_.ends[r.id];
-    const WaitMessage* message = mail.Receive(r.id);
-    static const WaitMessage kAbsent;
-    if (message == nullptr) message = &kAbsent;
+    // Taken out of the mailbox: freed when this step is done.
+    std::unique_ptr<WaitMessage>* slot = mail.Receive(r.id);
+    std::unique_ptr<WaitMessage> taken = slot != nullptr ? std::move(*slot) : nullptr;
+    WaitMessage absent;  // for an edge given up to break a cycle
+    WaitMessage* message = taken ? taken.get() : &absent;
 
     // The waiters of one collective usually share the interval start: sum it once.
-    const uint32_t start = sp_.StartBoundary(loc_, ends.delayer_start);
-    if (cached_role_call_ != r.call || cached_start_ != start) {
+    if (cached_role_call_ != r.call || cached_start_role_ != r.start) {
       cached_time_.clear();
-      l_.time.Sum(start, r.activity + 1, cached_time_);
+      l_.time.Sum(sp_.StartBoundary(loc_, r.start), r.activity + 1, cached_time_);
+      CollectIntervalWaits(r.start, r.activity);
       cached_role_call_ = r.call;
-      cached_start_ = start;
+      cached_start_role_ = r.start;
     }
-    delayer_time_ = cached_time_;
-    sp_.CutIntervalStart(loc_, ends.delayer_start, edge.waiter, r.activity, delayer_time_);
-    CollectIntervalWaits(ends.delayer_start, r.activity);
 
-    const PatternMetrics& metrics = MetricsOf(edge.pattern);
+    const PatternMetrics& metrics = MetricsOf(r.pattern);
     internal::Split split = internal::DistributeWait(
-        delayer_time_, message->time, edge.wait, edge.pattern, message->phi, interval_waits_,
+        cached_time_, SyncPoints::CutPath(l_, r), r.cut, message->time, r.wait, r.pattern,
+        message->phi, interval_waits_,
         [&](uint32_t callpath, double short_term, const PatternCosts& long_term) {
           Charge(callpath, metrics.short_term, short_term, long_term);
         });
@@ -121,27 +118,24 @@ class LocationDelay {
     // Nothing on this location explains the wait: the clock must be off. Keep the costs (they
     // sum to the waiting time) on the call that made the waiter wait.
     ++result.unexplained_waits;
-    result.unexplained_ticks += static_cast<double>(edge.wait);
+    result.unexplained_ticks += static_cast<double>(r.wait);
     result.diagnostics.Report(
         kUnexplainedWait, "location " + std::to_string(loc_) + " event " + std::to_string(r.call));
     uint32_t callpath = ev_.kind(r.call) == trace::EventKind::kEnter ? ev_.ref(r.call) : kNone;
     if (callpath != kNone) {
-      Charge(callpath, metrics.short_term, static_cast<double>(edge.wait), message->phi);
+      Charge(callpath, metrics.short_term, static_cast<double>(r.wait), message->phi);
     }
   }
 
   // After the pass: the direct/indirect and propagating/terminal split of every wait here.
   void Classify(const replay::ReturnBox<double>& indirect) {
     for (uint32_t a = 0; a < l_.calls.size(); ++a) {
-      uint32_t e = l_.call_wait[a];
-      if (e == kNone) continue;
-      const WaitEdge& edge = sp_.edges[e];
-      uint32_t call = l_.calls[a];
-      if (ev_.kind(call) != trace::EventKind::kEnter) continue;
-      uint32_t callpath = ev_.ref(call);
-      const double omega = static_cast<double>(edge.wait);
-      const PatternMetrics& m = MetricsOf(edge.pattern);
-      double in = std::min(std::max(indirect.Read(e), 0.0), omega);
+      if (l_.call_wait[a] == kNone || l_.call_path[a] == kNone) continue;
+      const SyncRole& r = l_.roles[l_.call_wait[a]];
+      const uint32_t callpath = l_.call_path[a];
+      const double omega = static_cast<double>(r.wait);
+      const PatternMetrics& m = MetricsOf(r.pattern);
+      double in = std::min(std::max(indirect.Read(r.id), 0.0), omega);
       double propagating = std::min(propagating_[wait_slot_[a]], omega);
       severities_.AddWithAncestors(m.indirect, callpath, in);
       severities_.AddWithAncestors(m.direct, callpath, omega - in);
@@ -174,8 +168,8 @@ class LocationDelay {
     for (uint32_t a = first; a < end_activity; ++a) {
       uint32_t slot = wait_slot_[a];
       if (slot == kNone) continue;
-      interval_waits_.push_back(internal::IntervalWait{sp_.edges[l_.call_wait[a]].wait, &phi_[slot],
-                                                       &propagating_[slot]});
+      interval_waits_.push_back(
+          internal::IntervalWait{l_.roles[l_.call_wait[a]].wait, &phi_[slot], &propagating_[slot]});
     }
   }
 
@@ -189,9 +183,8 @@ class LocationDelay {
   std::vector<double> propagating_;
   std::vector<internal::IntervalWait> interval_waits_;
   uint32_t cached_role_call_ = kNone;
-  uint32_t cached_start_ = kNone;
-  TimeVector cached_time_;
-  TimeVector delayer_time_;
+  uint32_t cached_start_role_ = kNone;
+  TimeVector cached_time_;  // and interval_waits_: of the interval cached_start_role_..call
 };
 
 }  // namespace
@@ -201,15 +194,16 @@ DelayResult AnalyzeDelay(const trace::Trace& trace, const SyncPoints& sp,
   const uint32_t n = trace.location_count();
   const uint32_t edges = static_cast<uint32_t>(sp.edges.size());
 
-  const BackwardPlan plan(sp);
+  const BackwardPlan& plan = *sp.backward;
 
   std::vector<std::unique_ptr<LocationDelay>> state(n);
   std::vector<DelayResult> partial(n);
-  for (uint32_t loc : sp.participants) {
+  ParallelFor(sp.participants.size(), options.threads, [&](size_t i) {
+    uint32_t loc = sp.participants[i];
     state[loc] = std::make_unique<LocationDelay>(trace, sp, loc, severities[loc]);
-  }
+  });
   replay::Pass pass(plan.schedule);
-  replay::Mailbox<WaitMessage> mail(pass);
+  replay::Mailbox<std::unique_ptr<WaitMessage>> mail(pass);
   replay::ReturnBox<double> indirect(edges, 0.0);
   replay::PassStats stats = pass.Run(options.threads, [&](uint32_t loc, uint32_t step) {
     uint32_t role = plan.step_role[loc][step];
@@ -230,6 +224,7 @@ DelayResult AnalyzeDelay(const trace::Trace& trace, const SyncPoints& sp,
     result.diagnostics.Merge(partial[loc].diagnostics);
   }
   result.broken_edges = stats.broken_edges.size();
+
   if (!stats.broken_edges.empty()) {
     result.diagnostics.Report(kBrokenSynchronisation,
                               "edge " + std::to_string(stats.broken_edges.front()),

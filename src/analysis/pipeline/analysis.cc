@@ -1,23 +1,47 @@
 #include "analysis/pipeline/analysis.h"
 
+#include <chrono>
+
 namespace cw::analysis {
+namespace {
+
+class PhaseClock {
+ public:
+  explicit PhaseClock(AnalysisResult& r) : r_(r), last_(std::chrono::steady_clock::now()) {}
+  void Lap(const char* phase) {
+    auto now = std::chrono::steady_clock::now();
+    r_.phase_seconds.emplace_back(phase, std::chrono::duration<double>(now - last_).count());
+    last_ = now;
+  }
+
+ private:
+  AnalysisResult& r_;
+  std::chrono::steady_clock::time_point last_;
+};
+
+}  // namespace
 
 AnalysisResult AnalyzeTrace(const trace::Trace& trace, const match::SyncGraph& graph,
                             const AnalysisOptions& options) {
   AnalysisResult r;
+  PhaseClock clock(r);
   WaitStateOptions ws;
   ws.threads = options.threads;
   ws.instances_per_metric = options.instances_per_metric;
   r.waitstates = AnalyzeWaitStates(trace, graph, ws);
+  clock.Lap("wait states");
   if (!options.root_causes) return r;
 
-  r.sync_points = BuildSyncPoints(trace, r.waitstates.sync, options.threads);
+  r.sync_points = BuildSyncPoints(trace, std::move(r.waitstates.sync), options.threads);
+  clock.Lap("sync points");
   DelayOptions delay;
   delay.threads = options.threads;
   r.delay = AnalyzeDelay(trace, *r.sync_points, r.waitstates.severities, delay);
+  clock.Lap("delay");
   CriticalPathOptions critical;
   critical.threads = options.threads;
   r.critical_path = AnalyzeCriticalPath(trace, *r.sync_points, r.waitstates.severities, critical);
+  clock.Lap("critical path");
   return r;
 }
 

@@ -10,6 +10,9 @@
 #pragma once
 
 #include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "analysis/critpath/critical_path.h"
 #include "analysis/delay/delay_analysis.h"
@@ -31,6 +34,7 @@ struct AnalysisResult {
   std::optional<SyncPoints> sync_points;
   std::optional<DelayResult> delay;
   std::optional<CriticalPathResult> critical_path;
+  std::vector<std::pair<std::string, double>> phase_seconds;  // wall-clock time per phase
 };
 
 AnalysisResult AnalyzeTrace(const trace::Trace& trace, const match::SyncGraph& graph,

@@ -4,6 +4,7 @@
 #include <limits>
 #include <string>
 
+#include "base/check.h"
 #include "base/flat_hash_map.h"
 #include "base/parallel.h"
 
@@ -79,13 +80,15 @@ AnalysisWindow FindWindow(const trace::Trace& trace, const SyncEdges& sync,
 // synchronised the location with the edge's partner.
 class IntervalStarts {
  public:
-  explicit IntervalStarts(const SyncPoints& sp) : sp_(sp) {}
+  explicit IntervalStarts(SyncPoints& sp) : sp_(sp) {}
 
-  void Run(uint32_t location, std::vector<EdgeEnds>& ends) {
-    const std::vector<SyncRole>& roles = sp_.locations[location].roles;
+  // Fills `start` and `cut` of every edge role of `location`.
+  void Run(uint32_t location) {
+    LocationSyncPoints& l = sp_.locations[location];
+    std::vector<SyncRole>& roles = l.roles;
     previous_in_key_.assign(roles.size(), kNone);
     for (uint32_t r = 0; r < roles.size(); ++r) {
-      const SyncRole& role = roles[r];
+      SyncRole& role = roles[r];
       if (role.kind == RoleKind::kGroup) {
         uint32_t key = sp_.groups[role.id].key;
         uint32_t* latest = latest_group_.Find(key);
@@ -98,15 +101,9 @@ class IntervalStarts {
         }
         continue;
       }
-      const WaitEdge& edge = sp_.edges[role.id];
-      uint32_t partner = role.kind == RoleKind::kWaiter ? edge.delayer : edge.waiter;
-      uint32_t start = Previous(roles, partner);
-      if (role.kind == RoleKind::kWaiter) {
-        ends[role.id].waiter_start = start;
-      } else {
-        ends[role.id].delayer_start = start;
-      }
-      last_with_.Insert(partner, r);
+      role.start = Previous(roles, role.partner);
+      role.cut = StartCut(l, role);
+      last_with_.Insert(role.partner, r);
     }
   }
 
@@ -135,151 +132,337 @@ class IntervalStarts {
   }
 
   static constexpr int kGroupLookback = 64;
-  const SyncPoints& sp_;
+  // The part of the interval's start call before the pair's synchronisation there ended: the
+  // interval begins when the first of the two left that call; until then this side's call was
+  // synchronising with the partner, not running ahead of it.
+  int64_t StartCut(const LocationSyncPoints& l, const SyncRole& role) const {
+    if (role.start == kNone) return 0;
+    const SyncRole& start = l.roles[role.start];
+    const uint32_t a = start.activity;
+    if (a >= role.activity) return 0;
+    int64_t partner_exit = 0;
+    if (start.kind == RoleKind::kGroup) {
+      uint32_t member = sp_.GroupMemberOf(start.id, role.partner);
+      partner_exit = member == kNone ? l.call_exit[a] : sp_.group_member_exit[member];
+    } else {
+      const EdgeEnds& e = sp_.ends[start.id];
+      partner_exit = start.kind == RoleKind::kWaiter ? e.delayer_exit : e.waiter_exit;
+    }
+    const int64_t moment = std::min(l.call_exit[a], partner_exit);
+    const uint32_t waiter = l.call_wait[a];
+    int64_t from = l.call_time[a] + (waiter == kNone ? 0 : l.roles[waiter].wait);
+    from = std::max(from, sp_.window.begin);
+    const int64_t to = std::min({moment, l.call_exit[a], sp_.window.end});
+    if (to <= from || l.call_path[a] == kNone) return 0;
+    return to - from;
+  }
+
+  SyncPoints& sp_;
   FlatHashMap<uint32_t, uint32_t> last_with_;     // partner -> role
   FlatHashMap<uint32_t, uint32_t> latest_group_;  // group key -> role
   std::vector<uint32_t> keys_;
   std::vector<uint32_t> previous_in_key_;  // per group role: the previous one with its key
 };
 
+// Keeps the edges between participants, at most one wait per call (the first one found), and
+// returns the calls of each kept edge (waiter call, delayer call).
+std::vector<std::pair<uint32_t, uint32_t>> KeepEdges(const trace::Trace& trace,
+                                                     std::vector<WaitEdge>&& edges,
+                                                     unsigned threads, SyncPoints& sp) {
+  const uint32_t n = trace.location_count();
+  // Edges come grouped by waiter location: check each group on its own task.
+  std::vector<size_t> runs{0};
+  for (size_t i = 1; i < edges.size(); ++i) {
+    if (edges[i].waiter != edges[i - 1].waiter) runs.push_back(i);
+  }
+  runs.push_back(edges.size());
+  const size_t run_count = runs.size() - 1;
+  std::vector<std::pair<uint32_t, uint32_t>> calls(edges.size(), {kNone, kNone});
+  std::vector<size_t> kept_in_run(run_count, 0);
+  ParallelFor(run_count, threads, [&](size_t run) {
+    FlatHashMap<uint32_t, uint32_t> waited_calls;
+    for (size_t i = runs[run]; i < runs[run + 1]; ++i) {
+      const WaitEdge& e = edges[i];
+      if (e.waiter >= n || e.delayer >= n || e.waiter == e.delayer || e.wait <= 0 ||
+          !sp.is_participant[e.waiter] || !sp.is_participant[e.delayer]) {
+        continue;
+      }
+      uint32_t wcall = CallOf(trace.location(e.waiter), e.waiter_event);
+      uint32_t dcall = CallOf(trace.location(e.delayer), e.delayer_event);
+      if (wcall == kNone || dcall == kNone || waited_calls.Find(wcall) != nullptr) continue;
+      waited_calls.Insert(wcall, 1);
+      calls[i] = {wcall, dcall};
+      ++kept_in_run[run];
+    }
+  });
+  size_t kept = 0;
+  for (size_t k : kept_in_run) kept += k;
+  if (kept == edges.size()) {  // the usual case: every edge is followed
+    sp.edges = std::move(edges);
+    return calls;
+  }
+  for (size_t i = 0; i < edges.size(); ++i) {
+    const WaitEdge& e = edges[i];
+    if (calls[i].first != kNone) continue;
+    sp.unfollowed_wait[static_cast<int>(e.pattern)] += e.wait;
+    sp.diagnostics.Report(kUnfollowedWait, "location " + std::to_string(e.waiter) + " event " +
+                                               std::to_string(e.waiter_event));
+  }
+  std::vector<size_t> first(run_count + 1, 0);
+  for (size_t run = 0; run < run_count; ++run) first[run + 1] = first[run] + kept_in_run[run];
+  sp.edges.resize(kept);
+  std::vector<std::pair<uint32_t, uint32_t>> kept_calls(kept);
+  ParallelFor(run_count, threads, [&](size_t run) {
+    size_t out = first[run];
+    for (size_t i = runs[run]; i < runs[run + 1]; ++i) {
+      if (calls[i].first == kNone) continue;
+      sp.edges[out] = edges[i];
+      kept_calls[out++] = calls[i];
+    }
+  });
+  return kept_calls;
+}
+
+// Keeps the groups' participating members, with their events resolved to calls. Groups with
+// fewer than two participating members synchronise nobody and are dropped.
+void KeepGroups(const trace::Trace& trace, const SyncEdges& sync, unsigned threads,
+                SyncPoints& sp) {
+  const uint32_t n = trace.location_count();
+  auto participates = [&](const GroupMember& m) {
+    return m.location < n && sp.is_participant[m.location] &&
+           CallOf(trace.location(m.location), m.event) != kNone;
+  };
+  std::vector<uint32_t> count(sync.groups.size(), 0);
+  ParallelFor(sync.groups.size(), threads, [&](size_t g) {
+    const SyncGroup& group = sync.groups[g];
+    for (uint32_t k = 0; k < group.member_count; ++k) {
+      if (participates(sync.group_members[group.first_member + k])) ++count[g];
+    }
+    if (count[g] < 2) count[g] = 0;
+  });
+  std::vector<uint32_t> source;  // kept group -> index in sync.groups
+  uint32_t members = 0;
+  for (uint32_t g = 0; g < sync.groups.size(); ++g) {
+    if (count[g] == 0) continue;
+    source.push_back(g);
+    sp.groups.push_back(SyncGroup{sync.groups[g].key, members, count[g]});
+    members += count[g];
+  }
+  sp.group_members.resize(members);
+  sp.group_by_location.resize(members);
+  sp.group_covers_all.assign(sp.groups.size(), false);
+  sp.group_index_offsets.resize(sp.groups.size() + 1);
+  for (size_t g = 0; g < sp.groups.size(); ++g) {
+    sp.group_index_offsets[g + 1] = sp.groups[g].first_member + sp.groups[g].member_count;
+  }
+  ParallelFor(sp.groups.size(), threads, [&](size_t g) {
+    const SyncGroup& from = sync.groups[source[g]];
+    const SyncGroup& kept = sp.groups[g];
+    uint32_t out = kept.first_member;
+    for (uint32_t k = 0; k < from.member_count; ++k) {
+      const GroupMember& m = sync.group_members[from.first_member + k];
+      if (!participates(m)) continue;
+      sp.group_members[out] = GroupMember{m.location, CallOf(trace.location(m.location), m.event)};
+      sp.group_by_location[out] = out;
+      ++out;
+    }
+    auto begin = sp.group_by_location.begin() + kept.first_member;
+    auto end = begin + kept.member_count;
+    std::sort(begin, end, [&](uint32_t a, uint32_t b) {
+      return sp.group_members[a].location < sp.group_members[b].location;
+    });
+    // A location calls an operation once per instance, so a group of all participants holds
+    // each exactly once, in location order: the member of a location is found by its index.
+    bool all = kept.member_count == sp.participants.size();
+    for (uint32_t k = 0; all && k < kept.member_count; ++k) {
+      all = sp.group_members[begin[k]].location == sp.participants[k];
+    }
+    sp.group_covers_all[g] = all;
+  });
+  sp.group_member_exit.assign(sp.group_members.size(), 0);
+}
+
+// Lists, per location, the ids (ascending) of the items whose location `of(item)` is it.
+template <typename LocationOf>
+std::vector<std::vector<uint32_t>> ByLocation(size_t items, uint32_t locations, LocationOf of) {
+  std::vector<uint32_t> count(locations, 0);
+  for (size_t i = 0; i < items; ++i) ++count[of(i)];
+  std::vector<std::vector<uint32_t>> lists(locations);
+  for (uint32_t l = 0; l < locations; ++l) lists[l].reserve(count[l]);
+  for (size_t i = 0; i < items; ++i) lists[of(i)].push_back(static_cast<uint32_t>(i));
+  return lists;
+}
+
+// Gives every location its roles (unsorted; each kind in ascending id).
+void AssignRoles(const std::vector<std::pair<uint32_t, uint32_t>>& edge_calls, unsigned threads,
+                 SyncPoints& sp) {
+  const uint32_t n = static_cast<uint32_t>(sp.locations.size());
+  std::vector<std::vector<uint32_t>> waited =
+      ByLocation(sp.edges.size(), n, [&](size_t e) { return sp.edges[e].waiter; });
+  std::vector<std::vector<uint32_t>> delayed =
+      ByLocation(sp.edges.size(), n, [&](size_t e) { return sp.edges[e].delayer; });
+  std::vector<std::vector<uint32_t>> member_of = ByLocation(
+      sp.group_members.size(), n, [&](size_t m) { return sp.group_members[m].location; });
+  // group_members are stored group after group: find each member's group by its position.
+  std::vector<uint32_t> group_of(sp.group_members.size());
+  ParallelFor(sp.groups.size(), threads, [&](size_t g) {
+    for (uint32_t k = 0; k < sp.groups[g].member_count; ++k)
+      group_of[sp.groups[g].first_member + k] = static_cast<uint32_t>(g);
+  });
+  ParallelFor(sp.participants.size(), threads, [&](size_t i) {
+    uint32_t loc = sp.participants[i];
+    std::vector<SyncRole>& roles = sp.locations[loc].roles;
+    roles.reserve(waited[loc].size() + delayed[loc].size() + member_of[loc].size());
+    for (uint32_t e : waited[loc]) {
+      const WaitEdge& edge = sp.edges[e];
+      SyncRole role;
+      role.call = edge_calls[e].first;
+      role.id = e;
+      role.partner = edge.delayer;
+      role.kind = RoleKind::kWaiter;
+      role.pattern = edge.pattern;
+      role.wait = edge.wait;
+      roles.push_back(role);
+    }
+    for (uint32_t e : delayed[loc]) {
+      const WaitEdge& edge = sp.edges[e];
+      SyncRole role;
+      role.call = edge_calls[e].second;
+      role.id = e;
+      role.partner = edge.waiter;
+      role.kind = RoleKind::kDelayer;
+      role.pattern = edge.pattern;
+      role.wait = edge.wait;
+      roles.push_back(role);
+    }
+    // A group role's id is the group; the member index is found again through GroupMemberOf.
+    for (uint32_t m : member_of[loc]) {
+      SyncRole role;
+      role.call = sp.group_members[m].event;
+      role.id = group_of[m];
+      role.kind = RoleKind::kGroup;
+      roles.push_back(role);
+    }
+  });
+}
+
+// Orders roles by call, then kind, then id. AssignRoles appends the roles of one kind in
+// ascending id, so sorting (call, kind, position) packed into one integer gives that order and
+// is much cheaper than comparing the three fields.
+void SortRoles(std::vector<SyncRole>& roles) {
+  CW_CHECK(roles.size() < (1u << 30));
+  std::vector<uint64_t> keys(roles.size());
+  for (uint32_t i = 0; i < roles.size(); ++i) {
+    keys[i] = (static_cast<uint64_t>(roles[i].call) << 32) |
+              (static_cast<uint64_t>(roles[i].kind) << 30) | i;
+  }
+  std::sort(keys.begin(), keys.end());
+  std::vector<SyncRole> sorted;
+  sorted.reserve(roles.size());
+  for (uint64_t key : keys) sorted.push_back(roles[key & ((1u << 30) - 1)]);
+  roles = std::move(sorted);
+}
+
+// Orders a location's roles and numbers its calls; records where each edge and group member
+// left its call.
+void OrderRoles(const trace::Trace& trace, uint32_t loc, SyncPoints& sp) {
+  LocationSyncPoints& l = sp.locations[loc];
+  const trace::LocationEvents& ev = trace.location(loc);
+  SortRoles(l.roles);
+  for (uint32_t r = 0; r < l.roles.size(); ++r) {
+    SyncRole& role = l.roles[r];
+    if (l.calls.empty() || l.calls.back() != role.call) {
+      l.calls.push_back(role.call);
+      l.call_time.push_back(static_cast<int64_t>(ev.time(role.call)));
+      l.call_exit.push_back(ExitOf(ev, role.call));
+      l.call_path.push_back(ev.kind(role.call) == EventKind::kEnter ? ev.ref(role.call) : kNone);
+      l.call_wait.push_back(kNone);
+      l.call_role.push_back(r);
+    }
+    role.activity = static_cast<uint32_t>(l.calls.size() - 1);
+    if (role.kind == RoleKind::kWaiter) {
+      l.call_wait.back() = r;
+      sp.ends[role.id].waiter_role = r;
+      sp.ends[role.id].waiter_exit = l.call_exit.back();
+    } else if (role.kind == RoleKind::kDelayer) {
+      sp.ends[role.id].delayer_role = r;
+      sp.ends[role.id].delayer_exit = l.call_exit.back();
+    } else {
+      sp.group_member_exit[sp.GroupMemberOf(role.id, loc)] = l.call_exit.back();
+    }
+  }
+}
+
+// The steps of a location in the backward passes (locations can be planned in parallel: each
+// edge is consumed by the step of one location only).
+void PlanBackward(const SyncPoints& sp, uint32_t loc, BackwardPlan& plan) {
+  const std::vector<SyncRole>& roles = sp.locations[loc].roles;
+  for (uint32_t r = static_cast<uint32_t>(roles.size()); r > 0; --r) {
+    const SyncRole& role = roles[r - 1];
+    if (role.kind == RoleKind::kGroup) continue;
+    if (role.kind == RoleKind::kDelayer) {
+      plan.schedule.AddStep(loc, {role.id});
+    } else {
+      plan.schedule.AddStep(loc, {});
+    }
+    plan.step_role[loc].push_back(r - 1);
+  }
+}
+
+// Finds the interval starts of a location's edge roles (which need every location's exits) and
+// builds its time map.
+void FinishLocation(const trace::Trace& trace, uint32_t loc, SyncPoints& sp) {
+  LocationSyncPoints& l = sp.locations[loc];
+  std::vector<int64_t> waits(l.calls.size(), 0);
+  for (uint32_t a = 0; a < l.calls.size(); ++a) {
+    if (l.call_wait[a] != kNone) waits[a] = l.roles[l.call_wait[a]].wait;
+  }
+  l.time =
+      TimeMap::Build(trace, trace.location(loc), l.calls, waits, sp.window.begin, sp.window.end);
+  IntervalStarts starts(sp);
+  starts.Run(loc);
+}
+
 }  // namespace
 
-SyncPoints BuildSyncPoints(const trace::Trace& trace, const SyncEdges& sync, unsigned threads) {
+SyncPoints BuildSyncPoints(const trace::Trace& trace, SyncEdges&& sync, unsigned threads) {
   SyncPoints sp;
   sp.source = &trace;
   const uint32_t n = trace.location_count();
   sp.is_participant = FindParticipants(trace);
+  sp.participant_index.assign(n, kNone);
   for (uint32_t l = 0; l < n; ++l) {
-    if (sp.is_participant[l]) sp.participants.push_back(l);
+    if (!sp.is_participant[l]) continue;
+    sp.participant_index[l] = static_cast<uint32_t>(sp.participants.size());
+    sp.participants.push_back(l);
   }
   sp.window = FindWindow(trace, sync, sp.participants);
+  sp.init_call = sync.init_call;
   sp.locations.resize(n);
 
-  // Edges between participants, at most one wait per call (the first one found).
-  std::vector<FlatHashMap<uint32_t, uint32_t>> waited_calls(n);
-  std::vector<std::pair<uint32_t, uint32_t>> edge_calls;  // (waiter call, delayer call)
-  for (const WaitEdge& e : sync.edges) {
-    bool followed = e.waiter < n && e.delayer < n && e.waiter != e.delayer && e.wait > 0 &&
-                    sp.is_participant[e.waiter] && sp.is_participant[e.delayer];
-    uint32_t wcall = followed ? CallOf(trace.location(e.waiter), e.waiter_event) : kNone;
-    uint32_t dcall = followed ? CallOf(trace.location(e.delayer), e.delayer_event) : kNone;
-    followed = followed && wcall != kNone && dcall != kNone &&
-               waited_calls[e.waiter].Find(wcall) == nullptr;
-    if (!followed) {
-      sp.unfollowed_wait[static_cast<int>(e.pattern)] += e.wait;
-      sp.diagnostics.Report(kUnfollowedWait, "location " + std::to_string(e.waiter) + " event " +
-                                                 std::to_string(e.waiter_event));
-      continue;
-    }
-    waited_calls[e.waiter].Insert(wcall, 1);
-    sp.edges.push_back(e);
-    edge_calls.emplace_back(wcall, dcall);
-  }
+  std::vector<std::pair<uint32_t, uint32_t>> edge_calls =
+      KeepEdges(trace, std::move(sync.edges), threads, sp);
+  sync.edges = {};
   sp.ends.resize(sp.edges.size());
-
-  // Groups, restricted to participants.
-  sp.group_index_offsets.push_back(0);
-  for (const SyncGroup& g : sync.groups) {
-    SyncGroup kept{g.key, static_cast<uint32_t>(sp.group_members.size()), 0};
-    for (uint32_t k = 0; k < g.member_count; ++k) {
-      const GroupMember& m = sync.group_members[g.first_member + k];
-      if (m.location >= n || !sp.is_participant[m.location]) continue;
-      uint32_t call = CallOf(trace.location(m.location), m.event);
-      if (call == kNone) continue;
-      sp.group_members.push_back(GroupMember{m.location, call});
-      ++kept.member_count;
-    }
-    if (kept.member_count < 2) {
-      sp.group_members.resize(kept.first_member);
-      continue;
-    }
-    sp.groups.push_back(kept);
-    for (uint32_t k = 0; k < kept.member_count; ++k)
-      sp.group_by_location.push_back(kept.first_member + k);
-    std::sort(sp.group_by_location.end() - kept.member_count, sp.group_by_location.end(),
-              [&](uint32_t a, uint32_t b) {
-                return sp.group_members[a].location < sp.group_members[b].location;
-              });
-    sp.group_index_offsets.push_back(static_cast<uint32_t>(sp.group_by_location.size()));
-  }
-  sp.group_member_exit.assign(sp.group_members.size(), 0);
-
-  // Roles per location.
-  for (uint32_t e = 0; e < sp.edges.size(); ++e) {
-    sp.locations[sp.edges[e].waiter].roles.push_back(
-        SyncRole{edge_calls[e].first, 0, RoleKind::kWaiter, e});
-    sp.locations[sp.edges[e].delayer].roles.push_back(
-        SyncRole{edge_calls[e].second, 0, RoleKind::kDelayer, e});
-  }
-  // A group role's id is the group; the member index is found again through GroupMemberOf.
-  for (uint32_t g = 0; g < sp.groups.size(); ++g) {
-    for (uint32_t k = 0; k < sp.groups[g].member_count; ++k) {
-      const GroupMember& m = sp.group_members[sp.groups[g].first_member + k];
-      sp.locations[m.location].roles.push_back(SyncRole{m.event, 0, RoleKind::kGroup, g});
-    }
-  }
-
-  ParallelFor(n, threads, [&](size_t index) {
-    uint32_t loc = static_cast<uint32_t>(index);
-    if (!sp.is_participant[loc]) return;
-    LocationSyncPoints& l = sp.locations[loc];
-    const trace::LocationEvents& ev = trace.location(loc);
-    std::sort(l.roles.begin(), l.roles.end(), [](const SyncRole& a, const SyncRole& b) {
-      if (a.call != b.call) return a.call < b.call;
-      if (a.kind != b.kind) return a.kind < b.kind;
-      return a.id < b.id;
-    });
-    std::vector<int64_t> waits;
-    for (uint32_t r = 0; r < l.roles.size(); ++r) {
-      SyncRole& role = l.roles[r];
-      if (l.calls.empty() || l.calls.back() != role.call) {
-        l.calls.push_back(role.call);
-        l.call_time.push_back(static_cast<int64_t>(ev.time(role.call)));
-        l.call_exit.push_back(ExitOf(ev, role.call));
-        l.call_wait.push_back(kNone);
-        l.call_role.push_back(r);
-        waits.push_back(0);
-      }
-      role.activity = static_cast<uint32_t>(l.calls.size() - 1);
-      if (role.kind == RoleKind::kWaiter) {
-        l.call_wait.back() = role.id;
-        waits.back() = sp.edges[role.id].wait;
-        sp.ends[role.id].waiter_role = r;
-        sp.ends[role.id].waiter_exit = l.call_exit.back();
-      } else if (role.kind == RoleKind::kDelayer) {
-        sp.ends[role.id].delayer_role = r;
-        sp.ends[role.id].delayer_exit = l.call_exit.back();
-      } else {
-        sp.group_member_exit[sp.GroupMemberOf(role.id, loc)] = l.call_exit.back();
-      }
-    }
-    l.time =
-        TimeMap::Build(trace, trace.location(loc), l.calls, waits, sp.window.begin, sp.window.end);
-    IntervalStarts starts(sp);
-    starts.Run(loc, sp.ends);
+  KeepGroups(trace, sync, threads, sp);
+  sync.groups = {};
+  sync.group_members = {};
+  AssignRoles(edge_calls, threads, sp);
+  ParallelFor(sp.participants.size(), threads,
+              [&](size_t i) { OrderRoles(trace, sp.participants[i], sp); });
+  sp.backward = std::make_unique<BackwardPlan>(n, static_cast<uint32_t>(sp.edges.size()));
+  ParallelFor(sp.participants.size(), threads, [&](size_t i) {
+    FinishLocation(trace, sp.participants[i], sp);
+    PlanBackward(sp, sp.participants[i], *sp.backward);
   });
   return sp;
 }
 
-BackwardPlan::BackwardPlan(const SyncPoints& sp)
-    : schedule(static_cast<uint32_t>(sp.locations.size()), static_cast<uint32_t>(sp.edges.size())),
-      step_role(sp.locations.size()) {
-  for (uint32_t loc : sp.participants) {
-    const std::vector<SyncRole>& roles = sp.locations[loc].roles;
-    for (uint32_t r = static_cast<uint32_t>(roles.size()); r > 0; --r) {
-      const SyncRole& role = roles[r - 1];
-      if (role.kind == RoleKind::kGroup) continue;
-      if (role.kind == RoleKind::kDelayer) {
-        schedule.AddStep(loc, {role.id});
-      } else {
-        schedule.AddStep(loc, {});
-      }
-      step_role[loc].push_back(r - 1);
-    }
-  }
-}
-
 uint32_t SyncPoints::GroupMemberOf(uint32_t group, uint32_t location) const {
+  if (group_covers_all[group]) {
+    uint32_t index = participant_index[location];
+    return index == kNone ? kNone : group_by_location[group_index_offsets[group] + index];
+  }
   auto begin = group_by_location.begin() + group_index_offsets[group];
   auto end = group_by_location.begin() + group_index_offsets[group + 1];
   auto it = std::lower_bound(begin, end, location, [&](uint32_t member, uint32_t loc) {
@@ -288,38 +471,14 @@ uint32_t SyncPoints::GroupMemberOf(uint32_t group, uint32_t location) const {
   return it != end && group_members[*it].location == location ? *it : kNone;
 }
 
-void SyncPoints::CutIntervalStart(uint32_t location, uint32_t start_role, uint32_t partner,
-                                  uint32_t end_activity, TimeVector& out) const {
-  if (start_role == kNone) return;
-  const LocationSyncPoints& l = locations[location];
-  const SyncRole& start = l.roles[start_role];
-  const uint32_t a = start.activity;
-  if (a >= end_activity) return;
-  // The interval begins when the first of the pair left the start call; before that moment
-  // this side's call was synchronising with the partner, not running ahead of it.
-  int64_t partner_exit = 0;
-  if (start.kind == RoleKind::kGroup) {
-    uint32_t member = GroupMemberOf(start.id, partner);
-    partner_exit = member == kNone ? l.call_exit[a] : group_member_exit[member];
-  } else {
-    const EdgeEnds& e = ends[start.id];
-    partner_exit = start.kind == RoleKind::kWaiter ? e.delayer_exit : e.waiter_exit;
-  }
-  const int64_t moment = std::min(l.call_exit[a], partner_exit);
-  const uint32_t wait_edge = l.call_wait[a];
-  int64_t from = l.call_time[a] + (wait_edge == kNone ? 0 : edges[wait_edge].wait);
-  from = std::max(from, window.begin);
-  const int64_t to = std::min({moment, l.call_exit[a], window.end});
-  if (to <= from) return;
-  const trace::LocationEvents& ev = source->location(location);
-  uint32_t call = l.calls[a];
-  if (ev.kind(call) != EventKind::kEnter) return;
-  uint32_t callpath = ev.ref(call);
-  auto it = std::lower_bound(out.begin(), out.end(), callpath,
+void SyncPoints::TakeCut(const LocationSyncPoints& l, const SyncRole& r, TimeVector& time) {
+  uint32_t callpath = CutPath(l, r);
+  if (callpath == kNone) return;
+  auto it = std::lower_bound(time.begin(), time.end(), callpath,
                              [](const CallpathTicks& e, uint32_t cp) { return e.callpath < cp; });
-  if (it == out.end() || it->callpath != callpath) return;
-  it->ticks -= std::min(it->ticks, to - from);
-  if (it->ticks == 0) out.erase(it);
+  if (it == time.end() || it->callpath != callpath) return;
+  it->ticks -= std::min(it->ticks, r.cut);
+  if (it->ticks == 0) time.erase(it);
 }
 
 }  // namespace cw::analysis

@@ -33,6 +33,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "analysis/syncpoints/time_map.h"
@@ -48,11 +49,21 @@ namespace cw::analysis {
 // its membership in a group.
 enum class RoleKind : uint8_t { kDelayer = 0, kWaiter = 1, kGroup = 2 };
 
+// Everything the backward passes need about a role is kept in it, so that a location's replay
+// reads its own arrays in order instead of jumping through the global edge tables.
 struct SyncRole {
-  uint32_t call;      // Enter event of the call
-  uint32_t activity;  // index of the call in LocationSyncPoints::calls
-  RoleKind kind;
-  uint32_t id;  // edge id (kDelayer, kWaiter) or group id (kGroup)
+  uint32_t call = trace::kNone;      // Enter event of the call
+  uint32_t activity = trace::kNone;  // index of the call in LocationSyncPoints::calls
+  uint32_t id = trace::kNone;        // edge id (kDelayer, kWaiter) or group id (kGroup)
+  uint32_t partner = trace::kNone;   // edges: the location at the other end
+  // Edges: the role at which the pair's synchronisation interval starts on this location
+  // (kNone: at the start of the window), and the ticks of that role's call that precede the
+  // interval (they are taken off the call's call path; see SyncPoints::IntervalTime).
+  uint32_t start = trace::kNone;
+  RoleKind kind = RoleKind::kGroup;
+  SyncPattern pattern = SyncPattern::kLateSender;  // edges
+  int64_t wait = 0;                                // edges: the wait, ticks
+  int64_t cut = 0;
 };
 
 struct LocationSyncPoints {
@@ -60,20 +71,17 @@ struct LocationSyncPoints {
   std::vector<uint32_t> calls;      // Enter events of the calls with roles, ascending
   std::vector<int64_t> call_time;   // per call: when it was entered
   std::vector<int64_t> call_exit;   // per call: when it was left
-  std::vector<uint32_t> call_wait;  // per call: the edge waited for there, or kNone
+  std::vector<uint32_t> call_path;  // per call: its call path (kNone outside every region)
+  std::vector<uint32_t> call_wait;  // per call: the waiter role that waited there, or kNone
   std::vector<uint32_t> call_role;  // per call: index of its first role
   TimeMap time;                     // boundaries: 0, then call j at j + 1, then the end
 };
 
-// Where an edge sits on its two locations, and where its interval starts on each.
+// Where an edge sits on its two locations.
 struct EdgeEnds {
   uint32_t waiter_role = trace::kNone;   // index into the waiter's roles
   uint32_t delayer_role = trace::kNone;  // index into the delayer's roles
-  // Role index of the previous synchronisation of the pair on each side, kNone for the start
-  // of the window.
-  uint32_t waiter_start = trace::kNone;
-  uint32_t delayer_start = trace::kNone;
-  int64_t waiter_exit = 0;  // when each side left its call of this edge
+  int64_t waiter_exit = 0;               // when each side left its call of this edge
   int64_t delayer_exit = 0;
 };
 
@@ -86,6 +94,16 @@ struct AnalysisWindow {
   int64_t length() const { return end - begin; }
 };
 
+// The backward replay both root-cause analyses run: every location visits its waiter and
+// delayer roles from last to first; a waiter role sends along its edge, and the delayer role of
+// the same edge takes that value. (Group roles only bound intervals and need no step.)
+struct BackwardPlan {
+  BackwardPlan(uint32_t locations, uint32_t edges)
+      : schedule(locations, edges), step_role(locations) {}
+  replay::Schedule schedule;
+  std::vector<std::vector<uint32_t>> step_role;  // per location and step: the role index
+};
+
 struct SyncPoints {
   std::vector<WaitEdge> edges;  // the followed edges (ids index `ends` and the roles)
   std::vector<EdgeEnds> ends;
@@ -95,34 +113,42 @@ struct SyncPoints {
   // Per group, its member indices sorted by location: [group_index_offsets[g], ...[g + 1]).
   std::vector<uint32_t> group_by_location;
   std::vector<uint32_t> group_index_offsets;
+  std::vector<bool> group_covers_all;         // per group: every participant is a member
   std::vector<LocationSyncPoints> locations;  // by location; empty for non-participants
   std::vector<uint32_t> participants;         // ascending
   std::vector<bool> is_participant;           // by location
+  std::vector<uint32_t> participant_index;    // by location: index in participants, or kNone
+  std::vector<uint32_t> init_call;            // by location: its MPI_Init Enter, or kNone
   AnalysisWindow window;
   // Waits not followed (edges between non-participants, a second wait in one call), by pattern.
   int64_t unfollowed_wait[kSyncPatternCount] = {};
   Diagnostics diagnostics;
 
-  // The time per call path of `location` in its synchronisation interval with `partner` that
-  // starts at role `start_role` (kNone: the start of the window) and ends at the Enter of call
-  // `end_activity`, added to `out`.
-  void IntervalTime(uint32_t location, uint32_t start_role, uint32_t partner, uint32_t end_activity,
-                    TimeVector& out) const {
-    locations[location].time.Sum(StartBoundary(location, start_role), end_activity + 1, out);
-    CutIntervalStart(location, start_role, partner, end_activity, out);
+  // The time per call path of `location` in the synchronisation interval of its edge role
+  // `role` (from the start of the interval to the Enter of the role's call), added to `out`.
+  void IntervalTime(uint32_t location, uint32_t role, TimeVector& out) const {
+    const LocationSyncPoints& l = locations[location];
+    const SyncRole& r = l.roles[role];
+    l.time.Sum(StartBoundary(location, r.start), r.activity + 1, out);
+    TakeCut(l, r, out);
   }
-  // The two steps of IntervalTime, for callers that reuse the first for several partners: the
-  // time-map boundary where the interval starts, and removing the part of the start call before
-  // the pair's synchronisation ended.
+  // The two steps of IntervalTime, for callers that reuse the first for roles that share the
+  // start: the time-map boundary where the interval starts, and taking off the part of the start
+  // call that precedes the interval.
   uint32_t StartBoundary(uint32_t location, uint32_t start_role) const {
     return start_role == trace::kNone ? 0 : locations[location].roles[start_role].activity + 1;
   }
-  void CutIntervalStart(uint32_t location, uint32_t start_role, uint32_t partner,
-                        uint32_t end_activity, TimeVector& time) const;
+  static void TakeCut(const LocationSyncPoints& l, const SyncRole& r, TimeVector& time);
+  // The call path the cut of `r` applies to (kNone if none).
+  static uint32_t CutPath(const LocationSyncPoints& l, const SyncRole& r) {
+    return r.start == trace::kNone || r.cut == 0 ? trace::kNone
+                                                 : l.call_path[l.roles[r.start].activity];
+  }
   // The member index of `location` in group `group`, or kNone.
   uint32_t GroupMemberOf(uint32_t group, uint32_t location) const;
 
-  const trace::Trace* source = nullptr;  // the trace it was built from
+  const trace::Trace* source = nullptr;    // the trace it was built from
+  std::unique_ptr<BackwardPlan> backward;  // the schedule of the backward passes
 };
 
 inline constexpr DiagnosticKind kUnfollowedWait{
@@ -131,15 +157,8 @@ inline constexpr DiagnosticKind kUnfollowedWait{
     "second wait in one call: counted as a wait state, not followed by delay and critical-path "
     "analysis"};
 
-SyncPoints BuildSyncPoints(const trace::Trace& trace, const SyncEdges& sync, unsigned threads);
-
-// The backward replay both root-cause analyses run: every location visits its waiter and
-// delayer roles from last to first; a waiter role sends along its edge, and the delayer role of
-// the same edge takes that value. (Group roles only bound intervals and need no step.)
-struct BackwardPlan {
-  explicit BackwardPlan(const SyncPoints& sp);
-  replay::Schedule schedule;
-  std::vector<std::vector<uint32_t>> step_role;  // per location and step: the role index
-};
+// Takes the edges and groups out of `sync` (they move into the result); `init_call` and
+// `finalize_call` stay.
+SyncPoints BuildSyncPoints(const trace::Trace& trace, SyncEdges&& sync, unsigned threads);
 
 }  // namespace cw::analysis

@@ -41,6 +41,62 @@ Scratch& ThreadScratch(size_t callpaths) {
   return scratch;
 }
 
+// The time of one segment per call path. A segment between two synchronising calls usually
+// touches a handful of call paths: a short unsorted list beats a dense array there; a segment
+// that touches many moves to the dense scratch.
+class SegmentTimes {
+ public:
+  explicit SegmentTimes(Scratch& scratch) : scratch_(scratch) {}
+
+  void Add(uint32_t callpath, int64_t value) {
+    if (dense_) {
+      scratch_.Add(callpath, value);
+      return;
+    }
+    for (uint32_t i = 0; i < size_; ++i) {
+      if (entries_[i].callpath == callpath) {
+        entries_[i].ticks += value;
+        return;
+      }
+    }
+    if (size_ == kSmall) {
+      for (uint32_t i = 0; i < size_; ++i) scratch_.Add(entries_[i].callpath, entries_[i].ticks);
+      scratch_.Add(callpath, value);
+      size_ = 0;
+      dense_ = true;
+      return;
+    }
+    entries_[size_++] = CallpathTicks{callpath, value};
+  }
+
+  // Emits the entries sorted by call path, without zeros, and clears.
+  template <typename Emit>
+  void Drain(Emit&& emit) {
+    if (dense_) {
+      scratch_.Drain(emit);
+      dense_ = false;
+      return;
+    }
+    for (uint32_t i = 1; i < size_; ++i) {  // insertion sort: a few entries
+      CallpathTicks e = entries_[i];
+      uint32_t j = i;
+      for (; j > 0 && entries_[j - 1].callpath > e.callpath; --j) entries_[j] = entries_[j - 1];
+      entries_[j] = e;
+    }
+    for (uint32_t i = 0; i < size_; ++i) {
+      if (entries_[i].ticks != 0) emit(entries_[i].callpath, entries_[i].ticks);
+    }
+    size_ = 0;
+  }
+
+ private:
+  static constexpr uint32_t kSmall = 16;
+  Scratch& scratch_;
+  CallpathTicks entries_[kSmall];
+  uint32_t size_ = 0;
+  bool dense_ = false;
+};
+
 }  // namespace
 
 TimeMap TimeMap::Build(const trace::Trace& trace, const trace::LocationEvents& ev,
@@ -54,7 +110,7 @@ TimeMap TimeMap::Build(const trace::Trace& trace, const trace::LocationEvents& e
   map.segment_total_prefix_.push_back(0);
   map.untracked_prefix_.reserve(segments + 1);
   map.untracked_prefix_.push_back(0);
-  Scratch& scratch = ThreadScratch(trace.call_tree.size());
+  SegmentTimes scratch(ThreadScratch(trace.call_tree.size()));
 
   int64_t segment_total = 0, segment_untracked = 0;
   auto close_segment = [&] {
@@ -72,6 +128,13 @@ TimeMap TimeMap::Build(const trace::Trace& trace, const trace::LocationEvents& e
   // The wait of the latest synchronisation call: [wait_from, wait_to) is left out.
   int64_t wait_from = 0, wait_to = 0;
   auto credit = [&](uint32_t callpath, int64_t from, int64_t to) {
+    if (callpath != kNone && from >= window_begin && to <= window_end &&
+        (to <= wait_from || from >= wait_to)) {
+      // The common case: inside the window and not waiting.
+      scratch.Add(callpath, to - from);
+      segment_total += to - from;
+      return;
+    }
     from = std::max(from, window_begin);
     to = std::min(to, window_end);
     if (to <= from) return;
@@ -89,16 +152,22 @@ TimeMap TimeMap::Build(const trace::Trace& trace, const trace::LocationEvents& e
   uint32_t callpath = kNone;  // innermost open region
   int64_t previous = ev.empty() ? 0 : static_cast<int64_t>(ev.time(0));
   size_t next_call = 0;
+  uint32_t next_boundary = calls.empty() ? kNone : calls[0];
   std::span<const EventKind> kinds = ev.kinds();
   for (uint32_t i = 0; i < kinds.size(); ++i) {
+    // Only Enter and Leave change the call path, and synchronisation calls start segments: the
+    // time between other events needs no look.
+    const bool boundary = i == next_boundary;
+    if (kinds[i] != EventKind::kEnter && kinds[i] != EventKind::kLeave && !boundary) continue;
     int64_t t = static_cast<int64_t>(ev.time(i));
-    if (i > 0) credit(callpath, previous, t);
+    credit(callpath, previous, t);
     previous = t;
-    if (next_call < calls.size() && calls[next_call] == i) {
+    if (boundary) {
       close_segment();
       wait_from = t;
       wait_to = t + waits[next_call];
       ++next_call;
+      next_boundary = next_call < calls.size() ? calls[next_call] : kNone;
     }
     if (kinds[i] == EventKind::kEnter) {
       callpath = ev.ref(i);
@@ -116,6 +185,28 @@ void TimeMap::Sum(uint32_t from, uint32_t to, TimeVector& out) const {
   if (to <= from) return;
   const uint32_t begin = offsets_[from], end = offsets_[to];
   if (begin == end) return;
+  if (out.empty() && to == from + 1) {  // one segment: already sorted, nothing to merge
+    out.reserve(end - begin);
+    for (uint32_t i = begin; i < end; ++i) out.push_back(CallpathTicks{callpath_[i], ticks_[i]});
+    return;
+  }
+  // Intervals are usually a few segments of a few call paths each: insert into the sorted result
+  // directly. Long ones go through a dense scratch array.
+  constexpr size_t kInsertLimit = 64;
+  if (end - begin + out.size() <= kInsertLimit) {
+    out.reserve(out.size() + (end - begin));
+    for (uint32_t i = begin; i < end; ++i) {
+      auto it =
+          std::lower_bound(out.begin(), out.end(), callpath_[i],
+                           [](const CallpathTicks& e, uint32_t cp) { return e.callpath < cp; });
+      if (it != out.end() && it->callpath == callpath_[i]) {
+        it->ticks += ticks_[i];
+      } else {
+        out.insert(it, CallpathTicks{callpath_[i], ticks_[i]});
+      }
+    }
+    return;
+  }
   uint32_t max_callpath = 0;
   for (uint32_t i = begin; i < end; ++i) max_callpath = std::max(max_callpath, callpath_[i]);
   for (const CallpathTicks& e : out) max_callpath = std::max(max_callpath, e.callpath);

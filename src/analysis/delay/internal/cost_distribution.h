@@ -40,18 +40,25 @@ struct Split {
 
 // Calls charge(callpath, short_term, long_term) for every call path with excess time, updates
 // the interval's waits, and returns the split. `long_term` has one entry per pattern.
+// `delayer_cut` ticks of call path `delayer_cut_path` are taken off `delayer` first (the part of
+// the interval's start call that precedes the interval; see SyncPoints::StartCut).
 template <typename Charge>
-Split DistributeWait(const TimeVector& delayer, const TimeVector& waiter, int64_t wait,
-                     SyncPattern pattern, const PatternCosts& phi,
-                     std::span<const IntervalWait> waits, Charge&& charge) {
+Split DistributeWait(const TimeVector& delayer, uint32_t delayer_cut_path, int64_t delayer_cut,
+                     const TimeVector& waiter, int64_t wait, SyncPattern pattern,
+                     const PatternCosts& phi, std::span<const IntervalWait> waits,
+                     Charge&& charge) {
   Split split;
+  auto own = [&](const CallpathTicks& q) {
+    return q.callpath == delayer_cut_path ? std::max<int64_t>(q.ticks - delayer_cut, 0) : q.ticks;
+  };
   // Excess per call path: walk both sorted vectors.
   double excess = 0;
   size_t j = 0;
   for (const CallpathTicks& q : delayer) {
     while (j < waiter.size() && waiter[j].callpath < q.callpath) ++j;
     int64_t p = (j < waiter.size() && waiter[j].callpath == q.callpath) ? waiter[j].ticks : 0;
-    if (q.ticks > p) excess += static_cast<double>(q.ticks - p);
+    int64_t d = own(q);
+    if (d > p) excess += static_cast<double>(d - p);
   }
   double waiting = 0;
   for (const IntervalWait& w : waits) waiting += static_cast<double>(w.wait);
@@ -68,17 +75,18 @@ Split DistributeWait(const TimeVector& delayer, const TimeVector& waiter, int64_
   for (const CallpathTicks& q : delayer) {
     while (j < waiter.size() && waiter[j].callpath < q.callpath) ++j;
     int64_t p = (j < waiter.size() && waiter[j].callpath == q.callpath) ? waiter[j].ticks : 0;
-    if (q.ticks <= p) continue;
-    const double share = s * static_cast<double>(q.ticks - p);
+    int64_t d = own(q);
+    if (d <= p) continue;
+    const double share = s * static_cast<double>(d - p);
     for (int x = 0; x < kSyncPatternCount; ++x)
       long_term[static_cast<size_t>(x)] = share * phi[static_cast<size_t>(x)];
     charge(q.callpath, share * omega, long_term);
   }
-  const size_t own = static_cast<size_t>(pattern);
+  const size_t pattern_index = static_cast<size_t>(pattern);
   for (const IntervalWait& w : waits) {
     const double k = s * static_cast<double>(w.wait);
     for (size_t x = 0; x < kSyncPatternCount; ++x) {
-      (*w.phi)[x] += k * ((x == own ? omega : 0.0) + phi[x]);
+      (*w.phi)[x] += k * ((x == pattern_index ? omega : 0.0) + phi[x]);
     }
     *w.propagating = std::max(*w.propagating, k * omega);
   }
