@@ -61,7 +61,7 @@ constexpr Pattern kPatterns[] = {
 
 void TraceSection(const Report& r, std::string& out) {
   const TraceSummary& t = r.trace;
-  out += "causeway wait-state analysis\n\n";
+  out += "causeway analysis\n\n";
   out += "Trace:   " + t.path + "\n";
   if (!t.creator.empty())
     out += "         written by " + t.creator + " (OTF2 " + t.otf2_version + ")\n";
@@ -205,6 +205,148 @@ void WaitStateSection(const Report& r, std::string& out) {
   out += "\n";
 }
 
+// "rank 3", "ranks 12-15", "ranks 0, 4-6" for a set of locations that are all process masters;
+// otherwise the labels.
+std::string LocationSet(const Report& r, std::vector<uint32_t> locations) {
+  std::vector<uint32_t> ranks;
+  for (uint32_t loc : locations) {
+    const Location& l = r.locations.at(loc);
+    if (!l.rank || l.name != "Master thread") ranks.clear();
+    if (!l.rank || l.name != "Master thread") break;
+    ranks.push_back(*l.rank);
+  }
+  if (ranks.size() != locations.size()) {
+    std::string text;
+    for (size_t i = 0; i < locations.size(); ++i) {
+      if (i > 0) text += ", ";
+      text += r.LocationLabel(locations[i]);
+    }
+    return text;
+  }
+  std::sort(ranks.begin(), ranks.end());
+  std::string text = ranks.size() == 1 ? "rank " : "ranks ";
+  for (size_t i = 0; i < ranks.size();) {
+    size_t j = i;
+    while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1) ++j;
+    if (i > 0) text += ", ";
+    text += std::to_string(ranks[i]);
+    if (j > i) text += (j == i + 1 ? ", " : "-") + std::to_string(ranks[j]);
+    i = j + 1;
+  }
+  return text;
+}
+
+// The fewest locations that hold at least 80 % of `per`'s total, largest first (at most 8).
+std::vector<uint32_t> MainContributors(const std::vector<double>& per) {
+  double total = std::accumulate(per.begin(), per.end(), 0.0);
+  std::vector<uint32_t> order(per.size());
+  std::iota(order.begin(), order.end(), 0u);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](uint32_t a, uint32_t b) { return per[a] > per[b]; });
+  std::vector<uint32_t> chosen;
+  double covered = 0;
+  for (uint32_t loc : order) {
+    if (per[loc] <= 0 || covered >= 0.8 * total || chosen.size() == 8) break;
+    chosen.push_back(loc);
+    covered += per[loc];
+  }
+  return chosen;
+}
+
+// Per call path, per location: the sum of the given metrics.
+std::vector<std::vector<double>> Matrix(const Report& r, std::initializer_list<MetricId> metrics) {
+  std::vector<std::vector<double>> m(r.callpaths.size());
+  for (const Value& v : r.values) {
+    if (std::find(metrics.begin(), metrics.end(), v.metric) == metrics.end()) continue;
+    std::vector<double>& row = m[v.callpath];
+    if (row.empty()) row.assign(r.locations.size(), 0.0);
+    row[v.location] += v.value;
+  }
+  return m;
+}
+
+void RootCauseSection(const Report& r, std::string& out) {
+  double waiting = r.Total(MetricId::kDelay);
+  if (!r.critical_path || waiting <= 0) return;
+  out += "Root causes (delay analysis): the call paths whose excess time made others wait\n";
+  std::vector<std::vector<double>> cost = Matrix(r, {MetricId::kDelayMpi});
+  std::vector<std::vector<double>> long_term =
+      Matrix(r, {MetricId::kDelayLateSenderLongterm, MetricId::kDelayLateReceiverLongterm,
+                 MetricId::kDelayBarrierLongterm, MetricId::kDelayN2nLongterm,
+                 MetricId::kDelay12nLongterm, MetricId::kDelayN21Longterm,
+                 MetricId::kDelayScanLongterm, MetricId::kDelayFinalizeLongterm});
+  std::vector<double> per_callpath(r.callpaths.size(), 0.0);
+  for (size_t cp = 0; cp < cost.size(); ++cp) {
+    per_callpath[cp] = std::accumulate(cost[cp].begin(), cost[cp].end(), 0.0);
+  }
+  std::vector<uint32_t> order(per_callpath.size());
+  std::iota(order.begin(), order.end(), 0u);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](uint32_t a, uint32_t b) { return per_callpath[a] > per_callpath[b]; });
+  int shown = 0;
+  for (uint32_t cp : order) {
+    double c = per_callpath[cp];
+    if (c <= 0.01 * waiting || shown == 5) break;
+    double lt = long_term[cp].empty()
+                    ? 0.0
+                    : std::accumulate(long_term[cp].begin(), long_term[cp].end(), 0.0);
+    out += Format("%2.0f. ", ++shown) + PercentTrimmed(c, waiting) + " of all waiting (" +
+           FormatSeconds(c) + ") is caused by " + r.CallpathName(cp) + " on " +
+           LocationSet(r, MainContributors(cost[cp])) + ", " +
+           (lt > 0.5 * c ? "mostly through propagation" : "mostly directly") + " (" +
+           FormatSeconds(c - lt) + " direct, " + FormatSeconds(lt) + " propagated)\n";
+  }
+  double indirect = r.Total(MetricId::kMpiWaitIndirect);
+  double propagating = r.Total(MetricId::kMpiWaitPropagating);
+  out += "    Of all waiting, " + PercentTrimmed(indirect, waiting) +
+         " was itself caused by waiting elsewhere (indirect), and " +
+         PercentTrimmed(propagating, waiting) + " caused further waiting (propagating).\n\n";
+}
+
+void CriticalPathSection(const Report& r, std::string& out) {
+  if (!r.critical_path) return;
+  const CriticalPathSummary& cp = *r.critical_path;
+  double window = cp.window_end - cp.window_begin;
+  out += "Critical path: " + FormatSeconds(cp.length) + " from the last MPI_Init to the last " +
+         "MPI_Finalize (" + std::to_string(cp.segments) + " stretch" +
+         (cp.segments == 1 ? "" : "es");
+  if (cp.end_location) out += ", ending on " + r.LocationLabel(*cp.end_location);
+  out += ")\n";
+  if (cp.length + cp.untracked < window * (1 - 1e-9)) {
+    out += "    It covers " + FormatSeconds(cp.length + cp.untracked) + " of the " +
+           FormatSeconds(window) +
+           " window: timestamps that violate the clock condition left gaps.\n";
+  }
+  std::vector<double> on_path = r.PerCallpath(MetricId::kCriticalPath);
+  std::vector<double> imbalance = r.PerCallpath(MetricId::kCriticalPathImbalance);
+  std::vector<double> costs = r.PerCallpath(MetricId::kCriticalImbalanceImpact);
+  std::vector<double> inter = r.PerCallpath(MetricId::kInterPartitionImbalance);
+  out += "    On it: " +
+         Largest(on_path, cp.length, 4, [&](uint32_t c) { return r.CallpathName(c); }) + "\n";
+  std::vector<uint32_t> order(costs.size());
+  std::iota(order.begin(), order.end(), 0u);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](uint32_t a, uint32_t b) { return costs[a] > costs[b]; });
+  double all_costs = r.Total(MetricId::kCriticalImbalanceImpact);
+  if (all_costs <= 0) {
+    out += "    No call path on it takes longer than on the processes that wait.\n\n";
+    return;
+  }
+  out +=
+      "    Call paths whose imbalance costs the most (waiting they cause, critical-path "
+      "imbalance):\n";
+  int shown = 0;
+  for (uint32_t c : order) {
+    if (costs[c] <= 0.01 * all_costs || shown == 5) break;
+    ++shown;
+    out += "    " + Pad(r.CallpathName(c), 30) + " costs " + FormatSeconds(costs[c]) + " (" +
+           PercentTrimmed(costs[c], all_costs) + ")";
+    if (inter[c] > 0.5 * costs[c]) out += ", mostly between partitions";
+    out += "; " + FormatSeconds(imbalance[c]) + " longer on the path than on average\n";
+  }
+  out += "\n";
+}
+
 void CommunicationSection(const Report& r, std::string& out) {
   const match::MatchStats& m = r.matching;
   out += "Communication: " + std::to_string(m.messages) + " messages matched (" +
@@ -273,6 +415,8 @@ std::string ToSummaryText(const Report& report) {
   TraceSection(report, out);
   BreakdownSection(report, out);
   WaitStateSection(report, out);
+  RootCauseSection(report, out);
+  CriticalPathSection(report, out);
   CommunicationSection(report, out);
   DiagnosticsSection(report, out);
   return out;

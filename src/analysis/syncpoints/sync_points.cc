@@ -4,7 +4,6 @@
 #include <limits>
 #include <string>
 
-#include "base/check.h"
 #include "base/flat_hash_map.h"
 #include "base/parallel.h"
 
@@ -76,11 +75,22 @@ AnalysisWindow FindWindow(const trace::Trace& trace, const SyncEdges& sync,
   return w;
 }
 
+std::vector<uint32_t>& LastWithTable(size_t locations) {
+  thread_local std::vector<uint32_t> table;
+  if (table.size() < locations) table.resize(locations, kNone);
+  return table;
+}
+
 // Finds, on one location, where the interval of every edge starts: the previous role that
 // synchronised the location with the edge's partner.
 class IntervalStarts {
  public:
   explicit IntervalStarts(SyncPoints& sp) : sp_(sp) {}
+  ~IntervalStarts() {
+    for (uint32_t partner : touched_) last_with_[partner] = kNone;
+  }
+  IntervalStarts(const IntervalStarts&) = delete;
+  IntervalStarts& operator=(const IntervalStarts&) = delete;
 
   // Fills `start` and `cut` of every edge role of `location`.
   void Run(uint32_t location) {
@@ -103,7 +113,8 @@ class IntervalStarts {
       }
       role.start = Previous(roles, role.partner);
       role.cut = StartCut(l, role);
-      last_with_.Insert(role.partner, r);
+      if (last_with_[role.partner] == kNone) touched_.push_back(role.partner);
+      last_with_[role.partner] = r;
     }
   }
 
@@ -113,8 +124,7 @@ class IntervalStarts {
   }
 
   uint32_t Previous(const std::vector<SyncRole>& roles, uint32_t partner) const {
-    const uint32_t* pair = last_with_.Find(partner);
-    uint32_t best = pair == nullptr ? kNone : *pair;
+    uint32_t best = last_with_[partner];
     for (uint32_t key : keys_) {
       // The latest group of this communicator that has the partner; groups of N x N operations
       // can leave members out, so look a few groups further back.
@@ -158,7 +168,10 @@ class IntervalStarts {
   }
 
   SyncPoints& sp_;
-  FlatHashMap<uint32_t, uint32_t> last_with_;     // partner -> role
+  // partner location -> its latest role here: a dense table per thread (locations are few
+  // enough), reset through the list of entries this location set.
+  std::vector<uint32_t>& last_with_ = LastWithTable(sp_.locations.size());
+  std::vector<uint32_t> touched_;
   FlatHashMap<uint32_t, uint32_t> latest_group_;  // group key -> role
   std::vector<uint32_t> keys_;
   std::vector<uint32_t> previous_in_key_;  // per group role: the previous one with its key
@@ -180,7 +193,9 @@ std::vector<std::pair<uint32_t, uint32_t>> KeepEdges(const trace::Trace& trace,
   std::vector<std::pair<uint32_t, uint32_t>> calls(edges.size(), {kNone, kNone});
   std::vector<size_t> kept_in_run(run_count, 0);
   ParallelFor(run_count, threads, [&](size_t run) {
-    FlatHashMap<uint32_t, uint32_t> waited_calls;
+    // Calls that already have a wait: a bit per event of the waiter location.
+    std::vector<bool> waited_calls(
+        edges[runs[run]].waiter < n ? trace.location(edges[runs[run]].waiter).size() : 0, false);
     for (size_t i = runs[run]; i < runs[run + 1]; ++i) {
       const WaitEdge& e = edges[i];
       if (e.waiter >= n || e.delayer >= n || e.waiter == e.delayer || e.wait <= 0 ||
@@ -189,8 +204,8 @@ std::vector<std::pair<uint32_t, uint32_t>> KeepEdges(const trace::Trace& trace,
       }
       uint32_t wcall = CallOf(trace.location(e.waiter), e.waiter_event);
       uint32_t dcall = CallOf(trace.location(e.delayer), e.delayer_event);
-      if (wcall == kNone || dcall == kNone || waited_calls.Find(wcall) != nullptr) continue;
-      waited_calls.Insert(wcall, 1);
+      if (wcall == kNone || dcall == kNone || waited_calls[wcall]) continue;
+      waited_calls[wcall] = true;
       calls[i] = {wcall, dcall};
       ++kept_in_run[run];
     }
@@ -347,20 +362,35 @@ void AssignRoles(const std::vector<std::pair<uint32_t, uint32_t>>& edge_calls, u
 }
 
 // Orders roles by call, then kind, then id. AssignRoles appends the roles of one kind in
-// ascending id, so sorting (call, kind, position) packed into one integer gives that order and
-// is much cheaper than comparing the three fields.
+// ascending id, so a stable sort by (call, kind) gives that order: a least-significant-digit
+// radix sort on call * 4 + kind, linear in the number of roles.
 void SortRoles(std::vector<SyncRole>& roles) {
-  CW_CHECK(roles.size() < (1u << 30));
-  std::vector<uint64_t> keys(roles.size());
-  for (uint32_t i = 0; i < roles.size(); ++i) {
-    keys[i] = (static_cast<uint64_t>(roles[i].call) << 32) |
-              (static_cast<uint64_t>(roles[i].kind) << 30) | i;
+  auto key = [](const SyncRole& r) {
+    return (static_cast<uint64_t>(r.call) << 2) | static_cast<uint64_t>(r.kind);
+  };
+  uint64_t max_key = 0;
+  bool sorted = true;
+  for (size_t i = 0; i < roles.size(); ++i) {
+    max_key = std::max(max_key, key(roles[i]));
+    if (i > 0 && key(roles[i]) < key(roles[i - 1])) sorted = false;
   }
-  std::sort(keys.begin(), keys.end());
-  std::vector<SyncRole> sorted;
-  sorted.reserve(roles.size());
-  for (uint64_t key : keys) sorted.push_back(roles[key & ((1u << 30) - 1)]);
-  roles = std::move(sorted);
+  if (sorted) return;
+  constexpr int kBits = 11;
+  constexpr size_t kBuckets = size_t{1} << kBits;
+  std::vector<SyncRole> buffer(roles.size());
+  std::vector<uint32_t> count(kBuckets);
+  for (int shift = 0; (max_key >> shift) != 0; shift += kBits) {
+    std::fill(count.begin(), count.end(), 0u);
+    for (const SyncRole& r : roles) ++count[(key(r) >> shift) & (kBuckets - 1)];
+    uint32_t offset = 0;
+    for (uint32_t& c : count) {
+      uint32_t n = c;
+      c = offset;
+      offset += n;
+    }
+    for (const SyncRole& r : roles) buffer[count[(key(r) >> shift) & (kBuckets - 1)]++] = r;
+    roles.swap(buffer);
+  }
 }
 
 // Orders a location's roles and numbers its calls; records where each edge and group member
