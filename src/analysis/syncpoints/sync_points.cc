@@ -189,7 +189,7 @@ std::vector<std::pair<uint32_t, uint32_t>> KeepEdges(const trace::Trace& trace,
     if (edges[i].waiter != edges[i - 1].waiter) runs.push_back(i);
   }
   runs.push_back(edges.size());
-  const size_t run_count = runs.size() - 1;
+  const size_t run_count = edges.empty() ? 0 : runs.size() - 1;
   std::vector<std::pair<uint32_t, uint32_t>> calls(edges.size(), {kNone, kNone});
   std::vector<size_t> kept_in_run(run_count, 0);
   ParallelFor(run_count, threads, [&](size_t run) {
