@@ -5,78 +5,78 @@
 #include <string>
 
 #include "base/parallel.h"
-#include "replay/pass.h"
 
 namespace cw::analysis {
 namespace {
 
 using trace::kNone;
 
-// The state of one location while the path is traced backwards.
-class LocationPath {
+// Follows the path backwards. Only one location holds it at a time, so instead of a replay over
+// every synchronisation (Scalasca's token passing, in which every step checks for the token) it
+// walks from holder to holder: on the current location, back to its latest wait before the
+// current point; there it keeps the non-waiting part of the waiting call and jumps to the
+// delayer's role of that wait. (An MPI back end forwards the token with one message per jump.)
+class PathWalk {
  public:
-  LocationPath(const SyncPoints& sp, uint32_t location)
-      : sp_(sp), loc_(location), l_(sp.locations[location]) {
-    if (location == sp.window.end_location) {
-      owner_ = true;
-      segment_end_ = l_.time.boundary_count() - 1;
+  PathWalk(const trace::Trace& trace, const SyncPoints& sp)
+      : sp_(sp), profile_(trace.location_count()), untracked_(trace.location_count(), 0) {}
+
+  void Run(CriticalPathResult& result) {
+    uint32_t loc = sp_.window.end_location;
+    const LocationSyncPoints* l = &sp_.locations[loc];
+    uint32_t segment_end = l->time.boundary_count() - 1;  // the end of the window
+    uint32_t before = static_cast<uint32_t>(l->roles.size());
+    // In a consistent trace every jump goes back in time; a trace that contradicts itself could
+    // lead in a circle, so no waiter role is followed twice.
+    std::vector<bool> followed(sp_.edges.size(), false);
+    while (true) {
+      uint32_t role = before;
+      while (role > 0 && l->roles[role - 1].kind != RoleKind::kWaiter) --role;
+      if (role == 0) {
+        Close(loc, 0, BoundaryTime(*l, 0), segment_end);
+        break;
+      }
+      const SyncRole& r = l->roles[role - 1];
+      Close(loc, r.activity + 1, BoundaryTime(*l, r.activity + 1) + r.wait, segment_end);
+      if (followed[r.id]) {
+        result.diagnostics.Report(kPathCycle, "edge " + std::to_string(r.id));
+        break;
+      }
+      followed[r.id] = true;
+      loc = sp_.edges[r.id].delayer;
+      l = &sp_.locations[loc];
+      before = sp_.ends[r.id].delayer_role;
+      segment_end = l->roles[before].activity + 1;
     }
   }
 
-  // The location waited here: if the path is here, it keeps the non-waiting rest of the call
-  // and moves to the location waited for.
-  void Waiter(uint32_t role, replay::Mailbox<uint8_t>& mail) {
-    const SyncRole& r = l_.roles[role];
-    bool moves = owner_;
-    if (owner_) {
-      CloseSegment(r.activity + 1, BoundaryTime(r.activity + 1) + r.wait);
-      owner_ = false;
-    }
-    mail.Send(r.id, moves ? 1 : 0);
-  }
-
-  // Someone waited for this location here: the path may arrive, before this call.
-  void Delayer(uint32_t role, replay::Mailbox<uint8_t>& mail) {
-    const SyncRole& r = l_.roles[role];
-    const uint8_t* token = mail.Receive(r.id);
-    if (token == nullptr || *token == 0 || owner_) return;
-    owner_ = true;
-    segment_end_ = r.activity + 1;
-  }
-
-  // After the pass: the path ends (in backward order) at the start of the window.
-  void Finish() {
-    if (owner_) CloseSegment(0, BoundaryTime(0));
-  }
-
-  const TimeVector& profile() const { return profile_; }
-  int64_t untracked() const { return untracked_; }
-  const std::vector<PathSegment>& segments() const { return segments_; }
+  const std::vector<TimeVector>& profile() const { return profile_; }
+  const std::vector<int64_t>& untracked() const { return untracked_; }
+  std::vector<PathSegment>& segments() { return segments_; }
 
  private:
-  int64_t BoundaryTime(uint32_t boundary) const {
+  int64_t BoundaryTime(const LocationSyncPoints& l, uint32_t boundary) const {
     if (boundary == 0) return sp_.window.begin;
-    if (boundary > l_.calls.size()) return sp_.window.end;
-    return std::clamp(l_.call_time[boundary - 1], sp_.window.begin, sp_.window.end);
+    if (boundary > l.calls.size()) return sp_.window.end;
+    return std::clamp(l.call_time[boundary - 1], sp_.window.begin, sp_.window.end);
   }
 
-  void CloseSegment(uint32_t from_boundary, int64_t from_time) {
+  // The path ran on `loc` from boundary `from` (at `from_time`) to boundary `to`.
+  void Close(uint32_t loc, uint32_t from, int64_t from_time, uint32_t to) {
+    const LocationSyncPoints& l = sp_.locations[loc];
+    if (to < from) return;  // only where the clock condition fails
     TimeVector part;
-    l_.time.Sum(from_boundary, segment_end_, part);
-    AddTimes(part, profile_);
-    untracked_ += l_.time.Untracked(from_boundary, segment_end_);
-    int64_t end = BoundaryTime(segment_end_);
+    l.time.Sum(from, to, part);
+    AddTimes(part, profile_[loc]);
+    untracked_[loc] += l.time.Untracked(from, to);
+    int64_t end = BoundaryTime(l, to);
     int64_t begin = std::min(from_time, end);
-    if (begin < end) segments_.push_back(PathSegment{loc_, begin, end});
+    if (begin < end) segments_.push_back(PathSegment{loc, begin, end});
   }
 
   const SyncPoints& sp_;
-  uint32_t loc_;
-  const LocationSyncPoints& l_;
-  bool owner_ = false;
-  uint32_t segment_end_ = 0;  // boundary where the path's current stretch here ends
-  TimeVector profile_;
-  int64_t untracked_ = 0;
+  std::vector<TimeVector> profile_;  // by location
+  std::vector<int64_t> untracked_;   // by location
   std::vector<PathSegment> segments_;
 };
 
@@ -205,31 +205,14 @@ CriticalPathResult AnalyzeCriticalPath(const trace::Trace& trace, const SyncPoin
   result.processes = sp.participants.size();
   if (sp.participants.empty() || sp.window.end_location == kNone) return result;
 
-  const uint32_t n = trace.location_count();
-  const BackwardPlan& plan = *sp.backward;
-  std::vector<std::unique_ptr<LocationPath>> state(n);
-  for (uint32_t loc : sp.participants) state[loc] = std::make_unique<LocationPath>(sp, loc);
-  replay::Pass pass(plan.schedule);
-  replay::Mailbox<uint8_t> mail(pass);
-  replay::PassStats stats = pass.Run(options.threads, [&](uint32_t loc, uint32_t step) {
-    uint32_t role = plan.step_role[loc][step];
-    if (sp.locations[loc].roles[role].kind == RoleKind::kWaiter) {
-      state[loc]->Waiter(role, mail);
-    } else {
-      state[loc]->Delayer(role, mail);
-    }
-  });
-  result.broken_edges = stats.broken_edges.size();
-
-  std::vector<TimeVector> profile(n);
+  PathWalk walk(trace, sp);
+  walk.Run(result);
+  const std::vector<TimeVector>& profile = walk.profile();
   for (uint32_t loc : sp.participants) {
-    state[loc]->Finish();
-    profile[loc] = state[loc]->profile();
     for (const CallpathTicks& e : profile[loc]) result.length += e.ticks;
-    result.untracked += state[loc]->untracked();
-    const std::vector<PathSegment>& s = state[loc]->segments();
-    result.segments.insert(result.segments.end(), s.begin(), s.end());
+    result.untracked += walk.untracked()[loc];
   }
+  result.segments = std::move(walk.segments());
   std::sort(result.segments.begin(), result.segments.end(),
             [](const PathSegment& a, const PathSegment& b) {
               return a.begin != b.begin ? a.begin < b.begin : a.location < b.location;

@@ -55,9 +55,13 @@ struct CriticalPathResult {
   double unattributed_waiting = 0;
   // Time of processes outside every region, in the window: neither work nor waiting.
   int64_t untracked_time = 0;
-  uint64_t broken_edges = 0;
   Diagnostics diagnostics;
 };
+
+inline constexpr DiagnosticKind kPathCycle{
+    "critpath.cycle", Severity::kError,
+    "the critical path came back to a wait it had already followed (the trace's "
+    "synchronisations contradict each other): the path was cut there"};
 
 // Adds critical_path, critical_path_imbalance and the performance-impact metrics to
 // `severities` (indexed by location).

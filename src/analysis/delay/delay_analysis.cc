@@ -85,20 +85,22 @@ const PatternMetrics& MetricsOf(SyncPattern p) { return kMetricsOf[static_cast<s
 // The state of one location during the backward pass.
 class LocationDelay {
  public:
-  LocationDelay(const trace::Trace& trace, const SyncPoints& sp, uint32_t location,
+  LocationDelay(const trace::Trace& trace, const SyncPoints& sp,
+                const internal::PatternSlots& slots, uint32_t location,
                 LocationSeverities& severities)
       : sp_(sp),
         loc_(location),
         l_(sp.locations[location]),
         ev_(trace.location(location)),
         severities_(severities),
-        wait_slot_(l_.calls.size(), kNone) {
+        wait_slot_(l_.calls.size(), kNone),
+        slots_(slots) {
     for (uint32_t a = 0; a < l_.calls.size(); ++a) {
       if (l_.call_wait[a] == kNone) continue;
-      wait_slot_[a] = static_cast<uint32_t>(phi_.size());
-      phi_.emplace_back();
+      wait_slot_[a] = static_cast<uint32_t>(propagating_.size());
       propagating_.push_back(0);
     }
+    phi_.assign(propagating_.size() * static_cast<size_t>(slots_.width), 0.0);
   }
 
   // The location waited at `role`: its delayer gets the wait's propagation costs (final, since
@@ -106,7 +108,8 @@ class LocationDelay {
   void Waiter(uint32_t role, replay::Mailbox<std::unique_ptr<WaitMessage>>& mail) {
     const SyncRole& r = l_.roles[role];
     std::unique_ptr<WaitMessage> message = MessagePool::Get();
-    message->phi = phi_[wait_slot_[r.activity]];
+    const double* phi = &phi_[wait_slot_[r.activity] * static_cast<size_t>(slots_.width)];
+    std::copy(phi, phi + slots_.width, message->phi.begin());
     sp_.IntervalTime(loc_, role, message->time);
     mail.Send(r.id, std::move(message));
   }
@@ -136,7 +139,7 @@ class LocationDelay {
 
     const PatternMetrics& metrics = MetricsOf(r.pattern);
     internal::Split split = internal::DistributeWait(
-        cached_time_, SyncPoints::CutPath(l_, r), r.cut, message->time, r.wait, r.pattern,
+        slots_, cached_time_, SyncPoints::CutPath(l_, r), r.cut, message->time, r.wait, r.pattern,
         message->phi, interval_waits_,
         [&](uint32_t callpath, double short_term, const PatternCosts& long_term) {
           Charge(callpath, metrics.short_term, short_term, long_term);
@@ -178,9 +181,10 @@ class LocationDelay {
   void Charge(uint32_t callpath, MetricId short_metric, double short_term,
               const PatternCosts& long_term) {
     if (short_term != 0) severities_.AddWithAncestors(short_metric, callpath, short_term);
-    for (size_t x = 0; x < kSyncPatternCount; ++x) {
+    for (size_t x = 0; x < static_cast<size_t>(slots_.width); ++x) {
       if (long_term[x] != 0) {
-        severities_.AddWithAncestors(kMetricsOf[x].long_term, callpath, long_term[x]);
+        severities_.AddWithAncestors(MetricsOf(slots_.pattern[x]).long_term, callpath,
+                                     long_term[x]);
       }
     }
   }
@@ -199,7 +203,9 @@ class LocationDelay {
       uint32_t slot = wait_slot_[a];
       if (slot == kNone) continue;
       interval_waits_.push_back(
-          internal::IntervalWait{l_.roles[l_.call_wait[a]].wait, &phi_[slot], &propagating_[slot]});
+          internal::IntervalWait{l_.roles[l_.call_wait[a]].wait,
+                                 &phi_[slot * static_cast<size_t>(slots_.width)],
+                                 &propagating_[slot]});
     }
   }
 
@@ -209,7 +215,8 @@ class LocationDelay {
   const trace::LocationEvents& ev_;
   LocationSeverities& severities_;
   std::vector<uint32_t> wait_slot_;  // per call: index into phi_/propagating_, or kNone
-  std::vector<PatternCosts> phi_;
+  const internal::PatternSlots& slots_;
+  std::vector<double> phi_;  // per wait slot: one propagation cost per pattern slot
   std::vector<double> propagating_;
   std::vector<internal::IntervalWait> interval_waits_;
   uint32_t cached_role_call_ = kNone;
@@ -226,11 +233,14 @@ DelayResult AnalyzeDelay(const trace::Trace& trace, const SyncPoints& sp,
 
   const BackwardPlan& plan = *sp.backward;
 
+  bool used[kSyncPatternCount] = {};
+  for (const WaitEdge& e : sp.edges) used[static_cast<int>(e.pattern)] = true;
+  const internal::PatternSlots slots(used);
   std::vector<std::unique_ptr<LocationDelay>> state(n);
   std::vector<DelayResult> partial(n);
   ParallelFor(sp.participants.size(), options.threads, [&](size_t i) {
     uint32_t loc = sp.participants[i];
-    state[loc] = std::make_unique<LocationDelay>(trace, sp, loc, severities[loc]);
+    state[loc] = std::make_unique<LocationDelay>(trace, sp, slots, loc, severities[loc]);
   });
   replay::Pass pass(plan.schedule);
   replay::Mailbox<std::unique_ptr<WaitMessage>> mail(pass);
@@ -244,8 +254,12 @@ DelayResult AnalyzeDelay(const trace::Trace& trace, const SyncPoints& sp,
     }
   });
 
-  ParallelFor(sp.participants.size(), options.threads,
-              [&](size_t i) { state[sp.participants[i]]->Classify(indirect); });
+  // Each location classifies its waits and frees its state on the same task.
+  ParallelFor(sp.participants.size(), options.threads, [&](size_t i) {
+    std::unique_ptr<LocationDelay>& location = state[sp.participants[i]];
+    location->Classify(indirect);
+    location.reset();
+  });
 
   DelayResult result;
   for (uint32_t loc = 0; loc < n; ++loc) {

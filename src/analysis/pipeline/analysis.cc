@@ -1,7 +1,6 @@
 #include "analysis/pipeline/analysis.h"
 
 #include <chrono>
-#include <thread>
 
 namespace cw::analysis {
 namespace {
@@ -29,34 +28,21 @@ AnalysisResult AnalyzeTrace(const trace::Trace& trace, const match::SyncGraph& g
   WaitStateOptions ws;
   ws.threads = options.threads;
   ws.instances_per_metric = options.instances_per_metric;
+  ws.sync_edges = options.root_causes;
   r.waitstates = AnalyzeWaitStates(trace, graph, ws);
   clock.Lap("wait states");
   if (!options.root_causes) return r;
 
   r.sync_points = BuildSyncPoints(trace, std::move(r.waitstates.sync), options.threads);
   clock.Lap("sync points");
-  // The two backward passes are independent: they read the same synchronisation points and
-  // write different metrics (separate vectors of each location's severities). A replay pass
-  // gains little from a second thread -- its steps mostly hand values between locations -- so
-  // with two or more threads they run side by side, the delay pass taking the larger share.
   DelayOptions delay;
+  delay.threads = options.threads;
+  r.delay = AnalyzeDelay(trace, *r.sync_points, r.waitstates.severities, delay);
+  clock.Lap("delay");
   CriticalPathOptions critical;
-  if (options.threads >= 2) {
-    delay.threads = options.threads - 1;
-    critical.threads = 1;
-    std::thread path([&] {
-      r.critical_path =
-          AnalyzeCriticalPath(trace, *r.sync_points, r.waitstates.severities, critical);
-    });
-    r.delay = AnalyzeDelay(trace, *r.sync_points, r.waitstates.severities, delay);
-    path.join();
-    clock.Lap("delay and critical path");
-  } else {
-    r.delay = AnalyzeDelay(trace, *r.sync_points, r.waitstates.severities, delay);
-    clock.Lap("delay");
-    r.critical_path = AnalyzeCriticalPath(trace, *r.sync_points, r.waitstates.severities, critical);
-    clock.Lap("critical path");
-  }
+  critical.threads = options.threads;
+  r.critical_path = AnalyzeCriticalPath(trace, *r.sync_points, r.waitstates.severities, critical);
+  clock.Lap("critical path");
   return r;
 }
 

@@ -214,6 +214,7 @@ std::vector<std::pair<uint32_t, uint32_t>> KeepEdges(const trace::Trace& trace,
   for (size_t k : kept_in_run) kept += k;
   if (kept == edges.size()) {  // the usual case: every edge is followed
     sp.edges = std::move(edges);
+    sp.edges.shrink_to_fit();
     return calls;
   }
   for (size_t i = 0; i < edges.size(); ++i) {
@@ -399,6 +400,16 @@ void OrderRoles(const trace::Trace& trace, uint32_t loc, SyncPoints& sp) {
   LocationSyncPoints& l = sp.locations[loc];
   const trace::LocationEvents& ev = trace.location(loc);
   SortRoles(l.roles);
+  size_t calls = 0;
+  for (uint32_t r = 0; r < l.roles.size(); ++r) {
+    if (r == 0 || l.roles[r].call != l.roles[r - 1].call) ++calls;
+  }
+  l.calls.reserve(calls);
+  l.call_time.reserve(calls);
+  l.call_exit.reserve(calls);
+  l.call_path.reserve(calls);
+  l.call_wait.reserve(calls);
+  l.call_role.reserve(calls);
   for (uint32_t r = 0; r < l.roles.size(); ++r) {
     SyncRole& role = l.roles[r];
     if (l.calls.empty() || l.calls.back() != role.call) {

@@ -106,22 +106,18 @@ TimeMap TimeMap::Build(const trace::Trace& trace, const trace::LocationEvents& e
   const size_t segments = calls.size() + 1;
   map.offsets_.reserve(segments + 1);
   map.offsets_.push_back(0);
-  map.segment_total_prefix_.reserve(segments + 1);
-  map.segment_total_prefix_.push_back(0);
   map.untracked_prefix_.reserve(segments + 1);
   map.untracked_prefix_.push_back(0);
   SegmentTimes scratch(ThreadScratch(trace.call_tree.size()));
 
-  int64_t segment_total = 0, segment_untracked = 0;
+  int64_t segment_untracked = 0;
   auto close_segment = [&] {
     scratch.Drain([&](uint32_t cp, int64_t t) {
       map.callpath_.push_back(cp);
       map.ticks_.push_back(t);
     });
     map.offsets_.push_back(static_cast<uint32_t>(map.callpath_.size()));
-    map.segment_total_prefix_.push_back(map.segment_total_prefix_.back() + segment_total);
     map.untracked_prefix_.push_back(map.untracked_prefix_.back() + segment_untracked);
-    segment_total = 0;
     segment_untracked = 0;
   };
 
@@ -132,7 +128,6 @@ TimeMap TimeMap::Build(const trace::Trace& trace, const trace::LocationEvents& e
         (to <= wait_from || from >= wait_to)) {
       // The common case: inside the window and not waiting.
       scratch.Add(callpath, to - from);
-      segment_total += to - from;
       return;
     }
     from = std::max(from, window_begin);
@@ -146,7 +141,6 @@ TimeMap TimeMap::Build(const trace::Trace& trace, const trace::LocationEvents& e
       return;
     }
     scratch.Add(callpath, length);
-    segment_total += length;
   };
 
   uint32_t callpath = kNone;  // innermost open region
@@ -220,7 +214,7 @@ void TimeMap::Sum(uint32_t from, uint32_t to, TimeVector& out) const {
 size_t TimeMap::MemoryBytes() const {
   return offsets_.capacity() * sizeof(uint32_t) + callpath_.capacity() * sizeof(uint32_t) +
          ticks_.capacity() * sizeof(int64_t) +
-         (segment_total_prefix_.capacity() + untracked_prefix_.capacity()) * sizeof(int64_t);
+         untracked_prefix_.capacity() * sizeof(int64_t);
 }
 
 void AddTimes(const TimeVector& add, TimeVector& into) {

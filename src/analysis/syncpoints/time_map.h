@@ -56,10 +56,6 @@ class TimeMap {
 
   // Adds the time per call path between boundaries `from` <= `to` to `out` (merged, sorted).
   void Sum(uint32_t from, uint32_t to, TimeVector& out) const;
-  // The total of Sum(from, to) over call paths.
-  int64_t Total(uint32_t from, uint32_t to) const {
-    return segment_total_prefix_[to] - segment_total_prefix_[from];
-  }
   // Time outside every region between the boundaries (not waiting, but no call path's either).
   int64_t Untracked(uint32_t from, uint32_t to) const {
     return untracked_prefix_[to] - untracked_prefix_[from];
@@ -72,7 +68,6 @@ class TimeMap {
   std::vector<uint32_t> offsets_;
   std::vector<uint32_t> callpath_;
   std::vector<int64_t> ticks_;
-  std::vector<int64_t> segment_total_prefix_;  // per boundary: total before it
   std::vector<int64_t> untracked_prefix_;      // per boundary: untracked time before it
 };
 

@@ -28,7 +28,7 @@ WaitStateResult AnalyzeWaitStates(const trace::Trace& trace, const match::SyncGr
                                   const WaitStateOptions& options) {
   const std::vector<MetricId> categories = TimeCategories(trace.defs);
   const std::vector<trace::MpiFunction> callpath_mpi = internal::CallpathMpiFunctions(trace);
-  const internal::Context ctx{trace, graph, categories, callpath_mpi};
+  const internal::Context ctx{trace, graph, categories, callpath_mpi, options.sync_edges};
   const internal::CallpathFlags callpaths = internal::ComputeCallpathFlags(trace);
   const unsigned threads = options.threads == 0 ? 1 : options.threads;
 
@@ -66,12 +66,21 @@ WaitStateResult AnalyzeWaitStates(const trace::Trace& trace, const match::SyncGr
     result.violations.p2p += out.violations.p2p;
     result.violations.collective += out.violations.collective;
     instances.Merge(out.instances);
-    result.sync.edges.insert(result.sync.edges.end(), out.edges.begin(), out.edges.end());
     result.severities.push_back(std::move(out.severities));
-    outputs[loc].reset();
   }
-  internal::CollectSyncGroups(ctx, collective, result.sync);
-  internal::CollectInitFinalizeGroups(init_finalize, result.sync);
+  if (options.sync_edges) {
+    // The locations' edges, concatenated in location order (copied in parallel).
+    std::vector<size_t> first(n + 1, 0);
+    for (uint32_t loc = 0; loc < n; ++loc) first[loc + 1] = first[loc] + outputs[loc]->edges.size();
+    result.sync.edges.resize(first[n]);
+    ParallelFor(n, threads, [&](size_t loc) {
+      std::copy(outputs[loc]->edges.begin(), outputs[loc]->edges.end(),
+                result.sync.edges.begin() + static_cast<std::ptrdiff_t>(first[loc]));
+    });
+    internal::CollectSyncGroups(ctx, collective, threads, result.sync);
+    internal::CollectInitFinalizeGroups(init_finalize, result.sync);
+  }
+  ParallelFor(n, threads, [&](size_t loc) { outputs[loc].reset(); });
   result.instances = instances.Sorted();
   result.instance_counts.resize(kMetricCount);
   for (int m = 0; m < kMetricCount; ++m) {

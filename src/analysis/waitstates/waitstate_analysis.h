@@ -34,6 +34,7 @@ struct ClockViolations {
 struct WaitStateOptions {
   unsigned threads = 1;
   size_t instances_per_metric = 10;  // most severe instances kept per metric
+  bool sync_edges = true;            // emit WaitStateResult::sync for the root-cause analyses
 };
 
 struct WaitStateResult {

@@ -10,7 +10,8 @@
 //   φ_X of q's wait l grows by             s · ω(q, l) · ([X = pattern] · ω + φ_X)
 //   propagating part of q's wait l:        max over such intervals of s · ω(q, l) · ω
 //   indirect part of the wait:             s · ω̂ · ω
-// (seed 000 §4.2.4–4.2.6, with φ per pattern as Scalasca keeps it).
+// (seed 000 §4.2.4–4.2.6, with φ per pattern as Scalasca keeps it). `long_term` and φ are
+// indexed by pattern slot (PatternSlots).
 #pragma once
 
 #include <algorithm>
@@ -23,11 +24,27 @@
 
 namespace cw::analysis::internal {
 
-using PatternCosts = std::array<double, kSyncPatternCount>;
+// Propagation costs are kept per pattern of the waits they explain, but only for the patterns
+// the trace has: a slot per pattern in use.
+struct PatternSlots {
+  explicit PatternSlots(std::span<const bool, kSyncPatternCount> used) {
+    slot.fill(-1);
+    for (int p = 0; p < kSyncPatternCount; ++p) {
+      if (!used[static_cast<size_t>(p)]) continue;
+      slot[static_cast<size_t>(p)] = static_cast<int8_t>(width);
+      pattern[static_cast<size_t>(width++)] = static_cast<SyncPattern>(p);
+    }
+  }
+  int width = 0;
+  std::array<int8_t, kSyncPatternCount> slot;           // by pattern, -1 if unused
+  std::array<SyncPattern, kSyncPatternCount> pattern{};  // by slot
+};
+
+using PatternCosts = std::array<double, kSyncPatternCount>;  // by slot; `width` used
 
 struct IntervalWait {
-  int64_t wait;       // ω(q, l), ticks
-  PatternCosts* phi;  // its propagation costs, updated
+  int64_t wait;  // ω(q, l), ticks
+  double* phi;   // its propagation costs (one per slot), updated
   double* propagating;
 };
 
@@ -43,10 +60,11 @@ struct Split {
 // `delayer_cut` ticks of call path `delayer_cut_path` are taken off `delayer` first (the part of
 // the interval's start call that precedes the interval; see SyncPoints::StartCut).
 template <typename Charge>
-Split DistributeWait(const TimeVector& delayer, uint32_t delayer_cut_path, int64_t delayer_cut,
-                     const TimeVector& waiter, int64_t wait, SyncPattern pattern,
-                     const PatternCosts& phi, std::span<const IntervalWait> waits,
-                     Charge&& charge) {
+Split DistributeWait(const PatternSlots& slots, const TimeVector& delayer,
+                     uint32_t delayer_cut_path, int64_t delayer_cut, const TimeVector& waiter,
+                     int64_t wait, SyncPattern pattern, const PatternCosts& phi,
+                     std::span<const IntervalWait> waits, Charge&& charge) {
+  const size_t width = static_cast<size_t>(slots.width);
   Split split;
   auto own = [&](const CallpathTicks& q) {
     return q.callpath == delayer_cut_path ? std::max<int64_t>(q.ticks - delayer_cut, 0) : q.ticks;
@@ -78,15 +96,14 @@ Split DistributeWait(const TimeVector& delayer, uint32_t delayer_cut_path, int64
     int64_t d = own(q);
     if (d <= p) continue;
     const double share = s * static_cast<double>(d - p);
-    for (int x = 0; x < kSyncPatternCount; ++x)
-      long_term[static_cast<size_t>(x)] = share * phi[static_cast<size_t>(x)];
+    for (size_t x = 0; x < width; ++x) long_term[x] = share * phi[x];
     charge(q.callpath, share * omega, long_term);
   }
-  const size_t pattern_index = static_cast<size_t>(pattern);
+  const size_t own_slot = static_cast<size_t>(slots.slot[static_cast<size_t>(pattern)]);
   for (const IntervalWait& w : waits) {
     const double k = s * static_cast<double>(w.wait);
-    for (size_t x = 0; x < kSyncPatternCount; ++x) {
-      (*w.phi)[x] += k * ((x == pattern_index ? omega : 0.0) + phi[x]);
+    for (size_t x = 0; x < width; ++x) {
+      w.phi[x] += k * ((x == own_slot ? omega : 0.0) + phi[x]);
     }
     *w.propagating = std::max(*w.propagating, k * omega);
   }

@@ -224,22 +224,34 @@ std::vector<MemberOutcome> EvaluateCollectives(const Context& ctx, unsigned thre
 }
 
 void CollectSyncGroups(const Context& ctx, const std::vector<MemberOutcome>& outcomes,
-                       SyncEdges& sync) {
-  for (const match::CollectiveInstance& instance : ctx.graph.collectives) {
-    SyncGroup group{instance.comm, static_cast<uint32_t>(sync.group_members.size()), 0};
-    for (uint32_t k = 0; k < instance.member_count; ++k) {
-      uint32_t index = instance.first_member + k;
+                       unsigned threads, SyncEdges& sync) {
+  const std::vector<match::CollectiveInstance>& instances = ctx.graph.collectives;
+  std::vector<uint32_t> count(instances.size(), 0);
+  ParallelFor(instances.size(), threads, [&](size_t i) {
+    for (uint32_t k = 0; k < instances[i].member_count; ++k) {
+      if (outcomes[instances[i].first_member + k].synchronised) ++count[i];
+    }
+    if (count[i] < 2) count[i] = 0;
+  });
+  std::vector<uint32_t> first(instances.size(), 0);
+  uint32_t members = 0;
+  for (size_t i = 0; i < instances.size(); ++i) {
+    first[i] = members;
+    if (count[i] == 0) continue;
+    sync.groups.push_back(SyncGroup{instances[i].comm, members, count[i]});
+    members += count[i];
+  }
+  sync.group_members.resize(members);
+  ParallelFor(instances.size(), threads, [&](size_t i) {
+    if (count[i] == 0) return;
+    uint32_t out = first[i];
+    for (uint32_t k = 0; k < instances[i].member_count; ++k) {
+      uint32_t index = instances[i].first_member + k;
       if (!outcomes[index].synchronised) continue;
       const match::CollectiveMember& member = ctx.graph.members[index];
-      sync.group_members.push_back(GroupMember{member.location, member.end_event});
-      ++group.member_count;
+      sync.group_members[out++] = GroupMember{member.location, member.end_event};
     }
-    if (group.member_count >= 2) {
-      sync.groups.push_back(group);
-    } else {
-      sync.group_members.resize(group.first_member);
-    }
-  }
+  });
 }
 
 void ApplyCollectiveOutcomes(const Context& ctx, uint32_t location,
@@ -255,7 +267,7 @@ void ApplyCollectiveOutcomes(const Context& ctx, uint32_t location,
     if (o.wait > 0) {
       out.severities.Add(o.wait_metric, callpath, o.wait);
       out.instances.Offer(Instance{o.wait_metric, callpath, location, entered, o.wait, o.partner});
-      if (o.partner_member != kNone) {
+      if (ctx.emit_edges && o.partner_member != kNone) {
         out.edges.push_back(WaitEdge{location, member.end_event, o.partner,
                                      ctx.graph.members[o.partner_member].end_event,
                                      static_cast<int64_t>(o.wait), PatternOf(o.wait_metric)});

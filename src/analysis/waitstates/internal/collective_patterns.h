@@ -27,7 +27,7 @@ std::vector<MemberOutcome> EvaluateCollectives(const Context& ctx, unsigned thre
 // The barriers and N x N operations, as groups whose members all synchronised with each other
 // (the members with `synchronised` set), in instance order.
 void CollectSyncGroups(const Context& ctx, const std::vector<MemberOutcome>& outcomes,
-                       SyncEdges& sync);
+                       unsigned threads, SyncEdges& sync);
 
 // Charges the outcomes of `location`'s members to their call paths.
 void ApplyCollectiveOutcomes(const Context& ctx, uint32_t location,

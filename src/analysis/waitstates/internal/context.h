@@ -29,6 +29,7 @@ struct Context {
   const match::SyncGraph& graph;
   const std::vector<MetricId>& time_category;           // by region
   const std::vector<trace::MpiFunction>& callpath_mpi;  // by call path: what its region does
+  bool emit_edges = true;  // record every wait as a WaitEdge (for the root-cause analyses)
 };
 
 // Adds `value` to `metric` and every ancestor up to the root of the metric tree. Used for

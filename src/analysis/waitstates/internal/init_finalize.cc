@@ -44,7 +44,8 @@ void ApplyInitFinalize(const Context& ctx, uint32_t location, const InitFinalize
                                    static_cast<uint64_t>(fin.entered), static_cast<double>(wait),
                                    calls.finalize_latest_location});
       uint32_t latest = calls.finalize_latest_location;
-      out.edges.push_back(WaitEdge{location, fin.enter, latest, calls.finalize[latest].enter, wait,
+      if (ctx.emit_edges)
+        out.edges.push_back(WaitEdge{location, fin.enter, latest, calls.finalize[latest].enter, wait,
                                    SyncPattern::kFinalize});
     }
   }

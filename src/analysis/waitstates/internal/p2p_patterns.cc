@@ -71,8 +71,10 @@ void ReceiverPass::ReportLateSender(uint32_t id, int64_t idle, const CallTimes& 
   out_.severities.Add(bytes == 0 ? MetricId::kMpiSlsCount : MetricId::kMpiClsCount, callpath, 1);
   out_.instances.Offer(
       Instance{MetricId::kMpiLateSender, callpath, loc_, call.entered, value, m.sender});
-  out_.edges.push_back(
-      WaitEdge{loc_, m.recv_event, m.sender, m.send_event, idle, SyncPattern::kLateSender});
+  if (ctx_.emit_edges) {
+    out_.edges.push_back(
+        WaitEdge{loc_, m.recv_event, m.sender, m.send_event, idle, SyncPattern::kLateSender});
+  }
   uint64_t send_time = m.send_time;
   window_.push_back(WrongOrderEntry{send_time, value, callpath, m.sender, bytes, call.entered});
   window_latest_send_ = std::max(window_latest_send_, send_time);
@@ -194,6 +196,7 @@ void AnalyzeLateReceiver(const Context& ctx, uint32_t loc, LocationOutput& out,
     out.severities.Add(m.bytes == 0 ? MetricId::kMpiSlrCount : MetricId::kMpiClrCount, callpath, 1);
     out.instances.Offer(
         Instance{MetricId::kMpiLateReceiver, callpath, loc, call.entered, value, m.receiver});
+    if (!ctx.emit_edges) return;
     out.edges.push_back(WaitEdge{loc, completion, m.receiver, match::ReceivePosting(ctx.trace, m),
                                  idle, SyncPattern::kLateReceiver});
   };
