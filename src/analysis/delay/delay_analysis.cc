@@ -20,8 +20,9 @@ struct WaitMessage {
   TimeVector time;     // the waiter's time per call path in the interval
 };
 
-// Messages live from a waiter's step to its delayer's, usually a short while. Recycling them
-// (with their vectors' capacity) per thread saves two allocations and two frees per edge.
+// Messages live from a waiter's step to its delayer's. Recycling them (with their vectors'
+// capacity) per thread saves two allocations and two frees per edge; a worker's pool dies with
+// its thread, the calling thread empties its own at the end of the analysis.
 class MessagePool {
  public:
   static std::unique_ptr<WaitMessage> Get() {
@@ -32,14 +33,13 @@ class MessagePool {
     return m;
   }
   static void Return(std::unique_ptr<WaitMessage> m) {
-    std::vector<std::unique_ptr<WaitMessage>>& free = Free();
-    if (!m || free.size() >= kKept) return;
+    if (!m) return;
     m->time.clear();
-    free.push_back(std::move(m));
+    Free().push_back(std::move(m));
   }
+  static void Clear() { std::vector<std::unique_ptr<WaitMessage>>().swap(Free()); }
 
  private:
-  static constexpr size_t kKept = 4096;
   static std::vector<std::unique_ptr<WaitMessage>>& Free() {
     thread_local std::vector<std::unique_ptr<WaitMessage>> free;
     return free;
@@ -202,10 +202,9 @@ class LocationDelay {
     for (uint32_t a = first; a < end_activity; ++a) {
       uint32_t slot = wait_slot_[a];
       if (slot == kNone) continue;
-      interval_waits_.push_back(
-          internal::IntervalWait{l_.roles[l_.call_wait[a]].wait,
-                                 &phi_[slot * static_cast<size_t>(slots_.width)],
-                                 &propagating_[slot]});
+      interval_waits_.push_back(internal::IntervalWait{
+          l_.roles[l_.call_wait[a]].wait, &phi_[slot * static_cast<size_t>(slots_.width)],
+          &propagating_[slot]});
     }
   }
 
@@ -261,6 +260,7 @@ DelayResult AnalyzeDelay(const trace::Trace& trace, const SyncPoints& sp,
     location.reset();
   });
 
+  MessagePool::Clear();
   DelayResult result;
   for (uint32_t loc = 0; loc < n; ++loc) {
     result.unexplained_waits += partial[loc].unexplained_waits;

@@ -265,6 +265,7 @@ void KeepGroups(const trace::Trace& trace, const SyncEdges& sync, unsigned threa
     members += count[g];
   }
   sp.group_members.resize(members);
+  sp.group_member_exit.resize(members);
   sp.group_by_location.resize(members);
   sp.group_covers_all.assign(sp.groups.size(), false);
   sp.group_index_offsets.resize(sp.groups.size() + 1);
@@ -278,7 +279,10 @@ void KeepGroups(const trace::Trace& trace, const SyncEdges& sync, unsigned threa
     for (uint32_t k = 0; k < from.member_count; ++k) {
       const GroupMember& m = sync.group_members[from.first_member + k];
       if (!participates(m)) continue;
-      sp.group_members[out] = GroupMember{m.location, CallOf(trace.location(m.location), m.event)};
+      const trace::LocationEvents& ev = trace.location(m.location);
+      uint32_t call = CallOf(ev, m.event);
+      sp.group_members[out] = GroupMember{m.location, call};
+      sp.group_member_exit[out] = ExitOf(ev, call);
       sp.group_by_location[out] = out;
       ++out;
     }
@@ -295,7 +299,6 @@ void KeepGroups(const trace::Trace& trace, const SyncEdges& sync, unsigned threa
     }
     sp.group_covers_all[g] = all;
   });
-  sp.group_member_exit.assign(sp.group_members.size(), 0);
 }
 
 // Lists, per location, the ids (ascending) of the items whose location `of(item)` is it.
@@ -329,8 +332,10 @@ void AssignRoles(const std::vector<std::pair<uint32_t, uint32_t>>& edge_calls, u
     uint32_t loc = sp.participants[i];
     std::vector<SyncRole>& roles = sp.locations[loc].roles;
     roles.reserve(waited[loc].size() + delayed[loc].size() + member_of[loc].size());
+    const trace::LocationEvents& ev = sp.source->location(loc);
     for (uint32_t e : waited[loc]) {
       const WaitEdge& edge = sp.edges[e];
+      sp.ends[e].waiter_exit = ExitOf(ev, edge_calls[e].first);
       SyncRole role;
       role.call = edge_calls[e].first;
       role.id = e;
@@ -342,6 +347,7 @@ void AssignRoles(const std::vector<std::pair<uint32_t, uint32_t>>& edge_calls, u
     }
     for (uint32_t e : delayed[loc]) {
       const WaitEdge& edge = sp.edges[e];
+      sp.ends[e].delayer_exit = ExitOf(ev, edge_calls[e].second);
       SyncRole role;
       role.call = edge_calls[e].second;
       role.id = e;
@@ -424,12 +430,8 @@ void OrderRoles(const trace::Trace& trace, uint32_t loc, SyncPoints& sp) {
     if (role.kind == RoleKind::kWaiter) {
       l.call_wait.back() = r;
       sp.ends[role.id].waiter_role = r;
-      sp.ends[role.id].waiter_exit = l.call_exit.back();
     } else if (role.kind == RoleKind::kDelayer) {
       sp.ends[role.id].delayer_role = r;
-      sp.ends[role.id].delayer_exit = l.call_exit.back();
-    } else {
-      sp.group_member_exit[sp.GroupMemberOf(role.id, loc)] = l.call_exit.back();
     }
   }
 }
@@ -489,10 +491,11 @@ SyncPoints BuildSyncPoints(const trace::Trace& trace, SyncEdges&& sync, unsigned
   sync.groups = {};
   sync.group_members = {};
   AssignRoles(edge_calls, threads, sp);
-  ParallelFor(sp.participants.size(), threads,
-              [&](size_t i) { OrderRoles(trace, sp.participants[i], sp); });
+  // Every edge's and group member's exit is known now: each location can be finished in one
+  // go (its interval starts read its partners' exits).
   sp.backward = std::make_unique<BackwardPlan>(n, static_cast<uint32_t>(sp.edges.size()));
   ParallelFor(sp.participants.size(), threads, [&](size_t i) {
+    OrderRoles(trace, sp.participants[i], sp);
     FinishLocation(trace, sp.participants[i], sp);
     PlanBackward(sp, sp.participants[i], *sp.backward);
   });

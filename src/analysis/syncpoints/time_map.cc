@@ -106,6 +106,9 @@ TimeMap TimeMap::Build(const trace::Trace& trace, const trace::LocationEvents& e
   const size_t segments = calls.size() + 1;
   map.offsets_.reserve(segments + 1);
   map.offsets_.push_back(0);
+  // A segment usually holds the synchronising call and the code between it and the next one.
+  map.callpath_.reserve(2 * segments);
+  map.ticks_.reserve(2 * segments);
   map.untracked_prefix_.reserve(segments + 1);
   map.untracked_prefix_.push_back(0);
   SegmentTimes scratch(ThreadScratch(trace.call_tree.size()));
@@ -213,8 +216,7 @@ void TimeMap::Sum(uint32_t from, uint32_t to, TimeVector& out) const {
 
 size_t TimeMap::MemoryBytes() const {
   return offsets_.capacity() * sizeof(uint32_t) + callpath_.capacity() * sizeof(uint32_t) +
-         ticks_.capacity() * sizeof(int64_t) +
-         untracked_prefix_.capacity() * sizeof(int64_t);
+         ticks_.capacity() * sizeof(int64_t) + untracked_prefix_.capacity() * sizeof(int64_t);
 }
 
 void AddTimes(const TimeVector& add, TimeVector& into) {
