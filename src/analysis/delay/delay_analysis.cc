@@ -245,11 +245,17 @@ DelayResult AnalyzeDelay(const trace::Trace& trace, const SyncPoints& sp,
   replay::Mailbox<std::unique_ptr<WaitMessage>> mail(pass);
   replay::ReturnBox<double> indirect(edges, 0.0);
   replay::PassStats stats = pass.Run(options.threads, [&](uint32_t loc, uint32_t step) {
-    uint32_t role = plan.step_role[loc][step];
-    if (sp.locations[loc].roles[role].kind == RoleKind::kWaiter) {
-      state[loc]->Waiter(role, mail);
-    } else {
-      state[loc]->Delayer(role, mail, indirect, partial[loc]);
+    const std::vector<SyncRole>& roles = sp.locations[loc].roles;
+    const uint32_t role = static_cast<uint32_t>(roles.size()) - 1 - step;
+    switch (roles[role].kind) {
+      case RoleKind::kWaiter:
+        state[loc]->Waiter(role, mail);
+        break;
+      case RoleKind::kDelayer:
+        state[loc]->Delayer(role, mail, indirect, partial[loc]);
+        break;
+      case RoleKind::kGroup:
+        break;
     }
   });
 

@@ -442,13 +442,11 @@ void PlanBackward(const SyncPoints& sp, uint32_t loc, BackwardPlan& plan) {
   const std::vector<SyncRole>& roles = sp.locations[loc].roles;
   for (uint32_t r = static_cast<uint32_t>(roles.size()); r > 0; --r) {
     const SyncRole& role = roles[r - 1];
-    if (role.kind == RoleKind::kGroup) continue;
     if (role.kind == RoleKind::kDelayer) {
       plan.schedule.AddStep(loc, {role.id});
     } else {
       plan.schedule.AddStep(loc, {});
     }
-    plan.step_role[loc].push_back(r - 1);
   }
 }
 

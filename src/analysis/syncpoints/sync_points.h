@@ -94,14 +94,13 @@ struct AnalysisWindow {
   int64_t length() const { return end - begin; }
 };
 
-// The backward replay both root-cause analyses run: every location visits its waiter and
-// delayer roles from last to first; a waiter role sends along its edge, and the delayer role of
-// the same edge takes that value. (Group roles only bound intervals and need no step.)
+// The backward replay of the delay analysis: every location visits its roles from last to
+// first (step s is role roles.size() - 1 - s); a waiter role sends along its edge, and the
+// delayer role of the same edge takes that value. Group roles only bound intervals: their steps
+// do nothing.
 struct BackwardPlan {
-  BackwardPlan(uint32_t locations, uint32_t edges)
-      : schedule(locations, edges), step_role(locations) {}
+  BackwardPlan(uint32_t locations, uint32_t edges) : schedule(locations, edges) {}
   replay::Schedule schedule;
-  std::vector<std::vector<uint32_t>> step_role;  // per location and step: the role index
 };
 
 struct SyncPoints {
