@@ -8,6 +8,7 @@
 #include <map>
 
 #include "otf2_writer/archive_writer.h"
+#include "trace/probe_attributes.h"
 
 namespace cw::testing {
 namespace {
@@ -31,7 +32,8 @@ OTF2_RegionRole RoleOf(const std::string& name) {
   }
   if (name == "MPI_Scan" || name == "MPI_Exscan") return OTF2_REGION_ROLE_COLL_OTHER;
   for (const char* p2p : {"MPI_Send", "MPI_Ssend", "MPI_Bsend", "MPI_Rsend", "MPI_Isend",
-                          "MPI_Issend", "MPI_Recv", "MPI_Irecv", "MPI_Sendrecv"}) {
+                          "MPI_Issend", "MPI_Recv", "MPI_Irecv", "MPI_Sendrecv", "MPI_Probe",
+                          "MPI_Iprobe", "MPI_Mprobe", "MPI_Improbe", "MPI_Mrecv", "MPI_Imrecv"}) {
     if (name == p2p) return OTF2_REGION_ROLE_POINT2POINT;
   }
   return OTF2_REGION_ROLE_FUNCTION;
@@ -158,6 +160,28 @@ RankScript& RankScript::Collective(uint64_t enter, uint64_t leave, const std::st
       .CollectiveEndEvent(leave, op, comm, root, sent, received)
       .Leave(leave, call);
 }
+RankScript& RankScript::Probe(uint64_t enter, uint64_t leave, int from, uint32_t tag,
+                              uint64_t handle, const std::string& call, uint32_t comm) {
+  Enter(enter, call);
+  Record r{Record::kLeave, leave, call};
+  r.attributes = {{std::string(trace::kProbeCommAttribute), comm},
+                  {std::string(trace::kProbeSourceAttribute), static_cast<uint64_t>(from)},
+                  {std::string(trace::kProbeTagAttribute), tag},
+                  {std::string(trace::kMessageHandleAttribute), handle}};
+  return Add(r);
+}
+RankScript& RankScript::Mrecv(uint64_t enter, uint64_t leave, int from, uint32_t tag,
+                              uint64_t bytes, uint64_t handle, uint32_t comm) {
+  Enter(enter, "MPI_Mrecv");
+  Record r{Record::kRecv, leave, ""};
+  r.peer = from;
+  r.tag = tag;
+  r.bytes = bytes;
+  r.comm = comm;
+  if (handle != 0) r.attributes = {{std::string(trace::kMessageHandleAttribute), handle}};
+  Add(r);
+  return Leave(leave, "MPI_Mrecv");
+}
 RankScript& RankScript::Call(uint64_t enter, uint64_t leave, const std::string& region) {
   return Enter(enter, region).Leave(leave, region);
 }
@@ -199,10 +223,18 @@ std::string Scenario::WriteOrDie(const std::string& directory) const {
     return id;
   };
 
+  std::map<std::string, uint32_t> attributes;
   for (size_t r = 0; r < ranks_.size(); ++r) {
     otf2_writer::EventWriter& ev = archive.Events(locations[r]);
     for (const RankScript::Record& rec : ranks_[r].records_) {
       uint32_t peer = static_cast<uint32_t>(rec.peer);
+      for (const auto& [name, value] : rec.attributes) {
+        auto it = attributes.find(name);
+        if (it == attributes.end()) {
+          it = attributes.emplace(name, archive.DefineAttribute(name, OTF2_TYPE_UINT64)).first;
+        }
+        ev.AddUint64Attribute(it->second, value);
+      }
       switch (rec.kind) {
         case RankScript::Record::kEnter:
           ev.Enter(rec.time, region(rec.region));

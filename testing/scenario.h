@@ -16,6 +16,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <otf2/otf2.h>
@@ -65,13 +66,23 @@ class RankScript {
   RankScript& Collective(uint64_t enter, uint64_t leave, const std::string& call,
                          OTF2_CollectiveOp op, uint64_t sent, uint64_t received,
                          uint32_t root = OTF2_UNDEFINED_UINT32, uint32_t comm = 0);
+  // A probe that found the message (from, tag) as causeway's tracer records it: Enter, and a
+  // Leave with the probe attributes (trace/probe_attributes.h); `handle` is 0 for MPI_Probe and
+  // MPI_Iprobe, the message handle id for MPI_Mprobe/MPI_Improbe. A probe as Score-P records it
+  // (no attributes) is a plain Call(enter, leave, "MPI_Probe").
+  RankScript& Probe(uint64_t enter, uint64_t leave, int from, uint32_t tag, uint64_t handle = 0,
+                    const std::string& call = "MPI_Probe", uint32_t comm = 0);
+  // MPI_Mrecv of a matched message: the receive record at the Leave time, carrying the message
+  // handle id (no attribute if `handle` is 0, as Score-P writes it).
+  RankScript& Mrecv(uint64_t enter, uint64_t leave, int from, uint32_t tag, uint64_t bytes,
+                    uint64_t handle, uint32_t comm = 0);
   // Any call without records (MPI_Init, MPI_Finalize, MPI_Comm_rank, a user function).
   RankScript& Call(uint64_t enter, uint64_t leave, const std::string& region);
 
  private:
   friend class Scenario;
   struct Record {
-    enum Kind {
+    enum Kind : uint8_t {
       kEnter,
       kLeave,
       kOnOff,
@@ -84,7 +95,9 @@ class RankScript {
       kCancelled,
       kCollBegin,
       kCollEnd,
-    } kind;
+    };
+    Record(Kind k, uint64_t t, std::string name) : kind(k), time(t), region(std::move(name)) {}
+    Kind kind;
     uint64_t time;
     std::string region;
     int peer = 0;
@@ -95,6 +108,7 @@ class RankScript {
     uint32_t root = OTF2_UNDEFINED_UINT32;
     uint64_t received = 0;
     OTF2_CollectiveOp op = OTF2_COLLECTIVE_OP_BARRIER;
+    std::vector<std::pair<std::string, uint64_t>> attributes;  // (name, value), as uint64
   };
   RankScript& Add(Record record);
   std::vector<Record> records_;

@@ -2,6 +2,7 @@
 
 #include "match/internal/collective_matcher.h"
 #include "match/internal/p2p_matcher.h"
+#include "match/internal/probe_matcher.h"
 
 namespace cw::match {
 
@@ -21,6 +22,7 @@ SyncGraph MatchTrace(const trace::Trace& trace, unsigned threads) {
   SyncGraph graph;
   graph.by_location.resize(trace.location_count());
   internal::MatchPointToPoint(trace, threads, graph);
+  internal::LinkProbes(trace, threads, graph);
   internal::MatchCollectives(trace, threads, graph);
   return graph;
 }

@@ -5,6 +5,15 @@
 // issued them and receives in the order they were posted (MPI's non-overtaking rule; a wildcard
 // receive is already resolved in the trace). Requests come linked from the trace (Isend ->
 // IsendComplete, IrecvRequest -> Irecv, see trace::P2pPayload); cancelled requests take no part.
+// Probes (seed 002 §3.2): a probe is linked to the message it found, which is the message of the
+// next receive on the location with the probe's envelope (communicator, source, tag, and message
+// handle for MPI_Mprobe/MPI_Mrecv), as the probe's attributes give them (trace/probe_attributes.h).
+// A second probe of an envelope before its receive is a repeated probe and synchronises nothing.
+// Traces without probe attributes (Score-P's) get the link inferred: a blocking MPI_Probe found
+// the message of the next receive posted after it, an MPI_Mprobe that of the next MPI_Mrecv or
+// MPI_Imrecv (in order); further MPI_Probes before that receive are taken as repeated, and
+// MPI_Iprobe/MPI_Improbe, which may have found nothing, are left out. Inferred links are counted
+// and reported.
 // Collectives: instance k of a communicator is the k-th collective of every member on it.
 // Whatever cannot be matched is counted (stats, diagnostics) and left out; never an error.
 //
@@ -38,6 +47,18 @@ inline constexpr DiagnosticKind kCollectiveUnknownComm{
     "match.collective_unknown_comm", Severity::kError,
     "a collective names a communicator that is undefined or does not contain its location"};
 
+inline constexpr DiagnosticKind kProbeInferred{
+    "match.probe_inferred", Severity::kInfo,
+    "the trace does not record which message a probe found (Score-P writes probes as Enter/Leave "
+    "only): each blocking probe was linked to the next receive on its location"};
+inline constexpr DiagnosticKind kProbeUnlinked{
+    "match.probe_unlinked", Severity::kWarning,
+    "a probe found a message that no later receive on its location took; the probe takes no part "
+    "in the wait-state analysis"};
+inline constexpr DiagnosticKind kNonBlockingProbeUnresolved{
+    "match.nonblocking_probe_unresolved", Severity::kInfo,
+    "the trace does not say whether an MPI_Iprobe/MPI_Improbe found a message; these probes are "
+    "treated as plain MPI calls"};
 SyncGraph MatchTrace(const trace::Trace& trace, unsigned threads);
 
 }  // namespace cw::match

@@ -1,4 +1,5 @@
-// The synchronisation graph of a trace: matched point-to-point messages and collective instances.
+// The synchronisation graph of a trace: matched point-to-point messages, the probes that found
+// them, and collective instances.
 //
 // This is what every analysis walks instead of re-enacting communication. Events are referred to
 // by (location, event index) into trace::Trace; the enclosing MPI call of any event is
@@ -56,6 +57,15 @@ struct CollectiveInstance {
   bool complete = false;  // every rank of the communicator took part
 };
 
+// A probe that found a message (seed 002 ch. 3). The receiving side of a probed message
+// synchronises at the probe, which waits for a late sender; the receive that follows cannot
+// wait any more. Repeated probes for a message already found take no part.
+struct ProbeLink {
+  uint32_t probe = kNone;    // Enter of the probe call, on the message's receiver
+  uint32_t message = kNone;  // the message it found
+  bool inferred = false;     // the trace did not say which message (see LinkProbes)
+};
+
 struct LocationSync {
   std::vector<uint32_t> sent;  // message ids, ordered by send event
   // Messages this location received are the ids [first_received, first_received +
@@ -63,6 +73,10 @@ struct LocationSync {
   uint32_t first_received = 0;
   uint32_t received_count = 0;
   std::vector<uint32_t> collectives;  // member indices, in event order
+  // Probes of this location that found a message: [first_probe, first_probe + probe_count) in
+  // SyncGraph::probes, ordered by probe event.
+  uint32_t first_probe = 0;
+  uint32_t probe_count = 0;
 };
 
 struct MatchStats {
@@ -72,12 +86,18 @@ struct MatchStats {
   uint64_t cancelled_requests = 0;
   uint64_t collective_instances = 0;
   uint64_t incomplete_collectives = 0;
+  uint64_t probes_linked = 0;     // probes linked to the message they found
+  uint64_t probes_inferred = 0;   // of those, linked by inference (no probe attributes)
+  uint64_t probes_repeated = 0;   // probes for a message an earlier probe had already found
+  uint64_t probes_unlinked = 0;   // probes that found a message no later receive took
+  uint64_t probes_unresolved = 0; // non-blocking probes of traces that do not say if they found one
 };
 
 struct SyncGraph {
   std::vector<Message> messages;  // grouped by receiver, in each group by receive event
   std::vector<CollectiveInstance> collectives;
   std::vector<CollectiveMember> members;  // grouped by instance, in communicator rank order
+  std::vector<ProbeLink> probes;          // grouped by receiver, in each group by probe event
   std::vector<LocationSync> by_location;
   MatchStats stats;
   Diagnostics diagnostics;

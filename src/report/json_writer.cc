@@ -98,7 +98,13 @@ std::string ToJson(const Report& report) {
                    {"unmatched_receives", s.unmatched_receives},
                    {"cancelled_requests", s.cancelled_requests},
                    {"collective_instances", s.collective_instances},
-                   {"incomplete_collectives", s.incomplete_collectives}};
+                   {"incomplete_collectives", s.incomplete_collectives},
+                   {"probes",
+                    {{"linked", s.probes_linked},
+                     {"inferred", s.probes_inferred},
+                     {"repeated", s.probes_repeated},
+                     {"unlinked", s.probes_unlinked},
+                     {"unresolved", s.probes_unresolved}}}};
   if (const std::optional<CriticalPathSummary>& cp = report.critical_path) {
     j["critical_path"] = {{"length", cp->length},
                           {"window", {{"begin", cp->window_begin}, {"end", cp->window_end}}},

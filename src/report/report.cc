@@ -65,6 +65,7 @@ TraceSummary Summarize(const trace::Trace& trace, const analysis::WaitStateResul
   s.timer_resolution = trace.defs.clock.resolution;
   s.clock_violations_p2p = waitstates.violations.p2p;
   s.clock_violations_collective = waitstates.violations.collective;
+  s.clock_violations_probe = waitstates.violations.probe;
   s.creator = trace.defs.creator;
   s.otf2_version = trace.defs.otf2_version;
   return s;

@@ -359,12 +359,22 @@ void CommunicationSection(const Report& r, std::string& out) {
            std::to_string(m.incomplete_collectives) + " incomplete collectives";
   }
   out += "\n";
-  uint64_t violations = r.trace.clock_violations_p2p + r.trace.clock_violations_collective;
+  if (m.probes_linked > 0) {
+    out += "Probes: " + std::to_string(m.probes_linked) + " found their message";
+    if (m.probes_inferred > 0) {
+      out += " (" + std::to_string(m.probes_inferred) +
+             " inferred from the next receive: the trace does not record what probes found)";
+    }
+    out += "; their waits are Late Senders in the probe\n";
+  }
+  uint64_t violations = r.trace.clock_violations_p2p + r.trace.clock_violations_collective +
+                        r.trace.clock_violations_probe;
   if (violations == 0) {
     out += "Clock condition: no violations.\n";
   } else {
     out += "Clock condition: " + std::to_string(r.trace.clock_violations_p2p) +
-           " point-to-point and " + std::to_string(r.trace.clock_violations_collective) +
+           " point-to-point, " + std::to_string(r.trace.clock_violations_probe) + " probe and " +
+           std::to_string(r.trace.clock_violations_collective) +
            " collective violations; the affected waits were clamped to the time spent in the "
            "call.\n";
   }

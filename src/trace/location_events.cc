@@ -1,5 +1,7 @@
 #include "trace/location_events.h"
 
+#include <algorithm>
+
 namespace cw::trace {
 namespace {
 template <typename T>
@@ -7,6 +9,14 @@ size_t Bytes(const std::vector<T>& v) {
   return v.capacity() * sizeof(T);
 }
 }  // namespace
+
+std::span<const EventAttribute> LocationEvents::AttributesOf(uint32_t i) const {
+  auto first = std::lower_bound(attributes_.begin(), attributes_.end(), i,
+                                [](const EventAttribute& a, uint32_t e) { return a.event < e; });
+  auto last = first;
+  while (last != attributes_.end() && last->event == i) ++last;
+  return {first, last};
+}
 
 uint64_t LocationEvents::RequestId(uint32_t i) const {
   uint32_t stored;

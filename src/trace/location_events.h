@@ -58,6 +58,8 @@ class LocationEvents {
   std::span<const uint8_t> metric_types() const { return metric_types_; }
   std::span<const uint32_t> program_args() const { return program_args_; }
   std::span<const EventAttribute> attributes() const { return attributes_; }
+  // The attributes attached to event `i` (they are stored in event order).
+  std::span<const EventAttribute> AttributesOf(uint32_t i) const;
 
   // The OTF2 request id of a request record (IsendComplete, IrecvRequest, RequestTest,
   // RequestCancelled, NonBlockingCollectiveRequest), an Isend/Irecv, or a non-blocking

@@ -56,6 +56,7 @@ enum MpiP2pFlag : uint16_t {
   kMpiFinalize = 1 << 10,
   kMpiBuffered = 1 << 11,  // Bsend/Ibsend: completes locally, never waits for the receiver
   kMpiReady = 1 << 12,     // Rsend/Irsend: the receive is known to be posted
+  kMpiMatched = 1 << 13,   // Mprobe/Improbe/Mrecv/Imrecv: works on a message handle
 };
 
 struct MpiFunction {

@@ -65,6 +65,7 @@ WaitStateResult AnalyzeWaitStates(const trace::Trace& trace, const match::SyncGr
     internal::ApplyInitFinalize(ctx, loc, init_finalize, out);
     result.violations.p2p += out.violations.p2p;
     result.violations.collective += out.violations.collective;
+    result.violations.probe += out.violations.probe;
     instances.Merge(out.instances);
     result.severities.push_back(std::move(out.severities));
   }

@@ -2,7 +2,7 @@
 //
 // Computes, per location and call path: the time tree (time, execution, comp, mpi and its
 // sub-categories), visits, the point-to-point wait states (Late Sender, Late Sender / Wrong
-// Order, Late Receiver), the collective wait states (Wait at Barrier, Barrier Completion, Wait
+// Order, Late Receiver; a probed message's Late Sender is the probe's, seed 002 §3.3), the collective wait states (Wait at Barrier, Barrier Completion, Wait
 // at N x N, N x N Completion, Late Broadcast, Early Reduce, Early Scan), Wait at Finalize and
 // Initialization Completion, and message, synchronisation and byte counts. It also counts
 // clock-condition violations and keeps the most severe instances of each pattern.
@@ -29,6 +29,7 @@ namespace cw::analysis {
 struct ClockViolations {
   uint64_t p2p = 0;         // receives whose send record is later than the receive record
   uint64_t collective = 0;  // collective members that left before the last one entered
+  uint64_t probe = 0;       // probes that ended before the send record of their message
 };
 
 struct WaitStateOptions {

@@ -42,7 +42,12 @@ class ReceiverPass {
  private:
   const Message& message(uint32_t id) const { return ctx_.graph.messages[id]; }
   int64_t LateSenderIdle(const Message& m, const CallTimes& recv_call);
-  void ReportLateSender(uint32_t id, int64_t idle, const CallTimes& call);
+  // `waiter_event` is the receive record, or the Enter of the probe that found the message.
+  void ReportLateSender(uint32_t id, int64_t idle, const CallTimes& call, uint32_t waiter_event);
+  void Probe(const match::ProbeLink& link);
+  bool Probed(uint32_t message) const {
+    return !probed_.empty() && std::binary_search(probed_.begin(), probed_.end(), message);
+  }
   void CheckWrongOrder(const Message& m);
   void CountReceive(const Message& m);
 
@@ -52,6 +57,7 @@ class ReceiverPass {
   LocationOutput& out_;
   std::deque<WrongOrderEntry> window_;
   uint64_t window_latest_send_ = 0;  // the latest send_time in window_ (0 if empty)
+  std::vector<uint32_t> probed_;     // ids of the messages a probe found, ascending
 };
 
 int64_t ReceiverPass::LateSenderIdle(const Message& m, const CallTimes& recv_call) {
@@ -62,7 +68,8 @@ int64_t ReceiverPass::LateSenderIdle(const Message& m, const CallTimes& recv_cal
   return static_cast<int64_t>(start) - static_cast<int64_t>(recv_call.entered);
 }
 
-void ReceiverPass::ReportLateSender(uint32_t id, int64_t idle, const CallTimes& call) {
+void ReceiverPass::ReportLateSender(uint32_t id, int64_t idle, const CallTimes& call,
+                                    uint32_t waiter_event) {
   const Message& m = message(id);
   uint32_t callpath = ev_.ref(call.enter);
   double value = static_cast<double>(idle);
@@ -73,7 +80,7 @@ void ReceiverPass::ReportLateSender(uint32_t id, int64_t idle, const CallTimes& 
       Instance{MetricId::kMpiLateSender, callpath, loc_, call.entered, value, m.sender});
   if (ctx_.emit_edges) {
     out_.edges.push_back(
-        WaitEdge{loc_, m.recv_event, m.sender, m.send_event, idle, SyncPattern::kLateSender});
+        WaitEdge{loc_, waiter_event, m.sender, m.send_event, idle, SyncPattern::kLateSender});
   }
   uint64_t send_time = m.send_time;
   window_.push_back(WrongOrderEntry{send_time, value, callpath, m.sender, bytes, call.entered});
@@ -110,6 +117,17 @@ void ReceiverPass::CheckWrongOrder(const Message& m) {
   }
 }
 
+// A probe that found a message is where the receiver waited for it (seed 002 §3.3): the
+// probe's Late Sender joins the wrong-order window at the probe, before later receives.
+void ReceiverPass::Probe(const match::ProbeLink& link) {
+  const Message& m = message(link.message);
+  CallTimes call{link.probe, ev_.time(link.probe), ev_.time(ev_.pair(link.probe))};
+  if (m.send_time > call.left) ++out_.violations.probe;
+  uint64_t start = std::min(m.send_entered, call.left);
+  int64_t idle = static_cast<int64_t>(start) - static_cast<int64_t>(call.entered);
+  if (idle > 0) ReportLateSender(link.message, idle, call, link.probe);
+}
+
 void ReceiverPass::CountReceive(const Message& m) {
   uint32_t callpath = ev_.callpath(m.recv_event);
   if (callpath != kNone) out_.traffic.Receive(callpath, m.bytes);
@@ -119,8 +137,17 @@ std::vector<uint32_t> ReceiverPass::Run() {
   std::vector<uint32_t> multi_wait_with_late_sender;
   const match::LocationSync& sync = ctx_.graph.by_location[loc_];
   const uint32_t last = sync.first_received + sync.received_count;
+  const std::vector<match::ProbeLink>& probes = ctx_.graph.probes;
+  uint32_t next_probe = sync.first_probe;
+  const uint32_t probes_end = sync.first_probe + sync.probe_count;
+  for (uint32_t p = next_probe; p < probes_end; ++p) probed_.push_back(probes[p].message);
+  std::sort(probed_.begin(), probed_.end());
   uint32_t i = sync.first_received;
   while (i < last) {
+    for (; next_probe < probes_end && probes[next_probe].probe < message(i).recv_event;
+         ++next_probe) {
+      Probe(probes[next_probe]);
+    }
     // Messages completed by one call (a Waitall completes several) form a group.
     uint32_t call_enter = ev_.pair(message(i).recv_event);
     uint32_t end = i + 1;
@@ -135,10 +162,11 @@ std::vector<uint32_t> ReceiverPass::Run() {
     for (uint32_t k = i; k < end; ++k) {
       const Message& m = message(k);
       CountReceive(m);
-      int64_t idle = LateSenderIdle(m, call);
+      // A probed message's receive cannot wait: the probe saw the message arrive.
+      int64_t idle = Probed(k) ? 0 : LateSenderIdle(m, call);
       if (analysable && idle > 0) {
         if (!multi) {
-          ReportLateSender(k, idle, call);
+          ReportLateSender(k, idle, call, m.recv_event);
         } else if (idle > latest.idle) {
           latest = LateSender{k, idle};  // only the latest sender counts
         }
@@ -146,11 +174,12 @@ std::vector<uint32_t> ReceiverPass::Run() {
       CheckWrongOrder(m);
     }
     if (latest.message != kNone) {
-      ReportLateSender(latest.message, latest.idle, call);
+      ReportLateSender(latest.message, latest.idle, call, message(latest.message).recv_event);
       multi_wait_with_late_sender.push_back(call.enter);
     }
     i = end;
   }
+  for (; next_probe < probes_end; ++next_probe) Probe(probes[next_probe]);
   return multi_wait_with_late_sender;
 }
 
