@@ -116,6 +116,20 @@ std::string ToJson(const Report& report) {
   } else {
     j["critical_path"] = nullptr;
   }
+  if (const std::optional<ClockCorrectionSummary>& c = report.clock_correction) {
+    auto violations = [](const clock::ClockViolationCounts& v) {
+      return json{{"p2p", v.p2p}, {"collective", v.collective}, {"probe", v.probe}};
+    };
+    j["clock_correction"] = {{"violations_before", violations(c->before)},
+                             {"violations_after", violations(c->after)},
+                             {"jumps", c->jumps},
+                             {"corrected_events", c->corrected_events},
+                             {"unresolved", c->unresolved},
+                             {"max_shift", c->max_shift},
+                             {"max_slope", c->max_slope}};
+  } else {
+    j["clock_correction"] = nullptr;
+  }
   json& diagnostics = j["diagnostics"] = json::array();
   for (const DiagnosticEntry& d : report.diagnostics) {
     diagnostics.push_back({{"name", d.name},

@@ -96,7 +96,8 @@ CriticalPathSummary SummarizePath(const trace::Trace& trace,
 }  // namespace
 
 Report BuildReport(const trace::Trace& trace, const match::SyncGraph& graph,
-                   const analysis::AnalysisResult& analysis) {
+                   const analysis::AnalysisResult& analysis,
+                   const clock::ClockCorrection* correction) {
   const analysis::WaitStateResult& waitstates = analysis.waitstates;
   Report r;
   r.trace = Summarize(trace, waitstates);
@@ -138,6 +139,15 @@ Report BuildReport(const trace::Trace& trace, const match::SyncGraph& graph,
   r.matching = graph.stats;
   if (analysis.critical_path) r.critical_path = SummarizePath(trace, *analysis.critical_path);
   Diagnostics all;
+  if (correction != nullptr) {
+    r.trace.time_corrected = true;
+    r.clock_correction = ClockCorrectionSummary{
+        correction->before,     correction->after,
+        correction->jumps,      correction->corrected_events,
+        correction->unresolved, trace.Seconds(static_cast<uint64_t>(correction->max_shift)),
+        correction->max_slope};
+    all.Merge(correction->diagnostics);
+  }
   all.Merge(trace.diagnostics);
   all.Merge(graph.diagnostics);
   if (analysis.sync_points) all.Merge(analysis.sync_points->diagnostics);

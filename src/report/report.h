@@ -17,6 +17,7 @@
 #include "analysis/pipeline/analysis.h"
 #include "base/diagnostics.h"
 #include "match/sync_graph.h"
+#include "clock/controlled_logical_clock.h"
 #include "trace/trace.h"
 
 namespace cw::report {
@@ -77,6 +78,17 @@ struct CriticalPathSummary {
   double untracked = 0;             // seconds on the path outside every region
 };
 
+// What `--time-correct` did (absent without it).
+struct ClockCorrectionSummary {
+  clock::ClockViolationCounts before;  // violations in the trace as recorded
+  clock::ClockViolationCounts after;   // and after the correction (0 unless it was inconsistent)
+  uint64_t jumps = 0;                  // receive-like events moved to their sources
+  uint64_t corrected_events = 0;       // events whose timestamp changed
+  uint64_t unresolved = 0;             // dependencies left out to break cycles
+  double max_shift = 0;                // seconds: the largest change of a timestamp
+  double max_slope = 0;                // the steepest backward amortisation line
+};
+
 struct DiagnosticEntry {
   std::string name;
   std::string severity;
@@ -94,6 +106,7 @@ struct Report {
   std::vector<uint64_t> instance_counts;  // by metric
   match::MatchStats matching;
   std::optional<CriticalPathSummary> critical_path;  // absent without root-cause analysis
+  std::optional<ClockCorrectionSummary> clock_correction;
   std::vector<DiagnosticEntry> diagnostics;          // reader, matching and analysis, worst first
 
   // Sum of `metric` over call paths and locations.
@@ -108,7 +121,9 @@ struct Report {
   std::string LocationLabel(uint32_t location) const;
 };
 
+// `correction`: what timestamp correction did before the analysis, if it ran.
 Report BuildReport(const trace::Trace& trace, const match::SyncGraph& graph,
-                   const analysis::AnalysisResult& analysis);
+                   const analysis::AnalysisResult& analysis,
+                   const clock::ClockCorrection* correction = nullptr);
 
 }  // namespace cw::report

@@ -369,14 +369,20 @@ void CommunicationSection(const Report& r, std::string& out) {
   }
   uint64_t violations = r.trace.clock_violations_p2p + r.trace.clock_violations_collective +
                         r.trace.clock_violations_probe;
-  if (violations == 0) {
+  if (const std::optional<ClockCorrectionSummary>& c = r.clock_correction) {
+    out += "Clock condition: " + std::to_string(c->before.p2p) + " point-to-point, " +
+           std::to_string(c->before.probe) + " probe and " + std::to_string(c->before.collective) +
+           " collective violations as recorded; " + std::to_string(c->after.total()) +
+           " after timestamp correction (" + std::to_string(c->corrected_events) +
+           " events moved, at most " + FormatSeconds(c->max_shift) + ").\n";
+  } else if (violations == 0) {
     out += "Clock condition: no violations.\n";
   } else {
     out += "Clock condition: " + std::to_string(r.trace.clock_violations_p2p) +
            " point-to-point, " + std::to_string(r.trace.clock_violations_probe) + " probe and " +
            std::to_string(r.trace.clock_violations_collective) +
            " collective violations; the affected waits were clamped to the time spent in the "
-           "call.\n";
+           "call (--time-correct repairs the timestamps).\n";
   }
 }
 

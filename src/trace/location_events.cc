@@ -57,4 +57,43 @@ size_t LocationEvents::MemoryBytes() const {
          wide_requests_.size() * 32 + Bytes(profile_);
 }
 
+void LocationEvents::ReplaceTimes(std::span<const uint64_t> times) {
+  TimeColumn column;
+  column.reserve(times.size());
+  for (uint64_t t : times) column.push_back(t);
+  time_ = std::move(column);
+  // Inclusive and exclusive time per call path from the Enter/Leave nesting, as the builder
+  // measured them while reading; visits do not change.
+  for (CallpathTime& p : profile_) p.inclusive = p.exclusive = 0;
+  auto entry = [&](uint32_t callpath) -> CallpathTime* {
+    auto it = std::lower_bound(
+        profile_.begin(), profile_.end(), callpath,
+        [](const CallpathTime& p, uint32_t cp) { return p.callpath < cp; });
+    return it != profile_.end() && it->callpath == callpath ? &*it : nullptr;
+  };
+  std::vector<uint32_t> open;  // call paths of the open regions
+  std::vector<int64_t> exclusive(profile_.size(), 0);
+  for (uint32_t i = 0; i < size(); ++i) {
+    if (kind_[i] == EventKind::kEnter) {
+      open.push_back(ref_[i]);
+    } else if (kind_[i] == EventKind::kLeave && !open.empty()) {
+      open.pop_back();
+      uint64_t duration = time_[i] - time_[pair_[i]];
+      if (CallpathTime* p = entry(ref_[i])) {
+        p->inclusive += duration;
+        exclusive[static_cast<size_t>(p - profile_.data())] += static_cast<int64_t>(duration);
+      }
+      if (!open.empty()) {
+        if (CallpathTime* parent = entry(open.back())) {
+          exclusive[static_cast<size_t>(parent - profile_.data())] -=
+              static_cast<int64_t>(duration);
+        }
+      }
+    }
+  }
+  for (size_t k = 0; k < profile_.size(); ++k) {
+    profile_[k].exclusive = static_cast<uint64_t>(std::max<int64_t>(exclusive[k], 0));
+  }
+}
+
 }  // namespace cw::trace

@@ -90,6 +90,10 @@ class LocationEvents {
   // Bytes held by the columns and side tables (capacity, not size).
   size_t MemoryBytes() const;
 
+  // Replaces every timestamp (one per event, not decreasing) and measures the call-path times
+  // again. Only timestamp correction (clock/) rewrites a trace, before any analysis reads it.
+  void ReplaceTimes(std::span<const uint64_t> times);
+
  private:
   friend class LocationBuilder;
 

@@ -48,7 +48,7 @@ double Analysis::Total(const std::string& metric) const {
   return report.Total(*id);
 }
 
-Analysis AnalyzeFile(const std::string& anchor, unsigned threads) {
+Analysis AnalyzeFile(const std::string& anchor, unsigned threads, bool time_correct) {
   Analysis a;
   otf2::ReadOptions options;
   options.threads = threads;
@@ -59,11 +59,16 @@ Analysis AnalyzeFile(const std::string& anchor, unsigned threads) {
   }
   a.trace = std::move(*trace);
   a.graph = match::MatchTrace(a.trace, threads);
+  if (time_correct) {
+    a.correction = clock::CorrectTimestamps(a.trace, a.graph, clock::ClockOptions{});
+    a.graph = match::MatchTrace(a.trace, threads);
+  }
   analysis::AnalysisOptions options_all;
   options_all.threads = threads;
   options_all.instances_per_metric = 20;
   a.result = analysis::AnalyzeTrace(a.trace, a.graph, options_all);
-  a.report = report::BuildReport(a.trace, a.graph, a.result);
+  a.report = report::BuildReport(a.trace, a.graph, a.result,
+                                 a.correction ? &*a.correction : nullptr);
   return a;
 }
 

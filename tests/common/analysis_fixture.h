@@ -5,9 +5,11 @@
 //   EXPECT_EQ(a.Value("mpi_latesender", "main/MPI_Recv", 1), 4.0);
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "analysis/pipeline/analysis.h"
+#include "clock/controlled_logical_clock.h"
 #include "match/sync_graph.h"
 #include "report/report.h"
 #include "testing/scenario.h"
@@ -20,6 +22,7 @@ struct Analysis {
   match::SyncGraph graph;
   analysis::AnalysisResult result;  // result.waitstates holds every metric's severities
   report::Report report;
+  std::optional<clock::ClockCorrection> correction;  // with time correction
 
   // The report value of `metric` at the call path named `callpath` ("main/MPI_Recv") on
   // `location`; 0 if absent. Fails the test if the metric or call path is unknown.
@@ -31,8 +34,9 @@ struct Analysis {
   uint32_t Callpath(const std::string& name) const;  // fails the test if absent
 };
 
-// Reads `anchor` (with `threads` workers) and analyses it. Fails the test on a read error.
-Analysis AnalyzeFile(const std::string& anchor, unsigned threads = 2);
+// Reads `anchor` (with `threads` workers), corrects its timestamps if asked (as
+// `--time-correct`) and analyses it. Fails the test on a read error.
+Analysis AnalyzeFile(const std::string& anchor, unsigned threads = 2, bool time_correct = false);
 // Writes the scenario to a fresh temporary directory and analyses it.
 Analysis AnalyzeScenario(const testing::Scenario& scenario, unsigned threads = 2);
 

@@ -6,6 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include "clock/controlled_logical_clock.h"
+#include "match/matcher.h"
+#include "otf2/trace_reader.h"
 #include "report/json_writer.h"
 #include "tests/common/analysis_fixture.h"
 #include "tests/common/paths.h"
@@ -105,6 +108,63 @@ TEST(InvariantsTest, RootCauseAnalysesAccountForAllWaitingAndTheWholeRun) {
     options.clock_condition_holds =
         a.report.trace.clock_violations_p2p == 0 && a.report.trace.clock_violations_collective == 0;
     ExpectRootCauseInvariants(a, options);
+  }
+}
+
+// After --time-correct no clock-condition violation is left, local order and distances are kept
+// (within γ), and the root-cause invariants hold with the clock condition.
+TEST(InvariantsTest, TimeCorrectionLeavesNoViolations) {
+  for (const std::string& name : Names()) {
+    SCOPED_TRACE(name);
+    Analysis original = AnalyzeFile(RealTrace(name));
+    Analysis a = AnalyzeFile(RealTrace(name), 2, /*time_correct=*/true);
+    ASSERT_TRUE(a.correction.has_value());
+    EXPECT_EQ(a.correction->after.total(), 0u);
+    EXPECT_EQ(a.correction->unresolved, 0u);
+    EXPECT_EQ(a.report.trace.clock_violations_p2p + a.report.trace.clock_violations_collective +
+                  a.report.trace.clock_violations_probe,
+              0u);
+    if (a.correction->before.total() == 0) {
+      EXPECT_EQ(a.correction->corrected_events, 0u);
+    }
+    const double gamma = clock::ClockOptions{}.gamma;
+    for (uint32_t l = 0; l < a.trace.location_count(); ++l) {
+      const trace::LocationEvents& before = original.trace.location(l);
+      const trace::LocationEvents& after = a.trace.location(l);
+      ASSERT_EQ(before.size(), after.size());
+      for (uint32_t i = 1; i < after.size(); ++i) {
+        ASSERT_GE(static_cast<double>(after.time(i) - after.time(i - 1)),
+                  std::ceil(gamma * static_cast<double>(before.time(i) - before.time(i - 1))))
+            << "location " << l << " event " << i;
+      }
+    }
+    std::printf("%s: %llu violations before correction, %llu events moved, max shift %.3g s\n",
+                name.c_str(), static_cast<unsigned long long>(a.correction->before.total()),
+                static_cast<unsigned long long>(a.correction->corrected_events),
+                a.report.clock_correction->max_shift);
+    ExpectRootCauseInvariants(a, InvariantOptions{});
+  }
+}
+
+// The same with violations injected: the clock of the first location runs 200 µs ahead.
+TEST(InvariantsTest, TimeCorrectionRepairsAnInjectedClockSkew) {
+  for (const std::string& name : Names()) {
+    SCOPED_TRACE(name);
+    Result<trace::Trace> read = otf2::ReadTrace(RealTrace(name), otf2::ReadOptions{});
+    ASSERT_TRUE(read) << read.error().message();
+    trace::Trace& t = *read;
+    const uint64_t skew = 200 * t.defs.clock.resolution / 1000000;
+    std::vector<uint64_t> times(t.location(0).size());
+    for (uint32_t i = 0; i < times.size(); ++i) times[i] = t.location(0).time(i) + skew;
+    t.locations[0].ReplaceTimes(times);
+    match::SyncGraph g = match::MatchTrace(t, 2);
+    clock::ClockCorrection c = clock::CorrectTimestamps(t, g, clock::ClockOptions{});
+    std::printf("%s: %llu violations injected\n", name.c_str(),
+                static_cast<unsigned long long>(c.before.total()));
+    EXPECT_EQ(c.after.total(), 0u);
+    EXPECT_EQ(c.unresolved, 0u);
+    g = match::MatchTrace(t, 2);
+    EXPECT_EQ(clock::CountViolations(t, clock::BuildClockCondition(t, g)).total(), 0u);
   }
 }
 
