@@ -102,6 +102,30 @@ TEST(CliTest, AnalyzeWritesTheReportDirectory) {
   ASSERT_TRUE(summary);
 }
 
+TEST(CliTest, TimeCorrectReportsViolationsBeforeAndAfter) {
+  // Rank 1's receive record (9) precedes rank 0's send record (10): one violation. Uncorrected,
+  // the report counts it and suggests the option; corrected, none is left.
+  testing::Scenario s(2);
+  s.rank(0).Enter(0, "main").Send(10, 11, 1, 0, 8).Leave(20, "main");
+  s.rank(1).Enter(0, "main").Recv(4, 9, 0, 0, 8).Leave(20, "main");
+  std::string anchor = s.WriteOrDie(testing::MakeTempDir("cli-clc"));
+  std::string out;
+  std::string plain = testing::MakeTempDir("cli-clc-plain");
+  ASSERT_EQ(Causeway("analyze " + anchor + " -o " + plain, &out), 0) << out;
+  EXPECT_NE(out.find("--time-correct"), std::string::npos) << out;
+  std::string corrected = testing::MakeTempDir("cli-clc-corrected");
+  ASSERT_EQ(Causeway("analyze --time-correct " + anchor + " -o " + corrected, &out), 0) << out;
+  EXPECT_NE(out.find("1 point-to-point, 0 probe and 0 collective violations as recorded; 0 after"),
+            std::string::npos)
+      << out;
+  std::ifstream json_file(corrected + "/report.json");
+  nlohmann::json j = nlohmann::json::parse(json_file);
+  EXPECT_EQ(j["trace"]["time_corrected"], true);
+  EXPECT_EQ(j["trace"]["clock_violations"]["p2p"], 0);
+  EXPECT_EQ(j["clock_correction"]["violations_before"]["p2p"], 1);
+  EXPECT_EQ(j["clock_correction"]["violations_after"]["p2p"], 0);
+}
+
 TEST(CliTest, DefaultReportDirectoryIsNamedAfterTheTrace) {
   std::string anchor = SmallTrace("cli-default");
   std::string cwd = testing::MakeTempDir("cli-cwd");
