@@ -116,6 +116,26 @@ std::string ToJson(const Report& report) {
   } else {
     j["critical_path"] = nullptr;
   }
+  const PopSummary& pop = report.pop;
+  auto optional_number = [](const std::optional<double>& v) { return v ? json(*v) : json(nullptr); };
+  json computation = json::array();
+  for (const auto& [location, seconds] : pop.computation) {
+    computation.push_back({{"location", location}, {"seconds", seconds}});
+  }
+  j["pop"] = {{"runtime", pop.runtime},
+              {"parallel_efficiency", pop.parallel_efficiency},
+              {"load_balance", pop.load_balance},
+              {"communication_efficiency", pop.communication_efficiency},
+              {"serialisation_efficiency", optional_number(pop.serialisation_efficiency)},
+              {"transfer_efficiency", optional_number(pop.transfer_efficiency)},
+              {"unavailable",
+               pop.transfer_efficiency ? json(nullptr)
+                                       : json("serialisation and transfer efficiency need the "
+                                              "runtime on an ideal network (a what-if replay)")},
+              {"average_computation", pop.average_computation},
+              {"max_computation", pop.max_computation},
+              {"max_location", OptionalId(pop.max_location)},
+              {"computation", computation}};
   if (const std::optional<ClockCorrectionSummary>& c = report.clock_correction) {
     auto violations = [](const clock::ClockViolationCounts& v) {
       return json{{"p2p", v.p2p}, {"collective", v.collective}, {"probe", v.probe}};

@@ -78,6 +78,20 @@ struct CriticalPathSummary {
   double untracked = 0;             // seconds on the path outside every region
 };
 
+// The POP efficiencies (analysis/pop/pop_efficiency.h), times in seconds.
+struct PopSummary {
+  double runtime = 0;
+  double load_balance = 0;
+  double communication_efficiency = 0;
+  double parallel_efficiency = 0;
+  std::optional<double> serialisation_efficiency;  // absent: needs the ideal-network replay
+  std::optional<double> transfer_efficiency;
+  double average_computation = 0;
+  double max_computation = 0;
+  std::optional<uint32_t> max_location;
+  std::vector<std::pair<uint32_t, double>> computation;  // (location, useful computation)
+};
+
 // What `--time-correct` did (absent without it).
 struct ClockCorrectionSummary {
   clock::ClockViolationCounts before;  // violations in the trace as recorded
@@ -107,6 +121,7 @@ struct Report {
   match::MatchStats matching;
   std::optional<CriticalPathSummary> critical_path;  // absent without root-cause analysis
   std::optional<ClockCorrectionSummary> clock_correction;
+  PopSummary pop;
   std::vector<DiagnosticEntry> diagnostics;          // reader, matching and analysis, worst first
 
   // Sum of `metric` over call paths and locations.

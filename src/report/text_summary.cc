@@ -347,6 +347,31 @@ void CriticalPathSection(const Report& r, std::string& out) {
   out += "\n";
 }
 
+void PopSection(const Report& r, std::string& out) {
+  const PopSummary& p = r.pop;
+  if (p.computation.empty() || p.runtime <= 0) return;
+  const bool one_per_process = p.computation.size() == r.trace.processes;
+  out += "Efficiency (POP model, " + std::to_string(p.computation.size()) +
+         (one_per_process ? " processes, " : " threads of execution, ") +
+         FormatSeconds(p.runtime) + " runtime):\n";
+  out += "  Parallel efficiency         " + Percent(p.parallel_efficiency, 1) +
+         "  = load balance x communication efficiency\n";
+  out += "    Load balance              " + Percent(p.load_balance, 1) +
+         "  useful computation: average " + FormatSeconds(p.average_computation) +
+         ", maximum " + FormatSeconds(p.max_computation);
+  if (p.max_location) out += " on " + r.LocationLabel(*p.max_location);
+  out += "\n";
+  out += "    Communication efficiency  " + Percent(p.communication_efficiency, 1) +
+         "  maximum computation / runtime\n";
+  if (p.serialisation_efficiency && p.transfer_efficiency) {
+    out += "      Serialisation           " + Percent(*p.serialisation_efficiency, 1) + "\n";
+    out += "      Transfer                " + Percent(*p.transfer_efficiency, 1) + "\n";
+  } else {
+    out += "      Serialisation, transfer unavailable: they need the runtime on an ideal network\n";
+  }
+  out += "\n";
+}
+
 void CommunicationSection(const Report& r, std::string& out) {
   const match::MatchStats& m = r.matching;
   out += "Communication: " + std::to_string(m.messages) + " messages matched (" +
@@ -430,6 +455,7 @@ std::string ToSummaryText(const Report& report) {
   std::string out;
   TraceSection(report, out);
   BreakdownSection(report, out);
+  PopSection(report, out);
   WaitStateSection(report, out);
   RootCauseSection(report, out);
   CriticalPathSection(report, out);

@@ -30,6 +30,7 @@ AnalysisResult AnalyzeTrace(const trace::Trace& trace, const match::SyncGraph& g
   ws.instances_per_metric = options.instances_per_metric;
   ws.sync_edges = options.root_causes;
   r.waitstates = AnalyzeWaitStates(trace, graph, ws);
+  r.pop = ComputePopEfficiency(trace, r.waitstates);
   clock.Lap("wait states");
   if (!options.root_causes) return r;
 

@@ -1,4 +1,4 @@
-// Every analysis of a matched trace, in order: wait states, then (unless switched off) the
+// Every analysis of a matched trace, in order: wait states and the POP efficiencies, then (unless switched off) the
 // synchronisation points, delay analysis and critical-path analysis built on them.
 //
 // This is what `causeway analyze` and the tests run; each analysis adds its metrics to the same
@@ -16,6 +16,7 @@
 
 #include "analysis/critpath/critical_path.h"
 #include "analysis/delay/delay_analysis.h"
+#include "analysis/pop/pop_efficiency.h"
 #include "analysis/syncpoints/sync_points.h"
 #include "analysis/waitstates/waitstate_analysis.h"
 #include "match/sync_graph.h"
@@ -31,6 +32,7 @@ struct AnalysisOptions {
 
 struct AnalysisResult {
   WaitStateResult waitstates;  // its severities hold every analysis's metrics
+  PopEfficiency pop;
   std::optional<SyncPoints> sync_points;
   std::optional<DelayResult> delay;
   std::optional<CriticalPathResult> critical_path;

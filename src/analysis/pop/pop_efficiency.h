@@ -1,0 +1,44 @@
+// The POP efficiency metrics (the POP Centre of Excellence's model of parallel efficiency).
+//
+// Over the program's threads of execution (the CPU locations; one per MPI rank in a pure MPI
+// program), with useful computation C_p = time outside MPI and the other parallel runtimes (the
+// `comp` metric) and the runtime T of the run (first to last event over those locations):
+//   load balance             LB   = avg_p C_p / max_p C_p
+//   communication efficiency CommE = max_p C_p / T
+//   parallel efficiency      PE   = LB · CommE = avg_p C_p / T
+// Communication efficiency splits into serialisation efficiency (max_p C_p / T_ideal) and
+// transfer efficiency (T_ideal / T), where T_ideal is the runtime on an ideal network; that needs
+// a replay of the trace with zero latency and infinite bandwidth, which this analysis does not
+// do, so both are marked unavailable.
+//
+//   PopEfficiency pop = ComputePopEfficiency(trace, waitstates);
+//   double lb = pop.load_balance;
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "analysis/waitstates/waitstate_analysis.h"
+#include "trace/trace.h"
+
+namespace cw::analysis {
+
+struct PopEfficiency {
+  std::vector<uint32_t> locations;  // the CPU locations considered, ascending
+  std::vector<double> computation;  // useful computation per location above, ticks
+  double runtime = 0;               // ticks
+  double average_computation = 0;   // ticks
+  double max_computation = 0;       // ticks
+  uint32_t max_location = trace::kNone;  // where the maximum is (lowest on ties)
+  double load_balance = 0;
+  double communication_efficiency = 0;
+  double parallel_efficiency = 0;
+  // Need the runtime on an ideal network (a what-if replay); absent until it is available.
+  std::optional<double> serialisation_efficiency;
+  std::optional<double> transfer_efficiency;
+};
+
+PopEfficiency ComputePopEfficiency(const trace::Trace& trace, const WaitStateResult& waitstates);
+
+}  // namespace cw::analysis
