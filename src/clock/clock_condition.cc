@@ -11,8 +11,7 @@ using trace::kNone;
 
 class Builder {
  public:
-  Builder(const trace::Trace& trace, const match::SyncGraph& graph)
-      : trace_(trace), graph_(graph) {
+  Builder(const trace::Trace& trace, const match::SyncGraph& graph) : trace_(trace), graph_(graph) {
     cc_.by_location.resize(trace.location_count());
   }
 
@@ -172,9 +171,15 @@ ClockViolationCounts CountViolations(const trace::Trace& trace, const ClockCondi
       }
       if (!violated) continue;
       switch (d.kind) {
-        case LogicalMessageKind::kPointToPoint: ++counts.p2p; break;
-        case LogicalMessageKind::kProbe: ++counts.probe; break;
-        case LogicalMessageKind::kCollective: ++counts.collective; break;
+        case LogicalMessageKind::kPointToPoint:
+          ++counts.p2p;
+          break;
+        case LogicalMessageKind::kProbe:
+          ++counts.probe;
+          break;
+        case LogicalMessageKind::kCollective:
+          ++counts.collective;
+          break;
       }
     }
   }

@@ -163,9 +163,9 @@ class Corrector {
       if (s <= low) break;
       const int64_t slack = std::max<int64_t>(it->latest - s, 0);
       if (slack >= delta) continue;
-      const double needed = s >= high ? std::numeric_limits<double>::infinity()
-                                      : static_cast<double>(delta - slack) /
-                                            static_cast<double>(high - s);
+      const double needed =
+          s >= high ? std::numeric_limits<double>::infinity()
+                    : static_cast<double>(delta - slack) / static_cast<double>(high - s);
       if (needed > bend_slope) {
         bend_slope = needed;
         bend = &*it;
@@ -198,8 +198,8 @@ class Corrector {
       if (jumps_[l].empty()) continue;
       const int64_t first = time_[l].front();
       for (const Jump& j : jumps_[l]) {
-        int64_t reach = static_cast<int64_t>(
-            std::ceil(static_cast<double>(j.delta) / options_.max_slope));
+        int64_t reach =
+            static_cast<int64_t>(std::ceil(static_cast<double>(j.delta) / options_.max_slope));
         int64_t low = std::max(j.before - reach, first);
         Amortize(l, limits[l], j.event, low, j.before, j.delta, out.max_slope);
       }

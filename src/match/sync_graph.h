@@ -86,11 +86,12 @@ struct MatchStats {
   uint64_t cancelled_requests = 0;
   uint64_t collective_instances = 0;
   uint64_t incomplete_collectives = 0;
-  uint64_t probes_linked = 0;     // probes linked to the message they found
-  uint64_t probes_inferred = 0;   // of those, linked by inference (no probe attributes)
-  uint64_t probes_repeated = 0;   // probes for a message an earlier probe had already found
-  uint64_t probes_unlinked = 0;   // probes that found a message no later receive took
-  uint64_t probes_unresolved = 0; // non-blocking probes of traces that do not say if they found one
+  uint64_t probes_linked = 0;    // probes linked to the message they found
+  uint64_t probes_inferred = 0;  // of those, linked by inference (no probe attributes)
+  uint64_t probes_repeated = 0;  // probes for a message an earlier probe had already found
+  uint64_t probes_unlinked = 0;  // probes that found a message no later receive took
+  uint64_t probes_unresolved =
+      0;  // non-blocking probes of traces that do not say if they found one
 };
 
 struct SyncGraph {

@@ -117,7 +117,9 @@ std::string ToJson(const Report& report) {
     j["critical_path"] = nullptr;
   }
   const PopSummary& pop = report.pop;
-  auto optional_number = [](const std::optional<double>& v) { return v ? json(*v) : json(nullptr); };
+  auto optional_number = [](const std::optional<double>& v) {
+    return v ? json(*v) : json(nullptr);
+  };
   json computation = json::array();
   for (const auto& [location, seconds] : pop.computation) {
     computation.push_back({{"location", location}, {"seconds", seconds}});
@@ -128,10 +130,10 @@ std::string ToJson(const Report& report) {
               {"communication_efficiency", pop.communication_efficiency},
               {"serialisation_efficiency", optional_number(pop.serialisation_efficiency)},
               {"transfer_efficiency", optional_number(pop.transfer_efficiency)},
-              {"unavailable",
-               pop.transfer_efficiency ? json(nullptr)
-                                       : json("serialisation and transfer efficiency need the "
-                                              "runtime on an ideal network (a what-if replay)")},
+              {"unavailable", pop.transfer_efficiency
+                                  ? json(nullptr)
+                                  : json("serialisation and transfer efficiency need the "
+                                         "runtime on an ideal network (a what-if replay)")},
               {"average_computation", pop.average_computation},
               {"max_computation", pop.max_computation},
               {"max_location", OptionalId(pop.max_location)},

@@ -139,17 +139,17 @@ Report BuildReport(const trace::Trace& trace, const match::SyncGraph& graph,
   r.matching = graph.stats;
   if (analysis.critical_path) r.critical_path = SummarizePath(trace, *analysis.critical_path);
   const analysis::PopEfficiency& pop = analysis.pop;
-  r.pop = PopSummary{trace.Seconds(static_cast<uint64_t>(pop.runtime)),
-                     pop.load_balance,
-                     pop.communication_efficiency,
-                     pop.parallel_efficiency,
-                     pop.serialisation_efficiency,
-                     pop.transfer_efficiency,
-                     pop.average_computation / static_cast<double>(trace.defs.clock.resolution),
-                     pop.max_computation / static_cast<double>(trace.defs.clock.resolution),
-                     pop.max_location == trace::kNone ? std::nullopt
-                                                      : std::optional<uint32_t>(pop.max_location),
-                     {}};
+  r.pop = PopSummary{
+      trace.Seconds(static_cast<uint64_t>(pop.runtime)),
+      pop.load_balance,
+      pop.communication_efficiency,
+      pop.parallel_efficiency,
+      pop.serialisation_efficiency,
+      pop.transfer_efficiency,
+      pop.average_computation / static_cast<double>(trace.defs.clock.resolution),
+      pop.max_computation / static_cast<double>(trace.defs.clock.resolution),
+      pop.max_location == trace::kNone ? std::nullopt : std::optional<uint32_t>(pop.max_location),
+      {}};
   for (size_t k = 0; k < pop.locations.size(); ++k) {
     r.pop.computation.emplace_back(
         pop.locations[k], pop.computation[k] / static_cast<double>(trace.defs.clock.resolution));

@@ -16,8 +16,8 @@
 #include "analysis/metrics/metric_catalog.h"
 #include "analysis/pipeline/analysis.h"
 #include "base/diagnostics.h"
-#include "match/sync_graph.h"
 #include "clock/controlled_logical_clock.h"
+#include "match/sync_graph.h"
 #include "trace/trace.h"
 
 namespace cw::report {
@@ -122,7 +122,7 @@ struct Report {
   std::optional<CriticalPathSummary> critical_path;  // absent without root-cause analysis
   std::optional<ClockCorrectionSummary> clock_correction;
   PopSummary pop;
-  std::vector<DiagnosticEntry> diagnostics;          // reader, matching and analysis, worst first
+  std::vector<DiagnosticEntry> diagnostics;  // reader, matching and analysis, worst first
 
   // Sum of `metric` over call paths and locations.
   double Total(analysis::MetricId metric) const;

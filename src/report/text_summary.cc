@@ -352,13 +352,13 @@ void PopSection(const Report& r, std::string& out) {
   if (p.computation.empty() || p.runtime <= 0) return;
   const bool one_per_process = p.computation.size() == r.trace.processes;
   out += "Efficiency (POP model, " + std::to_string(p.computation.size()) +
-         (one_per_process ? " processes, " : " threads of execution, ") +
-         FormatSeconds(p.runtime) + " runtime):\n";
+         (one_per_process ? " processes, " : " threads of execution, ") + FormatSeconds(p.runtime) +
+         " runtime):\n";
   out += "  Parallel efficiency         " + Percent(p.parallel_efficiency, 1) +
          "  = load balance x communication efficiency\n";
   out += "    Load balance              " + Percent(p.load_balance, 1) +
-         "  useful computation: average " + FormatSeconds(p.average_computation) +
-         ", maximum " + FormatSeconds(p.max_computation);
+         "  useful computation: average " + FormatSeconds(p.average_computation) + ", maximum " +
+         FormatSeconds(p.max_computation);
   if (p.max_location) out += " on " + r.LocationLabel(*p.max_location);
   out += "\n";
   out += "    Communication efficiency  " + Percent(p.communication_efficiency, 1) +

@@ -66,9 +66,8 @@ void LocationEvents::ReplaceTimes(std::span<const uint64_t> times) {
   // measured them while reading; visits do not change.
   for (CallpathTime& p : profile_) p.inclusive = p.exclusive = 0;
   auto entry = [&](uint32_t callpath) -> CallpathTime* {
-    auto it = std::lower_bound(
-        profile_.begin(), profile_.end(), callpath,
-        [](const CallpathTime& p, uint32_t cp) { return p.callpath < cp; });
+    auto it = std::lower_bound(profile_.begin(), profile_.end(), callpath,
+                               [](const CallpathTime& p, uint32_t cp) { return p.callpath < cp; });
     return it != profile_.end() && it->callpath == callpath ? &*it : nullptr;
   };
   std::vector<uint32_t> open;  // call paths of the open regions

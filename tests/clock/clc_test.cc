@@ -9,8 +9,8 @@
 #include "clock/controlled_logical_clock.h"
 #include "match/matcher.h"
 #include "otf2/trace_reader.h"
-#include "tests/common/analysis_fixture.h"
 #include "testing/scenario.h"
+#include "tests/common/analysis_fixture.h"
 
 namespace cw::clock {
 namespace {
@@ -123,8 +123,8 @@ TEST(ClockCorrectionTest, BackwardAmortisationStopsAtTheProbe) {
   const trace::LocationEvents& a = t.location(0);
   const uint32_t send = Find(t, 0, EventKind::kMpiSend);
   EXPECT_EQ(a.time(send), 12u);
-  EXPECT_EQ(a.time(a.pair(send)), 12u);           // Enter of MPI_Send
-  EXPECT_EQ(a.time(a.pair(a.pair(send))), 13u);   // its Leave
+  EXPECT_EQ(a.time(a.pair(send)), 12u);          // Enter of MPI_Send
+  EXPECT_EQ(a.time(a.pair(a.pair(send))), 13u);  // its Leave
   const uint32_t recv = Find(t, 0, EventKind::kMpiRecv);
   EXPECT_EQ(a.time(recv), 30u);
   EXPECT_EQ(a.time(a.pair(recv)), 28u);
@@ -141,7 +141,9 @@ TEST(ClockCorrectionTest, BackwardAmortisationStopsAtTheProbe) {
 Scenario SkewedRing(int64_t skew) {
   Scenario s(4, /*ticks_per_second=*/1000000);
   for (int r = 0; r < 4; ++r) {
-    auto at = [&](uint64_t t) { return static_cast<uint64_t>(static_cast<int64_t>(t) + (r == 2 ? skew : 0)); };
+    auto at = [&](uint64_t t) {
+      return static_cast<uint64_t>(static_cast<int64_t>(t) + (r == 2 ? skew : 0));
+    };
     testing::RankScript& rank = s.rank(r);
     rank.Enter(at(1000), "main").Call(at(1000), at(1010), "MPI_Init");
     uint64_t t = 1010;
@@ -183,7 +185,8 @@ TEST(ClockCorrectionTest, SkewedRingHasNoViolationsLeft) {
   for (uint32_t l = 0; l < 4; ++l) {
     const trace::LocationEvents& ev = t.location(l);
     for (uint32_t i = 0; i < ev.size(); ++i) {
-      if (ev.kind(i) != EventKind::kEnter || t.defs.RegionName(t.CallpathRegion(ev.ref(i))) != "compute")
+      if (ev.kind(i) != EventKind::kEnter ||
+          t.defs.RegionName(t.CallpathRegion(ev.ref(i))) != "compute")
         continue;
       double old_length = static_cast<double>(before[l][ev.pair(i)] - before[l][i]);
       double new_length = static_cast<double>(ev.time(ev.pair(i)) - ev.time(i));

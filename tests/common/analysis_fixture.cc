@@ -67,8 +67,8 @@ Analysis AnalyzeFile(const std::string& anchor, unsigned threads, bool time_corr
   options_all.threads = threads;
   options_all.instances_per_metric = 20;
   a.result = analysis::AnalyzeTrace(a.trace, a.graph, options_all);
-  a.report = report::BuildReport(a.trace, a.graph, a.result,
-                                 a.correction ? &*a.correction : nullptr);
+  a.report =
+      report::BuildReport(a.trace, a.graph, a.result, a.correction ? &*a.correction : nullptr);
   return a;
 }
 

@@ -95,10 +95,10 @@ TEST(ProbeMatcherTest, RecordedWildcardProbeFindsTheEnvelopeItReports) {
   s.rank(0).Enter(0, "main").Send(1, 2, 2, 5, 4).Leave(20, "main");
   s.rank(1).Enter(0, "main").Send(1, 2, 2, 5, 4).Leave(20, "main");
   s.rank(2)
-      .Enter(0, "main")                 // 0
-      .Probe(3, 4, /*from=*/1, 5)       // 1-2
-      .Recv(5, 6, 0, 5, 4)              // 3-5
-      .Recv(7, 8, 1, 5, 4)              // 6-8
+      .Enter(0, "main")            // 0
+      .Probe(3, 4, /*from=*/1, 5)  // 1-2
+      .Recv(5, 6, 0, 5, 4)         // 3-5
+      .Recv(7, 8, 1, 5, 4)         // 6-8
       .Leave(20, "main");
   trace::Trace t = Read(s);
   SyncGraph g = MatchTrace(t, 1);

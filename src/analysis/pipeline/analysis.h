@@ -1,5 +1,6 @@
-// Every analysis of a matched trace, in order: wait states and the POP efficiencies, then (unless switched off) the
-// synchronisation points, delay analysis and critical-path analysis built on them.
+// Every analysis of a matched trace, in order: wait states and the POP efficiencies, then (unless
+// switched off) the synchronisation points, delay analysis and critical-path analysis built on
+// them.
 //
 // This is what `causeway analyze` and the tests run; each analysis adds its metrics to the same
 // per-location severities, so a report reads one cube.

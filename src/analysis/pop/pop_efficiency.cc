@@ -12,8 +12,8 @@ PopEfficiency ComputePopEfficiency(const trace::Trace& trace, const WaitStateRes
   for (uint32_t l = 0; l < trace.location_count(); ++l) {
     const trace::LocationType type = trace.defs.locations[l].type;
     const trace::LocationEvents& ev = trace.location(l);
-    if (ev.empty() || (type != trace::LocationType::kCpuThread &&
-                       type != trace::LocationType::kUnknown)) {
+    if (ev.empty() ||
+        (type != trace::LocationType::kCpuThread && type != trace::LocationType::kUnknown)) {
       continue;
     }
     first = std::min(first, ev.first_time());

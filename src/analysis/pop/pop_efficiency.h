@@ -25,11 +25,11 @@
 namespace cw::analysis {
 
 struct PopEfficiency {
-  std::vector<uint32_t> locations;  // the CPU locations considered, ascending
-  std::vector<double> computation;  // useful computation per location above, ticks
-  double runtime = 0;               // ticks
-  double average_computation = 0;   // ticks
-  double max_computation = 0;       // ticks
+  std::vector<uint32_t> locations;       // the CPU locations considered, ascending
+  std::vector<double> computation;       // useful computation per location above, ticks
+  double runtime = 0;                    // ticks
+  double average_computation = 0;        // ticks
+  double max_computation = 0;            // ticks
   uint32_t max_location = trace::kNone;  // where the maximum is (lowest on ties)
   double load_balance = 0;
   double communication_efficiency = 0;

@@ -2,10 +2,11 @@
 //
 // Computes, per location and call path: the time tree (time, execution, comp, mpi and its
 // sub-categories), visits, the point-to-point wait states (Late Sender, Late Sender / Wrong
-// Order, Late Receiver; a probed message's Late Sender is the probe's, seed 002 §3.3), the collective wait states (Wait at Barrier, Barrier Completion, Wait
-// at N x N, N x N Completion, Late Broadcast, Early Reduce, Early Scan), Wait at Finalize and
-// Initialization Completion, and message, synchronisation and byte counts. It also counts
-// clock-condition violations and keeps the most severe instances of each pattern.
+// Order, Late Receiver; a probed message's Late Sender is the probe's, seed 002 §3.3), the
+// collective wait states (Wait at Barrier, Barrier Completion, Wait at N x N, N x N Completion,
+// Late Broadcast, Early Reduce, Early Scan), Wait at Finalize and Initialization Completion, and
+// message, synchronisation and byte counts. It also counts clock-condition violations and keeps the
+// most severe instances of each pattern.
 //
 // Every value is computed once by the location that owns it, so results are the same for any
 // thread count. docs/metrics.md gives each definition; the places where causeway deliberately
