@@ -75,4 +75,13 @@ void AssembleCallTree(Trace& trace, const std::vector<CallTree>& local_trees, un
   });
 }
 
+std::vector<MpiFunction> CallpathMpiFunctions(const Trace& trace) {
+  std::vector<MpiFunction> result(trace.call_tree.size());
+  for (uint32_t cp = 0; cp < trace.call_tree.size(); ++cp) {
+    uint32_t region = trace.call_tree.region(cp);
+    if (region < trace.defs.regions.size()) result[cp] = trace.defs.regions[region].mpi;
+  }
+  return result;
+}
+
 }  // namespace cw::trace

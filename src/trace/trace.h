@@ -54,6 +54,9 @@ class Trace {
   size_t MemoryBytes() const;
 };
 
+// The MPI classification of every call path's region (indexed by call-path id).
+std::vector<MpiFunction> CallpathMpiFunctions(const Trace& trace);
+
 // Merges location-local call trees (one per location, in location order) into trace.call_tree and
 // rewrites the Enter/Leave refs of every location. Deterministic: ids depend only on the trace.
 // If given, region_map[l] = (from, to) replaces region `from` by `to` in location l's call

@@ -144,4 +144,12 @@ void ExpectThreadIndependent(const std::string& anchor) {
   }
 }
 
+std::vector<uint32_t> PathLocations(const Analysis& a) {
+  std::vector<uint32_t> locations;
+  for (const analysis::PathSegment& s : a.result.critical_path->segments) {
+    if (locations.empty() || locations.back() != s.location) locations.push_back(s.location);
+  }
+  return locations;
+}
+
 }  // namespace cw::test

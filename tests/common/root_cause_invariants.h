@@ -9,6 +9,9 @@
 //   - the performance impacts sum to processes x window.
 #pragma once
 
+#include <cstdint>
+#include <vector>
+
 #include "tests/common/analysis_fixture.h"
 
 namespace cw::test {
@@ -20,6 +23,9 @@ struct InvariantOptions {
 };
 
 void ExpectRootCauseInvariants(const Analysis& a, const InvariantOptions& options = {});
+
+// The locations the critical path passes through, from its start, each once per stay.
+std::vector<uint32_t> PathLocations(const Analysis& a);
 
 // Runs the analysis with 1, 2 and 4 threads and expects bit-identical reports.
 void ExpectThreadIndependent(const std::string& anchor);

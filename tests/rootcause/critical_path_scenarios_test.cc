@@ -17,14 +17,6 @@ using testing::Scenario;
 
 constexpr double kEps = 1e-12;
 
-std::vector<uint32_t> PathLocations(const Analysis& a) {
-  std::vector<uint32_t> locations;
-  for (const analysis::PathSegment& s : a.result.critical_path->segments) {
-    if (locations.empty() || locations.back() != s.location) locations.push_back(s.location);
-  }
-  return locations;
-}
-
 // The delay scenario of seed 000 Fig. 4.1 (see delay_scenarios_test.cc): A delays B, B delays
 // C, C enters MPI_Finalize last (at 13).
 //   A: Init [0,1] foo [1,7]  Send->B [7,8]  bar [8,12]  Finalize [12,14]

@@ -16,14 +16,6 @@ using testing::Scenario;
 
 constexpr double kEps = 1e-9;
 
-std::vector<uint32_t> PathLocations(const Analysis& a) {
-  std::vector<uint32_t> locations;
-  for (const analysis::PathSegment& s : a.result.critical_path->segments) {
-    if (locations.empty() || locations.back() != s.location) locations.push_back(s.location);
-  }
-  return locations;
-}
-
 // Seed 002 §4.2.4 (Listing 2): A sleeps and sends to B; B probes, receives, sleeps and sends to
 // C; C probes and receives. One tick is one second; the calls the thesis shows as instant take
 // no time, except C's receive (1 s), so that C is the last to enter MPI_Finalize as in the

@@ -333,29 +333,23 @@ void AssignRoles(const std::vector<std::pair<uint32_t, uint32_t>>& edge_calls, u
     std::vector<SyncRole>& roles = sp.locations[loc].roles;
     roles.reserve(waited[loc].size() + delayed[loc].size() + member_of[loc].size());
     const trace::LocationEvents& ev = sp.source->location(loc);
-    for (uint32_t e : waited[loc]) {
-      const WaitEdge& edge = sp.edges[e];
-      sp.ends[e].waiter_exit = ExitOf(ev, edge_calls[e].first);
+    auto edge_role = [&](uint32_t e, uint32_t call, uint32_t partner, RoleKind kind) {
       SyncRole role;
-      role.call = edge_calls[e].first;
+      role.call = call;
       role.id = e;
-      role.partner = edge.delayer;
-      role.kind = RoleKind::kWaiter;
-      role.pattern = edge.pattern;
-      role.wait = edge.wait;
+      role.partner = partner;
+      role.kind = kind;
+      role.pattern = sp.edges[e].pattern;
+      role.wait = sp.edges[e].wait;
       roles.push_back(role);
+    };
+    for (uint32_t e : waited[loc]) {
+      sp.ends[e].waiter_exit = ExitOf(ev, edge_calls[e].first);
+      edge_role(e, edge_calls[e].first, sp.edges[e].delayer, RoleKind::kWaiter);
     }
     for (uint32_t e : delayed[loc]) {
-      const WaitEdge& edge = sp.edges[e];
       sp.ends[e].delayer_exit = ExitOf(ev, edge_calls[e].second);
-      SyncRole role;
-      role.call = edge_calls[e].second;
-      role.id = e;
-      role.partner = edge.waiter;
-      role.kind = RoleKind::kDelayer;
-      role.pattern = edge.pattern;
-      role.wait = edge.wait;
-      roles.push_back(role);
+      edge_role(e, edge_calls[e].second, sp.edges[e].waiter, RoleKind::kDelayer);
     }
     // A group role's id is the group; the member index is found again through GroupMemberOf.
     for (uint32_t m : member_of[loc]) {

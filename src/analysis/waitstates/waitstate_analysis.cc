@@ -27,7 +27,7 @@ void AddProfile(const internal::Context& ctx, uint32_t location, LocationSeverit
 WaitStateResult AnalyzeWaitStates(const trace::Trace& trace, const match::SyncGraph& graph,
                                   const WaitStateOptions& options) {
   const std::vector<MetricId> categories = TimeCategories(trace.defs);
-  const std::vector<trace::MpiFunction> callpath_mpi = internal::CallpathMpiFunctions(trace);
+  const std::vector<trace::MpiFunction> callpath_mpi = trace::CallpathMpiFunctions(trace);
   const internal::Context ctx{trace, graph, categories, callpath_mpi, options.sync_edges};
   const internal::CallpathFlags callpaths = internal::ComputeCallpathFlags(trace);
   const unsigned threads = options.threads == 0 ? 1 : options.threads;

@@ -216,14 +216,11 @@ class LocationLinker {
 }  // namespace
 
 void LinkProbes(const trace::Trace& trace, unsigned threads, SyncGraph& graph) {
-  std::vector<trace::MpiFunction> callpath_mpi(trace.call_tree.size());
-  bool any_probe = false;
-  for (uint32_t cp = 0; cp < trace.call_tree.size(); ++cp) {
-    uint32_t region = trace.call_tree.region(cp);
-    if (region < trace.defs.regions.size()) callpath_mpi[cp] = trace.defs.regions[region].mpi;
-    any_probe = any_probe || callpath_mpi[cp].has(trace::kMpiProbe);
+  const std::vector<trace::MpiFunction> callpath_mpi = trace::CallpathMpiFunctions(trace);
+  if (std::none_of(callpath_mpi.begin(), callpath_mpi.end(),
+                   [](const trace::MpiFunction& f) { return f.has(trace::kMpiProbe); })) {
+    return;  // most traces: nothing to scan
   }
-  if (!any_probe) return;  // most traces: nothing to scan
   const ProbeAttributes ids = FindProbeAttributes(trace.defs);
   const uint32_t n = trace.location_count();
   std::vector<LocationProbes> found(n);

@@ -20,13 +20,4 @@ CallTimes CallOf(const trace::LocationEvents& ev, uint32_t event) {
   return call;
 }
 
-std::vector<trace::MpiFunction> CallpathMpiFunctions(const trace::Trace& trace) {
-  std::vector<trace::MpiFunction> result(trace.call_tree.size());
-  for (uint32_t cp = 0; cp < trace.call_tree.size(); ++cp) {
-    uint32_t region = trace.call_tree.region(cp);
-    if (region < trace.defs.regions.size()) result[cp] = trace.defs.regions[region].mpi;
-  }
-  return result;
-}
-
 }  // namespace cw::analysis::internal

@@ -57,7 +57,4 @@ inline trace::MpiFunction MpiOf(const Context& ctx, const trace::LocationEvents&
   return enter == trace::kNone ? trace::MpiFunction{} : ctx.callpath_mpi[ev.ref(enter)];
 }
 
-// The MPI classification of every call path's region.
-std::vector<trace::MpiFunction> CallpathMpiFunctions(const trace::Trace& trace);
-
 }  // namespace cw::analysis::internal
