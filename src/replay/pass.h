@@ -78,6 +78,10 @@ class Pass {
   std::atomic<uint64_t> steps_run_{0};
   std::atomic<uint64_t> parks_{0};
   uint64_t sleeps_ = 0;  // guarded by mutex_
+  // Counts the locations made runnable by Published; a worker about to sleep spins while it
+  // stays unchanged.
+  std::atomic<uint64_t> queued_{0};
+  static constexpr int kSpinsBeforeSleep = 200;
 
   std::mutex mutex_;
   unsigned workers_ = 1;
