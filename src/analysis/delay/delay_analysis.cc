@@ -103,6 +103,14 @@ class LocationDelay {
     phi_.assign(propagating_.size() * static_cast<size_t>(slots_.width), 0.0);
   }
 
+  // The edge role of the next step: steps visit the edge roles from last to first, one each.
+  uint32_t NextEdgeRole() {
+    do {
+      --cursor_;
+    } while (l_.roles[cursor_].kind == RoleKind::kGroup);
+    return cursor_;
+  }
+
   // The location waited at `role`: its delayer gets the wait's propagation costs (final, since
   // everything later on this location has been replayed) and the waiter's side of the interval.
   void Waiter(uint32_t role, replay::Mailbox<std::unique_ptr<WaitMessage>>& mail) {
@@ -121,19 +129,18 @@ class LocationDelay {
     // Taken out of the mailbox: freed when this step is done.
     std::unique_ptr<WaitMessage>* slot = mail.Receive(r.id);
     std::unique_ptr<WaitMessage> taken = slot != nullptr ? std::move(*slot) : nullptr;
-    WaitMessage absent;  // for an edge given up to break a cycle
-    WaitMessage* message = taken ? taken.get() : &absent;
+    const WaitMessage* message = taken ? taken.get() : &absent_;
     struct Recycle {
       std::unique_ptr<WaitMessage>& m;
       ~Recycle() { MessagePool::Return(std::move(m)); }
     } recycle{taken};
 
     // The waiters of one collective usually share the interval start: sum it once.
-    if (cached_role_call_ != r.call || cached_start_role_ != r.start) {
+    if (cached_role_call_ != r.activity || cached_start_role_ != r.start) {
       cached_time_.clear();
       l_.time.Sum(sp_.StartBoundary(loc_, r.start), r.activity + 1, cached_time_);
       CollectIntervalWaits(r.start, r.activity);
-      cached_role_call_ = r.call;
+      cached_role_call_ = r.activity;
       cached_start_role_ = r.start;
     }
 
@@ -152,9 +159,9 @@ class LocationDelay {
     // sum to the waiting time) on the call that made the waiter wait.
     ++result.unexplained_waits;
     result.unexplained_ticks += static_cast<double>(r.wait);
-    result.diagnostics.Report(
-        kUnexplainedWait, "location " + std::to_string(loc_) + " event " + std::to_string(r.call));
-    uint32_t callpath = ev_.kind(r.call) == trace::EventKind::kEnter ? ev_.ref(r.call) : kNone;
+    result.diagnostics.Report(kUnexplainedWait, "location " + std::to_string(loc_) + " event " +
+                                                    std::to_string(l_.call_of(r)));
+    uint32_t callpath = l_.call_path[r.activity];
     if (callpath != kNone) {
       Charge(callpath, metrics.short_term, static_cast<double>(r.wait), message->phi);
     }
@@ -218,7 +225,9 @@ class LocationDelay {
   std::vector<double> phi_;  // per wait slot: one propagation cost per pattern slot
   std::vector<double> propagating_;
   std::vector<internal::IntervalWait> interval_waits_;
-  uint32_t cached_role_call_ = kNone;
+  uint32_t cursor_ = static_cast<uint32_t>(l_.roles.size());  // the role of the latest step
+  const WaitMessage absent_;  // stands for the message of an edge given up to break a cycle
+  uint32_t cached_role_call_ = kNone;  // the activity (call index) of the cached interval
   uint32_t cached_start_role_ = kNone;
   TimeVector cached_time_;  // and interval_waits_: of the interval cached_start_role_..call
 };
@@ -244,18 +253,13 @@ DelayResult AnalyzeDelay(const trace::Trace& trace, const SyncPoints& sp,
   replay::Pass pass(plan.schedule);
   replay::Mailbox<std::unique_ptr<WaitMessage>> mail(pass);
   replay::ReturnBox<double> indirect(edges, 0.0);
-  replay::PassStats stats = pass.Run(options.threads, [&](uint32_t loc, uint32_t step) {
-    const std::vector<SyncRole>& roles = sp.locations[loc].roles;
-    const uint32_t role = static_cast<uint32_t>(roles.size()) - 1 - step;
-    switch (roles[role].kind) {
-      case RoleKind::kWaiter:
-        state[loc]->Waiter(role, mail);
-        break;
-      case RoleKind::kDelayer:
-        state[loc]->Delayer(role, mail, indirect, partial[loc]);
-        break;
-      case RoleKind::kGroup:
-        break;
+  replay::PassStats stats = pass.Run(options.threads, [&](uint32_t loc, uint32_t) {
+    LocationDelay& location = *state[loc];
+    const uint32_t role = location.NextEdgeRole();
+    if (sp.locations[loc].roles[role].kind == RoleKind::kWaiter) {
+      location.Waiter(role, mail);
+    } else {
+      location.Delayer(role, mail, indirect, partial[loc]);
     }
   });
 

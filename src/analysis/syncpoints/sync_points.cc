@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <span>
 #include <string>
 
 #include "base/flat_hash_map.h"
@@ -25,6 +26,8 @@ uint32_t CallOf(const trace::LocationEvents& ev, uint32_t event) {
   uint32_t enter = ev.pair(event);
   return enter == kNone ? event : enter;
 }
+
+bool ByLocationOrder(const GroupMember& a, const GroupMember& b) { return a.location < b.location; }
 
 std::vector<bool> FindParticipants(const trace::Trace& trace) {
   const uint32_t n = trace.location_count();
@@ -266,36 +269,30 @@ void KeepGroups(const trace::Trace& trace, const SyncEdges& sync, unsigned threa
   }
   sp.group_members.resize(members);
   sp.group_member_exit.resize(members);
-  sp.group_by_location.resize(members);
   sp.group_covers_all.assign(sp.groups.size(), false);
-  sp.group_index_offsets.resize(sp.groups.size() + 1);
-  for (size_t g = 0; g < sp.groups.size(); ++g) {
-    sp.group_index_offsets[g + 1] = sp.groups[g].first_member + sp.groups[g].member_count;
-  }
   ParallelFor(sp.groups.size(), threads, [&](size_t g) {
     const SyncGroup& from = sync.groups[source[g]];
     const SyncGroup& kept = sp.groups[g];
-    uint32_t out = kept.first_member;
+    auto begin = sp.group_members.begin() + kept.first_member;
+    auto end = begin + kept.member_count;
+    auto out = begin;
     for (uint32_t k = 0; k < from.member_count; ++k) {
       const GroupMember& m = sync.group_members[from.first_member + k];
-      if (!participates(m)) continue;
-      const trace::LocationEvents& ev = trace.location(m.location);
-      uint32_t call = CallOf(ev, m.event);
-      sp.group_members[out] = GroupMember{m.location, call};
-      sp.group_member_exit[out] = ExitOf(ev, call);
-      sp.group_by_location[out] = out;
-      ++out;
+      if (participates(m))
+        *out++ = GroupMember{m.location, CallOf(trace.location(m.location), m.event)};
     }
-    auto begin = sp.group_by_location.begin() + kept.first_member;
-    auto end = begin + kept.member_count;
-    std::sort(begin, end, [&](uint32_t a, uint32_t b) {
-      return sp.group_members[a].location < sp.group_members[b].location;
-    });
+    // Members in location order: a location's member index is found by binary search, or
+    // directly in a group of all participants.
+    if (!std::is_sorted(begin, end, ByLocationOrder)) std::sort(begin, end, ByLocationOrder);
+    for (uint32_t k = kept.first_member; k < kept.first_member + kept.member_count; ++k) {
+      const GroupMember& m = sp.group_members[k];
+      sp.group_member_exit[k] = ExitOf(trace.location(m.location), m.event);
+    }
     // A location calls an operation once per instance, so a group of all participants holds
-    // each exactly once, in location order: the member of a location is found by its index.
+    // each exactly once, in the order of `participants`.
     bool all = kept.member_count == sp.participants.size();
     for (uint32_t k = 0; all && k < kept.member_count; ++k) {
-      all = sp.group_members[begin[k]].location == sp.participants[k];
+      all = begin[k].location == sp.participants[k];
     }
     sp.group_covers_all[g] = all;
   });
@@ -312,7 +309,26 @@ std::vector<std::vector<uint32_t>> ByLocation(size_t items, uint32_t locations, 
   return lists;
 }
 
-// Gives every location its roles (unsorted; each kind in ascending id).
+// One role to be made: its call and what it is, ordered as the roles of a location are (by
+// call, then kind, then id).
+struct RoleKey {
+  uint32_t call;
+  uint32_t id;  // edge id, or group member index
+  bool operator<(const RoleKey& o) const { return call != o.call ? call < o.call : id < o.id; }
+};
+
+// Sorts the keys of one kind (usually already in order: only a delayer's edges are not).
+void SortKeys(std::vector<RoleKey>& keys) {
+  if (!std::is_sorted(keys.begin(), keys.end())) std::sort(keys.begin(), keys.end());
+}
+
+void MakeRoles(uint32_t loc, std::span<const RoleKey> as_delayer,
+               std::span<const RoleKey> as_waiter, std::span<const RoleKey> as_member,
+               const std::vector<uint32_t>& group_of, SyncPoints& sp);
+
+// Gives every location its roles in time order: by call, then kind (delayer, waiter, group),
+// then id. Each kind's keys are sorted on their own and merged, which is cheaper than sorting
+// the roles themselves.
 void AssignRoles(const std::vector<std::pair<uint32_t, uint32_t>>& edge_calls, unsigned threads,
                  SyncPoints& sp) {
   const uint32_t n = static_cast<uint32_t>(sp.locations.size());
@@ -330,93 +346,47 @@ void AssignRoles(const std::vector<std::pair<uint32_t, uint32_t>>& edge_calls, u
   });
   ParallelFor(sp.participants.size(), threads, [&](size_t i) {
     uint32_t loc = sp.participants[i];
-    std::vector<SyncRole>& roles = sp.locations[loc].roles;
-    roles.reserve(waited[loc].size() + delayed[loc].size() + member_of[loc].size());
-    const trace::LocationEvents& ev = sp.source->location(loc);
-    auto edge_role = [&](uint32_t e, uint32_t call, uint32_t partner, RoleKind kind) {
-      SyncRole role;
-      role.call = call;
-      role.id = e;
-      role.partner = partner;
-      role.kind = kind;
-      role.pattern = sp.edges[e].pattern;
-      role.wait = sp.edges[e].wait;
-      roles.push_back(role);
+    auto keys = [](const std::vector<uint32_t>& ids, auto call_of) {
+      std::vector<RoleKey> out;
+      out.reserve(ids.size());
+      for (uint32_t id : ids) out.push_back(RoleKey{call_of(id), id});
+      SortKeys(out);
+      return out;
     };
-    for (uint32_t e : waited[loc]) {
-      sp.ends[e].waiter_exit = ExitOf(ev, edge_calls[e].first);
-      edge_role(e, edge_calls[e].first, sp.edges[e].delayer, RoleKind::kWaiter);
-    }
-    for (uint32_t e : delayed[loc]) {
-      sp.ends[e].delayer_exit = ExitOf(ev, edge_calls[e].second);
-      edge_role(e, edge_calls[e].second, sp.edges[e].waiter, RoleKind::kDelayer);
-    }
-    // A group role's id is the group; the member index is found again through GroupMemberOf.
-    for (uint32_t m : member_of[loc]) {
-      SyncRole role;
-      role.call = sp.group_members[m].event;
-      role.id = group_of[m];
-      role.kind = RoleKind::kGroup;
-      roles.push_back(role);
-    }
+    const std::vector<RoleKey> as_delayer =
+        keys(delayed[loc], [&](uint32_t e) { return edge_calls[e].second; });
+    const std::vector<RoleKey> as_waiter =
+        keys(waited[loc], [&](uint32_t e) { return edge_calls[e].first; });
+    const std::vector<RoleKey> as_member =
+        keys(member_of[loc], [&](uint32_t m) { return sp.group_members[m].event; });
+
+    MakeRoles(loc, as_delayer, as_waiter, as_member, group_of, sp);
   });
 }
 
-// Orders roles by call, then kind, then id. AssignRoles appends the roles of one kind in
-// ascending id, so a stable sort by (call, kind) gives that order: a least-significant-digit
-// radix sort on call * 4 + kind, linear in the number of roles.
-void SortRoles(std::vector<SyncRole>& roles) {
-  auto key = [](const SyncRole& r) {
-    return (static_cast<uint64_t>(r.call) << 2) | static_cast<uint64_t>(r.kind);
-  };
-  uint64_t max_key = 0;
-  bool sorted = true;
-  for (size_t i = 0; i < roles.size(); ++i) {
-    max_key = std::max(max_key, key(roles[i]));
-    if (i > 0 && key(roles[i]) < key(roles[i - 1])) sorted = false;
-  }
-  if (sorted) return;
-  constexpr int kBits = 11;
-  constexpr size_t kBuckets = size_t{1} << kBits;
-  std::vector<SyncRole> buffer(roles.size());
-  std::vector<uint32_t> count(kBuckets);
-  for (int shift = 0; (max_key >> shift) != 0; shift += kBits) {
-    std::fill(count.begin(), count.end(), 0u);
-    for (const SyncRole& r : roles) ++count[(key(r) >> shift) & (kBuckets - 1)];
-    uint32_t offset = 0;
-    for (uint32_t& c : count) {
-      uint32_t n = c;
-      c = offset;
-      offset += n;
-    }
-    for (const SyncRole& r : roles) buffer[count[(key(r) >> shift) & (kBuckets - 1)]++] = r;
-    roles.swap(buffer);
-  }
-}
-
-// Orders a location's roles and numbers its calls; records where each edge and group member
-// left its call.
-void OrderRoles(const trace::Trace& trace, uint32_t loc, SyncPoints& sp) {
+// Appends a location's roles in order (merging the sorted keys of each kind) and numbers its
+// calls as they come; records where each edge left its call.
+void MakeRoles(uint32_t loc, std::span<const RoleKey> as_delayer,
+               std::span<const RoleKey> as_waiter, std::span<const RoleKey> as_member,
+               const std::vector<uint32_t>& group_of, SyncPoints& sp) {
   LocationSyncPoints& l = sp.locations[loc];
-  const trace::LocationEvents& ev = trace.location(loc);
-  SortRoles(l.roles);
-  size_t calls = 0;
-  for (uint32_t r = 0; r < l.roles.size(); ++r) {
-    if (r == 0 || l.roles[r].call != l.roles[r - 1].call) ++calls;
-  }
-  l.calls.reserve(calls);
-  l.call_time.reserve(calls);
-  l.call_exit.reserve(calls);
-  l.call_path.reserve(calls);
-  l.call_wait.reserve(calls);
-  l.call_role.reserve(calls);
-  for (uint32_t r = 0; r < l.roles.size(); ++r) {
-    SyncRole& role = l.roles[r];
-    if (l.calls.empty() || l.calls.back() != role.call) {
-      l.calls.push_back(role.call);
-      l.call_time.push_back(static_cast<int64_t>(ev.time(role.call)));
-      l.call_exit.push_back(ExitOf(ev, role.call));
-      l.call_path.push_back(ev.kind(role.call) == EventKind::kEnter ? ev.ref(role.call) : kNone);
+  const trace::LocationEvents& ev = sp.source->location(loc);
+  const size_t count = as_delayer.size() + as_waiter.size() + as_member.size();
+  // Calls are at most as many as roles; pages reserved but never written cost nothing.
+  l.roles.reserve(count);
+  l.calls.reserve(count);
+  l.call_time.reserve(count);
+  l.call_exit.reserve(count);
+  l.call_path.reserve(count);
+  l.call_wait.reserve(count);
+  l.call_role.reserve(count);
+  auto append = [&](uint32_t call, SyncRole role) {
+    const uint32_t r = static_cast<uint32_t>(l.roles.size());
+    if (l.calls.empty() || l.calls.back() != call) {
+      l.calls.push_back(call);
+      l.call_time.push_back(static_cast<int64_t>(ev.time(call)));
+      l.call_exit.push_back(ExitOf(ev, call));
+      l.call_path.push_back(ev.kind(call) == EventKind::kEnter ? ev.ref(call) : kNone);
       l.call_wait.push_back(kNone);
       l.call_role.push_back(r);
     }
@@ -424,8 +394,41 @@ void OrderRoles(const trace::Trace& trace, uint32_t loc, SyncPoints& sp) {
     if (role.kind == RoleKind::kWaiter) {
       l.call_wait.back() = r;
       sp.ends[role.id].waiter_role = r;
+      sp.ends[role.id].waiter_exit = l.call_exit.back();
     } else if (role.kind == RoleKind::kDelayer) {
       sp.ends[role.id].delayer_role = r;
+      sp.ends[role.id].delayer_exit = l.call_exit.back();
+    }
+    l.roles.push_back(role);
+  };
+  auto edge_role = [&](const RoleKey& key, uint32_t partner, RoleKind kind) {
+    SyncRole role;
+    role.id = key.id;
+    role.partner = partner;
+    role.kind = kind;
+    role.pattern = sp.edges[key.id].pattern;
+    role.wait = sp.edges[key.id].wait;
+    append(key.call, role);
+  };
+  size_t d = 0, w = 0, m = 0;
+  constexpr uint32_t kEnd = std::numeric_limits<uint32_t>::max();
+  while (d < as_delayer.size() || w < as_waiter.size() || m < as_member.size()) {
+    const uint32_t dc = d < as_delayer.size() ? as_delayer[d].call : kEnd;
+    const uint32_t wc = w < as_waiter.size() ? as_waiter[w].call : kEnd;
+    const uint32_t mc = m < as_member.size() ? as_member[m].call : kEnd;
+    if (dc <= wc && dc <= mc) {
+      const RoleKey& key = as_delayer[d++];
+      edge_role(key, sp.edges[key.id].waiter, RoleKind::kDelayer);
+    } else if (wc <= mc) {
+      const RoleKey& key = as_waiter[w++];
+      edge_role(key, sp.edges[key.id].delayer, RoleKind::kWaiter);
+    } else {
+      // A group role's id is the group; the member index is found again through GroupMemberOf.
+      const RoleKey& key = as_member[m++];
+      SyncRole role;
+      role.id = group_of[key.id];
+      role.kind = RoleKind::kGroup;
+      append(key.call, role);
     }
   }
 }
@@ -438,7 +441,7 @@ void PlanBackward(const SyncPoints& sp, uint32_t loc, BackwardPlan& plan) {
     const SyncRole& role = roles[r - 1];
     if (role.kind == RoleKind::kDelayer) {
       plan.schedule.AddStep(loc, {role.id});
-    } else {
+    } else if (role.kind == RoleKind::kWaiter) {
       plan.schedule.AddStep(loc, {});
     }
   }
@@ -487,7 +490,6 @@ SyncPoints BuildSyncPoints(const trace::Trace& trace, SyncEdges&& sync, unsigned
   // go (its interval starts read its partners' exits).
   sp.backward = std::make_unique<BackwardPlan>(n, static_cast<uint32_t>(sp.edges.size()));
   ParallelFor(sp.participants.size(), threads, [&](size_t i) {
-    OrderRoles(trace, sp.participants[i], sp);
     FinishLocation(trace, sp.participants[i], sp);
     PlanBackward(sp, sp.participants[i], *sp.backward);
   });
@@ -495,16 +497,17 @@ SyncPoints BuildSyncPoints(const trace::Trace& trace, SyncEdges&& sync, unsigned
 }
 
 uint32_t SyncPoints::GroupMemberOf(uint32_t group, uint32_t location) const {
+  const SyncGroup& g = groups[group];
   if (group_covers_all[group]) {
     uint32_t index = participant_index[location];
-    return index == kNone ? kNone : group_by_location[group_index_offsets[group] + index];
+    return index == kNone ? kNone : g.first_member + index;
   }
-  auto begin = group_by_location.begin() + group_index_offsets[group];
-  auto end = group_by_location.begin() + group_index_offsets[group + 1];
-  auto it = std::lower_bound(begin, end, location, [&](uint32_t member, uint32_t loc) {
-    return group_members[member].location < loc;
-  });
-  return it != end && group_members[*it].location == location ? *it : kNone;
+  auto begin = group_members.begin() + g.first_member;
+  auto end = begin + g.member_count;
+  auto it = std::lower_bound(begin, end, location,
+                             [](const GroupMember& m, uint32_t loc) { return m.location < loc; });
+  return it != end && it->location == location ? static_cast<uint32_t>(it - group_members.begin())
+                                               : kNone;
 }
 
 void SyncPoints::TakeCut(const LocationSyncPoints& l, const SyncRole& r, TimeVector& time) {

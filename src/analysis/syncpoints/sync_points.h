@@ -52,7 +52,6 @@ enum class RoleKind : uint8_t { kDelayer = 0, kWaiter = 1, kGroup = 2 };
 // Everything the backward passes need about a role is kept in it, so that a location's replay
 // reads its own arrays in order instead of jumping through the global edge tables.
 struct SyncRole {
-  uint32_t call = trace::kNone;      // Enter event of the call
   uint32_t activity = trace::kNone;  // index of the call in LocationSyncPoints::calls
   uint32_t id = trace::kNone;        // edge id (kDelayer, kWaiter) or group id (kGroup)
   uint32_t partner = trace::kNone;   // edges: the location at the other end
@@ -67,7 +66,8 @@ struct SyncRole {
 };
 
 struct LocationSyncPoints {
-  std::vector<SyncRole> roles;      // in time order
+  std::vector<SyncRole> roles;                                             // in time order
+  uint32_t call_of(const SyncRole& r) const { return calls[r.activity]; }  // its Enter event
   std::vector<uint32_t> calls;      // Enter events of the calls with roles, ascending
   std::vector<int64_t> call_time;   // per call: when it was entered
   std::vector<int64_t> call_exit;   // per call: when it was left
@@ -94,10 +94,10 @@ struct AnalysisWindow {
   int64_t length() const { return end - begin; }
 };
 
-// The backward replay of the delay analysis: every location visits its roles from last to
-// first (step s is role roles.size() - 1 - s); a waiter role sends along its edge, and the
-// delayer role of the same edge takes that value. Group roles only bound intervals: their steps
-// do nothing.
+// The backward replay of the delay analysis: every location visits its edge roles from last to
+// first (step s is the (s + 1)-th edge role from the end); a waiter role sends along its edge,
+// and the delayer role of the same edge takes that value. Group roles only bound intervals: they
+// have no step.
 struct BackwardPlan {
   BackwardPlan(uint32_t locations, uint32_t edges) : schedule(locations, edges) {}
   replay::Schedule schedule;
@@ -107,11 +107,9 @@ struct SyncPoints {
   std::vector<WaitEdge> edges;  // the followed edges (ids index `ends` and the roles)
   std::vector<EdgeEnds> ends;
   std::vector<SyncGroup> groups;
-  std::vector<GroupMember> group_members;  // events resolved to calls
-  std::vector<int64_t> group_member_exit;  // when each member left its call
-  // Per group, its member indices sorted by location: [group_index_offsets[g], ...[g + 1]).
-  std::vector<uint32_t> group_by_location;
-  std::vector<uint32_t> group_index_offsets;
+  // Per group, its members in location order, their events resolved to calls.
+  std::vector<GroupMember> group_members;
+  std::vector<int64_t> group_member_exit;     // when each member left its call
   std::vector<bool> group_covers_all;         // per group: every participant is a member
   std::vector<LocationSyncPoints> locations;  // by location; empty for non-participants
   std::vector<uint32_t> participants;         // ascending
