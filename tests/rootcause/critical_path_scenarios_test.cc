@@ -86,6 +86,33 @@ TEST(CriticalPathScenarioTest, PathFollowsTheWaitsBackToTheirOrigin) {
 //   R2: Recv<-R1 [1,7] serial [7,9] Barrier [9,10]
 // (Init [0,1], Finalize [10,11].) Waits: R1 LS 2, R2 LS 5; barrier (last entrant R2 at 9): R0
 // 5, R1 2.
+// A barrier whose CollectiveBegin records are stamped after the Enters (Score-P stamps them
+// together; other writers need not):
+//   rank 0: Enter(Barrier) 2, begin 3, end 10, Leave 11, Finalize [12, 13]
+//   rank 1: Enter(Barrier) 6, begin 8, end 10, Leave 11, Finalize [11, 13]
+// Waits are measured between Enters, as Scalasca measures them: rank 0 waits 6 - 2 = 4 (not
+// 8 - 3 = 5 between the begin records). The critical path then stays whole: from rank 0's
+// Finalize (12, the last to arrive) back through its barrier's non-waiting part [6, 11] and main
+// [11, 12], to rank 1 at its Enter (6): rank 1's Init [0, 1] and main [1, 6]. Length 12 = the
+// window [0, 12], with no gap at the jump (measured from the begin records, rank 0's barrier
+// would only count [7, 11] and the path would be 11).
+TEST(CriticalPathScenarioTest, CollectiveBeginStampedAfterTheEnter) {
+  Scenario s(2);
+  s.rank(0).Enter(0, "main").Call(0, 1, "MPI_Init").Enter(2, "MPI_Barrier").CollectiveBeginEvent(3);
+  s.rank(0).CollectiveEndEvent(10, OTF2_COLLECTIVE_OP_BARRIER, 0, OTF2_UNDEFINED_UINT32, 0, 0);
+  s.rank(0).Leave(11, "MPI_Barrier").Call(12, 13, "MPI_Finalize").Leave(14, "main");
+  s.rank(1).Enter(0, "main").Call(0, 1, "MPI_Init").Enter(6, "MPI_Barrier").CollectiveBeginEvent(8);
+  s.rank(1).CollectiveEndEvent(10, OTF2_COLLECTIVE_OP_BARRIER, 0, OTF2_UNDEFINED_UINT32, 0, 0);
+  s.rank(1).Leave(11, "MPI_Barrier").Call(11, 13, "MPI_Finalize").Leave(14, "main");
+  Analysis a = AnalyzeScenario(s);
+  EXPECT_EQ(a.Value("mpi_barrier_wait", "main/MPI_Barrier", 0), 4.0);
+  EXPECT_EQ(a.Value("mpi_barrier_wait", "main/MPI_Barrier", 1), 0.0);
+  EXPECT_EQ(a.result.critical_path->length, 12);
+  EXPECT_EQ(a.Value("critical_path", "main/MPI_Barrier", 0), 5.0);
+  EXPECT_EQ(a.Value("critical_path", "main", 1), 5.0);
+  ExpectRootCauseInvariants(a);
+}
+
 TEST(CriticalPathScenarioTest, SerialisedFunctionInvisibleInTheProfile) {
   Scenario s(3);
   for (int r = 0; r < 3; ++r) s.rank(r).Enter(0, "main").Call(0, 1, "MPI_Init");

@@ -169,7 +169,10 @@ void EvaluateInstance(const Context& ctx, const match::CollectiveInstance& insta
     const match::CollectiveMember& member = members[instance.first_member + k];
     const trace::LocationEvents& ev = ctx.trace.location(member.location);
     const trace::CollectivePayload& p = ev.collective(member.end_event);
-    m[k] = MemberTimes{static_cast<int64_t>(ev.time(member.begin_event)),
+    // Waits are measured between the Enters of the calls, as Scalasca measures them (and where
+    // the root-cause analyses put the synchronisation), not from the CollectiveBegin record,
+    // which writers other than Score-P may stamp a little after the Enter.
+    m[k] = MemberTimes{static_cast<int64_t>(EnteredAt(ev, member.begin_event)),
                        static_cast<int64_t>(ev.time(member.end_event)),
                        p.sent,
                        p.received,
@@ -263,7 +266,7 @@ void ApplyCollectiveOutcomes(const Context& ctx, uint32_t location,
     uint32_t callpath = ev.callpath(member.end_event);
     if (callpath == kNone) continue;
     if (o.violation) ++out.violations.collective;
-    uint64_t entered = ev.time(member.begin_event);
+    uint64_t entered = EnteredAt(ev, member.begin_event);
     if (o.wait > 0) {
       out.severities.Add(o.wait_metric, callpath, o.wait);
       out.instances.Offer(Instance{o.wait_metric, callpath, location, entered, o.wait, o.partner});

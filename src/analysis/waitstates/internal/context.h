@@ -45,8 +45,10 @@ struct CallTimes {
 };
 CallTimes CallOf(const trace::LocationEvents& ev, uint32_t event);
 
-// When the call containing `event` was entered (the event's own time outside every region).
+// When the call containing `event` was entered (the event's own time outside every region; an
+// Enter is the call it enters).
 inline uint64_t EnteredAt(const trace::LocationEvents& ev, uint32_t event) {
+  if (ev.kind(event) == trace::EventKind::kEnter) return ev.time(event);
   uint32_t enter = ev.pair(event);
   return ev.time(enter == trace::kNone ? event : enter);
 }
