@@ -39,6 +39,7 @@ int Main(int argc, char** argv) {
   std::vector<std::unique_ptr<Subcommand>> subcommands;
   subcommands.push_back(MakeAnalyzeSubcommand());
   subcommands.push_back(MakeInfoSubcommand());
+  subcommands.push_back(MakeTraceSubcommand());
   Subcommand* selected = nullptr;
   for (std::unique_ptr<Subcommand>& sub : subcommands) {
     CLI::App* sub_app = app.add_subcommand(sub->name(), sub->description());

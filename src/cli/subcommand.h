@@ -25,5 +25,6 @@ class Subcommand {
 
 std::unique_ptr<Subcommand> MakeAnalyzeSubcommand();
 std::unique_ptr<Subcommand> MakeInfoSubcommand();
+std::unique_ptr<Subcommand> MakeTraceSubcommand();
 
 }  // namespace cw::cli

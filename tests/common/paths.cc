@@ -15,6 +15,9 @@ std::string ScalascaResult(const std::string& name, const std::string& file) {
 }
 
 std::string CausewayBinary() { return std::string(CW_BINARY_DIR) + "/bin/causeway"; }
+std::string TestProgram(const std::string& name) {
+  return std::string(CW_BINARY_DIR) + "/tests/programs/" + name;
+}
 
 int RunCommand(const std::string& command, std::string* output) {
   std::string full = command + " 2>&1";

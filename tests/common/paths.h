@@ -13,6 +13,8 @@ std::string RealTrace(const std::string& name);
 std::string ScalascaResult(const std::string& name, const std::string& file);
 // The causeway executable of this build.
 std::string CausewayBinary();
+// A program of tests/programs as built (build/tests/programs/<name>).
+std::string TestProgram(const std::string& name);
 
 // Runs a shell command; returns its exit code and captures stdout+stderr into `output`.
 int RunCommand(const std::string& command, std::string* output);

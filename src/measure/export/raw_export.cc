@@ -1,0 +1,283 @@
+#include "measure/export/raw_export.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <utility>
+
+#include "measure/raw/raw_format.h"
+#include "otf2_writer/archive_writer.h"
+
+namespace cw::measure {
+namespace {
+
+struct CommDef {
+  uint32_t local = 0;
+  long long global = -1;
+  bool world = false;
+  std::vector<uint64_t> ranks;  // world ranks in communicator rank order
+};
+
+struct ClockPoint {
+  long long local = 0;
+  long long offset = 0;  // this rank's clock minus rank 0's
+};
+
+struct RankDefs {
+  bool present = false;
+  int size = 0;
+  std::string host = "localhost";
+  std::vector<CommDef> comms;
+  std::vector<ClockPoint> clock;  // init, then finalize
+  std::string ending = "no end";
+  uint64_t unrecorded = 0, flushes = 0, flush_ns = 0;
+  bool lost = false;
+};
+
+RankDefs ReadDefs(const std::string& path) {
+  RankDefs d;
+  std::ifstream in(path);
+  if (!in) return d;
+  d.present = true;
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream words(line);
+    std::string key;
+    words >> key;
+    if (key == "rank") {
+      int rank = 0;
+      words >> rank >> d.size >> d.host;
+    } else if (key == "comm") {
+      CommDef c;
+      std::string third;
+      words >> c.local >> c.global >> third;
+      if (third == "world") {
+        c.world = true;
+      } else {
+        size_t n = std::strtoull(third.c_str(), nullptr, 10);
+        for (size_t i = 0; i < n; ++i) {
+          uint64_t r = 0;
+          if (words >> r) c.ranks.push_back(r);
+        }
+      }
+      if (d.comms.size() <= c.local) d.comms.resize(c.local + 1);
+      d.comms[c.local] = std::move(c);
+    } else if (key == "clock") {
+      std::string label;
+      ClockPoint p;
+      if (words >> label >> p.local >> p.offset) d.clock.push_back(p);
+    } else if (key == "end") {
+      uint64_t events = 0;
+      std::string status;
+      words >> events >> d.unrecorded >> d.flushes >> d.flush_ns >> status;
+      d.lost = status == "lost";
+      d.ending = "finalized";
+    } else if (key == "signal" || key == "abort" || key == "exit") {
+      d.ending = line;
+    }
+  }
+  return d;
+}
+
+// Maps a rank's clock to rank 0's: the offset interpolated linearly between the measurements.
+class ClockMap {
+ public:
+  explicit ClockMap(const std::vector<ClockPoint>& points) : points_(points) {}
+  uint64_t operator()(uint64_t t) const {
+    if (points_.empty()) return t;
+    const ClockPoint& a = points_.front();
+    if (points_.size() == 1 || points_.back().local == a.local) return Shift(t, a.offset);
+    const ClockPoint& b = points_.back();
+    const double slope =
+        static_cast<double>(b.offset - a.offset) / static_cast<double>(b.local - a.local);
+    const double offset = static_cast<double>(a.offset) +
+                          slope * (static_cast<double>(t) - static_cast<double>(a.local));
+    return Shift(t, static_cast<long long>(offset));
+  }
+
+ private:
+  static uint64_t Shift(uint64_t t, long long offset) {
+    long long v = static_cast<long long>(t) - offset;
+    return v < 0 ? 0 : static_cast<uint64_t>(v);
+  }
+  std::vector<ClockPoint> points_;
+};
+
+}  // namespace
+
+bool HasRawTrace(const std::string& dir) {
+  std::error_code ec;
+  return std::filesystem::exists(RawDefsPath(dir, 0), ec);
+}
+
+Result<ExportSummary> ExportRawTrace(const std::string& dir) {
+  RankDefs first = ReadDefs(RawDefsPath(dir, 0));
+  if (!first.present || first.size <= 0) {
+    return MakeError(ErrorCode::kNotFound,
+                     "no raw trace in " + dir + " (missing " + RawDefsPath(dir, 0) + ")");
+  }
+  const int ranks = first.size;
+  std::vector<RankDefs> defs(static_cast<size_t>(ranks));
+  defs[0] = std::move(first);
+  for (int r = 1; r < ranks; ++r) defs[static_cast<size_t>(r)] = ReadDefs(RawDefsPath(dir, r));
+
+  CW_ASSIGN_OR_RETURN(auto archive, otf2_writer::ArchiveWriter::Create(dir, "traces", "causeway"));
+  ExportSummary summary;
+  summary.anchor = archive->anchor_path();
+  summary.ranks = static_cast<uint32_t>(ranks);
+
+  // Regions, numbered as the raw records number them.
+  std::vector<uint32_t> region_ids;
+  for (const MpiFunctionInfo& f : kMpiFunctions)
+    region_ids.push_back(archive->DefineRegion(f.name, f.role, OTF2_PARADIGM_MPI, "MPI"));
+  region_ids.push_back(archive->DefineRegion(kFlushRegionName, OTF2_REGION_ROLE_ARTIFICIAL,
+                                             OTF2_PARADIGM_MEASUREMENT_SYSTEM));
+  region_ids.push_back(
+      archive->DefineRegion(kProgramRegionName, OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER));
+
+  // System tree: the machine, its nodes, one process per rank with its master thread.
+  const uint32_t machine =
+      archive->DefineSystemTreeNode("machine", "machine", OTF2_UNDEFINED_UINT32);
+  std::map<std::string, uint32_t> nodes;
+  std::vector<uint64_t> locations(static_cast<size_t>(ranks));
+  for (int r = 0; r < ranks; ++r) {
+    const std::string& host = defs[static_cast<size_t>(r)].host;
+    auto [it, inserted] = nodes.try_emplace(host, 0);
+    if (inserted) it->second = archive->DefineSystemTreeNode(host, "node", machine);
+    uint32_t group = archive->DefineLocationGroup("MPI Rank " + std::to_string(r), it->second);
+    locations[static_cast<size_t>(r)] = archive->DefineLocation("Master thread", group);
+  }
+
+  // Communicators: one definition per communicator, shared by all its members.
+  const uint32_t world = archive->DefineMpiWorld(locations);
+  std::map<std::pair<long long, std::vector<uint64_t>>, uint32_t> unified;
+  std::vector<std::vector<uint32_t>> comm_of(static_cast<size_t>(ranks));
+  for (int r = 0; r < ranks; ++r) {
+    for (const CommDef& c : defs[static_cast<size_t>(r)].comms) {
+      uint32_t id = world;
+      if (!c.world) {
+        // Communicators seen being created are unified by their agreed id (and members, since
+        // disjoint communicators can share one); the others by their members alone.
+        auto key = std::make_pair(c.global, c.ranks);
+        auto [it, inserted] = unified.try_emplace(key, 0);
+        if (inserted) {
+          std::string name = c.ranks.size() == 1
+                                 ? "MPI_COMM_SELF"
+                                 : "MPI communicator " + std::to_string(unified.size());
+          it->second = archive->DefineMpiComm(name, c.ranks, world);
+        }
+        id = it->second;
+      }
+      comm_of[static_cast<size_t>(r)].push_back(id);
+    }
+  }
+
+  // Ranks on one node share its monotonic clock: they keep their timestamps as they are on rank
+  // 0's node, and elsewhere take the offsets the node's first rank measured, so that measuring
+  // noise never moves ranks of one node against each other.
+  std::map<std::string, int> first_on_host;
+  for (int r = 0; r < ranks; ++r) first_on_host.try_emplace(defs[static_cast<size_t>(r)].host, r);
+  auto clock_points = [&](int r) {
+    const std::string& host = defs[static_cast<size_t>(r)].host;
+    if (host == defs[0].host) return std::vector<ClockPoint>{};
+    return defs[static_cast<size_t>(first_on_host[host])].clock;
+  };
+
+  uint64_t min_time = ~uint64_t{0};
+  constexpr size_t kChunk = 1 << 16;
+  std::vector<RawEvent> chunk(kChunk);
+  for (int r = 0; r < ranks; ++r) {
+    const RankDefs& d = defs[static_cast<size_t>(r)];
+    summary.unrecorded_calls += d.unrecorded;
+    summary.flushes += d.flushes;
+    summary.flush_nanoseconds += d.flush_ns;
+    summary.lost |= d.lost;
+    if (d.ending != "finalized") summary.endings.push_back(RankEnding{r, d.ending});
+    const ClockMap clock(clock_points(r));
+    otf2_writer::EventWriter& out = archive->Events(locations[static_cast<size_t>(r)]);
+    const std::vector<uint32_t>& comms = comm_of[static_cast<size_t>(r)];
+    auto comm = [&](uint32_t local) { return local < comms.size() ? comms[local] : world; };
+    std::vector<uint32_t> open;  // regions entered and not left
+    uint64_t last = 0;
+    uint64_t rank_bytes = 0;
+    std::FILE* file = std::fopen(RawEventsPath(dir, r).c_str(), "rb");
+    if (file == nullptr) continue;
+    while (true) {
+      const size_t n = std::fread(chunk.data(), sizeof(RawEvent), kChunk, file);
+      for (size_t i = 0; i < n; ++i) {
+        const RawEvent& e = chunk[i];
+        // A rank's timestamps never go back, even where the clock map bends.
+        const uint64_t t = std::max(clock(e.time), last);
+        last = t;
+        min_time = std::min(min_time, t);
+        const uint32_t region =
+            e.a < region_ids.size() ? region_ids[e.a] : region_ids[kFlushRegion];
+        switch (e.kind) {
+          case RawKind::kEnter:
+            out.Enter(t, region);
+            open.push_back(region);
+            break;
+          case RawKind::kLeave:
+            out.Leave(t, region);
+            if (!open.empty()) open.pop_back();
+            break;
+          case RawKind::kSend:
+            out.MpiSend(t, e.b, comm(e.a), e.c, e.x);
+            break;
+          case RawKind::kIsend:
+            out.MpiIsend(t, e.b, comm(e.a), e.c, e.x, e.y);
+            break;
+          case RawKind::kIsendComplete:
+            out.MpiIsendComplete(t, e.y);
+            break;
+          case RawKind::kIrecvRequest:
+            out.MpiIrecvRequest(t, e.y);
+            break;
+          case RawKind::kRecv:
+            out.MpiRecv(t, e.b, comm(e.a), e.c, e.x);
+            break;
+          case RawKind::kIrecv:
+            out.MpiIrecv(t, e.b, comm(e.a), e.c, e.x, e.y);
+            break;
+          case RawKind::kRequestTest:
+            out.MpiRequestTest(t, e.y);
+            break;
+          case RawKind::kRequestCancelled:
+            out.MpiRequestCancelled(t, e.y);
+            break;
+          case RawKind::kCollectiveBegin:
+            out.MpiCollectiveBegin(t);
+            break;
+          case RawKind::kCollectiveEnd:
+            out.MpiCollectiveEnd(t, static_cast<OTF2_CollectiveOp>(e.op), comm(e.a), e.b, e.x, e.y);
+            break;
+          default:
+            continue;  // unknown record kinds are skipped, not guessed at
+        }
+        ++summary.events;
+      }
+      rank_bytes += n * sizeof(RawEvent);
+      if (n < kChunk) break;
+    }
+    // A record cut short (the process died while writing it) is left out.
+    std::error_code ec;
+    const uint64_t size = std::filesystem::file_size(RawEventsPath(dir, r), ec);
+    if (!ec && size > rank_bytes) summary.truncated_bytes += size - rank_bytes;
+    summary.raw_bytes += rank_bytes;
+    std::fclose(file);
+    while (!open.empty()) {
+      out.Leave(last, open.back());
+      open.pop_back();
+      ++summary.closed_regions;
+      ++summary.events;
+    }
+  }
+  if (min_time == ~uint64_t{0}) min_time = 0;
+  CW_RETURN_IF_ERROR(archive->Close(1'000'000'000, min_time));
+  return summary;
+}
+
+}  // namespace cw::measure

@@ -1,0 +1,66 @@
+// What libcauseway-mpi writes while the program runs, before it becomes OTF2.
+//
+// Every rank appends fixed-size records to DIR/raw/rank-<r>.events whenever its buffer fills,
+// and definitions as text lines to DIR/raw/rank-<r>.defs as they arise. Both are written with
+// plain write(2) calls, so that a signal handler can still flush them when the program crashes;
+// the exporter (measure/export) turns a directory of them into one OTF2 archive with unified
+// definitions, at MPI_Finalize or afterwards (`causeway trace` does it for ranks that died).
+//
+// Records are in the byte order of the machine that wrote them; the exporter runs on the same
+// system. A record cut short by a crash is recognised by the file length and dropped.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "measure/wrappers/mpi_functions.gen.h"
+
+namespace cw::measure {
+
+enum class RawKind : uint8_t {
+  kEnter = 1,         // a = region
+  kLeave,             // a = region
+  kSend,              // a = comm, b = receiver (rank in comm), c = tag, x = bytes
+  kIsend,             // as kSend, y = request id
+  kIsendComplete,     // y = request id
+  kIrecvRequest,      // y = request id
+  kRecv,              // a = comm, b = sender (rank in comm), c = tag, x = bytes
+  kIrecv,             // as kRecv, y = request id
+  kRequestTest,       // y = request id
+  kRequestCancelled,  // y = request id
+  kCollectiveBegin,   //
+  kCollectiveEnd,  // op = OTF2 collective op, a = comm, b = root (kNoRank), x = sent, y = received
+};
+
+inline constexpr uint32_t kNoRank = 0xFFFFFFFFu;
+
+struct RawEvent {
+  uint64_t time;  // nanoseconds of the rank's monotonic clock
+  RawKind kind;
+  uint8_t op;
+  uint16_t reserved;
+  uint32_t a;
+  uint32_t b;
+  uint32_t c;
+  uint64_t x;
+  uint64_t y;
+};
+static_assert(sizeof(RawEvent) == 40, "the raw record layout is part of the file format");
+
+// Region indices: the MPI functions first (MpiFunction), then the buffer flush, which the
+// trace shows as a region so that its perturbation is visible, then the program itself: "main",
+// from MPI_Init to MPI_Finalize, so that the time between MPI calls is the program's
+// computation rather than time outside every region.
+inline constexpr uint32_t kFlushRegion = kMpiFunctionCount;
+inline constexpr const char* kFlushRegionName = "TRACE BUFFER FLUSH";
+inline constexpr uint32_t kProgramRegion = kMpiFunctionCount + 1;
+inline constexpr const char* kProgramRegionName = "main";
+
+inline std::string RawEventsPath(const std::string& dir, int rank) {
+  return dir + "/raw/rank-" + std::to_string(rank) + ".events";
+}
+inline std::string RawDefsPath(const std::string& dir, int rank) {
+  return dir + "/raw/rank-" + std::to_string(rank) + ".defs";
+}
+
+}  // namespace cw::measure

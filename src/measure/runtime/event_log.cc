@@ -1,0 +1,78 @@
+#include "measure/runtime/event_log.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <ctime>
+
+namespace cw::measure {
+
+uint64_t MonotonicNow() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<uint64_t>(ts.tv_sec) * 1'000'000'000u + static_cast<uint64_t>(ts.tv_nsec);
+}
+
+bool EventLog::Open(const std::string& events_path, const std::string& defs_path, size_t capacity) {
+  buffer_.assign(capacity < 16 ? 16 : capacity, RawEvent{});
+  size_ = 0;
+  events_fd_ = ::open(events_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  defs_fd_ = ::open(defs_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+  ok_ = events_fd_ >= 0 && defs_fd_ >= 0;
+  return ok_;
+}
+
+void EventLog::Close() {
+  if (events_fd_ >= 0) ::close(events_fd_);
+  if (defs_fd_ >= 0) ::close(defs_fd_);
+  events_fd_ = defs_fd_ = -1;
+}
+
+bool EventLog::WriteAll(int fd, const void* data, size_t bytes) {
+  const char* p = static_cast<const char*>(data);
+  while (bytes > 0) {
+    ssize_t n = ::write(fd, p, bytes);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    p += n;
+    bytes -= static_cast<size_t>(n);
+  }
+  return true;
+}
+
+void EventLog::Flush() {
+  const uint64_t begin = MonotonicNow();
+  const size_t count = size_;
+  if (events_fd_ >= 0 && count > 0 &&
+      !WriteAll(events_fd_, buffer_.data(), count * sizeof(RawEvent)))
+    ok_ = false;
+  written_ += count;
+  size_ = 0;
+  ++flushes_;
+  const uint64_t end = MonotonicNow();
+  flush_ns_ += end - begin;
+  // The flush shows in the trace as a region of its own.
+  buffer_[size_++] = RawEvent{begin, RawKind::kEnter, 0, 0, kFlushRegion, 0, 0, 0, 0};
+  buffer_[size_++] = RawEvent{end, RawKind::kLeave, 0, 0, kFlushRegion, 0, 0, 0, 0};
+}
+
+void EventLog::FlushForCrash() {
+  if (events_fd_ >= 0 && size_ > 0) WriteAll(events_fd_, buffer_.data(), size_ * sizeof(RawEvent));
+  written_ += size_;
+  size_ = 0;
+}
+
+void EventLog::Define(const std::string& line) {
+  std::string with_newline = line + "\n";
+  if (defs_fd_ >= 0 && !WriteAll(defs_fd_, with_newline.data(), with_newline.size())) ok_ = false;
+}
+
+void EventLog::DefineForCrash(const char* line) {
+  if (defs_fd_ < 0) return;
+  WriteAll(defs_fd_, line, std::strlen(line));
+  WriteAll(defs_fd_, "\n", 1);
+}
+
+}  // namespace cw::measure

@@ -1,0 +1,58 @@
+// The bounded per-rank event buffer of libcauseway-mpi and the two files it fills.
+//
+// Events go into a fixed array; when it is full it is written to the rank's events file with
+// write(2) and reused, so memory stays bounded however long the program runs, and nothing is
+// dropped. Each flush is itself recorded as a region (it perturbs the program). Everything a
+// signal handler needs is preallocated: FlushForCrash only calls write(2).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "measure/raw/raw_format.h"
+
+namespace cw::measure {
+
+class EventLog {
+ public:
+  // Opens (truncates) both files. False if they cannot be created.
+  bool Open(const std::string& events_path, const std::string& defs_path, size_t capacity);
+  void Close();
+
+  void Append(const RawEvent& e) {
+    if (size_ == buffer_.size()) Flush();
+    buffer_[size_++] = e;
+  }
+  // Writes the buffered events (normal operation: recorded as a flush region).
+  void Flush();
+  // Writes what is buffered without recording anything: for a crash, from a signal handler.
+  void FlushForCrash();
+  // Appends one line (without its newline) to the definitions file.
+  void Define(const std::string& line);
+  void DefineForCrash(const char* line);  // async-signal-safe
+
+  uint64_t events() const { return written_ + size_; }
+  uint64_t bytes_written() const { return written_ * sizeof(RawEvent); }
+  uint64_t flushes() const { return flushes_; }
+  uint64_t flush_nanoseconds() const { return flush_ns_; }
+  bool ok() const { return ok_; }
+
+ private:
+  bool WriteAll(int fd, const void* data, size_t bytes);
+
+  std::vector<RawEvent> buffer_;
+  size_t size_ = 0;
+  int events_fd_ = -1;
+  int defs_fd_ = -1;
+  uint64_t written_ = 0;
+  uint64_t flushes_ = 0;
+  uint64_t flush_ns_ = 0;
+  bool ok_ = true;  // false after a failed write: events are lost and the trace says so
+};
+
+// Nanoseconds of the monotonic clock all events are stamped with.
+uint64_t MonotonicNow();
+
+}  // namespace cw::measure

@@ -1,0 +1,78 @@
+// What the generated MPI wrappers call (see wrappers/mpi_functions.def).
+//
+// The recorder is one per process: it starts when MPI_Init returns and ends in MPI_Finalize.
+// It records the calls of the thread that initialised MPI; MPI calls from other threads (under
+// MPI_THREAD_MULTIPLE) are forwarded unrecorded and counted, so they can never corrupt the
+// nesting of the main thread's events. Communicators get ids that all their members agree on at
+// creation (an allreduce over the new communicator), which is what lets the exporter unify the
+// ranks' definitions. Requests are followed from their start to their completion so that a
+// completion can be written as Score-P writes it (MpiIsendComplete, MpiIrecv with envelope).
+#pragma once
+
+#include <mpi.h>
+#include <otf2/OTF2_Events.h>
+
+#include <cstdint>
+
+#include "measure/raw/raw_format.h"
+
+namespace cw::measure::hook {
+
+uint64_t Now();
+bool Recording();
+
+// Records the Enter of a call on construction and its Leave on destruction.
+class CallScope {
+ public:
+  explicit CallScope(MpiFunction f);
+  ~CallScope();
+  CallScope(const CallScope&) = delete;
+  CallScope& operator=(const CallScope&) = delete;
+
+ private:
+  uint32_t region_;
+};
+
+void Started(MpiFunction init, uint64_t enter);
+void Finalizing(MpiFunction finalize);
+void Abort(MPI_Comm comm);
+
+inline constexpr uint32_t kNoRoot = kNoRank;
+uint64_t Bytes(int count, MPI_Datatype type);
+uint64_t CommSize(MPI_Comm comm);
+int CommRank(MPI_Comm comm);
+uint64_t RootSends(MPI_Comm comm, int root, int count, MPI_Datatype type);
+uint64_t RootSendsV(MPI_Comm comm, int root, const int counts[], MPI_Datatype type);
+uint64_t NonRootReceives(MPI_Comm comm, int root, int count, MPI_Datatype type);
+uint64_t RootReceives(MPI_Comm comm, int root, int count, MPI_Datatype type);
+uint64_t RootReceivesV(MPI_Comm comm, int root, const int counts[], MPI_Datatype type);
+uint64_t SumBytes(MPI_Comm comm, const int counts[], MPI_Datatype type);
+
+void Send(MPI_Comm comm, int dest, int tag, int count, MPI_Datatype type);
+void Recv(MPI_Comm comm, MPI_Datatype type, const MPI_Status* status);
+void Isend(MPI_Comm comm, int dest, int tag, int count, MPI_Datatype type,
+           const MPI_Request* request);
+void Irecv(MPI_Comm comm, MPI_Datatype type, const MPI_Request* request);
+
+// Completion: the handles as they were before the call (MPI resets completed ones).
+void SaveRequests(int count, const MPI_Request* requests);
+void CompleteAll(int count, const MPI_Status* statuses);
+void CompleteOne(const int* index, const MPI_Status* status);
+void CompleteSome(const int* outcount, const int indices[], const MPI_Status statuses[]);
+void TestAll(int count, const int* flag, const MPI_Status* statuses);
+void TestOne(const int* index, const int* flag, const MPI_Status* status);
+void Cancel(const MPI_Request* request);
+void RequestFree(const MPI_Request* request);
+MPI_Status* StatusBuffer(int count);
+
+void CollBegin();
+void CollEnd(OTF2_CollectiveOp op, MPI_Comm comm, uint32_t root, uint64_t sent, uint64_t received);
+inline void CollEnd(OTF2_CollectiveOp op, MPI_Comm comm, int root, uint64_t sent,
+                    uint64_t received) {
+  CollEnd(op, comm, static_cast<uint32_t>(root), sent, received);
+}
+
+void CommCreated(MPI_Comm parent, const MPI_Comm* created);
+void CommFreed(const MPI_Comm* comm);
+
+}  // namespace cw::measure::hook

@@ -1,0 +1,171 @@
+// Real MPI programs (tests/programs) run under `causeway trace` with mpirun, read back and
+// analysed: the tracer's records must reproduce the calls the programs made and the waits they
+// were written to produce, and nothing may be lost on a flush, a crash or an abort.
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include <gtest/gtest.h>
+
+#include "report/json_writer.h"
+#include "testing/scenario.h"
+#include "tests/common/analysis_fixture.h"
+#include "tests/common/paths.h"
+#include "tests/common/root_cause_invariants.h"
+
+namespace cw::test {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+constexpr const char* kMpirun = "timeout 180 mpirun --allow-run-as-root --oversubscribe";
+
+// Runs `program args` on `ranks` ranks under causeway trace; returns the trace directory.
+std::string Trace(const std::string& name, int ranks, const std::string& args = "",
+                  const std::string& trace_options = "", std::string* output = nullptr) {
+  const std::string dir = testing::MakeTempDir("traced-" + name);
+  std::string out;
+  const int rc =
+      RunCommand(CausewayBinary() + " trace -o " + dir + " " + trace_options + " -- " + kMpirun +
+                     " -np " + std::to_string(ranks) + " " + TestProgram(name) + " " + args,
+                 &out);
+  EXPECT_EQ(rc, 0) << out;
+  if (output != nullptr) *output = out;
+  return dir;
+}
+
+// Events per kind over all locations, as `causeway info --json` counts them.
+json Info(const std::string& dir) {
+  std::string out;
+  EXPECT_EQ(RunCommand(CausewayBinary() + " info --json " + dir, &out), 0) << out;
+  return json::parse(out.substr(out.find('{')));
+}
+
+uint64_t Count(const json& info, const std::string& kind) {
+  const json& kinds = info["events_by_kind"];
+  return kinds.contains(kind) ? kinds[kind].get<uint64_t>() : 0;
+}
+
+json Analyze(const std::string& dir) {
+  std::string out;
+  const std::string report = dir + "-report";
+  EXPECT_EQ(RunCommand(CausewayBinary() + " analyze -q " + dir + " -o " + report, &out), 0) << out;
+  std::ifstream in(report + "/report.json");
+  return json::parse(in);
+}
+
+double MetricTotal(const json& report, const std::string& metric) {
+  double total = 0;
+  for (const json& v : report["values"]) {
+    if (v["metric"] == metric) total += v["value"].get<double>();
+  }
+  return total;
+}
+
+// otf2-print reads the whole trace without a warning or an error.
+void ExpectOtf2PrintReads(const std::string& dir) {
+  std::string out;
+  EXPECT_EQ(RunCommand("otf2-print " + dir + "/traces.otf2", &out), 0) << out.substr(0, 2000);
+  EXPECT_EQ(out.find("[OTF2]"), std::string::npos) << out.substr(0, 2000);
+  EXPECT_EQ(std::regex_search(out, std::regex("warning|error", std::regex::icase)), false);
+}
+
+TEST(TracedProgramsTest, LateSender) {
+  const std::string dir = Trace("late_sender", 2);
+  ExpectOtf2PrintReads(dir);
+  // Each rank: main and MPI_Init (4 events), 2 iterations of three calls with one record each
+  // (9 events per iteration), the barrier (Enter, begin, end, Leave) and MPI_Finalize (2):
+  // 4 + 18 + 4 + 2 = 28 per rank.
+  const json info = Info(dir);
+  EXPECT_EQ(info["events"].get<uint64_t>(), 56u);
+  EXPECT_EQ(Count(info, "MPI_SEND"), 2u);
+  EXPECT_EQ(Count(info, "MPI_RECV"), 2u);
+  EXPECT_EQ(Count(info, "MPI_ISEND"), 2u);
+  EXPECT_EQ(Count(info, "MPI_ISEND_COMPLETE"), 2u);
+  EXPECT_EQ(Count(info, "MPI_IRECV_REQUEST"), 2u);
+  EXPECT_EQ(Count(info, "MPI_IRECV"), 2u);
+  EXPECT_EQ(Count(info, "MPI_COLLECTIVE_END"), 2u);
+  // Rank 0 computes 200 ms before each of its 4 sends; rank 1 is already receiving each time:
+  // 4 x 0.2 s of Late Sender, within 5 % or 20 ms (a real run adds jitter).
+  const json report = Analyze(dir);
+  const double late_sender = MetricTotal(report, "mpi_latesender");
+  EXPECT_NEAR(late_sender, 0.8, std::max(0.04, 0.02));
+  EXPECT_EQ(report["matching"]["unmatched_sends"].get<uint64_t>(), 0u);
+  EXPECT_EQ(report["matching"]["unmatched_receives"].get<uint64_t>(), 0u);
+}
+
+// The invariants every analysis keeps on every trace, on traces causeway recorded itself: delay
+// costs add up to the waiting, the critical path spans the run (the ranks share one node's
+// clock, so the clock condition holds), and results do not depend on the thread count.
+TEST(TracedProgramsTest, RootCauseInvariantsHoldOnTracedPrograms) {
+  for (const char* program : {"late_sender", "many_events"}) {
+    SCOPED_TRACE(program);
+    const std::string dir = Trace(program, 3, program == std::string("many_events") ? "500" : "");
+    Analysis a = AnalyzeFile(dir + "/traces.otf2", 2);
+    EXPECT_EQ(a.report.trace.clock_violations_p2p + a.report.trace.clock_violations_collective, 0u);
+    ExpectRootCauseInvariants(a, InvariantOptions{});
+    const std::string one = report::ToJson(AnalyzeFile(dir + "/traces.otf2", 1).report);
+    EXPECT_EQ(one, report::ToJson(a.report));
+    EXPECT_EQ(one, report::ToJson(AnalyzeFile(dir + "/traces.otf2", 4).report));
+  }
+}
+
+TEST(TracedProgramsTest, ManyFlushesLoseNothing) {
+  // A 4 KiB buffer holds 102 records: 20000 barriers (4 records each) on 2 ranks flush it
+  // hundreds of times.
+  std::string output;
+  const std::string dir = Trace("many_events", 2, "20000", "--buffer 4K", &output);
+  std::smatch flushes;
+  ASSERT_TRUE(std::regex_search(output, flushes, std::regex("(\\d+) buffer flushes"))) << output;
+  EXPECT_GT(std::stoull(flushes[1]), 1000u);
+  const json info = Info(dir);
+  EXPECT_EQ(Count(info, "MPI_COLLECTIVE_BEGIN"), 40000u);
+  EXPECT_EQ(Count(info, "MPI_COLLECTIVE_END"), 40000u);
+  // Enter/Leave: per rank main, MPI_Init, MPI_Finalize and 20000 barriers, plus one flush
+  // region per flush.
+  EXPECT_EQ(Count(info, "ENTER"), 2 * (3 + 20000) + std::stoull(flushes[1]));
+  EXPECT_EQ(Count(info, "LEAVE"), Count(info, "ENTER"));
+  ExpectOtf2PrintReads(dir);
+}
+
+// Rank 0 sends 100 messages that rank 1 receives, then rank 0 ends badly; rank 1 is killed in
+// its barrier. Both sides' records up to then must be in a readable trace.
+void ExpectEverythingUpToTheEnd(const std::string& mode, const std::string& ending) {
+  const std::string dir = testing::MakeTempDir("traced-crash-" + mode);
+  std::string out;
+  RunCommand(CausewayBinary() + " trace -o " + dir + " -- " + kMpirun + " -np 2 " +
+                 TestProgram("crash_after_messages") + " " + mode + " 100",
+             &out);
+  EXPECT_NE(out.find("Trace written to"), std::string::npos) << out;
+  EXPECT_NE(out.find("rank 0 ended early (" + ending), std::string::npos) << out;
+  ExpectOtf2PrintReads(dir);
+  const json info = Info(dir);
+  EXPECT_EQ(Count(info, "MPI_SEND"), 101u);  // 100 from rank 0, 1 from rank 1
+  EXPECT_EQ(Count(info, "MPI_RECV"), 101u);
+  const json report = Analyze(dir);
+  EXPECT_EQ(report["matching"]["unmatched_sends"].get<uint64_t>(), 0u);
+  EXPECT_EQ(report["matching"]["unmatched_receives"].get<uint64_t>(), 0u);
+}
+
+TEST(TracedProgramsTest, SegfaultKeepsEveryEvent) {
+  ExpectEverythingUpToTheEnd("segv", "signal 11");
+}
+TEST(TracedProgramsTest, AbortKeepsEveryEvent) { ExpectEverythingUpToTheEnd("abort", "abort"); }
+TEST(TracedProgramsTest, ExitWithoutFinalizeKeepsEveryEvent) {
+  ExpectEverythingUpToTheEnd("exit", "exit without MPI_Finalize");
+}
+
+TEST(TracedProgramsTest, ACommandWithoutMpiIsAnError) {
+  const std::string dir = testing::MakeTempDir("traced-nothing");
+  std::string out;
+  EXPECT_EQ(RunCommand(CausewayBinary() + " trace -o " + dir + " -- /bin/true", &out), 2);
+  EXPECT_NE(out.find("recorded nothing"), std::string::npos) << out;
+  EXPECT_EQ(RunCommand(CausewayBinary() + " trace -o " + dir, &out), 1);  // no command
+}
+
+}  // namespace
+}  // namespace cw::test

@@ -1,0 +1,33 @@
+/* Ends badly after MESSAGES messages from rank 0 to rank 1:
+ *   crash_after_messages segv   rank 0 dies of SIGSEGV (mpirun then kills rank 1)
+ *   crash_after_messages abort  rank 0 calls MPI_Abort
+ *   crash_after_messages exit   rank 0 exits without MPI_Finalize
+ * Rank 1 receives every message, then waits in a barrier that rank 0 never reaches. The test
+ * asserts that the trace holds every message on both sides. Usage: crash_after_messages MODE [MESSAGES] */
+#include <mpi.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+int main(int argc, char** argv) {
+  int rank, value = 0;
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  const char* mode = argc > 1 ? argv[1] : "segv";
+  int messages = argc > 2 ? atoi(argv[2]) : 100;
+  if (rank == 0) {
+    for (int i = 0; i < messages; ++i) MPI_Send(&i, 1, MPI_INT, 1, 0, MPI_COMM_WORLD);
+    /* Rank 1 has received them all before rank 0 goes down. */
+    MPI_Recv(&value, 1, MPI_INT, 1, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    if (strcmp(mode, "abort") == 0) MPI_Abort(MPI_COMM_WORLD, 3);
+    if (strcmp(mode, "exit") == 0) exit(0);
+    raise(SIGSEGV);
+  } else if (rank == 1) {
+    for (int i = 0; i < messages; ++i)
+      MPI_Recv(&value, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Send(&value, 1, MPI_INT, 0, 1, MPI_COMM_WORLD);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  MPI_Finalize();
+  return 0;
+}
