@@ -1,8 +1,10 @@
 // Real MPI programs (tests/programs) run under `causeway trace` with mpirun, read back and
 // analysed: the tracer's records must reproduce the calls the programs made and the waits they
 // were written to produce, and nothing may be lost on a flush, a crash or an abort.
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <string>
 
@@ -58,12 +60,23 @@ json Analyze(const std::string& dir) {
   return json::parse(in);
 }
 
-double MetricTotal(const json& report, const std::string& metric) {
+// The value of `metric` summed over locations, at call paths whose region is `region` (any if
+// empty).
+double MetricTotal(const json& report, const std::string& metric, const std::string& region = "") {
+  std::map<uint64_t, std::string> regions;
+  for (const json& c : report["callpaths"]) regions[c["id"].get<uint64_t>()] = c["region"];
   double total = 0;
   for (const json& v : report["values"]) {
-    if (v["metric"] == metric) total += v["value"].get<double>();
+    if (v["metric"] != metric) continue;
+    if (!region.empty() && regions[v["callpath"].get<uint64_t>()] != region) continue;
+    total += v["value"].get<double>();
   }
   return total;
+}
+
+// A programmed wait, measured in a real run: within 5 % or 20 ms.
+void ExpectWait(double measured, double programmed) {
+  EXPECT_NEAR(measured, programmed, std::max(0.05 * programmed, 0.02));
 }
 
 // otf2-print reads the whole trace without a warning or an error.
@@ -92,8 +105,7 @@ TEST(TracedProgramsTest, LateSender) {
   // Rank 0 computes 200 ms before each of its 4 sends; rank 1 is already receiving each time:
   // 4 x 0.2 s of Late Sender, within 5 % or 20 ms (a real run adds jitter).
   const json report = Analyze(dir);
-  const double late_sender = MetricTotal(report, "mpi_latesender");
-  EXPECT_NEAR(late_sender, 0.8, std::max(0.04, 0.02));
+  ExpectWait(MetricTotal(report, "mpi_latesender"), 0.8);
   EXPECT_EQ(report["matching"]["unmatched_sends"].get<uint64_t>(), 0u);
   EXPECT_EQ(report["matching"]["unmatched_receives"].get<uint64_t>(), 0u);
 }
@@ -102,7 +114,8 @@ TEST(TracedProgramsTest, LateSender) {
 // costs add up to the waiting, the critical path spans the run (the ranks share one node's
 // clock, so the clock condition holds), and results do not depend on the thread count.
 TEST(TracedProgramsTest, RootCauseInvariantsHoldOnTracedPrograms) {
-  for (const char* program : {"late_sender", "many_events"}) {
+  for (const char* program :
+       {"late_sender", "many_events", "probes", "persistent_and_nonblocking_collectives"}) {
     SCOPED_TRACE(program);
     const std::string dir = Trace(program, 3, program == std::string("many_events") ? "500" : "");
     Analysis a = AnalyzeFile(dir + "/traces.otf2", 2);
@@ -112,6 +125,44 @@ TEST(TracedProgramsTest, RootCauseInvariantsHoldOnTracedPrograms) {
     EXPECT_EQ(one, report::ToJson(a.report));
     EXPECT_EQ(one, report::ToJson(AnalyzeFile(dir + "/traces.otf2", 4).report));
   }
+}
+
+TEST(TracedProgramsTest, ProbesCarryWhatTheyFound) {
+  const std::string dir = Trace("probes", 2);
+  ExpectOtf2PrintReads(dir);
+  const json report = Analyze(dir);
+  // All three probes are linked from their recorded attributes, none inferred.
+  const json& probes = report["matching"]["probes"];
+  EXPECT_EQ(probes["linked"].get<uint64_t>(), 3u);
+  EXPECT_EQ(probes["inferred"].get<uint64_t>(), 0u);
+  EXPECT_EQ(probes["unlinked"].get<uint64_t>(), 0u);
+  // Rank 0 computes 100 ms before each send: the blocking probes wait for it, the receives that
+  // follow them do not; the polled MPI_Improbe found its message after the send had started.
+  ExpectWait(MetricTotal(report, "mpi_latesender", "MPI_Probe"), 0.1);
+  ExpectWait(MetricTotal(report, "mpi_latesender", "MPI_Mprobe"), 0.1);
+  EXPECT_EQ(MetricTotal(report, "mpi_latesender", "MPI_Recv"), 0.0);
+  EXPECT_EQ(MetricTotal(report, "mpi_latesender", "MPI_Mrecv"), 0.0);
+  EXPECT_EQ(MetricTotal(report, "mpi_latesender", "MPI_Improbe"), 0.0);
+  EXPECT_EQ(MetricTotal(report, "mpi_latesender", "MPI_Wait"), 0.0);
+  EXPECT_EQ(report["matching"]["messages"].get<uint64_t>(), 3u);
+}
+
+TEST(TracedProgramsTest, PersistentRequestsAndNonBlockingCollectives) {
+  const std::string dir = Trace("persistent_and_nonblocking_collectives", 3);
+  ExpectOtf2PrintReads(dir);
+  // Each of the 3 starts of the persistent send and receive is an Isend / IrecvRequest,
+  // completed in MPI_Wait; each of 3 ranks starts 2 non-blocking collectives and completes them
+  // in MPI_Waitall.
+  const json info = Info(dir);
+  EXPECT_EQ(Count(info, "MPI_ISEND"), 3u);
+  EXPECT_EQ(Count(info, "MPI_ISEND_COMPLETE"), 3u);
+  EXPECT_EQ(Count(info, "MPI_IRECV_REQUEST"), 3u);
+  EXPECT_EQ(Count(info, "MPI_IRECV"), 3u);
+  EXPECT_EQ(Count(info, "NON_BLOCKING_COLLECTIVE_REQUEST"), 6u);
+  EXPECT_EQ(Count(info, "NON_BLOCKING_COLLECTIVE_COMPLETE"), 6u);
+  const json report = Analyze(dir);
+  EXPECT_EQ(report["matching"]["messages"].get<uint64_t>(), 3u);
+  ExpectWait(MetricTotal(report, "mpi_latesender", "MPI_Wait"), 0.3);
 }
 
 TEST(TracedProgramsTest, ManyFlushesLoseNothing) {

@@ -186,6 +186,14 @@ Result<ExportSummary> ExportRawTrace(const std::string& dir) {
     return defs[static_cast<size_t>(first_on_host[host])].clock;
   };
 
+  // What probes found, in causeway's convention (trace/probe_attributes.h).
+  const uint32_t probe_comm = archive->DefineAttribute("causeway::probe_comm", OTF2_TYPE_UINT64);
+  const uint32_t probe_source =
+      archive->DefineAttribute("causeway::probe_source", OTF2_TYPE_UINT64);
+  const uint32_t probe_tag = archive->DefineAttribute("causeway::probe_tag", OTF2_TYPE_UINT64);
+  const uint32_t message_handle =
+      archive->DefineAttribute("causeway::message_handle", OTF2_TYPE_UINT64);
+
   uint64_t min_time = ~uint64_t{0};
   constexpr size_t kChunk = 1 << 16;
   std::vector<RawEvent> chunk(kChunk);
@@ -220,6 +228,13 @@ Result<ExportSummary> ExportRawTrace(const std::string& dir) {
             out.Enter(t, region);
             open.push_back(region);
             break;
+          case RawKind::kProbeFound:
+            // Attributes of the probe's Leave, the next record.
+            out.AddUint64Attribute(probe_comm, comm(e.a));
+            out.AddUint64Attribute(probe_source, e.b);
+            out.AddUint64Attribute(probe_tag, e.c);
+            out.AddUint64Attribute(message_handle, e.y);
+            continue;
           case RawKind::kLeave:
             out.Leave(t, region);
             if (!open.empty()) open.pop_back();
@@ -234,9 +249,11 @@ Result<ExportSummary> ExportRawTrace(const std::string& dir) {
             out.MpiIsendComplete(t, e.y);
             break;
           case RawKind::kIrecvRequest:
+            if (e.c != 0) out.AddUint64Attribute(message_handle, e.c);  // MPI_Imrecv
             out.MpiIrecvRequest(t, e.y);
             break;
           case RawKind::kRecv:
+            if (e.y != 0) out.AddUint64Attribute(message_handle, e.y);  // MPI_Mrecv
             out.MpiRecv(t, e.b, comm(e.a), e.c, e.x);
             break;
           case RawKind::kIrecv:
@@ -253,6 +270,13 @@ Result<ExportSummary> ExportRawTrace(const std::string& dir) {
             break;
           case RawKind::kCollectiveEnd:
             out.MpiCollectiveEnd(t, static_cast<OTF2_CollectiveOp>(e.op), comm(e.a), e.b, e.x, e.y);
+            break;
+          case RawKind::kNonBlockingCollectiveRequest:
+            out.NonBlockingCollectiveRequest(t, e.y);
+            break;
+          case RawKind::kNonBlockingCollectiveComplete:
+            out.NonBlockingCollectiveComplete(t, static_cast<OTF2_CollectiveOp>(e.op), comm(e.a),
+                                              e.b, e.x, e.y, e.c);
             break;
           default:
             continue;  // unknown record kinds are skipped, not guessed at

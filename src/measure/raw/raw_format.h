@@ -23,13 +23,21 @@ enum class RawKind : uint8_t {
   kSend,              // a = comm, b = receiver (rank in comm), c = tag, x = bytes
   kIsend,             // as kSend, y = request id
   kIsendComplete,     // y = request id
-  kIrecvRequest,      // y = request id
-  kRecv,              // a = comm, b = sender (rank in comm), c = tag, x = bytes
+  kIrecvRequest,      // y = request id, c = message handle (MPI_Imrecv; 0 otherwise)
+  kRecv,              // a = comm, b = sender (rank in comm), c = tag, x = bytes,
+                      // y = message handle (MPI_Mrecv; 0 otherwise)
   kIrecv,             // as kRecv, y = request id
   kRequestTest,       // y = request id
   kRequestCancelled,  // y = request id
-  kCollectiveBegin,   //
-  kCollectiveEnd,  // op = OTF2 collective op, a = comm, b = root (kNoRank), x = sent, y = received
+  kCollectiveBegin,   // (at the time of the call's Enter)
+  // op = OTF2 collective op, a = comm, b = root (kNoRank), x = sent, y = received
+  kCollectiveEnd,
+  // The message a successful probe found: a = comm, b = source (rank in comm), c = tag,
+  // y = message handle (MPI_Mprobe/MPI_Improbe; 0 otherwise). Not an event: it becomes the
+  // attributes of the probe's Leave, the next record.
+  kProbeFound,
+  kNonBlockingCollectiveRequest,   // y = request id
+  kNonBlockingCollectiveComplete,  // as kCollectiveEnd, c = request id
 };
 
 inline constexpr uint32_t kNoRank = 0xFFFFFFFFu;

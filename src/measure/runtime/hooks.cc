@@ -18,10 +18,27 @@
 namespace cw::measure::hook {
 namespace {
 
+enum class RequestKind : uint8_t { kSend, kReceive, kCollective };
+
+// A request from its start to its completion (persistent ones until they are freed).
 struct PendingRequest {
-  uint64_t id;
-  uint32_t comm;
-  bool receive;
+  uint64_t id = 0;
+  uint32_t comm = 0;
+  RequestKind kind = RequestKind::kSend;
+  bool persistent = false;
+  bool active = true;
+  uint32_t peer = 0;  // persistent sends: destination, tag and size, recorded at each start
+  uint32_t tag = 0;
+  uint64_t bytes = 0;     // collectives: bytes sent
+  uint64_t received = 0;  // collectives
+  uint32_t root = kNoRank;
+  uint8_t op = 0;
+};
+
+// A message found by MPI_Mprobe/MPI_Improbe, until MPI_Mrecv/MPI_Imrecv takes it.
+struct ProbedMessage {
+  uint64_t handle = 0;
+  uint32_t comm = 0;
 };
 
 // The recorder of this process. Only the thread that initialised MPI touches it (Recording()
@@ -40,6 +57,9 @@ struct State {
   std::unordered_map<MPI_Request, PendingRequest> requests;
   uint64_t next_request = 1;
   std::vector<MPI_Request> saved;
+  std::unordered_map<MPI_Message, ProbedMessage> messages;
+  uint64_t next_message = 1;
+  ProbedMessage saved_message;
   std::vector<MPI_Status> status_buffer;
   uint64_t entered = 0;  // when the latest call was entered
 };
@@ -160,6 +180,10 @@ void SyncClocks(const char* label) {
   }
   s.log.Define(std::string("clock ") + label + " " + std::to_string(local) + " " +
                std::to_string(offset));
+  // Rank 0 measures one rank after the other: without this barrier the ranks measured first
+  // would leave MPI_Init early and wait in their first communication for those measured last,
+  // a wait the program does not have.
+  PMPI_Barrier(s.own);
 }
 
 // What was recorded reaches the disk however the process ends.
@@ -211,12 +235,23 @@ void Complete(MPI_Request handle, const MPI_Status* status) {
   State& s = S();
   if (handle == MPI_REQUEST_NULL) return;
   auto it = s.requests.find(handle);
-  if (it == s.requests.end()) return;
+  if (it == s.requests.end() || !it->second.active) return;
   const PendingRequest p = it->second;
-  s.requests.erase(it);
-  if (!p.receive) {
-    Record(RawKind::kIsendComplete, 0, 0, 0, 0, p.id);
-    return;
+  if (p.persistent) {
+    it->second.active = false;
+  } else {
+    s.requests.erase(it);
+  }
+  switch (p.kind) {
+    case RequestKind::kSend:
+      Record(RawKind::kIsendComplete, 0, 0, 0, 0, p.id);
+      return;
+    case RequestKind::kCollective:
+      Record(RawKind::kNonBlockingCollectiveComplete, p.comm, p.root, static_cast<uint32_t>(p.id),
+             p.bytes, p.received, p.op);
+      return;
+    case RequestKind::kReceive:
+      break;
   }
   int cancelled = 0;
   PMPI_Test_cancelled(status, &cancelled);
@@ -382,7 +417,10 @@ void Isend(MPI_Comm comm, int dest, int tag, int count, MPI_Datatype type,
   State& s = S();
   const uint64_t id = s.next_request++;
   const uint32_t c = CommId(comm);
-  s.requests[*request] = PendingRequest{id, c, false};
+  PendingRequest p;
+  p.id = id;
+  p.comm = c;
+  s.requests[*request] = p;
   Record(RawKind::kIsend, c, static_cast<uint32_t>(dest), static_cast<uint32_t>(tag),
          Bytes(count, type), id);
 }
@@ -390,8 +428,121 @@ void Isend(MPI_Comm comm, int dest, int tag, int count, MPI_Datatype type,
 void Irecv(MPI_Comm comm, MPI_Datatype, const MPI_Request* request) {
   State& s = S();
   const uint64_t id = s.next_request++;
-  s.requests[*request] = PendingRequest{id, CommId(comm), true};
+  PendingRequest p;
+  p.id = id;
+  p.comm = CommId(comm);
+  p.kind = RequestKind::kReceive;
+  s.requests[*request] = p;
   Record(RawKind::kIrecvRequest, 0, 0, 0, 0, id);
+}
+
+void SendInit(MPI_Comm comm, int dest, int tag, int count, MPI_Datatype type,
+              const MPI_Request* request) {
+  State& s = S();
+  PendingRequest p;
+  p.id = s.next_request++;
+  p.comm = CommId(comm);
+  p.persistent = true;
+  p.active = false;
+  p.peer = dest == MPI_PROC_NULL ? kNoRank : static_cast<uint32_t>(dest);
+  p.tag = static_cast<uint32_t>(tag);
+  p.bytes = Bytes(count, type);
+  s.requests[*request] = p;
+}
+
+void RecvInit(MPI_Comm comm, const MPI_Request* request) {
+  State& s = S();
+  PendingRequest p;
+  p.id = s.next_request++;
+  p.comm = CommId(comm);
+  p.kind = RequestKind::kReceive;
+  p.persistent = true;
+  p.active = false;
+  s.requests[*request] = p;
+}
+
+void StartRequests(int count, const MPI_Request* requests) {
+  State& s = S();
+  for (int i = 0; i < count; ++i) {
+    auto it = s.requests.find(requests[i]);
+    if (it == s.requests.end() || !it->second.persistent) continue;
+    PendingRequest& p = it->second;
+    if (p.kind == RequestKind::kSend && p.peer == kNoRank) continue;  // to MPI_PROC_NULL
+    p.active = true;
+    if (p.kind == RequestKind::kSend) {
+      Record(RawKind::kIsend, p.comm, p.peer, p.tag, p.bytes, p.id);
+    } else {
+      Record(RawKind::kIrecvRequest, 0, 0, 0, 0, p.id);
+    }
+  }
+}
+
+void Probed(MPI_Comm comm, const MPI_Status* status) {
+  if (status->MPI_SOURCE == MPI_PROC_NULL) return;
+  Record(RawKind::kProbeFound, CommId(comm), static_cast<uint32_t>(status->MPI_SOURCE),
+         static_cast<uint32_t>(status->MPI_TAG), 0, 0);
+}
+
+void IProbed(MPI_Comm comm, const int* flag, const MPI_Status* status) {
+  if (*flag) Probed(comm, status);
+}
+
+void MProbed(MPI_Comm comm, const MPI_Message* message, const MPI_Status* status) {
+  State& s = S();
+  if (*message == MPI_MESSAGE_NULL || *message == MPI_MESSAGE_NO_PROC) return;
+  const ProbedMessage m{s.next_message++, CommId(comm)};
+  s.messages[*message] = m;
+  Record(RawKind::kProbeFound, m.comm, static_cast<uint32_t>(status->MPI_SOURCE),
+         static_cast<uint32_t>(status->MPI_TAG), 0, m.handle);
+}
+
+void IMProbed(MPI_Comm comm, const int* flag, const MPI_Message* message,
+              const MPI_Status* status) {
+  if (*flag) MProbed(comm, message, status);
+}
+
+void SaveMessage(const MPI_Message* message) {
+  State& s = S();
+  s.saved_message = ProbedMessage{0, CommId(MPI_COMM_WORLD)};
+  auto it = s.messages.find(*message);
+  if (it == s.messages.end()) return;
+  s.saved_message = it->second;
+  s.messages.erase(it);
+}
+
+void MRecv(const MPI_Status* status) {
+  State& s = S();
+  if (status->MPI_SOURCE == MPI_PROC_NULL) return;
+  int bytes = 0;
+  PMPI_Get_count(status, MPI_BYTE, &bytes);
+  Record(RawKind::kRecv, s.saved_message.comm, static_cast<uint32_t>(status->MPI_SOURCE),
+         static_cast<uint32_t>(status->MPI_TAG), static_cast<uint64_t>(bytes),
+         s.saved_message.handle);
+}
+
+void IMRecv(const MPI_Request* request) {
+  State& s = S();
+  PendingRequest p;
+  p.id = s.next_request++;
+  p.comm = s.saved_message.comm;
+  p.kind = RequestKind::kReceive;
+  s.requests[*request] = p;
+  Record(RawKind::kIrecvRequest, 0, 0, static_cast<uint32_t>(s.saved_message.handle), 0, p.id);
+}
+
+void CollStarted(OTF2_CollectiveOp op, MPI_Comm comm, uint32_t root, uint64_t sent,
+                 uint64_t received, const MPI_Request* request) {
+  State& s = S();
+  PendingRequest p;
+  p.id = s.next_request++;
+  p.comm = CommId(comm);
+  p.kind = RequestKind::kCollective;
+  p.root = root;
+  p.bytes = sent;
+  p.received = received;
+  p.op = static_cast<uint8_t>(op);
+  s.requests[*request] = p;
+  Record(RawKind::kNonBlockingCollectiveRequest, 0, 0, 0, 0, p.id);
 }
 
 void SaveRequests(int count, const MPI_Request* requests) {
@@ -440,6 +591,8 @@ void TestOne(const int* index, const int* flag, const MPI_Status* status) {
 
 void Cancel(const MPI_Request*) {}
 
+// A freed request is forgotten: an active non-persistent one completes unobserved (MPI allows
+// it), and its completion is not recorded.
 void RequestFree(const MPI_Request* request) {
   State& s = S();
   if (request != nullptr) s.requests.erase(*request);

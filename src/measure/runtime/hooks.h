@@ -54,6 +54,30 @@ void Isend(MPI_Comm comm, int dest, int tag, int count, MPI_Datatype type,
            const MPI_Request* request);
 void Irecv(MPI_Comm comm, MPI_Datatype type, const MPI_Request* request);
 
+// Persistent requests: made inactive; MPI_Start/Startall record what Isend/Irecv record.
+void SendInit(MPI_Comm comm, int dest, int tag, int count, MPI_Datatype type,
+              const MPI_Request* request);
+void RecvInit(MPI_Comm comm, const MPI_Request* request);
+void StartRequests(int count, const MPI_Request* requests);
+
+// Probes: what a successful probe found, for the attributes of its Leave. Matched probes give
+// the message a handle id that its MPI_Mrecv/MPI_Imrecv record carries.
+void Probed(MPI_Comm comm, const MPI_Status* status);
+void IProbed(MPI_Comm comm, const int* flag, const MPI_Status* status);
+void MProbed(MPI_Comm comm, const MPI_Message* message, const MPI_Status* status);
+void IMProbed(MPI_Comm comm, const int* flag, const MPI_Message* message, const MPI_Status* status);
+void SaveMessage(const MPI_Message* message);
+void MRecv(const MPI_Status* status);
+void IMRecv(const MPI_Request* request);
+
+// Non-blocking collectives: the operation is recorded by the completion call that ends it.
+void CollStarted(OTF2_CollectiveOp op, MPI_Comm comm, uint32_t root, uint64_t sent,
+                 uint64_t received, const MPI_Request* request);
+inline void CollStarted(OTF2_CollectiveOp op, MPI_Comm comm, int root, uint64_t sent,
+                        uint64_t received, const MPI_Request* request) {
+  CollStarted(op, comm, static_cast<uint32_t>(root), sent, received, request);
+}
+
 // Completion: the handles as they were before the call (MPI resets completed ones).
 void SaveRequests(int count, const MPI_Request* requests);
 void CompleteAll(int count, const MPI_Status* statuses);
