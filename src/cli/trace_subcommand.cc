@@ -46,7 +46,7 @@ class TraceSubcommand final : public Subcommand {
   void AddOptions(CLI::App& app) override {
     app.add_option("-o,--output", output_, "trace directory (default: ./causeway-trace)");
     app.add_option("--buffer", buffer_,
-                   "event buffer per rank before it is flushed to disk, e.g. 64M (default 16M; "
+                   "event buffer per rank before it is flushed to disk, e.g. 4M (default 1M; "
                    "or CAUSEWAY_BUFFER)");
     app.add_flag("--keep-raw", keep_raw_, "keep the raw per-rank files after writing OTF2");
     app.add_option("command", command_, "the command to run, usually mpirun ... ./app args")
@@ -141,6 +141,12 @@ class TraceSubcommand final : public Subcommand {
           "  %llu MPI calls from threads other than the one that initialised MPI were not "
           "recorded\n",
           static_cast<unsigned long long>(s.unrecorded_calls));
+    }
+    if (s.unbalanced_regions > 0) {
+      std::printf(
+          "  %llu user-region ends did not match the innermost open region (ignored) or "
+          "regions were still open at MPI_Finalize (closed there)\n",
+          static_cast<unsigned long long>(s.unbalanced_regions));
     }
     if (s.lost) std::printf("  WARNING: a rank could not write its buffer: events were lost\n");
   }

@@ -27,14 +27,16 @@ using nlohmann::json;
 constexpr const char* kMpirun = "timeout 180 mpirun --allow-run-as-root --oversubscribe";
 
 // Runs `program args` on `ranks` ranks under causeway trace; returns the trace directory.
+// `environment` is prefixed to the command (VAR=value ...).
 std::string Trace(const std::string& name, int ranks, const std::string& args = "",
-                  const std::string& trace_options = "", std::string* output = nullptr) {
+                  const std::string& trace_options = "", std::string* output = nullptr,
+                  const std::string& environment = "") {
   const std::string dir = testing::MakeTempDir("traced-" + name);
   std::string out;
-  const int rc =
-      RunCommand(CausewayBinary() + " trace -o " + dir + " " + trace_options + " -- " + kMpirun +
-                     " -np " + std::to_string(ranks) + " " + TestProgram(name) + " " + args,
-                 &out);
+  const int rc = RunCommand(environment + " " + CausewayBinary() + " trace -o " + dir + " " +
+                                trace_options + " -- " + kMpirun + " -np " + std::to_string(ranks) +
+                                " " + TestProgram(name) + " " + args,
+                            &out);
   EXPECT_EQ(rc, 0) << out;
   if (output != nullptr) *output = out;
   return dir;
@@ -74,6 +76,24 @@ double MetricTotal(const json& report, const std::string& metric, const std::str
   return total;
 }
 
+// The value of `metric` at the call path written as "main/solve/inner" on `location`.
+double ValueAt(const json& report, const std::string& metric, const std::string& path,
+               uint64_t location) {
+  std::map<uint64_t, std::string> paths;
+  for (const json& c : report["callpaths"]) {  // parents come before their children
+    const std::string region = c["region"];
+    paths[c["id"].get<uint64_t>()] =
+        c["parent"].is_null() ? region : paths[c["parent"].get<uint64_t>()] + "/" + region;
+  }
+  for (const json& v : report["values"]) {
+    if (v["metric"] == metric && v["location"].get<uint64_t>() == location &&
+        paths[v["callpath"].get<uint64_t>()] == path) {
+      return v["value"].get<double>();
+    }
+  }
+  return 0;
+}
+
 // A programmed wait, measured in a real run: within 5 % or 20 ms.
 void ExpectWait(double measured, double programmed) {
   EXPECT_NEAR(measured, programmed, std::max(0.05 * programmed, 0.02));
@@ -87,8 +107,15 @@ void ExpectOtf2PrintReads(const std::string& dir) {
   EXPECT_EQ(std::regex_search(out, std::regex("warning|error", std::regex::icase)), false);
 }
 
-TEST(TracedProgramsTest, LateSender) {
-  const std::string dir = Trace("late_sender", 2);
+class TracedWithTimer : public ::testing::TestWithParam<const char*> {};
+
+// Both timers: the time-stamp counter (the default where it runs at a constant rate) and
+// CLOCK_MONOTONIC.
+INSTANTIATE_TEST_SUITE_P(Timers, TracedWithTimer, ::testing::Values("tsc", "monotonic"));
+
+TEST_P(TracedWithTimer, LateSender) {
+  const std::string dir =
+      Trace("late_sender", 2, "", "", nullptr, std::string("CAUSEWAY_TIMER=") + GetParam());
   ExpectOtf2PrintReads(dir);
   // Each rank: main and MPI_Init (4 events), 2 iterations of three calls with one record each
   // (9 events per iteration), the barrier (Enter, begin, end, Leave) and MPI_Finalize (2):
@@ -163,6 +190,47 @@ TEST(TracedProgramsTest, PersistentRequestsAndNonBlockingCollectives) {
   const json report = Analyze(dir);
   EXPECT_EQ(report["matching"]["messages"].get<uint64_t>(), 3u);
   ExpectWait(MetricTotal(report, "mpi_latesender", "MPI_Wait"), 0.3);
+}
+
+TEST(TracedProgramsTest, UserRegionsFromC) {
+  std::string output;
+  const std::string dir = Trace("user_regions", 2, "", "", &output);
+  ExpectOtf2PrintReads(dir);
+  // One unmatched end per rank, ignored and reported.
+  EXPECT_NE(output.find("2 user-region ends did not match"), std::string::npos) << output;
+  const json report = Analyze(dir);
+  for (uint64_t rank : {0u, 1u}) {
+    SCOPED_TRACE(rank);
+    EXPECT_EQ(ValueAt(report, "visits", "main/solve", rank), 3.0);
+    EXPECT_EQ(ValueAt(report, "visits", "main/solve/inner", rank), 3.0);
+    EXPECT_EQ(ValueAt(report, "visits", "main/exchange", rank), 3.0);
+    EXPECT_EQ(ValueAt(report, "visits", "main/exchange/MPI_Barrier", rank), 3.0);
+    // Exclusive times: solve computes 30 ms itself and 20 ms in inner, 3 times.
+    ExpectWait(ValueAt(report, "time", "main/solve", rank), 0.09);
+    ExpectWait(ValueAt(report, "time", "main/solve/inner", rank), 0.06);
+  }
+}
+
+TEST(TracedProgramsTest, ScopedRegionsFromCxx) {
+  const std::string dir = Trace("user_regions_cpp", 2);
+  ExpectOtf2PrintReads(dir);
+  const json report = Analyze(dir);
+  for (uint64_t rank : {0u, 1u}) {
+    SCOPED_TRACE(rank);
+    // 4 scopes, the last one left through an early return before its barrier.
+    EXPECT_EQ(ValueAt(report, "visits", "main/phase", rank), 4.0);
+    EXPECT_EQ(ValueAt(report, "visits", "main/phase/MPI_Barrier", rank), 3.0);
+    ExpectWait(ValueAt(report, "time", "main/phase", rank), 0.1);
+  }
+}
+
+TEST(TracedProgramsTest, ProgramsRunWithoutCauseway) {
+  // The user-region API is weak references: without the library the calls are skipped.
+  std::string out;
+  EXPECT_EQ(RunCommand(std::string(kMpirun) + " -np 2 " + TestProgram("user_regions"), &out), 0)
+      << out;
+  EXPECT_EQ(RunCommand(std::string(kMpirun) + " -np 2 " + TestProgram("user_regions_cpp"), &out), 0)
+      << out;
 }
 
 TEST(TracedProgramsTest, ManyFlushesLoseNothing) {

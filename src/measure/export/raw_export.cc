@@ -26,13 +26,22 @@ struct ClockPoint {
   long long offset = 0;  // this rank's clock minus rank 0's
 };
 
+struct TimerPoint {
+  uint64_t ticks = 0;
+  uint64_t ns = 0;
+};
+
 struct RankDefs {
   bool present = false;
+  bool tsc = false;                     // events are stamped with the time-stamp counter
+  std::vector<TimerPoint> calibration;  // (counter, CLOCK_MONOTONIC) pairs
   int size = 0;
   std::string host = "localhost";
   std::vector<CommDef> comms;
   std::vector<ClockPoint> clock;  // init, then finalize
   std::string ending = "no end";
+  std::vector<std::pair<uint32_t, std::string>> regions;  // user regions: local id, name
+  uint64_t unbalanced_regions = 0;
   uint64_t unrecorded = 0, flushes = 0, flush_ns = 0;
   bool lost = false;
 };
@@ -65,6 +74,22 @@ RankDefs ReadDefs(const std::string& path) {
       }
       if (d.comms.size() <= c.local) d.comms.resize(c.local + 1);
       d.comms[c.local] = std::move(c);
+    } else if (key == "region") {
+      uint32_t id = 0;
+      std::string name;
+      if (words >> id) {
+        std::getline(words >> std::ws, name);
+        d.regions.emplace_back(id, name);
+      }
+    } else if (key == "unbalanced_regions") {
+      words >> d.unbalanced_regions;
+    } else if (key == "timer") {
+      std::string kind;
+      words >> kind;
+      d.tsc = kind == "tsc";
+    } else if (key == "tick") {
+      TimerPoint p;
+      if (words >> p.ticks >> p.ns) d.calibration.push_back(p);
     } else if (key == "clock") {
       std::string label;
       ClockPoint p;
@@ -81,6 +106,31 @@ RankDefs ReadDefs(const std::string& path) {
   }
   return d;
 }
+
+// Maps a rank's time-stamp counter values to CLOCK_MONOTONIC nanoseconds: the line through its
+// first and last calibration point (the counter runs at a constant rate).
+class TimerMap {
+ public:
+  TimerMap() = default;
+  TimerMap(TimerPoint origin, double ns_per_tick) : origin_(origin), ns_per_tick_(ns_per_tick) {}
+  static bool Slope(const std::vector<TimerPoint>& points, double* ns_per_tick) {
+    if (points.size() < 2 || points.back().ticks <= points.front().ticks) return false;
+    *ns_per_tick = static_cast<double>(points.back().ns - points.front().ns) /
+                   static_cast<double>(points.back().ticks - points.front().ticks);
+    return true;
+  }
+  uint64_t operator()(uint64_t ticks) const {
+    if (ns_per_tick_ == 0) return ticks;  // already nanoseconds
+    const double delta =
+        (static_cast<double>(ticks) - static_cast<double>(origin_.ticks)) * ns_per_tick_;
+    const double ns = static_cast<double>(origin_.ns) + delta;
+    return ns <= 0 ? 0 : static_cast<uint64_t>(ns + 0.5);
+  }
+
+ private:
+  TimerPoint origin_;
+  double ns_per_tick_ = 0;
+};
 
 // Maps a rank's clock to rank 0's: the offset interpolated linearly between the measurements.
 class ClockMap {
@@ -137,6 +187,20 @@ Result<ExportSummary> ExportRawTrace(const std::string& dir) {
                                              OTF2_PARADIGM_MEASUREMENT_SYSTEM));
   region_ids.push_back(
       archive->DefineRegion(kProgramRegionName, OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER));
+  // User regions, unified by name; per rank, its local ids mapped to them.
+  std::map<std::string, uint32_t> user_regions;
+  std::vector<std::vector<uint32_t>> region_of(static_cast<size_t>(ranks), region_ids);
+  for (int r = 0; r < ranks; ++r) {
+    for (const auto& [local, name] : defs[static_cast<size_t>(r)].regions) {
+      auto [it, inserted] = user_regions.try_emplace(name, 0);
+      if (inserted) {
+        it->second = archive->DefineRegion(name, OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER);
+      }
+      std::vector<uint32_t>& ids = region_of[static_cast<size_t>(r)];
+      if (ids.size() <= local) ids.resize(local + 1, region_ids[kFlushRegion]);
+      ids[local] = it->second;
+    }
+  }
 
   // System tree: the machine, its nodes, one process per rank with its master thread.
   const uint32_t machine =
@@ -194,17 +258,48 @@ Result<ExportSummary> ExportRawTrace(const std::string& dir) {
   const uint32_t message_handle =
       archive->DefineAttribute("causeway::message_handle", OTF2_TYPE_UINT64);
 
+  // Counter rates: a rank that died before its second calibration point borrows the rate of a
+  // rank on its node (one counter per node), or any rank's.
+  std::vector<double> rate(static_cast<size_t>(ranks), 0.0);
+  std::map<std::string, double> rate_on_host;
+  double any_rate = 0;
+  for (int r = 0; r < ranks; ++r) {
+    const RankDefs& d = defs[static_cast<size_t>(r)];
+    if (d.tsc && TimerMap::Slope(d.calibration, &rate[static_cast<size_t>(r)])) {
+      rate_on_host.try_emplace(d.host, rate[static_cast<size_t>(r)]);
+      any_rate = rate[static_cast<size_t>(r)];
+    }
+  }
+  auto timer_of = [&](int r) -> Result<TimerMap> {
+    const RankDefs& d = defs[static_cast<size_t>(r)];
+    if (!d.tsc) return TimerMap();
+    double ns_per_tick = rate[static_cast<size_t>(r)];
+    if (ns_per_tick == 0) {
+      auto it = rate_on_host.find(d.host);
+      ns_per_tick = it != rate_on_host.end() ? it->second : any_rate;
+    }
+    if (ns_per_tick == 0 || d.calibration.empty()) {
+      return MakeError(ErrorCode::kCorrupt, "rank " + std::to_string(r) +
+                                                " has no timer calibration: its timestamps cannot "
+                                                "be converted (" +
+                                                RawDefsPath(dir, r) + ")");
+    }
+    return TimerMap(d.calibration.front(), ns_per_tick);
+  };
+
   uint64_t min_time = ~uint64_t{0};
   constexpr size_t kChunk = 1 << 16;
   std::vector<RawEvent> chunk(kChunk);
   for (int r = 0; r < ranks; ++r) {
     const RankDefs& d = defs[static_cast<size_t>(r)];
     summary.unrecorded_calls += d.unrecorded;
+    summary.unbalanced_regions += d.unbalanced_regions;
     summary.flushes += d.flushes;
     summary.flush_nanoseconds += d.flush_ns;
     summary.lost |= d.lost;
     if (d.ending != "finalized") summary.endings.push_back(RankEnding{r, d.ending});
     const ClockMap clock(clock_points(r));
+    CW_ASSIGN_OR_RETURN(const TimerMap timer, timer_of(r));
     otf2_writer::EventWriter& out = archive->Events(locations[static_cast<size_t>(r)]);
     const std::vector<uint32_t>& comms = comm_of[static_cast<size_t>(r)];
     auto comm = [&](uint32_t local) { return local < comms.size() ? comms[local] : world; };
@@ -218,11 +313,11 @@ Result<ExportSummary> ExportRawTrace(const std::string& dir) {
       for (size_t i = 0; i < n; ++i) {
         const RawEvent& e = chunk[i];
         // A rank's timestamps never go back, even where the clock map bends.
-        const uint64_t t = std::max(clock(e.time), last);
+        const uint64_t t = std::max(clock(timer(e.time)), last);
         last = t;
         min_time = std::min(min_time, t);
-        const uint32_t region =
-            e.a < region_ids.size() ? region_ids[e.a] : region_ids[kFlushRegion];
+        const std::vector<uint32_t>& regions = region_of[static_cast<size_t>(r)];
+        const uint32_t region = e.a < regions.size() ? regions[e.a] : regions[kFlushRegion];
         switch (e.kind) {
           case RawKind::kEnter:
             out.Enter(t, region);

@@ -28,12 +28,14 @@ struct RankEnding {
 struct ExportSummary {
   std::string anchor;  // the traces.otf2 written
   uint32_t ranks = 0;
-  uint64_t events = 0;            // events written to OTF2
-  uint64_t raw_bytes = 0;         // size of the raw event files read
-  uint64_t truncated_bytes = 0;   // a record cut short by a crash, dropped
-  uint64_t closed_regions = 0;    // Leaves added for regions open when a rank ended early
-  uint64_t unrecorded_calls = 0;  // MPI calls from threads other than the main one
-  uint64_t flushes = 0;           // buffer flushes while the program ran, all ranks
+  uint64_t events = 0;              // events written to OTF2
+  uint64_t raw_bytes = 0;           // size of the raw event files read
+  uint64_t truncated_bytes = 0;     // a record cut short by a crash, dropped
+  uint64_t closed_regions = 0;      // Leaves added for regions open when a rank ended early
+  uint64_t unrecorded_calls = 0;    // MPI calls from threads other than the main one
+  uint64_t unbalanced_regions = 0;  // user-region ends that did not match (ignored), and
+                                    // regions still open at MPI_Finalize (closed there)
+  uint64_t flushes = 0;             // buffer flushes while the program ran, all ranks
   uint64_t flush_nanoseconds = 0;
   bool lost = false;                // a rank failed to write its buffer
   std::vector<RankEnding> endings;  // ranks that did not reach MPI_Finalize

@@ -5,26 +5,54 @@
 
 #include <cerrno>
 #include <cstring>
-#include <ctime>
 
 namespace cw::measure {
 
-uint64_t MonotonicNow() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<uint64_t>(ts.tv_sec) * 1'000'000'000u + static_cast<uint64_t>(ts.tv_nsec);
+namespace {
+
+// Formats an unsigned number without the C library's locale machinery (signal handlers).
+char* AppendNumber(char* out, uint64_t value) {
+  char digits[24];
+  int n = 0;
+  do {
+    digits[n++] = static_cast<char>('0' + value % 10);
+    value /= 10;
+  } while (value > 0);
+  while (n > 0) *out++ = digits[--n];
+  return out;
 }
 
+}  // namespace
+
 bool EventLog::Open(const std::string& events_path, const std::string& defs_path, size_t capacity) {
+  // assign() writes every record: the pages are faulted in here, at MPI_Init, rather than one
+  // per hundred events while the program runs.
   buffer_.assign(capacity < 16 ? 16 : capacity, RawEvent{});
   size_ = 0;
   events_fd_ = ::open(events_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   defs_fd_ = ::open(defs_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
   ok_ = events_fd_ >= 0 && defs_fd_ >= 0;
+  if (ok_) {
+    Define(TimerIsTsc() ? "timer tsc" : "timer monotonic");
+    Calibrate();
+  }
   return ok_;
 }
 
+void EventLog::Calibrate() {
+  if (!TimerIsTsc() || defs_fd_ < 0) return;
+  const uint64_t ticks = TimerNow();
+  const uint64_t ns = MonotonicNow();
+  char line[64] = "tick ";
+  char* end = AppendNumber(line + 5, ticks);
+  *end++ = ' ';
+  end = AppendNumber(end, ns);
+  *end++ = '\n';
+  WriteAll(defs_fd_, line, static_cast<size_t>(end - line));
+}
+
 void EventLog::Close() {
+  Calibrate();
   if (events_fd_ >= 0) ::close(events_fd_);
   if (defs_fd_ >= 0) ::close(defs_fd_);
   events_fd_ = defs_fd_ = -1;
@@ -43,7 +71,8 @@ bool EventLog::WriteAll(int fd, const void* data, size_t bytes) {
 }
 
 void EventLog::Flush() {
-  const uint64_t begin = MonotonicNow();
+  const uint64_t begin = TimerNow();
+  const uint64_t begin_ns = MonotonicNow();
   const size_t count = size_;
   if (events_fd_ >= 0 && count > 0 &&
       !WriteAll(events_fd_, buffer_.data(), count * sizeof(RawEvent)))
@@ -51,8 +80,9 @@ void EventLog::Flush() {
   written_ += count;
   size_ = 0;
   ++flushes_;
-  const uint64_t end = MonotonicNow();
-  flush_ns_ += end - begin;
+  Calibrate();
+  flush_ns_ += MonotonicNow() - begin_ns;
+  const uint64_t end = TimerNow();
   // The flush shows in the trace as a region of its own.
   buffer_[size_++] = RawEvent{begin, RawKind::kEnter, 0, 0, kFlushRegion, 0, 0, 0, 0};
   buffer_[size_++] = RawEvent{end, RawKind::kLeave, 0, 0, kFlushRegion, 0, 0, 0, 0};
@@ -60,6 +90,7 @@ void EventLog::Flush() {
 
 void EventLog::FlushForCrash() {
   if (events_fd_ >= 0 && size_ > 0) WriteAll(events_fd_, buffer_.data(), size_ * sizeof(RawEvent));
+  Calibrate();
   written_ += size_;
   size_ = 0;
 }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "measure/raw/raw_format.h"
+#include "measure/runtime/timer.h"
 
 namespace cw::measure {
 
@@ -27,6 +28,9 @@ class EventLog {
   }
   // Writes the buffered events (normal operation: recorded as a flush region).
   void Flush();
+  // Writes a timer calibration point ("tick COUNTER NANOSECONDS") if the timer is the
+  // time-stamp counter (async-signal-safe).
+  void Calibrate();
   // Writes what is buffered without recording anything: for a crash, from a signal handler.
   void FlushForCrash();
   // Appends one line (without its newline) to the definitions file.
@@ -51,8 +55,5 @@ class EventLog {
   uint64_t flush_ns_ = 0;
   bool ok_ = true;  // false after a failed write: events are lost and the trace says so
 };
-
-// Nanoseconds of the monotonic clock all events are stamped with.
-uint64_t MonotonicNow();
 
 }  // namespace cw::measure

@@ -1,0 +1,321 @@
+// The recorder's life: MPI_Init to MPI_Finalize, clock synchronisation, and what happens when
+// the process ends any other way.
+#include "measure/runtime/recorder.h"
+
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "measure/export/raw_export.h"
+#include "measure/runtime/hooks.h"
+
+namespace cw::measure::hook {
+namespace {
+
+// initial-exec: the library is loaded at start-up (LD_PRELOAD or linked), so its TLS can be
+// reached without a __tls_get_addr call on every MPI call.
+__attribute__((tls_model("initial-exec"))) thread_local bool t_main_thread = false;
+std::atomic<uint64_t> g_unrecorded_calls{0};
+
+uint64_t ParseSize(const char* text, uint64_t fallback) {
+  if (text == nullptr || *text == '\0') return fallback;
+  char* end = nullptr;
+  double value = std::strtod(text, &end);
+  if (end == text || value <= 0) return fallback;
+  switch (*end) {
+    case 'k':
+    case 'K':
+      value *= 1024.0;
+      break;
+    case 'm':
+    case 'M':
+      value *= 1024.0 * 1024.0;
+      break;
+    case 'g':
+    case 'G':
+      value *= 1024.0 * 1024.0 * 1024.0;
+      break;
+    default:
+      break;
+  }
+  return static_cast<uint64_t>(value);
+}
+
+std::vector<int> WorldRanksOf(MPI_Comm comm) {
+  int n = 0;
+  PMPI_Comm_size(comm, &n);
+  MPI_Group group, world;
+  PMPI_Comm_group(comm, &group);
+  PMPI_Comm_group(MPI_COMM_WORLD, &world);
+  std::vector<int> local(static_cast<size_t>(n)), global(static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) local[static_cast<size_t>(i)] = i;
+  PMPI_Group_translate_ranks(group, n, local.data(), world, global.data());
+  PMPI_Group_free(&group);
+  PMPI_Group_free(&world);
+  return global;
+}
+
+}  // namespace
+
+uint32_t DefineComm(MPI_Comm comm, long long global) {
+  State& s = S();
+  const uint32_t local = s.next_local_comm++;
+  s.comms[comm] = local;
+  std::string line = "comm " + std::to_string(local) + " " + std::to_string(global);
+  if (comm == MPI_COMM_WORLD) {
+    line += " world";
+  } else {
+    std::vector<int> ranks = WorldRanksOf(comm);
+    line += " " + std::to_string(ranks.size());
+    for (int r : ranks) line += " " + std::to_string(r);
+  }
+  s.log.Define(line);
+  return local;
+}
+
+uint32_t CommId(MPI_Comm comm) {
+  State& s = S();
+  auto it = s.comms.find(comm);
+  if (it != s.comms.end()) return it->second;
+  return DefineComm(comm, -1);
+}
+
+namespace {
+
+// Measures this rank's clock offset to rank 0 by ping-pong (the round trip with the smallest
+// delay of a few) and writes it as a definition; the exporter interpolates between the offsets
+// at Init and at Finalize.
+void SyncClocks(const char* label) {
+  State& s = S();
+  constexpr int kRounds = 5;
+  long long local = 0, offset = 0;
+  if (s.rank == 0) {
+    for (int r = 1; r < s.size; ++r) {
+      uint64_t best_rtt = ~uint64_t{0};
+      long long best[2] = {0, 0};
+      for (int k = 0; k < kRounds; ++k) {
+        uint64_t t0 = MonotonicNow(), remote = 0;
+        PMPI_Send(&t0, 1, MPI_UINT64_T, r, 1, s.own);
+        PMPI_Recv(&remote, 1, MPI_UINT64_T, r, 2, s.own, MPI_STATUS_IGNORE);
+        uint64_t t1 = MonotonicNow();
+        if (t1 - t0 < best_rtt) {
+          best_rtt = t1 - t0;
+          best[0] = static_cast<long long>(remote);
+          best[1] = static_cast<long long>(remote) - static_cast<long long>(t0 + (t1 - t0) / 2);
+        }
+      }
+      PMPI_Send(best, 2, MPI_LONG_LONG, r, 3, s.own);
+    }
+    local = static_cast<long long>(MonotonicNow());
+  } else {
+    for (int k = 0; k < kRounds; ++k) {
+      uint64_t t0 = 0;
+      PMPI_Recv(&t0, 1, MPI_UINT64_T, 0, 1, s.own, MPI_STATUS_IGNORE);
+      uint64_t now = MonotonicNow();
+      PMPI_Send(&now, 1, MPI_UINT64_T, 0, 2, s.own);
+    }
+    long long result[2];
+    PMPI_Recv(result, 2, MPI_LONG_LONG, 0, 3, s.own, MPI_STATUS_IGNORE);
+    local = result[0];
+    offset = result[1];
+  }
+  s.log.Define(std::string("clock ") + label + " " + std::to_string(local) + " " +
+               std::to_string(offset));
+  // Rank 0 measures one rank after the other: without this barrier the ranks measured first
+  // would leave MPI_Init early and wait in their first communication for those measured last,
+  // a wait the program does not have.
+  PMPI_Barrier(s.own);
+}
+
+// What was recorded reaches the disk however the process ends.
+struct sigaction g_previous[65];
+constexpr int kFatalSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM, SIGINT};
+
+void OnFatalSignal(int sig) {
+  State& s = S();  // (FlushForCrash also writes the last timer calibration point)
+  if (s.started && !s.finished) {
+    s.finished = true;
+    s.log.FlushForCrash();
+    char line[32] = "signal ";
+    int n = sig, pos = 7;
+    char digits[8];
+    int d = 0;
+    do {
+      digits[d++] = static_cast<char>('0' + n % 10);
+      n /= 10;
+    } while (n > 0 && d < 7);
+    while (d > 0) line[pos++] = digits[--d];
+    line[pos] = '\0';
+    s.log.DefineForCrash(line);
+  }
+  sigaction(sig, &g_previous[sig], nullptr);
+  raise(sig);
+}
+
+void OnExit() {
+  State& s = S();
+  if (!s.started || s.finished) return;
+  s.finished = true;
+  s.log.FlushForCrash();
+  s.log.DefineForCrash("exit without MPI_Finalize");
+}
+
+void InstallHandlers() {
+  for (int sig : kFatalSignals) {
+    struct sigaction action;
+    std::memset(&action, 0, sizeof action);
+    action.sa_handler = OnFatalSignal;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = 0;  // OnFatalSignal puts the previous handler back itself
+    sigaction(sig, &action, &g_previous[sig]);
+  }
+  std::atexit(OnExit);
+}
+
+}  // namespace
+
+State& S() {
+  static State* state = new State();
+  return *state;
+}
+
+void Record(RawKind kind, uint32_t a, uint32_t b, uint32_t c, uint64_t x, uint64_t y, uint8_t op) {
+  S().log.Append(RawEvent{Now(), kind, op, 0, a, b, c, x, y});
+}
+
+uint64_t Now() { return TimerNow(); }
+
+bool Recording() {
+  if (t_main_thread && S().started && !S().finished) return true;
+  if (S().started && !S().finished) g_unrecorded_calls.fetch_add(1, std::memory_order_relaxed);
+  return false;
+}
+
+CallScope::CallScope(MpiFunction f) : region_(static_cast<uint32_t>(f)) {
+  State& s = S();
+  s.entered = Now();
+  s.log.Append(RawEvent{s.entered, RawKind::kEnter, 0, 0, region_, 0, 0, 0, 0});
+}
+CallScope::~CallScope() { Record(RawKind::kLeave, region_); }
+
+void Started(MpiFunction init, uint64_t enter) {
+  State& s = S();
+  if (s.started) return;
+  t_main_thread = true;
+  PMPI_Comm_rank(MPI_COMM_WORLD, &s.rank);
+  PMPI_Comm_size(MPI_COMM_WORLD, &s.size);
+  PMPI_Comm_dup(MPI_COMM_WORLD, &s.own);
+  const char* dir = std::getenv("CAUSEWAY_DIR");
+  s.dir = dir != nullptr && *dir != '\0' ? dir : "causeway-trace";
+  ::mkdir(s.dir.c_str(), 0755);
+  ::mkdir((s.dir + "/raw").c_str(), 0755);
+  // 1 MiB by default: measured (bench/run_tracer_benchmark.sh) 2.5 times cheaper per event than
+  // 16 MiB, which streams every record through main memory before it is written.
+  const uint64_t buffer_bytes = ParseSize(std::getenv("CAUSEWAY_BUFFER"), 1u << 20);
+  if (!s.log.Open(RawEventsPath(s.dir, s.rank), RawDefsPath(s.dir, s.rank),
+                  buffer_bytes / sizeof(RawEvent))) {
+    if (s.rank == 0)
+      std::fprintf(stderr, "causeway: cannot write the trace to %s; not recording\n",
+                   s.dir.c_str());
+    return;
+  }
+  char host[256] = "localhost";
+  gethostname(host, sizeof host - 1);
+  s.log.Define("rank " + std::to_string(s.rank) + " " + std::to_string(s.size) + " " + host);
+  DefineComm(MPI_COMM_WORLD, 0);
+  SyncClocks("init");
+  s.started = true;
+  s.log.Append(RawEvent{enter, RawKind::kEnter, 0, 0, kProgramRegion, 0, 0, 0, 0});
+  s.log.Append(RawEvent{enter, RawKind::kEnter, 0, 0, static_cast<uint32_t>(init), 0, 0, 0, 0});
+  Record(RawKind::kLeave, static_cast<uint32_t>(init));
+  InstallHandlers();
+}
+
+void Finalizing(MpiFunction finalize) {
+  State& s = S();
+  if (!s.started || s.finished || !t_main_thread) return;
+  const uint32_t region = static_cast<uint32_t>(finalize);
+  Record(RawKind::kEnter, region);
+  SyncClocks("finalize");
+  Record(RawKind::kLeave, region);
+  // User regions still open end here, before the program does.
+  while (!s.open_regions.empty()) {
+    Record(RawKind::kLeave, s.open_regions.back());
+    s.open_regions.pop_back();
+    ++s.unbalanced_regions;
+  }
+  Record(RawKind::kLeave, kProgramRegion);
+  s.finished = true;
+  if (s.unbalanced_regions > 0)
+    s.log.Define("unbalanced_regions " + std::to_string(s.unbalanced_regions));
+  s.log.FlushForCrash();
+  s.log.Define("end " + std::to_string(s.log.events()) + " " +
+               std::to_string(g_unrecorded_calls.load()) + " " + std::to_string(s.log.flushes()) +
+               " " + std::to_string(s.log.flush_nanoseconds()) + " " +
+               (s.log.ok() ? "ok" : "lost"));
+  s.log.Close();
+  // Every rank's files are complete before rank 0 turns them into OTF2 (unless `causeway
+  // trace` runs the program: it exports after the run, whether or not every rank got here).
+  PMPI_Barrier(s.own);
+  const char* exporter = std::getenv("CAUSEWAY_EXPORT");
+  if (s.rank == 0 && !(exporter != nullptr && std::strcmp(exporter, "launcher") == 0)) {
+    Result<ExportSummary> exported = ExportRawTrace(s.dir);
+    if (!exported.has_value()) {
+      std::fprintf(stderr, "causeway: writing the OTF2 trace failed: %s\n",
+                   exported.error().message().c_str());
+    }
+  }
+  PMPI_Comm_free(&s.own);
+}
+
+void Abort(MPI_Comm) {
+  State& s = S();
+  if (s.finished) return;
+  s.finished = true;
+  s.log.FlushForCrash();
+  s.log.DefineForCrash("abort");
+}
+
+namespace {
+
+uint32_t UserRegion(const char* name) {
+  State& s = S();
+  if (auto it = s.region_by_address.find(name); it != s.region_by_address.end()) return it->second;
+  auto [it, inserted] = s.region_by_name.try_emplace(name, s.next_region);
+  if (inserted) {
+    ++s.next_region;
+    s.log.Define("region " + std::to_string(it->second) + " " + it->first);
+  }
+  s.region_by_address.emplace(name, it->second);
+  return it->second;
+}
+
+}  // namespace
+}  // namespace cw::measure::hook
+
+// The user-region API of include/causeway/causeway.h.
+extern "C" void causeway_region_begin(const char* name) {
+  using namespace cw::measure::hook;
+  if (name == nullptr || !Recording()) return;
+  const uint32_t region = UserRegion(name);
+  S().open_regions.push_back(region);
+  Record(cw::measure::RawKind::kEnter, region);
+}
+
+extern "C" void causeway_region_end(const char* name) {
+  using namespace cw::measure::hook;
+  if (name == nullptr || !Recording()) return;
+  State& s = S();
+  const uint32_t region = UserRegion(name);
+  if (s.open_regions.empty() || s.open_regions.back() != region) {
+    ++s.unbalanced_regions;  // not the innermost open region: the nesting would break
+    return;
+  }
+  s.open_regions.pop_back();
+  Record(cw::measure::RawKind::kLeave, region);
+}

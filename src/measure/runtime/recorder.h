@@ -1,0 +1,82 @@
+// The recorder's state and the helpers the hooks share (private to measure/runtime).
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "measure/raw/raw_format.h"
+#include "measure/runtime/event_log.h"
+
+namespace cw::measure::hook {
+
+enum class RequestKind : uint8_t { kSend, kReceive, kCollective };
+
+// A request from its start to its completion (persistent ones until they are freed).
+struct PendingRequest {
+  uint64_t id = 0;
+  uint32_t comm = 0;
+  RequestKind kind = RequestKind::kSend;
+  bool persistent = false;
+  bool active = true;
+  uint32_t peer = 0;  // persistent sends: destination, tag and size, recorded at each start
+  uint32_t tag = 0;
+  uint64_t bytes = 0;     // collectives: bytes sent
+  uint64_t received = 0;  // collectives
+  uint32_t root = kNoRank;
+  uint8_t op = 0;
+};
+
+// A message found by MPI_Mprobe/MPI_Improbe, until MPI_Mrecv/MPI_Imrecv takes it.
+struct ProbedMessage {
+  uint64_t handle = 0;
+  uint32_t comm = 0;
+};
+
+// The recorder of this process. Only the thread that initialised MPI touches it (Recording()
+// says no on every other thread), so it needs no locks.
+struct State {
+  bool started = false;
+  bool finished = false;
+  int rank = 0;
+  int size = 1;
+  std::string dir;
+  EventLog log;
+  MPI_Comm own = MPI_COMM_NULL;  // a duplicate of MPI_COMM_WORLD for causeway's own messages
+  std::unordered_map<MPI_Comm, uint32_t> comms;
+  uint32_t next_local_comm = 0;
+  uint32_t next_global_comm = 1;  // 0 is MPI_COMM_WORLD
+  std::unordered_map<MPI_Request, PendingRequest> requests;
+  uint64_t next_request = 1;
+  std::vector<MPI_Request> saved;
+  std::unordered_map<MPI_Message, ProbedMessage> messages;
+  uint64_t next_message = 1;
+  ProbedMessage saved_message;
+  std::vector<MPI_Status> status_buffer;
+  uint64_t entered = 0;  // when the latest call was entered
+  // User regions: ids by the address of the name (usually a literal), then by its text.
+  std::unordered_map<const char*, uint32_t> region_by_address;
+  std::unordered_map<std::string, uint32_t> region_by_name;
+  uint32_t next_region = kProgramRegion + 1;
+  std::vector<uint32_t> open_regions;  // user regions entered and not yet left
+  uint64_t unbalanced_regions = 0;     // ends that did not match the innermost open region
+};
+
+// The recorder of this process (never destroyed: wrappers may run during exit).
+State& S();
+
+// Appends one record stamped now.
+void Record(RawKind kind, uint32_t a = 0, uint32_t b = 0, uint32_t c = 0, uint64_t x = 0,
+            uint64_t y = 0, uint8_t op = 0);
+
+// The local id of `comm`, defining it on first use.
+uint32_t CommId(MPI_Comm comm);
+// Gives `comm` a local id and writes its definition; `global` is the id its members agreed
+// on, or -1 for a communicator causeway did not see being created (the exporter then unifies
+// it by its members).
+uint32_t DefineComm(MPI_Comm comm, long long global);
+
+}  // namespace cw::measure::hook
