@@ -258,33 +258,44 @@ Result<ExportSummary> ExportRawTrace(const std::string& dir) {
   const uint32_t message_handle =
       archive->DefineAttribute("causeway::message_handle", OTF2_TYPE_UINT64);
 
-  // Counter rates: a rank that died before its second calibration point borrows the rate of a
-  // rank on its node (one counter per node), or any rank's.
-  std::vector<double> rate(static_cast<size_t>(ranks), 0.0);
-  std::map<std::string, double> rate_on_host;
+  // One counter per node: all ranks of a node convert it with the same line, taken from the rank
+  // whose calibration points lie furthest apart (the most precise slope), so that measuring
+  // noise never moves ranks of one node against each other. A node none of whose ranks has two
+  // points (all died early) borrows another node's rate.
+  struct NodeTimer {
+    TimerPoint origin;
+    double ns_per_tick = 0;
+    uint64_t span = 0;
+  };
+  std::map<std::string, NodeTimer> node_timer;
   double any_rate = 0;
   for (int r = 0; r < ranks; ++r) {
     const RankDefs& d = defs[static_cast<size_t>(r)];
-    if (d.tsc && TimerMap::Slope(d.calibration, &rate[static_cast<size_t>(r)])) {
-      rate_on_host.try_emplace(d.host, rate[static_cast<size_t>(r)]);
-      any_rate = rate[static_cast<size_t>(r)];
+    if (!d.tsc || d.calibration.empty()) continue;
+    NodeTimer& node = node_timer[d.host];
+    double slope = 0;
+    const uint64_t span = d.calibration.back().ticks - d.calibration.front().ticks;
+    if (TimerMap::Slope(d.calibration, &slope) && span > node.span) {
+      node = NodeTimer{d.calibration.front(), slope, span};
+      any_rate = slope;
+    } else if (node.ns_per_tick == 0 && node.span == 0) {
+      node.origin = d.calibration.front();
     }
   }
   auto timer_of = [&](int r) -> Result<TimerMap> {
     const RankDefs& d = defs[static_cast<size_t>(r)];
     if (!d.tsc) return TimerMap();
-    double ns_per_tick = rate[static_cast<size_t>(r)];
+    auto it = node_timer.find(d.host);
+    const double ns_per_tick =
+        it == node_timer.end() ? 0
+                               : (it->second.ns_per_tick > 0 ? it->second.ns_per_tick : any_rate);
     if (ns_per_tick == 0) {
-      auto it = rate_on_host.find(d.host);
-      ns_per_tick = it != rate_on_host.end() ? it->second : any_rate;
-    }
-    if (ns_per_tick == 0 || d.calibration.empty()) {
       return MakeError(ErrorCode::kCorrupt, "rank " + std::to_string(r) +
                                                 " has no timer calibration: its timestamps cannot "
                                                 "be converted (" +
                                                 RawDefsPath(dir, r) + ")");
     }
-    return TimerMap(d.calibration.front(), ns_per_tick);
+    return TimerMap(it->second.origin, ns_per_tick);
   };
 
   uint64_t min_time = ~uint64_t{0};
