@@ -142,7 +142,8 @@ TEST_P(TracedWithTimer, LateSender) {
 // clock, so the clock condition holds), and results do not depend on the thread count.
 TEST(TracedProgramsTest, RootCauseInvariantsHoldOnTracedPrograms) {
   for (const char* program :
-       {"late_sender", "many_events", "probes", "persistent_and_nonblocking_collectives"}) {
+       {"late_sender", "many_events", "probes", "persistent_and_nonblocking_collectives",
+        "collectives", "p2p_patterns"}) {
     SCOPED_TRACE(program);
     const std::string dir = Trace(program, 3, program == std::string("many_events") ? "500" : "");
     Analysis a = AnalyzeFile(dir + "/traces.otf2", 2);
@@ -190,6 +191,41 @@ TEST(TracedProgramsTest, PersistentRequestsAndNonBlockingCollectives) {
   const json report = Analyze(dir);
   EXPECT_EQ(report["matching"]["messages"].get<uint64_t>(), 3u);
   ExpectWait(MetricTotal(report, "mpi_latesender", "MPI_Wait"), 0.3);
+}
+
+TEST(TracedProgramsTest, CollectiveWaitStates) {
+  const std::string dir = Trace("collectives", 3);
+  ExpectOtf2PrintReads(dir);
+  const json report = Analyze(dir);
+  // Phases A-E of tests/programs/collectives.c, 100 ms each: barrier A (ranks 0, 1) and rank 1 in
+  // the barrier after E; N x N in B (ranks 0, 1) and E (rank 0); late broadcast C (ranks 1, 2);
+  // early reduce D (the root).
+  ExpectWait(MetricTotal(report, "mpi_barrier_wait"), 0.3);
+  ExpectWait(MetricTotal(report, "mpi_wait_nxn"), 0.3);
+  ExpectWait(MetricTotal(report, "mpi_latebroadcast"), 0.2);
+  ExpectWait(MetricTotal(report, "mpi_earlyreduce"), 0.1);
+  // 5 barriers, 2 allreduces (one on the split communicator), a broadcast and a reduction; the
+  // neighbourhood collective has no OTF2 operation and is recorded as its region only.
+  EXPECT_EQ(report["matching"]["collective_instances"].get<uint64_t>(), 9u);
+  for (uint64_t rank : {0u, 1u, 2u}) {
+    EXPECT_EQ(ValueAt(report, "visits", "main/MPI_Neighbor_alltoall", rank), 1.0);
+  }
+  // MPI_COMM_WORLD, the two halves of the split and the Cartesian ring.
+  EXPECT_EQ(Info(dir)["definitions"]["communicators"].get<uint64_t>(), 4u);
+}
+
+TEST(TracedProgramsTest, PointToPointWaitStates) {
+  const std::string dir = Trace("p2p_patterns", 2);
+  ExpectOtf2PrintReads(dir);
+  const json report = Analyze(dir);
+  // tests/programs/p2p_patterns.c: a synchronous send waits 100 ms for its receiver; a receive
+  // waits 100 ms for a message sent after one it could have taken (wrong order, same source);
+  // MPI_Waitall waits 100 ms for its two messages.
+  ExpectWait(MetricTotal(report, "mpi_latereceiver", "MPI_Ssend"), 0.1);
+  ExpectWait(MetricTotal(report, "mpi_latesender", "MPI_Recv"), 0.1);
+  ExpectWait(MetricTotal(report, "mpi_lswo_same"), 0.1);
+  ExpectWait(MetricTotal(report, "mpi_latesender", "MPI_Waitall"), 0.1);
+  EXPECT_EQ(report["matching"]["messages"].get<uint64_t>(), 5u);
 }
 
 TEST(TracedProgramsTest, UserRegionsFromC) {

@@ -14,6 +14,10 @@
 namespace cw::measure {
 namespace {
 
+// The id the tracer gives MPI_COMM_SELF (each rank's own: never unified across ranks, since
+// its members differ).
+constexpr long long kSelfCommId = -2;
+
 struct CommDef {
   uint32_t local = 0;
   long long global = -1;
@@ -228,7 +232,7 @@ Result<ExportSummary> ExportRawTrace(const std::string& dir) {
         auto key = std::make_pair(c.global, c.ranks);
         auto [it, inserted] = unified.try_emplace(key, 0);
         if (inserted) {
-          std::string name = c.ranks.size() == 1
+          std::string name = c.global == kSelfCommId
                                  ? "MPI_COMM_SELF"
                                  : "MPI communicator " + std::to_string(unified.size());
           it->second = archive->DefineMpiComm(name, c.ranks, world);

@@ -42,6 +42,20 @@ enum class RawKind : uint8_t {
 
 inline constexpr uint32_t kNoRank = 0xFFFFFFFFu;
 
+// Definitions file lines (text, one per line):
+//   rank R SIZE HOST                       first line
+//   timer tsc|monotonic                    what event times count
+//   tick COUNTER NANOSECONDS               a calibration point of the time-stamp counter
+//   clock init|finalize LOCAL_NS OFFSET_NS this rank's clock minus rank 0's, by ping-pong
+//   comm LOCAL GLOBAL world                MPI_COMM_WORLD
+//   comm LOCAL GLOBAL N R0 ... R(N-1)      a communicator and its world ranks; GLOBAL is the id
+//                                          its members agreed on at creation, -1 if causeway
+//                                          did not see it created, -2 for MPI_COMM_SELF
+//   region ID NAME                         a user region
+//   unbalanced_regions N
+//   end EVENTS UNRECORDED FLUSHES FLUSH_NS ok|lost      after MPI_Finalize
+//   signal N | abort | exit without MPI_Finalize        how a rank ended otherwise
+
 struct RawEvent {
   uint64_t time;  // nanoseconds of the rank's monotonic clock
   RawKind kind;

@@ -86,6 +86,14 @@ uint64_t SumBytes(MPI_Comm comm, const int counts[], MPI_Datatype type) {
   for (uint64_t i = 0; i < n; ++i) total += Bytes(counts[i], type);
   return total;
 }
+uint64_t SumBytesW(MPI_Comm comm, const int counts[], const MPI_Datatype types[]) {
+  if (counts == nullptr || types == nullptr) return 0;
+  uint64_t total = 0;
+  const uint64_t n = CommSize(comm);
+  for (uint64_t i = 0; i < n; ++i) total += Bytes(counts[i], types[i]);
+  return total;
+}
+
 uint64_t RootSendsV(MPI_Comm comm, int root, const int counts[], MPI_Datatype type) {
   return CommRank(comm) == root ? SumBytes(comm, counts, type) : 0;
 }
@@ -308,6 +316,11 @@ void CollBegin() {
 
 void CollEnd(OTF2_CollectiveOp op, MPI_Comm comm, uint32_t root, uint64_t sent, uint64_t received) {
   Record(RawKind::kCollectiveEnd, CommId(comm), root, 0, sent, received, static_cast<uint8_t>(op));
+}
+
+void UntracedRequest(const MPI_Request* request) {
+  // A handle MPI reuses must not complete a request recorded earlier under the same value.
+  S().requests.erase(*request);
 }
 
 void CommCreated(MPI_Comm, const MPI_Comm* created) {

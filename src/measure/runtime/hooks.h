@@ -47,6 +47,7 @@ uint64_t NonRootReceives(MPI_Comm comm, int root, int count, MPI_Datatype type);
 uint64_t RootReceives(MPI_Comm comm, int root, int count, MPI_Datatype type);
 uint64_t RootReceivesV(MPI_Comm comm, int root, const int counts[], MPI_Datatype type);
 uint64_t SumBytes(MPI_Comm comm, const int counts[], MPI_Datatype type);
+uint64_t SumBytesW(MPI_Comm comm, const int counts[], const MPI_Datatype types[]);
 
 void Send(MPI_Comm comm, int dest, int tag, int count, MPI_Datatype type);
 void Recv(MPI_Comm comm, MPI_Datatype type, const MPI_Status* status);
@@ -95,6 +96,10 @@ inline void CollEnd(OTF2_CollectiveOp op, MPI_Comm comm, int root, uint64_t sent
                     uint64_t received) {
   CollEnd(op, comm, static_cast<uint32_t>(root), sent, received);
 }
+
+// A request causeway does not record (a neighbourhood collective): its completion records
+// nothing either.
+void UntracedRequest(const MPI_Request* request);
 
 void CommCreated(MPI_Comm parent, const MPI_Comm* created);
 void CommFreed(const MPI_Comm* comm);

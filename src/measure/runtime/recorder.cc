@@ -82,7 +82,9 @@ uint32_t CommId(MPI_Comm comm) {
   State& s = S();
   auto it = s.comms.find(comm);
   if (it != s.comms.end()) return it->second;
-  return DefineComm(comm, -1);
+  // Not seen being created: MPI_COMM_SELF (-2, see raw_format.h), or a communicator made by a
+  // call causeway does not wrap (-1: unified by its members).
+  return DefineComm(comm, comm == MPI_COMM_SELF ? -2 : -1);
 }
 
 namespace {

@@ -79,7 +79,8 @@ def parse(path):
             fail(number, f"unknown region role {role!r}")
         declared = [p.strip() for p in params.split(",")] if params else []
         parameters = [(d, parameter_name(d, number)) for d in declared]
-        functions.append(Function(number, name, parameters, role, fields[3:]))
+        hooks = [h for h in fields[3:] if h]
+        functions.append(Function(number, name, parameters, role, hooks))
     names = [f.name for f in functions]
     duplicates = {n for n in names if names.count(n) > 1}
     if duplicates:
