@@ -228,6 +228,22 @@ TEST(TracedProgramsTest, PointToPointWaitStates) {
   EXPECT_EQ(report["matching"]["messages"].get<uint64_t>(), 5u);
 }
 
+TEST(TracedProgramsTest, OtherThreadsAreCountedNotRecorded) {
+  std::string output;
+  const std::string dir = Trace("threads", 2, "", "", &output);
+  ExpectOtf2PrintReads(dir);
+  // The second thread's 10 MPI_Sendrecv per rank are counted; the main thread's calls are all
+  // there: main, MPI_Init_thread, MPI_Comm_dup, 5 barriers, MPI_Comm_free, MPI_Finalize.
+  EXPECT_NE(output.find("20 MPI calls from threads other than"), std::string::npos) << output;
+  const json info = Info(dir);
+  EXPECT_EQ(Count(info, "ENTER"), 2u * 10u);
+  EXPECT_EQ(Count(info, "LEAVE"), 2u * 10u);
+  EXPECT_EQ(Count(info, "MPI_COLLECTIVE_END"), 2u * 5u);
+  EXPECT_EQ(Count(info, "MPI_SEND"), 0u);
+  const json report = Analyze(dir);
+  EXPECT_EQ(report["matching"]["collective_instances"].get<uint64_t>(), 5u);
+}
+
 TEST(TracedProgramsTest, UserRegionsFromC) {
   std::string output;
   const std::string dir = Trace("user_regions", 2, "", "", &output);

@@ -3,6 +3,7 @@
 
 #include <mpi.h>
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <unordered_map>
@@ -39,8 +40,9 @@ struct ProbedMessage {
 // The recorder of this process. Only the thread that initialised MPI touches it (Recording()
 // says no on every other thread), so it needs no locks.
 struct State {
-  bool started = false;
-  bool finished = false;
+  // Read by every thread that calls MPI (Recording()), written by the main thread.
+  std::atomic<bool> started{false};
+  std::atomic<bool> finished{false};
   int rank = 0;
   int size = 1;
   std::string dir;
