@@ -244,6 +244,31 @@ TEST(TracedProgramsTest, OtherThreadsAreCountedNotRecorded) {
   EXPECT_EQ(report["matching"]["collective_instances"].get<uint64_t>(), 5u);
 }
 
+#ifdef CW_HAVE_FORTRAN_PROGRAMS
+TEST(TracedProgramsTest, FortranWithUseMpi) {
+  const std::string dir = Trace("fortran_patterns", 2);
+  ExpectOtf2PrintReads(dir);
+  const json report = Analyze(dir);
+  // tests/programs/fortran_patterns.f90: 100 ms in each of MPI_Recv, MPI_Waitall (an array of
+  // requests and statuses), MPI_Waitany (an index counted from 1) and MPI_Allreduce.
+  ExpectWait(MetricTotal(report, "mpi_latesender", "MPI_Recv"), 0.1);
+  ExpectWait(MetricTotal(report, "mpi_latesender", "MPI_Waitall"), 0.1);
+  ExpectWait(MetricTotal(report, "mpi_latesender", "MPI_Waitany"), 0.1);
+  ExpectWait(MetricTotal(report, "mpi_wait_nxn", "MPI_Allreduce"), 0.1);
+  EXPECT_EQ(report["matching"]["messages"].get<uint64_t>(), 5u);
+  EXPECT_EQ(report["matching"]["unmatched_receives"].get<uint64_t>(), 0u);
+  const json info = Info(dir);
+  EXPECT_EQ(Count(info, "MPI_IRECV"), 4u);
+  EXPECT_EQ(Count(info, "MPI_ISEND_COMPLETE"), 2u);
+}
+
+TEST(TracedProgramsTest, FortranWithMpifH) {
+  const std::string dir = Trace("fortran_mpif", 2);
+  ExpectOtf2PrintReads(dir);
+  ExpectWait(MetricTotal(Analyze(dir), "mpi_latesender", "MPI_Recv"), 0.1);
+}
+#endif
+
 TEST(TracedProgramsTest, UserRegionsFromC) {
   std::string output;
   const std::string dir = Trace("user_regions", 2, "", "", &output);

@@ -12,13 +12,13 @@ namespace {
 void Complete(MPI_Request handle, const MPI_Status* status) {
   State& s = S();
   if (handle == MPI_REQUEST_NULL) return;
-  auto it = s.requests.find(handle);
-  if (it == s.requests.end() || !it->second.active) return;
-  const PendingRequest p = it->second;
+  PendingRequest* pending = s.requests.Oldest(handle);
+  if (pending == nullptr || !pending->active) return;
+  const PendingRequest p = *pending;
   if (p.persistent) {
-    it->second.active = false;
+    pending->active = false;
   } else {
-    s.requests.erase(it);
+    s.requests.RemoveOldest(handle);
   }
   switch (p.kind) {
     case RequestKind::kSend:
@@ -27,6 +27,8 @@ void Complete(MPI_Request handle, const MPI_Status* status) {
     case RequestKind::kCollective:
       Record(RawKind::kNonBlockingCollectiveComplete, p.comm, p.root, static_cast<uint32_t>(p.id),
              p.bytes, p.received, p.op);
+      return;
+    case RequestKind::kUntraced:
       return;
     case RequestKind::kReceive:
       break;
@@ -48,8 +50,9 @@ void Tested() {
   State& s = S();
   for (MPI_Request handle : s.saved) {
     if (handle == MPI_REQUEST_NULL) continue;
-    auto it = s.requests.find(handle);
-    if (it != s.requests.end()) Record(RawKind::kRequestTest, 0, 0, 0, 0, it->second.id);
+    const PendingRequest* p = s.requests.Oldest(handle);
+    if (p != nullptr && p->kind != RequestKind::kUntraced)
+      Record(RawKind::kRequestTest, 0, 0, 0, 0, p->id);
   }
 }
 
@@ -124,7 +127,7 @@ void Isend(MPI_Comm comm, int dest, int tag, int count, MPI_Datatype type,
   PendingRequest p;
   p.id = id;
   p.comm = c;
-  s.requests[*request] = p;
+  s.requests.Add(*request, p);
   Record(RawKind::kIsend, c, static_cast<uint32_t>(dest), static_cast<uint32_t>(tag),
          Bytes(count, type), id);
 }
@@ -136,7 +139,7 @@ void Irecv(MPI_Comm comm, MPI_Datatype, const MPI_Request* request) {
   p.id = id;
   p.comm = CommId(comm);
   p.kind = RequestKind::kReceive;
-  s.requests[*request] = p;
+  s.requests.Add(*request, p);
   Record(RawKind::kIrecvRequest, 0, 0, 0, 0, id);
 }
 
@@ -151,7 +154,7 @@ void SendInit(MPI_Comm comm, int dest, int tag, int count, MPI_Datatype type,
   p.peer = dest == MPI_PROC_NULL ? kNoRank : static_cast<uint32_t>(dest);
   p.tag = static_cast<uint32_t>(tag);
   p.bytes = Bytes(count, type);
-  s.requests[*request] = p;
+  s.requests.Add(*request, p);
 }
 
 void RecvInit(MPI_Comm comm, const MPI_Request* request) {
@@ -162,15 +165,15 @@ void RecvInit(MPI_Comm comm, const MPI_Request* request) {
   p.kind = RequestKind::kReceive;
   p.persistent = true;
   p.active = false;
-  s.requests[*request] = p;
+  s.requests.Add(*request, p);
 }
 
 void StartRequests(int count, const MPI_Request* requests) {
   State& s = S();
   for (int i = 0; i < count; ++i) {
-    auto it = s.requests.find(requests[i]);
-    if (it == s.requests.end() || !it->second.persistent) continue;
-    PendingRequest& p = it->second;
+    PendingRequest* found = s.requests.Oldest(requests[i]);
+    if (found == nullptr || !found->persistent) continue;
+    PendingRequest& p = *found;
     if (p.kind == RequestKind::kSend && p.peer == kNoRank) continue;  // to MPI_PROC_NULL
     p.active = true;
     if (p.kind == RequestKind::kSend) {
@@ -230,7 +233,7 @@ void IMRecv(const MPI_Request* request) {
   p.id = s.next_request++;
   p.comm = s.saved_message.comm;
   p.kind = RequestKind::kReceive;
-  s.requests[*request] = p;
+  s.requests.Add(*request, p);
   Record(RawKind::kIrecvRequest, 0, 0, static_cast<uint32_t>(s.saved_message.handle), 0, p.id);
 }
 
@@ -245,7 +248,7 @@ void CollStarted(OTF2_CollectiveOp op, MPI_Comm comm, uint32_t root, uint64_t se
   p.bytes = sent;
   p.received = received;
   p.op = static_cast<uint8_t>(op);
-  s.requests[*request] = p;
+  s.requests.Add(*request, p);
   Record(RawKind::kNonBlockingCollectiveRequest, 0, 0, 0, 0, p.id);
 }
 
@@ -299,7 +302,7 @@ void Cancel(const MPI_Request*) {}
 // it), and its completion is not recorded.
 void RequestFree(const MPI_Request* request) {
   State& s = S();
-  if (request != nullptr) s.requests.erase(*request);
+  if (request != nullptr) s.requests.RemoveOldest(*request);
 }
 
 MPI_Status* StatusBuffer(int count) {
@@ -319,8 +322,10 @@ void CollEnd(OTF2_CollectiveOp op, MPI_Comm comm, uint32_t root, uint64_t sent, 
 }
 
 void UntracedRequest(const MPI_Request* request) {
-  // A handle MPI reuses must not complete a request recorded earlier under the same value.
-  S().requests.erase(*request);
+  // Kept, so that its completion takes it rather than a recorded request sharing its handle.
+  PendingRequest p;
+  p.kind = RequestKind::kUntraced;
+  S().requests.Add(*request, p);
 }
 
 void CommCreated(MPI_Comm, const MPI_Comm* created) {

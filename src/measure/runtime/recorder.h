@@ -14,7 +14,7 @@
 
 namespace cw::measure::hook {
 
-enum class RequestKind : uint8_t { kSend, kReceive, kCollective };
+enum class RequestKind : uint8_t { kSend, kReceive, kCollective, kUntraced };
 
 // A request from its start to its completion (persistent ones until they are freed).
 struct PendingRequest {
@@ -29,6 +29,27 @@ struct PendingRequest {
   uint64_t received = 0;  // collectives
   uint32_t root = kNoRank;
   uint8_t op = 0;
+};
+
+// Requests by handle. MPI may give several requests one handle at once (Open MPI returns a
+// shared, already completed request for sends that complete immediately), so a handle holds a
+// queue, and a completion of the handle takes its oldest request.
+class RequestTable {
+ public:
+  void Add(MPI_Request handle, const PendingRequest& request) { table_[handle].push_back(request); }
+  PendingRequest* Oldest(MPI_Request handle) {
+    auto it = table_.find(handle);
+    return it == table_.end() || it->second.empty() ? nullptr : &it->second.front();
+  }
+  void RemoveOldest(MPI_Request handle) {
+    auto it = table_.find(handle);
+    if (it == table_.end()) return;
+    if (!it->second.empty()) it->second.erase(it->second.begin());
+    if (it->second.empty()) table_.erase(it);
+  }
+
+ private:
+  std::unordered_map<MPI_Request, std::vector<PendingRequest>> table_;
 };
 
 // A message found by MPI_Mprobe/MPI_Improbe, until MPI_Mrecv/MPI_Imrecv takes it.
@@ -51,7 +72,7 @@ struct State {
   std::unordered_map<MPI_Comm, uint32_t> comms;
   uint32_t next_local_comm = 0;
   uint32_t next_global_comm = 1;  // 0 is MPI_COMM_WORLD
-  std::unordered_map<MPI_Request, PendingRequest> requests;
+  RequestTable requests;
   uint64_t next_request = 1;
   std::vector<MPI_Request> saved;
   std::unordered_map<MPI_Message, ProbedMessage> messages;

@@ -4,9 +4,11 @@
     generate_wrappers.py mpi_functions.def OUT_DIR
 
 writes OUT_DIR/mpi_functions.gen.h (the table of intercepted functions: names and region roles,
-without MPI types, so that code that does not link MPI can name them) and
+without MPI types, so that code that does not link MPI can name them),
 OUT_DIR/mpi_wrappers.gen.cc (one C wrapper per function, calling the hooks of
-measure/runtime/hooks.h around the PMPI call).
+measure/runtime/hooks.h around the PMPI call) and OUT_DIR/mpi_fortran_wrappers.gen.cc (the
+same for Fortran programs, mpif.h and `use mpi`: MPI libraries implement the Fortran calls
+without going through the C MPI_ functions, so they are intercepted on their own).
 
 Hundreds of wrappers differ only in their signature and in which hooks run around the call;
 writing them from one description keeps them consistent and lets a new function be added with
@@ -158,6 +160,147 @@ def write_wrappers(functions, out):
     out.write_text("\n".join(lines))
 
 
+# --- Fortran
+#
+# A Fortran wrapper passes its arguments unchanged to the MPI library's pmpi_xxx_ (so Fortran's
+# own constants, such as its MPI_IN_PLACE, keep their meaning) and gives the hooks C views of the
+# arguments they name, converted with the MPI_xxx_f2c functions. Symbols follow gfortran's
+# convention (lower case, one trailing underscore).
+
+HANDLE_F2C = {"MPI_Comm": "PMPI_Comm_f2c", "MPI_Datatype": "PMPI_Type_f2c",
+              "MPI_Op": "PMPI_Op_f2c", "MPI_Group": "PMPI_Group_f2c",
+              "MPI_Info": "PMPI_Info_f2c", "MPI_Request": "PMPI_Request_f2c",
+              "MPI_Message": "PMPI_Message_f2c"}
+
+
+def c_type(declaration, name):
+    """The declaration without its name, normalised: 'const int[]', 'MPI_Request*', ..."""
+    text = re.sub(r"\b" + re.escape(name) + r"\b", "", declaration)
+    text = text.replace(" ", "")
+    return text
+
+
+def fortran_views(f, used, count):
+    """C views of the parameters in `used`: (before the call, after the call) lines, or None if
+    some parameter has no Fortran conversion."""
+    before, after = [], []
+    for declaration, name in f.params:
+        if name not in used:
+            continue
+        t = c_type(declaration, name)
+        v = name + "_f"
+        if t == "int":
+            before.append(f"const int {name} = static_cast<int>(*{v});")
+        elif t in HANDLE_F2C:
+            before.append(f"const {t} {name} = {HANDLE_F2C[t]}(*{v});")
+        elif t.endswith("*") and t[:-1] in HANDLE_F2C:
+            base, conv = t[:-1], HANDLE_F2C[t[:-1]]
+            before += [f"{base} {name}_c = {conv}(*{v});", f"{base}* {name} = &{name}_c;"]
+            after.append(f"{name}_c = {conv}(*{v});")
+        elif t == "MPI_Request[]":
+            before += [f"std::vector<MPI_Request> {name}_c(Count({count}));",
+                       f"for (size_t i = 0; i < {name}_c.size(); ++i) "
+                       f"{name}_c[i] = PMPI_Request_f2c({v}[i]);",
+                       f"MPI_Request* {name} = {name}_c.data();"]
+        elif t == "MPI_Status*":
+            before += [f"MPI_Fint {name}_own[kFortranStatusSize];",
+                       f"if ({v} == MPI_F_STATUS_IGNORE) {v} = {name}_own;",
+                       f"MPI_Status {name}_c;", f"MPI_Status* {name} = &{name}_c;"]
+            after.append(f"PMPI_Status_f2c({v}, &{name}_c);")
+        elif t == "MPI_Status[]":
+            before += [f"std::vector<MPI_Fint> {name}_own;",
+                       f"if ({v} == MPI_F_STATUSES_IGNORE) {{ "
+                       f"{name}_own.resize(Count({count}) * kFortranStatusSize); "
+                       f"{v} = {name}_own.data(); }}",
+                       f"std::vector<MPI_Status> {name}_c(Count({count}));",
+                       f"MPI_Status* {name} = {name}_c.data();"]
+            after.append(f"for (size_t i = 0; i < {name}_c.size(); ++i) "
+                         f"PMPI_Status_f2c({v} + i * kFortranStatusSize, &{name}_c[i]);")
+        elif t == "int*" and name == "index":  # Fortran counts from 1
+            before += [f"int {name}_c = MPI_UNDEFINED;", f"int* {name} = &{name}_c;"]
+            after.append(f"{name}_c = *{v} == MPI_UNDEFINED ? MPI_UNDEFINED : *{v} - 1;")
+        elif t == "int*":  # flag (LOGICAL), outcount, provided
+            before += [f"int {name}_c = 0;", f"int* {name} = &{name}_c;"]
+            after.append(f"{name}_c = static_cast<int>(*{v});")
+        elif t == "int[]" and name == "array_of_indices":
+            before += [f"std::vector<int> {name}_c(Count({count}));",
+                       f"int* {name} = {name}_c.data();"]
+            after.append(f"for (size_t i = 0; i < {name}_c.size(); ++i) "
+                         f"{name}_c[i] = static_cast<int>({v}[i]) - 1;")
+        elif t == "constint[]":
+            before.append(f"const int* {name} = reinterpret_cast<const int*>({v});")
+        else:
+            return None
+    return before, after
+
+
+def fortran_wrapper(f):
+    lower = f.name.lower()
+    if f.kind == "init":
+        if f.name == "MPI_Init":
+            params, args = "MPI_Fint* ierr", "ierr"
+        else:
+            params, args = "MPI_Fint* required, MPI_Fint* provided, MPI_Fint* ierr", \
+                "required, provided, ierr"
+        return "\n".join([
+            f'extern "C" void p{lower}_({", ".join("MPI_Fint*" for _ in args.split(", "))}) '
+            "__attribute__((weak));",
+            f'extern "C" void {lower}_({params}) {{',
+            "  const uint64_t enter = Now();",
+            f"  p{lower}_({args});",
+            f"  if (*ierr == MPI_SUCCESS) Started(MpiFunction::{f.enum}, enter);",
+            "}", ""])
+    if f.kind == "finalize":
+        return "\n".join([
+            f'extern "C" void p{lower}_(MPI_Fint*) __attribute__((weak));',
+            f'extern "C" void {lower}_(MPI_Fint* ierr) {{',
+            f"  Finalizing(MpiFunction::{f.enum});",
+            f"  p{lower}_(ierr);", "}", ""])
+    hooks = f.before + f.after
+    used = {p[1] for p in f.params if any(re.search(r"\b" + re.escape(p[1]) + r"\b", h)
+                                          for h in hooks)}
+    count = count_parameter(f)
+    views = fortran_views(f, used, (count or "count") + "_f")
+    if views is None:
+        return f"// {f.name}: no Fortran wrapper (a parameter its hooks need has no conversion)\n"
+    before, after = views
+    fparams = [("void* " if "void" in d else "MPI_Fint* ") + n + "_f" for d, n in f.params]
+    fparams.append("MPI_Fint* ierr")
+    args = ", ".join([n + "_f" for _, n in f.params] + ["ierr"])
+    ptypes = ", ".join(p.split(" ")[0] for p in fparams)
+    lines = [f'extern "C" void p{lower}_({ptypes}) __attribute__((weak));',
+             f'extern "C" void {lower}_({", ".join(fparams)}) {{',
+             f"  if (!Recording() || p{lower}_ == nullptr) {{",
+             f"    if (p{lower}_ != nullptr) p{lower}_({args});", "    return;", "  }",
+             f"  CallScope scope(MpiFunction::{f.enum});"]
+    lines += ["  " + l for l in before]
+    lines += [f"  {h};" for h in f.before]
+    lines += [f"  p{lower}_({args});"]
+    if f.after:
+        lines += ["  if (*ierr == MPI_SUCCESS) {"]
+        lines += ["    " + l for l in after]
+        lines += [f"    {h};" for h in f.after]
+        lines += ["  }"]
+    lines += ["}", ""]
+    return "\n".join(lines)
+
+
+def write_fortran_wrappers(functions, out):
+    lines = [HEADER,
+             "// Fortran (mpif.h, `use mpi`) entry points: see generate_wrappers.py.",
+             "#include <mpi.h>", "", "#include <cstddef>", "#include <cstdint>", "#include <vector>",
+             "", "#include \"measure/runtime/hooks.h\"", "",
+             "using namespace cw::measure;", "using namespace cw::measure::hook;", "",
+             "namespace {",
+             "// A Fortran status is as many integers as a C MPI_Status holds (Open MPI 6, MPICH 5).",
+             "constexpr size_t kFortranStatusSize = sizeof(MPI_Status) / sizeof(MPI_Fint);",
+             "static_assert(sizeof(MPI_Fint) == sizeof(int), \"Fortran integer arrays are read as int\");",
+             "size_t Count(const MPI_Fint* n) { return *n > 0 ? static_cast<size_t>(*n) : 0; }",
+             "}  // namespace", ""]
+    lines += [fortran_wrapper(f) for f in functions]
+    out.write_text("\n".join(lines))
+
+
 def main():
     if len(sys.argv) != 3:
         sys.exit("usage: generate_wrappers.py mpi_functions.def OUT_DIR")
@@ -166,6 +309,7 @@ def main():
     out.mkdir(parents=True, exist_ok=True)
     write_table(functions, out / "mpi_functions.gen.h")
     write_wrappers(functions, out / "mpi_wrappers.gen.cc")
+    write_fortran_wrappers(functions, out / "mpi_fortran_wrappers.gen.cc")
 
 
 if __name__ == "__main__":
