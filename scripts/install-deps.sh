@@ -6,7 +6,7 @@ set -eu
 PACKAGES="
   build-essential cmake ninja-build pkg-config
   libopen-trace-format2-dev otf2-tools python3-otf2
-  libopenmpi-dev openmpi-bin gfortran
+  libopenmpi-dev openmpi-bin gfortran libelf-dev
   hpcc lammps lammps-examples
   libcli11-dev nlohmann-json3-dev libexpected-dev
   libgtest-dev libgmock-dev libbenchmark-dev

@@ -48,6 +48,12 @@ class TraceSubcommand final : public Subcommand {
     app.add_option("--buffer", buffer_,
                    "event buffer per rank before it is flushed to disk, e.g. 4M (default 1M; "
                    "or CAUSEWAY_BUFFER)");
+    app.add_option("--filter-include", include_,
+                   "record only the instrumented functions whose names match one of these "
+                   "comma-separated shell patterns (or CAUSEWAY_FILTER_INCLUDE)");
+    app.add_option("--filter-exclude", exclude_,
+                   "do not record the instrumented functions whose names match one of these "
+                   "comma-separated shell patterns (or CAUSEWAY_FILTER_EXCLUDE)");
     app.add_flag("--keep-raw", keep_raw_, "keep the raw per-rank files after writing OTF2");
     app.add_option("command", command_, "the command to run, usually mpirun ... ./app args")
         ->required();
@@ -72,6 +78,8 @@ class TraceSubcommand final : public Subcommand {
     setenv("CAUSEWAY_DIR", dir.c_str(), 1);
     setenv("CAUSEWAY_EXPORT", "launcher", 1);
     if (!buffer_.empty()) setenv("CAUSEWAY_BUFFER", buffer_.c_str(), 1);
+    if (!include_.empty()) setenv("CAUSEWAY_FILTER_INCLUDE", include_.c_str(), 1);
+    if (!exclude_.empty()) setenv("CAUSEWAY_FILTER_EXCLUDE", exclude_.c_str(), 1);
 
     const auto start = std::chrono::steady_clock::now();
     CW_ASSIGN_OR_RETURN(int exit_status, RunCommand());
@@ -153,6 +161,8 @@ class TraceSubcommand final : public Subcommand {
 
   std::string output_ = "causeway-trace";
   std::string buffer_;
+  std::string include_;
+  std::string exclude_;
   bool keep_raw_ = false;
   std::vector<std::string> command_;
 };

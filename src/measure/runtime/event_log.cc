@@ -86,6 +86,7 @@ void EventLog::Flush() {
   // The flush shows in the trace as a region of its own.
   buffer_[size_++] = RawEvent{begin, RawKind::kEnter, 0, 0, kFlushRegion, 0, 0, 0, 0};
   buffer_[size_++] = RawEvent{end, RawKind::kLeave, 0, 0, kFlushRegion, 0, 0, 0, 0};
+  last_time_ = end;
 }
 
 void EventLog::FlushForCrash() {

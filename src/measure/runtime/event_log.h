@@ -22,10 +22,17 @@ class EventLog {
   bool Open(const std::string& events_path, const std::string& defs_path, size_t capacity);
   void Close();
 
+  // The event goes in before a flush it makes necessary: it was stamped before the flush began,
+  // and the flush's own two records follow it, so a rank's timestamps never go back. (Placing
+  // it after the flush would move it, in the exported trace, to the flush's end: a send could
+  // then look later than its receive.)
   void Append(const RawEvent& e) {
-    if (size_ == buffer_.size()) Flush();
     buffer_[size_++] = e;
+    last_time_ = e.time;
+    if (size_ + 2 > buffer_.size()) Flush();
   }
+  // The time of the latest record (a flush's end, after a flush).
+  uint64_t last_time() const { return last_time_; }
   // Writes the buffered events (normal operation: recorded as a flush region).
   void Flush();
   // Writes a timer calibration point ("tick COUNTER NANOSECONDS") if the timer is the
@@ -48,6 +55,7 @@ class EventLog {
 
   std::vector<RawEvent> buffer_;
   size_t size_ = 0;
+  uint64_t last_time_ = 0;
   int events_fd_ = -1;
   int defs_fd_ = -1;
   uint64_t written_ = 0;

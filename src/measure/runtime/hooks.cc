@@ -1,6 +1,7 @@
 // The hooks of point-to-point, request, probe, collective and communicator calls.
 #include "measure/runtime/hooks.h"
 
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -8,6 +9,15 @@
 
 namespace cw::measure::hook {
 namespace {
+
+// A send record that can only be written after the call (it needs the request the call made)
+// carries the time the call was entered: the message may be received, and its receive
+// recorded, before this process gets to stamp anything after the call. (If a buffer flush came
+// between the Enter and the call, the message left after it: the flush's end.)
+void RecordAtEnter(RawKind kind, uint32_t a, uint32_t b, uint32_t c, uint64_t x, uint64_t y) {
+  State& s = S();
+  s.log.Append(RawEvent{std::max(s.entered, s.log.last_time()), kind, 0, 0, a, b, c, x, y});
+}
 
 void Complete(MPI_Request handle, const MPI_Status* status) {
   State& s = S();
@@ -128,8 +138,8 @@ void Isend(MPI_Comm comm, int dest, int tag, int count, MPI_Datatype type,
   p.id = id;
   p.comm = c;
   s.requests.Add(*request, p);
-  Record(RawKind::kIsend, c, static_cast<uint32_t>(dest), static_cast<uint32_t>(tag),
-         Bytes(count, type), id);
+  RecordAtEnter(RawKind::kIsend, c, static_cast<uint32_t>(dest), static_cast<uint32_t>(tag),
+                Bytes(count, type), id);
 }
 
 void Irecv(MPI_Comm comm, MPI_Datatype, const MPI_Request* request) {
@@ -177,7 +187,7 @@ void StartRequests(int count, const MPI_Request* requests) {
     if (p.kind == RequestKind::kSend && p.peer == kNoRank) continue;  // to MPI_PROC_NULL
     p.active = true;
     if (p.kind == RequestKind::kSend) {
-      Record(RawKind::kIsend, p.comm, p.peer, p.tag, p.bytes, p.id);
+      RecordAtEnter(RawKind::kIsend, p.comm, p.peer, p.tag, p.bytes, p.id);
     } else {
       Record(RawKind::kIrecvRequest, 0, 0, 0, 0, p.id);
     }
@@ -314,7 +324,9 @@ MPI_Status* StatusBuffer(int count) {
 
 // Stamped with the Enter's time, as Score-P stamps it: the operation begins when its call does.
 void CollBegin() {
-  S().log.Append(RawEvent{S().entered, RawKind::kCollectiveBegin, 0, 0, 0, 0, 0, 0, 0});
+  State& s = S();
+  s.log.Append(RawEvent{std::max(s.entered, s.log.last_time()), RawKind::kCollectiveBegin, 0, 0, 0,
+                        0, 0, 0, 0});
 }
 
 void CollEnd(OTF2_CollectiveOp op, MPI_Comm comm, uint32_t root, uint64_t sent, uint64_t received) {

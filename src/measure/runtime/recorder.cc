@@ -192,6 +192,8 @@ void Record(RawKind kind, uint32_t a, uint32_t b, uint32_t c, uint64_t x, uint64
 
 uint64_t Now() { return TimerNow(); }
 
+bool RecordingHere() { return t_main_thread && S().started && !S().finished; }
+
 bool Recording() {
   if (t_main_thread && S().started && !S().finished) return true;
   if (S().started && !S().finished) g_unrecorded_calls.fetch_add(1, std::memory_order_relaxed);
@@ -245,12 +247,7 @@ void Finalizing(MpiFunction finalize) {
   Record(RawKind::kEnter, region);
   SyncClocks("finalize");
   Record(RawKind::kLeave, region);
-  // User regions still open end here, before the program does.
-  while (!s.open_regions.empty()) {
-    Record(RawKind::kLeave, s.open_regions.back());
-    s.open_regions.pop_back();
-    ++s.unbalanced_regions;
-  }
+  CloseOpenRegions();  // they end here, before the program does
   Record(RawKind::kLeave, kProgramRegion);
   s.finished = true;
   if (s.unbalanced_regions > 0)
@@ -283,41 +280,4 @@ void Abort(MPI_Comm) {
   s.log.DefineForCrash("abort");
 }
 
-namespace {
-
-uint32_t UserRegion(const char* name) {
-  State& s = S();
-  if (auto it = s.region_by_address.find(name); it != s.region_by_address.end()) return it->second;
-  auto [it, inserted] = s.region_by_name.try_emplace(name, s.next_region);
-  if (inserted) {
-    ++s.next_region;
-    s.log.Define("region " + std::to_string(it->second) + " " + it->first);
-  }
-  s.region_by_address.emplace(name, it->second);
-  return it->second;
-}
-
-}  // namespace
 }  // namespace cw::measure::hook
-
-// The user-region API of include/causeway/causeway.h.
-extern "C" void causeway_region_begin(const char* name) {
-  using namespace cw::measure::hook;
-  if (name == nullptr || !Recording()) return;
-  const uint32_t region = UserRegion(name);
-  S().open_regions.push_back(region);
-  Record(cw::measure::RawKind::kEnter, region);
-}
-
-extern "C" void causeway_region_end(const char* name) {
-  using namespace cw::measure::hook;
-  if (name == nullptr || !Recording()) return;
-  State& s = S();
-  const uint32_t region = UserRegion(name);
-  if (s.open_regions.empty() || s.open_regions.back() != region) {
-    ++s.unbalanced_regions;  // not the innermost open region: the nesting would break
-    return;
-  }
-  s.open_regions.pop_back();
-  Record(cw::measure::RawKind::kLeave, region);
-}

@@ -52,6 +52,14 @@ class RequestTable {
   std::unordered_map<MPI_Request, std::vector<PendingRequest>> table_;
 };
 
+// A user region or instrumented function the main thread is in. Functions that a filter
+// excludes keep their frame (region kNoRegion), so that exits still pair with entries.
+inline constexpr uint32_t kNoRegion = 0xFFFFFFFFu;
+struct Frame {
+  uint32_t region;
+  void* function;  // nullptr for a user region
+};
+
 // A message found by MPI_Mprobe/MPI_Improbe, until MPI_Mrecv/MPI_Imrecv takes it.
 struct ProbedMessage {
   uint64_t handle = 0;
@@ -80,12 +88,14 @@ struct State {
   ProbedMessage saved_message;
   std::vector<MPI_Status> status_buffer;
   uint64_t entered = 0;  // when the latest call was entered
-  // User regions: ids by the address of the name (usually a literal), then by its text.
+  // User and function regions (regions.cc): ids by the address of a user region's name
+  // (usually a literal), by function address, and by name.
   std::unordered_map<const char*, uint32_t> region_by_address;
+  std::unordered_map<void*, uint32_t> region_by_function;
   std::unordered_map<std::string, uint32_t> region_by_name;
   uint32_t next_region = kProgramRegion + 1;
-  std::vector<uint32_t> open_regions;  // user regions entered and not yet left
-  uint64_t unbalanced_regions = 0;     // ends that did not match the innermost open region
+  std::vector<Frame> frames;        // user regions and instrumented functions not yet left
+  uint64_t unbalanced_regions = 0;  // ends that did not match the innermost open region
 };
 
 // The recorder of this process (never destroyed: wrappers may run during exit).
@@ -94,6 +104,13 @@ State& S();
 // Appends one record stamped now.
 void Record(RawKind kind, uint32_t a = 0, uint32_t b = 0, uint32_t c = 0, uint64_t x = 0,
             uint64_t y = 0, uint8_t op = 0);
+
+// True on the thread that initialised MPI while the recorder runs (without counting calls
+// from other threads, as Recording() does).
+bool RecordingHere();
+
+// Leaves every user region and function still open (at MPI_Finalize), innermost first.
+void CloseOpenRegions();
 
 // The local id of `comm`, defining it on first use.
 uint32_t CommId(MPI_Comm comm);

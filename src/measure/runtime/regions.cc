@@ -1,0 +1,99 @@
+// Regions besides the MPI functions: user regions (include/causeway/causeway.h) and the
+// functions of programs compiled with -finstrument-functions. Both share one stack of open
+// frames, so they nest with each other as the program ran.
+#include <string>
+
+#include "measure/runtime/function_names.h"
+#include "measure/runtime/hooks.h"
+#include "measure/runtime/recorder.h"
+
+namespace cw::measure::hook {
+namespace {
+
+uint32_t RegionNamed(const std::string& name) {
+  State& s = S();
+  auto [it, inserted] = s.region_by_name.try_emplace(name, s.next_region);
+  if (inserted) {
+    ++s.next_region;
+    s.log.Define("region " + std::to_string(it->second) + " " + it->first);
+  }
+  return it->second;
+}
+
+uint32_t UserRegion(const char* name) {
+  State& s = S();
+  if (auto it = s.region_by_address.find(name); it != s.region_by_address.end()) return it->second;
+  const uint32_t region = RegionNamed(name);
+  s.region_by_address.emplace(name, region);
+  return region;
+}
+
+// The function's region, or kNoRegion if the filters exclude it (decided once per function).
+uint32_t FunctionRegion(void* function) {
+  State& s = S();
+  if (auto it = s.region_by_function.find(function); it != s.region_by_function.end())
+    return it->second;
+  static const FunctionFilter filter = FunctionFilter::FromEnvironment();
+  const std::string name = FunctionName(function);
+  const uint32_t region = filter.Accepts(name) ? RegionNamed(name) : kNoRegion;
+  s.region_by_function.emplace(function, region);
+  return region;
+}
+
+}  // namespace
+
+void CloseOpenRegions() {
+  State& s = S();
+  while (!s.frames.empty()) {
+    const Frame f = s.frames.back();
+    s.frames.pop_back();
+    if (f.region == kNoRegion) continue;
+    Record(RawKind::kLeave, f.region);
+    if (f.function == nullptr) ++s.unbalanced_regions;  // a user region nobody ended
+  }
+}
+
+}  // namespace cw::measure::hook
+
+using cw::measure::RawKind;
+using namespace cw::measure::hook;
+
+// The user-region API of include/causeway/causeway.h.
+extern "C" void causeway_region_begin(const char* name) {
+  if (name == nullptr || !Recording()) return;
+  const uint32_t region = UserRegion(name);
+  S().frames.push_back(Frame{region, nullptr});
+  Record(RawKind::kEnter, region);
+}
+
+extern "C" void causeway_region_end(const char* name) {
+  if (name == nullptr || !Recording()) return;
+  State& s = S();
+  const uint32_t region = UserRegion(name);
+  if (s.frames.empty() || s.frames.back().function != nullptr || s.frames.back().region != region) {
+    ++s.unbalanced_regions;  // not the innermost open region: the nesting would break
+    return;
+  }
+  s.frames.pop_back();
+  Record(RawKind::kLeave, region);
+}
+
+// -finstrument-functions. Functions entered before MPI_Init (main, say) have no frame: their
+// exits find another function on top, or none, and are passed over.
+extern "C" __attribute__((no_instrument_function)) void __cyg_profile_func_enter(void* function,
+                                                                                 void*) {
+  if (!RecordingHere()) return;
+  const uint32_t region = FunctionRegion(function);
+  S().frames.push_back(Frame{region, function});
+  if (region != kNoRegion) Record(RawKind::kEnter, region);
+}
+
+extern "C" __attribute__((no_instrument_function)) void __cyg_profile_func_exit(void* function,
+                                                                                void*) {
+  if (!RecordingHere()) return;
+  State& s = S();
+  if (s.frames.empty() || s.frames.back().function != function) return;
+  const uint32_t region = s.frames.back().region;
+  s.frames.pop_back();
+  if (region != kNoRegion) Record(RawKind::kLeave, region);
+}
