@@ -54,6 +54,10 @@ class TraceSubcommand final : public Subcommand {
     app.add_option("--filter-exclude", exclude_,
                    "do not record the instrumented functions whose names match one of these "
                    "comma-separated shell patterns (or CAUSEWAY_FILTER_EXCLUDE)");
+    app.add_option("--record", record_,
+                   "what to record besides MPI calls: a comma-separated subset of user "
+                   "(user regions) and functions (-finstrument-functions); default both, "
+                   "'none' for MPI only (or CAUSEWAY_RECORD)");
     app.add_flag("--keep-raw", keep_raw_, "keep the raw per-rank files after writing OTF2");
     app.add_option("command", command_, "the command to run, usually mpirun ... ./app args")
         ->required();
@@ -78,6 +82,7 @@ class TraceSubcommand final : public Subcommand {
     setenv("CAUSEWAY_DIR", dir.c_str(), 1);
     setenv("CAUSEWAY_EXPORT", "launcher", 1);
     if (!buffer_.empty()) setenv("CAUSEWAY_BUFFER", buffer_.c_str(), 1);
+    if (!record_.empty()) setenv("CAUSEWAY_RECORD", record_.c_str(), 1);
     if (!include_.empty()) setenv("CAUSEWAY_FILTER_INCLUDE", include_.c_str(), 1);
     if (!exclude_.empty()) setenv("CAUSEWAY_FILTER_EXCLUDE", exclude_.c_str(), 1);
 
@@ -156,11 +161,17 @@ class TraceSubcommand final : public Subcommand {
           "regions were still open at MPI_Finalize (closed there)\n",
           static_cast<unsigned long long>(s.unbalanced_regions));
     }
+    if (s.invalid_records > 0) {
+      std::printf("  %llu damaged records (unknown kind or region) were left out\n",
+                  static_cast<unsigned long long>(s.invalid_records));
+    }
+    for (const std::string& problem : s.problems) std::printf("  problem: %s\n", problem.c_str());
     if (s.lost) std::printf("  WARNING: a rank could not write its buffer: events were lost\n");
   }
 
   std::string output_ = "causeway-trace";
   std::string buffer_;
+  std::string record_;
   std::string include_;
   std::string exclude_;
   bool keep_raw_ = false;

@@ -305,6 +305,17 @@ TEST(TracedProgramsTest, CompilerInstrumentationNamesFunctions) {
   ExpectWait(ValueAt(report, "delay_latesender", "main/compute_forces/compute", 0), 0.24, 3);
 }
 
+TEST(TracedProgramsTest, RecordChoosesWhatBesidesMpi) {
+  // MPI only: the instrumented program's functions are not recorded, its MPI calls are.
+  const std::string dir = Trace("instrumented", 2, "", "--record none");
+  const json report = Analyze(dir);
+  for (const json& c : report["callpaths"]) EXPECT_NE(c["region"], "compute_forces");
+  EXPECT_EQ(ValueAt(report, "visits", "main/MPI_Sendrecv", 0), 3.0);
+  // User regions only: the C program's regions are there.
+  const json user = Analyze(Trace("user_regions", 2, "", "--record user"));
+  EXPECT_EQ(ValueAt(user, "visits", "main/solve", 0), 3.0);
+}
+
 TEST(TracedProgramsTest, UserRegionsFromC) {
   std::string output;
   const std::string dir = Trace("user_regions", 2, "", "", &output);

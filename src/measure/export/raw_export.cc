@@ -35,8 +35,16 @@ struct TimerPoint {
   uint64_t ns = 0;
 };
 
+// Bounds that no real run reaches: definitions beyond them are damaged, not believed (a corrupt
+// count must not become a huge allocation).
+constexpr int kMaxRanks = 1 << 22;
+constexpr uint32_t kMaxLocalComms = 1 << 20;
+constexpr uint32_t kMaxUserRegions = 1 << 24;
+constexpr uint32_t kUndefinedRegion = 0xFFFFFFFFu;  // a region index no definition names
+
 struct RankDefs {
   bool present = false;
+  std::vector<std::string> problems;    // damaged lines, skipped
   bool tsc = false;                     // events are stamped with the time-stamp counter
   std::vector<TimerPoint> calibration;  // (counter, CLOCK_MONOTONIC) pairs
   int size = 0;
@@ -60,30 +68,43 @@ RankDefs ReadDefs(const std::string& path) {
     std::istringstream words(line);
     std::string key;
     words >> key;
+    auto damaged = [&] { d.problems.push_back(path + ": damaged line \"" + line + "\""); };
     if (key == "rank") {
       int rank = 0;
-      words >> rank >> d.size >> d.host;
+      if (!(words >> rank >> d.size >> d.host) || d.size <= 0 || d.size > kMaxRanks) {
+        d.size = 0;
+        damaged();
+      }
     } else if (key == "comm") {
       CommDef c;
       std::string third;
-      words >> c.local >> c.global >> third;
-      if (third == "world") {
+      bool ok =
+          static_cast<bool>(words >> c.local >> c.global >> third) && c.local < kMaxLocalComms;
+      if (ok && third == "world") {
         c.world = true;
-      } else {
-        size_t n = std::strtoull(third.c_str(), nullptr, 10);
-        for (size_t i = 0; i < n; ++i) {
+      } else if (ok) {
+        const uint64_t n = std::strtoull(third.c_str(), nullptr, 10);
+        ok = n > 0 && d.size > 0 && n <= static_cast<uint64_t>(d.size);
+        for (uint64_t i = 0; ok && i < n; ++i) {
           uint64_t r = 0;
-          if (words >> r) c.ranks.push_back(r);
+          ok = static_cast<bool>(words >> r) && r < static_cast<uint64_t>(d.size);
+          c.ranks.push_back(r);
         }
+      }
+      if (!ok) {
+        damaged();  // its events fall back to MPI_COMM_WORLD
+        continue;
       }
       if (d.comms.size() <= c.local) d.comms.resize(c.local + 1);
       d.comms[c.local] = std::move(c);
     } else if (key == "region") {
       uint32_t id = 0;
       std::string name;
-      if (words >> id) {
+      if (words >> id && id > kProgramRegion && id - kProgramRegion <= kMaxUserRegions) {
         std::getline(words >> std::ws, name);
         d.regions.emplace_back(id, name);
+      } else {
+        damaged();
       }
     } else if (key == "unbalanced_regions") {
       words >> d.unbalanced_regions;
@@ -169,9 +190,14 @@ bool HasRawTrace(const std::string& dir) {
 
 Result<ExportSummary> ExportRawTrace(const std::string& dir) {
   RankDefs first = ReadDefs(RawDefsPath(dir, 0));
-  if (!first.present || first.size <= 0) {
+  if (!first.present) {
     return MakeError(ErrorCode::kNotFound,
                      "no raw trace in " + dir + " (missing " + RawDefsPath(dir, 0) + ")");
+  }
+  if (first.size <= 0) {
+    return MakeError(ErrorCode::kCorrupt, RawDefsPath(dir, 0) +
+                                              " does not say how many ranks ran: the raw trace "
+                                              "is damaged");
   }
   const int ranks = first.size;
   std::vector<RankDefs> defs(static_cast<size_t>(ranks));
@@ -201,7 +227,7 @@ Result<ExportSummary> ExportRawTrace(const std::string& dir) {
         it->second = archive->DefineRegion(name, OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER);
       }
       std::vector<uint32_t>& ids = region_of[static_cast<size_t>(r)];
-      if (ids.size() <= local) ids.resize(local + 1, region_ids[kFlushRegion]);
+      if (ids.size() <= local) ids.resize(local + 1, kUndefinedRegion);
       ids[local] = it->second;
     }
   }
@@ -312,17 +338,34 @@ Result<ExportSummary> ExportRawTrace(const std::string& dir) {
     summary.flushes += d.flushes;
     summary.flush_nanoseconds += d.flush_ns;
     summary.lost |= d.lost;
+    summary.problems.insert(summary.problems.end(), d.problems.begin(), d.problems.end());
+    // Every location gets its event file, empty if its events are left out: readers expect one.
+    otf2_writer::EventWriter& out = archive->Events(locations[static_cast<size_t>(r)]);
+    if (!d.present) {
+      // Without its definitions the rank's timestamps cannot be read: it stays empty.
+      summary.problems.push_back("rank " + std::to_string(r) + ": " + RawDefsPath(dir, r) +
+                                 " is missing; the rank's events are left out");
+      continue;
+    }
     if (d.ending != "finalized") summary.endings.push_back(RankEnding{r, d.ending});
     const ClockMap clock(clock_points(r));
-    CW_ASSIGN_OR_RETURN(const TimerMap timer, timer_of(r));
-    otf2_writer::EventWriter& out = archive->Events(locations[static_cast<size_t>(r)]);
+    Result<TimerMap> timer_or = timer_of(r);
+    if (!timer_or.has_value()) {
+      summary.problems.push_back(timer_or.error().message() + "; the rank's events are left out");
+      continue;
+    }
+    const TimerMap timer = *timer_or;
     const std::vector<uint32_t>& comms = comm_of[static_cast<size_t>(r)];
     auto comm = [&](uint32_t local) { return local < comms.size() ? comms[local] : world; };
     std::vector<uint32_t> open;  // regions entered and not left
     uint64_t last = 0;
     uint64_t rank_bytes = 0;
     std::FILE* file = std::fopen(RawEventsPath(dir, r).c_str(), "rb");
-    if (file == nullptr) continue;
+    if (file == nullptr) {
+      summary.problems.push_back("rank " + std::to_string(r) + ": " + RawEventsPath(dir, r) +
+                                 " is missing: the rank recorded no events");
+      continue;
+    }
     while (true) {
       const size_t n = std::fread(chunk.data(), sizeof(RawEvent), kChunk, file);
       for (size_t i = 0; i < n; ++i) {
@@ -332,7 +375,12 @@ Result<ExportSummary> ExportRawTrace(const std::string& dir) {
         last = t;
         min_time = std::min(min_time, t);
         const std::vector<uint32_t>& regions = region_of[static_cast<size_t>(r)];
-        const uint32_t region = e.a < regions.size() ? regions[e.a] : regions[kFlushRegion];
+        const bool is_region = e.kind == RawKind::kEnter || e.kind == RawKind::kLeave;
+        if (is_region && (e.a >= regions.size() || regions[e.a] == kUndefinedRegion)) {
+          ++summary.invalid_records;  // a region nobody defined: damaged, left out
+          continue;
+        }
+        const uint32_t region = is_region ? regions[e.a] : 0;
         switch (e.kind) {
           case RawKind::kEnter:
             out.Enter(t, region);
@@ -389,6 +437,7 @@ Result<ExportSummary> ExportRawTrace(const std::string& dir) {
                                               e.b, e.x, e.y, e.c);
             break;
           default:
+            ++summary.invalid_records;
             continue;  // unknown record kinds are skipped, not guessed at
         }
         ++summary.events;

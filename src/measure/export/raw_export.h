@@ -37,8 +37,10 @@ struct ExportSummary {
                                     // regions still open at MPI_Finalize (closed there)
   uint64_t flushes = 0;             // buffer flushes while the program ran, all ranks
   uint64_t flush_nanoseconds = 0;
-  bool lost = false;                // a rank failed to write its buffer
-  std::vector<RankEnding> endings;  // ranks that did not reach MPI_Finalize
+  bool lost = false;                  // a rank failed to write its buffer
+  uint64_t invalid_records = 0;       // records of unknown kind or undefined region, left out
+  std::vector<std::string> problems;  // damaged or missing files, and what was done about them
+  std::vector<RankEnding> endings;    // ranks that did not reach MPI_Finalize
 };
 
 // Reads DIR/raw/ and writes DIR/traces.otf2 (with DIR/traces/ and DIR/traces.def).

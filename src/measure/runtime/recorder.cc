@@ -221,6 +221,11 @@ void Started(MpiFunction init, uint64_t enter) {
   // 1 MiB by default: measured (bench/run_tracer_benchmark.sh) 2.5 times cheaper per event than
   // 16 MiB, which streams every record through main memory before it is written.
   const uint64_t buffer_bytes = ParseSize(std::getenv("CAUSEWAY_BUFFER"), 1u << 20);
+  if (const char* record = std::getenv("CAUSEWAY_RECORD"); record != nullptr) {
+    const std::string kinds = std::string(",") + record + ",";
+    s.record_user_regions = kinds.find(",user,") != std::string::npos;
+    s.record_functions = kinds.find(",functions,") != std::string::npos;
+  }
   if (!s.log.Open(RawEventsPath(s.dir, s.rank), RawDefsPath(s.dir, s.rank),
                   buffer_bytes / sizeof(RawEvent))) {
     if (s.rank == 0)

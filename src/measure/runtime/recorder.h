@@ -94,7 +94,11 @@ struct State {
   std::unordered_map<void*, uint32_t> region_by_function;
   std::unordered_map<std::string, uint32_t> region_by_name;
   uint32_t next_region = kProgramRegion + 1;
-  std::vector<Frame> frames;        // user regions and instrumented functions not yet left
+  std::vector<Frame> frames;  // user regions and instrumented functions not yet left
+  // What besides MPI is recorded (CAUSEWAY_RECORD: a comma-separated subset of "user" and
+  // "functions"; both by default). MPI calls are always recorded.
+  bool record_user_regions = true;
+  bool record_functions = true;
   uint64_t unbalanced_regions = 0;  // ends that did not match the innermost open region
 };
 

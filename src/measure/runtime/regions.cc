@@ -60,14 +60,14 @@ using namespace cw::measure::hook;
 
 // The user-region API of include/causeway/causeway.h.
 extern "C" void causeway_region_begin(const char* name) {
-  if (name == nullptr || !Recording()) return;
+  if (name == nullptr || !Recording() || !S().record_user_regions) return;
   const uint32_t region = UserRegion(name);
   S().frames.push_back(Frame{region, nullptr});
   Record(RawKind::kEnter, region);
 }
 
 extern "C" void causeway_region_end(const char* name) {
-  if (name == nullptr || !Recording()) return;
+  if (name == nullptr || !Recording() || !S().record_user_regions) return;
   State& s = S();
   const uint32_t region = UserRegion(name);
   if (s.frames.empty() || s.frames.back().function != nullptr || s.frames.back().region != region) {
@@ -82,7 +82,7 @@ extern "C" void causeway_region_end(const char* name) {
 // exits find another function on top, or none, and are passed over.
 extern "C" __attribute__((no_instrument_function)) void __cyg_profile_func_enter(void* function,
                                                                                  void*) {
-  if (!RecordingHere()) return;
+  if (!RecordingHere() || !S().record_functions) return;
   const uint32_t region = FunctionRegion(function);
   S().frames.push_back(Frame{region, function});
   if (region != kNoRegion) Record(RawKind::kEnter, region);
@@ -90,7 +90,7 @@ extern "C" __attribute__((no_instrument_function)) void __cyg_profile_func_enter
 
 extern "C" __attribute__((no_instrument_function)) void __cyg_profile_func_exit(void* function,
                                                                                 void*) {
-  if (!RecordingHere()) return;
+  if (!RecordingHere() || !S().record_functions) return;
   State& s = S();
   if (s.frames.empty() || s.frames.back().function != function) return;
   const uint32_t region = s.frames.back().region;
