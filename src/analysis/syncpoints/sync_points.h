@@ -66,8 +66,7 @@ struct SyncRole {
 };
 
 struct LocationSyncPoints {
-  std::vector<SyncRole> roles;                                             // in time order
-  uint32_t call_of(const SyncRole& r) const { return calls[r.activity]; }  // its Enter event
+  std::vector<SyncRole> roles;      // in time order
   std::vector<uint32_t> calls;      // Enter events of the calls with roles, ascending
   std::vector<int64_t> call_time;   // per call: when it was entered
   std::vector<int64_t> call_exit;   // per call: when it was left
@@ -75,6 +74,9 @@ struct LocationSyncPoints {
   std::vector<uint32_t> call_wait;  // per call: the waiter role that waited there, or kNone
   std::vector<uint32_t> call_role;  // per call: index of its first role
   TimeMap time;                     // boundaries: 0, then call j at j + 1, then the end
+
+  // The Enter event of the call of role `r`.
+  uint32_t call_of(const SyncRole& r) const { return calls[r.activity]; }
 };
 
 // Where an edge sits on its two locations.

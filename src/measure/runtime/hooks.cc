@@ -30,6 +30,14 @@ void Complete(MPI_Request handle, const MPI_Status* status) {
   } else {
     s.requests.RemoveOldest(handle);
   }
+  if (p.kind == RequestKind::kSend || p.kind == RequestKind::kReceive) {
+    int cancelled = 0;
+    PMPI_Test_cancelled(status, &cancelled);
+    if (cancelled) {
+      Record(RawKind::kRequestCancelled, 0, 0, 0, 0, p.id);
+      return;
+    }
+  }
   switch (p.kind) {
     case RequestKind::kSend:
       Record(RawKind::kIsendComplete, 0, 0, 0, 0, p.id);
@@ -42,12 +50,6 @@ void Complete(MPI_Request handle, const MPI_Status* status) {
       return;
     case RequestKind::kReceive:
       break;
-  }
-  int cancelled = 0;
-  PMPI_Test_cancelled(status, &cancelled);
-  if (cancelled) {
-    Record(RawKind::kRequestCancelled, 0, 0, 0, 0, p.id);
-    return;
   }
   if (status->MPI_SOURCE == MPI_PROC_NULL) return;
   int bytes = 0;
