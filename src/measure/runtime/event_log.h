@@ -45,7 +45,6 @@ class EventLog {
   void DefineForCrash(const char* line);  // async-signal-safe
 
   uint64_t events() const { return written_ + size_; }
-  uint64_t bytes_written() const { return written_ * sizeof(RawEvent); }
   uint64_t flushes() const { return flushes_; }
   uint64_t flush_nanoseconds() const { return flush_ns_; }
   bool ok() const { return ok_; }

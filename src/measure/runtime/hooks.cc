@@ -58,6 +58,17 @@ void Complete(MPI_Request handle, const MPI_Status* status) {
          static_cast<uint32_t>(status->MPI_TAG), static_cast<uint64_t>(bytes), p.id);
 }
 
+// Follows a request the call just made under `handle`: a fresh id, its kind and communicator.
+// The caller fills in what the kind needs and records the start.
+PendingRequest& StartFollowing(MPI_Request handle, RequestKind kind, uint32_t comm) {
+  State& s = S();
+  PendingRequest p;
+  p.id = s.next_request++;
+  p.comm = comm;
+  p.kind = kind;
+  return s.requests.Add(handle, p);
+}
+
 void Tested() {
   State& s = S();
   for (MPI_Request handle : s.saved) {
@@ -133,51 +144,30 @@ void Recv(MPI_Comm comm, MPI_Datatype, const MPI_Status* status) {
 void Isend(MPI_Comm comm, int dest, int tag, int count, MPI_Datatype type,
            const MPI_Request* request) {
   if (dest == MPI_PROC_NULL) return;
-  State& s = S();
-  const uint64_t id = s.next_request++;
-  const uint32_t c = CommId(comm);
-  PendingRequest p;
-  p.id = id;
-  p.comm = c;
-  s.requests.Add(*request, p);
-  RecordAtEnter(RawKind::kIsend, c, static_cast<uint32_t>(dest), static_cast<uint32_t>(tag),
-                Bytes(count, type), id);
+  const PendingRequest& p = StartFollowing(*request, RequestKind::kSend, CommId(comm));
+  RecordAtEnter(RawKind::kIsend, p.comm, static_cast<uint32_t>(dest), static_cast<uint32_t>(tag),
+                Bytes(count, type), p.id);
 }
 
 void Irecv(MPI_Comm comm, MPI_Datatype, const MPI_Request* request) {
-  State& s = S();
-  const uint64_t id = s.next_request++;
-  PendingRequest p;
-  p.id = id;
-  p.comm = CommId(comm);
-  p.kind = RequestKind::kReceive;
-  s.requests.Add(*request, p);
-  Record(RawKind::kIrecvRequest, 0, 0, 0, 0, id);
+  const PendingRequest& p = StartFollowing(*request, RequestKind::kReceive, CommId(comm));
+  Record(RawKind::kIrecvRequest, 0, 0, 0, 0, p.id);
 }
 
 void SendInit(MPI_Comm comm, int dest, int tag, int count, MPI_Datatype type,
               const MPI_Request* request) {
-  State& s = S();
-  PendingRequest p;
-  p.id = s.next_request++;
-  p.comm = CommId(comm);
+  PendingRequest& p = StartFollowing(*request, RequestKind::kSend, CommId(comm));
   p.persistent = true;
   p.active = false;
   p.peer = dest == MPI_PROC_NULL ? kNoRank : static_cast<uint32_t>(dest);
   p.tag = static_cast<uint32_t>(tag);
   p.bytes = Bytes(count, type);
-  s.requests.Add(*request, p);
 }
 
 void RecvInit(MPI_Comm comm, const MPI_Request* request) {
-  State& s = S();
-  PendingRequest p;
-  p.id = s.next_request++;
-  p.comm = CommId(comm);
-  p.kind = RequestKind::kReceive;
+  PendingRequest& p = StartFollowing(*request, RequestKind::kReceive, CommId(comm));
   p.persistent = true;
   p.active = false;
-  s.requests.Add(*request, p);
 }
 
 void StartRequests(int count, const MPI_Request* requests) {
@@ -241,26 +231,17 @@ void MRecv(const MPI_Status* status) {
 
 void IMRecv(const MPI_Request* request) {
   State& s = S();
-  PendingRequest p;
-  p.id = s.next_request++;
-  p.comm = s.saved_message.comm;
-  p.kind = RequestKind::kReceive;
-  s.requests.Add(*request, p);
+  const PendingRequest& p = StartFollowing(*request, RequestKind::kReceive, s.saved_message.comm);
   Record(RawKind::kIrecvRequest, 0, 0, static_cast<uint32_t>(s.saved_message.handle), 0, p.id);
 }
 
 void CollStarted(OTF2_CollectiveOp op, MPI_Comm comm, uint32_t root, uint64_t sent,
                  uint64_t received, const MPI_Request* request) {
-  State& s = S();
-  PendingRequest p;
-  p.id = s.next_request++;
-  p.comm = CommId(comm);
-  p.kind = RequestKind::kCollective;
+  PendingRequest& p = StartFollowing(*request, RequestKind::kCollective, CommId(comm));
   p.root = root;
   p.bytes = sent;
   p.received = received;
   p.op = static_cast<uint8_t>(op);
-  s.requests.Add(*request, p);
   Record(RawKind::kNonBlockingCollectiveRequest, 0, 0, 0, 0, p.id);
 }
 
@@ -308,8 +289,6 @@ void TestOne(const int* index, const int* flag, const MPI_Status* status) {
   }
 }
 
-void Cancel(const MPI_Request*) {}
-
 // A freed request is forgotten: an active non-persistent one completes unobserved (MPI allows
 // it), and its completion is not recorded.
 void RequestFree(const MPI_Request* request) {
@@ -337,9 +316,7 @@ void CollEnd(OTF2_CollectiveOp op, MPI_Comm comm, uint32_t root, uint64_t sent, 
 
 void UntracedRequest(const MPI_Request* request) {
   // Kept, so that its completion takes it rather than a recorded request sharing its handle.
-  PendingRequest p;
-  p.kind = RequestKind::kUntraced;
-  S().requests.Add(*request, p);
+  StartFollowing(*request, RequestKind::kUntraced, 0);
 }
 
 void CommCreated(MPI_Comm, const MPI_Comm* created) {

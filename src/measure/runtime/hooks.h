@@ -86,7 +86,6 @@ void CompleteOne(const int* index, const MPI_Status* status);
 void CompleteSome(const int* outcount, const int indices[], const MPI_Status statuses[]);
 void TestAll(int count, const int* flag, const MPI_Status* statuses);
 void TestOne(const int* index, const int* flag, const MPI_Status* status);
-void Cancel(const MPI_Request* request);
 void RequestFree(const MPI_Request* request);
 MPI_Status* StatusBuffer(int count);
 

@@ -36,7 +36,12 @@ struct PendingRequest {
 // queue, and a completion of the handle takes its oldest request.
 class RequestTable {
  public:
-  void Add(MPI_Request handle, const PendingRequest& request) { table_[handle].push_back(request); }
+  // The request as stored (valid until the next Add under the same handle).
+  PendingRequest& Add(MPI_Request handle, const PendingRequest& request) {
+    std::vector<PendingRequest>& queue = table_[handle];
+    queue.push_back(request);
+    return queue.back();
+  }
   PendingRequest* Oldest(MPI_Request handle) {
     auto it = table_.find(handle);
     return it == table_.end() || it->second.empty() ? nullptr : &it->second.front();
