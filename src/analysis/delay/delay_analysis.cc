@@ -1,6 +1,8 @@
 #include "analysis/delay/delay_analysis.h"
 
+#include <array>
 #include <memory>
+#include <span>
 #include <string>
 #include <utility>
 
@@ -14,10 +16,37 @@ namespace {
 using internal::PatternCosts;
 using trace::kNone;
 
-// What a waiter sends back to its delayer.
-struct WaitMessage {
+// What a waiter sends back to its delayer. The delayer reads it long after it was written, often
+// on another CPU: the waiter's time per call path is kept inside the message when it is short
+// (it usually is: an interval between two synchronisations holds few call paths), so that
+// reading it costs one cache miss rather than two.
+class WaitMessage {
+ public:
   PatternCosts phi{};  // propagation costs of the wait, per pattern of the waits it explains
-  TimeVector time;     // the waiter's time per call path in the interval
+
+  // The waiter's time per call path in the interval.
+  std::span<const CallpathTicks> time() const {
+    return size_ <= kInline ? std::span<const CallpathTicks>(inline_.data(), size_)
+                            : std::span<const CallpathTicks>(spill_);
+  }
+  void SetTime(const TimeVector& time) {
+    size_ = static_cast<uint32_t>(time.size());
+    if (time.size() <= kInline) {
+      std::copy(time.begin(), time.end(), inline_.begin());
+    } else {
+      spill_.assign(time.begin(), time.end());
+    }
+  }
+  void Clear() {
+    size_ = 0;
+    spill_.clear();
+  }
+
+ private:
+  static constexpr size_t kInline = 6;
+  uint32_t size_ = 0;
+  std::array<CallpathTicks, kInline> inline_{};
+  TimeVector spill_;
 };
 
 // Messages live from a waiter's step to its delayer's. Recycling them (with their vectors'
@@ -34,7 +63,7 @@ class MessagePool {
   }
   static void Return(std::unique_ptr<WaitMessage> m) {
     if (!m) return;
-    m->time.clear();
+    m->Clear();
     Free().push_back(std::move(m));
   }
   static void Clear() { std::vector<std::unique_ptr<WaitMessage>>().swap(Free()); }
@@ -118,7 +147,9 @@ class LocationDelay {
     std::unique_ptr<WaitMessage> message = MessagePool::Get();
     const double* phi = &phi_[wait_slot_[r.activity] * static_cast<size_t>(slots_.width)];
     std::copy(phi, phi + slots_.width, message->phi.begin());
-    sp_.IntervalTime(loc_, role, message->time);
+    scratch_time_.clear();
+    sp_.IntervalTime(loc_, role, scratch_time_);
+    message->SetTime(scratch_time_);
     mail.Send(r.id, std::move(message));
   }
 
@@ -146,7 +177,7 @@ class LocationDelay {
 
     const PatternMetrics& metrics = MetricsOf(r.pattern);
     internal::Split split = internal::DistributeWait(
-        slots_, cached_time_, SyncPoints::CutPath(l_, r), r.cut, message->time, r.wait, r.pattern,
+        slots_, cached_time_, SyncPoints::CutPath(l_, r), r.cut, message->time(), r.wait, r.pattern,
         message->phi, interval_waits_,
         [&](uint32_t callpath, double short_term, const PatternCosts& long_term) {
           Charge(callpath, metrics.short_term, short_term, long_term);
@@ -230,6 +261,7 @@ class LocationDelay {
   uint32_t cached_role_call_ = kNone;  // the activity (call index) of the cached interval
   uint32_t cached_start_role_ = kNone;
   TimeVector cached_time_;  // and interval_waits_: of the interval cached_start_role_..call
+  TimeVector scratch_time_;  // a waiter's interval time, before it goes into its message
 };
 
 }  // namespace

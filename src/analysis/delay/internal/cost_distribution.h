@@ -61,7 +61,8 @@ struct Split {
 // the interval's start call that precedes the interval; see SyncPoints::StartCut).
 template <typename Charge>
 Split DistributeWait(const PatternSlots& slots, const TimeVector& delayer,
-                     uint32_t delayer_cut_path, int64_t delayer_cut, const TimeVector& waiter,
+                     uint32_t delayer_cut_path, int64_t delayer_cut,
+                     std::span<const CallpathTicks> waiter,
                      int64_t wait, SyncPattern pattern, const PatternCosts& phi,
                      std::span<const IntervalWait> waits, Charge&& charge) {
   const size_t width = static_cast<size_t>(slots.width);
