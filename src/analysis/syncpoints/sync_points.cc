@@ -4,6 +4,7 @@
 #include <limits>
 #include <span>
 #include <string>
+#include <utility>
 
 #include "base/flat_hash_map.h"
 #include "base/parallel.h"
@@ -180,11 +181,10 @@ class IntervalStarts {
   std::vector<uint32_t> previous_in_key_;  // per group role: the previous one with its key
 };
 
-// Keeps the edges between participants, at most one wait per call (the first one found), and
-// returns the calls of each kept edge (waiter call, delayer call).
-std::vector<std::pair<uint32_t, uint32_t>> KeepEdges(const trace::Trace& trace,
-                                                     std::vector<WaitEdge>&& edges,
-                                                     unsigned threads, SyncPoints& sp) {
+// Keeps the edges between participants, at most one wait per call (the first one found), with
+// their events resolved to the calls that hold them.
+void KeepEdges(const trace::Trace& trace, std::vector<WaitEdge>&& edges, unsigned threads,
+               SyncPoints& sp) {
   const uint32_t n = trace.location_count();
   // Edges come grouped by waiter location: check each group on its own task.
   std::vector<size_t> runs{0};
@@ -193,14 +193,14 @@ std::vector<std::pair<uint32_t, uint32_t>> KeepEdges(const trace::Trace& trace,
   }
   runs.push_back(edges.size());
   const size_t run_count = edges.empty() ? 0 : runs.size() - 1;
-  std::vector<std::pair<uint32_t, uint32_t>> calls(edges.size(), {kNone, kNone});
+  std::vector<bool> followed(edges.size(), false);
   std::vector<size_t> kept_in_run(run_count, 0);
   ParallelFor(run_count, threads, [&](size_t run) {
     // Calls that already have a wait: a bit per event of the waiter location.
     std::vector<bool> waited_calls(
         edges[runs[run]].waiter < n ? trace.location(edges[runs[run]].waiter).size() : 0, false);
     for (size_t i = runs[run]; i < runs[run + 1]; ++i) {
-      const WaitEdge& e = edges[i];
+      WaitEdge& e = edges[i];
       if (e.waiter >= n || e.delayer >= n || e.waiter == e.delayer || e.wait <= 0 ||
           !sp.is_participant[e.waiter] || !sp.is_participant[e.delayer]) {
         continue;
@@ -209,7 +209,9 @@ std::vector<std::pair<uint32_t, uint32_t>> KeepEdges(const trace::Trace& trace,
       uint32_t dcall = CallOf(trace.location(e.delayer), e.delayer_event);
       if (wcall == kNone || dcall == kNone || waited_calls[wcall]) continue;
       waited_calls[wcall] = true;
-      calls[i] = {wcall, dcall};
+      e.waiter_event = wcall;
+      e.delayer_event = dcall;
+      followed[i] = true;
       ++kept_in_run[run];
     }
   });
@@ -218,11 +220,11 @@ std::vector<std::pair<uint32_t, uint32_t>> KeepEdges(const trace::Trace& trace,
   if (kept == edges.size()) {  // the usual case: every edge is followed
     sp.edges = std::move(edges);
     sp.edges.shrink_to_fit();
-    return calls;
+    return;
   }
   for (size_t i = 0; i < edges.size(); ++i) {
     const WaitEdge& e = edges[i];
-    if (calls[i].first != kNone) continue;
+    if (followed[i]) continue;
     sp.unfollowed_wait[static_cast<int>(e.pattern)] += e.wait;
     sp.diagnostics.Report(kUnfollowedWait, "location " + std::to_string(e.waiter) + " event " +
                                                std::to_string(e.waiter_event));
@@ -230,16 +232,12 @@ std::vector<std::pair<uint32_t, uint32_t>> KeepEdges(const trace::Trace& trace,
   std::vector<size_t> first(run_count + 1, 0);
   for (size_t run = 0; run < run_count; ++run) first[run + 1] = first[run] + kept_in_run[run];
   sp.edges.resize(kept);
-  std::vector<std::pair<uint32_t, uint32_t>> kept_calls(kept);
   ParallelFor(run_count, threads, [&](size_t run) {
     size_t out = first[run];
     for (size_t i = runs[run]; i < runs[run + 1]; ++i) {
-      if (calls[i].first == kNone) continue;
-      sp.edges[out] = edges[i];
-      kept_calls[out++] = calls[i];
+      if (followed[i]) sp.edges[out++] = edges[i];
     }
   });
-  return kept_calls;
 }
 
 // Keeps the groups' participating members, with their events resolved to calls. Groups with
@@ -310,16 +308,42 @@ std::vector<std::vector<uint32_t>> ByLocation(size_t items, uint32_t locations, 
 }
 
 // One role to be made: its call and what it is, ordered as the roles of a location are (by
-// call, then kind, then id).
+// call, then kind, then id). An edge's key carries what its role needs from the edge, read once:
+// a delayer's edges lie scattered over the edge table.
 struct RoleKey {
   uint32_t call;
   uint32_t id;  // edge id, or group member index
+  uint32_t partner = kNone;
+  SyncPattern pattern = SyncPattern::kLateSender;
+  int64_t wait = 0;
   bool operator<(const RoleKey& o) const { return call != o.call ? call < o.call : id < o.id; }
 };
 
-// Sorts the keys of one kind (usually already in order: only a delayer's edges are not).
+// Sorts the keys of one kind (usually already in order: only a delayer's edges are not). The
+// keys come with ascending ids, so a stable sort by call orders them by (call, id): a radix sort
+// by call, which on the tens of thousands of edges a delayer has is several times faster than a
+// comparison sort.
 void SortKeys(std::vector<RoleKey>& keys) {
-  if (!std::is_sorted(keys.begin(), keys.end())) std::sort(keys.begin(), keys.end());
+  if (std::is_sorted(keys.begin(), keys.end())) return;
+  constexpr size_t kSmall = 512;
+  if (keys.size() < kSmall) {
+    std::sort(keys.begin(), keys.end());
+    return;
+  }
+  constexpr int kBits = 11;
+  constexpr uint32_t kBuckets = 1u << kBits;
+  uint32_t max_call = 0;
+  for (const RoleKey& k : keys) max_call = std::max(max_call, k.call);
+  std::vector<RoleKey> buffer(keys.size());
+  std::vector<uint32_t> start(kBuckets);
+  for (int shift = 0; shift < 32 && (max_call >> shift) != 0; shift += kBits) {
+    std::fill(start.begin(), start.end(), 0);
+    for (const RoleKey& k : keys) ++start[(k.call >> shift) & (kBuckets - 1)];
+    uint32_t sum = 0;
+    for (uint32_t& s : start) sum += std::exchange(s, sum);
+    for (const RoleKey& k : keys) buffer[start[(k.call >> shift) & (kBuckets - 1)]++] = k;
+    keys.swap(buffer);
+  }
 }
 
 void MakeRoles(uint32_t loc, std::span<const RoleKey> as_delayer,
@@ -329,8 +353,7 @@ void MakeRoles(uint32_t loc, std::span<const RoleKey> as_delayer,
 // Gives every location its roles in time order: by call, then kind (delayer, waiter, group),
 // then id. Each kind's keys are sorted on their own and merged, which is cheaper than sorting
 // the roles themselves.
-void AssignRoles(const std::vector<std::pair<uint32_t, uint32_t>>& edge_calls, unsigned threads,
-                 SyncPoints& sp) {
+void AssignRoles(unsigned threads, SyncPoints& sp) {
   const uint32_t n = static_cast<uint32_t>(sp.locations.size());
   std::vector<std::vector<uint32_t>> waited =
       ByLocation(sp.edges.size(), n, [&](size_t e) { return sp.edges[e].waiter; });
@@ -346,19 +369,23 @@ void AssignRoles(const std::vector<std::pair<uint32_t, uint32_t>>& edge_calls, u
   });
   ParallelFor(sp.participants.size(), threads, [&](size_t i) {
     uint32_t loc = sp.participants[i];
-    auto keys = [](const std::vector<uint32_t>& ids, auto call_of) {
+    auto edge_keys = [&](const std::vector<uint32_t>& ids, bool as_waiter) {
       std::vector<RoleKey> out;
       out.reserve(ids.size());
-      for (uint32_t id : ids) out.push_back(RoleKey{call_of(id), id});
+      for (uint32_t id : ids) {
+        const WaitEdge& e = sp.edges[id];
+        out.push_back(RoleKey{as_waiter ? e.waiter_event : e.delayer_event, id,
+                              as_waiter ? e.delayer : e.waiter, e.pattern, e.wait});
+      }
       SortKeys(out);
       return out;
     };
-    const std::vector<RoleKey> as_delayer =
-        keys(delayed[loc], [&](uint32_t e) { return edge_calls[e].second; });
-    const std::vector<RoleKey> as_waiter =
-        keys(waited[loc], [&](uint32_t e) { return edge_calls[e].first; });
-    const std::vector<RoleKey> as_member =
-        keys(member_of[loc], [&](uint32_t m) { return sp.group_members[m].event; });
+    const std::vector<RoleKey> as_delayer = edge_keys(delayed[loc], false);
+    const std::vector<RoleKey> as_waiter = edge_keys(waited[loc], true);
+    std::vector<RoleKey> as_member;
+    as_member.reserve(member_of[loc].size());
+    for (uint32_t m : member_of[loc]) as_member.push_back(RoleKey{sp.group_members[m].event, m});
+    SortKeys(as_member);
 
     MakeRoles(loc, as_delayer, as_waiter, as_member, group_of, sp);
   });
@@ -379,7 +406,6 @@ void MakeRoles(uint32_t loc, std::span<const RoleKey> as_delayer,
   l.call_exit.reserve(count);
   l.call_path.reserve(count);
   l.call_wait.reserve(count);
-  l.call_role.reserve(count);
   auto append = [&](uint32_t call, SyncRole role) {
     const uint32_t r = static_cast<uint32_t>(l.roles.size());
     if (l.calls.empty() || l.calls.back() != call) {
@@ -388,7 +414,6 @@ void MakeRoles(uint32_t loc, std::span<const RoleKey> as_delayer,
       l.call_exit.push_back(ExitOf(ev, call));
       l.call_path.push_back(ev.kind(call) == EventKind::kEnter ? ev.ref(call) : kNone);
       l.call_wait.push_back(kNone);
-      l.call_role.push_back(r);
     }
     role.activity = static_cast<uint32_t>(l.calls.size() - 1);
     if (role.kind == RoleKind::kWaiter) {
@@ -401,13 +426,13 @@ void MakeRoles(uint32_t loc, std::span<const RoleKey> as_delayer,
     }
     l.roles.push_back(role);
   };
-  auto edge_role = [&](const RoleKey& key, uint32_t partner, RoleKind kind) {
+  auto edge_role = [&](const RoleKey& key, RoleKind kind) {
     SyncRole role;
     role.id = key.id;
-    role.partner = partner;
+    role.partner = key.partner;
     role.kind = kind;
-    role.pattern = sp.edges[key.id].pattern;
-    role.wait = sp.edges[key.id].wait;
+    role.pattern = key.pattern;
+    role.wait = key.wait;
     append(key.call, role);
   };
   size_t d = 0, w = 0, m = 0;
@@ -417,11 +442,9 @@ void MakeRoles(uint32_t loc, std::span<const RoleKey> as_delayer,
     const uint32_t wc = w < as_waiter.size() ? as_waiter[w].call : kEnd;
     const uint32_t mc = m < as_member.size() ? as_member[m].call : kEnd;
     if (dc <= wc && dc <= mc) {
-      const RoleKey& key = as_delayer[d++];
-      edge_role(key, sp.edges[key.id].waiter, RoleKind::kDelayer);
+      edge_role(as_delayer[d++], RoleKind::kDelayer);
     } else if (wc <= mc) {
-      const RoleKey& key = as_waiter[w++];
-      edge_role(key, sp.edges[key.id].delayer, RoleKind::kWaiter);
+      edge_role(as_waiter[w++], RoleKind::kWaiter);
     } else {
       // A group role's id is the group; the member index is found again through GroupMemberOf.
       const RoleKey& key = as_member[m++];
@@ -478,14 +501,13 @@ SyncPoints BuildSyncPoints(const trace::Trace& trace, SyncEdges&& sync, unsigned
   sp.init_call = sync.init_call;
   sp.locations.resize(n);
 
-  std::vector<std::pair<uint32_t, uint32_t>> edge_calls =
-      KeepEdges(trace, std::move(sync.edges), threads, sp);
+  KeepEdges(trace, std::move(sync.edges), threads, sp);
   sync.edges = {};
   sp.ends.resize(sp.edges.size());
   KeepGroups(trace, sync, threads, sp);
   sync.groups = {};
   sync.group_members = {};
-  AssignRoles(edge_calls, threads, sp);
+  AssignRoles(threads, sp);
   // Every edge's and group member's exit is known now: each location can be finished in one
   // go (its interval starts read its partners' exits).
   sp.backward = std::make_unique<BackwardPlan>(n, static_cast<uint32_t>(sp.edges.size()));

@@ -72,7 +72,6 @@ struct LocationSyncPoints {
   std::vector<int64_t> call_exit;   // per call: when it was left
   std::vector<uint32_t> call_path;  // per call: its call path (kNone outside every region)
   std::vector<uint32_t> call_wait;  // per call: the waiter role that waited there, or kNone
-  std::vector<uint32_t> call_role;  // per call: index of its first role
   TimeMap time;                     // boundaries: 0, then call j at j + 1, then the end
 
   // The Enter event of the call of role `r`.
@@ -106,7 +105,9 @@ struct BackwardPlan {
 };
 
 struct SyncPoints {
-  std::vector<WaitEdge> edges;  // the followed edges (ids index `ends` and the roles)
+  // The followed edges (ids index `ends` and the roles), their events resolved to the calls that
+  // hold them (Enter events; an event outside every region stands for itself).
+  std::vector<WaitEdge> edges;
   std::vector<EdgeEnds> ends;
   std::vector<SyncGroup> groups;
   // Per group, its members in location order, their events resolved to calls.
