@@ -49,6 +49,33 @@ void ExpectRootCauseInvariants(const Analysis& a, const InvariantOptions& option
   const analysis::SyncPoints& sp = *a.result.sync_points;
   const double seconds_per_tick = 1.0 / static_cast<double>(a.trace.defs.clock.resolution);
 
+  // Every location's roles are in time order: by call, then kind (delayer, waiter, group), then
+  // id; each edge role sits at its edge's call and its edge knows where.
+  for (uint32_t loc : sp.participants) {
+    const analysis::LocationSyncPoints& l = sp.locations[loc];
+    for (size_t c = 1; c < l.calls.size(); ++c) {
+      ASSERT_LT(l.calls[c - 1], l.calls[c]) << "location " << loc << " call " << c;
+    }
+    for (size_t r = 0; r < l.roles.size(); ++r) {
+      const analysis::SyncRole& role = l.roles[r];
+      ASSERT_LT(role.activity, l.calls.size());
+      if (r > 0) {
+        const analysis::SyncRole& before = l.roles[r - 1];
+        auto order = [](const analysis::SyncRole& x) {
+          return std::make_tuple(x.activity, static_cast<int>(x.kind), x.id);
+        };
+        ASSERT_LT(order(before), order(role)) << "location " << loc << " role " << r;
+      }
+      if (role.kind == analysis::RoleKind::kGroup) continue;
+      const analysis::WaitEdge& e = sp.edges[role.id];
+      const bool waiter = role.kind == analysis::RoleKind::kWaiter;
+      EXPECT_EQ(l.call_of(role), waiter ? e.waiter_event : e.delayer_event);
+      EXPECT_EQ(role.partner, waiter ? e.delayer : e.waiter);
+      EXPECT_EQ(role.wait, e.wait);
+      EXPECT_EQ(waiter ? sp.ends[role.id].waiter_role : sp.ends[role.id].delayer_role, r);
+    }
+  }
+
   // Waiting followed per pattern, and per (pattern group, location, call path).
   double followed[analysis::kSyncPatternCount] = {};
   std::map<std::tuple<int, uint32_t, uint32_t>, double> waited;  // (group, location, callpath)

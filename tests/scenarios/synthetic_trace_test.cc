@@ -3,16 +3,20 @@
 // OTF2 file it wrote must find the same totals.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "bench/synthetic_trace.h"
 #include "tests/common/analysis_fixture.h"
+#include "tests/common/root_cause_invariants.h"
 
 namespace cw::test {
 namespace {
 
-void Check(const bench::SyntheticTraceOptions& options, unsigned threads) {
+Analysis Check(const bench::SyntheticTraceOptions& options, unsigned threads) {
   Result<bench::SyntheticTraceFacts> facts =
       bench::WriteSyntheticTrace(testing::MakeTempDir("synthetic"), options);
-  ASSERT_TRUE(facts) << facts.error().message();
+  EXPECT_TRUE(facts) << facts.error().message();
+  if (!facts) return {};
   Analysis a = AnalyzeFile(facts->anchor, threads);
   EXPECT_EQ(a.trace.RecordedEventCount(), facts->events);
   EXPECT_EQ(a.report.matching.messages, facts->messages);
@@ -26,6 +30,7 @@ void Check(const bench::SyntheticTraceOptions& options, unsigned threads) {
   EXPECT_GT(facts->late_sender, 0.0);
   EXPECT_EQ(a.report.trace.clock_violations_p2p + a.report.trace.clock_violations_collective, 0u);
   EXPECT_TRUE(a.report.diagnostics.empty());
+  return a;
 }
 
 TEST(SyntheticTraceTest, SixteenRanks) {
@@ -47,6 +52,27 @@ TEST(SyntheticTraceTest, OddGridAndSelfNeighbours) {
     o.seed = ranks;
     Check(o, 3);
   }
+}
+
+TEST(SyntheticTraceTest, LongRunKeepsRootCauseInvariants) {
+  // 4 ranks x 500 iterations: each rank delays its neighbours at about two thousand calls, more
+  // than the sync points sort by comparison, and its roles must still come out in time order.
+  bench::SyntheticTraceOptions o;
+  o.ranks = 4;
+  o.iterations = 500;
+  o.imbalance = 0.5;
+  Analysis a = Check(o, 2);
+  ASSERT_TRUE(a.result.sync_points);
+  size_t most_delayer_roles = 0;
+  for (uint32_t loc : a.result.sync_points->participants) {
+    size_t delayer_roles = 0;
+    for (const analysis::SyncRole& r : a.result.sync_points->locations[loc].roles) {
+      delayer_roles += r.kind == analysis::RoleKind::kDelayer ? 1 : 0;
+    }
+    most_delayer_roles = std::max(most_delayer_roles, delayer_roles);
+  }
+  EXPECT_GT(most_delayer_roles, 1000u);
+  ExpectRootCauseInvariants(a);
 }
 
 }  // namespace
