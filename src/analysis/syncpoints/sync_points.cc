@@ -155,7 +155,12 @@ class IntervalStarts {
     const uint32_t a = start.activity;
     if (a >= role.activity) return 0;
     int64_t partner_exit = 0;
-    if (start.kind == RoleKind::kGroup) {
+    if (start.kind == RoleKind::kGroup && sp_.all_group_ordinal[start.id] != kNone) {
+      partner_exit =
+          sp_.all_group_exit[static_cast<size_t>(sp_.participant_index[role.partner]) *
+                                 sp_.all_groups +
+                             sp_.all_group_ordinal[start.id]];
+    } else if (start.kind == RoleKind::kGroup) {
       uint32_t member = sp_.GroupMemberOf(start.id, role.partner);
       partner_exit = member == kNone ? l.call_exit[a] : sp_.group_member_exit[member];
     } else {
@@ -293,6 +298,19 @@ void KeepGroups(const trace::Trace& trace, const SyncEdges& sync, unsigned threa
       all = begin[k].location == sp.participants[k];
     }
     sp.group_covers_all[g] = all;
+  });
+  sp.all_group_ordinal.assign(sp.groups.size(), kNone);
+  std::vector<uint32_t> all_groups;
+  for (uint32_t g = 0; g < sp.groups.size(); ++g) {
+    if (!sp.group_covers_all[g]) continue;
+    sp.all_group_ordinal[g] = static_cast<uint32_t>(all_groups.size());
+    all_groups.push_back(g);
+  }
+  sp.all_groups = static_cast<uint32_t>(all_groups.size());
+  sp.all_group_exit.resize(sp.participants.size() * all_groups.size());
+  ParallelFor(sp.participants.size(), threads, [&](size_t p) {
+    int64_t* out = sp.all_group_exit.data() + p * all_groups.size();
+    for (uint32_t g : all_groups) *out++ = sp.group_member_exit[sp.groups[g].first_member + p];
   });
 }
 

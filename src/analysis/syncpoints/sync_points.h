@@ -114,6 +114,13 @@ struct SyncPoints {
   std::vector<GroupMember> group_members;
   std::vector<int64_t> group_member_exit;     // when each member left its call
   std::vector<bool> group_covers_all;         // per group: every participant is a member
+  // The exits of the groups that cover all participants once more, participant by participant
+  // (entry participant_index * all_groups + all_group_ordinal[group]): the interval starts of a
+  // location read its few partners' exits group after group, in this layout from a few cache
+  // lines, in group_member_exit from one line per group and partner.
+  std::vector<uint32_t> all_group_ordinal;    // per group: its index among those, or kNone
+  uint32_t all_groups = 0;
+  std::vector<int64_t> all_group_exit;
   std::vector<LocationSyncPoints> locations;  // by location; empty for non-participants
   std::vector<uint32_t> participants;         // ascending
   std::vector<bool> is_participant;           // by location
