@@ -90,8 +90,9 @@ uint32_t ArchiveWriter::DefineComm(std::string_view name, uint32_t group, uint32
   return static_cast<uint32_t>(comms_.size() - 1);
 }
 
-uint32_t ArchiveWriter::DefineRmaWindow(std::string_view name, uint32_t comm) {
-  windows_.push_back(WindowDef{DefineString(name), comm});
+uint32_t ArchiveWriter::DefineRmaWindow(std::string_view name, uint32_t comm,
+                                        OTF2_RmaWinFlag flags) {
+  windows_.push_back(WindowDef{DefineString(name), comm, flags});
   return static_cast<uint32_t>(windows_.size() - 1);
 }
 
@@ -161,7 +162,7 @@ Status ArchiveWriter::WriteDefinitions(uint64_t resolution, uint64_t global_offs
   }
   for (uint32_t i = 0; i < windows_.size(); ++i) {
     OTF2_GlobalDefWriter_WriteRmaWin(defs, i, windows_[i].name, windows_[i].comm,
-                                     OTF2_RMA_WIN_FLAG_NONE);
+                                     windows_[i].flags);
   }
   for (uint32_t i = 0; i < attributes_.size(); ++i) {
     OTF2_GlobalDefWriter_WriteAttribute(defs, i, attributes_[i].name, empty, attributes_[i].type);

@@ -50,7 +50,10 @@ class ArchiveWriter {
                        const std::vector<uint64_t>& members);
   uint32_t DefineComm(std::string_view name, uint32_t group,
                       uint32_t parent = OTF2_UNDEFINED_UINT32);
-  uint32_t DefineRmaWindow(std::string_view name, uint32_t comm);
+  // `flags`: OTF2_RMA_WIN_FLAG_CREATE_DESTROY_EVENTS if its events include RmaWinCreate and
+  // RmaWinDestroy.
+  uint32_t DefineRmaWindow(std::string_view name, uint32_t comm,
+                           OTF2_RmaWinFlag flags = OTF2_RMA_WIN_FLAG_NONE);
   uint32_t DefineAttribute(std::string_view name, OTF2_Type type);
 
   // Convenience for MPI traces: one COMM_LOCATIONS group over `locations` (world rank order),
@@ -102,6 +105,7 @@ class ArchiveWriter {
   struct WindowDef {
     uint32_t name;
     uint32_t comm;
+    OTF2_RmaWinFlag flags;
   };
   struct AttributeDef {
     uint32_t name;

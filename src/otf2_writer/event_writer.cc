@@ -92,6 +92,55 @@ void EventWriter::NonBlockingCollectiveComplete(uint64_t time, OTF2_CollectiveOp
                                                sent, received, request);
 }
 
+void EventWriter::RmaWinCreate(uint64_t time, uint32_t window) {
+  OTF2_EvtWriter_RmaWinCreate(writer_, TakeAttributes(time), time, window);
+}
+
+void EventWriter::RmaWinDestroy(uint64_t time, uint32_t window) {
+  OTF2_EvtWriter_RmaWinDestroy(writer_, TakeAttributes(time), time, window);
+}
+
+void EventWriter::RmaCollectiveBegin(uint64_t time) {
+  OTF2_EvtWriter_RmaCollectiveBegin(writer_, TakeAttributes(time), time);
+}
+
+void EventWriter::RmaCollectiveEnd(uint64_t time, OTF2_CollectiveOp op, OTF2_RmaSyncLevel level,
+                                   uint32_t window, uint32_t root, uint64_t sent,
+                                   uint64_t received) {
+  OTF2_EvtWriter_RmaCollectiveEnd(writer_, TakeAttributes(time), time, op, level, window, root,
+                                  sent, received);
+}
+
+void EventWriter::RmaGroupSync(uint64_t time, OTF2_RmaSyncLevel level, uint32_t window,
+                               uint32_t group) {
+  OTF2_EvtWriter_RmaGroupSync(writer_, TakeAttributes(time), time, level, window, group);
+}
+
+void EventWriter::RmaRequestLock(uint64_t time, uint32_t window, uint32_t remote, uint64_t lock,
+                                 OTF2_LockType type) {
+  OTF2_EvtWriter_RmaRequestLock(writer_, TakeAttributes(time), time, window, remote, lock, type);
+}
+
+void EventWriter::RmaAcquireLock(uint64_t time, uint32_t window, uint32_t remote, uint64_t lock,
+                                 OTF2_LockType type) {
+  OTF2_EvtWriter_RmaAcquireLock(writer_, TakeAttributes(time), time, window, remote, lock, type);
+}
+
+void EventWriter::RmaReleaseLock(uint64_t time, uint32_t window, uint32_t remote, uint64_t lock) {
+  OTF2_EvtWriter_RmaReleaseLock(writer_, TakeAttributes(time), time, window, remote, lock);
+}
+
+void EventWriter::RmaSync(uint64_t time, uint32_t window, uint32_t remote, OTF2_RmaSyncType type) {
+  OTF2_EvtWriter_RmaSync(writer_, TakeAttributes(time), time, window, remote, type);
+}
+
+void EventWriter::RmaAtomic(uint64_t time, uint32_t window, uint32_t remote,
+                            OTF2_RmaAtomicType type, uint64_t sent, uint64_t received,
+                            uint64_t matching) {
+  OTF2_EvtWriter_RmaAtomic(writer_, TakeAttributes(time), time, window, remote, type, sent,
+                           received, matching);
+}
+
 void EventWriter::RmaPut(uint64_t time, uint32_t window, uint32_t remote, uint64_t bytes,
                          uint64_t matching) {
   OTF2_EvtWriter_RmaPut(writer_, TakeAttributes(time), time, window, remote, bytes, matching);

@@ -38,8 +38,22 @@ class EventWriter {
                                      uint32_t root, uint64_t sent, uint64_t received,
                                      uint64_t request);
 
+  void RmaWinCreate(uint64_t time, uint32_t window);
+  void RmaWinDestroy(uint64_t time, uint32_t window);
+  void RmaCollectiveBegin(uint64_t time);
+  void RmaCollectiveEnd(uint64_t time, OTF2_CollectiveOp op, OTF2_RmaSyncLevel level,
+                        uint32_t window, uint32_t root, uint64_t sent, uint64_t received);
+  void RmaGroupSync(uint64_t time, OTF2_RmaSyncLevel level, uint32_t window, uint32_t group);
+  void RmaRequestLock(uint64_t time, uint32_t window, uint32_t remote, uint64_t lock,
+                      OTF2_LockType type);
+  void RmaAcquireLock(uint64_t time, uint32_t window, uint32_t remote, uint64_t lock,
+                      OTF2_LockType type);
+  void RmaReleaseLock(uint64_t time, uint32_t window, uint32_t remote, uint64_t lock);
+  void RmaSync(uint64_t time, uint32_t window, uint32_t remote, OTF2_RmaSyncType type);
   void RmaPut(uint64_t time, uint32_t window, uint32_t remote, uint64_t bytes, uint64_t matching);
   void RmaGet(uint64_t time, uint32_t window, uint32_t remote, uint64_t bytes, uint64_t matching);
+  void RmaAtomic(uint64_t time, uint32_t window, uint32_t remote, OTF2_RmaAtomicType type,
+                 uint64_t sent, uint64_t received, uint64_t matching);
   void RmaOpCompleteBlocking(uint64_t time, uint32_t window, uint64_t matching);
 
   void ThreadFork(uint64_t time, OTF2_Paradigm model, uint32_t threads);

@@ -231,6 +231,39 @@ TEST(TracedProgramsTest, CollectiveWaitStates) {
   EXPECT_EQ(Info(dir)["definitions"]["communicators"].get<uint64_t>(), 4u);
 }
 
+TEST(TracedProgramsTest, OneSidedCommunication) {
+  const std::string dir = Trace("rma_epochs", 3);
+  ExpectOtf2PrintReads(dir);
+  // Phases A-F of tests/programs/rma_epochs.c: puts 3 (B) + 2 (C) + 1 (D) + 3 MPI_Rput (E);
+  // gets 3 (B); atomics 4 per rank (E); each operation completed once, by the call that ends
+  // its epoch. Window creation, two fences and the free: 4 RMA collectives per rank. Locks:
+  // ranks 0 and 1 in C, every rank's lock_all in E. Group syncs: post, wait, start, complete.
+  const json info = Info(dir);
+  EXPECT_EQ(Count(info, "RMA_PUT"), 9u);
+  EXPECT_EQ(Count(info, "RMA_GET"), 3u);
+  EXPECT_EQ(Count(info, "RMA_ATOMIC"), 12u);
+  EXPECT_EQ(Count(info, "RMA_OP_COMPLETE_BLOCKING"), 24u);
+  EXPECT_EQ(Count(info, "RMA_WIN_CREATE"), 3u);
+  EXPECT_EQ(Count(info, "RMA_WIN_DESTROY"), 3u);
+  EXPECT_EQ(Count(info, "RMA_COLLECTIVE_BEGIN"), 12u);
+  EXPECT_EQ(Count(info, "RMA_COLLECTIVE_END"), 12u);
+  EXPECT_EQ(Count(info, "RMA_REQUEST_LOCK"), 5u);
+  EXPECT_EQ(Count(info, "RMA_ACQUIRE_LOCK"), 5u);
+  EXPECT_EQ(Count(info, "RMA_RELEASE_LOCK"), 5u);
+  EXPECT_EQ(Count(info, "RMA_GROUP_SYNC"), 4u);
+  EXPECT_EQ(info["definitions"]["rma_windows"].get<uint64_t>(), 1u);
+  const json report = Analyze(dir);
+  // Puts and gets of 4 bytes each, on the window of MPI_COMM_WORLD.
+  EXPECT_EQ(MetricTotal(report, "comms_rma_puts"), 9.0);
+  EXPECT_EQ(MetricTotal(report, "comms_rma_gets"), 3.0);
+  EXPECT_EQ(MetricTotal(report, "bytes_put"), 36.0);
+  EXPECT_EQ(MetricTotal(report, "bytes_get"), 12.0);
+  for (uint64_t rank : {0u, 1u, 2u}) {
+    EXPECT_EQ(ValueAt(report, "visits", "main/MPI_Win_fence", rank), 2.0);
+    EXPECT_EQ(ValueAt(report, "visits", "main/MPI_Compare_and_swap", rank), 1.0);
+  }
+}
+
 TEST(TracedProgramsTest, PointToPointWaitStates) {
   const std::string dir = Trace("p2p_patterns", 2);
   ExpectOtf2PrintReads(dir);

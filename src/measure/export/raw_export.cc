@@ -25,6 +25,17 @@ struct CommDef {
   std::vector<uint64_t> ranks;  // world ranks in communicator rank order
 };
 
+struct WindowDef {
+  uint32_t local = 0;
+  long long global = -1;
+  uint32_t comm = 0;  // local communicator id
+};
+
+struct GroupDef {
+  uint32_t local = 0;
+  std::vector<uint64_t> ranks;  // world ranks
+};
+
 struct ClockPoint {
   long long local = 0;
   long long offset = 0;  // this rank's clock minus rank 0's
@@ -50,6 +61,8 @@ struct RankDefs {
   int size = 0;
   std::string host = "localhost";
   std::vector<CommDef> comms;
+  std::vector<WindowDef> windows;
+  std::vector<GroupDef> groups;
   std::vector<ClockPoint> clock;  // init, then finalize
   std::string ending = "no end";
   std::vector<std::pair<uint32_t, std::string>> regions;  // user regions: local id, name
@@ -97,6 +110,30 @@ RankDefs ReadDefs(const std::string& path) {
       }
       if (d.comms.size() <= c.local) d.comms.resize(c.local + 1);
       d.comms[c.local] = std::move(c);
+    } else if (key == "win") {
+      WindowDef w;
+      if (!(words >> w.local >> w.global >> w.comm) || w.local >= kMaxLocalComms) {
+        damaged();  // its events are left out
+        continue;
+      }
+      if (d.windows.size() <= w.local) d.windows.resize(w.local + 1);
+      d.windows[w.local] = w;
+    } else if (key == "group") {
+      GroupDef g;
+      uint64_t n = 0;
+      bool ok = static_cast<bool>(words >> g.local >> n) && g.local < kMaxLocalComms && n > 0 &&
+                d.size > 0 && n <= static_cast<uint64_t>(d.size);
+      for (uint64_t i = 0; ok && i < n; ++i) {
+        uint64_t r = 0;
+        ok = static_cast<bool>(words >> r) && r < static_cast<uint64_t>(d.size);
+        g.ranks.push_back(r);
+      }
+      if (!ok) {
+        damaged();
+        continue;
+      }
+      if (d.groups.size() <= g.local) d.groups.resize(g.local + 1);
+      d.groups[g.local] = std::move(g);
     } else if (key == "region") {
       uint32_t id = 0;
       std::string name;
@@ -269,6 +306,43 @@ Result<ExportSummary> ExportRawTrace(const std::string& dir) {
     }
   }
 
+  // RMA windows, unified by the id their members agreed on and their communicator; process
+  // groups (of MPI_Win_post/start) by their members.
+  constexpr uint32_t kNoDefinition = 0xFFFFFFFFu;
+  std::map<std::pair<long long, uint32_t>, uint32_t> unified_windows;
+  std::map<std::vector<uint64_t>, uint32_t> unified_groups;
+  std::vector<std::vector<uint32_t>> window_of(static_cast<size_t>(ranks));
+  std::vector<std::vector<uint32_t>> group_of(static_cast<size_t>(ranks));
+  for (int r = 0; r < ranks; ++r) {
+    const RankDefs& d = defs[static_cast<size_t>(r)];
+    const std::vector<uint32_t>& comms = comm_of[static_cast<size_t>(r)];
+    for (const WindowDef& w : d.windows) {
+      if (w.global < 0 || w.comm >= comms.size()) {
+        window_of[static_cast<size_t>(r)].push_back(kNoDefinition);  // a gap or damaged line
+        continue;
+      }
+      auto [it, inserted] = unified_windows.try_emplace({w.global, comms[w.comm]}, 0);
+      if (inserted) {
+        it->second = archive->DefineRmaWindow(
+            "MPI window " + std::to_string(unified_windows.size() - 1), comms[w.comm],
+            OTF2_RMA_WIN_FLAG_CREATE_DESTROY_EVENTS);
+      }
+      window_of[static_cast<size_t>(r)].push_back(it->second);
+    }
+    for (const GroupDef& g : d.groups) {
+      if (g.ranks.empty()) {
+        group_of[static_cast<size_t>(r)].push_back(kNoDefinition);
+        continue;
+      }
+      auto [it, inserted] = unified_groups.try_emplace(g.ranks, 0);
+      if (inserted) {
+        it->second = archive->DefineGroup("MPI group " + std::to_string(unified_groups.size() - 1),
+                                          OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI, g.ranks);
+      }
+      group_of[static_cast<size_t>(r)].push_back(it->second);
+    }
+  }
+
   // Ranks on one node share its monotonic clock: they keep their timestamps as they are on rank
   // 0's node, and elsewhere take the offsets the node's first rank measured, so that measuring
   // noise never moves ranks of one node against each other.
@@ -357,6 +431,14 @@ Result<ExportSummary> ExportRawTrace(const std::string& dir) {
     const TimerMap timer = *timer_or;
     const std::vector<uint32_t>& comms = comm_of[static_cast<size_t>(r)];
     auto comm = [&](uint32_t local) { return local < comms.size() ? comms[local] : world; };
+    const std::vector<uint32_t>& windows = window_of[static_cast<size_t>(r)];
+    const std::vector<uint32_t>& groups = group_of[static_cast<size_t>(r)];
+    auto window = [&](uint32_t local) {
+      return local < windows.size() ? windows[local] : kNoDefinition;
+    };
+    auto group = [&](uint32_t local) {
+      return local < groups.size() ? groups[local] : kNoDefinition;
+    };
     std::vector<uint32_t> open;  // regions entered and not left
     uint64_t last = 0;
     uint64_t rank_bytes = 0;
@@ -381,6 +463,15 @@ Result<ExportSummary> ExportRawTrace(const std::string& dir) {
           continue;
         }
         const uint32_t region = is_region ? regions[e.a] : 0;
+        const bool is_rma = e.kind >= RawKind::kRmaWinCreate &&
+                            e.kind <= RawKind::kRmaOpCompleteBlocking &&
+                            e.kind != RawKind::kRmaCollectiveBegin;
+        if (is_rma && (window(e.a) == kNoDefinition ||
+                       (e.kind == RawKind::kRmaGroupSync && group(e.b) == kNoDefinition))) {
+          ++summary.invalid_records;  // a window or group nobody defined: damaged, left out
+          continue;
+        }
+        const uint32_t remote = e.b == kNoRank ? OTF2_UNDEFINED_UINT32 : e.b;
         switch (e.kind) {
           case RawKind::kEnter:
             out.Enter(t, region);
@@ -435,6 +526,48 @@ Result<ExportSummary> ExportRawTrace(const std::string& dir) {
           case RawKind::kNonBlockingCollectiveComplete:
             out.NonBlockingCollectiveComplete(t, static_cast<OTF2_CollectiveOp>(e.op), comm(e.a),
                                               e.b, e.x, e.y, e.c);
+            break;
+          case RawKind::kRmaWinCreate:
+            out.RmaWinCreate(t, window(e.a));
+            break;
+          case RawKind::kRmaWinDestroy:
+            out.RmaWinDestroy(t, window(e.a));
+            break;
+          case RawKind::kRmaCollectiveBegin:
+            out.RmaCollectiveBegin(t);
+            break;
+          case RawKind::kRmaCollectiveEnd:
+            out.RmaCollectiveEnd(t, static_cast<OTF2_CollectiveOp>(e.op),
+                                 static_cast<OTF2_RmaSyncLevel>(e.c), window(e.a), remote, e.x,
+                                 e.y);
+            break;
+          case RawKind::kRmaGroupSync:
+            out.RmaGroupSync(t, static_cast<OTF2_RmaSyncLevel>(e.c), window(e.a), group(e.b));
+            break;
+          case RawKind::kRmaRequestLock:
+            out.RmaRequestLock(t, window(e.a), remote, e.y, static_cast<OTF2_LockType>(e.op));
+            break;
+          case RawKind::kRmaAcquireLock:
+            out.RmaAcquireLock(t, window(e.a), remote, e.y, static_cast<OTF2_LockType>(e.op));
+            break;
+          case RawKind::kRmaReleaseLock:
+            out.RmaReleaseLock(t, window(e.a), remote, e.y);
+            break;
+          case RawKind::kRmaSync:
+            out.RmaSync(t, window(e.a), remote, static_cast<OTF2_RmaSyncType>(e.op));
+            break;
+          case RawKind::kRmaPut:
+            out.RmaPut(t, window(e.a), remote, e.x, e.y);
+            break;
+          case RawKind::kRmaGet:
+            out.RmaGet(t, window(e.a), remote, e.x, e.y);
+            break;
+          case RawKind::kRmaAtomic:
+            out.RmaAtomic(t, window(e.a), remote, static_cast<OTF2_RmaAtomicType>(e.op), e.x, e.c,
+                          e.y);
+            break;
+          case RawKind::kRmaOpCompleteBlocking:
+            out.RmaOpCompleteBlocking(t, window(e.a), e.y);
             break;
           default:
             ++summary.invalid_records;

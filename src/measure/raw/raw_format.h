@@ -38,6 +38,22 @@ enum class RawKind : uint8_t {
   kProbeFound,
   kNonBlockingCollectiveRequest,   // y = request id
   kNonBlockingCollectiveComplete,  // as kCollectiveEnd, c = request id
+  // One-sided communication. Windows and targets: a = window (local id), b = target rank in the
+  // window's communicator (kNoRank: all of them).
+  kRmaWinCreate,        // a = window
+  kRmaWinDestroy,       // a = window
+  kRmaCollectiveBegin,  // (at the time of the call's Enter)
+  kRmaCollectiveEnd,    // op = OTF2 collective op, a = window, c = OTF2 sync level
+  kRmaGroupSync,        // a = window, b = group (local id), c = OTF2 sync level
+  kRmaRequestLock,      // a, b, op = OTF2 lock type, y = lock id (at the call's Enter)
+  kRmaAcquireLock,      // a, b, op = OTF2 lock type, y = lock id
+  kRmaReleaseLock,      // a, b, y = lock id
+  kRmaSync,             // a, b, op = OTF2 sync type
+  kRmaPut,              // a, b, x = bytes, y = matching id
+  kRmaGet,              // a, b, x = bytes, y = matching id
+  kRmaAtomic,           // a, b, op = OTF2 atomic type, x = bytes sent, c = bytes received,
+                        // y = matching id
+  kRmaOpCompleteBlocking,  // a = window, y = matching id (where the epoch completed it)
 };
 
 inline constexpr uint32_t kNoRank = 0xFFFFFFFFu;
@@ -51,6 +67,10 @@ inline constexpr uint32_t kNoRank = 0xFFFFFFFFu;
 //   comm LOCAL GLOBAL N R0 ... R(N-1)      a communicator and its world ranks; GLOBAL is the id
 //                                          its members agreed on at creation, -1 if causeway
 //                                          did not see it created, -2 for MPI_COMM_SELF
+//   win LOCAL GLOBAL COMM                  an RMA window: GLOBAL is the id its members agreed
+//                                          on at creation, COMM the local id of its
+//                                          communicator
+//   group LOCAL N R0 ... R(N-1)            a process group (of MPI_Win_post/start), world ranks
 //   region ID NAME                         a user region
 //   unbalanced_regions N
 //   end EVENTS UNRECORDED FLUSHES FLUSH_NS ok|lost      after MPI_Finalize

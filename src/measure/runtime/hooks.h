@@ -103,4 +103,27 @@ void UntracedRequest(const MPI_Request* request);
 void CommCreated(MPI_Comm parent, const MPI_Comm* created);
 void CommFreed(const MPI_Comm* comm);
 
+// One-sided communication (rma_hooks.cc). Windows get ids their members agree on at creation,
+// as communicators do. An operation's record is written when its call returns; its completion
+// by the call that ends its epoch.
+void RmaCollBegin();
+void WinCreated(MPI_Comm comm, const MPI_Win* win);
+void SaveWindow(const MPI_Win* win);
+void WinFreed();
+void Fenced(MPI_Win win);
+void ExposurePosted(MPI_Group group, MPI_Win win);
+void AccessStarted(MPI_Group group, MPI_Win win);
+void AccessCompleted(MPI_Win win);
+void ExposureWaited(MPI_Win win);
+void ExposureTested(const int* flag, MPI_Win win);
+void LockRequested(int lock_type, int rank, MPI_Win win);
+void LockAcquired(int lock_type, int rank, MPI_Win win);
+void Unlocked(int rank, MPI_Win win);
+void Flushed(int rank, MPI_Win win);
+void WinSynced(MPI_Win win);
+inline constexpr int kAllTargets = -1;
+void Put(int count, MPI_Datatype type, int target, MPI_Win win);
+void Get(int count, MPI_Datatype type, int target, MPI_Win win);
+void Atomic(OTF2_RmaAtomicType type, uint64_t sent, uint64_t received, int target, MPI_Win win);
+
 }  // namespace cw::measure::hook

@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -71,6 +72,23 @@ struct ProbedMessage {
   uint32_t comm = 0;
 };
 
+// An RMA window (rma_hooks.cc). Its operations stay pending until the call that ends their
+// epoch (fence, complete, unlock, flush, free) completes them: that call records their
+// completion, as the window's synchronisation is where MPI guarantees it.
+inline constexpr uint32_t kNoGroup = 0xFFFFFFFFu;
+struct WindowState {
+  struct PendingOp {
+    uint32_t target;  // rank in the window's communicator
+    uint64_t id;      // matching id of the operation's record
+  };
+  uint32_t local = 0;
+  uint32_t comm = 0;  // local id of the window's communicator
+  std::vector<PendingOp> pending;
+  uint32_t access_group = kNoGroup;    // of the latest MPI_Win_start (for MPI_Win_complete)
+  uint32_t exposure_group = kNoGroup;  // of the latest MPI_Win_post (for MPI_Win_wait/test)
+  std::unordered_map<uint32_t, uint64_t> locks;  // target (kNoRank: all) -> id of its lock
+};
+
 // The recorder of this process. Only the thread that initialised MPI touches it (Recording()
 // says no on every other thread), so it needs no locks.
 struct State {
@@ -92,6 +110,13 @@ struct State {
   uint64_t next_message = 1;
   ProbedMessage saved_message;
   std::vector<MPI_Status> status_buffer;
+  std::unordered_map<MPI_Win, WindowState> windows;
+  uint32_t next_local_window = 0;
+  uint32_t next_global_window = 0;
+  MPI_Win saved_window = MPI_WIN_NULL;  // the window MPI_Win_free is freeing
+  std::map<std::vector<int>, uint32_t> groups;  // world ranks -> local group id
+  uint64_t next_rma_op = 1;
+  uint64_t next_lock = 1;
   uint64_t entered = 0;  // when the latest call was entered
   // User and function regions (regions.cc): ids by the address of a user region's name
   // (usually a literal), by function address, and by name.

@@ -170,7 +170,7 @@ def write_wrappers(functions, out):
 HANDLE_F2C = {"MPI_Comm": "PMPI_Comm_f2c", "MPI_Datatype": "PMPI_Type_f2c",
               "MPI_Op": "PMPI_Op_f2c", "MPI_Group": "PMPI_Group_f2c",
               "MPI_Info": "PMPI_Info_f2c", "MPI_Request": "PMPI_Request_f2c",
-              "MPI_Message": "PMPI_Message_f2c"}
+              "MPI_Message": "PMPI_Message_f2c", "MPI_Win": "PMPI_Win_f2c"}
 
 
 def c_type(declaration, name):
