@@ -160,6 +160,16 @@ RankScript& RankScript::Collective(uint64_t enter, uint64_t leave, const std::st
       .CollectiveEndEvent(leave, op, comm, root, sent, received)
       .Leave(leave, call);
 }
+RankScript& RankScript::RmaCollective(uint64_t enter, uint64_t leave, const std::string& call,
+                                      OTF2_CollectiveOp op, uint32_t window) {
+  Enter(enter, call);
+  Add({Record::kRmaCollBegin, enter, ""});
+  Record r{Record::kRmaCollEnd, leave, ""};
+  r.op = op;
+  r.comm = window;
+  Add(r);
+  return Leave(leave, call);
+}
 RankScript& RankScript::Probe(uint64_t enter, uint64_t leave, int from, uint32_t tag,
                               uint64_t handle, const std::string& call, uint32_t comm) {
   Enter(enter, call);
@@ -189,6 +199,10 @@ RankScript& RankScript::Call(uint64_t enter, uint64_t leave, const std::string& 
 Scenario::Scenario(int ranks, uint64_t ticks_per_second)
     : ticks_per_second_(ticks_per_second), ranks_(static_cast<size_t>(ranks)) {}
 
+uint32_t Scenario::AddWindow(uint32_t comm) {
+  windows_.push_back(comm);
+  return static_cast<uint32_t>(windows_.size() - 1);
+}
 uint32_t Scenario::AddComm(const std::vector<int>& world_ranks) {
   comms_.push_back(world_ranks);
   return static_cast<uint32_t>(comms_.size());  // 0 is MPI_COMM_WORLD
@@ -211,6 +225,7 @@ std::string Scenario::WriteOrDie(const std::string& directory) const {
   for (const std::vector<int>& comm : comms_) {
     archive.DefineMpiComm("", std::vector<uint64_t>(comm.begin(), comm.end()), 0);
   }
+  for (uint32_t comm : windows_) archive.DefineRmaWindow("", comm);
 
   std::map<std::string, uint32_t> regions;
   auto region = [&](const std::string& name) {
@@ -271,6 +286,15 @@ std::string Scenario::WriteOrDie(const std::string& directory) const {
           break;
         case RankScript::Record::kCollEnd:
           ev.MpiCollectiveEnd(rec.time, rec.op, rec.comm, rec.root, rec.bytes, rec.received);
+          break;
+        case RankScript::Record::kRmaCollBegin:
+          ev.RmaCollectiveBegin(rec.time);
+          break;
+        case RankScript::Record::kRmaCollEnd:
+          ev.RmaCollectiveEnd(rec.time, rec.op,
+                              static_cast<OTF2_RmaSyncLevel>(OTF2_RMA_SYNC_LEVEL_PROCESS |
+                                                             OTF2_RMA_SYNC_LEVEL_MEMORY),
+                              rec.comm, OTF2_UNDEFINED_UINT32, 0, 0);
           break;
       }
     }

@@ -66,6 +66,11 @@ class RankScript {
   RankScript& Collective(uint64_t enter, uint64_t leave, const std::string& call,
                          OTF2_CollectiveOp op, uint64_t sent, uint64_t received,
                          uint32_t root = OTF2_UNDEFINED_UINT32, uint32_t comm = 0);
+  // An RMA collective on window `window` (MPI_Win_fence with OTF2_COLLECTIVE_OP_BARRIER,
+  // window creation with CREATE_HANDLE, freeing with DESTROY_HANDLE): Enter, RmaCollectiveBegin
+  // at enter, RmaCollectiveEnd at leave, Leave.
+  RankScript& RmaCollective(uint64_t enter, uint64_t leave, const std::string& call,
+                            OTF2_CollectiveOp op, uint32_t window);
   // A probe that found the message (from, tag) as causeway's tracer records it: Enter, and a
   // Leave with the probe attributes (trace/probe_attributes.h); `handle` is 0 for MPI_Probe and
   // MPI_Iprobe, the message handle id for MPI_Mprobe/MPI_Improbe. A probe as Score-P records it
@@ -95,6 +100,8 @@ class RankScript {
       kCancelled,
       kCollBegin,
       kCollEnd,
+      kRmaCollBegin,
+      kRmaCollEnd,
     };
     Record(Kind k, uint64_t t, std::string name) : kind(k), time(t), region(std::move(name)) {}
     Kind kind;
@@ -124,6 +131,8 @@ class Scenario {
 
   // Defines a sub-communicator of the given world ranks and returns its id for the records.
   uint32_t AddComm(const std::vector<int>& world_ranks);
+  // Defines an RMA window over communicator `comm` and returns its id (from 0).
+  uint32_t AddWindow(uint32_t comm);
 
   // Writes the archive into `directory` and returns the anchor path; aborts the test binary on
   // a writer failure (a broken test, not a finding).
@@ -133,6 +142,7 @@ class Scenario {
   uint64_t ticks_per_second_;
   std::vector<RankScript> ranks_;
   std::vector<std::vector<int>> comms_;
+  std::vector<uint32_t> windows_;  // their communicators
 };
 
 // A fresh empty directory under the test temp dir, unique per call.

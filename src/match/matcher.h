@@ -46,6 +46,10 @@ inline constexpr DiagnosticKind kCollectiveMismatch{
 inline constexpr DiagnosticKind kCollectiveUnknownComm{
     "match.collective_unknown_comm", Severity::kError,
     "a collective names a communicator that is undefined or does not contain its location"};
+inline constexpr DiagnosticKind kCollectiveUnknownWindow{
+    "match.collective_unknown_window", Severity::kError,
+    "an RMA collective (fence, window creation or freeing) names a window that is undefined, or "
+    "whose communicator is undefined or does not contain its location"};
 
 inline constexpr DiagnosticKind kProbeInferred{
     "match.probe_inferred", Severity::kInfo,

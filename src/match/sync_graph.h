@@ -50,6 +50,9 @@ struct CollectiveMember {
 
 struct CollectiveInstance {
   uint32_t comm = kNone;
+  // RMA collectives (MPI_Win_fence, window creation and freeing): the window; its members are
+  // the ranks of its communicator `comm`. kNone for operations on a communicator.
+  uint32_t window = kNone;
   trace::CollectiveOp op = trace::CollectiveOp::kBarrier;
   uint32_t root = kNone;      // root location for rooted operations, else kNone
   uint32_t first_member = 0;  // index into SyncGraph::members

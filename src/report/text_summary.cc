@@ -55,6 +55,9 @@ constexpr Pattern kPatterns[] = {
     {MetricId::kMpiLateBroadcast, "processes waited in a broadcast or scatter for the root"},
     {MetricId::kMpiEarlyReduce, "a root waited in a reduce or gather for the last sender"},
     {MetricId::kMpiEarlyScan, "processes waited in a scan for lower ranks"},
+    {MetricId::kMpiRmaWaitAtFence, "processes waited in MPI_Win_fence for the last one"},
+    {MetricId::kMpiRmaWaitAtCreate, "processes waited to create a window for the last one"},
+    {MetricId::kMpiRmaWaitAtFree, "processes waited in MPI_Win_free for the last one"},
     {MetricId::kMpiFinalizeWait, "processes waited in MPI_Finalize for the last one to arrive"},
     {MetricId::kMpiInitCompletion, "processes stayed in MPI_Init after the first one left"},
 };

@@ -258,6 +258,14 @@ TEST(TracedProgramsTest, OneSidedCommunication) {
   EXPECT_EQ(MetricTotal(report, "comms_rma_gets"), 3.0);
   EXPECT_EQ(MetricTotal(report, "bytes_put"), 36.0);
   EXPECT_EQ(MetricTotal(report, "bytes_get"), 12.0);
+  // Phases A, B and F, 100 ms each: ranks 0 and 2 wait at the window's creation, ranks 0 and 1
+  // at the closing fence, ranks 1 and 2 at the free.
+  ExpectInstances(report, "mpi_rma_wait_at_create", 2, 0.1);
+  ExpectInstances(report, "mpi_rma_wait_at_fence", 2, 0.1);
+  ExpectInstances(report, "mpi_rma_wait_at_free", 2, 0.1);
+  ExpectWait(MetricTotal(report, "mpi_rma_wait_at_fence", "MPI_Win_fence"), 0.2, 2);
+  // Window creation, two fences and the free; six barriers.
+  EXPECT_EQ(report["matching"]["collective_instances"].get<uint64_t>(), 10u);
   for (uint64_t rank : {0u, 1u, 2u}) {
     EXPECT_EQ(ValueAt(report, "visits", "main/MPI_Win_fence", rank), 2.0);
     EXPECT_EQ(ValueAt(report, "visits", "main/MPI_Compare_and_swap", rank), 1.0);

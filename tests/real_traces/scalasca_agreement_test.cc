@@ -29,8 +29,7 @@ const std::set<std::string>& NotComputed() {
       "imbalance", "imbalance_above", "imbalance_above_single", "imbalance_below",
       "imbalance_below_bypass", "imbalance_below_singularity",
       // MPI one-sided wait states: Scalasca 2.6 ignores OTF2 RMA records, so they are zero.
-      "mpi_rma_wait_at_create", "mpi_rma_wait_at_free", "mpi_rma_sync_late_post",
-      "mpi_rma_early_wait", "mpi_rma_late_complete", "mpi_rma_wait_at_fence", "mpi_rma_early_fence",
+      "mpi_rma_sync_late_post", "mpi_rma_early_wait", "mpi_rma_late_complete", "mpi_rma_early_fence",
       "mpi_rma_sync_lock_competition", "mpi_rma_sync_wait_for_progress", "mpi_rma_comm_late_post",
       "mpi_rma_comm_lock_competition", "mpi_rma_comm_wait_for_progress", "syncs_rma",
       "syncs_rma_active", "syncs_rma_passive", "mpi_rma_pairsync_count",

@@ -3,6 +3,9 @@
 // 11, 12, so: latest entrant = rank 2 (9), first to leave = rank 0 (10).
 #include <gtest/gtest.h>
 
+#include <string>
+#include <tuple>
+
 #include "tests/common/analysis_fixture.h"
 
 namespace cw::test {
@@ -164,6 +167,72 @@ TEST(CollectiveTest, IncompleteInstancesGiveNoWaitStates) {
   Analysis a = AnalyzeScenario(s);
   EXPECT_EQ(a.Total("mpi_barrier_wait"), 0.0);
   EXPECT_EQ(a.report.matching.incomplete_collectives, 1u);
+}
+
+// One RMA collective on a window of MPI_COMM_WORLD per rank, at the given times.
+Analysis RunRmaCollective(const char* call, OTF2_CollectiveOp op, const Timing (&t)[3]) {
+  Scenario s(3);
+  const uint32_t window = s.AddWindow(0);
+  for (int r = 0; r < 3; ++r) {
+    s.rank(r).Enter(0, "main").RmaCollective(t[r].begin, t[r].end, call, op, window).Leave(20,
+                                                                                         "main");
+  }
+  return AnalyzeScenario(s);
+}
+
+TEST(RmaCollectiveTest, WaitAtFenceCreateAndFree) {
+  // Entries 2, 5, 9, exits 10, 11, 12: every call overlaps every other (first exit 10 > last
+  // entry 9), so wait_r = 9 - begin_r: 7, 4, 0; there is no completion metric.
+  for (const auto& [call, op, metric] :
+       {std::make_tuple("MPI_Win_fence", OTF2_COLLECTIVE_OP_BARRIER, "mpi_rma_wait_at_fence"),
+        std::make_tuple("MPI_Win_create", OTF2_COLLECTIVE_OP_CREATE_HANDLE,
+                        "mpi_rma_wait_at_create"),
+        std::make_tuple("MPI_Win_allocate", OTF2_COLLECTIVE_OP_CREATE_HANDLE_AND_ALLOCATE,
+                        "mpi_rma_wait_at_create"),
+        std::make_tuple("MPI_Win_free", OTF2_COLLECTIVE_OP_DESTROY_HANDLE,
+                        "mpi_rma_wait_at_free")}) {
+    SCOPED_TRACE(call);
+    Analysis a = RunRmaCollective(call, op, kDefault);
+    const std::string path = std::string("main/") + call;
+    EXPECT_EQ(a.Value(metric, path, 0), 7.0);
+    EXPECT_EQ(a.Value(metric, path, 1), 4.0);
+    EXPECT_EQ(a.Value(metric, path, 2), 0.0);
+    EXPECT_EQ(a.Total(metric), 11.0);
+    EXPECT_EQ(a.report.matching.collective_instances, 1u);
+    // Not a barrier of a communicator, and no wait edge for the root-cause analyses.
+    EXPECT_EQ(a.Total("mpi_barrier_wait"), 0.0);
+    EXPECT_TRUE(a.result.waitstates.sync.edges.empty());
+  }
+}
+
+TEST(RmaCollectiveTest, CallsThatDoNotAllOverlapDidNotSynchronise) {
+  // Rank 0 leaves the fence at 4, before rank 2 enters at 9: as Scalasca assumes, such a fence
+  // did not synchronise (an implementation may return early when no operation is pending), so
+  // nobody waited and no clock violation is counted.
+  constexpr Timing kEarlyExit[3] = {{2, 4}, {5, 11}, {9, 12}};
+  Analysis a = RunRmaCollective("MPI_Win_fence", OTF2_COLLECTIVE_OP_BARRIER, kEarlyExit);
+  EXPECT_EQ(a.Total("mpi_rma_wait_at_fence"), 0.0);
+  EXPECT_EQ(a.report.trace.clock_violations_collective, 0u);
+  // The fence's time is active-target synchronisation: 2 + 6 + 3 = 11 s.
+  EXPECT_EQ(a.Total("mpi_rma_sync_active"), 11.0);
+}
+
+TEST(RmaCollectiveTest, AFenceOnAnUndefinedWindowIsReported) {
+  Scenario s(2);
+  for (int r = 0; r < 2; ++r) {
+    s.rank(r)
+        .Enter(0, "main")
+        .RmaCollective(1, 2, "MPI_Win_fence", OTF2_COLLECTIVE_OP_BARRIER, 5)
+        .Leave(3, "main");
+  }
+  Analysis a = AnalyzeScenario(s);
+  EXPECT_EQ(a.report.matching.collective_instances, 0u);
+  EXPECT_EQ(a.Total("mpi_rma_wait_at_fence"), 0.0);
+  bool reported = false;
+  for (const auto& d : a.report.diagnostics) {
+    reported |= d.name == "match.collective_unknown_window";
+  }
+  EXPECT_TRUE(reported);
 }
 
 TEST(InitFinalizeTest, WaitAtFinalizeAndInitCompletion) {

@@ -17,23 +17,30 @@ struct CollectiveCall {
   uint32_t end;
 };
 
-// Per location: its collective calls grouped by communicator, each list in event order.
+// Per location: its collective calls grouped by communicator (or, for RMA collectives, by
+// window), each list in event order.
 using CallsByComm = std::map<uint32_t, std::vector<CollectiveCall>>;
+struct LocationCalls {
+  CallsByComm by_comm;
+  CallsByComm by_window;
+};
 
-CallsByComm ScanLocation(const trace::LocationEvents& ev) {
-  CallsByComm calls;
+LocationCalls ScanLocation(const trace::LocationEvents& ev) {
+  LocationCalls calls;
   uint32_t last_begin = kNone;
   for (uint32_t i = 0; i < ev.size(); ++i) {
     EventKind kind = ev.kind(i);
-    if (kind == EventKind::kMpiCollectiveBegin) {
+    if (kind == EventKind::kMpiCollectiveBegin || kind == EventKind::kRmaCollectiveBegin) {
       last_begin = i;
-    } else if (kind == EventKind::kMpiCollectiveEnd) {
+    } else if (kind == EventKind::kMpiCollectiveEnd || kind == EventKind::kRmaCollectiveEnd) {
       // The begin record belongs to this call if both sit in the same region instance;
       // otherwise the Enter of the call stands in for it.
       uint32_t begin =
           last_begin != kNone && ev.pair(last_begin) == ev.pair(i) ? last_begin : ev.pair(i);
       if (begin == kNone) begin = i;
-      calls[ev.collective(i).comm_or_window].push_back(CollectiveCall{begin, i});
+      CallsByComm& calls_of_kind =
+          kind == EventKind::kRmaCollectiveEnd ? calls.by_window : calls.by_comm;
+      calls_of_kind[ev.collective(i).comm_or_window].push_back(CollectiveCall{begin, i});
       last_begin = kNone;
     }
   }
@@ -44,17 +51,19 @@ std::string Where(uint32_t location, uint32_t event) {
   return "location " + std::to_string(location) + ", event " + std::to_string(event);
 }
 
-// Instances of one communicator; `members_of_rank[r]` is the location of rank r.
-void BuildInstances(const trace::Trace& trace, uint32_t comm_id,
+// Instances of one communicator (or of window `window` over it); `rank_locations[r]` is the
+// location of rank r.
+void BuildInstances(const trace::Trace& trace, uint32_t comm_id, uint32_t window,
                     const std::vector<uint32_t>& rank_locations,
-                    const std::vector<CallsByComm>& calls, SyncGraph& graph) {
+                    const std::vector<LocationCalls>& calls, SyncGraph& graph) {
   size_t rounds = 0;
   std::vector<const std::vector<CollectiveCall>*> lists(rank_locations.size(), nullptr);
   for (size_t r = 0; r < rank_locations.size(); ++r) {
     uint32_t loc = rank_locations[r];
     if (loc == kNone) continue;
-    auto it = calls[loc].find(comm_id);
-    if (it == calls[loc].end()) continue;
+    const CallsByComm& of_loc = window == kNone ? calls[loc].by_comm : calls[loc].by_window;
+    auto it = of_loc.find(window == kNone ? comm_id : window);
+    if (it == of_loc.end()) continue;
     lists[r] = &it->second;
     rounds = std::max(rounds, it->second.size());
   }
@@ -62,6 +71,7 @@ void BuildInstances(const trace::Trace& trace, uint32_t comm_id,
   for (size_t k = 0; k < rounds; ++k) {
     CollectiveInstance instance;
     instance.comm = comm_id;
+    instance.window = window;
     instance.first_member = static_cast<uint32_t>(graph.members.size());
     bool first = true;
     bool mismatch = false;
@@ -99,7 +109,7 @@ void BuildInstances(const trace::Trace& trace, uint32_t comm_id,
 
 void MatchCollectives(const trace::Trace& trace, unsigned threads, SyncGraph& graph) {
   const uint32_t n = trace.location_count();
-  std::vector<CallsByComm> calls(n);
+  std::vector<LocationCalls> calls(n);
   ParallelFor(n, threads, [&](size_t loc) {
     calls[loc] = ScanLocation(trace.location(static_cast<uint32_t>(loc)));
   });
@@ -109,7 +119,7 @@ void MatchCollectives(const trace::Trace& trace, unsigned threads, SyncGraph& gr
   std::map<uint32_t, std::vector<uint32_t>> self_users;  // self-like comm -> locations using it
   std::vector<bool> used(comms.size(), false);
   for (uint32_t loc = 0; loc < n; ++loc) {
-    for (const auto& [comm, list] : calls[loc]) {
+    for (const auto& [comm, list] : calls[loc].by_comm) {
       bool known = comm < comms.size() && comms[comm].defined &&
                    (comms[comm].is_self || !comms[comm].rank_to_location.empty());
       if (!known) {
@@ -128,11 +138,37 @@ void MatchCollectives(const trace::Trace& trace, unsigned threads, SyncGraph& gr
     }
   }
   for (uint32_t comm = 0; comm < comms.size(); ++comm) {
-    if (used[comm]) BuildInstances(trace, comm, comms[comm].rank_to_location, calls, graph);
+    if (used[comm]) BuildInstances(trace, comm, kNone, comms[comm].rank_to_location, calls, graph);
     auto self = self_users.find(comm);
     if (self == self_users.end()) continue;
     // A self-like communicator is a separate one-member communicator on every location.
-    for (uint32_t loc : self->second) BuildInstances(trace, comm, {loc}, calls, graph);
+    for (uint32_t loc : self->second) BuildInstances(trace, comm, kNone, {loc}, calls, graph);
+  }
+
+  // RMA collectives, window by window, over the ranks of the window's communicator.
+  const std::vector<trace::RmaWindow>& windows = trace.defs.windows;
+  std::vector<bool> window_used(windows.size(), false);
+  for (uint32_t loc = 0; loc < n; ++loc) {
+    for (const auto& [window, list] : calls[loc].by_window) {
+      const uint32_t comm = window < windows.size() && windows[window].defined
+                                ? windows[window].comm
+                                : kNone;
+      bool known = comm < comms.size() && comms[comm].defined && !comms[comm].is_self &&
+                   std::find(comms[comm].rank_to_location.begin(),
+                             comms[comm].rank_to_location.end(),
+                             loc) != comms[comm].rank_to_location.end();
+      if (!known) {
+        graph.diagnostics.Report(kCollectiveUnknownWindow, Where(loc, list.front().end),
+                                 list.size());
+        continue;
+      }
+      window_used[window] = true;
+    }
+  }
+  for (uint32_t window = 0; window < windows.size(); ++window) {
+    if (!window_used[window]) continue;
+    const uint32_t comm = windows[window].comm;
+    BuildInstances(trace, comm, window, comms[comm].rank_to_location, calls, graph);
   }
   graph.stats.collective_instances = graph.collectives.size();
 

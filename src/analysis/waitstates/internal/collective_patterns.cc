@@ -160,6 +160,28 @@ void Scan(const std::vector<MemberTimes>& m, MemberOutcome* out) {
   }
 }
 
+// RMA collectives (fence, window creation and freeing), as Scalasca evaluates them: only if
+// every member's call overlaps every other's (the first exit after the last entry) did they
+// synchronise; then each member waited from its entry to the last entry. Not followed by the
+// root-cause analyses (no partner member, not synchronised).
+void RmaCollective(const std::vector<MemberTimes>& m, MetricId metric, MemberOutcome* out) {
+  int64_t latest = kNoTime, earliest_end = std::numeric_limits<int64_t>::max();
+  size_t latest_index = 0;
+  for (size_t i = 0; i < m.size(); ++i) {
+    if (m[i].begin > latest) {
+      latest = m[i].begin;
+      latest_index = i;
+    }
+    earliest_end = std::min(earliest_end, m[i].end);
+  }
+  if (earliest_end <= latest) return;
+  for (size_t i = 0; i < m.size(); ++i) {
+    out[i].wait_metric = metric;
+    out[i].partner = m[latest_index].location;
+    out[i].wait = static_cast<double>(Max0(latest - m[i].begin));
+  }
+}
+
 void EvaluateInstance(const Context& ctx, const match::CollectiveInstance& instance,
                       MemberOutcome* out) {
   const std::vector<match::CollectiveMember>& members = ctx.graph.members;
@@ -179,6 +201,24 @@ void EvaluateInstance(const Context& ctx, const match::CollectiveInstance& insta
                        member.location,
                        instance.first_member + k};
     if (member.location == instance.root) root = k;
+  }
+  if (instance.window != kNone) {
+    switch (instance.op) {
+      case CollectiveOp::kBarrier:
+        RmaCollective(m, MetricId::kMpiRmaWaitAtFence, out);
+        break;
+      case CollectiveOp::kCreateHandle:
+      case CollectiveOp::kCreateHandleAndAllocate:
+        RmaCollective(m, MetricId::kMpiRmaWaitAtCreate, out);
+        break;
+      case CollectiveOp::kDestroyHandle:
+      case CollectiveOp::kDestroyHandleAndDeallocate:
+        RmaCollective(m, MetricId::kMpiRmaWaitAtFree, out);
+        break;
+      default:
+        break;
+    }
+    return;
   }
   switch (instance.op) {
     case CollectiveOp::kBarrier:
