@@ -124,6 +124,63 @@ TEST(RawExportTest, DamagedFilesGiveProblemsAndTheRest) {
   EXPECT_EQ(a.report.matching.messages, 1u);
 }
 
+TEST(RawExportTest, OneSidedRecordsNeedTheirWindowAndGroup) {
+  RawRun run("raw-rma");
+  // Both ranks define window 0 (agreed id 0, on MPI_COMM_WORLD) and group 0 (world rank 1);
+  // rank 0 also has a damaged window line. Each rank: MPI_Win_fence with its collective
+  // begin/end (enter 1000 / 2000 and 1400 / 2000: rank 0 waits 400 ns), a put to the other rank
+  // completed by the second fence, and an MPI_Win_post on group 0. Rank 0's records that name
+  // window 3 and group 9, which nobody defined, are left out.
+  const std::string rma_defs = "win 0 0 0\ngroup 0 1 1\n";
+  run.Defs(0, RankDefs(0, 2) + rma_defs + "win x y\nend 0 0 0 0 ok\n");
+  run.Defs(1, RankDefs(1, 2) + rma_defs + "end 0 0 0 0 ok\n");
+  const uint32_t fence = Region(MpiFunction::kMPI_Win_fence);
+  const uint32_t put = Region(MpiFunction::kMPI_Put);
+  const uint32_t post = Region(MpiFunction::kMPI_Win_post);
+  for (int r = 0; r < 2; ++r) {
+    const uint64_t enter = r == 0 ? 1000 : 1400;
+    RawEvent end = Event(2000, RawKind::kRmaCollectiveEnd, 0, measure::kNoRank, 3);
+    end.op = OTF2_COLLECTIVE_OP_BARRIER;
+    RawEvent second_end = end;
+    second_end.time = 4000;
+    std::vector<RawEvent> events = {
+        Event(500, RawKind::kEnter, kMain),
+        Event(enter, RawKind::kEnter, fence),
+        Event(enter, RawKind::kRmaCollectiveBegin),
+        end,
+        Event(2000, RawKind::kLeave, fence),
+        Event(2100, RawKind::kEnter, put),
+        Event(2200, RawKind::kRmaPut, 0, static_cast<uint32_t>(1 - r), 0, 8, 1),
+        Event(2300, RawKind::kLeave, put),
+        Event(3000, RawKind::kEnter, fence),
+        Event(3000, RawKind::kRmaCollectiveBegin),
+        Event(3900, RawKind::kRmaOpCompleteBlocking, 0, 0, 0, 0, 1),
+        second_end,
+        Event(4000, RawKind::kLeave, fence),
+        Event(4100, RawKind::kEnter, post),
+        Event(4200, RawKind::kRmaGroupSync, 0, 0, 1),
+        Event(4300, RawKind::kLeave, post)};
+    if (r == 0) {
+      events.push_back(Event(4400, RawKind::kRmaPut, 3, 1, 0, 8, 2));      // window 3
+      events.push_back(Event(4500, RawKind::kRmaGroupSync, 0, 9, 1));      // group 9
+    }
+    events.push_back(Event(5000, RawKind::kLeave, kMain));
+    run.Events(r, events);
+  }
+  Result<ExportSummary> s = ExportRawTrace(run.dir());
+  ASSERT_TRUE(s.has_value()) << s.error().message();
+  EXPECT_EQ(s->invalid_records, 2u);
+  ASSERT_EQ(s->problems.size(), 1u);
+  EXPECT_NE(s->problems[0].find("damaged line \"win x y\""), std::string::npos);
+  EXPECT_EQ(s->events, 34u);  // 17 per rank
+  Analysis a = AnalyzeFile(s->anchor, 1);
+  EXPECT_EQ(a.trace.defs.windows.size(), 1u);
+  EXPECT_EQ(a.report.matching.collective_instances, 2u);
+  // Rank 0 entered the first fence at 1000, rank 1 at 1400; both left at 2000.
+  EXPECT_NEAR(a.Value("mpi_rma_wait_at_fence", "main/MPI_Win_fence", 0), 400e-9, 1e-15);
+  EXPECT_NEAR(a.Total("bytes_put"), 16.0, 0.0);
+}
+
 TEST(RawExportTest, MissingOrDamagedRunIsAnError) {
   RawRun empty("raw-empty");
   Result<ExportSummary> none = ExportRawTrace(empty.dir());
