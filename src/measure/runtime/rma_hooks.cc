@@ -55,15 +55,12 @@ uint32_t GroupId(MPI_Group group) {
   return it->second;
 }
 
-void Operation(RawKind kind, OTF2_RmaAtomicType type, uint64_t sent, uint64_t received,
-               int target, MPI_Win win) {
+// Records an operation (c and op as raw_format.h says for its kind) and keeps it pending.
+void Operation(RawKind kind, uint64_t sent, uint32_t c, uint8_t op, int target, MPI_Win win) {
   WindowState* w = Find(win);
   if (w == nullptr || target == MPI_PROC_NULL || target < 0) return;
-  State& s = S();
-  const uint64_t id = s.next_rma_op++;
-  const uint32_t received32 = static_cast<uint32_t>(std::min<uint64_t>(received, 0xFFFFFFFFu));
-  Record(kind, w->local, Target(target), kind == RawKind::kRmaAtomic ? received32 : 0, sent, id,
-         static_cast<uint8_t>(type));
+  const uint64_t id = S().next_rma_op++;
+  Record(kind, w->local, Target(target), c, sent, id, op);
   w->pending.push_back(WindowState::PendingOp{Target(target), id});
 }
 
@@ -186,15 +183,16 @@ void WinSynced(MPI_Win win) {
 }
 
 void Put(int count, MPI_Datatype type, int target, MPI_Win win) {
-  Operation(RawKind::kRmaPut, OTF2_RMA_ATOMIC_TYPE_ACCUMULATE, Bytes(count, type), 0, target, win);
+  Operation(RawKind::kRmaPut, Bytes(count, type), 0, 0, target, win);
 }
 
 void Get(int count, MPI_Datatype type, int target, MPI_Win win) {
-  Operation(RawKind::kRmaGet, OTF2_RMA_ATOMIC_TYPE_ACCUMULATE, Bytes(count, type), 0, target, win);
+  Operation(RawKind::kRmaGet, Bytes(count, type), 0, 0, target, win);
 }
 
 void Atomic(OTF2_RmaAtomicType type, uint64_t sent, uint64_t received, int target, MPI_Win win) {
-  Operation(RawKind::kRmaAtomic, type, sent, received, target, win);
+  const uint32_t received32 = static_cast<uint32_t>(std::min<uint64_t>(received, 0xFFFFFFFFu));
+  Operation(RawKind::kRmaAtomic, sent, received32, static_cast<uint8_t>(type), target, win);
 }
 
 }  // namespace cw::measure::hook

@@ -55,16 +55,27 @@ void Outcome(const MemberTimes& m, int64_t latest, int64_t earliest_end, MemberO
   out.violation = latest > m.end;
 }
 
-void Barrier(const std::vector<MemberTimes>& m, MemberOutcome* out) {
-  int64_t latest = kNoTime, earliest_end = std::numeric_limits<int64_t>::max();
+// The last entry (the first member with it) and the first exit of an instance.
+struct Overlap {
+  int64_t latest = kNoTime;
   size_t latest_index = 0;
+  int64_t earliest_end = std::numeric_limits<int64_t>::max();
+};
+
+Overlap FindOverlap(const std::vector<MemberTimes>& m) {
+  Overlap o;
   for (size_t i = 0; i < m.size(); ++i) {
-    if (m[i].begin > latest) {
-      latest = m[i].begin;
-      latest_index = i;
+    if (m[i].begin > o.latest) {
+      o.latest = m[i].begin;
+      o.latest_index = i;
     }
-    earliest_end = std::min(earliest_end, m[i].end);
+    o.earliest_end = std::min(o.earliest_end, m[i].end);
   }
+  return o;
+}
+
+void Barrier(const std::vector<MemberTimes>& m, MemberOutcome* out) {
+  const auto [latest, latest_index, earliest_end] = FindOverlap(m);
   for (size_t i = 0; i < m.size(); ++i) {
     out[i].wait_metric = MetricId::kMpiBarrierWait;
     out[i].completion_metric = MetricId::kMpiBarrierCompletion;
@@ -165,15 +176,7 @@ void Scan(const std::vector<MemberTimes>& m, MemberOutcome* out) {
 // synchronise; then each member waited from its entry to the last entry. Not followed by the
 // root-cause analyses (no partner member, not synchronised).
 void RmaCollective(const std::vector<MemberTimes>& m, MetricId metric, MemberOutcome* out) {
-  int64_t latest = kNoTime, earliest_end = std::numeric_limits<int64_t>::max();
-  size_t latest_index = 0;
-  for (size_t i = 0; i < m.size(); ++i) {
-    if (m[i].begin > latest) {
-      latest = m[i].begin;
-      latest_index = i;
-    }
-    earliest_end = std::min(earliest_end, m[i].end);
-  }
+  const auto [latest, latest_index, earliest_end] = FindOverlap(m);
   if (earliest_end <= latest) return;
   for (size_t i = 0; i < m.size(); ++i) {
     out[i].wait_metric = metric;
