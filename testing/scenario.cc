@@ -170,6 +170,61 @@ RankScript& RankScript::RmaCollective(uint64_t enter, uint64_t leave, const std:
   Add(r);
   return Leave(leave, call);
 }
+RankScript& RankScript::RmaGroupSync(uint64_t enter, uint64_t leave, const std::string& call,
+                                     uint32_t window, uint32_t group,
+                                     const std::function<void(RankScript&)>& records) {
+  Enter(enter, call);
+  if (records) records(*this);
+  Record r{Record::kRmaGroupSync, leave, call};
+  r.comm = window;
+  r.group = group;
+  Add(r);
+  return Leave(leave, call);
+}
+RankScript& RankScript::RmaTransfer(uint64_t enter, uint64_t leave, const std::string& call,
+                                    uint32_t window, uint32_t target, uint64_t bytes,
+                                    uint64_t matching) {
+  Enter(enter, call);
+  Record r{call == "MPI_Get" ? Record::kRmaGet : Record::kRmaPut, enter, ""};
+  r.comm = window;
+  r.peer = static_cast<int>(target);
+  r.bytes = bytes;
+  r.request = matching;
+  Add(r);
+  return Leave(leave, call);
+}
+RankScript& RankScript::RmaOpCompleteEvent(uint64_t t, uint32_t window, uint64_t matching) {
+  Record r{Record::kRmaOpComplete, t, ""};
+  r.comm = window;
+  r.request = matching;
+  return Add(r);
+}
+RankScript& RankScript::RmaLock(uint64_t enter, uint64_t leave, const std::string& call,
+                                uint32_t window, uint32_t target, uint64_t lock, bool exclusive) {
+  Enter(enter, call);
+  for (auto [kind, t] :
+       {std::pair{Record::kRmaRequestLock, enter}, std::pair{Record::kRmaAcquireLock, leave}}) {
+    Record r{kind, t, ""};
+    r.comm = window;
+    r.peer = static_cast<int>(target);
+    r.request = lock;
+    r.exclusive = exclusive;
+    Add(r);
+  }
+  return Leave(leave, call);
+}
+RankScript& RankScript::RmaUnlock(uint64_t enter, uint64_t leave, const std::string& call,
+                                  uint32_t window, uint32_t target, uint64_t lock,
+                                  const std::function<void(RankScript&)>& records) {
+  Enter(enter, call);
+  if (records) records(*this);
+  Record r{Record::kRmaReleaseLock, leave, ""};
+  r.comm = window;
+  r.peer = static_cast<int>(target);
+  r.request = lock;
+  Add(r);
+  return Leave(leave, call);
+}
 RankScript& RankScript::Probe(uint64_t enter, uint64_t leave, int from, uint32_t tag,
                               uint64_t handle, const std::string& call, uint32_t comm) {
   Enter(enter, call);
@@ -203,6 +258,10 @@ uint32_t Scenario::AddWindow(uint32_t comm) {
   windows_.push_back(comm);
   return static_cast<uint32_t>(windows_.size() - 1);
 }
+uint32_t Scenario::AddGroup(const std::vector<int>& world_ranks) {
+  groups_.push_back(world_ranks);
+  return static_cast<uint32_t>(groups_.size() - 1);
+}
 uint32_t Scenario::AddComm(const std::vector<int>& world_ranks) {
   comms_.push_back(world_ranks);
   return static_cast<uint32_t>(comms_.size());  // 0 is MPI_COMM_WORLD
@@ -226,6 +285,11 @@ std::string Scenario::WriteOrDie(const std::string& directory) const {
     archive.DefineMpiComm("", std::vector<uint64_t>(comm.begin(), comm.end()), 0);
   }
   for (uint32_t comm : windows_) archive.DefineRmaWindow("", comm);
+  std::vector<uint32_t> groups;  // archive ids of groups_
+  for (const std::vector<int>& g : groups_) {
+    groups.push_back(archive.DefineGroup("", OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI,
+                                         std::vector<uint64_t>(g.begin(), g.end())));
+  }
 
   std::map<std::string, uint32_t> regions;
   auto region = [&](const std::string& name) {
@@ -295,6 +359,38 @@ std::string Scenario::WriteOrDie(const std::string& directory) const {
                               static_cast<OTF2_RmaSyncLevel>(OTF2_RMA_SYNC_LEVEL_PROCESS |
                                                              OTF2_RMA_SYNC_LEVEL_MEMORY),
                               rec.comm, OTF2_UNDEFINED_UINT32, 0, 0);
+          break;
+        case RankScript::Record::kRmaGroupSync: {
+          // Post and start synchronise processes; complete and wait also memory.
+          const bool opening = rec.region == "MPI_Win_post" || rec.region == "MPI_Win_start";
+          const OTF2_RmaSyncLevel level =
+              opening ? static_cast<OTF2_RmaSyncLevel>(OTF2_RMA_SYNC_LEVEL_PROCESS)
+                      : static_cast<OTF2_RmaSyncLevel>(OTF2_RMA_SYNC_LEVEL_PROCESS |
+                                                       OTF2_RMA_SYNC_LEVEL_MEMORY);
+          ev.RmaGroupSync(rec.time, level, rec.comm, groups.at(rec.group));
+          break;
+        }
+        case RankScript::Record::kRmaPut:
+          ev.RmaPut(rec.time, rec.comm, peer, rec.bytes, rec.request);
+          break;
+        case RankScript::Record::kRmaGet:
+          ev.RmaGet(rec.time, rec.comm, peer, rec.bytes, rec.request);
+          break;
+        case RankScript::Record::kRmaOpComplete:
+          ev.RmaOpCompleteBlocking(rec.time, rec.comm, rec.request);
+          break;
+        case RankScript::Record::kRmaRequestLock:
+        case RankScript::Record::kRmaAcquireLock: {
+          const OTF2_LockType type = rec.exclusive ? OTF2_LOCK_EXCLUSIVE : OTF2_LOCK_SHARED;
+          if (rec.kind == RankScript::Record::kRmaRequestLock) {
+            ev.RmaRequestLock(rec.time, rec.comm, peer, rec.request, type);
+          } else {
+            ev.RmaAcquireLock(rec.time, rec.comm, peer, rec.request, type);
+          }
+          break;
+        }
+        case RankScript::Record::kRmaReleaseLock:
+          ev.RmaReleaseLock(rec.time, rec.comm, peer, rec.request);
           break;
       }
     }

@@ -71,6 +71,26 @@ class RankScript {
   // at enter, RmaCollectiveEnd at leave, Leave.
   RankScript& RmaCollective(uint64_t enter, uint64_t leave, const std::string& call,
                             OTF2_CollectiveOp op, uint32_t window);
+  // General active-target synchronisation on `window` (MPI_Win_post, MPI_Win_start,
+  // MPI_Win_complete, MPI_Win_wait, MPI_Win_test): Enter, `records` (e.g. completions),
+  // RmaGroupSync over `group` (an id from Scenario::AddGroup) at leave, Leave.
+  RankScript& RmaGroupSync(uint64_t enter, uint64_t leave, const std::string& call, uint32_t window,
+                           uint32_t group, const std::function<void(RankScript&)>& records = {});
+  // A one-sided transfer to rank `target` of the window's communicator: Enter, RmaGet (call
+  // "MPI_Get") or RmaPut (any other call) at enter, Leave. `matching` ties it to its
+  // completion (RmaOpCompleteEvent).
+  RankScript& RmaTransfer(uint64_t enter, uint64_t leave, const std::string& call, uint32_t window,
+                          uint32_t target, uint64_t bytes, uint64_t matching);
+  RankScript& RmaOpCompleteEvent(uint64_t t, uint32_t window, uint64_t matching);
+  // MPI_Win_lock (or lock_all with target OTF2_UNDEFINED_UINT32): Enter, RmaRequestLock at
+  // enter, RmaAcquireLock at leave, Leave.
+  RankScript& RmaLock(uint64_t enter, uint64_t leave, const std::string& call, uint32_t window,
+                      uint32_t target, uint64_t lock, bool exclusive);
+  // MPI_Win_unlock (or unlock_all): Enter, `records` (e.g. completions), RmaReleaseLock at
+  // leave, Leave.
+  RankScript& RmaUnlock(uint64_t enter, uint64_t leave, const std::string& call, uint32_t window,
+                        uint32_t target, uint64_t lock,
+                        const std::function<void(RankScript&)>& records = {});
   // A probe that found the message (from, tag) as causeway's tracer records it: Enter, and a
   // Leave with the probe attributes (trace/probe_attributes.h); `handle` is 0 for MPI_Probe and
   // MPI_Iprobe, the message handle id for MPI_Mprobe/MPI_Improbe. A probe as Score-P records it
@@ -102,6 +122,13 @@ class RankScript {
       kCollEnd,
       kRmaCollBegin,
       kRmaCollEnd,
+      kRmaGroupSync,
+      kRmaPut,
+      kRmaGet,
+      kRmaOpComplete,
+      kRmaRequestLock,
+      kRmaAcquireLock,
+      kRmaReleaseLock,
     };
     Record(Kind k, uint64_t t, std::string name) : kind(k), time(t), region(std::move(name)) {}
     Kind kind;
@@ -111,8 +138,10 @@ class RankScript {
     uint32_t tag = 0;
     uint64_t bytes = 0;
     uint64_t request = 0;
-    uint32_t comm = 0;
+    uint32_t comm = 0;  // or the window of RMA records
     uint32_t root = OTF2_UNDEFINED_UINT32;
+    uint32_t group = 0;      // RmaGroupSync: Scenario::AddGroup id
+    bool exclusive = false;  // lock records
     uint64_t received = 0;
     OTF2_CollectiveOp op = OTF2_COLLECTIVE_OP_BARRIER;
     std::vector<std::pair<std::string, uint64_t>> attributes;  // (name, value), as uint64
@@ -133,6 +162,8 @@ class Scenario {
   uint32_t AddComm(const std::vector<int>& world_ranks);
   // Defines an RMA window over communicator `comm` and returns its id (from 0).
   uint32_t AddWindow(uint32_t comm);
+  // Defines an MPI group of world ranks (for RmaGroupSync) and returns its id for the records.
+  uint32_t AddGroup(const std::vector<int>& world_ranks);
 
   // Writes the archive into `directory` and returns the anchor path; aborts the test binary on
   // a writer failure (a broken test, not a finding).
@@ -143,6 +174,7 @@ class Scenario {
   std::vector<RankScript> ranks_;
   std::vector<std::vector<int>> comms_;
   std::vector<uint32_t> windows_;  // their communicators
+  std::vector<std::vector<int>> groups_;
 };
 
 // A fresh empty directory under the test temp dir, unique per call.

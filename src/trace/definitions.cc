@@ -56,6 +56,27 @@ const Group* FindCommLocations(const std::vector<Group>& groups, Paradigm paradi
 
 }  // namespace
 
+std::vector<uint32_t> Definitions::GroupLocations(uint32_t group_id) const {
+  std::vector<uint32_t> result;
+  if (group_id >= groups.size() || !groups[group_id].defined) return result;
+  const Group& group = groups[group_id];
+  const Group* world =
+      group.type == GroupType::kCommGroup ? FindCommLocations(groups, group.paradigm) : nullptr;
+  result.reserve(group.members.size());
+  for (uint64_t member : group.members) {
+    uint64_t location_id = member;
+    if (group.type == GroupType::kCommGroup) {
+      if (world == nullptr || member >= world->members.size()) {
+        result.push_back(kNone);
+        continue;
+      }
+      location_id = world->members[member];
+    }
+    result.push_back(LocationIndex(location_id));
+  }
+  return result;
+}
+
 size_t Definitions::ResolveComms() {
   size_t unresolved = 0;
   for (Comm& comm : comms) {
@@ -70,23 +91,9 @@ size_t Definitions::ResolveComms() {
       comm.is_self = true;
       continue;
     }
-    const Group* world =
-        group.type == GroupType::kCommGroup ? FindCommLocations(groups, group.paradigm) : nullptr;
+    comm.rank_to_location = GroupLocations(comm.group);
     bool ok = true;
-    for (uint64_t member : group.members) {
-      uint64_t location_id = member;
-      if (group.type == GroupType::kCommGroup) {
-        if (world == nullptr || member >= world->members.size()) {
-          ok = false;
-          comm.rank_to_location.push_back(kNone);
-          continue;
-        }
-        location_id = world->members[member];
-      }
-      uint32_t index = LocationIndex(location_id);
-      if (index == kNone) ok = false;
-      comm.rank_to_location.push_back(index);
-    }
+    for (uint32_t index : comm.rank_to_location) ok = ok && index != kNone;
     if (!ok) ++unresolved;
   }
 

@@ -182,6 +182,11 @@ class Definitions {
   uint32_t LocationIndex(uint64_t otf2_id) const;
   void IndexLocations();  // rebuilds the id -> index map after `locations` changed
 
+  // The dense location of each member of a group of locations (COMM_LOCATIONS, LOCATIONS) or
+  // of ranks (COMM_GROUP: indices into its paradigm's COMM_LOCATIONS group), kNone for members
+  // that name no location; empty for an undefined group.
+  std::vector<uint32_t> GroupLocations(uint32_t group) const;
+
   // Fills Comm::rank_to_location and LocationGroup::rank from the groups. Call once after all
   // definitions are in; returns the number of communicators whose members could not be resolved.
   size_t ResolveComms();

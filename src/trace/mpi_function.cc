@@ -184,6 +184,15 @@ MpiCategory ClassifyByName(std::string_view rest) {
   return C::kOther;
 }
 
+MpiRmaGroupCall RmaGroupCall(std::string_view rest) {
+  if (rest == "win_post") return MpiRmaGroupCall::kPost;
+  if (rest == "win_start") return MpiRmaGroupCall::kStart;
+  if (rest == "win_complete") return MpiRmaGroupCall::kComplete;
+  if (rest == "win_wait") return MpiRmaGroupCall::kWait;
+  if (rest == "win_test") return MpiRmaGroupCall::kTest;
+  return MpiRmaGroupCall::kOther;
+}
+
 }  // namespace
 
 MpiFunction ClassifyMpiRegion(std::string_view name) {
@@ -204,7 +213,7 @@ MpiFunction ClassifyMpiRegion(std::string_view name) {
   if (it != kTable.end() && it->name == rest) {
     return MpiFunction{it->category, it->collective, it->flags};
   }
-  return MpiFunction{ClassifyByName(rest), MpiCollective::kNotCollective, 0};
+  return MpiFunction{ClassifyByName(rest), MpiCollective::kNotCollective, 0, RmaGroupCall(rest)};
 }
 
 }  // namespace cw::trace

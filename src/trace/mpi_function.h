@@ -59,10 +59,22 @@ enum MpiP2pFlag : uint16_t {
   kMpiMatched = 1 << 13,   // Mprobe/Improbe/Mrecv/Imrecv: works on a message handle
 };
 
+// The calls of general active-target synchronisation (post-start-complete-wait), which write the
+// same RmaGroupSync record and differ only by name.
+enum class MpiRmaGroupCall : uint8_t {
+  kOther,     // any other call
+  kPost,      // MPI_Win_post: opens an exposure epoch
+  kStart,     // MPI_Win_start: opens an access epoch
+  kComplete,  // MPI_Win_complete: closes the access epoch
+  kWait,      // MPI_Win_wait: closes the exposure epoch, waiting for it
+  kTest,      // MPI_Win_test: closes the exposure epoch if it has ended, never waits
+};
+
 struct MpiFunction {
   MpiCategory category = MpiCategory::kNotMpi;
   MpiCollective collective = MpiCollective::kNotCollective;
   uint16_t flags = 0;
+  MpiRmaGroupCall rma_group = MpiRmaGroupCall::kOther;
 
   bool is_mpi() const { return category != MpiCategory::kNotMpi; }
   bool has(MpiP2pFlag flag) const { return (flags & flag) != 0; }

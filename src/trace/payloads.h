@@ -41,11 +41,16 @@ struct CollectivePayload {
 //   WinCreate/WinDestroy/WaitChange: window
 //   GroupSync: window, sync_level = detail, group = remote
 //   RequestLock/AcquireLock/TryLock: window, remote, lock_id = id, lock type = detail
+//     (remote kNone: every rank of the window, as for MPI_Win_lock_all)
 //   ReleaseLock: window, remote, lock_id = id
 //   Sync: window, remote, sync type = detail
 //   Put/Get: window, remote, bytes = sent, matching id = id
 //   Atomic: window, remote, atomic type = detail, sent, received, matching id = id
 //   OpCompleteBlocking/NonBlocking/Test/Remote: window, matching id = id
+// Lock types in RequestLock/AcquireLock/TryLock `detail` (OTF2_LockType's values).
+inline constexpr uint32_t kLockExclusive = 0;
+inline constexpr uint32_t kLockShared = 1;
+
 struct RmaPayload {
   uint64_t sent = 0;
   uint64_t received = 0;

@@ -234,15 +234,16 @@ TEST(TracedProgramsTest, CollectiveWaitStates) {
 TEST(TracedProgramsTest, OneSidedCommunication) {
   const std::string dir = Trace("rma_epochs", 3);
   ExpectOtf2PrintReads(dir);
-  // Phases A-F of tests/programs/rma_epochs.c: puts 3 (B) + 2 (C) + 1 (D) + 3 MPI_Rput (E);
-  // gets 3 (B); atomics 4 per rank (E); each operation completed once, by the call that ends
-  // its epoch. Window creation, two fences and the free: 4 RMA collectives per rank. Locks:
-  // ranks 0 and 1 in C, every rank's lock_all in E. Group syncs: post, wait, start, complete.
+  // Phases A-F of tests/programs/rma_epochs.c: puts 3 (B) + 2 (C) + 2 (D, D2) + 3 MPI_Rput
+  // (E); gets 3 (B); atomics 4 per rank (E); each operation completed once, by the call that
+  // ends its epoch. Window creation, two fences and the free: 4 RMA collectives per rank.
+  // Locks: ranks 0 and 1 in C, every rank's lock_all in E. Group syncs: post, wait, start and
+  // complete, twice.
   const json info = Info(dir);
-  EXPECT_EQ(Count(info, "RMA_PUT"), 9u);
+  EXPECT_EQ(Count(info, "RMA_PUT"), 10u);
   EXPECT_EQ(Count(info, "RMA_GET"), 3u);
   EXPECT_EQ(Count(info, "RMA_ATOMIC"), 12u);
-  EXPECT_EQ(Count(info, "RMA_OP_COMPLETE_BLOCKING"), 24u);
+  EXPECT_EQ(Count(info, "RMA_OP_COMPLETE_BLOCKING"), 25u);
   EXPECT_EQ(Count(info, "RMA_WIN_CREATE"), 3u);
   EXPECT_EQ(Count(info, "RMA_WIN_DESTROY"), 3u);
   EXPECT_EQ(Count(info, "RMA_COLLECTIVE_BEGIN"), 12u);
@@ -250,13 +251,13 @@ TEST(TracedProgramsTest, OneSidedCommunication) {
   EXPECT_EQ(Count(info, "RMA_REQUEST_LOCK"), 5u);
   EXPECT_EQ(Count(info, "RMA_ACQUIRE_LOCK"), 5u);
   EXPECT_EQ(Count(info, "RMA_RELEASE_LOCK"), 5u);
-  EXPECT_EQ(Count(info, "RMA_GROUP_SYNC"), 4u);
+  EXPECT_EQ(Count(info, "RMA_GROUP_SYNC"), 8u);
   EXPECT_EQ(info["definitions"]["rma_windows"].get<uint64_t>(), 1u);
   const json report = Analyze(dir);
   // Puts and gets of 4 bytes each, on the window of MPI_COMM_WORLD.
-  EXPECT_EQ(MetricTotal(report, "comms_rma_puts"), 9.0);
+  EXPECT_EQ(MetricTotal(report, "comms_rma_puts"), 10.0);
   EXPECT_EQ(MetricTotal(report, "comms_rma_gets"), 3.0);
-  EXPECT_EQ(MetricTotal(report, "bytes_put"), 36.0);
+  EXPECT_EQ(MetricTotal(report, "bytes_put"), 40.0);
   EXPECT_EQ(MetricTotal(report, "bytes_get"), 12.0);
   // Phases A, B and F, 100 ms each: ranks 0 and 2 wait at the window's creation, ranks 0 and 1
   // at the closing fence, ranks 1 and 2 at the free.
@@ -264,8 +265,24 @@ TEST(TracedProgramsTest, OneSidedCommunication) {
   ExpectInstances(report, "mpi_rma_wait_at_fence", 2, 0.1);
   ExpectInstances(report, "mpi_rma_wait_at_free", 2, 0.1);
   ExpectWait(MetricTotal(report, "mpi_rma_wait_at_fence", "MPI_Win_fence"), 0.2, 2);
-  // Window creation, two fences and the free; six barriers.
-  EXPECT_EQ(report["matching"]["collective_instances"].get<uint64_t>(), 10u);
+  // B: both waited at the fence for rank 2's transfers to them (a put to 0, a get from 1).
+  ExpectInstances(report, "mpi_rma_early_fence", 2, 0.1);
+  // C: rank 1 waits ~100 ms for rank 0's exclusive lock on rank 2, in MPI_Win_lock or, if the
+  // library acquires locks lazily, in the put or MPI_Win_unlock.
+  ExpectWait(MetricTotal(report, "mpi_rma_sync_lock_competition") +
+                 MetricTotal(report, "mpi_rma_comm_lock_competition"),
+             0.1);
+  // D: rank 1 waits ~100 ms for rank 0's post (in start, put or complete); D2: rank 0 waits
+  // ~100 ms in MPI_Win_wait for rank 1's complete, after its put.
+  ExpectWait(
+      MetricTotal(report, "mpi_rma_sync_late_post") + MetricTotal(report, "mpi_rma_comm_late_post"),
+      0.1);
+  ExpectInstances(report, "mpi_rma_early_wait", 1, 0.1);
+  ExpectInstances(report, "mpi_rma_late_complete", 1, 0.1);
+  EXPECT_EQ(MetricTotal(report, "mpi_rma_early_wait", "MPI_Win_wait"),
+            MetricTotal(report, "mpi_rma_early_wait"));
+  // Window creation, two fences and the free; seven barriers.
+  EXPECT_EQ(report["matching"]["collective_instances"].get<uint64_t>(), 11u);
   for (uint64_t rank : {0u, 1u, 2u}) {
     EXPECT_EQ(ValueAt(report, "visits", "main/MPI_Win_fence", rank), 2.0);
     EXPECT_EQ(ValueAt(report, "visits", "main/MPI_Compare_and_swap", rank), 1.0);

@@ -69,6 +69,17 @@ TEST(MpiFunctionTest, ManagementAndOtherCategoriesFollowScalasca) {
   EXPECT_EQ(ClassifyMpiRegion("MPI_Compare_and_swap").category, MpiCategory::kRmaComm);
 }
 
+TEST(MpiFunctionTest, GeneralActiveTargetCallsAreToldApart) {
+  // Post, start, complete and wait all write one RmaGroupSync record: only the name says which.
+  EXPECT_EQ(ClassifyMpiRegion("MPI_Win_post").rma_group, MpiRmaGroupCall::kPost);
+  EXPECT_EQ(ClassifyMpiRegion("MPI_Win_start").rma_group, MpiRmaGroupCall::kStart);
+  EXPECT_EQ(ClassifyMpiRegion("MPI_Win_complete").rma_group, MpiRmaGroupCall::kComplete);
+  EXPECT_EQ(ClassifyMpiRegion("mpi_win_wait_").rma_group, MpiRmaGroupCall::kWait);
+  EXPECT_EQ(ClassifyMpiRegion("MPI_Win_test").rma_group, MpiRmaGroupCall::kTest);
+  EXPECT_EQ(ClassifyMpiRegion("MPI_Win_fence").rma_group, MpiRmaGroupCall::kOther);
+  EXPECT_EQ(ClassifyMpiRegion("MPI_Wait").rma_group, MpiRmaGroupCall::kOther);
+}
+
 TEST(MpiFunctionTest, FortranAndLargeCountSpellings) {
   EXPECT_TRUE(ClassifyMpiRegion("mpi_waitall_").has(kMpiMultiWait));
   EXPECT_TRUE(ClassifyMpiRegion("MPI_SEND").has(kMpiSend));

@@ -7,6 +7,7 @@
 #include "analysis/waitstates/internal/init_finalize.h"
 #include "analysis/waitstates/internal/location_scan.h"
 #include "analysis/waitstates/internal/p2p_patterns.h"
+#include "analysis/waitstates/internal/rma_patterns.h"
 #include "analysis/waitstates/time_categories.h"
 #include "base/parallel.h"
 
@@ -35,6 +36,9 @@ WaitStateResult AnalyzeWaitStates(const trace::Trace& trace, const match::SyncGr
   // Collective instances are evaluated once each, then charged by their members' locations.
   const std::vector<internal::MemberOutcome> collective =
       internal::EvaluateCollectives(ctx, threads);
+  // One-sided epochs pair processes by their window's synchronisation calls.
+  const std::vector<std::vector<internal::RmaWait>> rma =
+      internal::EvaluateRmaEpochs(ctx, collective, threads);
 
   const uint32_t n = trace.location_count();
   std::vector<std::unique_ptr<internal::LocationOutput>> outputs(n);
@@ -50,6 +54,7 @@ WaitStateResult AnalyzeWaitStates(const trace::Trace& trace, const match::SyncGr
                            init_finalize.finalize[loc]);
     internal::AnalyzePointToPoint(ctx, loc, *out);
     internal::ApplyCollectiveOutcomes(ctx, loc, collective, *out);
+    internal::ApplyRmaWaits(rma[loc], loc, *out);
     out->traffic.WriteTo(out->severities);
     out->traffic = internal::TrafficCounts(0);
     outputs[index] = std::move(out);

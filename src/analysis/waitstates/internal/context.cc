@@ -7,6 +7,14 @@ void AddWithAncestors(LocationSeverities& severities, MetricId metric, uint32_t 
   for (MetricId m : MetricWithAncestors(metric)) severities.Add(m, callpath, value);
 }
 
+bool IsMpiWindow(const trace::Definitions& defs, uint32_t window) {
+  if (window >= defs.windows.size() || !defs.windows[window].defined) return false;
+  uint32_t comm = defs.windows[window].comm;
+  if (comm >= defs.comms.size() || !defs.comms[comm].defined) return false;
+  uint32_t group = defs.comms[comm].group;
+  return group < defs.groups.size() && defs.groups[group].paradigm == trace::Paradigm::kMpi;
+}
+
 CallTimes CallOf(const trace::LocationEvents& ev, uint32_t event) {
   CallTimes call;
   call.enter = ev.pair(event);

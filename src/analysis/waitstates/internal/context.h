@@ -37,6 +37,10 @@ struct Context {
 void AddWithAncestors(LocationSeverities& severities, MetricId metric, uint32_t callpath,
                       double value);
 
+// Whether `window` is an MPI window: CUDA and OpenCL memory copies are recorded as RMA on their
+// own windows; only windows of MPI communicators are MPI one-sided communication.
+bool IsMpiWindow(const trace::Definitions& defs, uint32_t window);
+
 // Times of the call that contains `event` (its innermost region instance).
 struct CallTimes {
   uint32_t enter = trace::kNone;  // event index of the Enter, kNone if outside every region

@@ -1,22 +1,9 @@
 #include "analysis/waitstates/internal/location_scan.h"
 
 namespace cw::analysis::internal {
-namespace {
 
 using trace::EventKind;
 using trace::kNone;
-
-// CUDA and OpenCL memory copies are recorded as RMA on their own windows; only windows of MPI
-// communicators are MPI one-sided communication.
-bool IsMpiWindow(const trace::Definitions& defs, uint32_t window) {
-  if (window >= defs.windows.size() || !defs.windows[window].defined) return false;
-  uint32_t comm = defs.windows[window].comm;
-  if (comm >= defs.comms.size() || !defs.comms[comm].defined) return false;
-  uint32_t group = defs.comms[comm].group;
-  return group < defs.groups.size() && defs.groups[group].paradigm == trace::Paradigm::kMpi;
-}
-
-}  // namespace
 
 CallpathFlags ComputeCallpathFlags(const trace::Trace& trace) {
   CallpathFlags result;

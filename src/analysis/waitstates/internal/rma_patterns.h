@@ -1,0 +1,35 @@
+// Wait states of MPI one-sided communication that pair the epochs of different processes
+// (private). The RMA collectives themselves (fence, window creation and freeing) are evaluated
+// with the other collectives (collective_patterns.h); this pass adds what needs the epochs:
+//   - general active target (post-start-complete-wait): Late Post, Early Wait, Late Complete;
+//   - passive target (lock/unlock): Lock Contention;
+//   - fence: Early Fence, the part of a Wait at Fence spent until the last operation that
+//     targets the waiting process was issued.
+// None of these waits is followed by the delay and critical-path analyses.
+#pragma once
+
+#include <vector>
+
+#include "analysis/waitstates/internal/collective_patterns.h"
+#include "analysis/waitstates/internal/context.h"
+
+namespace cw::analysis::internal {
+
+struct RmaWait {
+  MetricId metric = MetricId::kMpiRmaEarlyWait;
+  uint32_t callpath = trace::kNone;
+  uint64_t entered = 0;  // Enter of the waiting call
+  double value = 0;      // ticks
+  uint32_t partner = trace::kNone;
+};
+
+// The waits of every location, indexed by location (empty vectors when the trace has no MPI
+// window). `collective` is EvaluateCollectives' result: Early Fence is part of Wait at Fence.
+std::vector<std::vector<RmaWait>> EvaluateRmaEpochs(const Context& ctx,
+                                                    const std::vector<MemberOutcome>& collective,
+                                                    unsigned threads);
+
+// Charges one location's waits to their call paths.
+void ApplyRmaWaits(const std::vector<RmaWait>& waits, uint32_t location, LocationOutput& out);
+
+}  // namespace cw::analysis::internal
