@@ -168,6 +168,7 @@ Result<trace::Trace> ReadTrace(const std::string& path, const ReadOptions& optio
     local_trees[loc] = std::move(r.local_tree);
   }
   trace::AssembleCallTree(trace, local_trees, threads, program_regions);
+  trace::AssignCommunicatorsToThreads(trace);
   return trace;
 }
 

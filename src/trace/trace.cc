@@ -85,3 +85,78 @@ std::vector<MpiFunction> CallpathMpiFunctions(const Trace& trace) {
 }
 
 }  // namespace cw::trace
+
+namespace cw::trace {
+
+void AssignCommunicatorsToThreads(Trace& trace) {
+  Definitions& defs = trace.defs;
+  const uint32_t n = trace.location_count();
+  // Only processes with more than one location can have MPI records on another thread.
+  std::vector<uint32_t> per_group(defs.location_groups.size(), 0);
+  bool threaded = false;
+  for (uint32_t loc = 0; loc < n; ++loc) {
+    const uint32_t g = defs.locations[loc].group;
+    if (g < per_group.size()) threaded |= ++per_group[g] > 1;
+  }
+  if (!threaded) return;
+
+  // The locations that used each communicator: (comm, location) pairs, once each.
+  std::vector<std::pair<uint32_t, uint32_t>> used;
+  for (uint32_t loc = 0; loc < n; ++loc) {
+    const LocationEvents& ev = trace.location(loc);
+    std::vector<bool> seen;
+    std::span<const EventKind> kinds = ev.kinds();
+    for (uint32_t i = 0; i < kinds.size(); ++i) {
+      uint32_t comm = kNone;
+      switch (kinds[i]) {
+        case EventKind::kMpiSend:
+        case EventKind::kMpiIsend:
+        case EventKind::kMpiRecv:
+        case EventKind::kMpiIrecv:
+          comm = ev.p2p(i).comm;
+          break;
+        case EventKind::kMpiCollectiveEnd:
+        case EventKind::kNonBlockingCollectiveComplete:
+          comm = ev.collective(i).comm_or_window;
+          break;
+        default:
+          continue;
+      }
+      if (comm >= defs.comms.size()) continue;
+      if (seen.size() <= comm) seen.resize(comm + 1, false);
+      if (!seen[comm]) used.emplace_back(comm, loc);
+      seen[comm] = true;
+    }
+  }
+  std::sort(used.begin(), used.end());
+
+  for (size_t first = 0; first < used.size();) {
+    const uint32_t c = used[first].first;
+    size_t last = first;
+    while (last < used.size() && used[last].first == c) ++last;
+    Comm& comm = defs.comms[c];
+    // The location that used the communicator in each process (kNone: none did).
+    std::vector<uint32_t> user(defs.location_groups.size(), kNone);
+    bool shared = false;
+    for (size_t k = first; k < last; ++k) {
+      const uint32_t loc = used[k].second;
+      const uint32_t g = defs.locations[loc].group;
+      if (g >= user.size()) continue;
+      shared |= user[g] != kNone;
+      user[g] = loc;
+    }
+    first = last;
+    if (!comm.defined || comm.is_self) continue;
+    if (shared) {
+      trace.diagnostics.Report(kCommSharedByThreads, "communicator " + std::to_string(c));
+      continue;
+    }
+    for (uint32_t& loc : comm.rank_to_location) {
+      if (loc >= n) continue;
+      const uint32_t g = defs.locations[loc].group;
+      if (g < user.size() && user[g] != kNone) loc = user[g];
+    }
+  }
+}
+
+}  // namespace cw::trace

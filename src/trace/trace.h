@@ -54,6 +54,19 @@ class Trace {
   size_t MemoryBytes() const;
 };
 
+// Threads of one process that call MPI (MPI_THREAD_MULTIPLE) are locations of their own, while
+// a communicator's ranks name one location per process (the first of its COMM_LOCATIONS group).
+// A communicator that, in every process, one location alone used for messages and collectives
+// (the common pattern: each thread works on a communicator of its own) has its ranks moved to
+// those locations, so that its records match. A communicator that several threads of a process
+// used stays as it was; its records on the other threads stay unmatched, which the matcher
+// reports, and this reports the communicator (trace.comm_shared_by_threads).
+inline constexpr DiagnosticKind kCommSharedByThreads{
+    "trace.comm_shared_by_threads", Severity::kError,
+    "several threads of a process used one communicator: only the records of the thread its "
+    "ranks name can be matched"};
+void AssignCommunicatorsToThreads(Trace& trace);
+
 // The MPI classification of every call path's region (indexed by call-path id).
 std::vector<MpiFunction> CallpathMpiFunctions(const Trace& trace);
 

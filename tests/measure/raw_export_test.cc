@@ -47,6 +47,11 @@ class RawRun {
               static_cast<std::streamsize>(events.size() * sizeof(RawEvent)));
     for (size_t i = 0; i < extra_bytes; ++i) out.put('\x7f');
   }
+  void ThreadEvents(int rank, int thread, const std::vector<RawEvent>& events) {
+    std::ofstream out(measure::RawThreadEventsPath(dir_, rank, thread), std::ios::binary);
+    out.write(reinterpret_cast<const char*>(events.data()),
+              static_cast<std::streamsize>(events.size() * sizeof(RawEvent)));
+  }
   const std::string& dir() const { return dir_; }
 
  private:
@@ -124,6 +129,44 @@ TEST(RawExportTest, DamagedFilesGiveProblemsAndTheRest) {
   EXPECT_EQ(a.report.matching.messages, 1u);
 }
 
+TEST(RawExportTest, ThreadsBecomeLocationsOfTheirRank) {
+  // The Late Sender of WriteLateSender, between the second threads of the ranks on communicator
+  // 1 (agreed id 5, ranks 0 and 1), while the main threads only run main. Rank 1 also declares
+  // a thread 2 that left no events file, and a damaged thread line.
+  RawRun run("raw-threads");
+  const std::string side = "comm 1 5 2 0 1\n";
+  run.Defs(0, RankDefs(0, 2) + side + "thread 1\nend 2 0 0 0 ok\nthread_end 1 3 0 0 ok\n");
+  run.Defs(1, RankDefs(1, 2) + side +
+                  "thread 1\nthread 2\nthread 100000\nend 2 0 0 0 ok\nthread_end 1 3 0 0 ok\n");
+  for (int r = 0; r < 2; ++r) {
+    run.Events(r, {Event(1000, RawKind::kEnter, kMain), Event(3000, RawKind::kLeave, kMain)});
+  }
+  run.ThreadEvents(0, 1,
+                   {Event(2000, RawKind::kEnter, Region(MpiFunction::kMPI_Send)),
+                    Event(2100, RawKind::kSend, 1, 1, 5, 8),
+                    Event(2200, RawKind::kLeave, Region(MpiFunction::kMPI_Send))});
+  run.ThreadEvents(1, 1,
+                   {Event(1500, RawKind::kEnter, Region(MpiFunction::kMPI_Recv)),
+                    Event(2500, RawKind::kRecv, 1, 0, 5, 8),
+                    Event(2600, RawKind::kLeave, Region(MpiFunction::kMPI_Recv))});
+  Result<ExportSummary> s = ExportRawTrace(run.dir());
+  ASSERT_TRUE(s.has_value()) << s.error().message();
+  EXPECT_EQ(s->events, 4u + 6u);
+  // The damaged line and the missing events file of rank 1's thread 2.
+  ASSERT_EQ(s->problems.size(), 2u);
+  EXPECT_NE(s->problems[0].find("damaged line"), std::string::npos);
+  EXPECT_NE(s->problems[1].find("rank-1.thread-2.events is missing"), std::string::npos);
+  // Locations: rank 0's master thread and thread 1, rank 1's master thread, threads 1 and 2.
+  Analysis a = AnalyzeFile(s->anchor, 1);
+  ASSERT_EQ(a.trace.location_count(), 5u);
+  EXPECT_EQ(a.trace.defs.str(a.trace.defs.locations[3].name), "Thread 1");
+  EXPECT_EQ(a.trace.defs.RankOfLocation(3), 1u);
+  EXPECT_EQ(a.trace.location(4).size(), 0u);
+  // The threads' communicator is theirs: the message matches, 2000 - 1500 ns late.
+  EXPECT_EQ(a.report.matching.messages, 1u);
+  EXPECT_NEAR(a.Value("mpi_latesender", "MPI_Recv", 3), 500e-9, 1e-15);
+}
+
 TEST(RawExportTest, OneSidedRecordsNeedTheirWindowAndGroup) {
   RawRun run("raw-rma");
   // Both ranks define window 0 (agreed id 0, on MPI_COMM_WORLD) and group 0 (world rank 1);
@@ -161,8 +204,8 @@ TEST(RawExportTest, OneSidedRecordsNeedTheirWindowAndGroup) {
         Event(4200, RawKind::kRmaGroupSync, 0, 0, 1),
         Event(4300, RawKind::kLeave, post)};
     if (r == 0) {
-      events.push_back(Event(4400, RawKind::kRmaPut, 3, 1, 0, 8, 2));      // window 3
-      events.push_back(Event(4500, RawKind::kRmaGroupSync, 0, 9, 1));      // group 9
+      events.push_back(Event(4400, RawKind::kRmaPut, 3, 1, 0, 8, 2));  // window 3
+      events.push_back(Event(4500, RawKind::kRmaGroupSync, 0, 9, 1));  // group 9
     }
     events.push_back(Event(5000, RawKind::kLeave, kMain));
     run.Events(r, events);

@@ -303,20 +303,34 @@ TEST(TracedProgramsTest, PointToPointWaitStates) {
   EXPECT_EQ(report["matching"]["messages"].get<uint64_t>(), 5u);
 }
 
-TEST(TracedProgramsTest, OtherThreadsAreCountedNotRecorded) {
+TEST(TracedProgramsTest, EachThreadIsRecordedOnItsOwnLocation) {
   std::string output;
   const std::string dir = Trace("threads", 2, "", "", &output);
   ExpectOtf2PrintReads(dir);
-  // The second thread's 10 MPI_Sendrecv per rank are counted; the main thread's calls are all
-  // there: main, MPI_Init_thread, MPI_Comm_dup, 5 barriers, MPI_Comm_free, MPI_Finalize.
-  EXPECT_NE(output.find("20 MPI calls from threads other than"), std::string::npos) << output;
+  EXPECT_EQ(output.find("MPI calls from threads other than"), std::string::npos) << output;
+  // Per rank, the main thread: main, MPI_Init_thread, MPI_Comm_dup, 5 barriers, MPI_Comm_free,
+  // MPI_Finalize (10 regions); the second thread: 10 MPI_Sendrecv, each a send and a receive.
   const json info = Info(dir);
-  EXPECT_EQ(Count(info, "ENTER"), 2u * 10u);
-  EXPECT_EQ(Count(info, "LEAVE"), 2u * 10u);
+  EXPECT_EQ(Count(info, "ENTER"), 2u * (10u + 10u));
+  EXPECT_EQ(Count(info, "LEAVE"), 2u * (10u + 10u));
   EXPECT_EQ(Count(info, "MPI_COLLECTIVE_END"), 2u * 5u);
-  EXPECT_EQ(Count(info, "MPI_SEND"), 0u);
+  EXPECT_EQ(Count(info, "MPI_SEND"), 2u * 10u);
+  EXPECT_EQ(Count(info, "MPI_RECV"), 2u * 10u);
+  ASSERT_EQ(info["locations"].size(), 4u);
+  for (const json& location : info["locations"]) {
+    const bool main_thread = location["name"] == "Master thread";
+    EXPECT_EQ(location["name"], main_thread ? "Master thread" : "Thread 1");
+    EXPECT_EQ(location["events"].get<uint64_t>(), main_thread ? 30u : 40u) << location;
+  }
+  // The threads' messages match (their communicator is moved to the threads' locations), and
+  // rank 1's thread waits ~100 ms in its first exchange for rank 0's.
   const json report = Analyze(dir);
+  EXPECT_EQ(report["matching"]["messages"].get<uint64_t>(), 20u);
+  EXPECT_EQ(report["matching"]["unmatched_sends"].get<uint64_t>(), 0u);
   EXPECT_EQ(report["matching"]["collective_instances"].get<uint64_t>(), 5u);
+  ExpectInstances(report, "mpi_latesender", 1, 0.1);
+  EXPECT_EQ(MetricTotal(report, "mpi_latesender", "MPI_Sendrecv"),
+            MetricTotal(report, "mpi_latesender"));
 }
 
 #ifdef CW_HAVE_FORTRAN_PROGRAMS

@@ -69,6 +69,7 @@ struct RankDefs {
   uint64_t unbalanced_regions = 0;
   uint64_t unrecorded = 0, flushes = 0, flush_ns = 0;
   bool lost = false;
+  int threads = 1;  // the thread that initialised MPI and the others that recorded
 };
 
 RankDefs ReadDefs(const std::string& path) {
@@ -162,6 +163,24 @@ RankDefs ReadDefs(const std::string& path) {
       words >> events >> d.unrecorded >> d.flushes >> d.flush_ns >> status;
       d.lost = status == "lost";
       d.ending = "finalized";
+    } else if (key == "thread") {
+      int index = 0;
+      if (words >> index && index > 0 && index < kMaxThreads) {
+        d.threads = std::max(d.threads, index + 1);
+      } else {
+        damaged();
+      }
+    } else if (key == "thread_end") {
+      int index = 0;
+      uint64_t events = 0, flushes = 0, flush_ns = 0;
+      std::string status;
+      if (words >> index >> events >> flushes >> flush_ns >> status) {
+        d.flushes += flushes;
+        d.flush_ns += flush_ns;
+        d.lost |= status == "lost";
+      } else {
+        damaged();
+      }
     } else if (key == "signal" || key == "abort" || key == "exit") {
       d.ending = line;
     }
@@ -269,17 +288,24 @@ Result<ExportSummary> ExportRawTrace(const std::string& dir) {
     }
   }
 
-  // System tree: the machine, its nodes, one process per rank with its master thread.
+  // System tree: the machine, its nodes, one process per rank with its master thread and the
+  // other threads that called MPI.
   const uint32_t machine =
       archive->DefineSystemTreeNode("machine", "machine", OTF2_UNDEFINED_UINT32);
   std::map<std::string, uint32_t> nodes;
   std::vector<uint64_t> locations(static_cast<size_t>(ranks));
+  std::vector<std::vector<uint64_t>> thread_locations(static_cast<size_t>(ranks));
   for (int r = 0; r < ranks; ++r) {
     const std::string& host = defs[static_cast<size_t>(r)].host;
     auto [it, inserted] = nodes.try_emplace(host, 0);
     if (inserted) it->second = archive->DefineSystemTreeNode(host, "node", machine);
     uint32_t group = archive->DefineLocationGroup("MPI Rank " + std::to_string(r), it->second);
     locations[static_cast<size_t>(r)] = archive->DefineLocation("Master thread", group);
+    thread_locations[static_cast<size_t>(r)].push_back(locations[static_cast<size_t>(r)]);
+    for (int k = 1; k < defs[static_cast<size_t>(r)].threads; ++k) {
+      thread_locations[static_cast<size_t>(r)].push_back(
+          archive->DefineLocation("Thread " + std::to_string(k), group));
+    }
   }
 
   // Communicators: one definition per communicator, shared by all its members.
@@ -323,9 +349,9 @@ Result<ExportSummary> ExportRawTrace(const std::string& dir) {
       }
       auto [it, inserted] = unified_windows.try_emplace({w.global, comms[w.comm]}, 0);
       if (inserted) {
-        it->second = archive->DefineRmaWindow(
-            "MPI window " + std::to_string(unified_windows.size() - 1), comms[w.comm],
-            OTF2_RMA_WIN_FLAG_CREATE_DESTROY_EVENTS);
+        it->second =
+            archive->DefineRmaWindow("MPI window " + std::to_string(unified_windows.size() - 1),
+                                     comms[w.comm], OTF2_RMA_WIN_FLAG_CREATE_DESTROY_EVENTS);
       }
       window_of[static_cast<size_t>(r)].push_back(it->second);
     }
@@ -414,7 +440,8 @@ Result<ExportSummary> ExportRawTrace(const std::string& dir) {
     summary.lost |= d.lost;
     summary.problems.insert(summary.problems.end(), d.problems.begin(), d.problems.end());
     // Every location gets its event file, empty if its events are left out: readers expect one.
-    otf2_writer::EventWriter& out = archive->Events(locations[static_cast<size_t>(r)]);
+    const std::vector<uint64_t>& streams = thread_locations[static_cast<size_t>(r)];
+    for (uint64_t location : streams) archive->Events(location);
     if (!d.present) {
       // Without its definitions the rank's timestamps cannot be read: it stays empty.
       summary.problems.push_back("rank " + std::to_string(r) + ": " + RawDefsPath(dir, r) +
@@ -439,157 +466,165 @@ Result<ExportSummary> ExportRawTrace(const std::string& dir) {
     auto group = [&](uint32_t local) {
       return local < groups.size() ? groups[local] : kNoDefinition;
     };
-    std::vector<uint32_t> open;  // regions entered and not left
-    uint64_t last = 0;
-    uint64_t rank_bytes = 0;
-    std::FILE* file = std::fopen(RawEventsPath(dir, r).c_str(), "rb");
-    if (file == nullptr) {
-      summary.problems.push_back("rank " + std::to_string(r) + ": " + RawEventsPath(dir, r) +
-                                 " is missing: the rank recorded no events");
-      continue;
-    }
-    while (true) {
-      const size_t n = std::fread(chunk.data(), sizeof(RawEvent), kChunk, file);
-      for (size_t i = 0; i < n; ++i) {
-        const RawEvent& e = chunk[i];
-        // A rank's timestamps never go back, even where the clock map bends.
-        const uint64_t t = std::max(clock(timer(e.time)), last);
-        last = t;
-        min_time = std::min(min_time, t);
-        const std::vector<uint32_t>& regions = region_of[static_cast<size_t>(r)];
-        const bool is_region = e.kind == RawKind::kEnter || e.kind == RawKind::kLeave;
-        if (is_region && (e.a >= regions.size() || regions[e.a] == kUndefinedRegion)) {
-          ++summary.invalid_records;  // a region nobody defined: damaged, left out
-          continue;
-        }
-        const uint32_t region = is_region ? regions[e.a] : 0;
-        const bool is_rma = e.kind >= RawKind::kRmaWinCreate &&
-                            e.kind <= RawKind::kRmaOpCompleteBlocking &&
-                            e.kind != RawKind::kRmaCollectiveBegin;
-        if (is_rma && (window(e.a) == kNoDefinition ||
-                       (e.kind == RawKind::kRmaGroupSync && group(e.b) == kNoDefinition))) {
-          ++summary.invalid_records;  // a window or group nobody defined: damaged, left out
-          continue;
-        }
-        const uint32_t remote = e.b == kNoRank ? OTF2_UNDEFINED_UINT32 : e.b;
-        switch (e.kind) {
-          case RawKind::kEnter:
-            out.Enter(t, region);
-            open.push_back(region);
-            break;
-          case RawKind::kProbeFound:
-            // Attributes of the probe's Leave, the next record.
-            out.AddUint64Attribute(probe_comm, comm(e.a));
-            out.AddUint64Attribute(probe_source, e.b);
-            out.AddUint64Attribute(probe_tag, e.c);
-            out.AddUint64Attribute(message_handle, e.y);
+    // One stream per thread: the thread that initialised MPI, then the others by index.
+    for (size_t thread = 0; thread < streams.size(); ++thread) {
+      otf2_writer::EventWriter& out = archive->Events(streams[thread]);
+      const std::string path = thread == 0 ? RawEventsPath(dir, r)
+                                           : RawThreadEventsPath(dir, r, static_cast<int>(thread));
+      std::vector<uint32_t> open;  // regions entered and not left
+      uint64_t last = 0;
+      uint64_t rank_bytes = 0;
+      std::FILE* file = std::fopen(path.c_str(), "rb");
+      if (file == nullptr) {
+        summary.problems.push_back("rank " + std::to_string(r) + ": " + path + " is missing: the " +
+                                   (thread == 0 ? std::string("rank") : "thread") +
+                                   " recorded no events");
+        continue;
+      }
+      while (true) {
+        const size_t n = std::fread(chunk.data(), sizeof(RawEvent), kChunk, file);
+        for (size_t i = 0; i < n; ++i) {
+          const RawEvent& e = chunk[i];
+          // A rank's timestamps never go back, even where the clock map bends.
+          const uint64_t t = std::max(clock(timer(e.time)), last);
+          last = t;
+          min_time = std::min(min_time, t);
+          const std::vector<uint32_t>& regions = region_of[static_cast<size_t>(r)];
+          const bool is_region = e.kind == RawKind::kEnter || e.kind == RawKind::kLeave;
+          if (is_region && (e.a >= regions.size() || regions[e.a] == kUndefinedRegion)) {
+            ++summary.invalid_records;  // a region nobody defined: damaged, left out
             continue;
-          case RawKind::kLeave:
-            out.Leave(t, region);
-            if (!open.empty()) open.pop_back();
-            break;
-          case RawKind::kSend:
-            out.MpiSend(t, e.b, comm(e.a), e.c, e.x);
-            break;
-          case RawKind::kIsend:
-            out.MpiIsend(t, e.b, comm(e.a), e.c, e.x, e.y);
-            break;
-          case RawKind::kIsendComplete:
-            out.MpiIsendComplete(t, e.y);
-            break;
-          case RawKind::kIrecvRequest:
-            if (e.c != 0) out.AddUint64Attribute(message_handle, e.c);  // MPI_Imrecv
-            out.MpiIrecvRequest(t, e.y);
-            break;
-          case RawKind::kRecv:
-            if (e.y != 0) out.AddUint64Attribute(message_handle, e.y);  // MPI_Mrecv
-            out.MpiRecv(t, e.b, comm(e.a), e.c, e.x);
-            break;
-          case RawKind::kIrecv:
-            out.MpiIrecv(t, e.b, comm(e.a), e.c, e.x, e.y);
-            break;
-          case RawKind::kRequestTest:
-            out.MpiRequestTest(t, e.y);
-            break;
-          case RawKind::kRequestCancelled:
-            out.MpiRequestCancelled(t, e.y);
-            break;
-          case RawKind::kCollectiveBegin:
-            out.MpiCollectiveBegin(t);
-            break;
-          case RawKind::kCollectiveEnd:
-            out.MpiCollectiveEnd(t, static_cast<OTF2_CollectiveOp>(e.op), comm(e.a), e.b, e.x, e.y);
-            break;
-          case RawKind::kNonBlockingCollectiveRequest:
-            out.NonBlockingCollectiveRequest(t, e.y);
-            break;
-          case RawKind::kNonBlockingCollectiveComplete:
-            out.NonBlockingCollectiveComplete(t, static_cast<OTF2_CollectiveOp>(e.op), comm(e.a),
-                                              e.b, e.x, e.y, e.c);
-            break;
-          case RawKind::kRmaWinCreate:
-            out.RmaWinCreate(t, window(e.a));
-            break;
-          case RawKind::kRmaWinDestroy:
-            out.RmaWinDestroy(t, window(e.a));
-            break;
-          case RawKind::kRmaCollectiveBegin:
-            out.RmaCollectiveBegin(t);
-            break;
-          case RawKind::kRmaCollectiveEnd:
-            out.RmaCollectiveEnd(t, static_cast<OTF2_CollectiveOp>(e.op),
-                                 static_cast<OTF2_RmaSyncLevel>(e.c), window(e.a), remote, e.x,
-                                 e.y);
-            break;
-          case RawKind::kRmaGroupSync:
-            out.RmaGroupSync(t, static_cast<OTF2_RmaSyncLevel>(e.c), window(e.a), group(e.b));
-            break;
-          case RawKind::kRmaRequestLock:
-            out.RmaRequestLock(t, window(e.a), remote, e.y, static_cast<OTF2_LockType>(e.op));
-            break;
-          case RawKind::kRmaAcquireLock:
-            out.RmaAcquireLock(t, window(e.a), remote, e.y, static_cast<OTF2_LockType>(e.op));
-            break;
-          case RawKind::kRmaReleaseLock:
-            out.RmaReleaseLock(t, window(e.a), remote, e.y);
-            break;
-          case RawKind::kRmaSync:
-            out.RmaSync(t, window(e.a), remote, static_cast<OTF2_RmaSyncType>(e.op));
-            break;
-          case RawKind::kRmaPut:
-            out.RmaPut(t, window(e.a), remote, e.x, e.y);
-            break;
-          case RawKind::kRmaGet:
-            out.RmaGet(t, window(e.a), remote, e.x, e.y);
-            break;
-          case RawKind::kRmaAtomic:
-            out.RmaAtomic(t, window(e.a), remote, static_cast<OTF2_RmaAtomicType>(e.op), e.x, e.c,
-                          e.y);
-            break;
-          case RawKind::kRmaOpCompleteBlocking:
-            out.RmaOpCompleteBlocking(t, window(e.a), e.y);
-            break;
-          default:
-            ++summary.invalid_records;
-            continue;  // unknown record kinds are skipped, not guessed at
+          }
+          const uint32_t region = is_region ? regions[e.a] : 0;
+          const bool is_rma = e.kind >= RawKind::kRmaWinCreate &&
+                              e.kind <= RawKind::kRmaOpCompleteBlocking &&
+                              e.kind != RawKind::kRmaCollectiveBegin;
+          if (is_rma && (window(e.a) == kNoDefinition ||
+                         (e.kind == RawKind::kRmaGroupSync && group(e.b) == kNoDefinition))) {
+            ++summary.invalid_records;  // a window or group nobody defined: damaged, left out
+            continue;
+          }
+          const uint32_t remote = e.b == kNoRank ? OTF2_UNDEFINED_UINT32 : e.b;
+          switch (e.kind) {
+            case RawKind::kEnter:
+              out.Enter(t, region);
+              open.push_back(region);
+              break;
+            case RawKind::kProbeFound:
+              // Attributes of the probe's Leave, the next record.
+              out.AddUint64Attribute(probe_comm, comm(e.a));
+              out.AddUint64Attribute(probe_source, e.b);
+              out.AddUint64Attribute(probe_tag, e.c);
+              out.AddUint64Attribute(message_handle, e.y);
+              continue;
+            case RawKind::kLeave:
+              out.Leave(t, region);
+              if (!open.empty()) open.pop_back();
+              break;
+            case RawKind::kSend:
+              out.MpiSend(t, e.b, comm(e.a), e.c, e.x);
+              break;
+            case RawKind::kIsend:
+              out.MpiIsend(t, e.b, comm(e.a), e.c, e.x, e.y);
+              break;
+            case RawKind::kIsendComplete:
+              out.MpiIsendComplete(t, e.y);
+              break;
+            case RawKind::kIrecvRequest:
+              if (e.c != 0) out.AddUint64Attribute(message_handle, e.c);  // MPI_Imrecv
+              out.MpiIrecvRequest(t, e.y);
+              break;
+            case RawKind::kRecv:
+              if (e.y != 0) out.AddUint64Attribute(message_handle, e.y);  // MPI_Mrecv
+              out.MpiRecv(t, e.b, comm(e.a), e.c, e.x);
+              break;
+            case RawKind::kIrecv:
+              out.MpiIrecv(t, e.b, comm(e.a), e.c, e.x, e.y);
+              break;
+            case RawKind::kRequestTest:
+              out.MpiRequestTest(t, e.y);
+              break;
+            case RawKind::kRequestCancelled:
+              out.MpiRequestCancelled(t, e.y);
+              break;
+            case RawKind::kCollectiveBegin:
+              out.MpiCollectiveBegin(t);
+              break;
+            case RawKind::kCollectiveEnd:
+              out.MpiCollectiveEnd(t, static_cast<OTF2_CollectiveOp>(e.op), comm(e.a), e.b, e.x,
+                                   e.y);
+              break;
+            case RawKind::kNonBlockingCollectiveRequest:
+              out.NonBlockingCollectiveRequest(t, e.y);
+              break;
+            case RawKind::kNonBlockingCollectiveComplete:
+              out.NonBlockingCollectiveComplete(t, static_cast<OTF2_CollectiveOp>(e.op), comm(e.a),
+                                                e.b, e.x, e.y, e.c);
+              break;
+            case RawKind::kRmaWinCreate:
+              out.RmaWinCreate(t, window(e.a));
+              break;
+            case RawKind::kRmaWinDestroy:
+              out.RmaWinDestroy(t, window(e.a));
+              break;
+            case RawKind::kRmaCollectiveBegin:
+              out.RmaCollectiveBegin(t);
+              break;
+            case RawKind::kRmaCollectiveEnd:
+              out.RmaCollectiveEnd(t, static_cast<OTF2_CollectiveOp>(e.op),
+                                   static_cast<OTF2_RmaSyncLevel>(e.c), window(e.a), remote, e.x,
+                                   e.y);
+              break;
+            case RawKind::kRmaGroupSync:
+              out.RmaGroupSync(t, static_cast<OTF2_RmaSyncLevel>(e.c), window(e.a), group(e.b));
+              break;
+            case RawKind::kRmaRequestLock:
+              out.RmaRequestLock(t, window(e.a), remote, e.y, static_cast<OTF2_LockType>(e.op));
+              break;
+            case RawKind::kRmaAcquireLock:
+              out.RmaAcquireLock(t, window(e.a), remote, e.y, static_cast<OTF2_LockType>(e.op));
+              break;
+            case RawKind::kRmaReleaseLock:
+              out.RmaReleaseLock(t, window(e.a), remote, e.y);
+              break;
+            case RawKind::kRmaSync:
+              out.RmaSync(t, window(e.a), remote, static_cast<OTF2_RmaSyncType>(e.op));
+              break;
+            case RawKind::kRmaPut:
+              out.RmaPut(t, window(e.a), remote, e.x, e.y);
+              break;
+            case RawKind::kRmaGet:
+              out.RmaGet(t, window(e.a), remote, e.x, e.y);
+              break;
+            case RawKind::kRmaAtomic:
+              out.RmaAtomic(t, window(e.a), remote, static_cast<OTF2_RmaAtomicType>(e.op), e.x, e.c,
+                            e.y);
+              break;
+            case RawKind::kRmaOpCompleteBlocking:
+              out.RmaOpCompleteBlocking(t, window(e.a), e.y);
+              break;
+            default:
+              ++summary.invalid_records;
+              continue;  // unknown record kinds are skipped, not guessed at
+          }
+          ++summary.events;
         }
+        rank_bytes += n * sizeof(RawEvent);
+        if (n < kChunk) break;
+      }
+      // A record cut short (the process died while writing it) is left out.
+      std::error_code ec;
+      const uint64_t size = std::filesystem::file_size(path, ec);
+      if (!ec && size > rank_bytes) summary.truncated_bytes += size - rank_bytes;
+      summary.raw_bytes += rank_bytes;
+      std::fclose(file);
+      while (!open.empty()) {
+        out.Leave(last, open.back());
+        open.pop_back();
+        ++summary.closed_regions;
         ++summary.events;
       }
-      rank_bytes += n * sizeof(RawEvent);
-      if (n < kChunk) break;
-    }
-    // A record cut short (the process died while writing it) is left out.
-    std::error_code ec;
-    const uint64_t size = std::filesystem::file_size(RawEventsPath(dir, r), ec);
-    if (!ec && size > rank_bytes) summary.truncated_bytes += size - rank_bytes;
-    summary.raw_bytes += rank_bytes;
-    std::fclose(file);
-    while (!open.empty()) {
-      out.Leave(last, open.back());
-      open.pop_back();
-      ++summary.closed_regions;
-      ++summary.events;
-    }
+    }  // thread
   }
   if (min_time == ~uint64_t{0}) min_time = 0;
   CW_RETURN_IF_ERROR(archive->Close(1'000'000'000, min_time));

@@ -40,19 +40,19 @@ enum class RawKind : uint8_t {
   kNonBlockingCollectiveComplete,  // as kCollectiveEnd, c = request id
   // One-sided communication. Windows and targets: a = window (local id), b = target rank in the
   // window's communicator (kNoRank: all of them).
-  kRmaWinCreate,        // a = window
-  kRmaWinDestroy,       // a = window
-  kRmaCollectiveBegin,  // (at the time of the call's Enter)
-  kRmaCollectiveEnd,    // op = OTF2 collective op, a = window, c = OTF2 sync level
-  kRmaGroupSync,        // a = window, b = group (local id), c = OTF2 sync level
-  kRmaRequestLock,      // a, b, op = OTF2 lock type, y = lock id (at the call's Enter)
-  kRmaAcquireLock,      // a, b, op = OTF2 lock type, y = lock id
-  kRmaReleaseLock,      // a, b, y = lock id
-  kRmaSync,             // a, b, op = OTF2 sync type
-  kRmaPut,              // a, b, x = bytes, y = matching id
-  kRmaGet,              // a, b, x = bytes, y = matching id
-  kRmaAtomic,           // a, b, op = OTF2 atomic type, x = bytes sent, c = bytes received,
-                        // y = matching id
+  kRmaWinCreate,           // a = window
+  kRmaWinDestroy,          // a = window
+  kRmaCollectiveBegin,     // (at the time of the call's Enter)
+  kRmaCollectiveEnd,       // op = OTF2 collective op, a = window, c = OTF2 sync level
+  kRmaGroupSync,           // a = window, b = group (local id), c = OTF2 sync level
+  kRmaRequestLock,         // a, b, op = OTF2 lock type, y = lock id (at the call's Enter)
+  kRmaAcquireLock,         // a, b, op = OTF2 lock type, y = lock id
+  kRmaReleaseLock,         // a, b, y = lock id
+  kRmaSync,                // a, b, op = OTF2 sync type
+  kRmaPut,                 // a, b, x = bytes, y = matching id
+  kRmaGet,                 // a, b, x = bytes, y = matching id
+  kRmaAtomic,              // a, b, op = OTF2 atomic type, x = bytes sent, c = bytes received,
+                           // y = matching id
   kRmaOpCompleteBlocking,  // a = window, y = matching id (where the epoch completed it)
 };
 
@@ -103,6 +103,19 @@ inline std::string RawEventsPath(const std::string& dir, int rank) {
 }
 inline std::string RawDefsPath(const std::string& dir, int rank) {
   return dir + "/raw/rank-" + std::to_string(rank) + ".defs";
+}
+// Threads of a process that can record, the one that initialised MPI included. Calls from
+// threads beyond these are counted, not recorded.
+inline constexpr int kMaxThreads = 256;
+
+// Threads other than the one that initialised MPI (thread >= 1) have their own events, and
+// their own definitions file for the timer calibration of their flushes.
+inline std::string RawThreadEventsPath(const std::string& dir, int rank, int thread) {
+  return dir + "/raw/rank-" + std::to_string(rank) + ".thread-" + std::to_string(thread) +
+         ".events";
+}
+inline std::string RawThreadDefsPath(const std::string& dir, int rank, int thread) {
+  return dir + "/raw/rank-" + std::to_string(rank) + ".thread-" + std::to_string(thread) + ".defs";
 }
 
 }  // namespace cw::measure

@@ -11,13 +11,8 @@ namespace cw::measure::hook {
 namespace {
 
 // A send record that can only be written after the call (it needs the request the call made)
-// carries the time the call was entered: the message may be received, and its receive
-// recorded, before this process gets to stamp anything after the call. (If a buffer flush came
-// between the Enter and the call, the message left after it: the flush's end.)
-void RecordAtEnter(RawKind kind, uint32_t a, uint32_t b, uint32_t c, uint64_t x, uint64_t y) {
-  State& s = S();
-  s.log.Append(RawEvent{std::max(s.entered, s.log.last_time()), kind, 0, 0, a, b, c, x, y});
-}
+// carries the time the call was entered (RecordAtEnter): the message may be received, and its
+// receive recorded, before this process gets to stamp anything after the call.
 
 void Complete(MPI_Request handle, const MPI_Status* status) {
   State& s = S();
@@ -71,7 +66,7 @@ PendingRequest& StartFollowing(MPI_Request handle, RequestKind kind, uint32_t co
 
 void Tested() {
   State& s = S();
-  for (MPI_Request handle : s.saved) {
+  for (MPI_Request handle : T().saved) {
     if (handle == MPI_REQUEST_NULL) continue;
     const PendingRequest* p = s.requests.Oldest(handle);
     if (p != nullptr && p->kind != RequestKind::kUntraced)
@@ -212,27 +207,25 @@ void IMProbed(MPI_Comm comm, const int* flag, const MPI_Message* message,
 
 void SaveMessage(const MPI_Message* message) {
   State& s = S();
-  s.saved_message = ProbedMessage{0, CommId(MPI_COMM_WORLD)};
+  T().saved_message = ProbedMessage{0, CommId(MPI_COMM_WORLD)};
   auto it = s.messages.find(*message);
   if (it == s.messages.end()) return;
-  s.saved_message = it->second;
+  T().saved_message = it->second;
   s.messages.erase(it);
 }
 
 void MRecv(const MPI_Status* status) {
-  State& s = S();
   if (status->MPI_SOURCE == MPI_PROC_NULL) return;
   int bytes = 0;
   PMPI_Get_count(status, MPI_BYTE, &bytes);
-  Record(RawKind::kRecv, s.saved_message.comm, static_cast<uint32_t>(status->MPI_SOURCE),
+  Record(RawKind::kRecv, T().saved_message.comm, static_cast<uint32_t>(status->MPI_SOURCE),
          static_cast<uint32_t>(status->MPI_TAG), static_cast<uint64_t>(bytes),
-         s.saved_message.handle);
+         T().saved_message.handle);
 }
 
 void IMRecv(const MPI_Request* request) {
-  State& s = S();
-  const PendingRequest& p = StartFollowing(*request, RequestKind::kReceive, s.saved_message.comm);
-  Record(RawKind::kIrecvRequest, 0, 0, static_cast<uint32_t>(s.saved_message.handle), 0, p.id);
+  const PendingRequest& p = StartFollowing(*request, RequestKind::kReceive, T().saved_message.comm);
+  Record(RawKind::kIrecvRequest, 0, 0, static_cast<uint32_t>(T().saved_message.handle), 0, p.id);
 }
 
 void CollStarted(OTF2_CollectiveOp op, MPI_Comm comm, uint32_t root, uint64_t sent,
@@ -246,30 +239,26 @@ void CollStarted(OTF2_CollectiveOp op, MPI_Comm comm, uint32_t root, uint64_t se
 }
 
 void SaveRequests(int count, const MPI_Request* requests) {
-  State& s = S();
-  s.saved.assign(requests, requests + (count > 0 ? count : 0));
+  T().saved.assign(requests, requests + (count > 0 ? count : 0));
 }
 
 void CompleteAll(int count, const MPI_Status* statuses) {
-  State& s = S();
-  for (int i = 0; i < count && static_cast<size_t>(i) < s.saved.size(); ++i)
-    Complete(s.saved[static_cast<size_t>(i)], &statuses[i]);
+  for (int i = 0; i < count && static_cast<size_t>(i) < T().saved.size(); ++i)
+    Complete(T().saved[static_cast<size_t>(i)], &statuses[i]);
 }
 
 void CompleteOne(const int* index, const MPI_Status* status) {
-  State& s = S();
-  if (*index == MPI_UNDEFINED || *index < 0 || static_cast<size_t>(*index) >= s.saved.size())
+  if (*index == MPI_UNDEFINED || *index < 0 || static_cast<size_t>(*index) >= T().saved.size())
     return;
-  Complete(s.saved[static_cast<size_t>(*index)], status);
+  Complete(T().saved[static_cast<size_t>(*index)], status);
 }
 
 void CompleteSome(const int* outcount, const int indices[], const MPI_Status statuses[]) {
-  State& s = S();
   if (*outcount == MPI_UNDEFINED) return;
   for (int k = 0; k < *outcount; ++k) {
     const int i = indices[k];
-    if (i >= 0 && static_cast<size_t>(i) < s.saved.size())
-      Complete(s.saved[static_cast<size_t>(i)], &statuses[k]);
+    if (i >= 0 && static_cast<size_t>(i) < T().saved.size())
+      Complete(T().saved[static_cast<size_t>(i)], &statuses[k]);
   }
 }
 
@@ -297,18 +286,13 @@ void RequestFree(const MPI_Request* request) {
 }
 
 MPI_Status* StatusBuffer(int count) {
-  State& s = S();
-  if (s.status_buffer.size() < static_cast<size_t>(count > 0 ? count : 1))
-    s.status_buffer.resize(static_cast<size_t>(count > 0 ? count : 1));
-  return s.status_buffer.data();
+  if (T().status_buffer.size() < static_cast<size_t>(count > 0 ? count : 1))
+    T().status_buffer.resize(static_cast<size_t>(count > 0 ? count : 1));
+  return T().status_buffer.data();
 }
 
 // Stamped with the Enter's time, as Score-P stamps it: the operation begins when its call does.
-void CollBegin() {
-  State& s = S();
-  s.log.Append(RawEvent{std::max(s.entered, s.log.last_time()), RawKind::kCollectiveBegin, 0, 0, 0,
-                        0, 0, 0, 0});
-}
+void CollBegin() { RecordAtEnter(RawKind::kCollectiveBegin); }
 
 void CollEnd(OTF2_CollectiveOp op, MPI_Comm comm, uint32_t root, uint64_t sent, uint64_t received) {
   Record(RawKind::kCollectiveEnd, CommId(comm), root, 0, sent, received, static_cast<uint8_t>(op));
@@ -322,9 +306,14 @@ void UntracedRequest(const MPI_Request* request) {
 void CommCreated(MPI_Comm, const MPI_Comm* created) {
   State& s = S();
   if (created == nullptr || *created == MPI_COMM_NULL) return;
-  unsigned proposal = s.next_global_comm, agreed = 0;
-  PMPI_Allreduce(&proposal, &agreed, 1, MPI_UNSIGNED, MPI_MAX, *created);
-  s.next_global_comm = agreed + 1;
+  // The proposal is taken before the lock is let go, so that another thread of this process
+  // creating a communicator meanwhile proposes another id.
+  unsigned proposal = s.next_global_comm++, agreed = 0;
+  {
+    HookUnlock unlock;
+    PMPI_Allreduce(&proposal, &agreed, 1, MPI_UNSIGNED, MPI_MAX, *created);
+  }
+  s.next_global_comm = std::max(s.next_global_comm, agreed + 1);
   DefineComm(*created, agreed);
 }
 

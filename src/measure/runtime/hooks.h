@@ -1,12 +1,14 @@
 // What the generated MPI wrappers call (see wrappers/mpi_functions.def).
 //
 // The recorder is one per process: it starts when MPI_Init returns and ends in MPI_Finalize.
-// It records the calls of the thread that initialised MPI; MPI calls from other threads (under
-// MPI_THREAD_MULTIPLE) are forwarded unrecorded and counted, so they can never corrupt the
-// nesting of the main thread's events. Communicators get ids that all their members agree on at
-// creation (an allreduce over the new communicator), which is what lets the exporter unify the
-// ranks' definitions. Requests are followed from their start to their completion so that a
-// completion can be written as Score-P writes it (MpiIsendComplete, MpiIrecv with envelope).
+// Each thread that calls MPI records into a log of its own, which becomes its own OTF2 location,
+// so threads never interleave in one location's nesting: the thread that initialised MPI always,
+// the others if the thread level lets them call MPI (MPI_THREAD_SERIALIZED or _MULTIPLE; calls
+// that MPI_THREAD_FUNNELED forbids are counted, not recorded). Communicators get ids that all their
+// members agree on at creation (an allreduce over the new communicator), which is what lets the
+// exporter unify the ranks' definitions. Requests are followed from their start to their completion
+// so that a completion can be written as Score-P writes it (MpiIsendComplete, MpiIrecv with
+// envelope).
 #pragma once
 
 #include <mpi.h>
@@ -20,6 +22,20 @@ namespace cw::measure::hook {
 
 uint64_t Now();
 bool Recording();
+
+// Holds the recorder's mutex under MPI_THREAD_MULTIPLE, nothing otherwise. The generated wrappers
+// hold one around the hooks before and after the PMPI call (never across it: a blocking call would
+// keep every other thread out).
+class HookLock {
+ public:
+  HookLock();
+  ~HookLock();
+  HookLock(const HookLock&) = delete;
+  HookLock& operator=(const HookLock&) = delete;
+
+ private:
+  bool locked_ = false;
+};
 
 // Records the Enter of a call on construction and its Leave on destruction.
 class CallScope {

@@ -19,8 +19,17 @@ namespace {
 
 // initial-exec: the library is loaded at start-up (LD_PRELOAD or linked), so its TLS can be
 // reached without a __tls_get_addr call on every MPI call.
-__attribute__((tls_model("initial-exec"))) thread_local bool t_main_thread = false;
+__attribute__((tls_model("initial-exec"))) thread_local ThreadState* t_state = nullptr;
 std::atomic<uint64_t> g_unrecorded_calls{0};
+
+// Every recording thread's log, flushed as a crash leaves it (async-signal-safe).
+void FlushAllForCrash() {
+  State& s = S();
+  const int n = s.threads.load();
+  for (int i = 0; i < n; ++i) {
+    if (s.thread_logs[i] != nullptr) s.thread_logs[i]->FlushForCrash();
+  }
+}
 
 uint64_t ParseSize(const char* text, uint64_t fallback) {
   if (text == nullptr || *text == '\0') return fallback;
@@ -142,7 +151,7 @@ void OnFatalSignal(int sig) {
   State& s = S();  // (FlushForCrash also writes the last timer calibration point)
   if (s.started && !s.finished) {
     s.finished = true;
-    s.log.FlushForCrash();
+    FlushAllForCrash();
     char line[32] = "signal ";
     int n = sig, pos = 7;
     char digits[8];
@@ -163,8 +172,24 @@ void OnExit() {
   State& s = S();
   if (!s.started || s.finished) return;
   s.finished = true;
-  s.log.FlushForCrash();
+  FlushAllForCrash();
   s.log.DefineForCrash("exit without MPI_Finalize");
+}
+
+// At MPI_Finalize: the other threads' logs are written out and their totals noted in the rank's
+// definitions ("thread_end INDEX EVENTS FLUSHES FLUSH_NS ok|lost"). MPI calls that other threads
+// still make are not recorded any more (`finished` is set).
+void CloseThreadLogs() {
+  State& s = S();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  for (int i = 1; i < s.threads.load(); ++i) {
+    EventLog& log = *s.thread_logs[i];
+    log.FlushForCrash();
+    s.log.Define("thread_end " + std::to_string(i) + " " + std::to_string(log.events()) + " " +
+                 std::to_string(log.flushes()) + " " + std::to_string(log.flush_nanoseconds()) +
+                 " " + (log.ok() ? "ok" : "lost"));
+    log.Close();
+  }
 }
 
 void InstallHandlers() {
@@ -186,32 +211,96 @@ State& S() {
   return *state;
 }
 
+ThreadState& T() { return *t_state; }
+
+HookLock::HookLock() {
+  State& s = S();
+  if (s.thread_level == MPI_THREAD_MULTIPLE) {
+    s.mutex.lock();
+    locked_ = true;
+  }
+}
+HookLock::~HookLock() {
+  if (locked_) S().mutex.unlock();
+}
+
+HookUnlock::HookUnlock() {
+  State& s = S();
+  if (s.thread_level == MPI_THREAD_MULTIPLE) {
+    s.mutex.unlock();
+    unlocked_ = true;
+  }
+}
+HookUnlock::~HookUnlock() {
+  if (unlocked_) S().mutex.lock();
+}
+
 void Record(RawKind kind, uint32_t a, uint32_t b, uint32_t c, uint64_t x, uint64_t y, uint8_t op) {
-  S().log.Append(RawEvent{Now(), kind, op, 0, a, b, c, x, y});
+  t_state->log->Append(RawEvent{Now(), kind, op, 0, a, b, c, x, y});
+}
+
+void RecordAtEnter(RawKind kind, uint32_t a, uint32_t b, uint32_t c, uint64_t x, uint64_t y) {
+  EventLog& log = *t_state->log;
+  log.Append(RawEvent{std::max(t_state->entered, log.last_time()), kind, 0, 0, a, b, c, x, y});
 }
 
 uint64_t Now() { return TimerNow(); }
 
-bool RecordingHere() { return t_main_thread && S().started && !S().finished; }
+bool RecordingHere() { return t_state != nullptr && t_state->index == 0 && !S().finished; }
+
+namespace {
+
+// A thread's first MPI call: it gets a log (an OTF2 location of its own) if the thread level
+// lets it call MPI, else its calls are counted.
+bool AdoptThread() {
+  State& s = S();
+  if (!s.started || s.finished) return false;
+  if (s.thread_level < MPI_THREAD_SERIALIZED) {
+    g_unrecorded_calls.fetch_add(1, std::memory_order_relaxed);
+    return false;
+  }
+  std::lock_guard<std::mutex> lock(s.mutex);
+  const int index = s.threads.load();
+  if (s.finished || index >= kMaxThreads) {
+    g_unrecorded_calls.fetch_add(1, std::memory_order_relaxed);
+    return false;
+  }
+  auto* log = new EventLog();
+  if (!log->Open(RawThreadEventsPath(s.dir, s.rank, index), RawThreadDefsPath(s.dir, s.rank, index),
+                 s.buffer_events)) {
+    delete log;
+    g_unrecorded_calls.fetch_add(1, std::memory_order_relaxed);
+    return false;
+  }
+  s.thread_logs[index] = log;
+  s.threads.store(index + 1);
+  s.log.Define("thread " + std::to_string(index));
+  auto* state = new ThreadState();
+  state->log = log;
+  state->index = index;
+  t_state = state;
+  return true;
+}
+
+}  // namespace
 
 bool Recording() {
-  if (t_main_thread && S().started && !S().finished) return true;
-  if (S().started && !S().finished) g_unrecorded_calls.fetch_add(1, std::memory_order_relaxed);
-  return false;
+  if (t_state != nullptr) return !S().finished;
+  return AdoptThread();
 }
 
 CallScope::CallScope(MpiFunction f) : region_(static_cast<uint32_t>(f)) {
-  State& s = S();
-  s.entered = Now();
-  s.log.Append(RawEvent{s.entered, RawKind::kEnter, 0, 0, region_, 0, 0, 0, 0});
+  ThreadState& t = *t_state;
+  t.entered = Now();
+  t.log->Append(RawEvent{t.entered, RawKind::kEnter, 0, 0, region_, 0, 0, 0, 0});
 }
 CallScope::~CallScope() { Record(RawKind::kLeave, region_); }
 
 void Started(MpiFunction init, uint64_t enter) {
   State& s = S();
   if (s.started) return;
-  t_main_thread = true;
   PMPI_Comm_rank(MPI_COMM_WORLD, &s.rank);
+  PMPI_Query_thread(&s.thread_level);
   PMPI_Comm_size(MPI_COMM_WORLD, &s.size);
   PMPI_Comm_dup(MPI_COMM_WORLD, &s.own);
   const char* dir = std::getenv("CAUSEWAY_DIR");
@@ -226,8 +315,8 @@ void Started(MpiFunction init, uint64_t enter) {
     s.record_user_regions = kinds.find(",user,") != std::string::npos;
     s.record_functions = kinds.find(",functions,") != std::string::npos;
   }
-  if (!s.log.Open(RawEventsPath(s.dir, s.rank), RawDefsPath(s.dir, s.rank),
-                  buffer_bytes / sizeof(RawEvent))) {
+  s.buffer_events = buffer_bytes / sizeof(RawEvent);
+  if (!s.log.Open(RawEventsPath(s.dir, s.rank), RawDefsPath(s.dir, s.rank), s.buffer_events)) {
     if (s.rank == 0)
       std::fprintf(stderr, "causeway: cannot write the trace to %s; not recording\n",
                    s.dir.c_str());
@@ -238,6 +327,11 @@ void Started(MpiFunction init, uint64_t enter) {
   s.log.Define("rank " + std::to_string(s.rank) + " " + std::to_string(s.size) + " " + host);
   DefineComm(MPI_COMM_WORLD, 0);
   SyncClocks("init");
+  s.thread_logs[0] = &s.log;
+  s.threads.store(1);
+  auto* main_thread = new ThreadState();
+  main_thread->log = &s.log;
+  t_state = main_thread;
   s.started = true;
   s.log.Append(RawEvent{enter, RawKind::kEnter, 0, 0, kProgramRegion, 0, 0, 0, 0});
   s.log.Append(RawEvent{enter, RawKind::kEnter, 0, 0, static_cast<uint32_t>(init), 0, 0, 0, 0});
@@ -247,7 +341,7 @@ void Started(MpiFunction init, uint64_t enter) {
 
 void Finalizing(MpiFunction finalize) {
   State& s = S();
-  if (!s.started || s.finished || !t_main_thread) return;
+  if (!s.started || s.finished || t_state == nullptr || t_state->index != 0) return;
   const uint32_t region = static_cast<uint32_t>(finalize);
   Record(RawKind::kEnter, region);
   SyncClocks("finalize");
@@ -255,6 +349,7 @@ void Finalizing(MpiFunction finalize) {
   CloseOpenRegions();  // they end here, before the program does
   Record(RawKind::kLeave, kProgramRegion);
   s.finished = true;
+  CloseThreadLogs();
   if (s.unbalanced_regions > 0)
     s.log.Define("unbalanced_regions " + std::to_string(s.unbalanced_regions));
   s.log.FlushForCrash();
@@ -281,7 +376,7 @@ void Abort(MPI_Comm) {
   State& s = S();
   if (s.finished) return;
   s.finished = true;
-  s.log.FlushForCrash();
+  FlushAllForCrash();
   s.log.DefineForCrash("abort");
 }
 

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdint>
 #include <map>
+#include <mutex>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -89,8 +90,23 @@ struct WindowState {
   std::unordered_map<uint32_t, uint64_t> locks;  // target (kNoRank: all) -> id of its lock
 };
 
-// The recorder of this process. Only the thread that initialised MPI touches it (Recording()
-// says no on every other thread), so it needs no locks.
+// What each recording thread keeps for itself: its event log, and what its current call keeps
+// between the hooks before and after the PMPI call (another thread's hooks may run meanwhile).
+struct ThreadState {
+  EventLog* log = nullptr;
+  int index = 0;         // 0: the thread that initialised MPI; its log is State::log
+  uint64_t entered = 0;  // when the current call was entered
+  std::vector<MPI_Request> saved;
+  ProbedMessage saved_message;
+  MPI_Win saved_window = MPI_WIN_NULL;  // the window MPI_Win_free is freeing
+  std::vector<MPI_Status> status_buffer;
+};
+
+// The recorder of this process. Every thread that calls MPI records into its own log (its own
+// OTF2 location): the thread that initialised MPI from MPI_Init on, the others from their first
+// MPI call if the thread level allows them to call MPI (MPI_THREAD_SERIALIZED or _MULTIPLE).
+// What the threads share below is guarded by `mutex` under MPI_THREAD_MULTIPLE (HookLock); at
+// lower levels MPI calls do not overlap, so neither do the hooks.
 struct State {
   // Read by every thread that calls MPI (Recording()), written by the main thread.
   std::atomic<bool> started{false};
@@ -105,19 +121,20 @@ struct State {
   uint32_t next_global_comm = 1;  // 0 is MPI_COMM_WORLD
   RequestTable requests;
   uint64_t next_request = 1;
-  std::vector<MPI_Request> saved;
   std::unordered_map<MPI_Message, ProbedMessage> messages;
   uint64_t next_message = 1;
-  ProbedMessage saved_message;
-  std::vector<MPI_Status> status_buffer;
   std::unordered_map<MPI_Win, WindowState> windows;
   uint32_t next_local_window = 0;
   uint32_t next_global_window = 0;
-  MPI_Win saved_window = MPI_WIN_NULL;  // the window MPI_Win_free is freeing
   std::map<std::vector<int>, uint32_t> groups;  // world ranks -> local group id
   uint64_t next_rma_op = 1;
   uint64_t next_lock = 1;
-  uint64_t entered = 0;  // when the latest call was entered
+  // Threads: the level MPI provides, and the logs of the threads that record ([0] is `log`).
+  int thread_level = MPI_THREAD_SINGLE;
+  std::mutex mutex;
+  EventLog* thread_logs[kMaxThreads] = {};
+  std::atomic<int> threads{0};  // entries of thread_logs in use
+  size_t buffer_events = 0;     // capacity of each log
   // User and function regions (regions.cc): ids by the address of a user region's name
   // (usually a literal), by function address, and by name.
   std::unordered_map<const char*, uint32_t> region_by_address;
@@ -135,12 +152,34 @@ struct State {
 // The recorder of this process (never destroyed: wrappers may run during exit).
 State& S();
 
-// Appends one record stamped now.
+// The calling thread's state; only valid where Recording() said yes.
+ThreadState& T();
+
+// Releases the lock a HookLock holds while a hook makes a call that waits for other processes
+// (agreeing on a communicator's id): their threads may need the lock of their own process to
+// get to the matching call.
+class HookUnlock {
+ public:
+  HookUnlock();
+  ~HookUnlock();
+  HookUnlock(const HookUnlock&) = delete;
+  HookUnlock& operator=(const HookUnlock&) = delete;
+
+ private:
+  bool unlocked_ = false;
+};
+
+// Appends one record stamped now, to the calling thread's log.
 void Record(RawKind kind, uint32_t a = 0, uint32_t b = 0, uint32_t c = 0, uint64_t x = 0,
             uint64_t y = 0, uint8_t op = 0);
+// Appends one record stamped with the time the current call was entered (but never before the
+// log's latest record, which may be a flush that came after the Enter).
+void RecordAtEnter(RawKind kind, uint32_t a = 0, uint32_t b = 0, uint32_t c = 0, uint64_t x = 0,
+                   uint64_t y = 0);
 
 // True on the thread that initialised MPI while the recorder runs (without counting calls
-// from other threads, as Recording() does).
+// from other threads, as Recording() does). User regions and instrumented functions are
+// recorded on that thread only.
 bool RecordingHere();
 
 // Leaves every user region and function still open (at MPI_Finalize), innermost first.

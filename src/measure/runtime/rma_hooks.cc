@@ -67,18 +67,17 @@ void Operation(RawKind kind, uint64_t sent, uint32_t c, uint8_t op, int target, 
 }  // namespace
 
 // Stamped with the Enter's time, as Score-P stamps it.
-void RmaCollBegin() {
-  State& s = S();
-  s.log.Append(RawEvent{std::max(s.entered, s.log.last_time()), RawKind::kRmaCollectiveBegin, 0,
-                        0, 0, 0, 0, 0, 0});
-}
+void RmaCollBegin() { RecordAtEnter(RawKind::kRmaCollectiveBegin); }
 
 void WinCreated(MPI_Comm comm, const MPI_Win* win) {
   State& s = S();
   if (win == nullptr || *win == MPI_WIN_NULL) return;
-  unsigned proposal = s.next_global_window, agreed = 0;
-  PMPI_Allreduce(&proposal, &agreed, 1, MPI_UNSIGNED, MPI_MAX, comm);
-  s.next_global_window = agreed + 1;
+  unsigned proposal = s.next_global_window++, agreed = 0;  // as in CommCreated
+  {
+    HookUnlock unlock;
+    PMPI_Allreduce(&proposal, &agreed, 1, MPI_UNSIGNED, MPI_MAX, comm);
+  }
+  s.next_global_window = std::max(s.next_global_window, agreed + 1);
   WindowState w;
   w.local = s.next_local_window++;
   w.comm = CommId(comm);
@@ -90,18 +89,18 @@ void WinCreated(MPI_Comm comm, const MPI_Win* win) {
   s.windows[*win] = std::move(w);
 }
 
-void SaveWindow(const MPI_Win* win) { S().saved_window = win != nullptr ? *win : MPI_WIN_NULL; }
+void SaveWindow(const MPI_Win* win) { T().saved_window = win != nullptr ? *win : MPI_WIN_NULL; }
 
 void WinFreed() {
   State& s = S();
-  WindowState* w = Find(s.saved_window);
+  WindowState* w = Find(T().saved_window);
   if (w == nullptr) return;
   CompletePending(*w, kAllTargets);
   Record(RawKind::kRmaCollectiveEnd, w->local, kNoRank, kSyncFull, 0, 0,
          OTF2_COLLECTIVE_OP_DESTROY_HANDLE);
   Record(RawKind::kRmaWinDestroy, w->local);
-  s.windows.erase(s.saved_window);
-  s.saved_window = MPI_WIN_NULL;
+  s.windows.erase(T().saved_window);
+  T().saved_window = MPI_WIN_NULL;
 }
 
 void Fenced(MPI_Win win) {

@@ -140,10 +140,13 @@ def wrapper(f):
                 fail(f.line_number, "array_of_statuses needs a count or incount parameter")
             body += ["  if (array_of_statuses == MPI_STATUSES_IGNORE)",
                      f"    array_of_statuses = StatusBuffer({count});"]
-        body += [f"  {hook};" for hook in f.before]
+        if f.before:
+            body += ["  {", "    HookLock lock;"]
+            body += [f"    {hook};" for hook in f.before]
+            body += ["  }"]
         body += [f"  const int result = {call};"]
         if f.after:
-            body += ["  if (result == MPI_SUCCESS) {"]
+            body += ["  if (result == MPI_SUCCESS) {", "    HookLock lock;"]
             body += [f"    {hook};" for hook in f.after]
             body += ["  }"]
         body += ["  return result;"]
@@ -153,7 +156,8 @@ def wrapper(f):
 def write_wrappers(functions, out):
     lines = [HEADER,
              "// Each wrapper records the Enter and Leave of its region (CallScope) and runs its hooks",
-             "// around the PMPI call; before MPI_Init and after MPI_Finalize it only forwards.",
+             "// around the PMPI call, under the recorder's lock (HookLock) but never across the",
+             "// call; before MPI_Init and after MPI_Finalize it only forwards.",
              "#include <mpi.h>", "", "#include \"measure/runtime/hooks.h\"", "",
              "using namespace cw::measure;", "using namespace cw::measure::hook;", ""]
     lines += [wrapper(f) for f in functions]
@@ -274,11 +278,15 @@ def fortran_wrapper(f):
              f"    if (p{lower}_ != nullptr) p{lower}_({args});", "    return;", "  }",
              f"  CallScope scope(MpiFunction::{f.enum});"]
     lines += ["  " + l for l in before]
-    lines += [f"  {h};" for h in f.before]
+    if f.before:
+        lines += ["  {", "    HookLock lock;"]
+        lines += [f"    {h};" for h in f.before]
+        lines += ["  }"]
     lines += [f"  p{lower}_({args});"]
     if f.after:
         lines += ["  if (*ierr == MPI_SUCCESS) {"]
         lines += ["    " + l for l in after]
+        lines += ["    HookLock lock;"]
         lines += [f"    {h};" for h in f.after]
         lines += ["  }"]
     lines += ["}", ""]
