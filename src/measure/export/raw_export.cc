@@ -244,6 +244,198 @@ bool HasRawTrace(const std::string& dir) {
   return std::filesystem::exists(RawDefsPath(dir, 0), ec);
 }
 
+// The archive's ids of the causeway attributes a probe's Leave and a matched receive carry.
+struct ProbeAttributes {
+  uint32_t probe_comm = 0;
+  uint32_t probe_source = 0;
+  uint32_t probe_tag = 0;
+  uint32_t message_handle = 0;
+};
+
+constexpr uint32_t kNoDefinition = 0xFFFFFFFFu;
+
+// What turning one rank's records into OTF2 needs: its local definitions mapped to the
+// archive's, and its clocks.
+struct RankContext {
+  int rank = 0;
+  const std::vector<uint32_t>& regions;
+  const std::vector<uint32_t>& comms;
+  const std::vector<uint32_t>& windows;
+  const std::vector<uint32_t>& groups;
+  uint32_t world = 0;
+  const TimerMap& timer;
+  const ClockMap& clock;
+  ProbeAttributes attributes;
+
+  uint32_t Comm(uint32_t local) const { return local < comms.size() ? comms[local] : world; }
+  uint32_t Window(uint32_t local) const {
+    return local < windows.size() ? windows[local] : kNoDefinition;
+  }
+  uint32_t Group(uint32_t local) const {
+    return local < groups.size() ? groups[local] : kNoDefinition;
+  }
+};
+
+// Writes the raw events file `path` of one of the rank's threads (`thread`: not the one that
+// initialised MPI) as the events of `out`, counting into `summary`.
+void ExportStream(const std::string& path, bool thread, const RankContext& rank,
+                  otf2_writer::EventWriter& out, std::vector<RawEvent>& chunk, uint64_t& min_time,
+                  ExportSummary& summary) {
+  std::vector<uint32_t> open;  // regions entered and not left
+  uint64_t last = 0;
+  uint64_t rank_bytes = 0;
+  std::FILE* file = std::fopen(path.c_str(), "rb");
+  if (file == nullptr) {
+    summary.problems.push_back("rank " + std::to_string(rank.rank) + ": " + path +
+                               " is missing: the " + (thread ? std::string("thread") : "rank") +
+                               " recorded no events");
+    return;
+  }
+  while (true) {
+    const size_t n = std::fread(chunk.data(), sizeof(RawEvent), chunk.size(), file);
+    for (size_t i = 0; i < n; ++i) {
+      const RawEvent& e = chunk[i];
+      // A rank's timestamps never go back, even where the clock map bends.
+      const uint64_t t = std::max(rank.clock(rank.timer(e.time)), last);
+      last = t;
+      min_time = std::min(min_time, t);
+      const bool is_region = e.kind == RawKind::kEnter || e.kind == RawKind::kLeave;
+      if (is_region && (e.a >= rank.regions.size() || rank.regions[e.a] == kUndefinedRegion)) {
+        ++summary.invalid_records;  // a region nobody defined: damaged, left out
+        continue;
+      }
+      const uint32_t region = is_region ? rank.regions[e.a] : 0;
+      const bool is_rma = e.kind >= RawKind::kRmaWinCreate &&
+                          e.kind <= RawKind::kRmaOpCompleteBlocking &&
+                          e.kind != RawKind::kRmaCollectiveBegin;
+      if (is_rma && (rank.Window(e.a) == kNoDefinition ||
+                     (e.kind == RawKind::kRmaGroupSync && rank.Group(e.b) == kNoDefinition))) {
+        ++summary.invalid_records;  // a window or group nobody defined: damaged, left out
+        continue;
+      }
+      const uint32_t remote = e.b == kNoRank ? OTF2_UNDEFINED_UINT32 : e.b;
+      switch (e.kind) {
+        case RawKind::kEnter:
+          out.Enter(t, region);
+          open.push_back(region);
+          break;
+        case RawKind::kProbeFound:
+          // Attributes of the probe's Leave, the next record.
+          out.AddUint64Attribute(rank.attributes.probe_comm, rank.Comm(e.a));
+          out.AddUint64Attribute(rank.attributes.probe_source, e.b);
+          out.AddUint64Attribute(rank.attributes.probe_tag, e.c);
+          out.AddUint64Attribute(rank.attributes.message_handle, e.y);
+          continue;
+        case RawKind::kLeave:
+          out.Leave(t, region);
+          if (!open.empty()) open.pop_back();
+          break;
+        case RawKind::kSend:
+          out.MpiSend(t, e.b, rank.Comm(e.a), e.c, e.x);
+          break;
+        case RawKind::kIsend:
+          out.MpiIsend(t, e.b, rank.Comm(e.a), e.c, e.x, e.y);
+          break;
+        case RawKind::kIsendComplete:
+          out.MpiIsendComplete(t, e.y);
+          break;
+        case RawKind::kIrecvRequest:
+          if (e.c != 0) out.AddUint64Attribute(rank.attributes.message_handle, e.c);  // MPI_Imrecv
+          out.MpiIrecvRequest(t, e.y);
+          break;
+        case RawKind::kRecv:
+          if (e.y != 0) out.AddUint64Attribute(rank.attributes.message_handle, e.y);  // MPI_Mrecv
+          out.MpiRecv(t, e.b, rank.Comm(e.a), e.c, e.x);
+          break;
+        case RawKind::kIrecv:
+          out.MpiIrecv(t, e.b, rank.Comm(e.a), e.c, e.x, e.y);
+          break;
+        case RawKind::kRequestTest:
+          out.MpiRequestTest(t, e.y);
+          break;
+        case RawKind::kRequestCancelled:
+          out.MpiRequestCancelled(t, e.y);
+          break;
+        case RawKind::kCollectiveBegin:
+          out.MpiCollectiveBegin(t);
+          break;
+        case RawKind::kCollectiveEnd:
+          out.MpiCollectiveEnd(t, static_cast<OTF2_CollectiveOp>(e.op), rank.Comm(e.a), e.b, e.x,
+                               e.y);
+          break;
+        case RawKind::kNonBlockingCollectiveRequest:
+          out.NonBlockingCollectiveRequest(t, e.y);
+          break;
+        case RawKind::kNonBlockingCollectiveComplete:
+          out.NonBlockingCollectiveComplete(t, static_cast<OTF2_CollectiveOp>(e.op), rank.Comm(e.a),
+                                            e.b, e.x, e.y, e.c);
+          break;
+        case RawKind::kRmaWinCreate:
+          out.RmaWinCreate(t, rank.Window(e.a));
+          break;
+        case RawKind::kRmaWinDestroy:
+          out.RmaWinDestroy(t, rank.Window(e.a));
+          break;
+        case RawKind::kRmaCollectiveBegin:
+          out.RmaCollectiveBegin(t);
+          break;
+        case RawKind::kRmaCollectiveEnd:
+          out.RmaCollectiveEnd(t, static_cast<OTF2_CollectiveOp>(e.op),
+                               static_cast<OTF2_RmaSyncLevel>(e.c), rank.Window(e.a), remote, e.x,
+                               e.y);
+          break;
+        case RawKind::kRmaGroupSync:
+          out.RmaGroupSync(t, static_cast<OTF2_RmaSyncLevel>(e.c), rank.Window(e.a),
+                           rank.Group(e.b));
+          break;
+        case RawKind::kRmaRequestLock:
+          out.RmaRequestLock(t, rank.Window(e.a), remote, e.y, static_cast<OTF2_LockType>(e.op));
+          break;
+        case RawKind::kRmaAcquireLock:
+          out.RmaAcquireLock(t, rank.Window(e.a), remote, e.y, static_cast<OTF2_LockType>(e.op));
+          break;
+        case RawKind::kRmaReleaseLock:
+          out.RmaReleaseLock(t, rank.Window(e.a), remote, e.y);
+          break;
+        case RawKind::kRmaSync:
+          out.RmaSync(t, rank.Window(e.a), remote, static_cast<OTF2_RmaSyncType>(e.op));
+          break;
+        case RawKind::kRmaPut:
+          out.RmaPut(t, rank.Window(e.a), remote, e.x, e.y);
+          break;
+        case RawKind::kRmaGet:
+          out.RmaGet(t, rank.Window(e.a), remote, e.x, e.y);
+          break;
+        case RawKind::kRmaAtomic:
+          out.RmaAtomic(t, rank.Window(e.a), remote, static_cast<OTF2_RmaAtomicType>(e.op), e.x,
+                        e.c, e.y);
+          break;
+        case RawKind::kRmaOpCompleteBlocking:
+          out.RmaOpCompleteBlocking(t, rank.Window(e.a), e.y);
+          break;
+        default:
+          ++summary.invalid_records;
+          continue;  // unknown record kinds are skipped, not guessed at
+      }
+      ++summary.events;
+    }
+    rank_bytes += n * sizeof(RawEvent);
+    if (n < chunk.size()) break;
+  }
+  // A record cut short (the process died while writing it) is left out.
+  std::error_code ec;
+  const uint64_t size = std::filesystem::file_size(path, ec);
+  if (!ec && size > rank_bytes) summary.truncated_bytes += size - rank_bytes;
+  summary.raw_bytes += rank_bytes;
+  std::fclose(file);
+  while (!open.empty()) {
+    out.Leave(last, open.back());
+    open.pop_back();
+    ++summary.closed_regions;
+    ++summary.events;
+  }
+}
+
 Result<ExportSummary> ExportRawTrace(const std::string& dir) {
   RankDefs first = ReadDefs(RawDefsPath(dir, 0));
   if (!first.present) {
@@ -334,7 +526,6 @@ Result<ExportSummary> ExportRawTrace(const std::string& dir) {
 
   // RMA windows, unified by the id their members agreed on and their communicator; process
   // groups (of MPI_Win_post/start) by their members.
-  constexpr uint32_t kNoDefinition = 0xFFFFFFFFu;
   std::map<std::pair<long long, uint32_t>, uint32_t> unified_windows;
   std::map<std::vector<uint64_t>, uint32_t> unified_groups;
   std::vector<std::vector<uint32_t>> window_of(static_cast<size_t>(ranks));
@@ -381,11 +572,11 @@ Result<ExportSummary> ExportRawTrace(const std::string& dir) {
   };
 
   // What probes found, in causeway's convention (trace/probe_attributes.h).
-  const uint32_t probe_comm = archive->DefineAttribute("causeway::probe_comm", OTF2_TYPE_UINT64);
-  const uint32_t probe_source =
-      archive->DefineAttribute("causeway::probe_source", OTF2_TYPE_UINT64);
-  const uint32_t probe_tag = archive->DefineAttribute("causeway::probe_tag", OTF2_TYPE_UINT64);
-  const uint32_t message_handle =
+  ProbeAttributes attributes;
+  attributes.probe_comm = archive->DefineAttribute("causeway::probe_comm", OTF2_TYPE_UINT64);
+  attributes.probe_source = archive->DefineAttribute("causeway::probe_source", OTF2_TYPE_UINT64);
+  attributes.probe_tag = archive->DefineAttribute("causeway::probe_tag", OTF2_TYPE_UINT64);
+  attributes.message_handle =
       archive->DefineAttribute("causeway::message_handle", OTF2_TYPE_UINT64);
 
   // One counter per node: all ranks of a node convert it with the same line, taken from the rank
@@ -455,176 +646,22 @@ Result<ExportSummary> ExportRawTrace(const std::string& dir) {
       summary.problems.push_back(timer_or.error().message() + "; the rank's events are left out");
       continue;
     }
-    const TimerMap timer = *timer_or;
-    const std::vector<uint32_t>& comms = comm_of[static_cast<size_t>(r)];
-    auto comm = [&](uint32_t local) { return local < comms.size() ? comms[local] : world; };
-    const std::vector<uint32_t>& windows = window_of[static_cast<size_t>(r)];
-    const std::vector<uint32_t>& groups = group_of[static_cast<size_t>(r)];
-    auto window = [&](uint32_t local) {
-      return local < windows.size() ? windows[local] : kNoDefinition;
-    };
-    auto group = [&](uint32_t local) {
-      return local < groups.size() ? groups[local] : kNoDefinition;
-    };
+    const RankContext rank{r,
+                           region_of[static_cast<size_t>(r)],
+                           comm_of[static_cast<size_t>(r)],
+                           window_of[static_cast<size_t>(r)],
+                           group_of[static_cast<size_t>(r)],
+                           world,
+                           *timer_or,
+                           clock,
+                           attributes};
     // One stream per thread: the thread that initialised MPI, then the others by index.
     for (size_t thread = 0; thread < streams.size(); ++thread) {
-      otf2_writer::EventWriter& out = archive->Events(streams[thread]);
       const std::string path = thread == 0 ? RawEventsPath(dir, r)
                                            : RawThreadEventsPath(dir, r, static_cast<int>(thread));
-      std::vector<uint32_t> open;  // regions entered and not left
-      uint64_t last = 0;
-      uint64_t rank_bytes = 0;
-      std::FILE* file = std::fopen(path.c_str(), "rb");
-      if (file == nullptr) {
-        summary.problems.push_back("rank " + std::to_string(r) + ": " + path + " is missing: the " +
-                                   (thread == 0 ? std::string("rank") : "thread") +
-                                   " recorded no events");
-        continue;
-      }
-      while (true) {
-        const size_t n = std::fread(chunk.data(), sizeof(RawEvent), kChunk, file);
-        for (size_t i = 0; i < n; ++i) {
-          const RawEvent& e = chunk[i];
-          // A rank's timestamps never go back, even where the clock map bends.
-          const uint64_t t = std::max(clock(timer(e.time)), last);
-          last = t;
-          min_time = std::min(min_time, t);
-          const std::vector<uint32_t>& regions = region_of[static_cast<size_t>(r)];
-          const bool is_region = e.kind == RawKind::kEnter || e.kind == RawKind::kLeave;
-          if (is_region && (e.a >= regions.size() || regions[e.a] == kUndefinedRegion)) {
-            ++summary.invalid_records;  // a region nobody defined: damaged, left out
-            continue;
-          }
-          const uint32_t region = is_region ? regions[e.a] : 0;
-          const bool is_rma = e.kind >= RawKind::kRmaWinCreate &&
-                              e.kind <= RawKind::kRmaOpCompleteBlocking &&
-                              e.kind != RawKind::kRmaCollectiveBegin;
-          if (is_rma && (window(e.a) == kNoDefinition ||
-                         (e.kind == RawKind::kRmaGroupSync && group(e.b) == kNoDefinition))) {
-            ++summary.invalid_records;  // a window or group nobody defined: damaged, left out
-            continue;
-          }
-          const uint32_t remote = e.b == kNoRank ? OTF2_UNDEFINED_UINT32 : e.b;
-          switch (e.kind) {
-            case RawKind::kEnter:
-              out.Enter(t, region);
-              open.push_back(region);
-              break;
-            case RawKind::kProbeFound:
-              // Attributes of the probe's Leave, the next record.
-              out.AddUint64Attribute(probe_comm, comm(e.a));
-              out.AddUint64Attribute(probe_source, e.b);
-              out.AddUint64Attribute(probe_tag, e.c);
-              out.AddUint64Attribute(message_handle, e.y);
-              continue;
-            case RawKind::kLeave:
-              out.Leave(t, region);
-              if (!open.empty()) open.pop_back();
-              break;
-            case RawKind::kSend:
-              out.MpiSend(t, e.b, comm(e.a), e.c, e.x);
-              break;
-            case RawKind::kIsend:
-              out.MpiIsend(t, e.b, comm(e.a), e.c, e.x, e.y);
-              break;
-            case RawKind::kIsendComplete:
-              out.MpiIsendComplete(t, e.y);
-              break;
-            case RawKind::kIrecvRequest:
-              if (e.c != 0) out.AddUint64Attribute(message_handle, e.c);  // MPI_Imrecv
-              out.MpiIrecvRequest(t, e.y);
-              break;
-            case RawKind::kRecv:
-              if (e.y != 0) out.AddUint64Attribute(message_handle, e.y);  // MPI_Mrecv
-              out.MpiRecv(t, e.b, comm(e.a), e.c, e.x);
-              break;
-            case RawKind::kIrecv:
-              out.MpiIrecv(t, e.b, comm(e.a), e.c, e.x, e.y);
-              break;
-            case RawKind::kRequestTest:
-              out.MpiRequestTest(t, e.y);
-              break;
-            case RawKind::kRequestCancelled:
-              out.MpiRequestCancelled(t, e.y);
-              break;
-            case RawKind::kCollectiveBegin:
-              out.MpiCollectiveBegin(t);
-              break;
-            case RawKind::kCollectiveEnd:
-              out.MpiCollectiveEnd(t, static_cast<OTF2_CollectiveOp>(e.op), comm(e.a), e.b, e.x,
-                                   e.y);
-              break;
-            case RawKind::kNonBlockingCollectiveRequest:
-              out.NonBlockingCollectiveRequest(t, e.y);
-              break;
-            case RawKind::kNonBlockingCollectiveComplete:
-              out.NonBlockingCollectiveComplete(t, static_cast<OTF2_CollectiveOp>(e.op), comm(e.a),
-                                                e.b, e.x, e.y, e.c);
-              break;
-            case RawKind::kRmaWinCreate:
-              out.RmaWinCreate(t, window(e.a));
-              break;
-            case RawKind::kRmaWinDestroy:
-              out.RmaWinDestroy(t, window(e.a));
-              break;
-            case RawKind::kRmaCollectiveBegin:
-              out.RmaCollectiveBegin(t);
-              break;
-            case RawKind::kRmaCollectiveEnd:
-              out.RmaCollectiveEnd(t, static_cast<OTF2_CollectiveOp>(e.op),
-                                   static_cast<OTF2_RmaSyncLevel>(e.c), window(e.a), remote, e.x,
-                                   e.y);
-              break;
-            case RawKind::kRmaGroupSync:
-              out.RmaGroupSync(t, static_cast<OTF2_RmaSyncLevel>(e.c), window(e.a), group(e.b));
-              break;
-            case RawKind::kRmaRequestLock:
-              out.RmaRequestLock(t, window(e.a), remote, e.y, static_cast<OTF2_LockType>(e.op));
-              break;
-            case RawKind::kRmaAcquireLock:
-              out.RmaAcquireLock(t, window(e.a), remote, e.y, static_cast<OTF2_LockType>(e.op));
-              break;
-            case RawKind::kRmaReleaseLock:
-              out.RmaReleaseLock(t, window(e.a), remote, e.y);
-              break;
-            case RawKind::kRmaSync:
-              out.RmaSync(t, window(e.a), remote, static_cast<OTF2_RmaSyncType>(e.op));
-              break;
-            case RawKind::kRmaPut:
-              out.RmaPut(t, window(e.a), remote, e.x, e.y);
-              break;
-            case RawKind::kRmaGet:
-              out.RmaGet(t, window(e.a), remote, e.x, e.y);
-              break;
-            case RawKind::kRmaAtomic:
-              out.RmaAtomic(t, window(e.a), remote, static_cast<OTF2_RmaAtomicType>(e.op), e.x, e.c,
-                            e.y);
-              break;
-            case RawKind::kRmaOpCompleteBlocking:
-              out.RmaOpCompleteBlocking(t, window(e.a), e.y);
-              break;
-            default:
-              ++summary.invalid_records;
-              continue;  // unknown record kinds are skipped, not guessed at
-          }
-          ++summary.events;
-        }
-        rank_bytes += n * sizeof(RawEvent);
-        if (n < kChunk) break;
-      }
-      // A record cut short (the process died while writing it) is left out.
-      std::error_code ec;
-      const uint64_t size = std::filesystem::file_size(path, ec);
-      if (!ec && size > rank_bytes) summary.truncated_bytes += size - rank_bytes;
-      summary.raw_bytes += rank_bytes;
-      std::fclose(file);
-      while (!open.empty()) {
-        out.Leave(last, open.back());
-        open.pop_back();
-        ++summary.closed_regions;
-        ++summary.events;
-      }
-    }  // thread
+      ExportStream(path, thread > 0, rank, archive->Events(streams[thread]), chunk, min_time,
+                   summary);
+    }
   }
   if (min_time == ~uint64_t{0}) min_time = 0;
   CW_RETURN_IF_ERROR(archive->Close(1'000'000'000, min_time));
