@@ -116,6 +116,15 @@ def count_parameter(function):
     return None
 
 
+def locked_hooks(hooks, opening, prelude=()):
+    """A block that runs `hooks` under the recorder's lock (HookLock): `opening` is its first
+    line ("{" or an if), `prelude` lines run before the lock is taken."""
+    if not hooks:
+        return []
+    return ([f"  {opening}"] + [f"    {line}" for line in prelude] + ["    HookLock lock;"] +
+            [f"    {hook};" for hook in hooks] + ["  }"])
+
+
 def wrapper(f):
     call = f"PMPI_{f.name[4:]}({f.arguments()})"
     enum = f"MpiFunction::{f.enum}"
@@ -140,15 +149,9 @@ def wrapper(f):
                 fail(f.line_number, "array_of_statuses needs a count or incount parameter")
             body += ["  if (array_of_statuses == MPI_STATUSES_IGNORE)",
                      f"    array_of_statuses = StatusBuffer({count});"]
-        if f.before:
-            body += ["  {", "    HookLock lock;"]
-            body += [f"    {hook};" for hook in f.before]
-            body += ["  }"]
+        body += locked_hooks(f.before, "{")
         body += [f"  const int result = {call};"]
-        if f.after:
-            body += ["  if (result == MPI_SUCCESS) {", "    HookLock lock;"]
-            body += [f"    {hook};" for hook in f.after]
-            body += ["  }"]
+        body += locked_hooks(f.after, "if (result == MPI_SUCCESS) {")
         body += ["  return result;"]
     return "\n".join([f'extern "C" int {f.name}({f.declaration()}) {{'] + body + ["}", ""])
 
@@ -278,17 +281,9 @@ def fortran_wrapper(f):
              f"    if (p{lower}_ != nullptr) p{lower}_({args});", "    return;", "  }",
              f"  CallScope scope(MpiFunction::{f.enum});"]
     lines += ["  " + l for l in before]
-    if f.before:
-        lines += ["  {", "    HookLock lock;"]
-        lines += [f"    {h};" for h in f.before]
-        lines += ["  }"]
+    lines += locked_hooks(f.before, "{")
     lines += [f"  p{lower}_({args});"]
-    if f.after:
-        lines += ["  if (*ierr == MPI_SUCCESS) {"]
-        lines += ["    " + l for l in after]
-        lines += ["    HookLock lock;"]
-        lines += [f"    {h};" for h in f.after]
-        lines += ["  }"]
+    lines += locked_hooks(f.after, "if (*ierr == MPI_SUCCESS) {", after)
     lines += ["}", ""]
     return "\n".join(lines)
 

@@ -140,8 +140,6 @@ LocationEpochs ScanLocation(const Context& ctx, uint32_t location,
   std::span<const EventKind> kinds = ev.kinds();
   for (uint32_t i = 0; i < kinds.size(); ++i) {
     const EventKind kind = kinds[i];
-    if (kind < EventKind::kRmaWinCreate || kind > EventKind::kRmaOpCompleteRemote) continue;
-    if (kind == EventKind::kRmaCollectiveBegin) continue;
     if (kind == EventKind::kRmaCollectiveEnd) {
       const uint32_t window = ev.collective(i).comm_or_window;
       auto w = windows.find(window);
@@ -156,6 +154,7 @@ LocationEpochs ScanLocation(const Context& ctx, uint32_t location,
       w->second.since_collective.clear();
       continue;
     }
+    if (trace::PayloadFamilyOf(kind) != trace::PayloadFamily::kRma) continue;
     const trace::RmaPayload& p = ev.rma(i);
     if (!IsMpiWindow(defs, p.window)) continue;
     WindowState& w = windows[p.window];
