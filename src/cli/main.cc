@@ -40,6 +40,7 @@ int Main(int argc, char** argv) {
   subcommands.push_back(MakeAnalyzeSubcommand());
   subcommands.push_back(MakeInfoSubcommand());
   subcommands.push_back(MakeTraceSubcommand());
+  subcommands.push_back(MakeWhatIfSubcommand());
   Subcommand* selected = nullptr;
   for (std::unique_ptr<Subcommand>& sub : subcommands) {
     CLI::App* sub_app = app.add_subcommand(sub->name(), sub->description());

@@ -26,5 +26,6 @@ class Subcommand {
 std::unique_ptr<Subcommand> MakeAnalyzeSubcommand();
 std::unique_ptr<Subcommand> MakeInfoSubcommand();
 std::unique_ptr<Subcommand> MakeTraceSubcommand();
+std::unique_ptr<Subcommand> MakeWhatIfSubcommand();
 
 }  // namespace cw::cli

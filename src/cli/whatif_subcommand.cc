@@ -1,0 +1,200 @@
+// `causeway whatif TRACE`: replays a trace under other conditions and predicts the runtime.
+#include <cstdio>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/units.h"
+#include "cli/subcommand.h"
+#include "otf2/trace_reader.h"
+#include "report/output_file.h"
+#include "report/whatif_report.h"
+#include "sim/trace_source.h"
+#include "sim/whatif.h"
+
+namespace cw::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string DefaultOutputDirectory(const std::string& trace_path) {
+  fs::path p = fs::path(trace_path).lexically_normal();
+  if (p.filename().empty()) p = p.parent_path();
+  if (p.extension() == ".otf2") p = p.parent_path();
+  std::string name = p.filename().string();
+  if (name.empty() || name == "." || name == "..") name = "trace";
+  return "causeway-whatif-" + name;
+}
+
+Error Usage(const std::string& message) { return Error(ErrorCode::kInvalidArgument, message); }
+
+class WhatIfSubcommand final : public Subcommand {
+ public:
+  const char* name() const override { return "whatif"; }
+  const char* description() const override {
+    return "Replay a trace under other conditions (network, noise, computation speed) and "
+           "predict its runtime";
+  }
+
+  void AddOptions(CLI::App& app) override {
+    app.add_option("trace", trace_, "OTF2 anchor file (traces.otf2) or the directory holding it")
+        ->required();
+    app.add_option("-o,--output", output_,
+                   "output directory (default: ./causeway-whatif-<trace directory name>)");
+    app.add_option("--network", network_,
+                   "'measured' (default) or 'ideal': no latency, infinite bandwidth, MPI calls "
+                   "wait only for their partners");
+    app.add_option("--network-scale", network_scale_,
+                   "factor on every measured communication cost (2: a network twice as slow)");
+    app.add_option("--latency", latency_, "latency of the network to predict (5us)");
+    app.add_option("--bandwidth", bandwidth_, "bandwidth of the network to predict (10GB/s)");
+    app.add_option("--overhead", overhead_, "CPU time added per message on each side (1us)");
+    app.add_option("--gap", gap_, "least time between two messages a process sends (1us)");
+    app.add_option("--eager-limit", eager_limit_,
+                   "largest message sent without waiting for its receive (64KiB)");
+    app.add_option("--base-latency", base_latency_,
+                   "latency of the traced network (default: estimated from the trace)");
+    app.add_option("--base-bandwidth", base_bandwidth_,
+                   "bandwidth of the traced network (default: estimated from the trace)");
+    app.add_option("--base-eager-limit", base_eager_limit_,
+                   "eager limit of the traced MPI (default 64KiB)");
+    app.add_option("--noise", noise_,
+                   "OS noise per computation phase: const:2us, uniform:min=0,max=4us, "
+                   "exp:mean=2us, normal:mean=2us,sd=1us, lognormal:mean=2us,sigma=0.5");
+    app.add_option("--noise-file", noise_file_,
+                   "OS noise drawn from measured detours, one duration per line");
+    app.add_option("--ranks", ranks_, "ranks that get the noise (0-3,8; default: all)");
+    app.add_option("--compute-scale", compute_scale_,
+                   "computation speed: 0.5 (all computation twice as fast), solve=2 (region "
+                   "solve), solve=2@1 (on rank 1 only); repeatable");
+    app.add_option("--runs", runs_, "replays with different random draws (default 1)")
+        ->check(CLI::Range(1u, 100000u));
+    app.add_option("--seed", seed_, "seed of the random draws (default 1)");
+    app.add_flag("-q,--quiet", quiet_, "do not print the summary");
+  }
+
+  Status Run() override {
+    CW_ASSIGN_OR_RETURN(sim::Perturbation perturbation, BuildPerturbation());
+    CW_ASSIGN_OR_RETURN(trace::Trace trace, otf2::ReadTrace(trace_, {}));
+    sim::ReplayInput input;
+    input.defs = &trace.defs;
+    input.locations = trace.location_count();
+    input.open = [&trace](uint32_t l) { return sim::MakeTraceSource(trace, l); };
+    sim::WhatIfOptions options;
+    options.perturbation = perturbation;
+    options.runs = runs_;
+    options.seed = seed_;
+    CW_ASSIGN_OR_RETURN(sim::WhatIfResult result, sim::RunWhatIf(input, options));
+
+    report::WhatIfContext context;
+    context.trace_path = trace_;
+    context.runs = runs_;
+    context.seed = seed_;
+    for (const trace::Location& loc : trace.defs.locations) {
+      context.location_names.emplace_back(trace.defs.str(loc.name));
+    }
+    context.callpath = [&trace](uint32_t cp) { return trace.CallpathName(cp); };
+    std::string directory = output_.empty() ? DefaultOutputDirectory(trace_) : output_;
+    CW_RETURN_IF_ERROR(report::EnsureDirectory(directory));
+    std::string summary = report::ToWhatIfText(result, context);
+    CW_RETURN_IF_ERROR(report::WriteTextFile(directory + "/summary.txt", summary));
+    CW_RETURN_IF_ERROR(
+        report::WriteTextFile(directory + "/whatif.json", report::ToWhatIfJson(result, context)));
+    if (!quiet_) std::fputs(summary.c_str(), stdout);
+    std::printf("\nPrediction written to %s/ (summary.txt, whatif.json)\n", directory.c_str());
+    return OkStatus();
+  }
+
+ private:
+  Result<sim::Perturbation> BuildPerturbation() const {
+    sim::Perturbation p;
+    sim::NetworkChange& n = p.network;
+    if (network_ == "ideal") {
+      n.ideal = true;
+    } else if (network_ != "measured") {
+      return tl::unexpected(
+          Usage("--network must be 'measured' or 'ideal', not '" + network_ + "'"));
+    }
+    if (network_scale_) {
+      if (!(*network_scale_ >= 0)) return tl::unexpected(Usage("--network-scale must be >= 0"));
+      n.cost_factor = *network_scale_;
+    }
+    auto duration = [](const std::optional<std::string>& text, const char* option,
+                       std::optional<double>& into) -> Status {
+      if (!text) return OkStatus();
+      Result<double> d = ParseDuration(*text);
+      if (!d) return tl::unexpected(Usage(std::string(option) + ": " + d.error().message()));
+      into = *d;
+      return OkStatus();
+    };
+    auto per_byte = [](const std::optional<std::string>& text, const char* option,
+                       std::optional<double>& into) -> Status {
+      if (!text) return OkStatus();
+      Result<double> b = ParseBandwidth(*text);
+      if (!b) return tl::unexpected(Usage(std::string(option) + ": " + b.error().message()));
+      into = 1.0 / *b;
+      return OkStatus();
+    };
+    auto bytes = [](const std::optional<std::string>& text,
+                    const char* option) -> Result<std::optional<uint64_t>> {
+      if (!text) return std::optional<uint64_t>();
+      Result<uint64_t> b = ParseByteCount(*text);
+      if (!b) return tl::unexpected(Usage(std::string(option) + ": " + b.error().message()));
+      return std::optional<uint64_t>(*b);
+    };
+    CW_RETURN_IF_ERROR(duration(latency_, "--latency", n.latency));
+    CW_RETURN_IF_ERROR(duration(overhead_, "--overhead", n.overhead));
+    CW_RETURN_IF_ERROR(duration(gap_, "--gap", n.gap));
+    CW_RETURN_IF_ERROR(duration(base_latency_, "--base-latency", n.base_latency));
+    CW_RETURN_IF_ERROR(per_byte(bandwidth_, "--bandwidth", n.per_byte));
+    CW_RETURN_IF_ERROR(per_byte(base_bandwidth_, "--base-bandwidth", n.base_per_byte));
+    CW_ASSIGN_OR_RETURN(n.eager_limit, bytes(eager_limit_, "--eager-limit"));
+    CW_ASSIGN_OR_RETURN(std::optional<uint64_t> base_eager,
+                        bytes(base_eager_limit_, "--base-eager-limit"));
+    if (base_eager) n.base_eager_limit = *base_eager;
+    if (n.ideal && (n.latency || n.per_byte || n.overhead || n.gap || network_scale_)) {
+      return tl::unexpected(Usage(
+          "--network ideal has no latency, bandwidth limit or cost: it cannot be combined with "
+          "--latency, --bandwidth, --overhead, --gap or --network-scale"));
+    }
+    if (noise_ && noise_file_) {
+      return tl::unexpected(Usage("give --noise or --noise-file, not both"));
+    }
+    if (noise_) {
+      CW_ASSIGN_OR_RETURN(p.noise, sim::ParseDistribution(*noise_));
+    }
+    if (noise_file_) {
+      CW_ASSIGN_OR_RETURN(p.noise, sim::ReadEmpiricalDistribution(*noise_file_));
+    }
+    if (ranks_) {
+      if (!p.noise.active()) {
+        return tl::unexpected(Usage("--ranks chooses the ranks that get noise: give --noise too"));
+      }
+      CW_ASSIGN_OR_RETURN(p.noise_ranks, sim::ParseRankSet(*ranks_));
+    }
+    for (const std::string& spec : compute_scale_) {
+      CW_ASSIGN_OR_RETURN(sim::ComputeScale scale, sim::ParseComputeScale(spec));
+      p.compute.push_back(std::move(scale));
+    }
+    return p;
+  }
+
+  std::string trace_;
+  std::string output_;
+  std::string network_ = "measured";
+  std::optional<double> network_scale_;
+  std::optional<std::string> latency_, bandwidth_, overhead_, gap_, eager_limit_;
+  std::optional<std::string> base_latency_, base_bandwidth_, base_eager_limit_;
+  std::optional<std::string> noise_, noise_file_, ranks_;
+  std::vector<std::string> compute_scale_;
+  uint32_t runs_ = 1;
+  uint64_t seed_ = 1;
+  bool quiet_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<Subcommand> MakeWhatIfSubcommand() { return std::make_unique<WhatIfSubcommand>(); }
+
+}  // namespace cw::cli

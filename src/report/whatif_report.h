@@ -1,0 +1,24 @@
+// The outputs of `causeway whatif`: summary.txt (what a person reads) and whatif.json (format
+// `causeway-whatif`, version 1, documented in docs/report-format.md).
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "sim/whatif.h"
+
+namespace cw::report {
+
+struct WhatIfContext {
+  std::string trace_path;
+  uint32_t runs = 1;
+  uint64_t seed = 1;
+  std::vector<std::string> location_names;        // by location
+  std::function<std::string(uint32_t)> callpath;  // "main/solve/MPI_Waitall"
+};
+
+std::string ToWhatIfText(const sim::WhatIfResult& result, const WhatIfContext& context);
+std::string ToWhatIfJson(const sim::WhatIfResult& result, const WhatIfContext& context);
+
+}  // namespace cw::report

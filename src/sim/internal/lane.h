@@ -1,0 +1,121 @@
+// One location's state in the what-if replay: its event stream with read-ahead, where its
+// measured and simulated clocks stand, and the MPI call it is in.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <random>
+#include <vector>
+
+#include "base/flat_hash_map.h"
+#include "sim/internal/matching.h"
+#include "sim/replay.h"
+#include "sim/sim_event.h"
+#include "trace/mpi_function.h"
+
+namespace cw::sim::internal {
+
+inline constexpr size_t kReadChunk = 4096;
+
+// The event stream of a lane, with read-ahead: an MPI call is taken whole, and a probe looks
+// for the receive after it. Events before `head` are done and dropped on the next refill.
+class EventWindow {
+ public:
+  explicit EventWindow(std::unique_ptr<EventSource> source) : source_(std::move(source)) {}
+
+  // The event `k` places after the head, reading on as needed; nullptr past the end.
+  const SimEvent* Peek(size_t k) {
+    while (head_ + k >= events_.size()) {
+      if (!Refill()) return nullptr;
+    }
+    return &events_[head_ + k];
+  }
+  void Pop(size_t n) { head_ += n; }
+  size_t buffered() const { return events_.size() - head_; }
+  const EventSource& source() const { return *source_; }
+
+ private:
+  bool Refill() {
+    if (done_) return false;
+    if (head_ > 0 && head_ * 2 >= events_.size()) {
+      events_.erase(events_.begin(), events_.begin() + static_cast<ptrdiff_t>(head_));
+      head_ = 0;
+    }
+    if (source_->Read(events_, kReadChunk) == 0) done_ = true;
+    return !done_;
+  }
+
+  std::unique_ptr<EventSource> source_;
+  std::vector<SimEvent> events_;
+  size_t head_ = 0;
+  bool done_ = false;
+};
+
+enum class DependencyKind : uint8_t {
+  kReceive,     // a receive completes: needs its message's send
+  kProbe,       // a blocking probe: needs the send of the message the next receive takes
+  kSend,        // a send completes: needs its receive's posting if it is a rendezvous
+  kCollective,  // a collective member: needs the arrivals its family waits for
+};
+
+struct Dependency {
+  DependencyKind kind = DependencyKind::kReceive;
+  CollectiveFamily family = CollectiveFamily::kAllToAll;
+  bool is_root = false;
+  bool dropped = false;      // given up to break a stall (ReplayStats says which rule)
+  uint32_t id = 0;           // message slot or collective instance
+  uint32_t partner = kNone;  // p2p: the partner location
+  uint32_t rank = 0;         // collectives: rank in the communicator
+  trace::CollectiveOp op = trace::CollectiveOp::kBarrier;
+  uint32_t members = 0;
+  uint64_t bytes = 0;  // collectives: the member's volume
+};
+
+// The MPI call a lane is in: its events are window positions [0, leave].
+struct OpenCall {
+  bool active = false;
+  size_t leave = 0;
+  Moment enter;
+  uint32_t callpath = kNone;
+  trace::MpiFunction function;
+  std::vector<Dependency> deps;
+  int64_t overhead = 0;  // added per-message overhead
+};
+
+struct Request {
+  uint32_t slot = kNone;  // Isend: its message
+  Moment posted;          // IrecvRequest: when the receive was posted
+  bool is_send = false;
+};
+
+enum class LaneState : uint8_t { kRunnable, kBlocked, kDone };
+
+struct Lane {
+  explicit Lane(std::unique_ptr<EventSource> source) : window(std::move(source)) {}
+
+  uint32_t id = 0;
+  uint32_t rank = kNone;  // MPI rank of its process
+  EventWindow window;
+  LaneState state = LaneState::kRunnable;
+  bool queued = false;
+  bool started = false;
+  int64_t measured = 0;  // last event, relative ticks
+  int64_t simulated = 0;
+  bool computed = false;  // time passed outside MPI since the last MPI call (noise is due)
+  bool noisy = false;
+  std::mt19937_64 rng;
+  double base_factor = 1;
+  std::vector<double> factors;      // compute factor per open region
+  std::vector<uint32_t> callpaths;  // open regions' call paths
+  int64_t last_injection = INT64_MIN / 2;
+  FlatHashMap<uint64_t, Request> requests;
+  FlatHashMap<uint64_t, uint32_t> collective_sequence;  // per communicator or window
+  OpenCall call;
+  size_t blocked_dep = 0;  // index into call.deps while blocked
+  LocationOutcome outcome;
+  // Events done this turn, for the observer.
+  std::vector<SimEvent> done_events;
+  std::vector<uint64_t> done_times;
+};
+
+}  // namespace cw::sim::internal

@@ -1,0 +1,134 @@
+// Streaming matching for the what-if replay: messages paired in order on their channel, and
+// collective instances assembled from their members' arrivals.
+//
+// The replay cannot match a whole trace first (it never holds one), so it pairs events as it
+// reaches them, with the rules of match/: the k-th send on a channel (communicator, sender,
+// receiver, tag) pairs with the k-th receive on it, and the k-th collective of a location on a
+// communicator (or RMA window) is its part in instance k. Only what is still unpaired is kept,
+// so memory follows the messages in flight, not the trace length.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <unordered_map>
+#include <vector>
+
+#include "base/flat_hash_map.h"
+#include "trace/enums.h"
+
+namespace cw::sim::internal {
+
+using trace::kNone;
+
+// A moment of the replay: the simulated time and the measured time of the same event, both in
+// ticks relative to the trace's clock offset.
+struct Moment {
+  int64_t sim = 0;
+  int64_t measured = 0;
+};
+
+struct MessageSlot {
+  Moment send;    // when the sender entered the call that sent it
+  Moment posted;  // when the receiver entered the call that posted the receive
+  uint64_t bytes = 0;
+  bool send_known = false;
+  bool recv_known = false;
+  bool synchronous = false;  // MPI_Ssend/Issend: completes only once the receive is posted
+  uint32_t waiter = kNone;   // the lane blocked until the other side is known
+  uint8_t holders = 0;       // sides that still refer to the slot
+};
+
+struct ChannelKey {
+  uint32_t comm, sender, receiver, tag;
+  bool operator==(const ChannelKey& o) const {
+    return comm == o.comm && sender == o.sender && receiver == o.receiver && tag == o.tag;
+  }
+};
+struct ChannelKeyHash {
+  size_t operator()(const ChannelKey& k) const;
+};
+
+class MessageTable {
+ public:
+  // Publishes a send (or a receive posting) on its channel and returns the slot it took: the
+  // oldest unpaired receive (send) there, or a fresh slot queued for the partner. `*wake` is set
+  // to a lane that was waiting for this side, else kNone.
+  uint32_t PublishSend(const ChannelKey& key, Moment send, uint64_t bytes, bool synchronous,
+                       uint32_t* wake);
+  uint32_t PublishReceive(const ChannelKey& key, Moment posted, uint32_t* wake);
+  // The slot the next receive on `key` will take, creating it (both sides still unknown) if no
+  // send is queued: a probe sees its message before the receive that follows takes it, and
+  // that receive's PublishReceive takes this slot.
+  uint32_t PeekForReceive(const ChannelKey& key);
+
+  MessageSlot& slot(uint32_t id) { return slots_[id]; }
+  // One holder is done with the slot; the last one frees it.
+  void Release(uint32_t id);
+
+  uint64_t unpaired_sends() const;
+  uint64_t unpaired_receives() const;
+  size_t live_slots() const { return slots_.size() - free_.size(); }
+
+ private:
+  struct Channel {
+    std::deque<uint32_t> sends;     // slots whose receive side is unknown, oldest first
+    std::deque<uint32_t> receives;  // slots whose send side is unknown
+    uint32_t peeked = kNone;        // a slot taken by a probe for the next receive
+  };
+  uint32_t NewSlot();
+  void Fill(uint32_t id, bool send_side, Moment when, uint32_t* wake);
+
+  std::vector<MessageSlot> slots_;
+  std::vector<uint32_t> free_;
+  std::unordered_map<ChannelKey, Channel, ChannelKeyHash> channels_;
+};
+
+// What a collective member waits for.
+enum class CollectiveFamily : uint8_t {
+  kAllToAll,  // barrier, allreduce, allgather, alltoall, reduce_scatter, window handles: all
+  kOneToAll,  // bcast, scatter: non-roots wait for the root
+  kAllToOne,  // reduce, gather: the root waits for all
+  kPrefix,    // scan, exscan: rank i waits for ranks 0..i
+};
+CollectiveFamily FamilyOf(trace::CollectiveOp op);
+
+struct CollectiveInstance {
+  uint32_t size = 0;     // members expected
+  uint32_t arrived = 0;  // members that entered
+  uint32_t finished = 0;
+  // The latest arrival, measured and simulated (not necessarily of the same member).
+  Moment latest;
+  bool any = false;
+  Moment root;
+  bool root_arrived = false;
+  std::vector<Moment> by_rank;  // prefix operations only
+  std::vector<uint8_t> rank_arrived;
+  std::vector<uint32_t> waiters;
+};
+
+class CollectiveTable {
+ public:
+  // Instance `sequence` of the communicator (or window) `key`; created on first arrival.
+  uint32_t Join(uint64_t key, uint32_t sequence, uint32_t size);
+  CollectiveInstance& instance(uint32_t id) { return instances_[id]; }
+  // A member's call finished; the last one frees the instance.
+  void Finish(uint32_t id);
+  size_t live() const { return by_key_.size(); }
+  uint64_t incomplete() const;  // live instances some member never joined
+
+ private:
+  struct Key {
+    uint64_t key;
+    uint32_t sequence;
+    bool operator==(const Key& o) const { return key == o.key && sequence == o.sequence; }
+  };
+  struct KeyHash {
+    size_t operator()(const Key& k) const;
+  };
+  std::vector<CollectiveInstance> instances_;
+  std::vector<uint32_t> free_;
+  std::unordered_map<Key, uint32_t, KeyHash> by_key_;
+  std::vector<Key> key_of_;  // by instance id
+};
+
+}  // namespace cw::sim::internal

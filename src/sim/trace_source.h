@@ -1,0 +1,28 @@
+// An EventSource over one location of an in-memory trace (tests, and `causeway analyze`, which
+// replays the trace it has already read under an ideal network).
+#pragma once
+
+#include <memory>
+
+#include "sim/sim_event.h"
+#include "trace/trace.h"
+
+namespace cw::sim {
+
+class TraceSource final : public EventSource {
+ public:
+  TraceSource(const trace::Trace& trace, uint32_t location);
+  size_t Read(std::vector<SimEvent>& out, size_t max) override;
+
+ private:
+  SimEvent Translate(uint32_t i) const;
+
+  const trace::Trace& trace_;
+  uint32_t location_;
+  uint32_t next_ = 0;
+};
+
+// A factory the replay calls once per run and location.
+std::unique_ptr<EventSource> MakeTraceSource(const trace::Trace& trace, uint32_t location);
+
+}  // namespace cw::sim
