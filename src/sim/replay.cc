@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
+#include <set>
 #include <string>
 
 #include "sim/internal/lane.h"
@@ -21,6 +22,24 @@ using internal::LaneState;
 using internal::MessageSlot;
 using internal::Moment;
 using trace::EventKind;
+
+// Calls whose cost the network model changes; set-up calls (MPI_Init, communicator creation,
+// file I/O, ...) keep theirs.
+bool IsCommunication(const trace::MpiFunction& f) {
+  switch (f.category) {
+    case trace::MpiCategory::kPointToPoint:
+    case trace::MpiCategory::kCollective:
+    case trace::MpiCategory::kRmaSyncActive:
+    case trace::MpiCategory::kRmaSyncPassive:
+    case trace::MpiCategory::kRmaComm:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// MPI_Finalize is collective over all processes: they leave it once the last one entered.
+constexpr uint64_t kFinalizeKey = uint64_t{2} << 32;
 
 Dependency MakeDependency(DependencyKind kind, uint32_t id, uint32_t partner) {
   Dependency d;
@@ -72,8 +91,12 @@ class Engine {
   void FinishCall(Lane& lane, int64_t ready_measured, int64_t ready_simulated, int64_t leave);
   void Block(Lane& lane, size_t dep);
   void Wake(uint32_t lane);
+  void WakeWaiters(CollectiveInstance& inst);
   bool BreakStall();
   void FlushObserved(Lane& lane);
+  void JoinFinalize(Lane& lane);
+  void AddShift(uint32_t callpath, int64_t absorbed, int64_t gained);
+  void CountVisit(uint32_t callpath);
 
   const ReplayInput& input_;
   const ReplayOptions& options_;
@@ -91,6 +114,7 @@ class Engine {
   std::vector<uint32_t> general_rules_;
   ReplayResult result_;
   uint32_t done_lanes_ = 0;
+  uint32_t process_count_ = 0;  // MPI ranks among the locations
 };
 
 const trace::MpiFunction& Engine::FunctionOf(uint32_t region) const {
@@ -128,6 +152,7 @@ double Engine::RegionFactor(const Lane& lane, uint32_t region, double inherited)
 
 void Engine::SetUpLanes() {
   const Perturbation& p = options_.perturbation;
+  std::set<uint32_t> ranks;
   lanes_.reserve(input_.locations);
   for (uint32_t l = 0; l < input_.locations; ++l) {
     auto lane = std::make_unique<Lane>(input_.open(l));
@@ -148,10 +173,12 @@ void Engine::SetUpLanes() {
     // in which locations take their turns.
     std::seed_seq seq{options_.seed, uint64_t{l}, uint64_t{0x63617573}};
     lane->rng.seed(seq);
+    if (lane->rank != kNone) ranks.insert(lane->rank);
     lanes_.push_back(std::move(lane));
     runnable_.push_back(l);
     lanes_.back()->queued = true;
   }
+  process_count_ = static_cast<uint32_t>(ranks.size());
 }
 
 Result<ReplayResult> Engine::Run() {
@@ -218,6 +245,12 @@ void Engine::Wake(uint32_t id) {
   }
 }
 
+void Engine::WakeWaiters(CollectiveInstance& inst) {
+  std::vector<uint32_t> waiters;
+  waiters.swap(inst.waiters);
+  for (uint32_t w : waiters) Wake(w);
+}
+
 void Engine::Block(Lane& lane, size_t dep) {
   lane.state = LaneState::kBlocked;
   lane.blocked_dep = dep;
@@ -265,15 +298,8 @@ int64_t Engine::StepClock(Lane& lane, const SimEvent& e) {
       factor == 1 ? gap : static_cast<int64_t>(std::llround(static_cast<double>(gap) * factor));
   if (gap > 0) lane.computed = true;
   if (scaled != gap && !lane.callpaths.empty()) {
-    uint32_t cp = lane.callpaths.back();
-    if (cp != kNone) {
-      if (cp >= result_.callpaths.size()) result_.callpaths.resize(cp + 1);
-      if (scaled > gap) {
-        result_.callpaths[cp].gained += scaled - gap;
-      } else {
-        result_.callpaths[cp].absorbed += gap - scaled;
-      }
-    }
+    AddShift(lane.callpaths.back(), std::max<int64_t>(0, gap - scaled),
+             std::max<int64_t>(0, scaled - gap));
   }
   return lane.simulated + scaled;
 }
@@ -297,15 +323,35 @@ void Engine::LocalEvent(Lane& lane, const SimEvent& e) {
     double inherited = lane.factors.empty() ? lane.base_factor : lane.factors.back();
     lane.factors.push_back(RegionFactor(lane, e.region, inherited));
     lane.callpaths.push_back(e.callpath);
-    if (e.callpath != kNone) {
-      if (e.callpath >= result_.callpaths.size()) result_.callpaths.resize(e.callpath + 1);
-      ++result_.callpaths[e.callpath].visits;
-    }
+    CountVisit(e.callpath);
   } else if (e.kind == EventKind::kLeave && !lane.factors.empty()) {
     lane.factors.pop_back();
     lane.callpaths.pop_back();
   }
   Record(lane, e, s);
+}
+
+void Engine::AddShift(uint32_t callpath, int64_t absorbed, int64_t gained) {
+  if (callpath == kNone) return;
+  if (callpath >= result_.callpaths.size()) result_.callpaths.resize(callpath + 1);
+  result_.callpaths[callpath].absorbed += absorbed;
+  result_.callpaths[callpath].gained += gained;
+}
+
+void Engine::CountVisit(uint32_t callpath) {
+  if (callpath == kNone) return;
+  if (callpath >= result_.callpaths.size()) result_.callpaths.resize(callpath + 1);
+  ++result_.callpaths[callpath].visits;
+}
+
+void Engine::JoinFinalize(Lane& lane) {
+  uint32_t id = collectives_.Join(kFinalizeKey, 0, process_count_);
+  CollectiveInstance& inst = collectives_.instance(id);
+  inst.Arrive(lane.call.enter);
+  Dependency dep = MakeDependency(DependencyKind::kCollective, id, kNone);
+  dep.members = process_count_;
+  lane.call.deps.push_back(dep);
+  WakeWaiters(inst);
 }
 
 // Takes the MPI call at the window's head whole (Enter to its Leave). False if its Leave is
@@ -331,24 +377,24 @@ bool Engine::BeginCall(Lane& lane) {
   call.deps.clear();
   call.overhead = 0;
   int64_t s = StepClock(lane, enter);
-  if (lane.noisy && lane.computed) {
-    int64_t noise = static_cast<int64_t>(std::llround(options_.perturbation.noise.Draw(lane.rng) *
-                                                      static_cast<double>(defs_.clock.resolution)));
-    s += noise;
-    uint32_t cp = lane.callpaths.empty() ? kNone : lane.callpaths.back();
-    if (cp != kNone && noise > 0) {
-      if (cp >= result_.callpaths.size()) result_.callpaths.resize(cp + 1);
-      result_.callpaths[cp].gained += noise;
+  bool communication = IsCommunication(call.function);
+  // Noise falls on the computation between two communication calls (seed 001's local edges):
+  // the set-up calls in between (MPI_Comm_rank, ...) do not start a phase of their own.
+  if (communication && lane.computed) {
+    if (lane.noisy) {
+      int64_t noise =
+          static_cast<int64_t>(std::llround(options_.perturbation.noise.Draw(lane.rng) *
+                                            static_cast<double>(defs_.clock.resolution)));
+      s += noise;
+      if (!lane.callpaths.empty() && noise > 0) AddShift(lane.callpaths.back(), 0, noise);
     }
+    lane.computed = false;
   }
-  lane.computed = false;
   call.enter = Moment{s, Relative(enter.time)};
-  if (enter.callpath != kNone) {
-    if (enter.callpath >= result_.callpaths.size()) result_.callpaths.resize(enter.callpath + 1);
-    ++result_.callpaths[enter.callpath].visits;
-  }
+  CountVisit(enter.callpath);
   Publish(lane);
   if (call.function.has(trace::kMpiProbe) && !call.function.has(trace::kMpiTest)) AddProbe(lane);
+  if (call.function.has(trace::kMpiFinalize) && lane.rank != kNone) JoinFinalize(lane);
   return true;
 }
 
@@ -459,11 +505,7 @@ void Engine::PublishCollective(Lane& lane, const SimEvent& e) {
   uint32_t id = collectives_.Join(key, sequence, c.size());
   CollectiveInstance& inst = collectives_.instance(id);
   const Moment& arrival = lane.call.enter;
-  ++inst.arrived;
-  inst.latest.measured =
-      inst.any ? std::max(inst.latest.measured, arrival.measured) : arrival.measured;
-  inst.latest.sim = inst.any ? std::max(inst.latest.sim, arrival.sim) : arrival.sim;
-  inst.any = true;
+  inst.Arrive(arrival);
   Dependency dep = MakeDependency(DependencyKind::kCollective, id, kNone);
   dep.family = internal::FamilyOf(e.op);
   dep.op = e.op;
@@ -495,9 +537,7 @@ void Engine::PublishCollective(Lane& lane, const SimEvent& e) {
   }
   ++result_.stats.collectives;
   lane.call.deps.push_back(dep);
-  std::vector<uint32_t> waiters;
-  waiters.swap(inst.waiters);
-  for (uint32_t w : waiters) Wake(w);
+  WakeWaiters(inst);
 }
 
 // The completion record (MpiIrecv) of the receive request `request` posted at window position
@@ -635,12 +675,7 @@ void Engine::FinishCall(Lane& lane, int64_t ready_measured, int64_t ready_sim, i
   int64_t cost = leave - ready_measured;
   // Set-up calls (MPI_Init, communicator creation, file I/O, ...) keep their cost: the network
   // model describes communication.
-  trace::MpiCategory category = call.function.category;
-  bool communication = category == trace::MpiCategory::kPointToPoint ||
-                       category == trace::MpiCategory::kCollective ||
-                       category == trace::MpiCategory::kRmaSyncActive ||
-                       category == trace::MpiCategory::kRmaSyncPassive ||
-                       category == trace::MpiCategory::kRmaComm;
+  bool communication = IsCommunication(call.function);
   int64_t leave_sim = ready_sim + (communication ? network_.Cost(cost) : cost) + call.overhead;
   int64_t enter_measured = call.enter.measured;
   int64_t previous = call.enter.sim;
@@ -664,15 +699,8 @@ void Engine::FinishCall(Lane& lane, int64_t ready_measured, int64_t ready_sim, i
   }
   int64_t shift_in = call.enter.sim - call.enter.measured;
   int64_t shift_out = leave_sim - leave;
-  if (call.callpath != kNone) {
-    if (call.callpath >= result_.callpaths.size()) result_.callpaths.resize(call.callpath + 1);
-    CallpathShift& shift = result_.callpaths[call.callpath];
-    if (shift_out < shift_in) {
-      shift.absorbed += shift_in - shift_out;
-    } else {
-      shift.gained += shift_out - shift_in;
-    }
-  }
+  AddShift(call.callpath, std::max<int64_t>(0, shift_in - shift_out),
+           std::max<int64_t>(0, shift_out - shift_in));
   for (const Dependency& d : call.deps) {
     if (d.kind == DependencyKind::kCollective) {
       collectives_.Finish(d.id);

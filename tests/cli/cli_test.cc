@@ -156,5 +156,52 @@ TEST(CliTest, InfoDescribesTheTrace) {
   EXPECT_NE(out.find("Locations    2"), std::string::npos) << out;
 }
 
+TEST(CliTest, WhatIfRejectsNonsenseWithTheReason) {
+  const std::string trace = SmallTrace("cli-whatif-bad");
+  struct Case {
+    const char* options;
+    const char* message;
+  };
+  for (const Case& c : {
+           Case{"--latency 5parsecs", "unknown unit 'parsecs'"},
+           Case{"--latency -1us", "must be finite and not negative"},
+           Case{"--bandwidth 0GB/s", "greater than zero"},
+           Case{"--eager-limit 1.5", "whole number of bytes"},
+           Case{"--network fast", "'measured' or 'ideal'"},
+           Case{"--network ideal --latency 1us", "cannot be combined"},
+           Case{"--noise gamma:mean=1us", "unknown family 'gamma'"},
+           Case{"--noise exp:mean=1us,sd=2us", "unknown parameter 'sd'"},
+           Case{"--noise const:1us --noise-file /x", "not both"},
+           Case{"--ranks 3-1 --noise const:1us", "runs backwards"},
+           Case{"--ranks 0", "give --noise too"},
+           Case{"--compute-scale solve=-2", "non-negative number"},
+           Case{"--noise-file /nonexistent/samples", "cannot open noise samples"},
+       }) {
+    std::string out;
+    int rc = Causeway(
+        "whatif -q " + trace + " -o " + testing::MakeTempDir("cli-whatif-out") + " " + c.options,
+        &out);
+    EXPECT_NE(rc, 0) << c.options;
+    EXPECT_NE(out.find(c.message), std::string::npos) << c.options << ": " << out;
+  }
+}
+
+TEST(CliTest, WhatIfWritesItsPrediction) {
+  // Rank 0 sends at 10..11, rank 1 receives 4..12 (ready at 10, cost 2); both end at 20. With
+  // computation x2 rank 0 sends 20..21 and ends 21 + 2 x 9 = 39; rank 1 enters its receive at
+  // 8, leaves at max(8, 20) + 2 = 22 and ends 22 + 2 x 8 = 38.
+  const std::string trace = SmallTrace("cli-whatif");
+  const std::string dir = testing::MakeTempDir("cli-whatif-out");
+  std::string out;
+  ASSERT_EQ(Causeway("whatif " + trace + " -o " + dir + " --compute-scale 2", &out), 0) << out;
+  EXPECT_NE(out.find("predicted"), std::string::npos) << out;
+  std::ifstream in(dir + "/whatif.json");
+  nlohmann::json w = nlohmann::json::parse(in);
+  EXPECT_EQ(w["format"], "causeway-whatif");
+  EXPECT_EQ(w["measured_runtime"].get<double>(), 20.0);
+  EXPECT_EQ(w["predicted_runtime"]["mean"].get<double>(), 39.0);
+  EXPECT_TRUE(fs::exists(dir + "/summary.txt"));
+}
+
 }  // namespace
 }  // namespace cw::test

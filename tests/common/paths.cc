@@ -1,5 +1,8 @@
 #include "tests/common/paths.h"
 
+#include <algorithm>
+#include <filesystem>
+
 #include <sys/wait.h>
 #include <array>
 #include <cstdio>
@@ -17,6 +20,18 @@ std::string ScalascaResult(const std::string& name, const std::string& file) {
 std::string CausewayBinary() { return std::string(CW_BINARY_DIR) + "/bin/causeway"; }
 std::string TestProgram(const std::string& name) {
   return std::string(CW_BINARY_DIR) + "/tests/programs/" + name;
+}
+
+std::vector<std::string> RealTraceNames() {
+  std::vector<std::string> names;
+  for (const std::filesystem::directory_entry& e :
+       std::filesystem::directory_iterator(SharedDir() + "/traces")) {
+    if (std::filesystem::exists(e.path() / "traces.otf2")) {
+      names.push_back(e.path().filename().string());
+    }
+  }
+  std::sort(names.begin(), names.end());
+  return names;
 }
 
 int RunCommand(const std::string& command, std::string* output) {

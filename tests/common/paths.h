@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace cw::test {
 
@@ -9,6 +10,9 @@ namespace cw::test {
 std::string SharedDir();
 // A real trace by its directory name under shared/traces, e.g. "4_mpi_ls_barr".
 std::string RealTrace(const std::string& name);
+// The directory names of every real trace under shared/traces (those holding traces.otf2),
+// sorted.
+std::vector<std::string> RealTraceNames();
 // Scalasca's decoded results for a trace: shared/peer-results/scalasca/<name>/<file>.
 std::string ScalascaResult(const std::string& name, const std::string& file);
 // The causeway executable of this build.

@@ -17,30 +17,13 @@
 #include "tests/common/analysis_fixture.h"
 #include "tests/common/paths.h"
 #include "tests/common/root_cause_invariants.h"
+#include "tests/common/traced_program.h"
 
 namespace cw::test {
 namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
-
-constexpr const char* kMpirun = "timeout 180 mpirun --allow-run-as-root --oversubscribe";
-
-// Runs `program args` on `ranks` ranks under causeway trace; returns the trace directory.
-// `environment` is prefixed to the command (VAR=value ...).
-std::string Trace(const std::string& name, int ranks, const std::string& args = "",
-                  const std::string& trace_options = "", std::string* output = nullptr,
-                  const std::string& environment = "") {
-  const std::string dir = testing::MakeTempDir("traced-" + name);
-  std::string out;
-  const int rc = RunCommand(environment + " " + CausewayBinary() + " trace -o " + dir + " " +
-                                trace_options + " -- " + kMpirun + " -np " + std::to_string(ranks) +
-                                " " + TestProgram(name) + " " + args,
-                            &out);
-  EXPECT_EQ(rc, 0) << out;
-  if (output != nullptr) *output = out;
-  return dir;
-}
 
 // Events per kind over all locations, as `causeway info --json` counts them.
 json Info(const std::string& dir) {
@@ -131,7 +114,7 @@ INSTANTIATE_TEST_SUITE_P(Timers, TracedWithTimer, ::testing::Values("tsc", "mono
 
 TEST_P(TracedWithTimer, LateSender) {
   const std::string dir =
-      Trace("late_sender", 2, "", "", nullptr, std::string("CAUSEWAY_TIMER=") + GetParam());
+      TraceProgram("late_sender", 2, "", "", nullptr, std::string("CAUSEWAY_TIMER=") + GetParam());
   ExpectOtf2PrintReads(dir);
   // Each rank: main and MPI_Init (4 events), 2 iterations of three calls with one record each
   // (9 events per iteration), the barrier (Enter, begin, end, Leave) and MPI_Finalize (2):
@@ -161,7 +144,8 @@ TEST(TracedProgramsTest, RootCauseInvariantsHoldOnTracedPrograms) {
        {"late_sender", "many_events", "probes", "persistent_and_nonblocking_collectives",
         "collectives", "p2p_patterns", "instrumented"}) {
     SCOPED_TRACE(program);
-    const std::string dir = Trace(program, 3, program == std::string("many_events") ? "500" : "");
+    const std::string dir =
+        TraceProgram(program, 3, program == std::string("many_events") ? "500" : "");
     Analysis a = AnalyzeFile(dir + "/traces.otf2", 2);
     EXPECT_EQ(a.report.trace.clock_violations_p2p + a.report.trace.clock_violations_collective, 0u);
     ExpectRootCauseInvariants(a, InvariantOptions{});
@@ -172,7 +156,7 @@ TEST(TracedProgramsTest, RootCauseInvariantsHoldOnTracedPrograms) {
 }
 
 TEST(TracedProgramsTest, ProbesCarryWhatTheyFound) {
-  const std::string dir = Trace("probes", 2);
+  const std::string dir = TraceProgram("probes", 2);
   ExpectOtf2PrintReads(dir);
   const json report = Analyze(dir);
   // All three probes are linked from their recorded attributes, none inferred.
@@ -192,7 +176,7 @@ TEST(TracedProgramsTest, ProbesCarryWhatTheyFound) {
 }
 
 TEST(TracedProgramsTest, PersistentRequestsAndNonBlockingCollectives) {
-  const std::string dir = Trace("persistent_and_nonblocking_collectives", 3);
+  const std::string dir = TraceProgram("persistent_and_nonblocking_collectives", 3);
   ExpectOtf2PrintReads(dir);
   // Each of the 3 starts of the persistent send and receive is an Isend / IrecvRequest,
   // completed in MPI_Wait; each of 3 ranks starts 2 non-blocking collectives and completes them
@@ -211,7 +195,7 @@ TEST(TracedProgramsTest, PersistentRequestsAndNonBlockingCollectives) {
 }
 
 TEST(TracedProgramsTest, CollectiveWaitStates) {
-  const std::string dir = Trace("collectives", 3);
+  const std::string dir = TraceProgram("collectives", 3);
   ExpectOtf2PrintReads(dir);
   const json report = Analyze(dir);
   // Phases A-E of tests/programs/collectives.c, 100 ms each: barrier A (ranks 0, 1) and rank 1 in
@@ -232,7 +216,7 @@ TEST(TracedProgramsTest, CollectiveWaitStates) {
 }
 
 TEST(TracedProgramsTest, OneSidedCommunication) {
-  const std::string dir = Trace("rma_epochs", 3);
+  const std::string dir = TraceProgram("rma_epochs", 3);
   ExpectOtf2PrintReads(dir);
   // Phases A-F of tests/programs/rma_epochs.c: puts 3 (B) + 2 (C) + 2 (D, D2) + 3 MPI_Rput
   // (E); gets 3 (B); atomics 4 per rank (E); each operation completed once, by the call that
@@ -290,7 +274,7 @@ TEST(TracedProgramsTest, OneSidedCommunication) {
 }
 
 TEST(TracedProgramsTest, PointToPointWaitStates) {
-  const std::string dir = Trace("p2p_patterns", 2);
+  const std::string dir = TraceProgram("p2p_patterns", 2);
   ExpectOtf2PrintReads(dir);
   const json report = Analyze(dir);
   // tests/programs/p2p_patterns.c: a synchronous send waits 100 ms for its receiver; a receive
@@ -305,7 +289,7 @@ TEST(TracedProgramsTest, PointToPointWaitStates) {
 
 TEST(TracedProgramsTest, EachThreadIsRecordedOnItsOwnLocation) {
   std::string output;
-  const std::string dir = Trace("threads", 2, "", "", &output);
+  const std::string dir = TraceProgram("threads", 2, "", "", &output);
   ExpectOtf2PrintReads(dir);
   EXPECT_EQ(output.find("MPI calls from threads other than"), std::string::npos) << output;
   // Per rank, the main thread: main, MPI_Init_thread, MPI_Comm_dup, 5 barriers, MPI_Comm_free,
@@ -335,7 +319,7 @@ TEST(TracedProgramsTest, EachThreadIsRecordedOnItsOwnLocation) {
 
 #ifdef CW_HAVE_FORTRAN_PROGRAMS
 TEST(TracedProgramsTest, FortranWithUseMpi) {
-  const std::string dir = Trace("fortran_patterns", 2);
+  const std::string dir = TraceProgram("fortran_patterns", 2);
   ExpectOtf2PrintReads(dir);
   const json report = Analyze(dir);
   // tests/programs/fortran_patterns.f90: 100 ms in each of MPI_Recv, MPI_Waitall (an array of
@@ -352,7 +336,7 @@ TEST(TracedProgramsTest, FortranWithUseMpi) {
 }
 
 TEST(TracedProgramsTest, FortranWithMpifH) {
-  const std::string dir = Trace("fortran_mpif", 2);
+  const std::string dir = TraceProgram("fortran_mpif", 2);
   ExpectOtf2PrintReads(dir);
   ExpectWait(MetricTotal(Analyze(dir), "mpi_latesender", "MPI_Recv"), 0.1);
 }
@@ -360,7 +344,7 @@ TEST(TracedProgramsTest, FortranWithMpifH) {
 
 TEST(TracedProgramsTest, CompilerInstrumentationNamesFunctions) {
   // Built with -finstrument-functions; helper_noise is filtered out by name.
-  const std::string dir = Trace("instrumented", 2, "", "--filter-exclude 'helper_*'");
+  const std::string dir = TraceProgram("instrumented", 2, "", "--filter-exclude 'helper_*'");
   ExpectOtf2PrintReads(dir);
   const json report = Analyze(dir);
   for (uint64_t rank : {0u, 1u}) {
@@ -379,18 +363,18 @@ TEST(TracedProgramsTest, CompilerInstrumentationNamesFunctions) {
 
 TEST(TracedProgramsTest, RecordChoosesWhatBesidesMpi) {
   // MPI only: the instrumented program's functions are not recorded, its MPI calls are.
-  const std::string dir = Trace("instrumented", 2, "", "--record none");
+  const std::string dir = TraceProgram("instrumented", 2, "", "--record none");
   const json report = Analyze(dir);
   for (const json& c : report["callpaths"]) EXPECT_NE(c["region"], "compute_forces");
   EXPECT_EQ(ValueAt(report, "visits", "main/MPI_Sendrecv", 0), 3.0);
   // User regions only: the C program's regions are there.
-  const json user = Analyze(Trace("user_regions", 2, "", "--record user"));
+  const json user = Analyze(TraceProgram("user_regions", 2, "", "--record user"));
   EXPECT_EQ(ValueAt(user, "visits", "main/solve", 0), 3.0);
 }
 
 TEST(TracedProgramsTest, UserRegionsFromC) {
   std::string output;
-  const std::string dir = Trace("user_regions", 2, "", "", &output);
+  const std::string dir = TraceProgram("user_regions", 2, "", "", &output);
   ExpectOtf2PrintReads(dir);
   // One unmatched end per rank, ignored and reported.
   EXPECT_NE(output.find("2 user-region ends did not match"), std::string::npos) << output;
@@ -408,7 +392,7 @@ TEST(TracedProgramsTest, UserRegionsFromC) {
 }
 
 TEST(TracedProgramsTest, ScopedRegionsFromCxx) {
-  const std::string dir = Trace("user_regions_cpp", 2);
+  const std::string dir = TraceProgram("user_regions_cpp", 2);
   ExpectOtf2PrintReads(dir);
   const json report = Analyze(dir);
   for (uint64_t rank : {0u, 1u}) {
@@ -433,7 +417,7 @@ TEST(TracedProgramsTest, ManyFlushesLoseNothing) {
   // A 4 KiB buffer holds 102 records: 20000 barriers (4 records each) on 2 ranks flush it
   // hundreds of times.
   std::string output;
-  const std::string dir = Trace("many_events", 2, "20000", "--buffer 4K", &output);
+  const std::string dir = TraceProgram("many_events", 2, "20000", "--buffer 4K", &output);
   std::smatch flushes;
   ASSERT_TRUE(std::regex_search(output, flushes, std::regex("(\\d+) buffer flushes"))) << output;
   EXPECT_GT(std::stoull(flushes[1]), 1000u);

@@ -20,15 +20,6 @@ namespace {
 namespace fs = std::filesystem;
 using analysis::MetricId;
 
-std::vector<std::string> Names() {
-  std::vector<std::string> names;
-  for (const fs::directory_entry& e : fs::directory_iterator(SharedDir() + "/traces")) {
-    if (fs::exists(e.path() / "traces.otf2")) names.push_back(e.path().filename().string());
-  }
-  std::sort(names.begin(), names.end());
-  return names;
-}
-
 // value(metric, callpath, location) as a dense lookup.
 class Values {
  public:
@@ -57,7 +48,7 @@ void ExpectSum(const Values& v, MetricId parent, std::initializer_list<MetricId>
 }
 
 TEST(InvariantsTest, MetricTreeAddsUpAndWaitsFitInTheirCalls) {
-  for (const std::string& name : Names()) {
+  for (const std::string& name : RealTraceNames()) {
     SCOPED_TRACE(name);
     Analysis a = AnalyzeFile(RealTrace(name));
     Values v(a.report);
@@ -101,7 +92,7 @@ TEST(InvariantsTest, MetricTreeAddsUpAndWaitsFitInTheirCalls) {
 // Delay costs add up to the waiting time, every wait is split in full, the critical path spans
 // the analysis window and the performance impacts add up to processes x window.
 TEST(InvariantsTest, RootCauseAnalysesAccountForAllWaitingAndTheWholeRun) {
-  for (const std::string& name : Names()) {
+  for (const std::string& name : RealTraceNames()) {
     SCOPED_TRACE(name);
     Analysis a = AnalyzeFile(RealTrace(name));
     InvariantOptions options;
@@ -114,7 +105,7 @@ TEST(InvariantsTest, RootCauseAnalysesAccountForAllWaitingAndTheWholeRun) {
 // After --time-correct no clock-condition violation is left, local order and distances are kept
 // (within γ), and the root-cause invariants hold with the clock condition.
 TEST(InvariantsTest, TimeCorrectionLeavesNoViolations) {
-  for (const std::string& name : Names()) {
+  for (const std::string& name : RealTraceNames()) {
     SCOPED_TRACE(name);
     Analysis original = AnalyzeFile(RealTrace(name));
     Analysis a = AnalyzeFile(RealTrace(name), 2, /*time_correct=*/true);
@@ -148,7 +139,7 @@ TEST(InvariantsTest, TimeCorrectionLeavesNoViolations) {
 
 // The same with violations injected: the clock of the first location runs 200 µs ahead.
 TEST(InvariantsTest, TimeCorrectionRepairsAnInjectedClockSkew) {
-  for (const std::string& name : Names()) {
+  for (const std::string& name : RealTraceNames()) {
     SCOPED_TRACE(name);
     Result<trace::Trace> read = otf2::ReadTrace(RealTrace(name), otf2::ReadOptions{});
     ASSERT_TRUE(read) << read.error().message();
@@ -169,7 +160,7 @@ TEST(InvariantsTest, TimeCorrectionRepairsAnInjectedClockSkew) {
 }
 
 TEST(InvariantsTest, ResultsDoNotDependOnTheThreadCount) {
-  for (const std::string& name : Names()) {
+  for (const std::string& name : RealTraceNames()) {
     SCOPED_TRACE(name);
     std::string one = report::ToJson(AnalyzeFile(RealTrace(name), 1).report);
     std::string two = report::ToJson(AnalyzeFile(RealTrace(name), 2).report);

@@ -18,15 +18,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::vector<std::string> RealTraceNames() {
-  std::vector<std::string> names;
-  for (const fs::directory_entry& e : fs::directory_iterator(SharedDir() + "/traces")) {
-    if (fs::exists(e.path() / "traces.otf2")) names.push_back(e.path().filename().string());
-  }
-  std::sort(names.begin(), names.end());
-  return names;
-}
-
 // Event records by kind as otf2-print lists them.
 std::map<std::string, uint64_t> Otf2PrintCounts(const std::string& anchor) {
   std::string output;

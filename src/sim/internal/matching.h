@@ -8,6 +8,7 @@
 // so memory follows the messages in flight, not the trace length.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <unordered_map>
@@ -104,6 +105,13 @@ struct CollectiveInstance {
   std::vector<Moment> by_rank;  // prefix operations only
   std::vector<uint8_t> rank_arrived;
   std::vector<uint32_t> waiters;
+
+  void Arrive(const Moment& arrival) {
+    latest.measured = any ? std::max(latest.measured, arrival.measured) : arrival.measured;
+    latest.sim = any ? std::max(latest.sim, arrival.sim) : arrival.sim;
+    any = true;
+    ++arrived;
+  }
 };
 
 class CollectiveTable {

@@ -1,0 +1,24 @@
+#include "tests/common/traced_program.h"
+
+#include <gtest/gtest.h>
+
+#include "testing/scenario.h"
+#include "tests/common/paths.h"
+
+namespace cw::test {
+
+std::string TraceProgram(const std::string& name, int ranks, const std::string& args,
+                         const std::string& trace_options, std::string* output,
+                         const std::string& environment) {
+  const std::string dir = testing::MakeTempDir("traced-" + name);
+  std::string out;
+  const int rc = RunCommand(environment + " " + CausewayBinary() + " trace -o " + dir + " " +
+                                trace_options + " -- " + kMpirun + " -np " + std::to_string(ranks) +
+                                " " + TestProgram(name) + " " + args,
+                            &out);
+  EXPECT_EQ(rc, 0) << out;
+  if (output != nullptr) *output = out;
+  return dir;
+}
+
+}  // namespace cw::test

@@ -1,0 +1,16 @@
+// Runs a program of tests/programs under `causeway trace` with mpirun (tests of the mpi label).
+#pragma once
+
+#include <string>
+
+namespace cw::test {
+
+inline constexpr const char* kMpirun = "timeout 180 mpirun --allow-run-as-root --oversubscribe";
+
+// Runs `program args` on `ranks` ranks under causeway trace and returns the trace directory;
+// fails the test if the run fails. `environment` is prefixed to the command (VAR=value ...).
+std::string TraceProgram(const std::string& name, int ranks, const std::string& args = "",
+                         const std::string& trace_options = "", std::string* output = nullptr,
+                         const std::string& environment = "");
+
+}  // namespace cw::test

@@ -1,0 +1,104 @@
+// `causeway whatif` on real MPI runs: the replay of an unchanged trace reproduces every
+// location's end, seed 001's token ring predicts the effect of noise exactly, and a prediction
+// made from one run matches a second run that really has the change.
+#include <cmath>
+#include <fstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include <gtest/gtest.h>
+
+#include "tests/common/paths.h"
+#include "tests/common/traced_program.h"
+
+namespace cw::test {
+namespace {
+
+using nlohmann::json;
+
+json WhatIf(const std::string& dir, const std::string& options = "") {
+  std::string out;
+  const std::string report = dir + "-whatif";
+  EXPECT_EQ(
+      RunCommand(CausewayBinary() + " whatif -q " + dir + " -o " + report + " " + options, &out), 0)
+      << out;
+  std::ifstream in(report + "/whatif.json");
+  return json::parse(in);
+}
+
+double Predicted(const json& w) { return w["predicted_runtime"]["mean"].get<double>(); }
+double Measured(const json& w) { return w["measured_runtime"].get<double>(); }
+
+// Each location's predicted end equals its measured end within 0.1 % of the runtime.
+void ExpectIdentity(const json& w, const std::string& what) {
+  const double tolerance = 1e-3 * Measured(w);
+  for (const json& l : w["locations"]) {
+    EXPECT_NEAR(l["predicted_end"].get<double>(), l["measured_end"].get<double>(), tolerance)
+        << what << ", location " << l["id"];
+  }
+  EXPECT_NEAR(Predicted(w), Measured(w), tolerance) << what;
+  EXPECT_EQ(w["replay"]["cycles_broken"].get<uint64_t>(), 0u) << what;
+}
+
+TEST(TracedWhatIfTest, UnchangedReplayReproducesEveryProgram) {
+  struct Program {
+    const char* name;
+    int ranks;
+    const char* args;
+  };
+  for (const Program& p :
+       {Program{"late_sender", 2, ""}, Program{"many_events", 3, "500"}, Program{"probes", 2, ""},
+        Program{"persistent_and_nonblocking_collectives", 3, ""}, Program{"user_regions", 2, ""},
+        Program{"collectives", 3, ""}, Program{"p2p_patterns", 2, ""}, Program{"threads", 2, ""},
+        Program{"rma_epochs", 3, ""}, Program{"ring", 16, "2 100"}}) {
+    const std::string dir = TraceProgram(p.name, p.ranks, p.args);
+    ExpectIdentity(WhatIf(dir), p.name);
+  }
+}
+
+TEST(TracedWhatIfTest, TokenRingNoiseGrowsTheRuntimeByTheMessagesOnThePath) {
+  // 16 ranks, 10 traversals: the token's path runs through all 160 messages, and each is sent
+  // after a computation phase on the path (the receive before it waited for the token). A
+  // constant noise k per phase therefore delays the last receive by 160 k; every other phase's
+  // noise falls into a wait. MPI_Finalize, which all ranks leave together, passes the delay to
+  // every location's end: the runtime grows by exactly 160 k.
+  const std::string dir = TraceProgram("ring", 16, "10 200");
+  const json base = WhatIf(dir);
+  ExpectIdentity(base, "ring");
+  const double measured = Measured(base);
+  for (int k : {0, 1, 2, 4, 8}) {
+    const json w = WhatIf(dir, "--noise const:" + std::to_string(k) + "us");
+    const double increase = Predicted(w) - measured;
+    EXPECT_NEAR(increase, 160 * k * 1e-6, 1e-8) << "k = " << k << " us";
+    for (const json& l : w["locations"]) {
+      EXPECT_NEAR(l["predicted_end"].get<double>() - l["measured_end"].get<double>(),
+                  160 * k * 1e-6, 1e-8)
+          << "k = " << k << ", location " << l["id"];
+    }
+  }
+}
+
+TEST(TracedWhatIfTest, PredictionFromOneRunMatchesARunWithTheChange) {
+  // A ring of 4 ranks, 10 traversals of 10 ms work per hop (about 0.4 s, after MPI_Init). The
+  // prediction from this run for rank 2 working 3 times as long (--compute-scale 3@2) is
+  // compared with a second run in which rank 2 really does: on a ring every hop is on the path,
+  // so both should grow by about 10 x 2 x 10 ms = 0.2 s. The second case makes rank 1 twice as
+  // fast (0.05 s less).
+  const std::string first = TraceProgram("ring", 4, "10 10000");
+  struct Case {
+    const char* scale;
+    const char* program_args;
+  };
+  for (const Case& c : {Case{"3@2", "10 10000 2 3"}, Case{"0.5@1", "10 10000 1 0.5"}}) {
+    const json predicted = WhatIf(first, std::string("--compute-scale ") + c.scale);
+    const json real = WhatIf(TraceProgram("ring", 4, c.program_args));
+    const double error = std::fabs(Predicted(predicted) - Measured(real)) / Measured(real);
+    std::printf("compute scale %s: predicted %.4f s, measured %.4f s, error %.2f %%\n", c.scale,
+                Predicted(predicted), Measured(real), 100 * error);
+    EXPECT_LT(error, 0.10) << c.scale;
+  }
+}
+
+}  // namespace
+}  // namespace cw::test
