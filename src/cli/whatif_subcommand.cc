@@ -1,4 +1,5 @@
 // `causeway whatif TRACE`: replays a trace under other conditions and predicts the runtime.
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <optional>
@@ -72,11 +73,14 @@ class WhatIfSubcommand final : public Subcommand {
         ->check(CLI::Range(1u, 100000u));
     app.add_option("--seed", seed_, "seed of the random draws (default 1)");
     app.add_flag("-q,--quiet", quiet_, "do not print the summary");
+    app.add_flag("--timings", timings_, "print the time of reading and of replaying on stderr");
   }
 
   Status Run() override {
     CW_ASSIGN_OR_RETURN(sim::Perturbation perturbation, BuildPerturbation());
+    auto start = std::chrono::steady_clock::now();
     CW_ASSIGN_OR_RETURN(trace::Trace trace, otf2::ReadTrace(trace_, {}));
+    auto read = std::chrono::steady_clock::now();
     sim::ReplayInput input;
     input.defs = &trace.defs;
     input.locations = trace.location_count();
@@ -86,6 +90,12 @@ class WhatIfSubcommand final : public Subcommand {
     options.runs = runs_;
     options.seed = seed_;
     CW_ASSIGN_OR_RETURN(sim::WhatIfResult result, sim::RunWhatIf(input, options));
+    if (timings_) {
+      auto replayed = std::chrono::steady_clock::now();
+      std::fprintf(stderr, "read     %8.3f s\nreplay   %8.3f s (%u runs)\n",
+                   std::chrono::duration<double>(read - start).count(),
+                   std::chrono::duration<double>(replayed - read).count(), runs_);
+    }
 
     report::WhatIfContext context;
     context.trace_path = trace_;
@@ -191,6 +201,7 @@ class WhatIfSubcommand final : public Subcommand {
   uint32_t runs_ = 1;
   uint64_t seed_ = 1;
   bool quiet_ = false;
+  bool timings_ = false;
 };
 
 }  // namespace
