@@ -94,6 +94,7 @@ void ExpectOtf2PrintReads(const std::string& dir) {
 // The `count` most severe instances of `metric` are each a programmed wait of `seconds`; the
 // others (scheduling jitter between phases) stay below the tolerance of one.
 void ExpectInstances(const json& report, const std::string& metric, size_t count, double seconds) {
+  SCOPED_TRACE(metric);
   std::vector<double> values;
   for (const json& i : report["instances"]) {
     if (i["metric"] == metric) values.push_back(i["value"].get<double>());
@@ -253,6 +254,7 @@ TEST(TracedProgramsTest, OneSidedCommunication) {
   ExpectInstances(report, "mpi_rma_early_fence", 2, 0.1);
   // C: rank 1 waits ~100 ms for rank 0's exclusive lock on rank 2, in MPI_Win_lock or, if the
   // library acquires locks lazily, in the put or MPI_Win_unlock.
+  SCOPED_TRACE("lock competition, then late post");
   ExpectWait(MetricTotal(report, "mpi_rma_sync_lock_competition") +
                  MetricTotal(report, "mpi_rma_comm_lock_competition"),
              0.1);
