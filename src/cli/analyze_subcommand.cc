@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <future>
 #include <optional>
 
 #include "analysis/pipeline/analysis.h"
@@ -16,6 +17,8 @@
 #include "report/output_file.h"
 #include "report/report.h"
 #include "report/text_summary.h"
+#include "sim/trace_source.h"
+#include "sim/whatif.h"
 
 namespace cw::cli {
 namespace {
@@ -106,6 +109,9 @@ class AnalyzeSubcommand final : public Subcommand {
       graph = match::MatchTrace(trace, threads);  // messages carry the corrected times
       stopwatch.Lap("time correction");
     }
+    // The ideal-network replay (one thread) runs beside the analysis: it reads only the trace.
+    std::future<Result<sim::ReplayResult>> ideal = std::async(
+        std::launch::async, [&trace] { return sim::ReplayOnIdealNetwork(sim::TraceInput(trace)); });
     progress.SetPhase("analysing wait states, root causes and the critical path");
     analysis::AnalysisOptions analysis_options;
     analysis_options.threads = threads;
@@ -113,6 +119,14 @@ class AnalyzeSubcommand final : public Subcommand {
     analysis_options.root_causes = !wait_states_only_;
     analysis::AnalysisResult analysis = analysis::AnalyzeTrace(trace, graph, analysis_options);
     stopwatch.Lap("analysis");
+    // POP's serialisation and transfer efficiency need the runtime on an ideal network; if the
+    // replay fails they stay unavailable (and say so).
+    Result<sim::ReplayResult> ideal_replay = ideal.get();
+    if (ideal_replay) {
+      analysis::AddIdealNetworkRuntime(analysis.pop, static_cast<double>(sim::PredictedSpan(
+                                                         *ideal_replay, analysis.pop.locations)));
+    }
+    stopwatch.Lap("ideal replay");
     if (timings_) {
       for (const auto& [phase, seconds] : analysis.phase_seconds)
         std::fprintf(stderr, "  %-10s %8.3f s\n", phase.c_str(), seconds);

@@ -81,10 +81,7 @@ class WhatIfSubcommand final : public Subcommand {
     auto start = std::chrono::steady_clock::now();
     CW_ASSIGN_OR_RETURN(trace::Trace trace, otf2::ReadTrace(trace_, {}));
     auto read = std::chrono::steady_clock::now();
-    sim::ReplayInput input;
-    input.defs = &trace.defs;
-    input.locations = trace.location_count();
-    input.open = [&trace](uint32_t l) { return sim::MakeTraceSource(trace, l); };
+    sim::ReplayInput input = sim::TraceInput(trace);
     sim::WhatIfOptions options;
     options.perturbation = perturbation;
     options.runs = runs_;

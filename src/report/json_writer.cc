@@ -124,20 +124,20 @@ std::string ToJson(const Report& report) {
   for (const auto& [location, seconds] : pop.computation) {
     computation.push_back({{"location", location}, {"seconds", seconds}});
   }
-  j["pop"] = {{"runtime", pop.runtime},
-              {"parallel_efficiency", pop.parallel_efficiency},
-              {"load_balance", pop.load_balance},
-              {"communication_efficiency", pop.communication_efficiency},
-              {"serialisation_efficiency", optional_number(pop.serialisation_efficiency)},
-              {"transfer_efficiency", optional_number(pop.transfer_efficiency)},
-              {"unavailable", pop.transfer_efficiency
-                                  ? json(nullptr)
-                                  : json("serialisation and transfer efficiency need the "
-                                         "runtime on an ideal network (a what-if replay)")},
-              {"average_computation", pop.average_computation},
-              {"max_computation", pop.max_computation},
-              {"max_location", OptionalId(pop.max_location)},
-              {"computation", computation}};
+  j["pop"] = {
+      {"runtime", pop.runtime},
+      {"parallel_efficiency", pop.parallel_efficiency},
+      {"load_balance", pop.load_balance},
+      {"communication_efficiency", pop.communication_efficiency},
+      {"serialisation_efficiency", optional_number(pop.serialisation_efficiency)},
+      {"transfer_efficiency", optional_number(pop.transfer_efficiency)},
+      {"ideal_runtime", optional_number(pop.ideal_runtime)},
+      {"unavailable",
+       pop.transfer_efficiency ? json(nullptr) : json("the ideal-network replay could not be run")},
+      {"average_computation", pop.average_computation},
+      {"max_computation", pop.max_computation},
+      {"max_location", OptionalId(pop.max_location)},
+      {"computation", computation}};
   if (const std::optional<ClockCorrectionSummary>& c = report.clock_correction) {
     auto violations = [](const clock::ClockViolationCounts& v) {
       return json{{"p2p", v.p2p}, {"collective", v.collective}, {"probe", v.probe}};

@@ -149,7 +149,11 @@ Report BuildReport(const trace::Trace& trace, const match::SyncGraph& graph,
       pop.average_computation / static_cast<double>(trace.defs.clock.resolution),
       pop.max_computation / static_cast<double>(trace.defs.clock.resolution),
       pop.max_location == trace::kNone ? std::nullopt : std::optional<uint32_t>(pop.max_location),
-      {}};
+      {},
+      std::nullopt};
+  if (pop.ideal_runtime) {
+    r.pop.ideal_runtime = *pop.ideal_runtime / static_cast<double>(trace.defs.clock.resolution);
+  }
   for (size_t k = 0; k < pop.locations.size(); ++k) {
     r.pop.computation.emplace_back(
         pop.locations[k], pop.computation[k] / static_cast<double>(trace.defs.clock.resolution));

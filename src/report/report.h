@@ -90,6 +90,7 @@ struct PopSummary {
   double max_computation = 0;
   std::optional<uint32_t> max_location;
   std::vector<std::pair<uint32_t, double>> computation;  // (location, useful computation)
+  std::optional<double> ideal_runtime;                   // seconds on an ideal network
 };
 
 // What `--time-correct` did (absent without it).

@@ -69,4 +69,12 @@ std::unique_ptr<EventSource> MakeTraceSource(const trace::Trace& trace, uint32_t
   return std::make_unique<TraceSource>(trace, location);
 }
 
+ReplayInput TraceInput(const trace::Trace& trace) {
+  ReplayInput input;
+  input.defs = &trace.defs;
+  input.locations = trace.location_count();
+  input.open = [&trace](uint32_t l) { return MakeTraceSource(trace, l); };
+  return input;
+}
+
 }  // namespace cw::sim

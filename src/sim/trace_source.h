@@ -4,6 +4,7 @@
 
 #include <memory>
 
+#include "sim/replay.h"
 #include "sim/sim_event.h"
 #include "trace/trace.h"
 
@@ -24,5 +25,8 @@ class TraceSource final : public EventSource {
 
 // A factory the replay calls once per run and location.
 std::unique_ptr<EventSource> MakeTraceSource(const trace::Trace& trace, uint32_t location);
+
+// The replay input reading every location of `trace` (which must outlive the replays).
+ReplayInput TraceInput(const trace::Trace& trace);
 
 }  // namespace cw::sim

@@ -141,4 +141,20 @@ Result<WhatIfResult> RunWhatIf(const ReplayInput& input, const WhatIfOptions& op
   return out;
 }
 
+Result<ReplayResult> ReplayOnIdealNetwork(const ReplayInput& input) {
+  ReplayOptions options;
+  options.perturbation.network.ideal = true;
+  return RunReplay(input, options);
+}
+
+uint64_t PredictedSpan(const ReplayResult& replay, std::span<const uint32_t> locations) {
+  uint64_t first = UINT64_MAX, last = 0;
+  for (uint32_t l : locations) {
+    if (l >= replay.locations.size() || replay.locations[l].events == 0) continue;
+    first = std::min(first, replay.locations[l].first);
+    last = std::max(last, replay.locations[l].predicted_end);
+  }
+  return last > first ? last - first : 0;
+}
+
 }  // namespace cw::sim

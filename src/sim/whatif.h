@@ -59,4 +59,10 @@ struct WhatIfResult {
 
 Result<WhatIfResult> RunWhatIf(const ReplayInput& input, const WhatIfOptions& options);
 
+// The replay on an ideal network, whose PredictedSpan over the CPU locations is POP's T_ideal
+// (serialisation and transfer efficiency).
+Result<ReplayResult> ReplayOnIdealNetwork(const ReplayInput& input);
+// First to last event of `locations` in a replay (ticks).
+uint64_t PredictedSpan(const ReplayResult& replay, std::span<const uint32_t> locations);
+
 }  // namespace cw::sim

@@ -1,5 +1,8 @@
 #include "tests/common/analysis_fixture.h"
 
+#include "sim/trace_source.h"
+#include "sim/whatif.h"
+
 #include <gtest/gtest.h>
 
 #include "analysis/metrics/metric_catalog.h"
@@ -67,6 +70,13 @@ Analysis AnalyzeFile(const std::string& anchor, unsigned threads, bool time_corr
   options_all.threads = threads;
   options_all.instances_per_metric = 20;
   a.result = analysis::AnalyzeTrace(a.trace, a.graph, options_all);
+  // As `causeway analyze` does: POP's T_ideal from the ideal-network replay.
+  Result<sim::ReplayResult> ideal = sim::ReplayOnIdealNetwork(sim::TraceInput(a.trace));
+  EXPECT_TRUE(ideal.has_value());
+  if (ideal) {
+    analysis::AddIdealNetworkRuntime(
+        a.result.pop, static_cast<double>(sim::PredictedSpan(*ideal, a.result.pop.locations)));
+  }
   a.report =
       report::BuildReport(a.trace, a.graph, a.result, a.correction ? &*a.correction : nullptr);
   return a;

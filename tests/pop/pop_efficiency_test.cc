@@ -31,9 +31,18 @@ TEST(PopEfficiencyTest, LoadBalanceAndCommunicationEfficiency) {
   EXPECT_NEAR(pop.load_balance, 13.0 / 18, kEps);
   EXPECT_NEAR(pop.communication_efficiency, 0.6, kEps);
   EXPECT_NEAR(pop.parallel_efficiency, 13.0 / 30, kEps);
-  // Serialisation and transfer efficiency need an ideal-network replay: not claimed.
-  EXPECT_FALSE(pop.serialisation_efficiency.has_value());
-  EXPECT_FALSE(pop.transfer_efficiency.has_value());
+  // On an ideal network the send and the receive cost nothing: rank 0 sends at 7 and enters
+  // MPI_Finalize at 7, rank 1 leaves its receive at max(3, 7) = 7 and enters at 7, rank 2 at
+  // 6. MPI_Finalize (collective) keeps its measured cost after the last arrival, 10 - 8 = 2:
+  // everyone leaves at 7 + 2 = 9, so T_ideal = 9. Serialisation = max C / T_ideal = 6/9,
+  // transfer = T_ideal / T = 0.9, and their product is the communication efficiency 0.6.
+  ASSERT_TRUE(pop.serialisation_efficiency.has_value());
+  ASSERT_TRUE(pop.transfer_efficiency.has_value());
+  EXPECT_NEAR(*pop.ideal_runtime, 9.0, kEps);
+  EXPECT_NEAR(*pop.serialisation_efficiency, 6.0 / 9, kEps);
+  EXPECT_NEAR(*pop.transfer_efficiency, 0.9, kEps);
+  EXPECT_NEAR(*pop.serialisation_efficiency * *pop.transfer_efficiency,
+              pop.communication_efficiency, kEps);
   // The computation per rank is the comp metric of the report.
   for (const auto& [location, seconds] : pop.computation) {
     EXPECT_NEAR(seconds, a.LocationTotal("comp", location), kEps);

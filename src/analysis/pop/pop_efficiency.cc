@@ -44,4 +44,11 @@ PopEfficiency ComputePopEfficiency(const trace::Trace& trace, const WaitStateRes
   return pop;
 }
 
+void AddIdealNetworkRuntime(PopEfficiency& pop, double ideal_runtime) {
+  if (pop.runtime <= 0 || ideal_runtime <= 0) return;
+  pop.ideal_runtime = ideal_runtime;
+  pop.serialisation_efficiency = pop.max_computation / ideal_runtime;
+  pop.transfer_efficiency = ideal_runtime / pop.runtime;
+}
+
 }  // namespace cw::analysis

@@ -7,9 +7,9 @@
 //   communication efficiency CommE = max_p C_p / T
 //   parallel efficiency      PE   = LB · CommE = avg_p C_p / T
 // Communication efficiency splits into serialisation efficiency (max_p C_p / T_ideal) and
-// transfer efficiency (T_ideal / T), where T_ideal is the runtime on an ideal network; that needs
-// a replay of the trace with zero latency and infinite bandwidth, which this analysis does not
-// do, so both are marked unavailable.
+// transfer efficiency (T_ideal / T), where T_ideal is the runtime on an ideal network: the
+// what-if replay (sim/) with zero latency and infinite bandwidth gives it, and
+// AddIdealNetworkRuntime completes the two; without it they stay unavailable.
 //
 //   PopEfficiency pop = ComputePopEfficiency(trace, waitstates);
 //   double lb = pop.load_balance;
@@ -34,11 +34,15 @@ struct PopEfficiency {
   double load_balance = 0;
   double communication_efficiency = 0;
   double parallel_efficiency = 0;
-  // Need the runtime on an ideal network (a what-if replay); absent until it is available.
+  // Need the runtime on an ideal network (AddIdealNetworkRuntime).
+  std::optional<double> ideal_runtime;  // ticks
   std::optional<double> serialisation_efficiency;
   std::optional<double> transfer_efficiency;
 };
 
 PopEfficiency ComputePopEfficiency(const trace::Trace& trace, const WaitStateResult& waitstates);
+
+// Completes `pop` with the runtime of its locations (first to last event) on an ideal network.
+void AddIdealNetworkRuntime(PopEfficiency& pop, double ideal_runtime);
 
 }  // namespace cw::analysis
