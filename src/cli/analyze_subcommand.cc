@@ -2,12 +2,12 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
-#include <filesystem>
 #include <future>
 #include <optional>
 
 #include "analysis/pipeline/analysis.h"
 #include "base/parallel.h"
+#include "cli/output_directory.h"
 #include "cli/progress.h"
 #include "cli/subcommand.h"
 #include "clock/controlled_logical_clock.h"
@@ -22,18 +22,6 @@
 
 namespace cw::cli {
 namespace {
-
-namespace fs = std::filesystem;
-
-// "run1/traces.otf2" and "run1/" both give "causeway-run1".
-std::string DefaultOutputDirectory(const std::string& trace_path) {
-  fs::path p = fs::path(trace_path).lexically_normal();
-  if (p.filename().empty()) p = p.parent_path();
-  if (p.extension() == ".otf2") p = p.parent_path();
-  std::string name = p.filename().string();
-  if (name.empty() || name == "." || name == "..") name = "trace";
-  return "causeway-" + name;
-}
 
 // Phase times for --timings.
 class Stopwatch {
@@ -135,7 +123,7 @@ class AnalyzeSubcommand final : public Subcommand {
     progress.SetPhase("writing the report");
     report::Report report =
         report::BuildReport(trace, graph, analysis, correction ? &*correction : nullptr);
-    std::string directory = output_.empty() ? DefaultOutputDirectory(trace_) : output_;
+    std::string directory = output_.empty() ? DefaultOutputDirectory(trace_, "causeway-") : output_;
     CW_RETURN_IF_ERROR(report::EnsureDirectory(directory));
     CW_RETURN_IF_ERROR(report::WriteJson(report, directory + "/report.json"));
     std::string summary = report::ToSummaryText(report);

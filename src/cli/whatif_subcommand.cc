@@ -1,12 +1,12 @@
 // `causeway whatif TRACE`: replays a trace under other conditions and predicts the runtime.
 #include <chrono>
 #include <cstdio>
-#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "base/units.h"
+#include "cli/output_directory.h"
 #include "cli/subcommand.h"
 #include "otf2/trace_reader.h"
 #include "report/output_file.h"
@@ -16,17 +16,6 @@
 
 namespace cw::cli {
 namespace {
-
-namespace fs = std::filesystem;
-
-std::string DefaultOutputDirectory(const std::string& trace_path) {
-  fs::path p = fs::path(trace_path).lexically_normal();
-  if (p.filename().empty()) p = p.parent_path();
-  if (p.extension() == ".otf2") p = p.parent_path();
-  std::string name = p.filename().string();
-  if (name.empty() || name == "." || name == "..") name = "trace";
-  return "causeway-whatif-" + name;
-}
 
 Error Usage(const std::string& message) { return Error(ErrorCode::kInvalidArgument, message); }
 
@@ -102,7 +91,8 @@ class WhatIfSubcommand final : public Subcommand {
       context.location_names.emplace_back(trace.defs.str(loc.name));
     }
     context.callpath = [&trace](uint32_t cp) { return trace.CallpathName(cp); };
-    std::string directory = output_.empty() ? DefaultOutputDirectory(trace_) : output_;
+    std::string directory =
+        output_.empty() ? DefaultOutputDirectory(trace_, "causeway-whatif-") : output_;
     CW_RETURN_IF_ERROR(report::EnsureDirectory(directory));
     std::string summary = report::ToWhatIfText(result, context);
     CW_RETURN_IF_ERROR(report::WriteTextFile(directory + "/summary.txt", summary));
