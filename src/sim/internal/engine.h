@@ -1,0 +1,90 @@
+// The what-if replay's engine (sim/replay.h describes the model): locations taking turns over
+// their event streams, the MPI call each is in, and the stalls it breaks.
+//
+// engine.cc holds the turns, the local clock and the stall rules; engine_calls.cc what an MPI
+// call publishes to its partners, what it waits for and where its events land.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <vector>
+
+#include "sim/internal/lane.h"
+#include "sim/internal/matching.h"
+#include "sim/internal/network_model.h"
+#include "sim/replay.h"
+
+namespace cw::sim::internal {
+
+// Calls whose cost the network model changes; set-up calls (MPI_Init, communicator creation,
+// file I/O, ...) keep theirs.
+bool IsCommunication(const trace::MpiFunction& f);
+
+// MPI_Finalize is collective over all processes: they leave it once the last one entered.
+inline constexpr uint64_t kFinalizeKey = uint64_t{2} << 32;
+
+Dependency MakeDependency(DependencyKind kind, uint32_t id, uint32_t partner);
+
+class Engine {
+ public:
+  Engine(const ReplayInput& input, const ReplayOptions& options)
+      : input_(input),
+        options_(options),
+        defs_(*input.defs),
+        network_(options.perturbation.network,
+                 static_cast<double>(std::max<uint64_t>(1, input.defs->clock.resolution))),
+        base_(static_cast<int64_t>(input.defs->clock.global_offset)) {}
+
+  Result<ReplayResult> Run();
+
+ private:
+  int64_t Relative(uint64_t t) const { return static_cast<int64_t>(t) - base_; }
+  uint64_t Absolute(int64_t t) const { return static_cast<uint64_t>(t + base_); }
+
+  void SetUpLanes();
+  void SetUpComputeRules();
+  double RegionFactor(const Lane& lane, uint32_t region, double inherited) const;
+  const trace::MpiFunction& FunctionOf(uint32_t region) const;
+
+  void Advance(Lane& lane);
+  int64_t StepClock(Lane& lane, const SimEvent& e);
+  void Record(Lane& lane, const SimEvent& e, int64_t simulated);
+  void LocalEvent(Lane& lane, const SimEvent& e);
+  bool BeginCall(Lane& lane);
+  void Publish(Lane& lane);
+  void PublishCollective(Lane& lane, const SimEvent& e);
+  void AddProbe(Lane& lane);
+  const SimEvent* FindIrecvCompletion(Lane& lane, size_t from, uint64_t request);
+  bool TryFinishCall(Lane& lane);
+  void FinishCall(Lane& lane, int64_t ready_measured, int64_t ready_simulated, int64_t leave);
+  void Block(Lane& lane, size_t dep);
+  void Wake(uint32_t lane);
+  void WakeWaiters(CollectiveInstance& inst);
+  bool BreakStall();
+  void FlushObserved(Lane& lane);
+  void JoinFinalize(Lane& lane);
+  void AddShift(uint32_t callpath, int64_t absorbed, int64_t gained);
+  void CountVisit(uint32_t callpath);
+
+  const ReplayInput& input_;
+  const ReplayOptions& options_;
+  const trace::Definitions& defs_;
+  NetworkModel network_;
+  int64_t base_;
+  std::vector<std::unique_ptr<Lane>> lanes_;
+  std::deque<uint32_t> runnable_;
+  MessageTable messages_;
+  CollectiveTable collectives_;
+  std::vector<std::vector<uint32_t>> comm_ranks_;  // per communicator: rank of each location
+  // Compute-scale rules by region id (indices into the perturbation's list), and the rules
+  // that apply to all computation.
+  std::vector<std::vector<uint32_t>> region_rules_;
+  std::vector<uint32_t> general_rules_;
+  ReplayResult result_;
+  uint32_t done_lanes_ = 0;
+  uint32_t process_count_ = 0;  // MPI ranks among the locations
+};
+
+}  // namespace cw::sim::internal

@@ -1,0 +1,335 @@
+#include <algorithm>
+#include <cmath>
+
+#include "sim/internal/engine.h"
+
+namespace cw::sim::internal {
+namespace {
+
+// A ratio x * to / from, for placing the records inside a call.
+int64_t Stretch(int64_t x, int64_t from, int64_t to) {
+  if (from <= 0) return 0;
+  if (from == to) return x;
+  return static_cast<int64_t>(
+      std::llround(static_cast<double>(x) * static_cast<double>(to) / static_cast<double>(from)));
+}
+
+}  // namespace
+
+using trace::EventKind;
+
+// Makes what the call starts visible to its partners: sends, receive postings, collective
+// arrivals. Their times are the call's Enter, known before the call's end is.
+void Engine::Publish(Lane& lane) {
+  OpenCall& call = lane.call;
+  for (size_t k = 1; k < call.leave; ++k) {
+    SimEvent e = *lane.window.Peek(k);
+    uint32_t wake = kNone;
+    switch (e.kind) {
+      case EventKind::kMpiSend:
+      case EventKind::kMpiIsend: {
+        if (e.peer == kNone) {
+          ++result_.stats.undefined_comms;
+          break;
+        }
+        Moment start = call.enter;
+        if (network_.has_gap()) {
+          start.sim = std::max(start.sim, lane.last_injection + network_.gap());
+          lane.last_injection = start.sim;
+        }
+        bool synchronous = call.function.has(trace::kMpiSynchronous);
+        uint32_t slot = messages_.PublishSend({e.comm, lane.id, e.peer, e.tag}, start, e.bytes,
+                                              synchronous, &wake);
+        ++result_.stats.messages;
+        call.overhead += network_.overhead();
+        if (e.kind == EventKind::kMpiIsend) {
+          lane.requests.Insert(e.request, Request{slot, {}, true});
+        } else {
+          call.deps.push_back(MakeDependency(DependencyKind::kSend, slot, e.peer));
+        }
+        break;
+      }
+      case EventKind::kMpiIrecvRequest: {
+        // MPI pairs receives in the order they were posted, and a rendezvous sender waits for
+        // the posting, so the receive is published now if its envelope (known only from its
+        // completion record) is found by reading ahead.
+        uint32_t slot = kNone;
+        if (const SimEvent* done = FindIrecvCompletion(lane, k, e.request)) {
+          slot = messages_.PublishReceive({done->comm, done->peer, lane.id, done->tag}, call.enter,
+                                          &wake);
+        }
+        lane.requests.Insert(e.request, Request{slot, call.enter, false});
+        break;
+      }
+      case EventKind::kMpiRecv:
+      case EventKind::kMpiIrecv: {
+        if (e.peer == kNone) {
+          ++result_.stats.undefined_comms;
+          break;
+        }
+        Moment posted = call.enter;
+        uint32_t slot = kNone;
+        if (e.kind == EventKind::kMpiIrecv) {
+          if (Request* r = lane.requests.Find(e.request); r != nullptr && !r->is_send) {
+            posted = r->posted;
+            slot = r->slot;
+            lane.requests.Erase(e.request);
+          }
+        }
+        if (slot == kNone) {
+          slot = messages_.PublishReceive({e.comm, e.peer, lane.id, e.tag}, posted, &wake);
+        }
+        call.overhead += network_.overhead();
+        call.deps.push_back(MakeDependency(DependencyKind::kReceive, slot, e.peer));
+        break;
+      }
+      case EventKind::kMpiIsendComplete:
+        if (Request* r = lane.requests.Find(e.request); r != nullptr && r->is_send) {
+          call.deps.push_back(MakeDependency(DependencyKind::kSend, r->slot, kNone));
+          lane.requests.Erase(e.request);
+        }
+        break;
+      case EventKind::kMpiRequestCancelled:
+        lane.requests.Erase(e.request);
+        break;
+      case EventKind::kMpiCollectiveEnd:
+      case EventKind::kRmaCollectiveEnd:
+        PublishCollective(lane, e);
+        break;
+      default:
+        break;
+    }
+    Wake(wake);
+  }
+}
+
+void Engine::PublishCollective(Lane& lane, const SimEvent& e) {
+  uint32_t comm = e.comm;
+  bool window = e.kind == EventKind::kRmaCollectiveEnd;
+  if (window) {
+    comm = comm < defs_.windows.size() && defs_.windows[comm].defined ? defs_.windows[comm].comm
+                                                                      : kNone;
+  }
+  if (comm >= defs_.comms.size() || !defs_.comms[comm].defined) {
+    ++result_.stats.undefined_comms;
+    return;
+  }
+  const trace::Comm& c = defs_.comms[comm];
+  uint64_t key = (uint64_t{window} << 32) | e.comm;
+  uint32_t sequence = 0;
+  if (uint32_t* seq = lane.collective_sequence.Find(key)) {
+    sequence = ++*seq;
+  } else {
+    lane.collective_sequence.Insert(key, 0);
+  }
+  uint32_t id = collectives_.Join(key, sequence, c.size());
+  CollectiveInstance& inst = collectives_.instance(id);
+  const Moment& arrival = lane.call.enter;
+  inst.Arrive(arrival);
+  Dependency dep = MakeDependency(DependencyKind::kCollective, id, kNone);
+  dep.family = FamilyOf(e.op);
+  dep.op = e.op;
+  dep.members = c.size();
+  dep.bytes = e.bytes;
+  dep.is_root = e.peer == lane.id;
+  if (dep.is_root) {
+    inst.root = arrival;
+    inst.root_arrived = true;
+  }
+  if (dep.family == CollectiveFamily::kPrefix) {
+    if (comm >= comm_ranks_.size()) comm_ranks_.resize(comm + 1);
+    std::vector<uint32_t>& ranks = comm_ranks_[comm];
+    if (ranks.empty()) {
+      ranks.assign(lanes_.size(), kNone);
+      for (uint32_t r = 0; r < c.rank_to_location.size(); ++r) {
+        if (c.rank_to_location[r] < ranks.size()) ranks[c.rank_to_location[r]] = r;
+      }
+    }
+    dep.rank = c.is_self ? 0 : ranks[lane.id];
+    if (dep.rank == kNone) {
+      ++result_.stats.undefined_comms;
+      return;
+    }
+    inst.by_rank.resize(c.size());
+    inst.rank_arrived.resize(c.size());
+    inst.by_rank[dep.rank] = arrival;
+    inst.rank_arrived[dep.rank] = 1;
+  }
+  ++result_.stats.collectives;
+  lane.call.deps.push_back(dep);
+  WakeWaiters(inst);
+}
+
+// The completion record (MpiIrecv) of the receive request `request` posted at window position
+// `from`, if it lies within the read-ahead limit; nullptr otherwise.
+const SimEvent* Engine::FindIrecvCompletion(Lane& lane, size_t from, uint64_t request) {
+  constexpr size_t kLookahead = 1 << 14;
+  for (size_t k = from + 1; k < from + kLookahead; ++k) {
+    const SimEvent* e = lane.window.Peek(k);
+    if (e == nullptr) return nullptr;
+    if (e->request != request) continue;
+    if (e->kind == EventKind::kMpiIrecv) return e->peer == kNone ? nullptr : e;
+    if (e->kind == EventKind::kMpiRequestCancelled) return nullptr;
+  }
+  return nullptr;
+}
+
+// A blocking probe returns once the message it found is there: the one the next receive on the
+// location takes (read ahead to it), whose slot the probe takes early.
+void Engine::AddProbe(Lane& lane) {
+  constexpr size_t kLookahead = 1 << 16;
+  for (size_t k = lane.call.leave + 1; k < lane.call.leave + kLookahead; ++k) {
+    const SimEvent* e = lane.window.Peek(k);
+    if (e == nullptr) return;
+    if ((e->kind == EventKind::kMpiRecv || e->kind == EventKind::kMpiIrecv) && e->peer != kNone) {
+      uint32_t slot = messages_.PeekForReceive({e->comm, e->peer, lane.id, e->tag});
+      lane.call.deps.push_back(MakeDependency(DependencyKind::kProbe, slot, e->peer));
+      return;
+    }
+  }
+}
+
+bool Engine::TryFinishCall(Lane& lane) {
+  OpenCall& call = lane.call;
+  int64_t leave = Relative(lane.window.Peek(call.leave)->time);
+  int64_t ready_measured = call.enter.measured;
+  int64_t ready_sim = call.enter.sim;
+  // The offset keeps a dependency the measured clocks put after the call's end from moving it:
+  // identity holds even where the clock condition does not.
+  auto offset = [leave](int64_t t) { return std::min<int64_t>(0, leave - t); };
+  for (size_t i = 0; i < call.deps.size(); ++i) {
+    Dependency& d = call.deps[i];
+    if (d.dropped) continue;
+    switch (d.kind) {
+      case DependencyKind::kReceive:
+      case DependencyKind::kProbe: {
+        MessageSlot& m = messages_.slot(d.id);
+        if (!m.send_known) {
+          Block(lane, i);
+          return false;
+        }
+        int64_t e = offset(m.send.measured);
+        ready_measured = std::max(ready_measured, m.send.measured + e);
+        ready_sim = std::max(ready_sim, m.send.sim + e + network_.TransferDelta(m.bytes));
+        if (options_.collect_transfers && d.kind == DependencyKind::kReceive &&
+            m.send.measured > call.enter.measured && m.send.measured <= leave) {
+          result_.transfers.push_back(
+              TransferSample{m.bytes, static_cast<uint64_t>(leave - m.send.measured)});
+        }
+        break;
+      }
+      case DependencyKind::kSend: {
+        MessageSlot& m = messages_.slot(d.id);
+        bool measured_rdv = m.synchronous || network_.MeasuredRendezvous(m.bytes);
+        if (!m.recv_known) {
+          if (!m.synchronous && m.bytes <= network_.smallest_eager_limit()) break;
+          Block(lane, i);
+          return false;
+        }
+        // A send that completed before its receive was posted was buffered, whatever its size.
+        if (!m.synchronous && m.posted.measured > leave) measured_rdv = false;
+        bool replay_rdv = m.synchronous || network_.ReplayRendezvous(m.bytes, measured_rdv);
+        int64_t e = measured_rdv ? offset(m.posted.measured) : 0;
+        if (measured_rdv) ready_measured = std::max(ready_measured, m.posted.measured + e);
+        if (replay_rdv) {
+          ready_sim = std::max(ready_sim, m.posted.sim + e + network_.HandshakeDelta());
+        }
+        break;
+      }
+      case DependencyKind::kCollective: {
+        CollectiveInstance& inst = collectives_.instance(d.id);
+        const Moment* needed = nullptr;
+        switch (d.family) {
+          case CollectiveFamily::kOneToAll:
+            if (d.is_root) break;
+            if (!inst.root_arrived) {
+              Block(lane, i);
+              return false;
+            }
+            needed = &inst.root;
+            break;
+          case CollectiveFamily::kAllToOne:
+            if (!d.is_root) break;
+            [[fallthrough]];
+          case CollectiveFamily::kAllToAll:
+            if (inst.arrived < inst.size) {
+              Block(lane, i);
+              return false;
+            }
+            needed = &inst.latest;
+            break;
+          case CollectiveFamily::kPrefix: {
+            for (uint32_t r = 0; r <= d.rank; ++r) {
+              if (!inst.rank_arrived[r]) {
+                Block(lane, i);
+                return false;
+              }
+            }
+            int64_t delta = network_.CollectiveDelta(d.op, d.members, d.bytes);
+            for (uint32_t r = 0; r <= d.rank; ++r) {
+              int64_t e = offset(inst.by_rank[r].measured);
+              ready_measured = std::max(ready_measured, inst.by_rank[r].measured + e);
+              ready_sim = std::max(ready_sim, inst.by_rank[r].sim + e + delta);
+            }
+            break;
+          }
+        }
+        if (needed != nullptr) {
+          int64_t e = offset(needed->measured);
+          ready_measured = std::max(ready_measured, needed->measured + e);
+          ready_sim = std::max(
+              ready_sim, needed->sim + e + network_.CollectiveDelta(d.op, d.members, d.bytes));
+        }
+        break;
+      }
+    }
+  }
+  FinishCall(lane, ready_measured, ready_sim, leave);
+  return true;
+}
+
+// Places the call's events: the part before the call was ready stretches from Enter to the new
+// ready time, the rest (the call's own cost) from there to the new Leave.
+void Engine::FinishCall(Lane& lane, int64_t ready_measured, int64_t ready_sim, int64_t leave) {
+  OpenCall& call = lane.call;
+  int64_t cost = leave - ready_measured;
+  // Set-up calls (MPI_Init, communicator creation, file I/O, ...) keep their cost: the network
+  // model describes communication.
+  bool communication = IsCommunication(call.function);
+  int64_t leave_sim = ready_sim + (communication ? network_.Cost(cost) : cost) + call.overhead;
+  int64_t enter_measured = call.enter.measured;
+  int64_t previous = call.enter.sim;
+  for (size_t k = 0; k <= call.leave; ++k) {
+    SimEvent e = *lane.window.Peek(k);
+    int64_t t = Relative(e.time);
+    int64_t s;
+    if (k == 0) {
+      s = call.enter.sim;
+    } else if (k == call.leave) {
+      s = leave_sim;
+    } else if (t <= ready_measured) {
+      s = call.enter.sim +
+          Stretch(t - enter_measured, ready_measured - enter_measured, ready_sim - call.enter.sim);
+    } else {
+      s = ready_sim + Stretch(t - ready_measured, cost, leave_sim - ready_sim);
+    }
+    if (k != 0 && k != call.leave) s = std::clamp(s, previous, std::max(previous, leave_sim));
+    previous = s;
+    Record(lane, e, s);
+  }
+  int64_t shift_in = call.enter.sim - call.enter.measured;
+  int64_t shift_out = leave_sim - leave;
+  AddShift(call.callpath, std::max<int64_t>(0, shift_in - shift_out),
+           std::max<int64_t>(0, shift_out - shift_in));
+  for (const Dependency& d : call.deps) {
+    if (d.kind == DependencyKind::kCollective) {
+      collectives_.Finish(d.id);
+    } else if (d.kind != DependencyKind::kProbe) {
+      messages_.Release(d.id);
+    }
+  }
+  lane.window.Pop(call.leave + 1);
+  call.active = false;
+}
+
+}  // namespace cw::sim::internal
