@@ -85,7 +85,6 @@ class WhatIfSubcommand final : public Subcommand {
 
     report::WhatIfContext context;
     context.trace_path = trace_;
-    context.runs = runs_;
     context.seed = seed_;
     for (const trace::Location& loc : trace.defs.locations) {
       context.location_names.emplace_back(trace.defs.str(loc.name));

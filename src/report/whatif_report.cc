@@ -162,6 +162,8 @@ std::string ToWhatIfJson(const sim::WhatIfResult& r, const WhatIfContext& c) {
                 {"cycles_broken", s.cycles_broken},
                 {"undefined_communicators", s.undefined_comms},
                 {"unclosed_calls", s.unclosed_calls},
+        {"peak_messages_in_flight", s.peak_messages_in_flight},
+        {"peak_read_ahead", s.peak_buffered_events},
                 {"stream_errors", r.source_errors}}}};
   return out.dump(1) + "\n";
 }

@@ -12,7 +12,6 @@ namespace cw::report {
 
 struct WhatIfContext {
   std::string trace_path;
-  uint32_t runs = 1;
   uint64_t seed = 1;
   std::vector<std::string> location_names;        // by location
   std::function<std::string(uint32_t)> callpath;  // "main/solve/MPI_Waitall"

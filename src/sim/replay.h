@@ -93,7 +93,7 @@ struct ReplayStats {
   uint64_t undefined_comms = 0;         // records naming an unknown communicator: replayed as local
   uint64_t unclosed_calls = 0;          // MPI calls without a Leave (truncated location)
   size_t peak_messages_in_flight = 0;
-  size_t peak_buffered_events = 0;  // events read ahead, over all locations
+  size_t peak_buffered_events = 0;  // most events one location held read ahead
 };
 
 struct ReplayResult {

@@ -99,12 +99,6 @@ uint64_t MessageTable::unpaired_sends() const {
   return n;
 }
 
-uint64_t MessageTable::unpaired_receives() const {
-  uint64_t n = 0;
-  for (const auto& [key, ch] : channels_) n += ch.receives.size();
-  return n;
-}
-
 CollectiveFamily FamilyOf(trace::CollectiveOp op) {
   using trace::CollectiveOp;
   switch (op) {
@@ -153,14 +147,6 @@ void CollectiveTable::Finish(uint32_t id) {
   by_key_.erase(key_of_[id]);
   inst = CollectiveInstance{};
   free_.push_back(id);
-}
-
-uint64_t CollectiveTable::incomplete() const {
-  uint64_t n = 0;
-  for (const auto& [key, id] : by_key_) {
-    if (instances_[id].arrived < instances_[id].size) ++n;
-  }
-  return n;
 }
 
 }  // namespace cw::sim::internal

@@ -67,7 +67,6 @@ class MessageTable {
   void Release(uint32_t id);
 
   uint64_t unpaired_sends() const;
-  uint64_t unpaired_receives() const;
   size_t live_slots() const { return slots_.size() - free_.size(); }
 
  private:
@@ -121,8 +120,6 @@ class CollectiveTable {
   CollectiveInstance& instance(uint32_t id) { return instances_[id]; }
   // A member's call finished; the last one frees the instance.
   void Finish(uint32_t id);
-  size_t live() const { return by_key_.size(); }
-  uint64_t incomplete() const;  // live instances some member never joined
 
  private:
   struct Key {
