@@ -5,36 +5,13 @@
 #include <otf2/otf2.h>
 
 #include "otf2/internal/event_callbacks.h"
+#include "otf2/internal/reader_support.h"
 #include "otf2/library_errors.h"
 
 namespace cw::otf2 {
 namespace {
 
-inline constexpr DiagnosticKind kLocalDefinitionsUnreadable{
-    "otf2.local_definitions_unreadable", Severity::kWarning,
-    "a location's local definitions (its id mapping tables) could not be read"};
-
-struct ReaderCloser {
-  void operator()(OTF2_Reader* reader) const { OTF2_Reader_Close(reader); }
-};
-using ReaderPtr = std::unique_ptr<OTF2_Reader, ReaderCloser>;
-
-struct CallbacksDeleter {
-  void operator()(OTF2_EvtReaderCallbacks* cb) const { OTF2_EvtReaderCallbacks_Delete(cb); }
-};
-
-void ReadLocalDefinitions(OTF2_Reader* reader, uint64_t id, Diagnostics& diagnostics) {
-  OTF2_DefReader* def_reader = OTF2_Reader_GetDefReader(reader, id);
-  if (def_reader == nullptr) {
-    TakeLastLibraryMessage();
-    return;  // no local definitions: the events use global ids already
-  }
-  uint64_t read = 0;
-  if (OTF2_Reader_ReadAllLocalDefinitions(reader, def_reader, &read) != OTF2_SUCCESS) {
-    diagnostics.Report(kLocalDefinitionsUnreadable, TakeLastLibraryMessage());
-  }
-  OTF2_Reader_CloseDefReader(reader, def_reader);
-}
+using internal::ReadLocalDefinitions;
 
 LocationReadResult ReadLocation(OTF2_Reader* reader, const EventReadJob& job, uint32_t location,
                                 const OTF2_EvtReaderCallbacks* callbacks, bool have_def_files,
@@ -85,7 +62,7 @@ LocationReadResult ReadLocation(OTF2_Reader* reader, const EventReadJob& job, ui
 
 Result<std::vector<LocationReadResult>> RunEventReadJob(const EventReadJob& job) {
   InstallErrorHandler();
-  ReaderPtr reader(OTF2_Reader_Open(job.anchor.c_str()));
+  internal::ReaderPtr reader(OTF2_Reader_Open(job.anchor.c_str()));
   if (!reader) {
     return MakeError(ErrorCode::kCorrupt,
                      "cannot open " + job.anchor + ": " + TakeLastLibraryMessage());
@@ -101,12 +78,8 @@ Result<std::vector<LocationReadResult>> RunEventReadJob(const EventReadJob& job)
     return tl::unexpected(
         LibraryError(ErrorCode::kCorrupt, "cannot open the event files of " + job.anchor, rc));
   }
-  std::unique_ptr<OTF2_EvtReaderCallbacks, CallbacksDeleter> callbacks(
-      internal::NewEventCallbacks());
-  std::vector<uint8_t> defined_regions(job.defs->regions.size());
-  for (size_t r = 0; r < defined_regions.size(); ++r) {
-    defined_regions[r] = job.defs->regions[r].defined ? 1 : 0;
-  }
+  internal::CallbacksPtr callbacks(internal::NewEventCallbacks());
+  const std::vector<uint8_t> defined_regions = internal::DefinedRegionMask(*job.defs);
   std::vector<LocationReadResult> results;
   results.reserve(job.locations.size());
   for (uint32_t loc : job.locations) {

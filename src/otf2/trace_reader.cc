@@ -13,6 +13,7 @@
 #include "otf2/definitions_reader.h"
 #include "otf2/event_reader.h"
 #include "otf2/library_errors.h"
+#include "otf2/reader_regions.h"
 
 namespace cw::otf2 {
 namespace {
@@ -66,20 +67,6 @@ Result<trace::Definitions> ReadDefinitionsFromAnchor(const std::string& anchor,
   return defs;
 }
 
-// The region that stands for a program: named like Scalasca's and Score-P's program region,
-// after the executable's file name ("/path/to/app" -> "app").
-uint32_t ProgramRegion(trace::Definitions& defs, uint32_t name_string) {
-  std::string name(defs.str(name_string));
-  size_t slash = name.find_last_of('/');
-  if (slash != std::string::npos && slash + 1 < name.size()) name = name.substr(slash + 1);
-  if (name.empty()) name = "<program>";
-  uint32_t existing = defs.FindRegion(name);
-  if (existing != trace::kNone && defs.regions[existing].role == trace::RegionRole::kArtificial) {
-    return existing;
-  }
-  return defs.AddRegion(name, trace::RegionRole::kArtificial, trace::Paradigm::kUser);
-}
-
 }  // namespace
 
 std::vector<std::vector<uint32_t>> BalanceLocations(const trace::Definitions& defs,
@@ -113,16 +100,7 @@ Result<trace::Trace> ReadTrace(const std::string& path, const ReadOptions& optio
   trace.path = anchor;
   CW_ASSIGN_OR_RETURN(trace.defs, ReadDefinitionsFromAnchor(anchor, trace.diagnostics));
 
-  uint32_t gap_region = trace.defs.FindRegion("MEASUREMENT OFF");
-  if (gap_region == trace::kNone) {
-    gap_region = trace.defs.AddRegion("MEASUREMENT OFF", trace::RegionRole::kArtificial,
-                                      trace::Paradigm::kUser);
-  }
-  uint32_t undefined_region = trace.defs.AddRegion(
-      "<undefined region>", trace::RegionRole::kUnknown, trace::Paradigm::kUnknown);
-  // Stands for the program while reading; renamed after the program once it is known.
-  uint32_t program_region =
-      trace.defs.AddRegion("<program>", trace::RegionRole::kArtificial, trace::Paradigm::kUser);
+  const ReaderRegions regions = AddReaderRegions(trace.defs);
 
   unsigned threads = options.threads == 0 ? DefaultThreadCount() : options.threads;
   std::vector<std::vector<uint32_t>> parts = BalanceLocations(trace.defs, threads);
@@ -131,8 +109,8 @@ Result<trace::Trace> ReadTrace(const std::string& path, const ReadOptions& optio
   for (size_t p = 0; p < parts.size(); ++p)
     outcomes.emplace_back(std::vector<LocationReadResult>());
   ParallelFor(parts.size(), static_cast<unsigned>(parts.size()), [&](size_t p) {
-    EventReadJob job{anchor,           &trace.defs,    parts[p],        gap_region,
-                     undefined_region, program_region, options.progress};
+    EventReadJob job{anchor,          &trace.defs,     parts[p], regions.gap, regions.undefined,
+                     regions.program, options.progress};
     outcomes[p] = RunEventReadJob(job);
   });
 
@@ -147,7 +125,7 @@ Result<trace::Trace> ReadTrace(const std::string& path, const ReadOptions& optio
 
   trace.locations.resize(n);
   std::vector<trace::CallTree> local_trees(n);
-  std::vector<std::pair<uint32_t, uint32_t>> program_regions(n, {program_region, program_region});
+  std::vector<std::pair<uint32_t, uint32_t>> program_regions(n, {regions.program, regions.program});
   for (size_t loc = 0; loc < n; ++loc) {
     LocationReadResult& r = by_location[loc];
     if (r.error) {

@@ -16,8 +16,6 @@ class TraceSource final : public EventSource {
   size_t Read(std::vector<SimEvent>& out, size_t max) override;
 
  private:
-  SimEvent Translate(uint32_t i) const;
-
   const trace::Trace& trace_;
   uint32_t location_;
   uint32_t next_ = 0;

@@ -219,13 +219,8 @@ void LocationBuilder::AddAttribute(uint32_t attribute, uint8_t type, uint64_t va
 
 LocationEvents LocationBuilder::Finish() {
   if (!open_requests_.empty()) {
-    uint32_t first = kNone;
-    open_requests_.ForEach([&](uint64_t request, uint32_t event) {
-      first = std::min(first, event);
-      // An Isend never completed has no linked record to hold its id.
-      if (kind_data_[event] == EventKind::kMpiIsend) events_.wide_requests_.emplace(event, request);
-    });
-    diagnostics_.Report(kOpenRequest, "event " + std::to_string(first), open_requests_.size());
+    diagnostics_.Report(kOpenRequest, "event " + std::to_string(KeepOpenRequestIds()),
+                        open_requests_.size());
   }
   if (!stack_.empty()) {
     // A trailing measurement-off gap is expected (Score-P switches off before the end); any other
@@ -245,6 +240,34 @@ LocationEvents LocationBuilder::Finish() {
   }
   CommitColumns();
   return std::move(events_);
+}
+
+uint32_t LocationBuilder::KeepOpenRequestIds() {
+  uint32_t first = kNone;
+  open_requests_.ForEach([&](uint64_t request, uint32_t event) {
+    first = std::min(first, event);
+    // An Isend not completed (yet) has no linked record to hold its id.
+    if (kind_data_[event] == EventKind::kMpiIsend) events_.wide_requests_.emplace(event, request);
+  });
+  return first;
+}
+
+LocationEvents LocationBuilder::FinishSegment(Continuation& next) {
+  KeepOpenRequestIds();
+  next.open.clear();
+  for (const Frame& frame : stack_) next.open.push_back({frame.region, frame.entered});
+  next.last_time = last_time_;
+  next.measurement_off = measurement_off_;
+  CommitColumns();
+  return std::move(events_);
+}
+
+void LocationBuilder::Resume(const Continuation& from) {
+  for (const Continuation::Open& open : from.open) {
+    PushFrame(open.entered, open.region, /*synthetic=*/true);
+  }
+  last_time_ = from.last_time;
+  measurement_off_ = from.measurement_off;
 }
 
 void LocationBuilder::RemapCallpaths(LocationEvents& events,

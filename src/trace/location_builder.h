@@ -97,6 +97,26 @@ class LocationBuilder {
   // Closes what is still open and returns the events; the builder must not be used afterwards.
   LocationEvents Finish();
 
+  // Reading a location in segments (a stream that never holds the whole location): a segment
+  // ends without closing its open regions, and the builder of the next segment resumes them, so
+  // that the repairs are the same as when the location is read whole. Only Enter/Leave nesting
+  // and timestamps carry over; request links do not cross segments.
+  struct Continuation {
+    struct Open {
+      uint32_t region;
+      uint64_t entered;
+    };
+    std::vector<Open> open;  // outermost first
+    uint64_t last_time = 0;
+    bool measurement_off = false;
+  };
+  // Returns the events so far, leaving open regions open (they have no Leave in this segment),
+  // and what the next segment's builder must resume. The builder must not be used afterwards.
+  LocationEvents FinishSegment(Continuation& next);
+  // Re-enters the regions still open after the previous segment as synthetic Enters at their
+  // original times (events 0..open.size()-1 of this segment); call before the first record.
+  void Resume(const Continuation& from);
+
   // Enter/Leave refs are local call-path ids until RemapCallpaths() rewrites them.
   const CallTree& local_tree() const { return tree_; }
   static void RemapCallpaths(LocationEvents& events, const std::vector<uint32_t>& local_to_global);
@@ -192,6 +212,9 @@ class LocationBuilder {
   uint32_t EnclosingEnter() const { return stack_.empty() ? kNone : stack_.back().enter; }
 
   void LinkRequest(uint32_t event, uint64_t request);
+  // Stores the ids of Isends still open where RequestId() finds them; returns the first one's
+  // event index (kNone if none).
+  uint32_t KeepOpenRequestIds();
 
   LocationEvents events_;
   // Raw views of the kind, ref and pair columns while building (committed by Finish).

@@ -123,15 +123,15 @@ Result<ReplayResult> Engine::Run() {
   for (const auto& lane : lanes_) {
     const LocationOutcome& o = lane->outcome;
     result_.locations.push_back(o);
+    if (std::optional<Error> error = lane->window.source().error()) {
+      result_.source_errors.push_back(error->message());
+    }
     if (o.events == 0) continue;
     result_.measured_begin = any ? std::min(result_.measured_begin, o.first) : o.first;
     result_.measured_end = any ? std::max(result_.measured_end, o.measured_end) : o.measured_end;
     result_.predicted_end =
         any ? std::max(result_.predicted_end, o.predicted_end) : o.predicted_end;
     any = true;
-    if (std::optional<Error> error = lane->window.source().error()) {
-      result_.source_errors.push_back(error->message());
-    }
   }
   return std::move(result_);
 }

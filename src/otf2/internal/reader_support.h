@@ -1,0 +1,33 @@
+// What the whole-location reader and the location stream share (private to otf2/): owning
+// handles for the library's objects and the per-location set-up before its events are read.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include <otf2/otf2.h>
+
+#include "base/diagnostics.h"
+#include "trace/definitions.h"
+
+namespace cw::otf2::internal {
+
+struct ReaderCloser {
+  void operator()(OTF2_Reader* reader) const { OTF2_Reader_Close(reader); }
+};
+using ReaderPtr = std::unique_ptr<OTF2_Reader, ReaderCloser>;
+
+struct CallbacksDeleter {
+  void operator()(OTF2_EvtReaderCallbacks* cb) const { OTF2_EvtReaderCallbacks_Delete(cb); }
+};
+using CallbacksPtr = std::unique_ptr<OTF2_EvtReaderCallbacks, CallbacksDeleter>;
+
+// Reads the id mapping tables of location `id` (OTF2 id), if it has any; the reader then applies
+// them to the location's events.
+void ReadLocalDefinitions(OTF2_Reader* reader, uint64_t id, Diagnostics& diagnostics);
+
+// 1 where a region id is defined (the callbacks check every Enter/Leave against it).
+std::vector<uint8_t> DefinedRegionMask(const trace::Definitions& defs);
+
+}  // namespace cw::otf2::internal

@@ -1,0 +1,55 @@
+#include "sim/internal/translate.h"
+
+#include <algorithm>
+
+namespace cw::sim::internal {
+
+using trace::EventKind;
+using trace::PayloadFamily;
+
+SimEvent TranslateEvent(const trace::Definitions& defs, const trace::LocationEvents& ev, uint32_t i,
+                        uint32_t location) {
+  SimEvent e;
+  e.time = ev.time(i);
+  e.kind = ev.kind(i);
+  switch (trace::PayloadFamilyOf(e.kind)) {
+    case PayloadFamily::kCallpath:
+      e.callpath = ev.ref(i);
+      break;
+    case PayloadFamily::kP2p: {
+      const trace::P2pPayload& p = ev.p2p(i);
+      e.bytes = p.bytes;
+      e.comm = p.comm;
+      e.tag = p.tag;
+      if (p.comm < defs.comms.size() && defs.comms[p.comm].defined) {
+        e.peer = defs.comms[p.comm].LocationOfRank(p.peer, location);
+      }
+      e.request = ev.RequestId(i);
+      break;
+    }
+    case PayloadFamily::kRequest:
+      e.request = ev.RequestId(i);
+      break;
+    case PayloadFamily::kCollective: {
+      const trace::CollectivePayload& c = ev.collective(i);
+      e.bytes = std::max(c.sent, c.received);
+      e.comm = c.comm_or_window;
+      e.op = c.op;
+      uint32_t comm = c.comm_or_window;
+      if (e.kind == EventKind::kRmaCollectiveEnd) {
+        comm = comm < defs.windows.size() && defs.windows[comm].defined ? defs.windows[comm].comm
+                                                                        : kNone;
+      }
+      if (c.root != kNone && comm < defs.comms.size() && defs.comms[comm].defined) {
+        e.peer = defs.comms[comm].LocationOfRank(c.root, location);
+      }
+      if (e.kind == EventKind::kNonBlockingCollectiveComplete) e.request = ev.RequestId(i);
+      break;
+    }
+    default:
+      break;
+  }
+  return e;
+}
+
+}  // namespace cw::sim::internal

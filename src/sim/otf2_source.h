@@ -1,0 +1,59 @@
+// Streams an OTF2 archive into the replay location by location, without reading it whole, so
+// that `causeway whatif` needs memory for the messages in flight and a bounded window per
+// location, not for the trace (seed 001, section 5).
+//
+// Each location is read through its own otf2::LocationStream in segments; the call paths the
+// segments name are interned in one call tree shared by all locations, which names them in the
+// report after the replay.
+//
+//   CW_ASSIGN_OR_RETURN(auto streamed, sim::StreamedTrace::Open("run1"));
+//   CW_ASSIGN_OR_RETURN(sim::ReplayResult r, sim::RunReplay(streamed->Input(), options));
+//   std::string name = streamed->CallpathName(cp);
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "base/status.h"
+#include "otf2/reader_regions.h"
+#include "sim/replay.h"
+#include "trace/call_tree.h"
+#include "trace/definitions.h"
+
+namespace cw::sim {
+
+class StreamedTrace {
+ public:
+  // Reads the archive's definitions (`path`: the anchor file or its directory).
+  static Result<std::unique_ptr<StreamedTrace>> Open(const std::string& path);
+
+  const trace::Definitions& defs() const { return defs_; }
+  const std::string& anchor() const { return anchor_; }
+  uint64_t declared_events() const;
+
+  // The replay input: one stream per location, opened anew for each run. The StreamedTrace must
+  // outlive the replays.
+  ReplayInput Input();
+
+  // "main/solve/MPI_Send" for a call-path id the streams handed out.
+  std::string CallpathName(uint32_t callpath) const;
+  // A region's name; the program region is named after the program once a stream has read its
+  // ProgramBegin (the streams hand out the "<program>" region's id for it: the replay's rules
+  // never name it).
+  std::string RegionName(uint32_t region) const;
+
+  // Records a location reads per segment (the stream's window on its file).
+  uint32_t segment_records = 8192;
+
+ private:
+  friend class Otf2Source;
+
+  std::string anchor_;
+  trace::Definitions defs_;
+  otf2::ReaderRegions regions_;
+  trace::CallTree tree_;
+  std::string program_name_;  // of the first ProgramBegin read: names the program region
+};
+
+}  // namespace cw::sim
