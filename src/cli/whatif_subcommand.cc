@@ -1,7 +1,7 @@
 // `causeway whatif TRACE`: replays a trace under other conditions and predicts the runtime.
 #include <chrono>
-#include <memory>
 #include <cstdio>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -12,6 +12,7 @@
 #include "report/output_file.h"
 #include "report/whatif_report.h"
 #include "sim/otf2_source.h"
+#include "sim/simulated_trace.h"
 #include "sim/whatif.h"
 
 namespace cw::cli {
@@ -61,6 +62,9 @@ class WhatIfSubcommand final : public Subcommand {
     app.add_option("--runs", runs_, "replays with different random draws (default 1)")
         ->check(CLI::Range(1u, 100000u));
     app.add_option("--seed", seed_, "seed of the random draws (default 1)");
+    app.add_flag("--write-trace", write_trace_,
+                 "also write the simulated execution (first run) as an OTF2 trace in "
+                 "<output>/simulated/, for `causeway analyze`");
     app.add_flag("-q,--quiet", quiet_, "do not print the summary");
     app.add_flag("--timings", timings_, "print the time of reading and of replaying on stderr");
   }
@@ -72,10 +76,19 @@ class WhatIfSubcommand final : public Subcommand {
     CW_ASSIGN_OR_RETURN(std::unique_ptr<sim::StreamedTrace> trace,
                         sim::StreamedTrace::Open(trace_));
     auto opened = std::chrono::steady_clock::now();
+    std::string directory =
+        output_.empty() ? DefaultOutputDirectory(trace_, "causeway-whatif-") : output_;
+    CW_RETURN_IF_ERROR(report::EnsureDirectory(directory));
+    std::unique_ptr<sim::SimulatedTraceWriter> simulated;
+    if (write_trace_) {
+      CW_ASSIGN_OR_RETURN(simulated,
+                          sim::SimulatedTraceWriter::Create(*trace, directory + "/simulated"));
+    }
     sim::WhatIfOptions options;
     options.perturbation = perturbation;
     options.runs = runs_;
     options.seed = seed_;
+    options.observer = simulated.get();
     CW_ASSIGN_OR_RETURN(sim::WhatIfResult result, sim::RunWhatIf(trace->Input(), options));
     if (timings_) {
       auto replayed = std::chrono::steady_clock::now();
@@ -91,9 +104,12 @@ class WhatIfSubcommand final : public Subcommand {
       context.location_names.emplace_back(trace->defs().str(loc.name));
     }
     context.callpath = [&trace](uint32_t cp) { return trace->CallpathName(cp); };
-    std::string directory =
-        output_.empty() ? DefaultOutputDirectory(trace_, "causeway-whatif-") : output_;
-    CW_RETURN_IF_ERROR(report::EnsureDirectory(directory));
+    if (simulated) {
+      CW_RETURN_IF_ERROR(simulated->Close());
+      context.simulated_trace = simulated->anchor();
+      context.simulated_records = simulated->records_written();
+      context.simulated_left_out = simulated->records_left_out();
+    }
     std::string summary = report::ToWhatIfText(result, context);
     CW_RETURN_IF_ERROR(report::WriteTextFile(directory + "/summary.txt", summary));
     CW_RETURN_IF_ERROR(
@@ -188,6 +204,7 @@ class WhatIfSubcommand final : public Subcommand {
   uint32_t runs_ = 1;
   uint64_t seed_ = 1;
   bool quiet_ = false;
+  bool write_trace_ = false;
   bool timings_ = false;
 };
 

@@ -35,6 +35,16 @@ void EventWriter::MeasurementOnOff(uint64_t time, bool on) {
                                   on ? OTF2_MEASUREMENT_ON : OTF2_MEASUREMENT_OFF);
 }
 
+void EventWriter::ProgramBegin(uint64_t time, uint32_t name,
+                               const std::vector<uint32_t>& arguments) {
+  OTF2_EvtWriter_ProgramBegin(writer_, TakeAttributes(time), time, name,
+                              static_cast<uint32_t>(arguments.size()), arguments.data());
+}
+
+void EventWriter::ProgramEnd(uint64_t time, int64_t exit_status) {
+  OTF2_EvtWriter_ProgramEnd(writer_, TakeAttributes(time), time, exit_status);
+}
+
 void EventWriter::MpiSend(uint64_t time, uint32_t receiver, uint32_t comm, uint32_t tag,
                           uint64_t bytes) {
   OTF2_EvtWriter_MpiSend(writer_, TakeAttributes(time), time, receiver, comm, tag, bytes);
@@ -155,12 +165,82 @@ void EventWriter::RmaOpCompleteBlocking(uint64_t time, uint32_t window, uint64_t
   OTF2_EvtWriter_RmaOpCompleteBlocking(writer_, TakeAttributes(time), time, window, matching);
 }
 
+void EventWriter::RmaTryLock(uint64_t time, uint32_t window, uint32_t remote, uint64_t lock,
+                             OTF2_LockType type) {
+  OTF2_EvtWriter_RmaTryLock(writer_, TakeAttributes(time), time, window, remote, lock, type);
+}
+
+void EventWriter::RmaWaitChange(uint64_t time, uint32_t window) {
+  OTF2_EvtWriter_RmaWaitChange(writer_, TakeAttributes(time), time, window);
+}
+
+void EventWriter::RmaOpCompleteNonBlocking(uint64_t time, uint32_t window, uint64_t matching) {
+  OTF2_EvtWriter_RmaOpCompleteNonBlocking(writer_, TakeAttributes(time), time, window, matching);
+}
+
+void EventWriter::RmaOpTest(uint64_t time, uint32_t window, uint64_t matching) {
+  OTF2_EvtWriter_RmaOpTest(writer_, TakeAttributes(time), time, window, matching);
+}
+
+void EventWriter::RmaOpCompleteRemote(uint64_t time, uint32_t window, uint64_t matching) {
+  OTF2_EvtWriter_RmaOpCompleteRemote(writer_, TakeAttributes(time), time, window, matching);
+}
+
 void EventWriter::ThreadFork(uint64_t time, OTF2_Paradigm model, uint32_t threads) {
   OTF2_EvtWriter_ThreadFork(writer_, TakeAttributes(time), time, model, threads);
 }
 
 void EventWriter::ThreadJoin(uint64_t time, OTF2_Paradigm model) {
   OTF2_EvtWriter_ThreadJoin(writer_, TakeAttributes(time), time, model);
+}
+
+void EventWriter::ThreadTeamBegin(uint64_t time, uint32_t team) {
+  OTF2_EvtWriter_ThreadTeamBegin(writer_, TakeAttributes(time), time, team);
+}
+
+void EventWriter::ThreadTeamEnd(uint64_t time, uint32_t team) {
+  OTF2_EvtWriter_ThreadTeamEnd(writer_, TakeAttributes(time), time, team);
+}
+
+void EventWriter::ThreadAcquireLock(uint64_t time, OTF2_Paradigm model, uint32_t lock,
+                                    uint32_t order) {
+  OTF2_EvtWriter_ThreadAcquireLock(writer_, TakeAttributes(time), time, model, lock, order);
+}
+
+void EventWriter::ThreadReleaseLock(uint64_t time, OTF2_Paradigm model, uint32_t lock,
+                                    uint32_t order) {
+  OTF2_EvtWriter_ThreadReleaseLock(writer_, TakeAttributes(time), time, model, lock, order);
+}
+
+void EventWriter::ThreadTaskCreate(uint64_t time, uint32_t team, uint32_t creator,
+                                   uint32_t generation) {
+  OTF2_EvtWriter_ThreadTaskCreate(writer_, TakeAttributes(time), time, team, creator, generation);
+}
+
+void EventWriter::ThreadTaskSwitch(uint64_t time, uint32_t team, uint32_t creator,
+                                   uint32_t generation) {
+  OTF2_EvtWriter_ThreadTaskSwitch(writer_, TakeAttributes(time), time, team, creator, generation);
+}
+
+void EventWriter::ThreadTaskComplete(uint64_t time, uint32_t team, uint32_t creator,
+                                     uint32_t generation) {
+  OTF2_EvtWriter_ThreadTaskComplete(writer_, TakeAttributes(time), time, team, creator, generation);
+}
+
+void EventWriter::ThreadCreate(uint64_t time, uint32_t contingent, uint64_t sequence) {
+  OTF2_EvtWriter_ThreadCreate(writer_, TakeAttributes(time), time, contingent, sequence);
+}
+
+void EventWriter::ThreadBegin(uint64_t time, uint32_t contingent, uint64_t sequence) {
+  OTF2_EvtWriter_ThreadBegin(writer_, TakeAttributes(time), time, contingent, sequence);
+}
+
+void EventWriter::ThreadWait(uint64_t time, uint32_t contingent, uint64_t sequence) {
+  OTF2_EvtWriter_ThreadWait(writer_, TakeAttributes(time), time, contingent, sequence);
+}
+
+void EventWriter::ThreadEnd(uint64_t time, uint32_t contingent, uint64_t sequence) {
+  OTF2_EvtWriter_ThreadEnd(writer_, TakeAttributes(time), time, contingent, sequence);
 }
 
 }  // namespace cw::otf2_writer

@@ -19,6 +19,8 @@ class EventWriter {
   void Enter(uint64_t time, uint32_t region);
   void Leave(uint64_t time, uint32_t region);
   void MeasurementOnOff(uint64_t time, bool on);
+  void ProgramBegin(uint64_t time, uint32_t name, const std::vector<uint32_t>& arguments);
+  void ProgramEnd(uint64_t time, int64_t exit_status);
 
   void MpiSend(uint64_t time, uint32_t receiver, uint32_t comm, uint32_t tag, uint64_t bytes);
   void MpiIsend(uint64_t time, uint32_t receiver, uint32_t comm, uint32_t tag, uint64_t bytes,
@@ -54,10 +56,27 @@ class EventWriter {
   void RmaGet(uint64_t time, uint32_t window, uint32_t remote, uint64_t bytes, uint64_t matching);
   void RmaAtomic(uint64_t time, uint32_t window, uint32_t remote, OTF2_RmaAtomicType type,
                  uint64_t sent, uint64_t received, uint64_t matching);
+  void RmaTryLock(uint64_t time, uint32_t window, uint32_t remote, uint64_t lock,
+                  OTF2_LockType type);
+  void RmaWaitChange(uint64_t time, uint32_t window);
   void RmaOpCompleteBlocking(uint64_t time, uint32_t window, uint64_t matching);
+  void RmaOpCompleteNonBlocking(uint64_t time, uint32_t window, uint64_t matching);
+  void RmaOpTest(uint64_t time, uint32_t window, uint64_t matching);
+  void RmaOpCompleteRemote(uint64_t time, uint32_t window, uint64_t matching);
 
   void ThreadFork(uint64_t time, OTF2_Paradigm model, uint32_t threads);
   void ThreadJoin(uint64_t time, OTF2_Paradigm model);
+  void ThreadTeamBegin(uint64_t time, uint32_t team);
+  void ThreadTeamEnd(uint64_t time, uint32_t team);
+  void ThreadAcquireLock(uint64_t time, OTF2_Paradigm model, uint32_t lock, uint32_t order);
+  void ThreadReleaseLock(uint64_t time, OTF2_Paradigm model, uint32_t lock, uint32_t order);
+  void ThreadTaskCreate(uint64_t time, uint32_t team, uint32_t creator, uint32_t generation);
+  void ThreadTaskSwitch(uint64_t time, uint32_t team, uint32_t creator, uint32_t generation);
+  void ThreadTaskComplete(uint64_t time, uint32_t team, uint32_t creator, uint32_t generation);
+  void ThreadCreate(uint64_t time, uint32_t contingent, uint64_t sequence);
+  void ThreadBegin(uint64_t time, uint32_t contingent, uint64_t sequence);
+  void ThreadWait(uint64_t time, uint32_t contingent, uint64_t sequence);
+  void ThreadEnd(uint64_t time, uint32_t contingent, uint64_t sequence);
 
   // Attaches a uint64 attribute to the next event written (e.g. probe information).
   void AddUint64Attribute(uint32_t attribute, uint64_t value);

@@ -106,6 +106,16 @@ std::string ToWhatIfText(const sim::WhatIfResult& r, const WhatIfContext& c) {
   note(s.undefined_comms, "records naming an undefined communicator (replayed as local)");
   note(s.unclosed_calls, "MPI calls without a Leave (the location's events end inside them)");
   for (const std::string& e : r.source_errors) out += "  event stream broke off: " + e + "\n";
+  if (!c.simulated_trace.empty()) {
+    out += "\nSimulated trace (first run): " + c.simulated_trace + "\n  " +
+           std::to_string(c.simulated_records) + " records";
+    if (c.simulated_left_out > 0) {
+      out += "; " + std::to_string(c.simulated_left_out) +
+             " metric, I/O, parameter and calling-context records left out (not replayed)";
+    }
+    out += "\n  causeway analyze " + c.simulated_trace +
+           "   shows the wait states of the new conditions\n";
+  }
   return out;
 }
 
@@ -162,9 +172,16 @@ std::string ToWhatIfJson(const sim::WhatIfResult& r, const WhatIfContext& c) {
                 {"cycles_broken", s.cycles_broken},
                 {"undefined_communicators", s.undefined_comms},
                 {"unclosed_calls", s.unclosed_calls},
-        {"peak_messages_in_flight", s.peak_messages_in_flight},
-        {"peak_read_ahead", s.peak_buffered_events},
+                {"peak_messages_in_flight", s.peak_messages_in_flight},
+                {"peak_read_ahead", s.peak_buffered_events},
                 {"stream_errors", r.source_errors}}}};
+  if (!c.simulated_trace.empty()) {
+    out["simulated_trace"] = {{"path", c.simulated_trace},
+                              {"records", c.simulated_records},
+                              {"left_out", c.simulated_left_out}};
+  } else {
+    out["simulated_trace"] = nullptr;
+  }
   return out.dump(1) + "\n";
 }
 

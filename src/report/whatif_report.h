@@ -15,6 +15,10 @@ struct WhatIfContext {
   uint64_t seed = 1;
   std::vector<std::string> location_names;        // by location
   std::function<std::string(uint32_t)> callpath;  // "main/solve/MPI_Waitall"
+  // The simulated trace of the first run, when it was written (empty path otherwise).
+  std::string simulated_trace;
+  uint64_t simulated_records = 0;
+  uint64_t simulated_left_out = 0;  // metric, I/O, parameter, calling-context records not written
 };
 
 std::string ToWhatIfText(const sim::WhatIfResult& result, const WhatIfContext& context);

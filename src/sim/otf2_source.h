@@ -30,6 +30,7 @@ class StreamedTrace {
 
   const trace::Definitions& defs() const { return defs_; }
   const std::string& anchor() const { return anchor_; }
+  const otf2::ReaderRegions& regions() const { return regions_; }
   uint64_t declared_events() const;
 
   // The replay input: one stream per location, opened anew for each run. The StreamedTrace must

@@ -203,5 +203,21 @@ TEST(CliTest, WhatIfWritesItsPrediction) {
   EXPECT_TRUE(fs::exists(dir + "/summary.txt"));
 }
 
+TEST(CliTest, WhatIfWritesTheSimulatedTraceForAnalyze) {
+  const std::string trace = SmallTrace("cli-whatif-trace");
+  const std::string dir = testing::MakeTempDir("cli-whatif-trace-out");
+  std::string out;
+  ASSERT_EQ(Causeway("whatif -q " + trace + " -o " + dir + " --network ideal --write-trace", &out),
+            0)
+      << out;
+  std::ifstream in(dir + "/whatif.json");
+  nlohmann::json w = nlohmann::json::parse(in);
+  EXPECT_EQ(w["simulated_trace"]["path"], dir + "/simulated/traces.otf2");
+  EXPECT_EQ(w["simulated_trace"]["records"], 10);  // 5 records per rank, none left out
+  EXPECT_EQ(w["simulated_trace"]["left_out"], 0);
+  ASSERT_EQ(Causeway("analyze -q " + dir + "/simulated -o " + dir + "/report", &out), 0) << out;
+  EXPECT_TRUE(fs::exists(dir + "/report/report.json"));
+}
+
 }  // namespace
 }  // namespace cw::test

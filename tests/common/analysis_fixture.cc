@@ -51,6 +51,15 @@ double Analysis::Total(const std::string& metric) const {
   return report.Total(*id);
 }
 
+std::map<std::tuple<std::string, uint32_t, std::string>, double> Analysis::ValuesByName() const {
+  std::map<std::tuple<std::string, uint32_t, std::string>, double> values;
+  for (const report::Value& v : report.values) {
+    values[{std::string(analysis::Metric(v.metric).name), v.location,
+            report.CallpathName(v.callpath)}] = v.value;
+  }
+  return values;
+}
+
 Analysis AnalyzeFile(const std::string& anchor, unsigned threads, bool time_correct) {
   Analysis a;
   otf2::ReadOptions options;

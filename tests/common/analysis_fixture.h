@@ -5,8 +5,10 @@
 //   EXPECT_EQ(a.Value("mpi_latesender", "main/MPI_Recv", 1), 4.0);
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
+#include <tuple>
 
 #include "analysis/pipeline/analysis.h"
 #include "clock/controlled_logical_clock.h"
@@ -32,6 +34,9 @@ struct Analysis {
   // Sum of `metric` over everything.
   double Total(const std::string& metric) const;
   uint32_t Callpath(const std::string& name) const;  // fails the test if absent
+  // Every non-zero report value by (metric name, location, call path name): comparable between
+  // two traces whose call-path ids differ.
+  std::map<std::tuple<std::string, uint32_t, std::string>, double> ValuesByName() const;
 };
 
 // Reads `anchor` (with `threads` workers), corrects its timestamps if asked (as
