@@ -110,6 +110,23 @@ RankScript& RankScript::RequestCancelledEvent(uint64_t t, uint64_t request) {
   r.request = request;
   return Add(r);
 }
+RankScript& RankScript::NbcRequestEvent(uint64_t t, uint64_t request) {
+  Record r{Record::kNbcRequest, t, ""};
+  r.request = request;
+  return Add(r);
+}
+RankScript& RankScript::NbcCompleteEvent(uint64_t t, OTF2_CollectiveOp op, uint32_t comm,
+                                         uint32_t root, uint64_t sent, uint64_t received,
+                                         uint64_t request) {
+  Record r{Record::kNbcComplete, t, ""};
+  r.op = op;
+  r.comm = comm;
+  r.root = root;
+  r.bytes = sent;
+  r.received = received;
+  r.request = request;
+  return Add(r);
+}
 RankScript& RankScript::CollectiveBeginEvent(uint64_t t) {
   return Add({Record::kCollBegin, t, ""});
 }
@@ -350,6 +367,13 @@ std::string Scenario::WriteOrDie(const std::string& directory) const {
           break;
         case RankScript::Record::kCollEnd:
           ev.MpiCollectiveEnd(rec.time, rec.op, rec.comm, rec.root, rec.bytes, rec.received);
+          break;
+        case RankScript::Record::kNbcRequest:
+          ev.NonBlockingCollectiveRequest(rec.time, rec.request);
+          break;
+        case RankScript::Record::kNbcComplete:
+          ev.NonBlockingCollectiveComplete(rec.time, rec.op, rec.comm, rec.root, rec.bytes,
+                                           rec.received, rec.request);
           break;
         case RankScript::Record::kRmaCollBegin:
           ev.RmaCollectiveBegin(rec.time);

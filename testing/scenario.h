@@ -45,6 +45,11 @@ class RankScript {
   RankScript& CollectiveBeginEvent(uint64_t t);
   RankScript& CollectiveEndEvent(uint64_t t, OTF2_CollectiveOp op, uint32_t comm, uint32_t root,
                                  uint64_t sent, uint64_t received);
+  // Non-blocking collectives: the request record in the starting call (MPI_Ibarrier, ...), the
+  // completion record in the call that completes it (MPI_Wait, ...).
+  RankScript& NbcRequestEvent(uint64_t t, uint64_t request);
+  RankScript& NbcCompleteEvent(uint64_t t, OTF2_CollectiveOp op, uint32_t comm, uint32_t root,
+                               uint64_t sent, uint64_t received, uint64_t request);
 
   // Whole calls as Score-P records them: Enter, the MPI record(s), Leave.
   // Blocking send: the send record at the Enter time.
@@ -120,6 +125,8 @@ class RankScript {
       kCancelled,
       kCollBegin,
       kCollEnd,
+      kNbcRequest,
+      kNbcComplete,
       kRmaCollBegin,
       kRmaCollEnd,
       kRmaGroupSync,

@@ -105,6 +105,9 @@ std::string ToWhatIfText(const sim::WhatIfResult& r, const WhatIfContext& c) {
   note(s.cycles_broken, "waits given up to break a dependency cycle");
   note(s.undefined_comms, "records naming an undefined communicator (replayed as local)");
   note(s.unclosed_calls, "MPI calls without a Leave (the location's events end inside them)");
+  note(s.cancelled_requests, "cancelled sends and receives (never matched)");
+  note(s.unmatched_epoch_syncs,
+       "RMA epoch calls whose partner never posted or completed (completed on their own)");
   for (const std::string& e : r.source_errors) out += "  event stream broke off: " + e + "\n";
   if (!c.simulated_trace.empty()) {
     out += "\nSimulated trace (first run): " + c.simulated_trace + "\n  " +
@@ -172,6 +175,9 @@ std::string ToWhatIfJson(const sim::WhatIfResult& r, const WhatIfContext& c) {
                 {"cycles_broken", s.cycles_broken},
                 {"undefined_communicators", s.undefined_comms},
                 {"unclosed_calls", s.unclosed_calls},
+                {"cancelled_requests", s.cancelled_requests},
+                {"epoch_notifications", s.epoch_syncs},
+                {"unmatched_epoch_notifications", s.unmatched_epoch_syncs},
                 {"peak_messages_in_flight", s.peak_messages_in_flight},
                 {"peak_read_ahead", s.peak_buffered_events},
                 {"stream_errors", r.source_errors}}}};

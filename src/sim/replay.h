@@ -8,6 +8,7 @@
 //   cost   = leave - ready (measured)                             receive, the receive's posting
 //   leave' = max(enter', every dependency' + offset + delta) + cost'   for a rendezvous send, the
 //                                                                  arrivals of a collective
+// (non-blocking ones arrive when they start), the posts and completes of an RMA epoch.
 //
 // The offset is zero unless the measured clocks put a dependency after the call's end, so with no
 // change every event keeps its measured time (identity). The network model changes `cost` and
@@ -92,6 +93,9 @@ struct ReplayStats {
   uint64_t cycles_broken = 0;           // waits dropped where no rule applied
   uint64_t undefined_comms = 0;         // records naming an unknown communicator: replayed as local
   uint64_t unclosed_calls = 0;          // MPI calls without a Leave (truncated location)
+  uint64_t cancelled_requests = 0;      // sends and receives cancelled: never matched
+  uint64_t epoch_syncs = 0;             // PSCW notifications (posts and completes) replayed
+  uint64_t unmatched_epoch_syncs = 0;   // PSCW calls whose partner never notified them
   size_t peak_messages_in_flight = 0;
   size_t peak_buffered_events = 0;  // most events one location held read ahead
 };

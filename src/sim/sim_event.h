@@ -27,9 +27,9 @@ struct SimEvent {
   uint64_t request = trace::kNoRequest;  // the OTF2 request id of request-bearing records
   uint32_t callpath = kNone;             // Enter/Leave
   uint32_t region = kNone;               // Enter/Leave
-  uint32_t comm = kNone;  // p2p, MPI collective: communicator; RMA collective: window
+  uint32_t comm = kNone;  // p2p, MPI collective: communicator; RMA collective, group sync: window
   uint32_t peer = kNone;  // p2p: the partner location; collectives: root location
-  uint32_t tag = 0;       // p2p
+  uint32_t tag = 0;       // p2p: tag; RMA group sync: the group of the epoch's partners
   trace::EventKind kind = trace::EventKind::kEnter;
   trace::CollectiveOp op = trace::CollectiveOp::kBarrier;  // collectives
 };

@@ -421,6 +421,129 @@ TEST(ReplayRulesTest, HeadToHeadRendezvousSendsAreResolvedEagerly) {
   EXPECT_EQ(r.result.stats.events, r.trace.EventCount());
 }
 
+TEST(ReplayRulesTest, CancelledSendTakesNoReceive) {
+  // Rank 0 cancels its MPI_Isend (1..2, request 1; cancelled in the MPI_Wait 3..4), works 4..6
+  // and sends again 6..7 on the same channel. Rank 1's receive 2..8 takes the second send:
+  // ready at 6, cost 2. Work x2 on rank 0: the send starts at 8, the receive leaves at 10 (had
+  // it taken the cancelled send, it would be ready at 2 with cost 6 and leave at 8).
+  Scenario s(2);
+  s.rank(0)
+      .Enter(0, "main")
+      .Isend(1, 2, 1, 0, 8, 1)
+      .Complete(3, 4, "MPI_Wait", [](RankScript& r) { r.RequestCancelledEvent(4, 1); })
+      .Call(4, 6, "work")
+      .Send(6, 7, 1, 0, 8)
+      .Leave(20, "main");
+  s.rank(1).Enter(0, "main").Recv(2, 8, 0, 0, 8).Leave(20, "main");
+  ExpectIdentity(Replay(s));
+  Replayed r = Replay(s, ComputeScaled("work=2@0"));
+  // rank 1: main, Recv, recv, /Recv, /main
+  EXPECT_EQ(r.Time(1, 3), 10u);
+  EXPECT_EQ(r.result.stats.cancelled_requests, 1u);
+  EXPECT_EQ(r.result.stats.unmatched_sends, 0u);
+}
+
+TEST(ReplayRulesTest, NonBlockingBarrierCompletesAfterTheLastStart) {
+  // Three ranks work until 1, 2 and 7, start MPI_Ibarrier there (the request record at the
+  // call's Enter) for 1 tick, and complete it in MPI_Wait: ranks 0 and 1 wait 3..8 (ready at
+  // the last start, 7; cost 1), rank 2 works 8..9 and waits 9..10 (ready at 9, cost 1).
+  // Work x2 on rank 2: it starts at 14 (Ibarrier 14..15, work 15..17, Wait 17..18: ready 17);
+  // ranks 0 and 1 are ready at 14 and leave their Wait at 15.
+  Scenario s(3);
+  const uint64_t start[3] = {1, 2, 7};
+  for (int rank = 0; rank < 3; ++rank) {
+    RankScript& r = s.rank(rank);
+    r.Enter(0, "main").Call(0, start[rank], "work");
+    r.Enter(start[rank], "MPI_Ibarrier")
+        .NbcRequestEvent(start[rank], 5)
+        .Leave(start[rank] + 1, "MPI_Ibarrier");
+    const uint64_t wait = rank == 2 ? 9 : 3, done = rank == 2 ? 10 : 8;
+    if (rank == 2) r.Call(8, 9, "work");
+    r.Complete(wait, done, "MPI_Wait", [done](RankScript& w) {
+      w.NbcCompleteEvent(done, OTF2_COLLECTIVE_OP_BARRIER, 0, OTF2_UNDEFINED_UINT32, 0, 0, 5);
+    });
+    r.Leave(20, "main");
+  }
+  ExpectIdentity(Replay(s));
+  Replayed r = Replay(s, ComputeScaled("work=2@2"));
+  // ranks 0, 1: main, work, /work, Ibarrier, request, /Ibarrier, Wait, complete, /Wait, /main
+  EXPECT_EQ(r.Time(0, 8), 15u);
+  EXPECT_EQ(r.Time(1, 8), 15u);
+  // rank 2: ... /Ibarrier(5), work, /work, Wait(8), complete, /Wait(10), /main
+  EXPECT_EQ(r.Time(2, 10), 18u);
+  EXPECT_EQ(r.result.stats.collectives, 3u);
+}
+
+// ---- RMA epochs (post-start-complete-wait) ---------------------------------------------------
+
+// Rank 0 works 0..6, posts 6..7 (origins {1}) and waits 7..12; rank 1 starts an access epoch to
+// {0} 2..8 (a start that blocked until the post at 6), puts 8..9 and completes 9..10.
+Scenario PscwEpoch() {
+  Scenario s(2);
+  const uint32_t win = s.AddWindow(0);
+  const uint32_t origins = s.AddGroup({1}), targets = s.AddGroup({0});
+  s.rank(0)
+      .Enter(0, "main")
+      .Call(0, 6, "work")
+      .RmaGroupSync(6, 7, "MPI_Win_post", win, origins)
+      .RmaGroupSync(7, 12, "MPI_Win_wait", win, origins)
+      .Leave(20, "main");
+  s.rank(1)
+      .Enter(0, "main")
+      .RmaGroupSync(2, 8, "MPI_Win_start", win, targets)
+      .RmaTransfer(8, 9, "MPI_Put", win, 0, 4, 1)
+      .RmaGroupSync(9, 10, "MPI_Win_complete", win, targets,
+                    [&](RankScript& r) { r.RmaOpCompleteEvent(10, win, 1); })
+      .Leave(20, "main");
+  return s;
+}
+
+TEST(ReplayRulesTest, PscwStartAndCompleteWaitForThePostAndWaitForTheComplete) {
+  // Measured: the start was ready at the post (6), cost 2; the complete ready at its Enter (9),
+  // cost 1; the wait ready at the complete's Enter (9), cost 3.
+  // Work x2 on rank 0: the post enters at 12 (12..13), the start leaves at 12 + 2 = 14, the put
+  // runs 14..15, the complete 15..16; the wait (entered 13) is ready at 15 and leaves at 18.
+  Scenario s = PscwEpoch();
+  ExpectIdentity(Replay(s));
+  Replayed r = Replay(s, ComputeScaled("work=2@0"));
+  // rank 1: main, Start, sync, /Start, Put, put, /Put, Complete, op, sync, /Complete, /main
+  EXPECT_EQ(r.Time(1, 3), 14u);
+  EXPECT_EQ(r.Time(1, 10), 16u);
+  // rank 0: main, work, /work, Post, sync, /Post, Wait, sync, /Wait, /main
+  EXPECT_EQ(r.Time(0, 8), 18u);
+  EXPECT_EQ(r.result.stats.epoch_syncs, 2u);  // the post and the complete
+  EXPECT_EQ(r.result.stats.unmatched_epoch_syncs + r.result.stats.cycles_broken, 0u);
+}
+
+TEST(ReplayRulesTest, PscwStartThatReturnedBeforeThePostDoesNotWaitForIt) {
+  // Rank 1's start returns at 2, before the post (6); its complete 9..10 waited for nothing
+  // (ready 9, cost 1). Work x3 on rank 0 (post at 18..19, wait 19..): the start still leaves at
+  // 2 and the put runs 8..9, but the complete waits for the post: ready 18, Leave 19; the wait
+  // is ready at 19 and leaves at 19 + (12 - 9) = 22.
+  Scenario s(2);
+  const uint32_t win = s.AddWindow(0);
+  const uint32_t origins = s.AddGroup({1}), targets = s.AddGroup({0});
+  s.rank(0)
+      .Enter(0, "main")
+      .Call(0, 6, "work")
+      .RmaGroupSync(6, 7, "MPI_Win_post", win, origins)
+      .RmaGroupSync(7, 12, "MPI_Win_wait", win, origins)
+      .Leave(30, "main");
+  s.rank(1)
+      .Enter(0, "main")
+      .RmaGroupSync(1, 2, "MPI_Win_start", win, targets)
+      .RmaTransfer(8, 9, "MPI_Put", win, 0, 4, 1)
+      .RmaGroupSync(9, 10, "MPI_Win_complete", win, targets,
+                    [&](RankScript& r) { r.RmaOpCompleteEvent(10, win, 1); })
+      .Leave(30, "main");
+  ExpectIdentity(Replay(s));
+  Replayed r = Replay(s, ComputeScaled("work=3@0"));
+  EXPECT_EQ(r.Time(1, 3), 2u);
+  EXPECT_EQ(r.Time(1, 6), 9u);
+  EXPECT_EQ(r.Time(1, 10), 19u);
+  EXPECT_EQ(r.Time(0, 8), 22u);
+}
+
 TEST(ReplayRulesTest, ReceiveWithoutSendAndCollectiveWithoutAllMembersComplete) {
   Scenario s(3);
   s.rank(0).Enter(0, "main").Recv(1, 3, 1, 9, 8).Leave(5, "main");  // rank 1 never sends

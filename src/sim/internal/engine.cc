@@ -323,6 +323,15 @@ bool Engine::BreakStall() {
     return true;
   };
   ReplayStats& stats = result_.stats;
+  // An MPI_Win_start whose post is not reached while everything waits did not wait for it in
+  // the measured run either (the target posted after events that follow the start): no repair.
+  uint64_t not_a_repair = 0;
+  for (auto& lane : lanes_) {
+    if (lane->state == LaneState::kBlocked &&
+        lane->call.deps[lane->blocked_dep].kind == DependencyKind::kStart) {
+      return drop(*lane, not_a_repair);
+    }
+  }
   for (auto& lane : lanes_) {
     if (lane->state == LaneState::kBlocked &&
         lane->call.deps[lane->blocked_dep].kind == DependencyKind::kSend) {
@@ -332,10 +341,12 @@ bool Engine::BreakStall() {
   for (auto& lane : lanes_) {
     if (lane->state != LaneState::kBlocked) continue;
     const Dependency& d = lane->call.deps[lane->blocked_dep];
-    if (d.kind == DependencyKind::kReceive || d.kind == DependencyKind::kProbe) {
-      if (d.partner == kNone || lanes_[d.partner]->state == LaneState::kDone) {
-        return drop(*lane, stats.unmatched_receives);
-      }
+    bool partner_gone = d.partner == kNone || lanes_[d.partner]->state == LaneState::kDone;
+    if ((d.kind == DependencyKind::kReceive || d.kind == DependencyKind::kProbe) && partner_gone) {
+      return drop(*lane, stats.unmatched_receives);
+    }
+    if (d.kind == DependencyKind::kNotify && partner_gone) {
+      return drop(*lane, stats.unmatched_epoch_syncs);
     }
   }
   for (auto& lane : lanes_) {

@@ -55,8 +55,12 @@ class Engine {
   bool BeginCall(Lane& lane);
   void Publish(Lane& lane);
   void PublishCollective(Lane& lane, const SimEvent& e);
+  // Joins the lane's arrival at `arrival` into the instance of collective record `e` and fills
+  // `dep`, what its completion waits for; false if its communicator is undefined.
+  bool JoinCollective(Lane& lane, const SimEvent& e, Moment arrival, Dependency& dep);
+  void PublishEpochSync(Lane& lane, const SimEvent& e);
   void AddProbe(Lane& lane);
-  const SimEvent* FindIrecvCompletion(Lane& lane, size_t from, uint64_t request);
+  const SimEvent* FindCompletion(Lane& lane, size_t from, uint64_t request);
   bool TryFinishCall(Lane& lane);
   void FinishCall(Lane& lane, int64_t ready_measured, int64_t ready_simulated, int64_t leave);
   void Block(Lane& lane, size_t dep);

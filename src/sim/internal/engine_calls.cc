@@ -32,6 +32,15 @@ void Engine::Publish(Lane& lane) {
           ++result_.stats.undefined_comms;
           break;
         }
+        if (e.kind == EventKind::kMpiIsend) {
+          // A cancelled send is never received (match/ leaves it out too): it must not take
+          // the place of the next send on its channel.
+          const SimEvent* end = FindCompletion(lane, k, e.request);
+          if (end != nullptr && end->kind == EventKind::kMpiRequestCancelled) {
+            ++result_.stats.cancelled_requests;
+            break;
+          }
+        }
         Moment start = call.enter;
         if (network_.has_gap()) {
           start.sim = std::max(start.sim, lane.last_injection + network_.gap());
@@ -43,7 +52,10 @@ void Engine::Publish(Lane& lane) {
         ++result_.stats.messages;
         call.overhead += network_.overhead();
         if (e.kind == EventKind::kMpiIsend) {
-          lane.requests.Insert(e.request, Request{slot, {}, true});
+          Request sent;
+          sent.slot = slot;
+          sent.is_send = true;
+          lane.requests.Insert(e.request, sent);
         } else {
           call.deps.push_back(MakeDependency(DependencyKind::kSend, slot, e.peer));
         }
@@ -54,11 +66,17 @@ void Engine::Publish(Lane& lane) {
         // the posting, so the receive is published now if its envelope (known only from its
         // completion record) is found by reading ahead.
         uint32_t slot = kNone;
-        if (const SimEvent* done = FindIrecvCompletion(lane, k, e.request)) {
+        const SimEvent* done = FindCompletion(lane, k, e.request);
+        if (done != nullptr && done->kind == EventKind::kMpiIrecv && done->peer != kNone) {
           slot = messages_.PublishReceive({done->comm, done->peer, lane.id, done->tag}, call.enter,
                                           &wake);
+        } else if (done != nullptr && done->kind == EventKind::kMpiRequestCancelled) {
+          ++result_.stats.cancelled_requests;
         }
-        lane.requests.Insert(e.request, Request{slot, call.enter, false});
+        Request posted;
+        posted.slot = slot;
+        posted.posted = call.enter;
+        lane.requests.Insert(e.request, posted);
         break;
       }
       case EventKind::kMpiRecv:
@@ -96,6 +114,27 @@ void Engine::Publish(Lane& lane) {
       case EventKind::kRmaCollectiveEnd:
         PublishCollective(lane, e);
         break;
+      case EventKind::kNonBlockingCollectiveRequest: {
+        // The member arrives when it starts the operation (MPI_Ibarrier, ...); the call that
+        // completes it waits for the arrivals. The envelope is on the completion record.
+        const SimEvent* done = FindCompletion(lane, k, e.request);
+        Request started;
+        if (done != nullptr && done->kind == EventKind::kNonBlockingCollectiveComplete &&
+            JoinCollective(lane, *done, call.enter, started.collective)) {
+          started.is_collective = true;
+          lane.requests.Insert(e.request, started);
+        }
+        break;
+      }
+      case EventKind::kNonBlockingCollectiveComplete:
+        if (Request* r = lane.requests.Find(e.request); r != nullptr && r->is_collective) {
+          call.deps.push_back(r->collective);
+          lane.requests.Erase(e.request);
+        }
+        break;
+      case EventKind::kRmaGroupSync:
+        PublishEpochSync(lane, e);
+        break;
       default:
         break;
     }
@@ -104,6 +143,11 @@ void Engine::Publish(Lane& lane) {
 }
 
 void Engine::PublishCollective(Lane& lane, const SimEvent& e) {
+  Dependency dep;
+  if (JoinCollective(lane, e, lane.call.enter, dep)) lane.call.deps.push_back(dep);
+}
+
+bool Engine::JoinCollective(Lane& lane, const SimEvent& e, Moment arrival, Dependency& dep) {
   uint32_t comm = e.comm;
   bool window = e.kind == EventKind::kRmaCollectiveEnd;
   if (window) {
@@ -112,7 +156,7 @@ void Engine::PublishCollective(Lane& lane, const SimEvent& e) {
   }
   if (comm >= defs_.comms.size() || !defs_.comms[comm].defined) {
     ++result_.stats.undefined_comms;
-    return;
+    return false;
   }
   const trace::Comm& c = defs_.comms[comm];
   uint64_t key = (uint64_t{window} << 32) | e.comm;
@@ -124,9 +168,8 @@ void Engine::PublishCollective(Lane& lane, const SimEvent& e) {
   }
   uint32_t id = collectives_.Join(key, sequence, c.size());
   CollectiveInstance& inst = collectives_.instance(id);
-  const Moment& arrival = lane.call.enter;
   inst.Arrive(arrival);
-  Dependency dep = MakeDependency(DependencyKind::kCollective, id, kNone);
+  dep = MakeDependency(DependencyKind::kCollective, id, kNone);
   dep.family = FamilyOf(e.op);
   dep.op = e.op;
   dep.members = c.size();
@@ -148,7 +191,7 @@ void Engine::PublishCollective(Lane& lane, const SimEvent& e) {
     dep.rank = c.is_self ? 0 : ranks[lane.id];
     if (dep.rank == kNone) {
       ++result_.stats.undefined_comms;
-      return;
+      return false;
     }
     inst.by_rank.resize(c.size());
     inst.rank_arrived.resize(c.size());
@@ -156,20 +199,28 @@ void Engine::PublishCollective(Lane& lane, const SimEvent& e) {
     inst.rank_arrived[dep.rank] = 1;
   }
   ++result_.stats.collectives;
-  lane.call.deps.push_back(dep);
   WakeWaiters(inst);
+  return true;
 }
 
-// The completion record (MpiIrecv) of the receive request `request` posted at window position
-// `from`, if it lies within the read-ahead limit; nullptr otherwise.
-const SimEvent* Engine::FindIrecvCompletion(Lane& lane, size_t from, uint64_t request) {
+// The record that ends request `request`, started at window position `from`: its completion
+// (IsendComplete, Irecv, NonBlockingCollectiveComplete) or its cancellation; nullptr if it lies
+// beyond the read-ahead limit or the location's end.
+const SimEvent* Engine::FindCompletion(Lane& lane, size_t from, uint64_t request) {
   constexpr size_t kLookahead = 1 << 14;
   for (size_t k = from + 1; k < from + kLookahead; ++k) {
     const SimEvent* e = lane.window.Peek(k);
     if (e == nullptr) return nullptr;
     if (e->request != request) continue;
-    if (e->kind == EventKind::kMpiIrecv) return e->peer == kNone ? nullptr : e;
-    if (e->kind == EventKind::kMpiRequestCancelled) return nullptr;
+    switch (e->kind) {
+      case EventKind::kMpiIsendComplete:
+      case EventKind::kMpiIrecv:
+      case EventKind::kMpiRequestCancelled:
+      case EventKind::kNonBlockingCollectiveComplete:
+        return e;
+      default:
+        break;
+    }
   }
   return nullptr;
 }
@@ -202,7 +253,8 @@ bool Engine::TryFinishCall(Lane& lane) {
     if (d.dropped) continue;
     switch (d.kind) {
       case DependencyKind::kReceive:
-      case DependencyKind::kProbe: {
+      case DependencyKind::kProbe:
+      case DependencyKind::kNotify: {
         MessageSlot& m = messages_.slot(d.id);
         if (!m.send_known) {
           Block(lane, i);
@@ -216,6 +268,17 @@ bool Engine::TryFinishCall(Lane& lane) {
           result_.transfers.push_back(
               TransferSample{m.bytes, static_cast<uint64_t>(leave - m.send.measured)});
         }
+        break;
+      }
+      case DependencyKind::kStart: {
+        MessageSlot& m = messages_.slot(d.id);
+        if (!m.send_known) {
+          Block(lane, i);
+          return false;
+        }
+        if (m.send.measured > leave) break;  // the measured call returned before the post
+        ready_measured = std::max(ready_measured, m.send.measured);
+        ready_sim = std::max(ready_sim, m.send.sim + network_.TransferDelta(0));
         break;
       }
       case DependencyKind::kSend: {
@@ -324,8 +387,8 @@ void Engine::FinishCall(Lane& lane, int64_t ready_measured, int64_t ready_sim, i
   for (const Dependency& d : call.deps) {
     if (d.kind == DependencyKind::kCollective) {
       collectives_.Finish(d.id);
-    } else if (d.kind != DependencyKind::kProbe) {
-      messages_.Release(d.id);
+    } else if (d.kind != DependencyKind::kProbe && d.kind != DependencyKind::kStart) {
+      messages_.Release(d.id);  // probes and MPI_Win_start only saw the slot the next call takes
     }
   }
   lane.window.Pop(call.leave + 1);

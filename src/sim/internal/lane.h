@@ -56,6 +56,8 @@ enum class DependencyKind : uint8_t {
   kProbe,       // a blocking probe: needs the send of the message the next receive takes
   kSend,        // a send completes: needs its receive's posting if it is a rendezvous
   kCollective,  // a collective member: needs the arrivals its family waits for
+  kNotify,      // an RMA epoch call: needs its partner's notification (a post or a complete)
+  kStart,       // MPI_Win_start: needs its target's post, if the measured call waited for it
 };
 
 struct Dependency {
@@ -86,6 +88,8 @@ struct Request {
   uint32_t slot = kNone;  // Isend: its message
   Moment posted;          // IrecvRequest: when the receive was posted
   bool is_send = false;
+  bool is_collective = false;
+  Dependency collective;  // a non-blocking collective: what its completion waits for
 };
 
 enum class LaneState : uint8_t { kRunnable, kBlocked, kDone };

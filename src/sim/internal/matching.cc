@@ -95,7 +95,9 @@ void MessageTable::Release(uint32_t id) {
 
 uint64_t MessageTable::unpaired_sends() const {
   uint64_t n = 0;
-  for (const auto& [key, ch] : channels_) n += ch.sends.size();
+  for (const auto& [key, ch] : channels_) {
+    if ((key.comm & kEpochChannel) == 0) n += ch.sends.size();
+  }
   return n;
 }
 

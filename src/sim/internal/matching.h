@@ -39,6 +39,11 @@ struct MessageSlot {
   uint8_t holders = 0;       // sides that still refer to the slot
 };
 
+// ChannelKey::comm of the channels that carry RMA epoch notifications (MPI_Win_post to the
+// origins' MPI_Win_complete, MPI_Win_complete to the target's MPI_Win_wait), with the window id
+// in the low bits: communicator ids never reach it.
+inline constexpr uint32_t kEpochChannel = 1u << 31;
+
 struct ChannelKey {
   uint32_t comm, sender, receiver, tag;
   bool operator==(const ChannelKey& o) const {
@@ -66,7 +71,7 @@ class MessageTable {
   // One holder is done with the slot; the last one frees it.
   void Release(uint32_t id);
 
-  uint64_t unpaired_sends() const;
+  uint64_t unpaired_sends() const;  // messages only, not epoch notifications
   size_t live_slots() const { return slots_.size() - free_.size(); }
 
  private:

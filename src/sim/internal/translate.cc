@@ -46,6 +46,12 @@ SimEvent TranslateEvent(const trace::Definitions& defs, const trace::LocationEve
       if (e.kind == EventKind::kNonBlockingCollectiveComplete) e.request = ev.RequestId(i);
       break;
     }
+    case PayloadFamily::kRma:
+      if (e.kind == EventKind::kRmaGroupSync) {
+        e.comm = ev.rma(i).window;
+        e.tag = ev.rma(i).remote;  // the group of the epoch's partners
+      }
+      break;
     default:
       break;
   }
