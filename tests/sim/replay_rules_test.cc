@@ -477,8 +477,8 @@ TEST(ReplayRulesTest, NonBlockingBarrierCompletesAfterTheLastStart) {
 // ---- RMA epochs (post-start-complete-wait) ---------------------------------------------------
 
 // Rank 0 works 0..6, posts 6..7 (origins {1}) and waits 7..12; rank 1 starts an access epoch to
-// {0} 2..8 (a start that blocked until the post at 6), puts 8..9 and completes 9..10.
-Scenario PscwEpoch() {
+// {0} (MPI_Win_start start_enter..start_leave), puts 8..9 and completes 9..10. Both end at `end`.
+Scenario PscwEpoch(uint64_t start_enter, uint64_t start_leave, uint64_t end) {
   Scenario s(2);
   const uint32_t win = s.AddWindow(0);
   const uint32_t origins = s.AddGroup({1}), targets = s.AddGroup({0});
@@ -487,23 +487,23 @@ Scenario PscwEpoch() {
       .Call(0, 6, "work")
       .RmaGroupSync(6, 7, "MPI_Win_post", win, origins)
       .RmaGroupSync(7, 12, "MPI_Win_wait", win, origins)
-      .Leave(20, "main");
+      .Leave(end, "main");
   s.rank(1)
       .Enter(0, "main")
-      .RmaGroupSync(2, 8, "MPI_Win_start", win, targets)
+      .RmaGroupSync(start_enter, start_leave, "MPI_Win_start", win, targets)
       .RmaTransfer(8, 9, "MPI_Put", win, 0, 4, 1)
       .RmaGroupSync(9, 10, "MPI_Win_complete", win, targets,
                     [&](RankScript& r) { r.RmaOpCompleteEvent(10, win, 1); })
-      .Leave(20, "main");
+      .Leave(end, "main");
   return s;
 }
 
 TEST(ReplayRulesTest, PscwStartAndCompleteWaitForThePostAndWaitForTheComplete) {
-  // Measured: the start was ready at the post (6), cost 2; the complete ready at its Enter (9),
-  // cost 1; the wait ready at the complete's Enter (9), cost 3.
+  // The start 2..8 blocked until the post at 6: ready 6, cost 2; the complete was ready at its
+  // Enter (9), cost 1; the wait ready at the complete's Enter (9), cost 3.
   // Work x2 on rank 0: the post enters at 12 (12..13), the start leaves at 12 + 2 = 14, the put
   // runs 14..15, the complete 15..16; the wait (entered 13) is ready at 15 and leaves at 18.
-  Scenario s = PscwEpoch();
+  Scenario s = PscwEpoch(2, 8, 20);
   ExpectIdentity(Replay(s));
   Replayed r = Replay(s, ComputeScaled("work=2@0"));
   // rank 1: main, Start, sync, /Start, Put, put, /Put, Complete, op, sync, /Complete, /main
@@ -520,22 +520,7 @@ TEST(ReplayRulesTest, PscwStartThatReturnedBeforeThePostDoesNotWaitForIt) {
   // (ready 9, cost 1). Work x3 on rank 0 (post at 18..19, wait 19..): the start still leaves at
   // 2 and the put runs 8..9, but the complete waits for the post: ready 18, Leave 19; the wait
   // is ready at 19 and leaves at 19 + (12 - 9) = 22.
-  Scenario s(2);
-  const uint32_t win = s.AddWindow(0);
-  const uint32_t origins = s.AddGroup({1}), targets = s.AddGroup({0});
-  s.rank(0)
-      .Enter(0, "main")
-      .Call(0, 6, "work")
-      .RmaGroupSync(6, 7, "MPI_Win_post", win, origins)
-      .RmaGroupSync(7, 12, "MPI_Win_wait", win, origins)
-      .Leave(30, "main");
-  s.rank(1)
-      .Enter(0, "main")
-      .RmaGroupSync(1, 2, "MPI_Win_start", win, targets)
-      .RmaTransfer(8, 9, "MPI_Put", win, 0, 4, 1)
-      .RmaGroupSync(9, 10, "MPI_Win_complete", win, targets,
-                    [&](RankScript& r) { r.RmaOpCompleteEvent(10, win, 1); })
-      .Leave(30, "main");
+  Scenario s = PscwEpoch(1, 2, 30);
   ExpectIdentity(Replay(s));
   Replayed r = Replay(s, ComputeScaled("work=3@0"));
   EXPECT_EQ(r.Time(1, 3), 2u);
