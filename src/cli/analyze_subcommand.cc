@@ -10,6 +10,7 @@
 #include "cli/output_directory.h"
 #include "cli/progress.h"
 #include "cli/subcommand.h"
+#include "cli/timeline_output.h"
 #include "clock/controlled_logical_clock.h"
 #include "match/matcher.h"
 #include "otf2/trace_reader.h"
@@ -65,11 +66,21 @@ class AnalyzeSubcommand final : public Subcommand {
     app.add_flag("--time-correct", time_correct_,
                  "repair clock-condition violations with the controlled logical clock before "
                  "analysing");
+    app.add_option("--timeline", timeline_,
+                   "also write a Chrome/Perfetto timeline (JSON) of the trace to this file");
+    app.add_option("--timeline-ranks", timeline_flags_.ranks,
+                   "keep these ranks in the timeline (0-15)");
+    app.add_option("--timeline-window", timeline_flags_.window,
+                   "keep this time window in the timeline, seconds from the trace's start "
+                   "(1.5:2.0)");
     app.add_flag("-q,--quiet", quiet_, "do not print the summary");
     app.add_flag("--timings", timings_, "print the time of each phase on standard error");
   }
 
   Status Run() override {
+    CW_ASSIGN_OR_RETURN(
+        const report::TimelineOptions timeline,
+        ParseTimelineFlags(timeline_flags_, "--timeline-ranks", "--timeline-window"));
     Stopwatch stopwatch(timings_);
     unsigned threads = threads_ == 0 ? DefaultThreadCount() : threads_;
     Diagnostics definition_diagnostics;
@@ -133,6 +144,11 @@ class AnalyzeSubcommand final : public Subcommand {
 
     if (!quiet_) std::fputs(summary.c_str(), stdout);
     std::printf("\nReport written to %s/ (summary.txt, report.json)\n", directory.c_str());
+    if (!timeline_.empty()) {
+      CW_RETURN_IF_ERROR(
+          WriteTimeline(trace, graph, analysis.waitstates.instances, timeline, timeline_));
+      stopwatch.Lap("timeline");
+    }
     return OkStatus();
   }
 
@@ -146,6 +162,8 @@ class AnalyzeSubcommand final : public Subcommand {
   bool time_correct_ = false;
   bool quiet_ = false;
   bool timings_ = false;
+  std::string timeline_;
+  TimelineFlags timeline_flags_;
 };
 
 }  // namespace

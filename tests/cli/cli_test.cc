@@ -219,5 +219,28 @@ TEST(CliTest, WhatIfWritesTheSimulatedTraceForAnalyze) {
   EXPECT_TRUE(fs::exists(dir + "/report/report.json"));
 }
 
+TEST(CliTest, TimelinesFromAnalyzeAndExport) {
+  const std::string trace = SmallTrace("cli-timeline");
+  const std::string dir = testing::MakeTempDir("cli-timeline-out");
+  std::string out;
+  ASSERT_EQ(Causeway("export chrome " + trace + " -o " + dir + "/export.json", &out), 0) << out;
+  EXPECT_NE(out.find("1 message arrows"), std::string::npos) << out;
+  ASSERT_EQ(Causeway("analyze -q " + trace + " -o " + dir + "/report --timeline " + dir +
+                         "/analyze.json --timeline-ranks 1",
+                     &out),
+            0)
+      << out;
+  std::ifstream in(dir + "/analyze.json");
+  nlohmann::json j = nlohmann::json::parse(in);
+  for (const nlohmann::json& e : j["traceEvents"]) EXPECT_EQ(e["tid"], 1) << e.dump();
+  // Bad options fail before any work, naming the option.
+  EXPECT_EQ(Causeway("export chrome " + trace + " -o " + dir + "/x.json --ranks 5-2", &out), 1);
+  EXPECT_NE(out.find("--ranks: rank range '5-2' runs backwards"), std::string::npos) << out;
+  EXPECT_EQ(Causeway("analyze -q " + trace + " --timeline x.json --timeline-window 2:1", &out), 1);
+  EXPECT_NE(out.find("--timeline-window"), std::string::npos) << out;
+  EXPECT_EQ(Causeway("export vampir " + trace + " -o " + dir + "/x", &out), 1);
+  EXPECT_NE(out.find("unknown export format 'vampir'"), std::string::npos) << out;
+}
+
 }  // namespace
 }  // namespace cw::test
