@@ -14,6 +14,7 @@
 #include "clock/controlled_logical_clock.h"
 #include "match/matcher.h"
 #include "otf2/trace_reader.h"
+#include "report/cube_writer.h"
 #include "report/json_writer.h"
 #include "report/output_file.h"
 #include "report/report.h"
@@ -46,7 +47,7 @@ class AnalyzeSubcommand final : public Subcommand {
   const char* name() const override { return "analyze"; }
   const char* description() const override {
     return "Find the wait states of an OTF2 trace and write a report directory "
-           "(summary.txt, report.json)";
+           "(summary.txt, report.json, report.cubex)";
   }
 
   void AddOptions(CLI::App& app) override {
@@ -137,13 +138,15 @@ class AnalyzeSubcommand final : public Subcommand {
     std::string directory = output_.empty() ? DefaultOutputDirectory(trace_, "causeway-") : output_;
     CW_RETURN_IF_ERROR(report::EnsureDirectory(directory));
     CW_RETURN_IF_ERROR(report::WriteJson(report, directory + "/report.json"));
+    CW_RETURN_IF_ERROR(report::WriteCubex(report, trace, directory + "/report.cubex"));
     std::string summary = report::ToSummaryText(report);
     CW_RETURN_IF_ERROR(report::WriteTextFile(directory + "/summary.txt", summary));
     stopwatch.Lap("report");
     progress.Finish();
 
     if (!quiet_) std::fputs(summary.c_str(), stdout);
-    std::printf("\nReport written to %s/ (summary.txt, report.json)\n", directory.c_str());
+    std::printf("\nReport written to %s/ (summary.txt, report.json, report.cubex)\n",
+                directory.c_str());
     if (!timeline_.empty()) {
       CW_RETURN_IF_ERROR(
           WriteTimeline(trace, graph, analysis.waitstates.instances, timeline, timeline_));

@@ -100,6 +100,7 @@ TEST(CliTest, AnalyzeWritesTheReportDirectory) {
   EXPECT_EQ(j["format"], "causeway-report");
   std::ifstream summary(report + "/summary.txt");
   ASSERT_TRUE(summary);
+  EXPECT_TRUE(fs::exists(report + "/report.cubex"));
 }
 
 TEST(CliTest, TimeCorrectReportsViolationsBeforeAndAfter) {
