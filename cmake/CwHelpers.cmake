@@ -33,7 +33,8 @@ function(cw_cc_test)
   # MPI runs measure programmed waits of ~100 ms on an oversubscribed machine: two of them at
   # once (say, a 16-rank ring beside a one-sided test) can starve each other's ranks, so they
   # share a lock and run one after the other (beside the other tests).
-  if("mpi" IN_LIST ARG_LABELS)
+  # A headless browser takes both cores for seconds: it would starve those ranks the same way.
+  if("mpi" IN_LIST ARG_LABELS OR "browser" IN_LIST ARG_LABELS)
     list(APPEND properties RESOURCE_LOCK mpirun)
   endif()
   gtest_discover_tests(${ARG_NAME}

@@ -8,7 +8,8 @@ PACKAGES="
   libopen-trace-format2-dev otf2-tools python3-otf2
   libopenmpi-dev openmpi-bin gfortran libelf-dev
   hpcc lammps lammps-examples
-  libcli11-dev nlohmann-json3-dev libexpected-dev libarchive-dev libpugixml-dev
+  libcli11-dev nlohmann-json3-dev libexpected-dev libarchive-dev libpugixml-dev libjs-d3
+  chromium
   libgtest-dev libgmock-dev libbenchmark-dev
   time
 "

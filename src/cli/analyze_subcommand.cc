@@ -15,6 +15,7 @@
 #include "match/matcher.h"
 #include "otf2/trace_reader.h"
 #include "report/cube_writer.h"
+#include "report/html_report.h"
 #include "report/json_writer.h"
 #include "report/output_file.h"
 #include "report/report.h"
@@ -47,7 +48,7 @@ class AnalyzeSubcommand final : public Subcommand {
   const char* name() const override { return "analyze"; }
   const char* description() const override {
     return "Find the wait states of an OTF2 trace and write a report directory "
-           "(summary.txt, report.json, report.cubex)";
+           "(summary.txt, report.json, report.cubex, report.html)";
   }
 
   void AddOptions(CLI::App& app) override {
@@ -139,13 +140,14 @@ class AnalyzeSubcommand final : public Subcommand {
     CW_RETURN_IF_ERROR(report::EnsureDirectory(directory));
     CW_RETURN_IF_ERROR(report::WriteJson(report, directory + "/report.json"));
     CW_RETURN_IF_ERROR(report::WriteCubex(report, trace, directory + "/report.cubex"));
+    CW_RETURN_IF_ERROR(report::WriteHtmlReport(report, trace, graph, directory + "/report.html"));
     std::string summary = report::ToSummaryText(report);
     CW_RETURN_IF_ERROR(report::WriteTextFile(directory + "/summary.txt", summary));
     stopwatch.Lap("report");
     progress.Finish();
 
     if (!quiet_) std::fputs(summary.c_str(), stdout);
-    std::printf("\nReport written to %s/ (summary.txt, report.json, report.cubex)\n",
+    std::printf("\nReport written to %s/ (summary.txt, report.json, report.cubex, report.html)\n",
                 directory.c_str());
     if (!timeline_.empty()) {
       CW_RETURN_IF_ERROR(

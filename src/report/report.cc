@@ -62,6 +62,7 @@ TraceSummary Summarize(const trace::Trace& trace, const analysis::WaitStateResul
   }
   s.events = trace.RecordedEventCount();
   s.duration = trace.Seconds(trace.EndTime() - trace.BeginTime());
+  s.begin = trace.SecondsSinceStart(trace.BeginTime());
   s.timer_resolution = trace.defs.clock.resolution;
   s.clock_violations_p2p = waitstates.violations.p2p;
   s.clock_violations_collective = waitstates.violations.collective;

@@ -28,6 +28,7 @@ struct TraceSummary {
   uint32_t processes = 0;         // MPI ranks (location groups with a rank)
   uint64_t events = 0;            // events read from the file
   double duration = 0;            // seconds from the first to the last event
+  double begin = 0;               // the first event, seconds since the clock's global offset
   uint64_t timer_resolution = 0;  // ticks per second
   uint64_t clock_violations_p2p = 0;
   uint64_t clock_violations_collective = 0;

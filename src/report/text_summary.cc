@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "report/output_file.h"
+#include "report/wait_patterns.h"
 
 namespace cw::report {
 namespace {
@@ -38,38 +39,6 @@ std::string PadLeft(std::string s, size_t width) {
   if (s.size() < width) s.insert(0, width - s.size(), ' ');
   return s;
 }
-
-// The wait-state patterns, in the order of the metric tree.
-struct Pattern {
-  MetricId metric;
-  const char* explanation;
-};
-constexpr Pattern kPatterns[] = {
-    {MetricId::kMpiLateSender, "a receive waited for a send that had not started yet"},
-    {MetricId::kMpiLateReceiver, "a blocking send waited for its receiver to post the receive"},
-    {MetricId::kMpiBarrierWait, "processes waited in a barrier for the last one to arrive"},
-    {MetricId::kMpiBarrierCompletion, "processes stayed in a barrier after the first one left"},
-    {MetricId::kMpiWaitNxn, "processes waited in an all-to-all operation for the last one"},
-    {MetricId::kMpiNxnCompletion,
-     "processes stayed in an all-to-all operation after the first left"},
-    {MetricId::kMpiLateBroadcast, "processes waited in a broadcast or scatter for the root"},
-    {MetricId::kMpiEarlyReduce, "a root waited in a reduce or gather for the last sender"},
-    {MetricId::kMpiEarlyScan, "processes waited in a scan for lower ranks"},
-    {MetricId::kMpiRmaWaitAtFence, "processes waited in MPI_Win_fence for the last one"},
-    {MetricId::kMpiRmaWaitAtCreate, "processes waited to create a window for the last one"},
-    {MetricId::kMpiRmaWaitAtFree, "processes waited in MPI_Win_free for the last one"},
-    {MetricId::kMpiRmaSyncLatePost,
-     "an origin waited in MPI_Win_start/complete for a target to post its window"},
-    {MetricId::kMpiRmaCommLatePost,
-     "an origin waited in a one-sided transfer for a target to post its window"},
-    {MetricId::kMpiRmaEarlyWait, "a target waited in MPI_Win_wait for an origin to complete"},
-    {MetricId::kMpiRmaSyncLockCompetition,
-     "a process waited in a lock call for another to release a window lock"},
-    {MetricId::kMpiRmaCommLockCompetition,
-     "a process waited in a one-sided transfer for another to release a window lock"},
-    {MetricId::kMpiFinalizeWait, "processes waited in MPI_Finalize for the last one to arrive"},
-    {MetricId::kMpiInitCompletion, "processes stayed in MPI_Init after the first one left"},
-};
 
 void TraceSection(const Report& r, std::string& out) {
   const TraceSummary& t = r.trace;
@@ -156,7 +125,7 @@ std::string Largest(const std::vector<double>& per, double total, size_t limit, 
   return text;
 }
 
-void PatternBlock(const Report& r, const Pattern& p, int rank, double time_total,
+void PatternBlock(const Report& r, const WaitPattern& p, int rank, double time_total,
                   std::string& out) {
   double value = r.Total(p.metric);
   const analysis::MetricInfo& info = analysis::Metric(p.metric);
@@ -195,15 +164,15 @@ void PatternBlock(const Report& r, const Pattern& p, int rank, double time_total
 
 void WaitStateSection(const Report& r, std::string& out) {
   double time_total = r.Total(MetricId::kTime);
-  std::vector<const Pattern*> found;
+  std::vector<const WaitPattern*> found;
   double waiting = 0;
-  for (const Pattern& p : kPatterns) {
+  for (const WaitPattern& p : WaitPatterns()) {
     double v = r.Total(p.metric);
     if (v <= 0) continue;
     found.push_back(&p);
     waiting += v;
   }
-  std::stable_sort(found.begin(), found.end(), [&](const Pattern* a, const Pattern* b) {
+  std::stable_sort(found.begin(), found.end(), [&](const WaitPattern* a, const WaitPattern* b) {
     return r.Total(a->metric) > r.Total(b->metric);
   });
   if (found.empty()) {
@@ -213,7 +182,7 @@ void WaitStateSection(const Report& r, std::string& out) {
   out += "Wait states: " + FormatSeconds(waiting) + ", " + PercentTrimmed(waiting, time_total) +
          " of all time, ranked by total time\n";
   int rank = 1;
-  for (const Pattern* p : found) PatternBlock(r, *p, rank++, time_total, out);
+  for (const WaitPattern* p : found) PatternBlock(r, *p, rank++, time_total, out);
   out += "\n";
 }
 
@@ -423,6 +392,39 @@ void CommunicationSection(const Report& r, std::string& out) {
   }
 }
 
+// Where to go from here: the sections of report.html, and the worst waits with the commands
+// that show them on a timeline.
+void NextSection(const Report& r, std::string& out) {
+  out += "What to look at next (report.html in this directory, one page, no network needed):\n";
+  out += "  report.html#overview   the efficiencies, the time breakdown and the main findings\n";
+  out += "  report.html#browser    metrics, call paths and locations side by side, as in Cube\n";
+  out += "  report.html#charts     time per location, waiting per call path and location, the\n"
+         "                         communication matrix and the message sizes\n";
+  std::vector<const Instance*> worst;
+  for (const Instance& i : r.instances) worst.push_back(&i);
+  std::stable_sort(worst.begin(), worst.end(),
+                   [](const Instance* a, const Instance* b) { return a->value > b->value; });
+  if (worst.empty()) {
+    out += "\n";
+    return;
+  }
+  out += "  report.html#instances  timelines of the worst waits:\n";
+  for (size_t k = 0; k < worst.size() && k < 3; ++k) {
+    const Instance& i = *worst[k];
+    out += "    " + std::to_string(k + 1) + ". " + std::string(analysis::Metric(i.metric).display) +
+           " " + FormatSeconds(i.value) + " at " + r.CallpathName(i.callpath) + " on " +
+           r.LocationLabel(i.location) + ", from " + Format("%.6f", i.time) + " s\n";
+  }
+  // The worst one in Perfetto: a window of its length on either side, in seconds from the
+  // trace's first event (what --window takes).
+  const Instance& w = *worst.front();
+  const double from = std::max(0.0, w.time - r.trace.begin - w.value);
+  const double to = w.time - r.trace.begin + 2 * w.value;
+  out += "  causeway export chrome " + r.trace.path + " -o worst.json --window " +
+         Format("%.6f", from) + ":" + Format("%.6f", to) + "\n";
+  out += "                         the worst wait on a timeline (open it in ui.perfetto.dev)\n\n";
+}
+
 void DiagnosticsSection(const Report& r, std::string& out) {
   if (r.diagnostics.empty()) {
     out += "Trace problems: none.\n";
@@ -472,6 +474,7 @@ std::string ToSummaryText(const Report& report) {
   RootCauseSection(report, out);
   CriticalPathSection(report, out);
   CommunicationSection(report, out);
+  NextSection(report, out);
   DiagnosticsSection(report, out);
   return out;
 }

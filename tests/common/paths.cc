@@ -18,6 +18,11 @@ std::string ScalascaResult(const std::string& name, const std::string& file) {
 }
 
 std::string CausewayBinary() { return std::string(CW_BINARY_DIR) + "/bin/causeway"; }
+std::string ArtifactDir(const std::string& what) {
+  std::string dir = std::string(CW_BINARY_DIR) + "/test-artifacts/" + what;
+  std::filesystem::create_directories(dir);
+  return dir;
+}
 std::string TestProgram(const std::string& name) {
   return std::string(CW_BINARY_DIR) + "/tests/programs/" + name;
 }

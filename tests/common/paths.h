@@ -17,6 +17,8 @@ std::vector<std::string> RealTraceNames();
 std::string ScalascaResult(const std::string& name, const std::string& file);
 // The causeway executable of this build.
 std::string CausewayBinary();
+// build/test-artifacts/<what>, created: files tests keep for people to look at (screenshots).
+std::string ArtifactDir(const std::string& what);
 // A program of tests/programs as built (build/tests/programs/<name>).
 std::string TestProgram(const std::string& name);
 

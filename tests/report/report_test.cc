@@ -102,6 +102,18 @@ TEST(SummaryTest, NamesTheWaitStateWhereAndWho) {
   EXPECT_NE(text.find("Clock condition: no violations"), std::string::npos);
 }
 
+TEST(SummaryTest, SaysWhatToLookAtNext) {
+  // The worst (only) wait: 6 s of Late Sender entered at 4 s (the trace starts at 0); the
+  // suggested timeline window is a wait's length on either side: -2 (clamped to 0) to 16 s.
+  test::Analysis a = LateSenderRun();
+  std::string text = ToSummaryText(a.report);
+  EXPECT_NE(text.find("report.html#instances"), std::string::npos) << text;
+  EXPECT_NE(text.find("1. Late Sender 6.00 s at main/MPI_Recv on rank 1, from 4.000000 s"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("-o worst.json --window 0.000000:16.000000"), std::string::npos) << text;
+}
+
 TEST(SummaryTest, FormatsUnits) {
   EXPECT_EQ(FormatSeconds(30.02), "30.0 s");
   EXPECT_EQ(FormatSeconds(0.0123), "12.3 ms");

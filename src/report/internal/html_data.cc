@@ -1,0 +1,404 @@
+#include "report/internal/html_data.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <numeric>
+#include <tuple>
+
+#include <nlohmann/json.hpp>
+
+#include "analysis/metrics/metric_catalog.h"
+#include "report/text_summary.h"
+#include "report/wait_patterns.h"
+
+namespace cw::report::internal {
+namespace {
+
+using analysis::MetricId;
+using nlohmann::json;
+using trace::kNone;
+
+constexpr size_t kHeatmapCallpaths = 20;
+constexpr uint32_t kMatrixSide = 64;  // ranks are binned beyond this
+constexpr size_t kTimelines = 5;
+constexpr size_t kSlicesPerTrack = 400;
+constexpr size_t kArrowsPerTimeline = 200;
+
+std::string FormatSig(double v, int digits = 6) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+  return buf;
+}
+
+// "12.3 %" for a share of 0.123.
+std::string Percent(double share) { return FormatSig(100 * share, 3) + " %"; }
+
+// Values rounded to what a page shows (6 significant digits), so that the file stays small.
+double Round(double v) { return v == 0 ? 0 : std::stod(FormatSig(v)); }
+
+std::vector<double> Waiting(const Report& r) {
+  std::vector<double> per(r.locations.size(), 0.0);
+  for (const WaitPattern& p : WaitPatterns()) {
+    std::vector<double> v = r.PerLocation(p.metric);
+    for (size_t l = 0; l < per.size() && l < v.size(); ++l) per[l] += v[l];
+  }
+  return per;
+}
+
+json Overview(const Report& r) {
+  const TraceSummary& t = r.trace;
+  json breakdown = json::array();
+  const double total = r.Total(MetricId::kTime);
+  auto line = [&](MetricId m, int depth) {
+    double v = r.Total(m);
+    if (v == 0 && depth > 0) return;
+    breakdown.push_back({{"label", analysis::Metric(m).display},
+                         {"seconds", Round(v)},
+                         {"share", total > 0 ? Round(v / total) : 0.0},
+                         {"depth", depth}});
+  };
+  line(MetricId::kComp, 0);
+  line(MetricId::kMpi, 0);
+  for (MetricId m : {MetricId::kMpiPoint2Point, MetricId::kMpiCollective,
+                     MetricId::kMpiSyncCollective, MetricId::kMpiRmaSynchronization,
+                     MetricId::kMpiRmaCommunication, MetricId::kMpiIo, MetricId::kMpiManagement}) {
+    line(m, 1);
+  }
+  for (MetricId m :
+       {MetricId::kOmpTime, MetricId::kPthreadTime, MetricId::kCudaTime, MetricId::kOverhead}) {
+    line(m, 1);
+  }
+  const PopSummary& p = r.pop;
+  json pop = nullptr;
+  if (!p.computation.empty() && p.runtime > 0) {
+    pop = {{"runtime", Round(p.runtime)},
+           {"parallel_efficiency", Round(p.parallel_efficiency)},
+           {"load_balance", Round(p.load_balance)},
+           {"communication_efficiency", Round(p.communication_efficiency)},
+           {"serialisation_efficiency",
+            p.serialisation_efficiency ? json(Round(*p.serialisation_efficiency)) : json(nullptr)},
+           {"transfer_efficiency",
+            p.transfer_efficiency ? json(Round(*p.transfer_efficiency)) : json(nullptr)}};
+  }
+  return {{"path", t.path},           {"duration", Round(t.duration)},
+          {"processes", t.processes}, {"locations", t.locations},
+          {"events", t.events},       {"creator", t.creator},
+          {"breakdown", breakdown},   {"pop", pop}};
+}
+
+// The three findings worth reading first, in words.
+json Findings(const Report& r) {
+  json findings = json::array();
+  const double total = r.Total(MetricId::kTime);
+  auto share = [total](double v) { return total > 0 ? Percent(v / total) : "-"; };
+  // 1. The costliest wait state, where and on whom.
+  const WaitPattern* worst = nullptr;
+  for (const WaitPattern& p : WaitPatterns()) {
+    if (r.Total(p.metric) > 0 && (!worst || r.Total(p.metric) > r.Total(worst->metric))) {
+      worst = &p;
+    }
+  }
+  if (worst != nullptr) {
+    std::vector<double> cp = r.PerCallpath(worst->metric), loc = r.PerLocation(worst->metric);
+    size_t c = static_cast<size_t>(std::max_element(cp.begin(), cp.end()) - cp.begin());
+    size_t l = static_cast<size_t>(std::max_element(loc.begin(), loc.end()) - loc.begin());
+    findings.push_back(std::string(analysis::Metric(worst->metric).display) + " costs " +
+                       FormatSeconds(r.Total(worst->metric)) + " (" +
+                       share(r.Total(worst->metric)) + " of all time): " + worst->explanation +
+                       ". Most of it at " + r.CallpathName(static_cast<uint32_t>(c)) +
+                       ", most on " + r.LocationLabel(static_cast<uint32_t>(l)) + ".");
+  } else {
+    findings.push_back(std::string("No wait states were found."));
+  }
+  // 2. What limits parallel efficiency.
+  const PopSummary& p = r.pop;
+  if (!p.computation.empty() && p.runtime > 0) {
+    bool balance = p.load_balance <= p.communication_efficiency;
+    std::string text =
+        "Parallel efficiency is " + Percent(p.parallel_efficiency) + ", limited most by " +
+        (balance ? "load balance (" + Percent(p.load_balance) +
+                       ": the busiest process computes " + FormatSeconds(p.max_computation) +
+                       " against " + FormatSeconds(p.average_computation) + " on average)"
+                 : "communication (" + Percent(p.communication_efficiency) + " efficiency)");
+    if (!balance && p.serialisation_efficiency && p.transfer_efficiency) {
+      text += *p.serialisation_efficiency < *p.transfer_efficiency
+                  ? ", mostly serialisation (waiting that an ideal network would not remove)"
+                  : ", mostly transfer (time an ideal network would save)";
+    }
+    findings.push_back(text + ".");
+  }
+  // 3. The most imbalanced computation.
+  std::vector<double> comp_cp = r.PerCallpath(MetricId::kComp);
+  if (!comp_cp.empty() && !r.locations.empty()) {
+    std::vector<std::vector<double>> per(comp_cp.size(), std::vector<double>(r.locations.size()));
+    for (const Value& v : r.values) {
+      if (v.metric == MetricId::kComp) per[v.callpath][v.location] = v.value;
+    }
+    double best = 0;
+    size_t best_cp = 0, best_loc = 0;
+    for (size_t c = 0; c < per.size(); ++c) {
+      double mean =
+          std::accumulate(per[c].begin(), per[c].end(), 0.0) / static_cast<double>(per[c].size());
+      auto max = std::max_element(per[c].begin(), per[c].end());
+      if (*max - mean > best) {
+        best = *max - mean;
+        best_cp = c;
+        best_loc = static_cast<size_t>(max - per[c].begin());
+      }
+    }
+    if (best > 0) {
+      findings.push_back("The most imbalanced computation is " +
+                         r.CallpathName(static_cast<uint32_t>(best_cp)) + ": " +
+                         r.LocationLabel(static_cast<uint32_t>(best_loc)) + " spends " +
+                         FormatSeconds(best) + " more in it than the average location (" +
+                         share(best) + " of all time).");
+    }
+  }
+  return findings;
+}
+
+// Metrics with values (and their ancestors), call paths, locations and every value.
+json Browser(const Report& r) {
+  std::vector<bool> keep(analysis::kMetricCount, false);
+  for (const Value& v : r.values) keep[static_cast<size_t>(v.metric)] = true;
+  for (auto it = analysis::AllMetrics().rbegin(); it != analysis::AllMetrics().rend(); ++it) {
+    if (keep[static_cast<size_t>(it->id)] && it->parent) {
+      keep[static_cast<size_t>(*it->parent)] = true;
+    }
+  }
+  std::map<MetricId, int> index;
+  json metrics = json::array();
+  for (const analysis::MetricInfo& m : analysis::AllMetrics()) {
+    if (!keep[static_cast<size_t>(m.id)]) continue;
+    index[m.id] = static_cast<int>(metrics.size());
+    metrics.push_back({{"name", m.name},
+                       {"display", m.display},
+                       {"unit", m.unit == analysis::MetricUnit::kSeconds ? "s"
+                                : m.unit == analysis::MetricUnit::kBytes ? "B"
+                                                                         : ""},
+                       {"parent", m.parent ? index.at(*m.parent) : -1},
+                       {"description", m.description}});
+  }
+  json callpaths = json::array();
+  for (const Callpath& c : r.callpaths) {
+    callpaths.push_back({c.region, c.parent ? static_cast<int64_t>(*c.parent) : -1});
+  }
+  json locations = json::array();
+  for (const Location& l : r.locations) {
+    locations.push_back({r.LocationLabel(l.id), l.rank ? json(*l.rank) : json(nullptr)});
+  }
+  json values = json::array();
+  for (const Value& v : r.values) {
+    values.push_back({index.at(v.metric), v.callpath, v.location, Round(v.value)});
+  }
+  return {
+      {"metrics", metrics}, {"callpaths", callpaths}, {"locations", locations}, {"values", values}};
+}
+
+json Categories(const Report& r) {
+  const size_t n = r.locations.size();
+  auto per = [&](MetricId m) {
+    std::vector<double> v = r.PerLocation(m);
+    v.resize(n, 0.0);
+    return v;
+  };
+  auto sum = [&](std::initializer_list<MetricId> ms) {
+    std::vector<double> out(n, 0.0);
+    for (MetricId m : ms) {
+      std::vector<double> v = per(m);
+      for (size_t l = 0; l < n; ++l) out[l] += v[l];
+    }
+    return out;
+  };
+  std::vector<double> comp = per(MetricId::kComp), mpi = per(MetricId::kMpi);
+  std::vector<double> time = per(MetricId::kTime);
+  std::vector<double> waiting = Waiting(r);
+  std::vector<double> p2p = per(MetricId::kMpiPoint2Point);
+  std::vector<double> p2p_wait = sum({MetricId::kMpiLateSender, MetricId::kMpiLateReceiver});
+  std::vector<double> coll = sum({MetricId::kMpiCollective, MetricId::kMpiSyncCollective});
+  std::vector<double> coll_wait =
+      sum({MetricId::kMpiBarrierWait, MetricId::kMpiBarrierCompletion, MetricId::kMpiWaitNxn,
+           MetricId::kMpiNxnCompletion, MetricId::kMpiLateBroadcast, MetricId::kMpiEarlyReduce,
+           MetricId::kMpiEarlyScan});
+  json rows = json::array();
+  for (size_t l = 0; l < n; ++l) {
+    double point = std::max(0.0, p2p[l] - p2p_wait[l]);
+    double collective = std::max(0.0, coll[l] - coll_wait[l]);
+    double other = std::max(0.0, mpi[l] - point - collective - waiting[l]);
+    double rest = std::max(0.0, time[l] - comp[l] - mpi[l]);  // OpenMP, CUDA, overhead, ...
+    rows.push_back({Round(comp[l]), Round(point), Round(collective), Round(waiting[l]),
+                    Round(other), Round(rest)});
+  }
+  return {{"names",
+           {"Computation", "Point-to-point", "Collective", "Waiting", "Other MPI",
+            "OpenMP, CUDA and other"}},
+          {"rows", rows}};
+}
+
+json Heatmap(const Report& r) {
+  const size_t n = r.locations.size();
+  std::map<uint32_t, std::vector<double>> by_callpath;
+  for (const Value& v : r.values) {
+    bool waiting = false;
+    for (const WaitPattern& p : WaitPatterns()) waiting = waiting || p.metric == v.metric;
+    if (!waiting) continue;
+    std::vector<double>& row = by_callpath[v.callpath];
+    row.resize(n, 0.0);
+    row[v.location] += v.value;
+  }
+  std::vector<std::pair<double, uint32_t>> order;
+  for (const auto& [cp, row] : by_callpath) {
+    order.emplace_back(std::accumulate(row.begin(), row.end(), 0.0), cp);
+  }
+  std::sort(order.rbegin(), order.rend());
+  if (order.size() > kHeatmapCallpaths) order.resize(kHeatmapCallpaths);
+  json callpaths = json::array(), rows = json::array();
+  for (const auto& [total, cp] : order) {
+    callpaths.push_back(r.CallpathName(cp));
+    json row = json::array();
+    for (double v : by_callpath[cp]) row.push_back(Round(v));
+    rows.push_back(row);
+  }
+  return {{"callpaths", callpaths}, {"rows", rows}};
+}
+
+json Communication(const Report& r, const trace::Trace& trace, const match::SyncGraph& graph) {
+  // By rank where every location has one, else by location.
+  const trace::Definitions& defs = trace.defs;
+  bool ranks = true;
+  uint32_t count = 0;
+  for (uint32_t l = 0; l < trace.location_count(); ++l) {
+    uint32_t rank = defs.RankOfLocation(l);
+    if (rank == kNone) ranks = false;
+    count = std::max(count, (rank == kNone ? l : rank) + 1);
+  }
+  if (!ranks) count = trace.location_count();
+  const uint32_t bin = std::max<uint32_t>(1, (count + kMatrixSide - 1) / kMatrixSide);
+  const uint32_t side = (count + bin - 1) / bin;
+  std::vector<std::vector<double>> bytes(side, std::vector<double>(side, 0.0));
+  std::vector<std::vector<uint64_t>> messages(side, std::vector<uint64_t>(side, 0));
+  std::map<int, uint64_t> sizes;  // log2 bucket (-1: empty messages) -> count
+  auto index = [&](uint32_t location) {
+    uint32_t rank = ranks ? defs.RankOfLocation(location) : location;
+    return rank / bin;
+  };
+  for (const match::Message& m : graph.messages) {
+    if (m.sender >= trace.location_count() || m.receiver >= trace.location_count()) continue;
+    uint32_t s = index(m.sender), d = index(m.receiver);
+    if (s < side && d < side) {
+      bytes[s][d] += static_cast<double>(m.bytes);
+      ++messages[s][d];
+    }
+    ++sizes[m.bytes == 0 ? -1 : static_cast<int>(std::log2(static_cast<double>(m.bytes)))];
+  }
+  json histogram = json::array();
+  for (const auto& [bucket, n] : sizes) {
+    histogram.push_back({{"from", bucket < 0 ? 0.0 : std::ldexp(1.0, bucket)},
+                         {"to", bucket < 0 ? 0.0 : std::ldexp(1.0, bucket + 1)},
+                         {"count", n}});
+  }
+  (void)r;
+  return {{"by", ranks ? "rank" : "location"},
+          {"bin", bin},
+          {"side", side},
+          {"bytes", bytes},
+          {"messages", messages},
+          {"sizes", histogram}};
+}
+
+// Depth of every Enter of a location (0 for the outermost regions).
+std::vector<uint8_t> Depths(const trace::LocationEvents& ev) {
+  std::vector<uint8_t> depth(ev.size(), 0);
+  uint32_t level = 0;
+  for (uint32_t i = 0; i < ev.size(); ++i) {
+    if (ev.kind(i) == trace::EventKind::kEnter) {
+      depth[i] = static_cast<uint8_t>(std::min<uint32_t>(level, 255));
+      ++level;
+    } else if (ev.kind(i) == trace::EventKind::kLeave && level > 0) {
+      --level;
+    }
+  }
+  return depth;
+}
+
+json Timelines(const Report& r, const trace::Trace& trace, const match::SyncGraph& graph) {
+  std::vector<const Instance*> worst;
+  for (const Instance& in : r.instances) worst.push_back(&in);
+  std::stable_sort(worst.begin(), worst.end(),
+                   [](const Instance* a, const Instance* b) { return a->value > b->value; });
+  if (worst.size() > kTimelines) worst.resize(kTimelines);
+  const double resolution = static_cast<double>(std::max<uint64_t>(trace.defs.clock.resolution, 1));
+  const double offset = static_cast<double>(trace.defs.clock.global_offset);
+  auto seconds = [&](uint64_t ticks) { return (static_cast<double>(ticks) - offset) / resolution; };
+  json out = json::array();
+  for (const Instance* in : worst) {
+    const double pad = std::max(in->value, 1e-6);
+    const double from = in->time - pad, to = in->time + in->value + pad;
+    std::vector<uint32_t> tracks{in->location};
+    if (in->partner && *in->partner != in->location && *in->partner < trace.location_count()) {
+      tracks.push_back(*in->partner);
+    }
+    json track_list = json::array();
+    for (uint32_t l : tracks) {
+      const trace::LocationEvents& ev = trace.location(l);
+      std::vector<uint8_t> depth = Depths(ev);
+      std::vector<std::tuple<uint8_t, double, double, uint32_t>> slices;  // depth first
+      for (uint32_t i = 0; i < ev.size(); ++i) {
+        if (ev.kind(i) != trace::EventKind::kEnter || ev.pair(i) == kNone) continue;
+        double a = seconds(ev.time(i)), b = seconds(ev.time(ev.pair(i)));
+        if (b < from || a > to) continue;
+        slices.emplace_back(depth[i], std::max(a, from), std::min(b, to), ev.ref(i));
+      }
+      std::stable_sort(slices.begin(), slices.end(), [](const auto& x, const auto& y) {
+        return std::get<0>(x) < std::get<0>(y);
+      });
+      if (slices.size() > kSlicesPerTrack) slices.resize(kSlicesPerTrack);
+      json list = json::array();
+      for (const auto& [d, a, b, cp] : slices) {
+        list.push_back({d, a, b, trace.defs.RegionName(trace.CallpathRegion(cp))});
+      }
+      track_list.push_back({{"label", r.LocationLabel(l)}, {"slices", list}});
+    }
+    json arrows = json::array();
+    for (const match::Message& m : graph.messages) {
+      auto s = std::find(tracks.begin(), tracks.end(), m.sender);
+      auto d = std::find(tracks.begin(), tracks.end(), m.receiver);
+      if (s == tracks.end() || d == tracks.end() || m.recv_event == kNone) continue;
+      double sent = seconds(m.send_time);
+      double received = seconds(trace.location(m.receiver).time(m.recv_event));
+      if (sent < from || received > to) continue;
+      if (arrows.size() == kArrowsPerTimeline) break;
+      arrows.push_back({s - tracks.begin(), sent, d - tracks.begin(), received});
+    }
+    out.push_back({{"metric", analysis::Metric(in->metric).display},
+                   {"seconds", in->value},
+                   {"callpath", r.CallpathName(in->callpath)},
+                   {"location", r.LocationLabel(in->location)},
+                   {"from", from},
+                   {"to", to},
+                   {"wait_from", in->time},
+                   {"wait_to", in->time + in->value},
+                   {"tracks", track_list},
+                   {"arrows", arrows}});
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string HtmlData(const Report& report, const trace::Trace& trace,
+                     const match::SyncGraph& graph) {
+  json data = {{"overview", Overview(report)},
+               {"findings", Findings(report)},
+               {"browser", Browser(report)},
+               {"categories", Categories(report)},
+               {"heatmap", Heatmap(report)},
+               {"communication", Communication(report, trace, graph)},
+               {"timelines", Timelines(report, trace, graph)}};
+  // Names from the trace may be invalid UTF-8: replaced, never an exception.
+  return data.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+}  // namespace cw::report::internal
