@@ -1,7 +1,8 @@
 # cw_cc_library(NAME <name> SRCS ... DEPS ...)
 #   One component = one static library `cw_<name>` with alias `cw::<name>`; include root is src/.
-# cw_cc_test(NAME <name> SRCS ... DEPS ... [LABELS ...])
-#   A GoogleTest executable registered with ctest (tests discovered individually).
+# cw_cc_test(NAME <name> SRCS ... DEPS ... [LABELS ...] [SERIAL])
+#   A GoogleTest executable registered with ctest (tests discovered individually). SERIAL: its
+#   tests run with no other test beside them (they compare the wall-clock times of two runs).
 include(GoogleTest)
 
 function(cw_cc_library)
@@ -16,7 +17,7 @@ function(cw_cc_library)
 endfunction()
 
 function(cw_cc_test)
-  cmake_parse_arguments(ARG "" "NAME" "SRCS;DEPS;LABELS" ${ARGN})
+  cmake_parse_arguments(ARG "SERIAL" "NAME" "SRCS;DEPS;LABELS" ${ARGN})
   add_executable(${ARG_NAME} ${ARG_SRCS})
   target_compile_options(${ARG_NAME} PRIVATE ${CW_WARNING_FLAGS})
   target_link_libraries(${ARG_NAME} PRIVATE ${ARG_DEPS} GTest::gtest GTest::gtest_main)
@@ -36,6 +37,9 @@ function(cw_cc_test)
   # A headless browser takes both cores for seconds: it would starve those ranks the same way.
   if("mpi" IN_LIST ARG_LABELS OR "browser" IN_LIST ARG_LABELS)
     list(APPEND properties RESOURCE_LOCK mpirun)
+  endif()
+  if(ARG_SERIAL)
+    list(APPEND properties RUN_SERIAL TRUE)
   endif()
   gtest_discover_tests(${ARG_NAME}
     WORKING_DIRECTORY ${CMAKE_BINARY_DIR}

@@ -3,6 +3,10 @@
  * `slow_rank` works `slow_factor` times as long, so that a second run can check what the
  * what-if replay predicted from the first.
  *
+ * Before the token starts, rank 0 works 100 ms more: on an oversubscribed machine a rank can
+ * leave MPI_Init (or lose its core) well after rank 0, and the token must find every rank
+ * already waiting in its first receive, so that no rank's start-up lies on the token's path.
+ *
  *   mpirun -np 16 ring [traversals=10] [work_us=200] [slow_rank=-1] [slow_factor=1]
  */
 #include <mpi.h>
@@ -33,6 +37,7 @@ int main(int argc, char** argv) {
   if (rank == slow_rank) work_us *= slow_factor;
   int next = (rank + 1) % size, previous = (rank + size - 1) % size;
   int token = 0;
+  if (rank == 0) Work(100000);
   for (int t = 0; t < traversals; ++t) {
     if (rank == 0) {
       Work(work_us);

@@ -90,7 +90,8 @@ TEST(TracedWhatIfTest, TokenRingNoiseGrowsTheRuntimeByTheMessagesOnThePath) {
 }
 
 TEST(TracedWhatIfTest, PredictionFromOneRunMatchesARunWithTheChange) {
-  // A ring of 4 ranks, 10 traversals of 10 ms work per hop (about 0.4 s, after MPI_Init). The
+  // A ring of 4 ranks, 10 traversals of 10 ms work per hop (about 0.4 s, after MPI_Init and
+  // rank 0's 0.1 s head start). The
   // prediction from this run for rank 2 working 3 times as long (--compute-scale 3@2) is
   // compared with a second run in which rank 2 really does: on a ring every hop is on the path,
   // so both should grow by about 10 x 2 x 10 ms = 0.2 s. The second case makes rank 1 twice as
