@@ -55,5 +55,19 @@ TEST(HtmlReportTest, RealTracesDraw) {
   }
 }
 
+TEST(HtmlReportTest, EveryRealTraceLoadsWithoutAnError) {
+  // Without screenshots (one browser start per trace): traces without messages, without
+  // ranks (GPU streams) or without waits must draw as well.
+  for (const std::string& name : test::RealTraceNames()) {
+    SCOPED_TRACE(name);
+    test::Analysis a = test::AnalyzeFile(test::RealTrace(name) + "/traces.otf2");
+    const std::string page = testing::MakeTempDir("html-real") + "/report.html";
+    ASSERT_TRUE(WriteHtmlReport(a.report, a.trace, a.graph, page));
+    test::LoadedPage loaded = test::LoadInBrowser(page);
+    EXPECT_NE(loaded.dom.find("data-status=\"ok\""), std::string::npos);
+    EXPECT_EQ(loaded.console, "");
+  }
+}
+
 }  // namespace
 }  // namespace cw::report

@@ -199,6 +199,10 @@
   }
 
   function renderBrowser() {
+    if (!B.metrics.length) {
+      document.getElementById('metric-tree').appendChild(element('li', 'no values'));
+      return;
+    }
     renderMetrics();
     renderCallpaths();
     renderLocations();

@@ -118,9 +118,9 @@ json Findings(const Report& r) {
     bool balance = p.load_balance <= p.communication_efficiency;
     std::string text =
         "Parallel efficiency is " + Percent(p.parallel_efficiency) + ", limited most by " +
-        (balance ? "load balance (" + Percent(p.load_balance) +
-                       ": the busiest process computes " + FormatSeconds(p.max_computation) +
-                       " against " + FormatSeconds(p.average_computation) + " on average)"
+        (balance ? "load balance (" + Percent(p.load_balance) + ": the busiest process computes " +
+                       FormatSeconds(p.max_computation) + " against " +
+                       FormatSeconds(p.average_computation) + " on average)"
                  : "communication (" + Percent(p.communication_efficiency) + " efficiency)");
     if (!balance && p.serialisation_efficiency && p.transfer_efficiency) {
       text += *p.serialisation_efficiency < *p.transfer_efficiency
@@ -264,7 +264,7 @@ json Heatmap(const Report& r) {
   return {{"callpaths", callpaths}, {"rows", rows}};
 }
 
-json Communication(const Report& r, const trace::Trace& trace, const match::SyncGraph& graph) {
+json Communication(const trace::Trace& trace, const match::SyncGraph& graph) {
   // By rank where every location has one, else by location.
   const trace::Definitions& defs = trace.defs;
   bool ranks = true;
@@ -299,7 +299,6 @@ json Communication(const Report& r, const trace::Trace& trace, const match::Sync
                          {"to", bucket < 0 ? 0.0 : std::ldexp(1.0, bucket + 1)},
                          {"count", n}});
   }
-  (void)r;
   return {{"by", ranks ? "rank" : "location"},
           {"bin", bin},
           {"side", side},
@@ -395,7 +394,7 @@ std::string HtmlData(const Report& report, const trace::Trace& trace,
                {"browser", Browser(report)},
                {"categories", Categories(report)},
                {"heatmap", Heatmap(report)},
-               {"communication", Communication(report, trace, graph)},
+               {"communication", Communication(trace, graph)},
                {"timelines", Timelines(report, trace, graph)}};
   // Names from the trace may be invalid UTF-8: replaced, never an exception.
   return data.dump(-1, ' ', false, json::error_handler_t::replace);
