@@ -1,8 +1,7 @@
 # cw_cc_library(NAME <name> SRCS ... DEPS ...)
 #   One component = one static library `cw_<name>` with alias `cw::<name>`; include root is src/.
-# cw_cc_test(NAME <name> SRCS ... DEPS ... [LABELS ...] [SERIAL])
-#   A GoogleTest executable registered with ctest (tests discovered individually). SERIAL: its
-#   tests run with no other test beside them (they compare the wall-clock times of two runs).
+# cw_cc_test(NAME <name> SRCS ... DEPS ... [LABELS ...])
+#   A GoogleTest executable registered with ctest (tests discovered individually).
 include(GoogleTest)
 
 function(cw_cc_library)
@@ -17,7 +16,7 @@ function(cw_cc_library)
 endfunction()
 
 function(cw_cc_test)
-  cmake_parse_arguments(ARG "SERIAL" "NAME" "SRCS;DEPS;LABELS" ${ARGN})
+  cmake_parse_arguments(ARG "" "NAME" "SRCS;DEPS;LABELS" ${ARGN})
   add_executable(${ARG_NAME} ${ARG_SRCS})
   target_compile_options(${ARG_NAME} PRIVATE ${CW_WARNING_FLAGS})
   target_link_libraries(${ARG_NAME} PRIVATE ${ARG_DEPS} GTest::gtest GTest::gtest_main)
@@ -31,14 +30,11 @@ function(cw_cc_test)
     list(APPEND properties ENVIRONMENT
          "LSAN_OPTIONS=suppressions=${PROJECT_SOURCE_DIR}/tests/lsan.supp:print_suppressions=0")
   endif()
-  # MPI runs measure programmed waits of ~100 ms on an oversubscribed machine: two of them at
-  # once (say, a 16-rank ring beside a one-sided test) can starve each other's ranks, so they
-  # share a lock and run one after the other (beside the other tests).
-  # A headless browser takes both cores for seconds: it would starve those ranks the same way.
-  if("mpi" IN_LIST ARG_LABELS OR "browser" IN_LIST ARG_LABELS)
-    list(APPEND properties RESOURCE_LOCK mpirun)
-  endif()
-  if(ARG_SERIAL)
+  # MPI runs measure programmed waits of ~100 ms and compare the runtimes of two runs, with
+  # more ranks than cores: any other test beside them (a second MPI run, a real-trace analysis,
+  # a headless browser) delays their ranks by tens of milliseconds. They run alone, which costs
+  # about 10 s of a 2-core test run.
+  if("mpi" IN_LIST ARG_LABELS)
     list(APPEND properties RUN_SERIAL TRUE)
   endif()
   gtest_discover_tests(${ARG_NAME}
