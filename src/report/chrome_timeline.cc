@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "analysis/metrics/metric_catalog.h"
+#include "base/utf8.h"
 
 namespace cw::report {
 namespace {
@@ -19,38 +20,23 @@ namespace {
 using trace::EventKind;
 using trace::kNone;
 
-// A JSON string literal of untrusted text (region names come from the trace): quotes,
-// backslashes and control characters are escaped, and bytes that are not UTF-8 become U+FFFD,
-// so that every JSON parser accepts the file.
-std::string JsonString(std::string_view text) {
+// A JSON string literal of untrusted text (region names come from the trace): made valid UTF-8
+// (bad bytes become U+FFFD), then quotes, backslashes and control characters escaped, so that
+// every JSON parser accepts the file.
+std::string JsonString(std::string_view raw) {
+  const std::string text = ValidUtf8(raw);
   std::string out = "\"";
-  for (size_t i = 0; i < text.size();) {
-    auto c = static_cast<unsigned char>(text[i]);
+  for (char ch : text) {
+    auto c = static_cast<unsigned char>(ch);
     if (c == '"' || c == '\\') {
       out += '\\';
-      out += static_cast<char>(c);
-      ++i;
+      out += ch;
     } else if (c < 0x20) {
       char buf[8];
       std::snprintf(buf, sizeof buf, "\\u%04x", c);
       out += buf;
-      ++i;
-    } else if (c < 0x80) {
-      out += static_cast<char>(c);
-      ++i;
     } else {
-      size_t n = c >= 0xF0 && c < 0xF5 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c < 0xE0 ? 2 : 0;
-      bool valid = n != 0 && i + n <= text.size();
-      for (size_t k = 1; valid && k < n; ++k) {
-        valid = (static_cast<unsigned char>(text[i + k]) & 0xC0) == 0x80;
-      }
-      if (valid) {
-        out.append(text.substr(i, n));
-        i += n;
-      } else {
-        out += "\\ufffd";
-        ++i;
-      }
+      out += ch;
     }
   }
   out += '"';

@@ -16,6 +16,7 @@
 #include <pugixml.hpp>
 
 #include "analysis/metrics/metric_catalog.h"
+#include "base/utf8.h"
 
 namespace cw::report {
 namespace {
@@ -43,8 +44,23 @@ struct CubeIds {
   uint32_t locations = 0;
 };
 
+// Text from the trace as XML 1.0 allows it: valid UTF-8, and no control characters other than
+// tab and line breaks (each becomes U+FFFD). pugixml escapes the markup characters.
+std::string XmlText(std::string_view raw) {
+  std::string text = ValidUtf8(raw);
+  std::string out;
+  for (char c : text) {
+    if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' && c != '\r') {
+      out += "\xEF\xBF\xBD";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
 void AddText(pugi::xml_node parent, const char* name, const std::string& text) {
-  parent.append_child(name).text().set(text.c_str());
+  parent.append_child(name).text().set(XmlText(text).c_str());
 }
 
 class AnchorBuilder {
@@ -88,7 +104,7 @@ std::string AnchorBuilder::Build(CubeIds& ids) {
   attr("CubePL Version", "1.0");
   attr("Creator", "causeway");
   attr("CUBE_CT_AGGR", "SUM");
-  attr("causeway::trace", report_.trace.path);
+  attr("causeway::trace", XmlText(report_.trace.path));
   cube.append_child("doc").append_child("mirrors");
   Metrics(cube);
   Program(cube, ids);
@@ -149,7 +165,7 @@ void AnchorBuilder::Program(pugi::xml_node cube, CubeIds& ids) {
     pugi::xml_node region = program_.append_child("region");
     region.append_attribute("id") = ids.region[r];
     const trace::Region* def = r < defs_.regions.size() ? &defs_.regions[r] : nullptr;
-    region.append_attribute("mod") = def ? std::string(defs_.str(def->file)).c_str() : "";
+    region.append_attribute("mod") = def ? XmlText(defs_.str(def->file)).c_str() : "";
     region.append_attribute("begin") =
         def && def->begin_line != 0 ? static_cast<long long>(def->begin_line) : -1LL;
     region.append_attribute("end") =

@@ -91,6 +91,18 @@ Analysis AnalyzeFile(const std::string& anchor, unsigned threads, bool time_corr
   return a;
 }
 
+testing::Scenario HostileNamesLateSender() {
+  testing::Scenario s(2);
+  s.rank(0).Enter(0, "main").Call(0, 10, kMarkupRegion).Send(10, 11, 1, 0, 8).Leave(20, "main");
+  s.rank(1)
+      .Enter(0, "main")
+      .Enter(1, kHostileRegion)
+      .Recv(4, 12, 0, 0, 8)
+      .Leave(13, kHostileRegion)
+      .Leave(20, "main");
+  return s;
+}
+
 Analysis AnalyzeScenario(const testing::Scenario& scenario, unsigned threads) {
   std::string dir = testing::MakeTempDir("scenario");
   return AnalyzeFile(scenario.WriteOrDie(dir), threads);

@@ -42,6 +42,14 @@ struct Analysis {
 // Reads `anchor` (with `threads` workers), corrects its timestamps if asked (as
 // `--time-correct`) and analyses it. Fails the test on a read error.
 Analysis AnalyzeFile(const std::string& anchor, unsigned threads = 2, bool time_correct = false);
+// A Late Sender whose regions have hostile names, for the writers of untrusted text: rank 0
+// computes 0..10 in kMarkupRegion and sends 10..11; rank 1 receives 4..12 (Late Sender 6 s)
+// inside kHostileRegion, whose name would close a script element and holds quotes, a
+// backslash and a byte that is not UTF-8.
+inline constexpr char kMarkupRegion[] = "<script>alert(1)</script>";
+inline constexpr char kHostileRegion[] = "</script><script>alert(2)</script><!-- \"q\" \\ \xff";
+testing::Scenario HostileNamesLateSender();
+
 // Writes the scenario to a fresh temporary directory and analyses it.
 Analysis AnalyzeScenario(const testing::Scenario& scenario, unsigned threads = 2);
 

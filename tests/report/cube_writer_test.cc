@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "analysis/metrics/metric_catalog.h"
+#include "base/utf8.h"
 #include "report/cube_writer.h"
 #include "tests/common/analysis_fixture.h"
 #include "tests/common/cube_reader.h"
@@ -55,7 +56,8 @@ void ExpectRoundTrip(const test::Analysis& a, const std::string& name) {
   std::map<std::string, size_t> expected_count;
   for (const Value& v : a.report.values) {
     const std::string metric(analysis::Metric(v.metric).name);
-    const std::string path_name = a.report.CallpathName(v.callpath);
+    // Names travel as valid UTF-8 (a stray byte becomes U+FFFD).
+    const std::string path_name = ValidUtf8(a.report.CallpathName(v.callpath));
     ASSERT_TRUE(cnode.count(path_name)) << path_name;
     const auto& values = cube->values[metric];
     auto it = values.find({cnode[path_name], location[v.location]});
@@ -77,6 +79,10 @@ TEST(CubeWriterTest, LateSenderRoundTrips) {
   test::Analysis a = test::AnalyzeScenario(s);
   ASSERT_EQ(a.Value("mpi_latesender", "main/MPI_Recv", 1), 6.0);
   ExpectRoundTrip(a, "cube-late-sender");
+}
+
+TEST(CubeWriterTest, HostileNamesRoundTrip) {
+  ExpectRoundTrip(test::AnalyzeScenario(test::HostileNamesLateSender()), "cube-hostile");
 }
 
 TEST(CubeWriterTest, EveryRealTraceRoundTrips) {

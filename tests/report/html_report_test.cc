@@ -18,21 +18,8 @@ namespace {
 namespace fs = std::filesystem;
 
 TEST(HtmlReportTest, HostileRegionNamesStayText) {
-  // Rank 1 waits in a region whose name would be markup, and one that would close the
-  // script element holding the data.
-  testing::Scenario s(2);
-  s.rank(0)
-      .Enter(0, "main")
-      .Call(0, 10, "<script>alert(1)</script>")
-      .Send(10, 11, 1, 0, 8)
-      .Leave(20, "main");
-  s.rank(1)
-      .Enter(0, "main")
-      .Enter(1, "</script><script>alert(2)</script><!--")
-      .Recv(4, 12, 0, 0, 8)
-      .Leave(13, "</script><script>alert(2)</script><!--")
-      .Leave(20, "main");
-  test::Analysis a = test::AnalyzeScenario(s);
+  // Region names that would be markup, or would close the script element holding the data.
+  test::Analysis a = test::AnalyzeScenario(test::HostileNamesLateSender());
   const std::string html = HtmlReport(a.report, a.trace, a.graph);
   EXPECT_EQ(html.find("<script>alert"), std::string::npos);
   EXPECT_EQ(html.find("</script><script>alert"), std::string::npos);
