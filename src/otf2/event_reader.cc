@@ -25,8 +25,7 @@ LocationReadResult ReadLocation(OTF2_Reader* reader, const EventReadJob& job, ui
   ctx.progress = job.progress;
 
   if (have_def_files) ReadLocalDefinitions(reader, def.otf2_id, result.diagnostics);
-  const std::string where =
-      "location " + std::to_string(def.otf2_id) + " (" + std::string(job.defs->str(def.name)) + ")";
+  const std::string where = internal::LocationLabel(*job.defs, location);
   OTF2_EvtReader* evt_reader = OTF2_Reader_GetEvtReader(reader, def.otf2_id);
   if (evt_reader == nullptr) {
     result.error = Error(ErrorCode::kCorrupt,
@@ -44,12 +43,7 @@ LocationReadResult ReadLocation(OTF2_Reader* reader, const EventReadJob& job, ui
 
   result.recorded = ctx.builder.recorded_events();
   result.program_name = ctx.builder.program_name();
-  if (!result.error && def.event_count != 0 && result.recorded < def.event_count) {
-    result.error =
-        Error(ErrorCode::kCorrupt,
-              where + ": its event file holds " + std::to_string(result.recorded) + " of the " +
-                  std::to_string(def.event_count) + " events the definitions declare (truncated?)");
-  }
+  if (!result.error) result.error = internal::ShortFileError(*job.defs, location, result.recorded);
   // Finish first: closing what is still open is itself a repair the diagnostics must show.
   result.events = ctx.builder.Finish();
   result.local_tree = ctx.builder.local_tree();

@@ -68,9 +68,8 @@ Result<std::unique_ptr<LocationStream>> LocationStream::Open(const std::string& 
   lib.events = OTF2_Reader_GetEvtReader(reader, def.otf2_id);
   if (lib.events == nullptr) {
     stream->error_ =
-        Error(ErrorCode::kCorrupt,
-              "location " + std::to_string(def.otf2_id) + " (" + std::string(defs.str(def.name)) +
-                  "): cannot open its event file: " + TakeLastLibraryMessage());
+        Error(ErrorCode::kCorrupt, internal::LocationLabel(defs, location) +
+                                       ": cannot open its event file: " + TakeLastLibraryMessage());
     stream->done_ = true;
     return stream;
   }
@@ -95,20 +94,13 @@ LocationStream::Segment LocationStream::Next(uint32_t max_records) {
   recorded_ += ctx.builder.recorded_events();
   if (program_name_ == trace::kNone) program_name_ = ctx.builder.program_name();
 
-  const trace::Location& def = defs_.locations[location_];
-  const std::string where =
-      "location " + std::to_string(def.otf2_id) + " (" + std::string(defs_.str(def.name)) + ")";
   if (rc != OTF2_SUCCESS) {
-    error_ = LibraryError(ErrorCode::kCorrupt, where + ": reading events", rc);
+    error_ = LibraryError(ErrorCode::kCorrupt,
+                          internal::LocationLabel(defs_, location_) + ": reading events", rc);
     done_ = true;
   } else if (read < max_records) {
     done_ = true;
-    if (def.event_count != 0 && recorded_ < def.event_count) {
-      error_ =
-          Error(ErrorCode::kCorrupt, where + ": its event file holds " + std::to_string(recorded_) +
-                                         " of the " + std::to_string(def.event_count) +
-                                         " events the definitions declare (truncated?)");
-    }
+    error_ = internal::ShortFileError(defs_, location_, recorded_);
   }
   segment.events = done_ ? ctx.builder.Finish() : ctx.builder.FinishSegment(continuation_);
   segment.local_tree = ctx.builder.local_tree();

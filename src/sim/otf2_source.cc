@@ -100,15 +100,7 @@ ReplayInput StreamedTrace::Input() {
 }
 
 std::string StreamedTrace::CallpathName(uint32_t callpath) const {
-  if (callpath >= tree_.size()) return "<none>";
-  std::vector<uint32_t> chain;
-  for (uint32_t c = callpath; c != trace::kNone; c = tree_.parent(c)) chain.push_back(c);
-  std::string name;
-  for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
-    if (!name.empty()) name += '/';
-    name += RegionName(tree_.region(*it));
-  }
-  return name;
+  return tree_.PathName(callpath, [this](uint32_t region) { return RegionName(region); });
 }
 
 std::string StreamedTrace::RegionName(uint32_t region) const {

@@ -14,4 +14,17 @@ uint32_t CallTree::Depth(uint32_t id) const {
   return depth;
 }
 
+std::string CallTree::PathName(
+    uint32_t id, const std::function<std::string(uint32_t region)>& region_name) const {
+  if (id >= size()) return "<none>";
+  std::vector<uint32_t> chain;
+  for (uint32_t c = id; c != kNone; c = parent(c)) chain.push_back(c);
+  std::string name;
+  for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+    if (!name.empty()) name += '/';
+    name += region_name(region(*it));
+  }
+  return name;
+}
+
 }  // namespace cw::trace

@@ -9,6 +9,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -34,6 +36,11 @@ class CallTree {
 
   // Number of ancestors (0 for a root).
   uint32_t Depth(uint32_t id) const;
+
+  // "main/foo/MPI_Send": the names of the regions from the root down to `id`, as
+  // `region_name` gives them; "<none>" for an id the tree does not hold.
+  std::string PathName(uint32_t id,
+                       const std::function<std::string(uint32_t region)>& region_name) const;
 
  private:
   static uint64_t Key(uint32_t parent, uint32_t region) {

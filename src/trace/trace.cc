@@ -36,15 +36,8 @@ uint64_t Trace::EndTime() const {
 }
 
 std::string Trace::CallpathName(uint32_t callpath) const {
-  if (callpath >= call_tree.size()) return "<none>";
-  std::vector<uint32_t> chain;
-  for (uint32_t c = callpath; c != kNone; c = call_tree.parent(c)) chain.push_back(c);
-  std::string name;
-  for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
-    if (!name.empty()) name += '/';
-    name += defs.RegionName(call_tree.region(*it));
-  }
-  return name;
+  return call_tree.PathName(
+      callpath, [this](uint32_t region) { return std::string(defs.RegionName(region)); });
 }
 
 size_t Trace::MemoryBytes() const {

@@ -46,15 +46,11 @@ Replayed Replay(const Scenario& s, const Perturbation& p = {}) {
   EXPECT_TRUE(t.has_value());
   Replayed out{std::move(*t), {}, {}};
   TimesObserver observer(out.trace.location_count());
-  ReplayInput input;
-  input.defs = &out.trace.defs;
-  input.locations = out.trace.location_count();
-  input.open = [&](uint32_t l) { return MakeTraceSource(out.trace, l); };
   ReplayOptions options;
   options.perturbation = p;
   options.observer = &observer;
   options.turn_events = 3;  // small turns: locations interleave as they would on a big trace
-  Result<ReplayResult> r = RunReplay(input, options);
+  Result<ReplayResult> r = RunReplay(TraceInput(out.trace), options);
   EXPECT_TRUE(r.has_value()) << (r ? "" : r.error().message());
   if (r) out.result = std::move(*r);
   out.times = std::move(observer.times);

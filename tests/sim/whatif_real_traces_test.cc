@@ -31,14 +31,10 @@ class CountingObserver final : public ReplayObserver {
 };
 
 ReplayResult Replay(const trace::Trace& t, const Perturbation& p, ReplayObserver* observer) {
-  ReplayInput input;
-  input.defs = &t.defs;
-  input.locations = t.location_count();
-  input.open = [&t](uint32_t l) { return MakeTraceSource(t, l); };
   ReplayOptions options;
   options.perturbation = p;
   options.observer = observer;
-  Result<ReplayResult> r = RunReplay(input, options);
+  Result<ReplayResult> r = RunReplay(TraceInput(t), options);
   EXPECT_TRUE(r.has_value()) << (r ? "" : r.error().message());
   return r ? std::move(*r) : ReplayResult{};
 }

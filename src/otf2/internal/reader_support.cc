@@ -24,6 +24,21 @@ void ReadLocalDefinitions(OTF2_Reader* reader, uint64_t id, Diagnostics& diagnos
   OTF2_Reader_CloseDefReader(reader, def_reader);
 }
 
+std::string LocationLabel(const trace::Definitions& defs, uint32_t location) {
+  const trace::Location& def = defs.locations[location];
+  return "location " + std::to_string(def.otf2_id) + " (" + std::string(defs.str(def.name)) + ")";
+}
+
+std::optional<Error> ShortFileError(const trace::Definitions& defs, uint32_t location,
+                                    uint64_t recorded) {
+  const uint64_t declared = defs.locations[location].event_count;
+  if (declared == 0 || recorded >= declared) return std::nullopt;
+  return Error(ErrorCode::kCorrupt, LocationLabel(defs, location) + ": its event file holds " +
+                                        std::to_string(recorded) + " of the " +
+                                        std::to_string(declared) +
+                                        " events the definitions declare (truncated?)");
+}
+
 std::vector<uint8_t> DefinedRegionMask(const trace::Definitions& defs) {
   std::vector<uint8_t> defined(defs.regions.size());
   for (size_t r = 0; r < defined.size(); ++r) defined[r] = defs.regions[r].defined ? 1 : 0;

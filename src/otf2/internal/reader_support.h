@@ -4,11 +4,14 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include <otf2/otf2.h>
 
 #include "base/diagnostics.h"
+#include "base/status.h"
 #include "trace/definitions.h"
 
 namespace cw::otf2::internal {
@@ -26,6 +29,14 @@ using CallbacksPtr = std::unique_ptr<OTF2_EvtReaderCallbacks, CallbacksDeleter>;
 // Reads the id mapping tables of location `id` (OTF2 id), if it has any; the reader then applies
 // them to the location's events.
 void ReadLocalDefinitions(OTF2_Reader* reader, uint64_t id, Diagnostics& diagnostics);
+
+// "location 3 (Master thread)": how errors name a location (dense index `location`).
+std::string LocationLabel(const trace::Definitions& defs, uint32_t location);
+
+// The error for a location whose file held fewer records than its definition declares (none if
+// it held them all, or the definitions did not say).
+std::optional<Error> ShortFileError(const trace::Definitions& defs, uint32_t location,
+                                    uint64_t recorded);
 
 // 1 where a region id is defined (the callbacks check every Enter/Leave against it).
 std::vector<uint8_t> DefinedRegionMask(const trace::Definitions& defs);
