@@ -110,4 +110,18 @@ std::string FormatDuration(double seconds) {
   return "0 s";
 }
 
+std::string FormatByteCount(uint64_t bytes) {
+  static constexpr Unit kUnits[] = {{"TiB", 1099511627776.0}, {"GiB", 1073741824.0},
+                                    {"MiB", 1048576.0}, {"KiB", 1024.0}};
+  for (const Unit& u : kUnits) {
+    if (static_cast<double>(bytes) >= u.factor) {
+      char buffer[64];
+      std::snprintf(buffer, sizeof buffer, "%.3g %s", static_cast<double>(bytes) / u.factor,
+                    std::string(u.name).c_str());
+      return buffer;
+    }
+  }
+  return std::to_string(bytes) + " B";
+}
+
 }  // namespace cw

@@ -26,5 +26,7 @@ Result<uint64_t> ParseByteCount(std::string_view text);
 
 // "2.5 ms", "12 us", "340 ns": a duration in the unit that keeps 1 to 3 digits before the point.
 std::string FormatDuration(double seconds);
+// "1.5 GiB", "640 KiB", "12 B": bytes in the binary unit that keeps 1 to 3 digits before the point.
+std::string FormatByteCount(uint64_t bytes);
 
 }  // namespace cw

@@ -3,10 +3,13 @@
 #include <chrono>
 #include <cstdio>
 #include <future>
+#include <numeric>
 #include <optional>
 
 #include "analysis/pipeline/analysis.h"
+#include "analysis/pipeline/memory_estimate.h"
 #include "base/parallel.h"
+#include "base/units.h"
 #include "cli/output_directory.h"
 #include "cli/progress.h"
 #include "cli/subcommand.h"
@@ -75,6 +78,13 @@ class AnalyzeSubcommand final : public Subcommand {
     app.add_option("--timeline-window", timeline_flags_.window,
                    "keep this time window in the timeline, seconds from the trace's start "
                    "(1.5:2.0)");
+    app.add_option("--memory-limit", memory_limit_,
+                   "refuse a trace whose analysis would need more memory than this (4GiB, "
+                   "512MB), estimated from its definitions before reading")
+        ->check([](const std::string& text) {
+          Result<uint64_t> bytes = ParseByteCount(text);
+          return bytes ? std::string() : bytes.error().message();
+        });
     app.add_flag("-q,--quiet", quiet_, "do not print the summary");
     app.add_flag("--timings", timings_, "print the time of each phase on standard error");
   }
@@ -90,6 +100,7 @@ class AnalyzeSubcommand final : public Subcommand {
                         otf2::ReadDefinitions(trace_, definition_diagnostics));
     uint64_t declared = 0;
     for (const trace::Location& loc : defs.locations) declared += loc.event_count;
+    if (!memory_limit_.empty()) CW_RETURN_IF_ERROR(CheckMemoryLimit(defs));
 
     std::atomic<uint64_t> read{0};
     ProgressLine progress("reading " + trace_, declared, &read);
@@ -158,8 +169,35 @@ class AnalyzeSubcommand final : public Subcommand {
   }
 
  private:
+  // Refuses the trace before reading when the estimate of the analysis's memory exceeds
+  // --memory-limit, saying what it needs and what would fit.
+  Status CheckMemoryLimit(const trace::Definitions& defs) const {
+    CW_ASSIGN_OR_RETURN(uint64_t limit, ParseByteCount(memory_limit_));
+    std::vector<uint32_t> all(defs.locations.size());
+    std::iota(all.begin(), all.end(), 0u);
+    const bool root_causes = !wait_states_only_;
+    const uint64_t need = analysis::EstimateAnalysisBytes(defs, all, root_causes);
+    if (need <= limit) return OkStatus();
+    uint64_t events = 0;
+    for (const trace::Location& loc : defs.locations) events += loc.event_count;
+    std::string message = "the analysis of " + trace_ + " (" + std::to_string(events) +
+                          " events in " + std::to_string(defs.locations.size()) +
+                          " locations) needs about " + FormatByteCount(need) +
+                          " of memory, more than --memory-limit " + FormatByteCount(limit) +
+                          "; run it where " + FormatByteCount(need) + " are available";
+    if (root_causes) {
+      const uint64_t wait_states = analysis::EstimateAnalysisBytes(defs, all, false);
+      message += wait_states <= limit
+                     ? ", or with --wait-states-only, which needs about " +
+                           FormatByteCount(wait_states)
+                     : "";
+    }
+    return MakeError(ErrorCode::kResourceLimit, message);
+  }
+
   std::string trace_;
   std::string output_;
+  std::string memory_limit_;
   unsigned threads_ = 0;
   int instances_ = 10;
   bool partial_ = false;

@@ -40,6 +40,9 @@ TEST(UnitsTest, FormatPicksAReadableUnit) {
   EXPECT_EQ(FormatDuration(2.5e-3), "2.5 ms");
   EXPECT_EQ(FormatDuration(12e-6), "12 us");
   EXPECT_EQ(FormatDuration(3), "3 s");
+  EXPECT_EQ(FormatByteCount(12), "12 B");
+  EXPECT_EQ(FormatByteCount(640 * 1024), "640 KiB");
+  EXPECT_EQ(FormatByteCount(3ull << 29), "1.5 GiB");
   EXPECT_EQ(FormatDuration(340e-9), "340 ns");
 }
 

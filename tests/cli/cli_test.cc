@@ -103,6 +103,24 @@ TEST(CliTest, AnalyzeWritesTheReportDirectory) {
   EXPECT_TRUE(fs::exists(report + "/report.cubex"));
 }
 
+TEST(CliTest, MemoryLimitRefusesBeforeReading) {
+  std::string anchor = SmallTrace("cli-memlimit");
+  std::string report = testing::MakeTempDir("cli-memlimit-report") + "/out";
+  std::string out;
+  // Two locations of 5 declared events (Enter, Enter MPI, send/receive, Leave MPI, Leave): the
+  // estimate is 32 MiB fixed + 2 x 256 KiB + 10 x 44 B = 34079160 B = 32.5 MiB.
+  EXPECT_EQ(Causeway("analyze -q " + anchor + " -o " + report + " --memory-limit 1MiB", &out), 4)
+      << out;
+  EXPECT_NE(out.find("needs about 32.5 MiB of memory, more than --memory-limit 1 MiB"),
+            std::string::npos)
+      << out;
+  EXPECT_FALSE(fs::exists(report));  // refused before anything was read or written
+  EXPECT_EQ(Causeway("analyze -q " + anchor + " -o " + report + " --memory-limit 40MB", &out), 0)
+      << out;
+  EXPECT_EQ(Causeway("analyze -q " + anchor + " --memory-limit lots", &out), 1) << out;
+  EXPECT_NE(out.find("--memory-limit"), std::string::npos) << out;
+}
+
 TEST(CliTest, TimeCorrectReportsViolationsBeforeAndAfter) {
   // Rank 1's receive record (9) precedes rank 0's send record (10): one violation. Uncorrected,
   // the report counts it and suggests the option; corrected, none is left.

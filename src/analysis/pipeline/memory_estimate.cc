@@ -1,0 +1,50 @@
+#include "analysis/pipeline/memory_estimate.h"
+
+#include <algorithm>
+
+#include "trace/partition.h"
+
+namespace cw::analysis {
+
+uint64_t EstimateAnalysisBytes(const trace::Definitions& defs, std::span<const uint32_t> locations,
+                               bool root_causes, const MemoryModel& model) {
+  const uint64_t per_event = root_causes ? model.per_event : model.per_event_wait_states;
+  uint64_t bytes = model.fixed;
+  for (uint32_t loc : locations) {
+    bytes += model.per_location + per_event * defs.locations[loc].event_count;
+  }
+  return bytes;
+}
+
+uint64_t EstimatePerRankBytes(const trace::Definitions& defs, uint32_t ranks, bool root_causes,
+                              const MemoryModel& model) {
+  const trace::Partition partition = trace::PartitionLocations(defs, ranks);
+  uint64_t heaviest = 0;
+  for (const std::vector<uint32_t>& owned : partition.owned) {
+    heaviest = std::max(heaviest, EstimateAnalysisBytes(defs, owned, root_causes, model));
+  }
+  return heaviest;
+}
+
+uint32_t RanksNeeded(const trace::Definitions& defs, uint64_t limit, bool root_causes,
+                     const MemoryModel& model) {
+  const uint32_t most = std::max<uint32_t>(1, static_cast<uint32_t>(defs.locations.size()));
+  auto fits = [&](uint32_t ranks) {
+    return EstimatePerRankBytes(defs, ranks, root_causes, model) <= limit;
+  };
+  if (!fits(most)) return 0;
+  // The heaviest share shrinks as ranks are added (up to the whole-node preference of the
+  // partition, which costs at most 5%): search for the first rank count that fits.
+  uint32_t lo = 1, hi = most;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (fits(mid)) {
+      hi = mid;
+    } else {
+      lo = mid + 1;
+    }
+  }
+  return lo;
+}
+
+}  // namespace cw::analysis
