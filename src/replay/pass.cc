@@ -7,8 +7,9 @@
 
 namespace cw::replay {
 
-Pass::Pass(const Schedule& schedule)
+Pass::Pass(const Schedule& schedule, comm::Communicator* comm)
     : schedule_(schedule),
+      comm_(comm != nullptr && comm->size() > 1 ? comm : nullptr),
       state_(new std::atomic<uint8_t>[schedule.edge_count()]),
       parked_on_(new std::atomic<uint32_t>[schedule.location_count()]),
       next_step_(schedule.location_count(), 0) {
@@ -16,24 +17,47 @@ Pass::Pass(const Schedule& schedule)
   for (uint32_t l = 0; l < schedule.location_count(); ++l) parked_on_[l].store(kNoLocation);
 }
 
+void Pass::SetRemoteConsumer(uint32_t edge, uint32_t rank, uint32_t remote_edge) {
+  CW_CHECK(comm_ != nullptr && rank < comm_->size() && rank != comm_->rank());
+  if (remote_.empty()) remote_.resize(schedule_.edge_count());
+  remote_[edge] = RemoteEdge{rank, remote_edge};
+}
+
+uint32_t Pass::AddChannel(internal::Channel* channel) {
+  channels_.push_back(channel);
+  return static_cast<uint32_t>(channels_.size() - 1);
+}
+
 PassStats Pass::Run(unsigned threads, const std::function<void(uint32_t, uint32_t)>& step) {
   const uint32_t n = schedule_.location_count();
-  threads = std::max(1u, std::min(threads, std::max(1u, n)));
+  // Workers share out the locations that have steps (distributed, the ones this rank owns).
+  active_ = 0;
+  for (uint32_t l = 0; l < n; ++l) {
+    if (schedule_.step_count(l) > 0) ++active_;
+  }
+  threads = std::max(1u, std::min(threads, std::max(1u, active_)));
   {
     std::lock_guard<std::mutex> lock(mutex_);
     workers_ = threads;
     queues_.assign(threads, {});
     wakes_ = std::vector<std::condition_variable>(threads);
+    worker_of_.assign(n, 0);
+    uint32_t index = 0;
+    for (uint32_t l = 0; l < n; ++l) {
+      if (schedule_.step_count(l) == 0) continue;
+      worker_of_[l] = static_cast<uint32_t>(uint64_t{index++} * workers_ / active_);
+    }
     // Reversed, so that each worker starts with its first location.
-    for (uint32_t l = n; l > 0; --l) queues_[OwnerOf(l - 1)].push_back(l - 1);
+    for (uint32_t l = n; l > 0; --l) {
+      if (schedule_.step_count(l - 1) > 0) queues_[OwnerOf(l - 1)].push_back(l - 1);
+    }
   }
-  std::vector<std::thread> pool;
-  pool.reserve(threads - 1);
-  for (unsigned t = 1; t < threads; ++t) pool.emplace_back([&, t] { Worker(t, step); });
-  Worker(0, step);
-  for (std::thread& thread : pool) thread.join();
-
   PassStats stats;
+  if (comm_ != nullptr) {
+    stats = RunDistributed(threads, step);
+  } else {
+    RunWorkers(threads, step);
+  }
   stats.steps = steps_run_.load();
   stats.parks = parks_.load();
   stats.sleeps = sleeps_;
@@ -41,17 +65,76 @@ PassStats Pass::Run(unsigned threads, const std::function<void(uint32_t, uint32_
   return stats;
 }
 
+void Pass::RunWorkers(unsigned threads, const std::function<void(uint32_t, uint32_t)>& step) {
+  std::vector<std::thread> pool;
+  pool.reserve(threads - 1);
+  for (unsigned t = 1; t < threads; ++t) pool.emplace_back([&, t] { Worker(t, step); });
+  Worker(0, step);
+  for (std::thread& thread : pool) thread.join();
+}
+
+PassStats Pass::RunDistributed(unsigned threads,
+                               const std::function<void(uint32_t, uint32_t)>& step) {
+  stop_at_stall_ = true;
+  outbox_.assign(comm_->size(), {});
+  PassStats stats;
+  stats.rounds = 0;
+  while (true) {
+    RunWorkers(threads, step);
+    ++stats.rounds;
+    const uint64_t crossed = ExchangeRound();
+    const uint64_t unfinished = comm_->AllReduce(active_ - finished_, comm::ReduceOp::kSum);
+    if (unfinished == 0) break;
+    if (crossed > 0) continue;
+    // Nothing crossed and nothing can run: the whole job is stalled, in the same state a single
+    // process would stall in. The lowest parked location of all gives up its input.
+    const uint64_t lowest = comm_->AllReduce(LowestParked(), comm::ReduceOp::kMin);
+    CW_CHECK(lowest < kNoLocation);
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (parked_on_[lowest].load() != kNoLocation) Break(static_cast<uint32_t>(lowest));
+  }
+  std::lock_guard<std::mutex> lock(outbox_mutex_);
+  stats.values_sent = values_sent_;
+  stats.bytes_sent = bytes_sent_;
+  return stats;
+}
+
+uint64_t Pass::ExchangeRound() {
+  std::vector<comm::Bytes> out(comm_->size());
+  uint64_t sent = 0;
+  {
+    std::lock_guard<std::mutex> lock(outbox_mutex_);
+    sent = values_sent_ - values_sent_before_round_;
+    values_sent_before_round_ = values_sent_;
+    for (uint32_t r = 0; r < comm_->size(); ++r) out[r] = outbox_[r].Take();
+  }
+  std::vector<comm::Bytes> in = comm_->Exchange(std::move(out));
+  for (const comm::Bytes& bytes : in) {
+    comm::ByteReader reader(bytes);
+    while (!reader.done()) {
+      const uint32_t channel = reader.Get<uint32_t>();
+      const uint32_t edge = reader.Get<uint32_t>();
+      CW_CHECK(channel < channels_.size() && edge < schedule_.edge_count());
+      channels_[channel]->Unpack(edge, reader);
+    }
+  }
+  return comm_->AllReduce(sent, comm::ReduceOp::kSum);
+}
+
+uint32_t Pass::LowestParked() const {
+  for (uint32_t l = 0; l < schedule_.location_count(); ++l) {
+    if (parked_on_[l].load() != kNoLocation) return l;
+  }
+  return kNoLocation;
+}
+
 // Each worker owns a contiguous block of locations and runs them while it can: a value that
 // crosses from one worker to another costs a transfer between CPU caches, and in most programs
 // locations exchange most with their neighbours. A worker with nothing of its own to run takes
 // work from the fullest other queue.
-uint32_t Pass::OwnerOf(uint32_t location) const {
-  return static_cast<uint32_t>(static_cast<uint64_t>(location) * workers_ /
-                               std::max(1u, schedule_.location_count()));
-}
+uint32_t Pass::OwnerOf(uint32_t location) const { return worker_of_[location]; }
 
 void Pass::Worker(unsigned me, const std::function<void(uint32_t, uint32_t)>& step) {
-  const uint32_t n = schedule_.location_count();
   std::unique_lock<std::mutex> lock(mutex_);
   bool spun = false;  // spun since the last run or sleep
   while (true) {
@@ -76,12 +159,17 @@ void Pass::Worker(unsigned me, const std::function<void(uint32_t, uint32_t)>& st
       }
       continue;
     }
-    if (finished_ == n) {
+    if (finished_ == active_) {
       for (std::condition_variable& wake : wakes_) wake.notify_all();
       return;
     }
     if (running_ == 0) {
-      // Every unfinished location waits for a value nobody will send.
+      // Every unfinished location waits for a value nobody here will send: distributed, the
+      // round ends (the value may come from another rank); in one process, the pass is stuck.
+      if (stop_at_stall_) {
+        for (std::condition_variable& wake : wakes_) wake.notify_all();
+        return;
+      }
       BreakStall();
       continue;
     }
@@ -166,16 +254,17 @@ void Pass::Published(uint32_t edge) {
 }
 
 void Pass::BreakStall() {
-  for (uint32_t l = 0; l < schedule_.location_count(); ++l) {
-    uint32_t edge = parked_on_[l].load();
-    if (edge == kNoLocation) continue;
-    state_[edge].store(2);
-    parked_on_[l].store(kNoLocation);
-    broken_.push_back(edge);
-    queues_[OwnerOf(l)].push_back(l);
-    return;
-  }
-  CW_UNREACHABLE("a stalled pass has no parked location");
+  uint32_t lowest = LowestParked();
+  if (lowest == kNoLocation) CW_UNREACHABLE("a stalled pass has no parked location");
+  Break(lowest);
+}
+
+void Pass::Break(uint32_t location) {
+  uint32_t edge = parked_on_[location].load();
+  state_[edge].store(2);
+  parked_on_[location].store(kNoLocation);
+  broken_.push_back(edge);
+  queues_[OwnerOf(location)].push_back(location);
 }
 
 }  // namespace cw::replay

@@ -16,9 +16,14 @@
 // (its Mailbox value reads as absent), records it in PassStats::broken_edges, and goes on; the
 // choice does not depend on the thread count.
 //
-// The seam for an MPI back end (one analysis rank owning a set of locations) is Mailbox::Send
-// and Pass::Published: a value for a remote consumer becomes an MPI message, and its arrival calls
-// Published on the consumer's rank. Analyses do not change.
+// Distributed (an MPI analysis job, comm/communicator.h): each analysis rank runs a Pass over the
+// schedule of the locations it owns. An edge whose consumer lives on another rank is declared
+// with SetRemoteConsumer; Mailbox::Send packs its value (ValueCodec) for that rank instead of
+// storing it. The pass runs in rounds: every rank runs its locations until none can go on, then
+// all ranks exchange the values packed during the round in one Communicator::Exchange, and the
+// arrivals are published on their consumers' ranks. A round in which no value crossed anywhere
+// is a stall of the whole job: the lowest parked location of all ranks gives up its input, as in
+// one process, so results are identical for every rank and thread count. Analyses do not change.
 //
 //   replay::Pass pass(schedule);
 //   replay::Mailbox<Message> mail(pass);
@@ -35,20 +40,43 @@
 #include <utility>
 #include <vector>
 
+#include "comm/communicator.h"
+#include "comm/wire.h"
 #include "replay/schedule.h"
 
 namespace cw::replay {
 
 struct PassStats {
-  uint64_t steps = 0;
+  uint64_t steps = 0;                  // on this rank
+  uint64_t rounds = 1;                 // exchange rounds (1 in one process)
+  uint64_t values_sent = 0;            // to other ranks
+  uint64_t bytes_sent = 0;             // their packed size
   uint64_t parks = 0;                  // times a location had to wait for an input
   uint64_t sleeps = 0;                 // times a worker found nothing to run and slept
   std::vector<uint32_t> broken_edges;  // given up to break a stall, in the order broken
 };
 
+// How a value of type V travels to another rank. Plain values are copied; analyses specialise it
+// for the values they send along edges that may cross ranks.
+template <typename V>
+struct ValueCodec {
+  static void Write(comm::ByteWriter& out, const V& value) { out.Put(value); }
+  static V Read(comm::ByteReader& in) { return in.Get<V>(); }
+};
+
+namespace internal {
+// A Mailbox as the pass sees it: where values arriving from other ranks are unpacked.
+class Channel {
+ public:
+  virtual ~Channel() = default;
+  virtual void Unpack(uint32_t edge, comm::ByteReader& in) = 0;
+};
+}  // namespace internal
+
 class Pass {
  public:
-  explicit Pass(const Schedule& schedule);
+  // `comm` == nullptr (or a communicator of one rank): a pass of one process.
+  explicit Pass(const Schedule& schedule, comm::Communicator* comm = nullptr);
   Pass(const Pass&) = delete;
   Pass& operator=(const Pass&) = delete;
 
@@ -63,16 +91,61 @@ class Pass {
 
   uint32_t edge_count() const { return schedule_.edge_count(); }
 
+  // Distributed: `edge`'s consumer is edge `remote_edge` of rank `rank`'s pass. Call before Run.
+  void SetRemoteConsumer(uint32_t edge, uint32_t rank, uint32_t remote_edge);
+  bool remote(uint32_t edge) const { return !remote_.empty() && remote_[edge].rank != kNoRank; }
+
+  // Called by Mailbox: its index, under which its values travel (every rank creates its
+  // mailboxes in the same order).
+  uint32_t AddChannel(internal::Channel* channel);
+  // Called by Mailbox::Send for a remote edge: `write` appends the value to the round's buffer
+  // for the consumer's rank. Thread-safe.
+  template <typename Write>
+  void SendRemote(uint32_t channel, uint32_t edge, Write write) {
+    const RemoteEdge& to = remote_[edge];
+    std::lock_guard<std::mutex> lock(outbox_mutex_);
+    comm::ByteWriter& out = outbox_[to.rank];
+    out.Put(channel);
+    out.Put(to.edge);
+    size_t before = out.size();
+    write(out);
+    ++values_sent_;
+    bytes_sent_ += out.size() - before + 2 * sizeof(uint32_t);
+  }
+
  private:
+  static constexpr uint32_t kNoRank = 0xFFFFFFFFu;
+  struct RemoteEdge {
+    uint32_t rank = kNoRank;
+    uint32_t edge = 0;
+  };
+
+  // Runs the workers until every location finished or, distributed, until none can go on.
+  void RunWorkers(unsigned threads, const std::function<void(uint32_t, uint32_t)>& step);
+  PassStats RunDistributed(unsigned threads, const std::function<void(uint32_t, uint32_t)>& step);
+  // One exchange of the round's values; returns how many crossed between all ranks.
+  uint64_t ExchangeRound();
+  uint32_t LowestParked() const;
   void Worker(unsigned me, const std::function<void(uint32_t, uint32_t)>& step);
   uint32_t OwnerOf(uint32_t location) const;
   // Runs `location` until it finishes (true) or parks on a missing input (false).
   bool RunLocation(uint32_t location, const std::function<void(uint32_t, uint32_t)>& step);
   bool Park(uint32_t location, uint32_t edge);
-  void BreakStall();  // with mutex_ held
+  void BreakStall();              // with mutex_ held
+  void Break(uint32_t location);  // with mutex_ held
 
   const Schedule& schedule_;
-  std::unique_ptr<std::atomic<uint8_t>[]> state_;       // per edge: 0 pending, 1 in, 2 broken
+  comm::Communicator* comm_ = nullptr;
+  std::vector<RemoteEdge> remote_;  // per edge, once SetRemoteConsumer was called
+  std::vector<internal::Channel*> channels_;
+  std::mutex outbox_mutex_;
+  std::vector<comm::ByteWriter> outbox_;           // per rank; guarded by outbox_mutex_
+  uint64_t values_sent_ = 0;                       // guarded by outbox_mutex_
+  uint64_t bytes_sent_ = 0;                        // guarded by outbox_mutex_
+  uint64_t values_sent_before_round_ = 0;          // guarded by outbox_mutex_
+  std::vector<uint32_t> worker_of_;                // per location: the worker whose queue it joins
+  uint32_t active_ = 0;                            // locations with steps to run (on this rank)
+  std::unique_ptr<std::atomic<uint8_t>[]> state_;  // per edge: 0 pending, 1 in, 2 broken
   std::unique_ptr<std::atomic<uint32_t>[]> parked_on_;  // per location: an edge or kNoLocation
   std::vector<uint32_t> next_step_;                     // per location
   std::atomic<uint64_t> steps_run_{0};
@@ -90,16 +163,23 @@ class Pass {
   uint32_t running_ = 0;                        // guarded by mutex_
   uint32_t finished_ = 0;                       // guarded by mutex_
   std::vector<uint32_t> broken_;                // guarded by mutex_
+  bool stop_at_stall_ = false;  // distributed: a stall ends the round instead of breaking
 };
 
 // The values that travel along the edges of a pass, one slot per edge.
 template <typename V>
-class Mailbox {
+class Mailbox final : public internal::Channel {
  public:
-  explicit Mailbox(Pass& pass) : pass_(pass), values_(pass.edge_count()) {}
+  explicit Mailbox(Pass& pass)
+      : pass_(pass), values_(pass.edge_count()), channel_(pass.AddChannel(this)) {}
 
   // Called by the producing step.
   void Send(uint32_t edge, V value) {
+    if (pass_.remote(edge)) {
+      pass_.SendRemote(channel_, edge,
+                       [&](comm::ByteWriter& out) { ValueCodec<V>::Write(out, value); });
+      return;
+    }
     values_[edge] = std::move(value);
     pass_.Published(edge);
   }
@@ -107,9 +187,16 @@ class Mailbox {
   // the edge was broken. The consumer may move from it.
   V* Receive(uint32_t edge) { return pass_.broken(edge) ? nullptr : &values_[edge]; }
 
+  // A value from another rank (called by the pass between rounds, on one thread).
+  void Unpack(uint32_t edge, comm::ByteReader& in) override {
+    values_[edge] = ValueCodec<V>::Read(in);
+    pass_.Published(edge);
+  }
+
  private:
   Pass& pass_;
   std::vector<V> values_;
+  uint32_t channel_;
 };
 
 // Values sent back along edges during a pass and read by the other end after it: results that

@@ -121,7 +121,9 @@ uint64_t Heaviest(const std::vector<Unit>& units,
 
 }  // namespace
 
-uint64_t LocationWeight(const Location& location) { return std::max<uint64_t>(location.event_count, 1); }
+uint64_t LocationWeight(const Location& location) {
+  return std::max<uint64_t>(location.event_count, 1);
+}
 
 Partition PartitionLocations(const Definitions& defs, uint32_t ranks) {
   const size_t n = defs.locations.size();
@@ -149,9 +151,8 @@ Partition PartitionLocations(const Definitions& defs, uint32_t ranks) {
   });
 
   const std::vector<Unit> by_location = UnitsBy(order, weights, [](uint32_t loc) { return loc; });
-  const std::vector<Unit> by_process = UnitsBy(order, weights, [&](uint32_t loc) {
-    return std::make_pair(node_of(loc), group_of(loc));
-  });
+  const std::vector<Unit> by_process = UnitsBy(
+      order, weights, [&](uint32_t loc) { return std::make_pair(node_of(loc), group_of(loc)); });
   const std::vector<Unit> by_node = UnitsBy(order, weights, node_of);
 
   Partition result;

@@ -45,8 +45,14 @@ TEST(PartitionTest, WholeNodesWhenBalanced) {
   // Ranks 0,2,4,6 on node 0 and 1,3,5,7 on node 1 (round-robin placement), 100 events each.
   // Whole nodes give 400 + 400, as good as any split: each analysis rank gets one node's
   // processes although their MPI ranks are not contiguous.
-  Definitions defs = MakeDefs({{0, {100}}, {1, {100}}, {0, {100}}, {1, {100}},
-                               {0, {100}}, {1, {100}}, {0, {100}}, {1, {100}}});
+  Definitions defs = MakeDefs({{0, {100}},
+                               {1, {100}},
+                               {0, {100}},
+                               {1, {100}},
+                               {0, {100}},
+                               {1, {100}},
+                               {0, {100}},
+                               {1, {100}}});
   Partition p = PartitionLocations(defs, 2);
   EXPECT_EQ(p.granularity, Partition::Granularity::kNode);
   EXPECT_EQ(p.owner, (Owners{0, 1, 0, 1, 0, 1, 0, 1}));

@@ -75,6 +75,30 @@ class MessagePool {
   }
 };
 
+}  // namespace
+}  // namespace cw::analysis
+
+// A wait's message to a delayer analysed on another rank (an MPI analysis job): the propagation
+// costs and the time vector, in their in-memory form.
+template <>
+struct cw::replay::ValueCodec<std::unique_ptr<cw::analysis::WaitMessage>> {
+  static void Write(comm::ByteWriter& out,
+                    const std::unique_ptr<cw::analysis::WaitMessage>& message) {
+    out.Put(message->phi);
+    std::span<const cw::analysis::CallpathTicks> time = message->time();
+    out.PutVector(cw::analysis::TimeVector(time.begin(), time.end()));
+  }
+  static std::unique_ptr<cw::analysis::WaitMessage> Read(comm::ByteReader& in) {
+    std::unique_ptr<cw::analysis::WaitMessage> message = cw::analysis::MessagePool::Get();
+    message->phi = in.Get<cw::analysis::internal::PatternCosts>();
+    message->SetTime(in.GetVector<cw::analysis::CallpathTicks>());
+    return message;
+  }
+};
+
+namespace cw::analysis {
+namespace {
+
 struct PatternMetrics {
   MetricId short_term;
   MetricId long_term;

@@ -18,10 +18,10 @@
 namespace cw::analysis {
 
 struct MemoryModel {
-  uint64_t fixed = 32ull << 20;            // the program, definitions, report
-  uint64_t per_location = 256ull << 10;    // reader buffers and per-location tables
-  uint64_t per_event = 44;                 // with delay and critical-path analysis
-  uint64_t per_event_wait_states = 28;     // --wait-states-only
+  uint64_t fixed = 32ull << 20;          // the program, definitions, report
+  uint64_t per_location = 256ull << 10;  // reader buffers and per-location tables
+  uint64_t per_event = 44;               // with delay and critical-path analysis
+  uint64_t per_event_wait_states = 28;   // --wait-states-only
 };
 
 // The peak memory of one analysis process that owns `locations`.

@@ -1,0 +1,76 @@
+// Byte buffers for what crosses between analysis ranks: plain values and vectors of them, written
+// and read back in the same order. Both ends are the same causeway binary on machines of the
+// same kind, so values travel in their in-memory form.
+//
+//   ByteWriter w;  w.Put(uint32_t{7});  w.PutVector(times);
+//   ByteReader r(w.bytes());  uint32_t x = r.Get<uint32_t>();  auto t = r.GetVector<uint64_t>();
+#pragma once
+
+#include <cstring>
+#include <type_traits>
+#include <vector>
+
+#include "base/check.h"
+#include "comm/communicator.h"
+
+namespace cw::comm {
+
+class ByteWriter {
+ public:
+  template <typename T>
+  void Put(const T& value) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    size_t at = bytes_.size();
+    bytes_.resize(at + sizeof(T));
+    std::memcpy(bytes_.data() + at, &value, sizeof(T));
+  }
+  template <typename T>
+  void PutVector(const std::vector<T>& values) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    Put(static_cast<uint64_t>(values.size()));
+    size_t at = bytes_.size();
+    bytes_.resize(at + values.size() * sizeof(T));
+    if (!values.empty()) std::memcpy(bytes_.data() + at, values.data(), values.size() * sizeof(T));
+  }
+  size_t size() const { return bytes_.size(); }
+  Bytes& bytes() { return bytes_; }
+  Bytes Take() { return std::move(bytes_); }
+
+ private:
+  Bytes bytes_;
+};
+
+// Reading past the end is a bug of the sender's and receiver's agreement, not bad input: the
+// buffers never come from a file.
+class ByteReader {
+ public:
+  explicit ByteReader(const Bytes& bytes) : data_(bytes.data()), size_(bytes.size()) {}
+
+  template <typename T>
+  T Get() {
+    static_assert(std::is_trivially_copyable_v<T>);
+    CW_CHECK(at_ + sizeof(T) <= size_);
+    T value;
+    std::memcpy(&value, data_ + at_, sizeof(T));
+    at_ += sizeof(T);
+    return value;
+  }
+  template <typename T>
+  std::vector<T> GetVector() {
+    static_assert(std::is_trivially_copyable_v<T>);
+    uint64_t n = Get<uint64_t>();
+    CW_CHECK(n <= (size_ - at_) / sizeof(T));
+    std::vector<T> values(n);
+    if (n > 0) std::memcpy(values.data(), data_ + at_, n * sizeof(T));
+    at_ += n * sizeof(T);
+    return values;
+  }
+  bool done() const { return at_ == size_; }
+
+ private:
+  const std::byte* data_;
+  size_t size_;
+  size_t at_ = 0;
+};
+
+}  // namespace cw::comm
