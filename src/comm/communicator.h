@@ -46,6 +46,11 @@ class Communicator {
   // Every rank receives `root`'s buffer (`data` is ignored elsewhere).
   virtual Bytes Broadcast(Bytes data, uint32_t root) = 0;
 
+  // Every rank receives every rank's buffer, in rank order (an Exchange of `mine` to all).
+  std::vector<Bytes> AllGather(const Bytes& mine) {
+    return Exchange(std::vector<Bytes>(size(), mine));
+  }
+
   const TrafficStats& traffic() const { return traffic_; }
 
  protected:

@@ -70,10 +70,10 @@ Result<trace::Definitions> ReadDefinitionsFromAnchor(const std::string& anchor,
 }  // namespace
 
 std::vector<std::vector<uint32_t>> BalanceLocations(const trace::Definitions& defs,
+                                                    std::span<const uint32_t> locations,
                                                     unsigned parts) {
-  parts = std::max(1u, std::min<unsigned>(parts, static_cast<unsigned>(defs.locations.size())));
-  std::vector<uint32_t> order(defs.locations.size());
-  std::iota(order.begin(), order.end(), 0u);
+  parts = std::max(1u, std::min<unsigned>(parts, static_cast<unsigned>(locations.size())));
+  std::vector<uint32_t> order(locations.begin(), locations.end());
   std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
     return defs.locations[a].event_count > defs.locations[b].event_count;
   });
@@ -94,16 +94,34 @@ Result<trace::Definitions> ReadDefinitions(const std::string& path, Diagnostics&
   return ReadDefinitionsFromAnchor(anchor, diagnostics);
 }
 
-Result<trace::Trace> ReadTrace(const std::string& path, const ReadOptions& options) {
+Result<LocationReads> ReadLocations(const std::string& path, const ReadOptions& options,
+                                    const std::vector<uint32_t>* only) {
   CW_ASSIGN_OR_RETURN(std::string anchor, ResolveAnchor(path));
-  trace::Trace trace;
+  LocationReads reads;
+  trace::Trace& trace = reads.trace;
   trace.path = anchor;
   CW_ASSIGN_OR_RETURN(trace.defs, ReadDefinitionsFromAnchor(anchor, trace.diagnostics));
-
   const ReaderRegions regions = AddReaderRegions(trace.defs);
+  reads.program_region = regions.program;
 
+  const size_t n = trace.defs.locations.size();
+  std::vector<uint32_t> locations;
+  if (only != nullptr) {
+    locations = *only;
+    for (uint32_t loc : locations) {
+      if (loc >= n) {
+        return MakeError(ErrorCode::kInvalidArgument,
+                         anchor + " has no location " + std::to_string(loc));
+      }
+    }
+  } else {
+    locations.resize(n);
+    std::iota(locations.begin(), locations.end(), 0u);
+  }
   unsigned threads = options.threads == 0 ? DefaultThreadCount() : options.threads;
-  std::vector<std::vector<uint32_t>> parts = BalanceLocations(trace.defs, threads);
+  std::vector<std::vector<uint32_t>> parts = locations.empty()
+                                                 ? std::vector<std::vector<uint32_t>>{}
+                                                 : BalanceLocations(trace.defs, locations, threads);
   std::vector<Result<std::vector<LocationReadResult>>> outcomes;
   outcomes.reserve(parts.size());
   for (size_t p = 0; p < parts.size(); ++p)
@@ -114,7 +132,6 @@ Result<trace::Trace> ReadTrace(const std::string& path, const ReadOptions& optio
     outcomes[p] = RunEventReadJob(job);
   });
 
-  const size_t n = trace.defs.locations.size();
   std::vector<LocationReadResult> by_location(n);
   for (size_t p = 0; p < parts.size(); ++p) {
     if (!outcomes[p]) return tl::unexpected(outcomes[p].error());
@@ -124,9 +141,9 @@ Result<trace::Trace> ReadTrace(const std::string& path, const ReadOptions& optio
   }
 
   trace.locations.resize(n);
-  std::vector<trace::CallTree> local_trees(n);
-  std::vector<std::pair<uint32_t, uint32_t>> program_regions(n, {regions.program, regions.program});
-  for (size_t loc = 0; loc < n; ++loc) {
+  reads.local_trees.resize(n);
+  reads.program_names.assign(n, trace::kNone);
+  for (uint32_t loc : locations) {
     LocationReadResult& r = by_location[loc];
     if (r.error) {
       if (!options.allow_partial) {
@@ -139,15 +156,39 @@ Result<trace::Trace> ReadTrace(const std::string& path, const ReadOptions& optio
       trace.diagnostics.Report(kTruncatedLocation, r.error->message());
     }
     trace.diagnostics.Merge(r.diagnostics);
-    if (r.program_name != trace::kNone) {
-      program_regions[loc].second = ProgramRegion(trace.defs, r.program_name);
-    }
+    reads.program_names[loc] = r.program_name;
     trace.locations[loc] = std::move(r.events);
-    local_trees[loc] = std::move(r.local_tree);
+    reads.local_trees[loc] = std::move(r.local_tree);
   }
-  trace::AssembleCallTree(trace, local_trees, threads, program_regions);
-  trace::AssignCommunicatorsToThreads(trace);
-  return trace;
+  return reads;
+}
+
+trace::Trace FinishTrace(LocationReads reads, unsigned threads,
+                         const std::vector<std::pair<uint32_t, uint32_t>>* comm_users) {
+  trace::Trace& trace = reads.trace;
+  const size_t n = trace.defs.locations.size();
+  // Each location's program region takes its program's name; regions are added in location
+  // order, so their ids depend only on the trace.
+  std::vector<std::pair<uint32_t, uint32_t>> program_regions(
+      n, {reads.program_region, reads.program_region});
+  for (size_t loc = 0; loc < n; ++loc) {
+    if (reads.program_names[loc] != trace::kNone) {
+      program_regions[loc].second = ProgramRegion(trace.defs, reads.program_names[loc]);
+    }
+  }
+  trace::AssembleCallTree(trace, reads.local_trees, threads == 0 ? DefaultThreadCount() : threads,
+                          program_regions);
+  if (comm_users != nullptr) {
+    trace::AssignCommunicatorsToThreads(trace, *comm_users);
+  } else {
+    trace::AssignCommunicatorsToThreads(trace);
+  }
+  return std::move(reads.trace);
+}
+
+Result<trace::Trace> ReadTrace(const std::string& path, const ReadOptions& options) {
+  CW_ASSIGN_OR_RETURN(LocationReads reads, ReadLocations(path, options, nullptr));
+  return FinishTrace(std::move(reads), options.threads);
 }
 
 }  // namespace cw::otf2

@@ -12,7 +12,10 @@
 
 #include <atomic>
 #include <cstdint>
+#include <span>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "base/status.h"
 #include "trace/trace.h"
@@ -33,10 +36,30 @@ inline constexpr DiagnosticKind kUnresolvedCommunicator{
 
 Result<trace::Trace> ReadTrace(const std::string& path, const ReadOptions& options);
 
+// ReadTrace in two halves, for an analysis rank of an MPI job that reads only the locations it
+// owns (src/distributed/). ReadLocations reads the events of `only` (all if nullptr); each
+// location's call paths are still its own. FinishTrace names the program regions, merges the
+// call trees in location order and moves thread communicators (AssignCommunicatorsToThreads,
+// from `comm_users` if given, else from the events at hand). Given every location's call tree,
+// program name and communicator users, it makes the same call-path and region ids as ReadTrace,
+// whichever locations were read.
+struct LocationReads {
+  trace::Trace trace;                        // events only of the locations read
+  std::vector<trace::CallTree> local_trees;  // per location; empty if not read
+  std::vector<uint32_t> program_names;       // per location: its program's name string, or kNone
+  uint32_t program_region = trace::kNone;    // the reader's placeholder program region
+};
+Result<LocationReads> ReadLocations(const std::string& path, const ReadOptions& options,
+                                    const std::vector<uint32_t>* only);
+trace::Trace FinishTrace(LocationReads reads, unsigned threads,
+                         const std::vector<std::pair<uint32_t, uint32_t>>* comm_users = nullptr);
+
 // Reads only the global definitions (cheap; used to size work before reading events).
 Result<trace::Definitions> ReadDefinitions(const std::string& path, Diagnostics& diagnostics);
 
 // Splits `locations` into `parts` lists of similar total event count (longest first, greedy).
-std::vector<std::vector<uint32_t>> BalanceLocations(const trace::Definitions& defs, unsigned parts);
+std::vector<std::vector<uint32_t>> BalanceLocations(const trace::Definitions& defs,
+                                                    std::span<const uint32_t> locations,
+                                                    unsigned parts);
 
 }  // namespace cw::otf2

@@ -81,21 +81,23 @@ std::vector<MpiFunction> CallpathMpiFunctions(const Trace& trace) {
 
 namespace cw::trace {
 
-void AssignCommunicatorsToThreads(Trace& trace) {
-  Definitions& defs = trace.defs;
-  const uint32_t n = trace.location_count();
-  // Only processes with more than one location can have MPI records on another thread.
+namespace {
+// Only processes with more than one location can have MPI records on another thread.
+bool AnyProcessThreaded(const Definitions& defs) {
   std::vector<uint32_t> per_group(defs.location_groups.size(), 0);
-  bool threaded = false;
-  for (uint32_t loc = 0; loc < n; ++loc) {
-    const uint32_t g = defs.locations[loc].group;
-    if (g < per_group.size()) threaded |= ++per_group[g] > 1;
+  for (const Location& loc : defs.locations) {
+    if (loc.group < per_group.size() && ++per_group[loc.group] > 1) return true;
   }
-  if (!threaded) return;
+  return false;
+}
+}  // namespace
 
-  // The locations that used each communicator: (comm, location) pairs, once each.
+std::vector<std::pair<uint32_t, uint32_t>> CommunicatorUsers(const Trace& trace,
+                                                             std::span<const uint32_t> locations) {
+  const Definitions& defs = trace.defs;
   std::vector<std::pair<uint32_t, uint32_t>> used;
-  for (uint32_t loc = 0; loc < n; ++loc) {
+  if (!AnyProcessThreaded(defs)) return used;
+  for (uint32_t loc : locations) {
     const LocationEvents& ev = trace.location(loc);
     std::vector<bool> seen;
     std::span<const EventKind> kinds = ev.kinds();
@@ -121,6 +123,19 @@ void AssignCommunicatorsToThreads(Trace& trace) {
       seen[comm] = true;
     }
   }
+  return used;
+}
+
+void AssignCommunicatorsToThreads(Trace& trace) {
+  std::vector<uint32_t> all(trace.location_count());
+  for (uint32_t loc = 0; loc < all.size(); ++loc) all[loc] = loc;
+  AssignCommunicatorsToThreads(trace, CommunicatorUsers(trace, all));
+}
+
+void AssignCommunicatorsToThreads(Trace& trace, std::vector<std::pair<uint32_t, uint32_t>> used) {
+  Definitions& defs = trace.defs;
+  const uint32_t n = static_cast<uint32_t>(defs.locations.size());
+  if (!AnyProcessThreaded(defs)) return;
   std::sort(used.begin(), used.end());
 
   for (size_t first = 0; first < used.size();) {

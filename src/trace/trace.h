@@ -66,6 +66,11 @@ inline constexpr DiagnosticKind kCommSharedByThreads{
     "several threads of a process used one communicator: only the records of the thread its "
     "ranks name can be matched"};
 void AssignCommunicatorsToThreads(Trace& trace);
+// The same in two halves: which (communicator, location) pairs occur in the events of
+// `locations` (once each), and the decision from the pairs of all locations.
+std::vector<std::pair<uint32_t, uint32_t>> CommunicatorUsers(const Trace& trace,
+                                                             std::span<const uint32_t> locations);
+void AssignCommunicatorsToThreads(Trace& trace, std::vector<std::pair<uint32_t, uint32_t>> used);
 
 // The MPI classification of every call path's region (indexed by call-path id).
 std::vector<MpiFunction> CallpathMpiFunctions(const Trace& trace);
