@@ -27,4 +27,13 @@ SyncGraph MatchTrace(const trace::Trace& trace, unsigned threads) {
   return graph;
 }
 
+SyncGraph MatchOwnedLocations(const trace::Trace& trace, const trace::Partition& partition,
+                              comm::Communicator& comm, unsigned threads) {
+  SyncGraph graph;
+  graph.by_location.resize(trace.location_count());
+  internal::MatchPointToPoint(trace, partition, comm, threads, graph);
+  internal::LinkProbes(trace, threads, graph);
+  return graph;
+}
+
 }  // namespace cw::match

@@ -20,7 +20,9 @@
 //   match::SyncGraph graph = match::MatchTrace(trace, /*threads=*/4);
 #pragma once
 
+#include "comm/communicator.h"
 #include "match/sync_graph.h"
+#include "trace/partition.h"
 #include "trace/trace.h"
 
 namespace cw::match {
@@ -64,5 +66,18 @@ inline constexpr DiagnosticKind kNonBlockingProbeUnresolved{
     "the trace does not say whether an MPI_Iprobe/MPI_Improbe found a message; these probes are "
     "treated as plain MPI calls"};
 SyncGraph MatchTrace(const trace::Trace& trace, unsigned threads);
+
+// One rank's share of the synchronisation graph in an MPI analysis job, where `trace` holds the
+// events of the locations `partition` gives this rank (distributed/read.h). Point-to-point: each
+// rank ships its sends, with the facts their messages carry, to the rank of their destination,
+// which matches them as one process would and returns the messages of remote senders. The
+// rank's graph then lists the messages its locations received (by receiver and receive event,
+// as MatchTrace does), followed by copies of those they sent to other ranks; by_location is
+// filled for its own locations only, and message ids are this rank's. Stats and diagnostics
+// count what the rank's locations sent and received: summed over the ranks, they are MatchTrace's.
+// Probes link as in one process (a probe and the messages it can find are on one location).
+// Collective instances are not yet matched across ranks.
+SyncGraph MatchOwnedLocations(const trace::Trace& trace, const trace::Partition& partition,
+                              comm::Communicator& comm, unsigned threads);
 
 }  // namespace cw::match

@@ -6,6 +6,7 @@
 
 #include "base/flat_hash_map.h"
 #include "base/parallel.h"
+#include "comm/wire.h"
 #include "match/matcher.h"
 
 namespace cw::match::internal {
@@ -94,18 +95,25 @@ struct SendRef {
   uint32_t index;  // into that sender's LocationScan::sends
 };
 
+// A send as its destination matches it: where it came from and the sender's facts a message
+// carries (see Message). In one process they are read from the sender's events while matching;
+// in an MPI analysis job the sender's rank reads them and ships the record.
+struct IncomingSend {
+  uint64_t entered;
+  uint64_t time;
+  uint64_t bytes;
+  uint32_t sender;
+  uint32_t index;  // into that sender's LocationScan::sends
+  uint32_t event;
+  uint32_t comm;
+  uint32_t tag;
+  uint32_t reserved = 0;
+};
+
 struct DestinationResult {
   uint32_t matched = 0;
   uint64_t unmatched_receives = 0;
   Diagnostics diagnostics;
-};
-
-// The sender's facts a message carries (see Message), read while the sender's events are
-// visited in order anyway.
-struct SendFacts {
-  uint64_t entered;
-  uint64_t time;
-  uint64_t bytes;
 };
 
 uint64_t EnteredAt(const LocationEvents& ev, uint32_t event) {
@@ -113,19 +121,32 @@ uint64_t EnteredAt(const LocationEvents& ev, uint32_t event) {
   return ev.time(enter == kNone ? event : enter);
 }
 
+IncomingSend ReadSend(const trace::Trace& trace, uint32_t sender, uint32_t index,
+                      const SendRecord& send) {
+  const LocationEvents& ev = trace.location(sender);
+  const trace::P2pPayload& p = ev.p2p(send.event);
+  return IncomingSend{EnteredAt(ev, send.event),
+                      ev.time(send.event),
+                      p.bytes,
+                      sender,
+                      index,
+                      send.event,
+                      p.comm,
+                      p.tag};
+}
+
+// Matches the receives of `dest` (in posting order) with `incoming` (per sender in issue order).
+// Writes the messages to out[0, matched) in receive order; matched_from[m] is the index into
+// `incoming` of message m's send.
 DestinationResult MatchDestination(const trace::Trace& trace, uint32_t dest,
-                                   std::vector<LocationScan>& scans,
-                                   const std::vector<SendRef>& incoming, Message* out) {
+                                   std::vector<RecvRecord>& recvs,
+                                   const std::vector<IncomingSend>& incoming, Message* out,
+                                   std::vector<uint32_t>& matched_from) {
   FlatHashMap<ChannelKey, Queue, ChannelHash> channels;
   std::vector<uint32_t> next(incoming.size(), kNone);
-  std::vector<SendFacts> facts(incoming.size());
   for (uint32_t k = 0; k < incoming.size(); ++k) {
-    const SendRef& ref = incoming[k];
-    const LocationEvents& sender = trace.location(ref.sender);
-    uint32_t event = scans[ref.sender].sends[ref.index].event;
-    const trace::P2pPayload& p = sender.p2p(event);
-    facts[k] = SendFacts{EnteredAt(sender, event), sender.time(event), p.bytes};
-    ChannelKey key{p.comm, ref.sender, p.tag};
+    const IncomingSend& send = incoming[k];
+    ChannelKey key{send.comm, send.sender, send.tag};
     Queue* queue = channels.Find(key);
     if (queue == nullptr) {
       channels.Insert(key, Queue{k, k});
@@ -136,7 +157,6 @@ DestinationResult MatchDestination(const trace::Trace& trace, uint32_t dest,
   }
 
   const LocationEvents& ev = trace.location(dest);
-  const std::vector<RecvRecord>& recvs = scans[dest].recvs;
   std::vector<uint32_t> order(recvs.size());
   std::iota(order.begin(), order.end(), 0u);
   auto by_posting = [&](uint32_t a, uint32_t b) { return recvs[a].posted < recvs[b].posted; };
@@ -145,7 +165,7 @@ DestinationResult MatchDestination(const trace::Trace& trace, uint32_t dest,
   }
 
   DestinationResult result;
-  std::vector<SendRef> matched(recvs.size(), SendRef{kNone, kNone});
+  std::vector<uint32_t> matched(recvs.size(), kNone);
   for (uint32_t r : order) {
     const RecvRecord& recv = recvs[r];
     const trace::P2pPayload& p = ev.p2p(recv.event);
@@ -158,27 +178,21 @@ DestinationResult MatchDestination(const trace::Trace& trace, uint32_t dest,
       continue;
     }
     uint32_t k = queue->head;
-    const SendRef& ref = incoming[k];
+    const IncomingSend& send = incoming[k];
     queue->head = next[k];
-    const SendRecord& send = scans[ref.sender].sends[ref.index];
-    out[r] = Message{facts[k].entered,
-                     facts[k].time,
-                     EnteredAt(ev, recv.posted),
-                     facts[k].bytes,
-                     ref.sender,
-                     send.event,
-                     dest,
-                     recv.event};
-    matched[r] = ref;
+    out[r] = Message{send.entered, send.time,   EnteredAt(ev, recv.posted),
+                     send.bytes,   send.sender, send.event,
+                     dest,         recv.event};
+    matched[r] = k;
   }
-  // Compact in place. Each send is matched at most once, so threads of different destinations
-  // write different send records.
+  // Compact in place.
+  matched_from.clear();
   for (uint32_t r = 0; r < recvs.size(); ++r) {
-    if (matched[r].sender == kNone) continue;
-    scans[matched[r].sender].sends[matched[r].index].message = result.matched;
+    if (matched[r] == kNone) continue;
+    matched_from.push_back(matched[r]);
     out[result.matched++] = out[r];
   }
-  std::vector<RecvRecord>().swap(scans[dest].recvs);
+  std::vector<RecvRecord>().swap(recvs);
   return result;
 }
 
@@ -205,9 +219,21 @@ void MatchPointToPoint(const trace::Trace& trace, unsigned threads, SyncGraph& g
   graph.messages.resize(slot[n]);
   std::vector<DestinationResult> results(n);
   ParallelFor(n, threads, [&](size_t dest) {
-    results[dest] = MatchDestination(trace, static_cast<uint32_t>(dest), scans, incoming[dest],
-                                     graph.messages.data() + slot[dest]);
+    std::vector<IncomingSend> sends;
+    sends.reserve(incoming[dest].size());
+    for (const SendRef& ref : incoming[dest]) {
+      sends.push_back(ReadSend(trace, ref.sender, ref.index, scans[ref.sender].sends[ref.index]));
+    }
     std::vector<SendRef>().swap(incoming[dest]);
+    std::vector<uint32_t> matched_from;
+    results[dest] = MatchDestination(trace, static_cast<uint32_t>(dest), scans[dest].recvs, sends,
+                                     graph.messages.data() + slot[dest], matched_from);
+    // Each send is matched at most once, so threads of different destinations write different
+    // send records.
+    for (uint32_t m = 0; m < matched_from.size(); ++m) {
+      const IncomingSend& send = sends[matched_from[m]];
+      scans[send.sender].sends[send.index].message = m;
+    }
   });
   size_t next_free = 0;
   for (uint32_t dest = 0; dest < n; ++dest) {
@@ -240,6 +266,114 @@ void MatchPointToPoint(const trace::Trace& trace, unsigned threads, SyncGraph& g
       if (send.message == kNone) {
         ++graph.stats.unmatched_sends;
         graph.diagnostics.Report(kUnmatchedSend, Where(s, send.event));
+      }
+    }
+  }
+}
+
+void MatchPointToPoint(const trace::Trace& trace, const trace::Partition& partition,
+                       comm::Communicator& comm, unsigned threads, SyncGraph& graph) {
+  const uint32_t n = trace.location_count();
+  const uint32_t me = comm.rank();
+  const std::vector<uint32_t>& owned = partition.owned[me];
+  std::vector<LocationScan> scans(n);
+  ParallelFor(owned.size(), threads,
+              [&](size_t i) { scans[owned[i]] = ScanLocation(trace, owned[i]); });
+
+  // Every send, with the facts its message carries, goes to the rank of its destination.
+  std::vector<comm::ByteWriter> to_destinations(comm.size());
+  for (uint32_t s : owned) {
+    for (uint32_t i = 0; i < scans[s].sends.size(); ++i) {
+      const SendRecord& send = scans[s].sends[i];
+      comm::ByteWriter& out = to_destinations[partition.owner[send.dest]];
+      out.Put(send.dest);
+      out.Put(ReadSend(trace, s, i, send));
+    }
+  }
+  std::vector<comm::Bytes> outgoing(comm.size());
+  for (uint32_t r = 0; r < comm.size(); ++r) outgoing[r] = to_destinations[r].Take();
+  std::vector<std::vector<IncomingSend>> incoming(n);
+  for (const comm::Bytes& bytes : comm.Exchange(std::move(outgoing))) {
+    comm::ByteReader in(bytes);
+    while (!in.done()) {
+      const uint32_t dest = in.Get<uint32_t>();
+      incoming[dest].push_back(in.Get<IncomingSend>());
+    }
+  }
+  // Ranks arrive in rank order; one process lists the sends by sender location, then issue order.
+  for (uint32_t dest : owned) {
+    std::stable_sort(incoming[dest].begin(), incoming[dest].end(),
+                     [](const IncomingSend& a, const IncomingSend& b) {
+                       return a.sender != b.sender ? a.sender < b.sender : a.index < b.index;
+                     });
+  }
+
+  // The rank's received messages first, by receiver (ascending) and receive event.
+  std::vector<size_t> slot(owned.size() + 1, 0);
+  for (size_t i = 0; i < owned.size(); ++i) slot[i + 1] = slot[i] + scans[owned[i]].recvs.size();
+  graph.messages.resize(slot[owned.size()]);
+  std::vector<DestinationResult> results(owned.size());
+  std::vector<std::vector<uint32_t>> matched_from(owned.size());
+  ParallelFor(owned.size(), threads, [&](size_t i) {
+    const uint32_t dest = owned[i];
+    results[i] = MatchDestination(trace, dest, scans[dest].recvs, incoming[dest],
+                                  graph.messages.data() + slot[i], matched_from[i]);
+  });
+  size_t next_free = 0;
+  std::vector<std::vector<uint32_t>> message_of(n);  // per owned sender and send: local id
+  for (uint32_t s : owned) message_of[s].assign(scans[s].sends.size(), kNone);
+  std::vector<comm::ByteWriter> to_senders(comm.size());
+  for (size_t i = 0; i < owned.size(); ++i) {
+    const uint32_t dest = owned[i];
+    DestinationResult& r = results[i];
+    LocationSync& sync = graph.by_location[dest];
+    sync.first_received = static_cast<uint32_t>(next_free);
+    sync.received_count = r.matched;
+    std::copy(graph.messages.begin() + static_cast<std::ptrdiff_t>(slot[i]),
+              graph.messages.begin() + static_cast<std::ptrdiff_t>(slot[i] + r.matched),
+              graph.messages.begin() + static_cast<std::ptrdiff_t>(next_free));
+    for (uint32_t m = 0; m < r.matched; ++m) {
+      const IncomingSend& send = incoming[dest][matched_from[i][m]];
+      const uint32_t sender_rank = partition.owner[send.sender];
+      if (sender_rank == me) {
+        message_of[send.sender][send.index] = static_cast<uint32_t>(next_free + m);
+      } else {
+        // The sender's rank needs the whole message: its analyses read the receiver's facts.
+        to_senders[sender_rank].Put(send.index);
+        to_senders[sender_rank].Put(graph.messages[next_free + m]);
+      }
+    }
+    next_free += r.matched;
+    graph.stats.unmatched_receives += r.unmatched_receives;
+    graph.diagnostics.Merge(r.diagnostics);
+  }
+  graph.messages.resize(next_free);
+  graph.stats.messages = next_free;  // the job's total is the sum over ranks
+  std::vector<std::vector<IncomingSend>>().swap(incoming);
+
+  // Then copies of the messages the rank's locations sent to other ranks.
+  outgoing.assign(comm.size(), {});  // moved out by the first exchange
+  for (uint32_t r = 0; r < comm.size(); ++r) outgoing[r] = to_senders[r].Take();
+  for (const comm::Bytes& bytes : comm.Exchange(std::move(outgoing))) {
+    comm::ByteReader in(bytes);
+    while (!in.done()) {
+      const uint32_t index = in.Get<uint32_t>();
+      const Message m = in.Get<Message>();
+      message_of[m.sender][index] = static_cast<uint32_t>(graph.messages.size());
+      graph.messages.push_back(m);
+    }
+  }
+  graph.messages.shrink_to_fit();
+  for (uint32_t s : owned) {
+    graph.diagnostics.Merge(scans[s].diagnostics);
+    graph.stats.cancelled_requests += scans[s].cancelled;
+    std::vector<uint32_t>& sent = graph.by_location[s].sent;
+    for (uint32_t i = 0; i < scans[s].sends.size(); ++i) {
+      if (message_of[s][i] != kNone) {
+        sent.push_back(message_of[s][i]);
+      } else {
+        ++graph.stats.unmatched_sends;
+        graph.diagnostics.Report(kUnmatchedSend, Where(s, scans[s].sends[i].event));
       }
     }
   }
