@@ -33,6 +33,7 @@ SyncGraph MatchOwnedLocations(const trace::Trace& trace, const trace::Partition&
   graph.by_location.resize(trace.location_count());
   internal::MatchPointToPoint(trace, partition, comm, threads, graph);
   internal::LinkProbes(trace, threads, graph);
+  internal::MatchCollectives(trace, partition, comm, threads, graph);
   return graph;
 }
 

@@ -76,7 +76,10 @@ SyncGraph MatchTrace(const trace::Trace& trace, unsigned threads);
 // filled for its own locations only, and message ids are this rank's. Stats and diagnostics
 // count what the rank's locations sent and received: summed over the ranks, they are MatchTrace's.
 // Probes link as in one process (a probe and the messages it can find are on one location).
-// Collective instances are not yet matched across ranks.
+// Collectives: each member call goes, with its facts, to the rank that owns the first location of
+// its communicator, which builds the instances once each (counting and reporting them) and sends
+// every instance, with all its members, to the ranks of its members. The rank's graph lists the
+// instances its locations took part in, in one process's order.
 SyncGraph MatchOwnedLocations(const trace::Trace& trace, const trace::Partition& partition,
                               comm::Communicator& comm, unsigned threads);
 

@@ -46,6 +46,12 @@ struct CollectiveMember {
   uint32_t begin_event = kNone;  // MpiCollectiveBegin, or the Enter of the call if absent
   uint32_t end_event = kNone;    // MpiCollectiveEnd
   uint32_t rank = kNone;         // rank in the communicator
+  // The member's facts other members' analyses need, copied in as for messages, so that an
+  // analysis rank of an MPI job has them for members it does not own.
+  uint64_t entered = 0;   // when the member entered the call
+  uint64_t end_time = 0;  // time of the end record
+  uint64_t sent = 0;      // bytes, as the end record says
+  uint64_t received = 0;
 };
 
 struct CollectiveInstance {

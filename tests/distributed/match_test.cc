@@ -25,6 +25,66 @@ void ExpectSameMessage(const match::Message& a, const match::Message& b, const s
   EXPECT_EQ(a.recv_event, b.recv_event) << where;
 }
 
+// Per member index: its instance.
+std::vector<uint32_t> InstanceOfMember(const match::SyncGraph& g) {
+  std::vector<uint32_t> of(g.members.size(), trace::kNone);
+  for (uint32_t i = 0; i < g.collectives.size(); ++i) {
+    for (uint32_t k = 0; k < g.collectives[i].member_count; ++k)
+      of[g.collectives[i].first_member + k] = i;
+  }
+  return of;
+}
+
+void ExpectSameMember(const match::CollectiveMember& a, const match::CollectiveMember& b,
+                      const std::string& where) {
+  EXPECT_EQ(a.location, b.location) << where;
+  EXPECT_EQ(a.begin_event, b.begin_event) << where;
+  EXPECT_EQ(a.end_event, b.end_event) << where;
+  EXPECT_EQ(a.rank, b.rank) << where;
+  EXPECT_EQ(a.entered, b.entered) << where;
+  EXPECT_EQ(a.end_time, b.end_time) << where;
+  EXPECT_EQ(a.sent, b.sent) << where;
+  EXPECT_EQ(a.received, b.received) << where;
+}
+
+// The instances of one location's collective calls, with every member of each.
+void ExpectSameCollectives(const match::SyncGraph& mine, const match::SyncGraph& single,
+                           uint32_t loc, const std::string& where) {
+  const std::vector<uint32_t>& a = mine.by_location[loc].collectives;
+  const std::vector<uint32_t>& b = single.by_location[loc].collectives;
+  ASSERT_EQ(a.size(), b.size()) << where;
+  const std::vector<uint32_t> instance_a = InstanceOfMember(mine);
+  const std::vector<uint32_t> instance_b = InstanceOfMember(single);
+  for (size_t k = 0; k < a.size(); ++k) {
+    ExpectSameMember(mine.members[a[k]], single.members[b[k]], where);
+    const match::CollectiveInstance& ia = mine.collectives[instance_a[a[k]]];
+    const match::CollectiveInstance& ib = single.collectives[instance_b[b[k]]];
+    EXPECT_EQ(ia.comm, ib.comm) << where;
+    EXPECT_EQ(ia.window, ib.window) << where;
+    EXPECT_EQ(ia.op, ib.op) << where;
+    EXPECT_EQ(ia.root, ib.root) << where;
+    EXPECT_EQ(ia.complete, ib.complete) << where;
+    ASSERT_EQ(ia.member_count, ib.member_count) << where;
+    for (uint32_t m = 0; m < ia.member_count; ++m) {
+      ExpectSameMember(mine.members[ia.first_member + m], single.members[ib.first_member + m],
+                       where + " co-member");
+    }
+  }
+  // Instances appear in one process's order: the rank's list is a subsequence of it.
+  size_t at = 0;
+  for (const match::CollectiveInstance& ia : mine.collectives) {
+    while (at < single.collectives.size() &&
+           !(single.collectives[at].comm == ia.comm && single.collectives[at].window == ia.window &&
+             single.members[single.collectives[at].first_member].end_event ==
+                 mine.members[ia.first_member].end_event &&
+             single.members[single.collectives[at].first_member].location ==
+                 mine.members[ia.first_member].location)) {
+      ++at;
+    }
+    EXPECT_LT(at, single.collectives.size()) << where << ": instances out of order";
+  }
+}
+
 // What the ranks' graphs add up to, to compare with one process's.
 struct Totals {
   match::MatchStats stats;
@@ -41,6 +101,8 @@ void Add(const match::SyncGraph& g, Totals& t) {
   t.stats.probes_repeated += g.stats.probes_repeated;
   t.stats.probes_unlinked += g.stats.probes_unlinked;
   t.stats.probes_unresolved += g.stats.probes_unresolved;
+  t.stats.collective_instances += g.stats.collective_instances;
+  t.stats.incomplete_collectives += g.stats.incomplete_collectives;
   t.diagnostics.Merge(g.diagnostics);
 }
 
@@ -73,6 +135,7 @@ void CheckDistributedMatch(const std::string& anchor, uint32_t ranks) {
       for (size_t k = 0; k < a.sent.size(); ++k) {
         ExpectSameMessage(graph.messages[a.sent[k]], single.messages[b.sent[k]], at + " sent");
       }
+      ExpectSameCollectives(graph, single, loc, at + " collectives");
       ASSERT_EQ(a.probe_count, b.probe_count) << at;
       for (uint32_t k = 0; k < a.probe_count; ++k) {
         const match::ProbeLink& pa = graph.probes[a.first_probe + k];
@@ -90,6 +153,8 @@ void CheckDistributedMatch(const std::string& anchor, uint32_t ranks) {
   EXPECT_EQ(totals.stats.probes_linked, single.stats.probes_linked) << where;
   EXPECT_EQ(totals.stats.probes_inferred, single.stats.probes_inferred) << where;
   EXPECT_EQ(totals.stats.probes_unlinked, single.stats.probes_unlinked) << where;
+  EXPECT_EQ(totals.stats.collective_instances, single.stats.collective_instances) << where;
+  EXPECT_EQ(totals.stats.incomplete_collectives, single.stats.incomplete_collectives) << where;
   for (const Diagnostics::Entry& e : single.diagnostics.Sorted()) {
     EXPECT_EQ(totals.diagnostics.Count(*e.kind), e.count) << where << ": " << e.kind->name;
   }
@@ -134,6 +199,38 @@ TEST(DistributedMatchTest, UnmatchedAndCancelledMessagesCountTheSame) {
   EXPECT_EQ(graph.stats.unmatched_sends, 1u);
   EXPECT_EQ(graph.stats.unmatched_receives, 1u);
   EXPECT_EQ(graph.stats.cancelled_requests, 1u);
+  for (uint32_t ranks = 2; ranks <= 4; ++ranks) CheckDistributedMatch(anchor, ranks);
+}
+
+TEST(DistributedMatchTest, CollectivesWithAMissingMemberCountTheSame) {
+  // Four ranks: a barrier, an allreduce that rank 3 never calls, a bcast from rank 2, a reduce to
+  // rank 1. Instance k is every member's k-th call, so rank 3's calls slide one instance ahead.
+  // Then two fences on a window, which rank 0 calls only once.
+  testing::Scenario s(4);
+  const uint32_t win = s.AddWindow(0);
+  for (int r = 0; r < 4; ++r) {
+    const uint64_t u = static_cast<uint64_t>(r);
+    auto& rank = s.rank(r);
+    rank.Enter(0, "main").Collective(1 + u, 10, "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, 0, 0);
+    if (r != 3) rank.Collective(11, 12 + u, "MPI_Allreduce", OTF2_COLLECTIVE_OP_ALLREDUCE, 8, 8);
+    rank.Collective(20 + u, 25, "MPI_Bcast", OTF2_COLLECTIVE_OP_BCAST, r == 2 ? 8 : 0,
+                    r == 2 ? 0 : 8, 2);
+    rank.Collective(30, 31 + u, "MPI_Reduce", OTF2_COLLECTIVE_OP_REDUCE, 8, r == 1 ? 32 : 0, 1);
+    rank.RmaCollective(32 + u, 36, "MPI_Win_fence", OTF2_COLLECTIVE_OP_BARRIER, win);
+    if (r != 0) rank.RmaCollective(37, 38 + u, "MPI_Win_fence", OTF2_COLLECTIVE_OP_BARRIER, win);
+    rank.Leave(50, "main");
+  }
+  std::string anchor = s.WriteOrDie(testing::MakeTempDir("distributed-collectives"));
+  // One process: k=0 the barrier of all four; k=1 the allreduce of ranks 0-2 with rank 3's bcast
+  // and k=2 their bcast with rank 3's reduce (complete, but the operations differ: two
+  // mismatches); k=3 the reduce of ranks 0-2 alone (incomplete). The window: a complete fence,
+  // and one without rank 0 (incomplete).
+  Result<trace::Trace> single = otf2::ReadTrace(anchor, {});
+  ASSERT_TRUE(single);
+  const match::SyncGraph graph = match::MatchTrace(*single, 1);
+  EXPECT_EQ(graph.stats.collective_instances, 6u);
+  EXPECT_EQ(graph.stats.incomplete_collectives, 2u);
+  EXPECT_EQ(graph.diagnostics.Count(match::kCollectiveMismatch), 2u);
   for (uint32_t ranks = 2; ranks <= 4; ++ranks) CheckDistributedMatch(anchor, ranks);
 }
 

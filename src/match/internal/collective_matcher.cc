@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <map>
 #include <string>
+#include <tuple>
 
 #include "base/parallel.h"
+#include "comm/wire.h"
 #include "match/matcher.h"
 
 namespace cw::match::internal {
@@ -51,58 +53,100 @@ std::string Where(uint32_t location, uint32_t event) {
   return "location " + std::to_string(location) + ", event " + std::to_string(event);
 }
 
-// Instances of one communicator (or of window `window` over it); `rank_locations[r]` is the
-// location of rank r.
+// A member's call as instance building needs it: the member with its facts, and what it says
+// about the instance.
+struct MemberCall {
+  CollectiveMember member;
+  trace::CollectiveOp op = trace::CollectiveOp::kBarrier;
+  uint32_t root_rank = kNone;
+};
+
+MemberCall ReadMember(const trace::Trace& trace, uint32_t loc, const CollectiveCall& call,
+                      uint32_t rank) {
+  const trace::LocationEvents& ev = trace.location(loc);
+  const trace::CollectivePayload& p = ev.collective(call.end);
+  const uint32_t enter = ev.pair(call.begin);
+  MemberCall m;
+  m.member = CollectiveMember{loc,
+                              call.begin,
+                              call.end,
+                              rank,
+                              ev.time(enter == kNone ? call.begin : enter),
+                              ev.time(call.end),
+                              p.sent,
+                              p.received};
+  m.op = p.op;
+  m.root_rank = p.root;
+  return m;
+}
+
+// Appends instance `k` of communicator `comm_id` (or of window `window` over it), whose members'
+// calls are `round` in rank order; `rank_locations[r]` is the location of rank r.
+void AddInstance(const trace::Trace& trace, uint32_t comm_id, uint32_t window,
+                 const std::vector<uint32_t>& rank_locations,
+                 const std::vector<const MemberCall*>& round, SyncGraph& graph) {
+  CollectiveInstance instance;
+  instance.comm = comm_id;
+  instance.window = window;
+  instance.first_member = static_cast<uint32_t>(graph.members.size());
+  bool mismatch = false;
+  const uint32_t root_rank = round.front()->root_rank;
+  instance.op = round.front()->op;
+  for (const MemberCall* m : round) {
+    mismatch |= m->op != instance.op || m->root_rank != root_rank;
+    graph.members.push_back(m->member);
+  }
+  instance.member_count = static_cast<uint32_t>(round.size());
+  instance.complete = instance.member_count == rank_locations.size();
+  instance.root = root_rank == kNone
+                      ? kNone
+                      : trace.defs.comms[comm_id].LocationOfRank(root_rank, rank_locations[0]);
+  const CollectiveMember& head = graph.members[instance.first_member];
+  if (mismatch) graph.diagnostics.Report(kCollectiveMismatch, Where(head.location, head.end_event));
+  if (!instance.complete) {
+    ++graph.stats.incomplete_collectives;
+    graph.diagnostics.Report(kIncompleteCollective, Where(head.location, head.end_event));
+  }
+  graph.collectives.push_back(instance);
+}
+
+// Instances of one communicator (or of window `window` over it): instance k is the k-th call of
+// every member; `lists[r]` holds rank r's calls (nullptr if it made none).
 void BuildInstances(const trace::Trace& trace, uint32_t comm_id, uint32_t window,
                     const std::vector<uint32_t>& rank_locations,
-                    const std::vector<LocationCalls>& calls, SyncGraph& graph) {
+                    const std::vector<const std::vector<MemberCall>*>& lists, SyncGraph& graph) {
   size_t rounds = 0;
-  std::vector<const std::vector<CollectiveCall>*> lists(rank_locations.size(), nullptr);
+  for (const std::vector<MemberCall>* list : lists) {
+    if (list != nullptr) rounds = std::max(rounds, list->size());
+  }
+  std::vector<const MemberCall*> round;
+  for (size_t k = 0; k < rounds; ++k) {
+    round.clear();
+    for (const std::vector<MemberCall>* list : lists) {
+      if (list != nullptr && k < list->size()) round.push_back(&(*list)[k]);
+    }
+    AddInstance(trace, comm_id, window, rank_locations, round, graph);
+  }
+}
+
+// The calls of each rank of a communicator (or window) from one process's scans.
+void BuildFromScans(const trace::Trace& trace, uint32_t comm_id, uint32_t window,
+                    const std::vector<uint32_t>& rank_locations,
+                    const std::vector<LocationCalls>& calls, SyncGraph& graph) {
+  std::vector<std::vector<MemberCall>> lists(rank_locations.size());
+  std::vector<const std::vector<MemberCall>*> present(rank_locations.size(), nullptr);
   for (size_t r = 0; r < rank_locations.size(); ++r) {
     uint32_t loc = rank_locations[r];
     if (loc == kNone) continue;
     const CallsByComm& of_loc = window == kNone ? calls[loc].by_comm : calls[loc].by_window;
     auto it = of_loc.find(window == kNone ? comm_id : window);
     if (it == of_loc.end()) continue;
-    lists[r] = &it->second;
-    rounds = std::max(rounds, it->second.size());
-  }
-  const trace::Comm& comm = trace.defs.comms[comm_id];
-  for (size_t k = 0; k < rounds; ++k) {
-    CollectiveInstance instance;
-    instance.comm = comm_id;
-    instance.window = window;
-    instance.first_member = static_cast<uint32_t>(graph.members.size());
-    bool first = true;
-    bool mismatch = false;
-    uint32_t root_rank = kNone;
-    for (size_t r = 0; r < lists.size(); ++r) {
-      if (lists[r] == nullptr || k >= lists[r]->size()) continue;
-      const CollectiveCall& call = (*lists[r])[k];
-      uint32_t loc = rank_locations[r];
-      const trace::CollectivePayload& p = trace.location(loc).collective(call.end);
-      if (first) {
-        instance.op = p.op;
-        root_rank = p.root;
-        first = false;
-      } else if (p.op != instance.op || p.root != root_rank) {
-        mismatch = true;
-      }
-      graph.members.push_back(
-          CollectiveMember{loc, call.begin, call.end, static_cast<uint32_t>(r)});
+    for (const CollectiveCall& call : it->second) {
+      lists[r].push_back(ReadMember(trace, loc, call, static_cast<uint32_t>(r)));
     }
-    instance.member_count = static_cast<uint32_t>(graph.members.size()) - instance.first_member;
-    instance.complete = instance.member_count == rank_locations.size();
-    instance.root = root_rank == kNone ? kNone : comm.LocationOfRank(root_rank, rank_locations[0]);
-    const CollectiveMember& head = graph.members[instance.first_member];
-    if (mismatch)
-      graph.diagnostics.Report(kCollectiveMismatch, Where(head.location, head.end_event));
-    if (!instance.complete) {
-      ++graph.stats.incomplete_collectives;
-      graph.diagnostics.Report(kIncompleteCollective, Where(head.location, head.end_event));
-    }
-    graph.collectives.push_back(instance);
+    present[r] = &lists[r];
   }
+  BuildInstances(trace, comm_id, window, rank_locations, present, graph);
 }
 
 }  // namespace
@@ -138,11 +182,11 @@ void MatchCollectives(const trace::Trace& trace, unsigned threads, SyncGraph& gr
     }
   }
   for (uint32_t comm = 0; comm < comms.size(); ++comm) {
-    if (used[comm]) BuildInstances(trace, comm, kNone, comms[comm].rank_to_location, calls, graph);
+    if (used[comm]) BuildFromScans(trace, comm, kNone, comms[comm].rank_to_location, calls, graph);
     auto self = self_users.find(comm);
     if (self == self_users.end()) continue;
     // A self-like communicator is a separate one-member communicator on every location.
-    for (uint32_t loc : self->second) BuildInstances(trace, comm, kNone, {loc}, calls, graph);
+    for (uint32_t loc : self->second) BuildFromScans(trace, comm, kNone, {loc}, calls, graph);
   }
 
   // RMA collectives, window by window, over the ranks of the window's communicator.
@@ -150,13 +194,12 @@ void MatchCollectives(const trace::Trace& trace, unsigned threads, SyncGraph& gr
   std::vector<bool> window_used(windows.size(), false);
   for (uint32_t loc = 0; loc < n; ++loc) {
     for (const auto& [window, list] : calls[loc].by_window) {
-      const uint32_t comm = window < windows.size() && windows[window].defined
-                                ? windows[window].comm
-                                : kNone;
-      bool known = comm < comms.size() && comms[comm].defined && !comms[comm].is_self &&
-                   std::find(comms[comm].rank_to_location.begin(),
-                             comms[comm].rank_to_location.end(),
-                             loc) != comms[comm].rank_to_location.end();
+      const uint32_t comm =
+          window < windows.size() && windows[window].defined ? windows[window].comm : kNone;
+      bool known =
+          comm < comms.size() && comms[comm].defined && !comms[comm].is_self &&
+          std::find(comms[comm].rank_to_location.begin(), comms[comm].rank_to_location.end(),
+                    loc) != comms[comm].rank_to_location.end();
       if (!known) {
         graph.diagnostics.Report(kCollectiveUnknownWindow, Where(loc, list.front().end),
                                  list.size());
@@ -168,7 +211,7 @@ void MatchCollectives(const trace::Trace& trace, unsigned threads, SyncGraph& gr
   for (uint32_t window = 0; window < windows.size(); ++window) {
     if (!window_used[window]) continue;
     const uint32_t comm = windows[window].comm;
-    BuildInstances(trace, comm, window, comms[comm].rank_to_location, calls, graph);
+    BuildFromScans(trace, comm, window, comms[comm].rank_to_location, calls, graph);
   }
   graph.stats.collective_instances = graph.collectives.size();
 
@@ -177,6 +220,186 @@ void MatchCollectives(const trace::Trace& trace, unsigned threads, SyncGraph& gr
   }
   ParallelFor(n, threads, [&](size_t loc) {
     std::vector<uint32_t>& list = graph.by_location[loc].collectives;
+    std::sort(list.begin(), list.end(), [&](uint32_t a, uint32_t b) {
+      return graph.members[a].end_event < graph.members[b].end_event;
+    });
+  });
+}
+
+namespace {
+
+// Which instances a member call belongs to: those of communicator `id` (phase 0; of
+// `self_location` alone for a self-like communicator) or of window `id` (phase 1). Ordered as
+// one process builds them, so that every rank lists instances in the same order.
+struct GroupKey {
+  uint32_t phase = 0;
+  uint32_t id = 0;
+  uint32_t self_location = kNone;
+  bool operator<(const GroupKey& o) const {
+    return std::tie(phase, id, self_location) < std::tie(o.phase, o.id, o.self_location);
+  }
+};
+
+struct ShippedMember {
+  GroupKey key;
+  uint32_t rank;  // in the communicator
+  MemberCall call;
+};
+
+struct InstanceHeader {
+  GroupKey key;
+  uint32_t round;  // k: the instance's place among its group's
+  CollectiveInstance instance;
+};
+
+uint32_t FirstLocation(const std::vector<uint32_t>& rank_locations) {
+  for (uint32_t loc : rank_locations) {
+    if (loc != kNone) return loc;
+  }
+  return kNone;
+}
+
+}  // namespace
+
+void MatchCollectives(const trace::Trace& trace, const trace::Partition& partition,
+                      comm::Communicator& comm, unsigned threads, SyncGraph& graph) {
+  const uint32_t me = comm.rank();
+  const std::vector<uint32_t>& owned = partition.owned[me];
+  const uint32_t n = trace.location_count();
+  const std::vector<trace::Comm>& comms = trace.defs.comms;
+  const std::vector<trace::RmaWindow>& windows = trace.defs.windows;
+  std::vector<LocationCalls> calls(n);
+  ParallelFor(owned.size(), threads,
+              [&](size_t i) { calls[owned[i]] = ScanLocation(trace.location(owned[i])); });
+
+  // Each member call goes to the rank that builds its group's instances: the owner of the
+  // group's first location.
+  std::vector<comm::ByteWriter> to_builders(comm.size());
+  auto ship = [&](const GroupKey& key, uint32_t builder_location, uint32_t loc, uint32_t rank,
+                  const std::vector<CollectiveCall>& list) {
+    comm::ByteWriter& out = to_builders[partition.owner[builder_location]];
+    for (const CollectiveCall& call : list) {
+      out.Put(ShippedMember{key, rank, ReadMember(trace, loc, call, rank)});
+    }
+  };
+  for (uint32_t loc : owned) {
+    for (const auto& [c, list] : calls[loc].by_comm) {
+      bool known = c < comms.size() && comms[c].defined &&
+                   (comms[c].is_self || !comms[c].rank_to_location.empty());
+      if (!known) {
+        graph.diagnostics.Report(kCollectiveUnknownComm, Where(loc, list.front().end), list.size());
+        continue;
+      }
+      if (comms[c].is_self) {
+        ship(GroupKey{0, c, loc}, loc, loc, 0, list);
+        continue;
+      }
+      const std::vector<uint32_t>& ranks = comms[c].rank_to_location;
+      auto it = std::find(ranks.begin(), ranks.end(), loc);
+      if (it == ranks.end()) {
+        graph.diagnostics.Report(kCollectiveUnknownComm, Where(loc, list.front().end), list.size());
+        continue;
+      }
+      ship(GroupKey{0, c, kNone}, FirstLocation(ranks), loc,
+           static_cast<uint32_t>(it - ranks.begin()), list);
+    }
+    for (const auto& [w, list] : calls[loc].by_window) {
+      const uint32_t c = w < windows.size() && windows[w].defined ? windows[w].comm : kNone;
+      bool known = c < comms.size() && comms[c].defined && !comms[c].is_self;
+      const std::vector<uint32_t>* ranks = known ? &comms[c].rank_to_location : nullptr;
+      auto it = known ? std::find(ranks->begin(), ranks->end(), loc)
+                      : std::vector<uint32_t>::const_iterator();
+      if (!known || it == ranks->end()) {
+        graph.diagnostics.Report(kCollectiveUnknownWindow, Where(loc, list.front().end),
+                                 list.size());
+        continue;
+      }
+      ship(GroupKey{1, w, kNone}, FirstLocation(*ranks), loc,
+           static_cast<uint32_t>(it - ranks->begin()), list);
+    }
+  }
+  std::vector<comm::Bytes> outgoing(comm.size());
+  for (uint32_t r = 0; r < comm.size(); ++r) outgoing[r] = to_builders[r].Take();
+  // Per group, each rank's calls in event order (one location sends them, in order).
+  std::map<GroupKey, std::vector<std::vector<MemberCall>>> groups;
+  for (const comm::Bytes& bytes : comm.Exchange(std::move(outgoing))) {
+    comm::ByteReader in(bytes);
+    while (!in.done()) {
+      const ShippedMember m = in.Get<ShippedMember>();
+      std::vector<std::vector<MemberCall>>& lists = groups[m.key];
+      if (lists.size() <= m.rank) lists.resize(m.rank + 1);
+      lists[m.rank].push_back(m.call);
+    }
+  }
+
+  // Build this rank's groups once per instance, then send each instance to its members' ranks.
+  SyncGraph built;
+  std::vector<comm::ByteWriter> to_members(comm.size());
+  for (const auto& [key, lists] : groups) {
+    const uint32_t comm_id = key.phase == 0 ? key.id : windows[key.id].comm;
+    const std::vector<uint32_t> rank_locations = key.self_location != kNone
+                                                     ? std::vector<uint32_t>{key.self_location}
+                                                     : comms[comm_id].rank_to_location;
+    std::vector<const std::vector<MemberCall>*> present(rank_locations.size(), nullptr);
+    for (size_t r = 0; r < lists.size() && r < present.size(); ++r) {
+      if (!lists[r].empty()) present[r] = &lists[r];
+    }
+    const size_t first_instance = built.collectives.size();
+    BuildInstances(trace, comm_id, key.phase == 0 ? kNone : key.id, rank_locations, present, built);
+    for (size_t i = first_instance; i < built.collectives.size(); ++i) {
+      const CollectiveInstance& instance = built.collectives[i];
+      std::vector<bool> sent_to(comm.size(), false);
+      for (uint32_t k = 0; k < instance.member_count; ++k) {
+        const uint32_t rank = partition.owner[built.members[instance.first_member + k].location];
+        if (sent_to[rank]) continue;
+        sent_to[rank] = true;
+        comm::ByteWriter& out = to_members[rank];
+        out.Put(InstanceHeader{key, static_cast<uint32_t>(i - first_instance), instance});
+        for (uint32_t m = 0; m < instance.member_count; ++m) {
+          out.Put(built.members[instance.first_member + m]);
+        }
+      }
+    }
+  }
+  // Counted where built: summed over the ranks, they are one process's.
+  graph.stats.collective_instances += built.collectives.size();
+  graph.stats.incomplete_collectives += built.stats.incomplete_collectives;
+  graph.diagnostics.Merge(built.diagnostics);
+
+  outgoing.assign(comm.size(), {});
+  for (uint32_t r = 0; r < comm.size(); ++r) outgoing[r] = to_members[r].Take();
+  struct Received {
+    InstanceHeader header;
+    std::vector<CollectiveMember> members;
+  };
+  std::vector<Received> received;
+  for (const comm::Bytes& bytes : comm.Exchange(std::move(outgoing))) {
+    comm::ByteReader in(bytes);
+    while (!in.done()) {
+      Received r{in.Get<InstanceHeader>(), {}};
+      for (uint32_t m = 0; m < r.header.instance.member_count; ++m) {
+        r.members.push_back(in.Get<CollectiveMember>());
+      }
+      received.push_back(std::move(r));
+    }
+  }
+  std::sort(received.begin(), received.end(), [](const Received& a, const Received& b) {
+    if (a.header.key < b.header.key) return true;
+    if (b.header.key < a.header.key) return false;
+    return a.header.round < b.header.round;
+  });
+  for (Received& r : received) {
+    CollectiveInstance instance = r.header.instance;
+    instance.first_member = static_cast<uint32_t>(graph.members.size());
+    graph.members.insert(graph.members.end(), r.members.begin(), r.members.end());
+    graph.collectives.push_back(instance);
+  }
+  for (uint32_t m = 0; m < graph.members.size(); ++m) {
+    const uint32_t loc = graph.members[m].location;
+    if (partition.owner[loc] == me) graph.by_location[loc].collectives.push_back(m);
+  }
+  ParallelFor(owned.size(), threads, [&](size_t i) {
+    std::vector<uint32_t>& list = graph.by_location[owned[i]].collectives;
     std::sort(list.begin(), list.end(), [&](uint32_t a, uint32_t b) {
       return graph.members[a].end_event < graph.members[b].end_event;
     });
