@@ -54,6 +54,26 @@ TEST(CollectiveTest, WaitAtBarrierAndBarrierCompletion) {
   EXPECT_EQ(a.report.trace.clock_violations_collective, 0u);
 }
 
+TEST(CollectiveTest, WaitsFromTheEnterWhenTheTraceHasNoBeginRecord) {
+  // Writers other than Score-P may leave out MPI_CollectiveBegin: the Enter of the call stands
+  // in for it. Same timings as above, so the same waits: 9-2 = 7, 9-5 = 4, 0 (measured from the
+  // Enters, not from the Leaves that an Enter's pair would give).
+  Scenario s(3);
+  for (int r = 0; r < 3; ++r) {
+    s.rank(r)
+        .Enter(0, "main")
+        .Enter(kDefault[r].begin, "MPI_Barrier")
+        .CollectiveEndEvent(kDefault[r].end, OTF2_COLLECTIVE_OP_BARRIER, 0, OTF2_UNDEFINED_UINT32,
+                            0, 0)
+        .Leave(kDefault[r].end, "MPI_Barrier")
+        .Leave(20, "main");
+  }
+  Analysis a = AnalyzeScenario(s);
+  EXPECT_EQ(a.Value("mpi_barrier_wait", "main/MPI_Barrier", 0), 7.0);
+  EXPECT_EQ(a.Value("mpi_barrier_wait", "main/MPI_Barrier", 1), 4.0);
+  EXPECT_EQ(a.Value("mpi_barrier_wait", "main/MPI_Barrier", 2), 0.0);
+}
+
 TEST(CollectiveTest, WaitAtNxNForEveryAllToAllKind) {
   // Same numbers as the barrier (full overlap: first exit 10 > last entry 9).
   for (auto [call, op] : {std::pair{"MPI_Allreduce", OTF2_COLLECTIVE_OP_ALLREDUCE},
@@ -174,8 +194,10 @@ Analysis RunRmaCollective(const char* call, OTF2_CollectiveOp op, const Timing (
   Scenario s(3);
   const uint32_t window = s.AddWindow(0);
   for (int r = 0; r < 3; ++r) {
-    s.rank(r).Enter(0, "main").RmaCollective(t[r].begin, t[r].end, call, op, window).Leave(20,
-                                                                                         "main");
+    s.rank(r)
+        .Enter(0, "main")
+        .RmaCollective(t[r].begin, t[r].end, call, op, window)
+        .Leave(20, "main");
   }
   return AnalyzeScenario(s);
 }

@@ -65,7 +65,9 @@ MemberCall ReadMember(const trace::Trace& trace, uint32_t loc, const CollectiveC
                       uint32_t rank) {
   const trace::LocationEvents& ev = trace.location(loc);
   const trace::CollectivePayload& p = ev.collective(call.end);
-  const uint32_t enter = ev.pair(call.begin);
+  // The call's Enter: `begin` itself when the trace has no begin record, else its pair.
+  const uint32_t enter =
+      ev.kind(call.begin) == EventKind::kEnter ? call.begin : ev.pair(call.begin);
   MemberCall m;
   m.member = CollectiveMember{loc,
                               call.begin,

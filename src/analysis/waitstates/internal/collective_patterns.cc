@@ -191,16 +191,15 @@ void EvaluateInstance(const Context& ctx, const match::CollectiveInstance& insta
   std::vector<MemberTimes> m(instance.member_count);
   size_t root = m.size();
   for (uint32_t k = 0; k < instance.member_count; ++k) {
+    // The member's facts, not its events: in an MPI analysis job the member's location may be
+    // another rank's. Waits are measured between the Enters of the calls, as Scalasca measures
+    // them (and where the root-cause analyses put the synchronisation), not from the
+    // CollectiveBegin record, which writers other than Score-P may stamp a little after the Enter.
     const match::CollectiveMember& member = members[instance.first_member + k];
-    const trace::LocationEvents& ev = ctx.trace.location(member.location);
-    const trace::CollectivePayload& p = ev.collective(member.end_event);
-    // Waits are measured between the Enters of the calls, as Scalasca measures them (and where
-    // the root-cause analyses put the synchronisation), not from the CollectiveBegin record,
-    // which writers other than Score-P may stamp a little after the Enter.
-    m[k] = MemberTimes{static_cast<int64_t>(EnteredAt(ev, member.begin_event)),
-                       static_cast<int64_t>(ev.time(member.end_event)),
-                       p.sent,
-                       p.received,
+    m[k] = MemberTimes{static_cast<int64_t>(member.entered),
+                       static_cast<int64_t>(member.end_time),
+                       member.sent,
+                       member.received,
                        member.location,
                        instance.first_member + k};
     if (member.location == instance.root) root = k;
