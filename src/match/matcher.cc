@@ -12,12 +12,6 @@ uint32_t SendCompletion(const trace::Trace& trace, const Message& m) {
   return ev.p2p(m.send_event).request_link;
 }
 
-uint32_t ReceivePosting(const trace::Trace& trace, const Message& m) {
-  const trace::LocationEvents& ev = trace.location(m.receiver);
-  uint32_t link = ev.p2p(m.recv_event).request_link;
-  return link == kNone ? m.recv_event : link;
-}
-
 SyncGraph MatchTrace(const trace::Trace& trace, unsigned threads) {
   SyncGraph graph;
   graph.by_location.resize(trace.location_count());

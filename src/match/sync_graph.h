@@ -32,14 +32,14 @@ struct Message {
   uint32_t send_event = kNone;  // MpiSend or MpiIsend
   uint32_t receiver = kNone;
   uint32_t recv_event = kNone;  // MpiRecv or MpiIrecv (the completion)
+  // Where the receive was posted: the receive record itself if blocking, else the
+  // MpiIrecvRequest record (the Irecv record itself if the request could not be linked).
+  uint32_t recv_posting = kNone;
 };
 
 // Where the send of `m` completed: the send record itself if blocking, the MpiIsendComplete
 // record, or kNone if the request never completed in the trace.
 uint32_t SendCompletion(const trace::Trace& trace, const Message& m);
-// Where the receive of `m` was posted: the receive record itself if blocking, else the
-// MpiIrecvRequest record (the Irecv record itself if the request could not be linked).
-uint32_t ReceivePosting(const trace::Trace& trace, const Message& m);
 
 struct CollectiveMember {
   uint32_t location = kNone;

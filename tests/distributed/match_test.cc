@@ -23,6 +23,7 @@ void ExpectSameMessage(const match::Message& a, const match::Message& b, const s
   EXPECT_EQ(a.send_event, b.send_event) << where;
   EXPECT_EQ(a.receiver, b.receiver) << where;
   EXPECT_EQ(a.recv_event, b.recv_event) << where;
+  EXPECT_EQ(a.recv_posting, b.recv_posting) << where;
 }
 
 // Per member index: its instance.

@@ -10,6 +10,7 @@
 #include "analysis/waitstates/internal/rma_patterns.h"
 #include "analysis/waitstates/time_categories.h"
 #include "base/parallel.h"
+#include "comm/wire.h"
 
 namespace cw::analysis {
 namespace {
@@ -20,6 +21,25 @@ void AddProfile(const internal::Context& ctx, uint32_t location, LocationSeverit
     MetricId category = ctx.time_category[ctx.trace.CallpathRegion(t.callpath)];
     internal::AddWithAncestors(severities, category, t.callpath, static_cast<double>(t.exclusive));
     severities.Add(MetricId::kVisits, t.callpath, static_cast<double>(t.visits));
+  }
+}
+
+// Every rank learns every location's MPI_Init and MPI_Finalize call from the rank that owns it.
+void ShareInitFinalize(const trace::Partition& partition, comm::Communicator& comm,
+                       internal::InitFinalize& calls) {
+  comm::ByteWriter out;
+  for (uint32_t loc : partition.owned[comm.rank()]) {
+    out.Put(loc);
+    out.Put(calls.init[loc]);
+    out.Put(calls.finalize[loc]);
+  }
+  for (const comm::Bytes& bytes : comm.AllGather(out.Take())) {
+    comm::ByteReader in(bytes);
+    while (!in.done()) {
+      const uint32_t loc = in.Get<uint32_t>();
+      calls.init[loc] = in.Get<internal::InitFinalize::Call>();
+      calls.finalize[loc] = in.Get<internal::InitFinalize::Call>();
+    }
   }
 }
 
@@ -59,6 +79,9 @@ WaitStateResult AnalyzeWaitStates(const trace::Trace& trace, const match::SyncGr
     out->traffic = internal::TrafficCounts(0);
     outputs[index] = std::move(out);
   });
+  if (options.comm != nullptr && options.partition != nullptr) {
+    ShareInitFinalize(*options.partition, *options.comm, init_finalize);
+  }
   // MPI_Init and MPI_Finalize compare every location with the latest one: a second, short step.
   init_finalize.Summarize();
 
@@ -67,7 +90,10 @@ WaitStateResult AnalyzeWaitStates(const trace::Trace& trace, const match::SyncGr
   InstanceCollector instances(options.instances_per_metric);
   for (uint32_t loc = 0; loc < n; ++loc) {
     internal::LocationOutput& out = *outputs[loc];
-    internal::ApplyInitFinalize(ctx, loc, init_finalize, out);
+    // Distributed, the calls of other ranks' locations are known, their events are not.
+    const bool mine = options.partition == nullptr || options.comm == nullptr ||
+                      options.partition->owner[loc] == options.comm->rank();
+    if (mine) internal::ApplyInitFinalize(ctx, loc, init_finalize, out);
     result.violations.p2p += out.violations.p2p;
     result.violations.collective += out.violations.collective;
     result.violations.probe += out.violations.probe;

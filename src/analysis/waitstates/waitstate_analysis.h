@@ -22,7 +22,9 @@
 
 #include "analysis/metrics/severity.h"
 #include "analysis/waitstates/sync_edges.h"
+#include "comm/communicator.h"
 #include "match/sync_graph.h"
+#include "trace/partition.h"
 #include "trace/trace.h"
 
 namespace cw::analysis {
@@ -37,6 +39,11 @@ struct WaitStateOptions {
   unsigned threads = 1;
   size_t instances_per_metric = 10;  // most severe instances kept per metric
   bool sync_edges = true;            // emit WaitStateResult::sync for the root-cause analyses
+  // One rank of an MPI analysis job (trace and graph hold its share; match::MatchOwnedLocations):
+  // the ranks exchange each location's MPI_Init and MPI_Finalize calls, which every location's
+  // values depend on. Values are complete for the rank's own locations.
+  comm::Communicator* comm = nullptr;
+  const trace::Partition* partition = nullptr;
 };
 
 struct WaitStateResult {

@@ -182,7 +182,7 @@ DestinationResult MatchDestination(const trace::Trace& trace, uint32_t dest,
     queue->head = next[k];
     out[r] = Message{send.entered, send.time,   EnteredAt(ev, recv.posted),
                      send.bytes,   send.sender, send.event,
-                     dest,         recv.event};
+                     dest,         recv.event,  recv.posted};
     matched[r] = k;
   }
   // Compact in place.

@@ -174,7 +174,7 @@ class LocationLinker {
 
   void Receive(uint32_t id) {
     const Message& msg = graph_.messages[id];
-    uint32_t posting = ReceivePosting(trace_, msg);
+    uint32_t posting = msg.recv_posting;
     uint32_t call = ev_.pair(posting);
     bool matched_receive = call != kNone && MpiOfCall(call).has(trace::kMpiMatched);
     if (ids_.recorded()) {

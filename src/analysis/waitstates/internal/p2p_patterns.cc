@@ -226,8 +226,8 @@ void AnalyzeLateReceiver(const Context& ctx, uint32_t loc, LocationOutput& out,
     out.instances.Offer(
         Instance{MetricId::kMpiLateReceiver, callpath, loc, call.entered, value, m.receiver});
     if (!ctx.emit_edges) return;
-    out.edges.push_back(WaitEdge{loc, completion, m.receiver, match::ReceivePosting(ctx.trace, m),
-                                 idle, SyncPattern::kLateReceiver});
+    out.edges.push_back(
+        WaitEdge{loc, completion, m.receiver, m.recv_posting, idle, SyncPattern::kLateReceiver});
   };
 
   size_t i = 0;
