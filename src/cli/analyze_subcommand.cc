@@ -10,6 +10,7 @@
 #include "analysis/pipeline/memory_estimate.h"
 #include "base/parallel.h"
 #include "base/units.h"
+#include "cli/job_guard.h"
 #include "cli/output_directory.h"
 #include "cli/progress.h"
 #include "cli/subcommand.h"
@@ -90,6 +91,7 @@ class AnalyzeSubcommand final : public Subcommand {
   }
 
   Status Run() override {
+    CW_RETURN_IF_ERROR(RefuseMultiRankJob("analyze"));
     CW_ASSIGN_OR_RETURN(
         const report::TimelineOptions timeline,
         ParseTimelineFlags(timeline_flags_, "--timeline-ranks", "--timeline-window"));
@@ -187,10 +189,9 @@ class AnalyzeSubcommand final : public Subcommand {
                           "; run it where " + FormatByteCount(need) + " are available";
     if (root_causes) {
       const uint64_t wait_states = analysis::EstimateAnalysisBytes(defs, all, false);
-      message += wait_states <= limit
-                     ? ", or with --wait-states-only, which needs about " +
-                           FormatByteCount(wait_states)
-                     : "";
+      message += wait_states <= limit ? ", or with --wait-states-only, which needs about " +
+                                            FormatByteCount(wait_states)
+                                      : "";
     }
     return MakeError(ErrorCode::kResourceLimit, message);
   }

@@ -4,6 +4,7 @@
 
 #include "analysis/pipeline/analysis.h"
 #include "base/parallel.h"
+#include "cli/job_guard.h"
 #include "cli/subcommand.h"
 #include "cli/timeline_output.h"
 #include "match/matcher.h"
@@ -35,6 +36,7 @@ class ExportSubcommand final : public Subcommand {
   }
 
   Status Run() override {
+    CW_RETURN_IF_ERROR(RefuseMultiRankJob("export"));
     if (format_ != "chrome") {
       return MakeError(ErrorCode::kInvalidArgument,
                        "unknown export format '" + format_ + "' (known: chrome)");

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "base/units.h"
+#include "cli/job_guard.h"
 #include "cli/output_directory.h"
 #include "cli/subcommand.h"
 #include "report/output_file.h"
@@ -70,6 +71,7 @@ class WhatIfSubcommand final : public Subcommand {
   }
 
   Status Run() override {
+    CW_RETURN_IF_ERROR(RefuseMultiRankJob("whatif"));
     CW_ASSIGN_OR_RETURN(sim::Perturbation perturbation, BuildPerturbation());
     auto start = std::chrono::steady_clock::now();
     // The trace is streamed location by location, never read whole (sim/otf2_source.h).

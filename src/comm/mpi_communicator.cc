@@ -101,14 +101,6 @@ class MpiCommunicator final : public Communicator {
 
 }  // namespace
 
-bool LaunchedByMpiLauncher() {
-  // Open MPI's mpirun, MPICH's Hydra (PMI), and srun with PMIx or PMI-2 set these.
-  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_SIZE", "PMI_RANK"}) {
-    if (std::getenv(name) != nullptr) return true;
-  }
-  return false;
-}
-
 MpiSession::MpiSession() : world_(std::make_unique<MpiCommunicator>()) {}
 
 Result<std::unique_ptr<MpiSession>> MpiSession::Start() {

@@ -1,11 +1,11 @@
 // The analysis ranks of an MPI job (MPI_COMM_WORLD), for `mpirun -np K causeway analyze`.
 //
-// MPI is initialised only when a launcher started the process (LaunchedByMpiLauncher): run
-// alone, causeway never touches MPI, so it starts fast and works where no MPI runtime is set up.
+// MPI is initialised only when a launcher started the process (comm/launch.h): run alone,
+// causeway never touches MPI, so it starts fast and works where no MPI runtime is set up.
 // Only the thread that created the session calls MPI (MPI_THREAD_FUNNELED); worker threads
 // never do.
 //
-//   if (comm::LaunchedByMpiLauncher()) {
+//   if (comm::LaunchedJobSize() > 0) {
 //     CW_ASSIGN_OR_RETURN(auto session, comm::MpiSession::Start());
 //     Run(session->world());
 //   }
@@ -17,10 +17,6 @@
 #include "comm/communicator.h"
 
 namespace cw::comm {
-
-// True when mpirun, mpiexec or srun (with PMI or PMIx) started this process as one of several
-// ranks of a job, or as a job of one rank.
-bool LaunchedByMpiLauncher();
 
 class MpiSession {
  public:

@@ -121,6 +121,32 @@ TEST(CliTest, MemoryLimitRefusesBeforeReading) {
   EXPECT_NE(out.find("--memory-limit"), std::string::npos) << out;
 }
 
+TEST(CliTest, SeveralRanksOfAnMpiJobAreRefused) {
+  // What mpirun sets in each of 2 ranks: both would analyse the whole trace into the same files.
+  std::string anchor = SmallTrace("cli-job");
+  std::string report = testing::MakeTempDir("cli-job-report") + "/out";
+  std::string out;
+  EXPECT_EQ(RunCommand("OMPI_COMM_WORLD_SIZE=2 " + CausewayBinary() + " analyze -q " + anchor +
+                           " -o " + report,
+                       &out),
+            1)
+      << out;
+  EXPECT_NE(out.find("started as one of 2 ranks of an MPI job"), std::string::npos) << out;
+  EXPECT_FALSE(fs::exists(report));
+  EXPECT_EQ(RunCommand("PMI_SIZE=3 " + CausewayBinary() + " whatif " + anchor +
+                           " --network ideal -o " + report,
+                       &out),
+            1)
+      << out;
+  EXPECT_NE(out.find("started as one of 3 ranks"), std::string::npos) << out;
+  // A job of one rank is one process.
+  EXPECT_EQ(RunCommand("OMPI_COMM_WORLD_SIZE=1 " + CausewayBinary() + " analyze -q " + anchor +
+                           " -o " + report,
+                       &out),
+            0)
+      << out;
+}
+
 TEST(CliTest, TimeCorrectReportsViolationsBeforeAndAfter) {
   // Rank 1's receive record (9) precedes rank 0's send record (10): one violation. Uncorrected,
   // the report counts it and suggests the option; corrected, none is left.
