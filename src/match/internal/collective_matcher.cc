@@ -244,7 +244,8 @@ struct GroupKey {
 
 struct ShippedMember {
   GroupKey key;
-  uint32_t rank;  // in the communicator
+  uint32_t round;  // k: the call is the member's k-th of the group
+  uint32_t rank;   // in the communicator
   MemberCall call;
 };
 
@@ -274,14 +275,17 @@ void MatchCollectives(const trace::Trace& trace, const trace::Partition& partiti
   ParallelFor(owned.size(), threads,
               [&](size_t i) { calls[owned[i]] = ScanLocation(trace.location(owned[i])); });
 
-  // Each member call goes to the rank that builds its group's instances: the owner of the
-  // group's first location.
+  // Each member call goes to the rank that builds its instance: instance k of a communicator is
+  // built by the owner of its rank k mod size, so that the instances of a large communicator
+  // spread over the analysis ranks instead of all landing on one.
   std::vector<comm::ByteWriter> to_builders(comm.size());
-  auto ship = [&](const GroupKey& key, uint32_t builder_location, uint32_t loc, uint32_t rank,
-                  const std::vector<CollectiveCall>& list) {
-    comm::ByteWriter& out = to_builders[partition.owner[builder_location]];
-    for (const CollectiveCall& call : list) {
-      out.Put(ShippedMember{key, rank, ReadMember(trace, loc, call, rank)});
+  auto ship = [&](const GroupKey& key, const std::vector<uint32_t>& rank_locations, uint32_t loc,
+                  uint32_t rank, const std::vector<CollectiveCall>& list) {
+    for (uint32_t k = 0; k < list.size(); ++k) {
+      uint32_t builder = rank_locations[k % rank_locations.size()];
+      if (builder == kNone) builder = FirstLocation(rank_locations);
+      to_builders[partition.owner[builder]].Put(
+          ShippedMember{key, k, rank, ReadMember(trace, loc, list[k], rank)});
     }
   };
   for (uint32_t loc : owned) {
@@ -293,7 +297,7 @@ void MatchCollectives(const trace::Trace& trace, const trace::Partition& partiti
         continue;
       }
       if (comms[c].is_self) {
-        ship(GroupKey{0, c, loc}, loc, loc, 0, list);
+        ship(GroupKey{0, c, loc}, {loc}, loc, 0, list);
         continue;
       }
       const std::vector<uint32_t>& ranks = comms[c].rank_to_location;
@@ -302,8 +306,7 @@ void MatchCollectives(const trace::Trace& trace, const trace::Partition& partiti
         graph.diagnostics.Report(kCollectiveUnknownComm, Where(loc, list.front().end), list.size());
         continue;
       }
-      ship(GroupKey{0, c, kNone}, FirstLocation(ranks), loc,
-           static_cast<uint32_t>(it - ranks.begin()), list);
+      ship(GroupKey{0, c, kNone}, ranks, loc, static_cast<uint32_t>(it - ranks.begin()), list);
     }
     for (const auto& [w, list] : calls[loc].by_window) {
       const uint32_t c = w < windows.size() && windows[w].defined ? windows[w].comm : kNone;
@@ -316,50 +319,47 @@ void MatchCollectives(const trace::Trace& trace, const trace::Partition& partiti
                                  list.size());
         continue;
       }
-      ship(GroupKey{1, w, kNone}, FirstLocation(*ranks), loc,
-           static_cast<uint32_t>(it - ranks->begin()), list);
+      ship(GroupKey{1, w, kNone}, *ranks, loc, static_cast<uint32_t>(it - ranks->begin()), list);
     }
   }
   std::vector<comm::Bytes> outgoing(comm.size());
   for (uint32_t r = 0; r < comm.size(); ++r) outgoing[r] = to_builders[r].Take();
-  // Per group, each rank's calls in event order (one location sends them, in order).
-  std::map<GroupKey, std::vector<std::vector<MemberCall>>> groups;
+  // The members of each instance this rank builds, by communicator rank.
+  std::map<std::pair<GroupKey, uint32_t>, std::vector<std::pair<uint32_t, MemberCall>>> rounds;
   for (const comm::Bytes& bytes : comm.Exchange(std::move(outgoing))) {
     comm::ByteReader in(bytes);
     while (!in.done()) {
       const ShippedMember m = in.Get<ShippedMember>();
-      std::vector<std::vector<MemberCall>>& lists = groups[m.key];
-      if (lists.size() <= m.rank) lists.resize(m.rank + 1);
-      lists[m.rank].push_back(m.call);
+      rounds[{m.key, m.round}].emplace_back(m.rank, m.call);
     }
   }
 
-  // Build this rank's groups once per instance, then send each instance to its members' ranks.
+  // Build this rank's instances, each once, in one process's order.
   SyncGraph built;
   std::vector<comm::ByteWriter> to_members(comm.size());
-  for (const auto& [key, lists] : groups) {
+  std::vector<const MemberCall*> round;
+  for (auto& [where, members] : rounds) {
+    const auto& [key, k] = where;
     const uint32_t comm_id = key.phase == 0 ? key.id : windows[key.id].comm;
     const std::vector<uint32_t> rank_locations = key.self_location != kNone
                                                      ? std::vector<uint32_t>{key.self_location}
                                                      : comms[comm_id].rank_to_location;
-    std::vector<const std::vector<MemberCall>*> present(rank_locations.size(), nullptr);
-    for (size_t r = 0; r < lists.size() && r < present.size(); ++r) {
-      if (!lists[r].empty()) present[r] = &lists[r];
-    }
-    const size_t first_instance = built.collectives.size();
-    BuildInstances(trace, comm_id, key.phase == 0 ? kNone : key.id, rank_locations, present, built);
-    for (size_t i = first_instance; i < built.collectives.size(); ++i) {
-      const CollectiveInstance& instance = built.collectives[i];
-      std::vector<bool> sent_to(comm.size(), false);
-      for (uint32_t k = 0; k < instance.member_count; ++k) {
-        const uint32_t rank = partition.owner[built.members[instance.first_member + k].location];
-        if (sent_to[rank]) continue;
-        sent_to[rank] = true;
-        comm::ByteWriter& out = to_members[rank];
-        out.Put(InstanceHeader{key, static_cast<uint32_t>(i - first_instance), instance});
-        for (uint32_t m = 0; m < instance.member_count; ++m) {
-          out.Put(built.members[instance.first_member + m]);
-        }
+    std::sort(members.begin(), members.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    round.clear();
+    for (const auto& [rank, call] : members) round.push_back(&call);
+    AddInstance(trace, comm_id, key.phase == 0 ? kNone : key.id, rank_locations, round, built);
+    // The instance, with all its members, to each rank that owns one of them.
+    const CollectiveInstance& instance = built.collectives.back();
+    std::vector<bool> sent_to(comm.size(), false);
+    for (uint32_t m = 0; m < instance.member_count; ++m) {
+      const uint32_t rank = partition.owner[built.members[instance.first_member + m].location];
+      if (sent_to[rank]) continue;
+      sent_to[rank] = true;
+      comm::ByteWriter& out = to_members[rank];
+      out.Put(InstanceHeader{key, k, instance});
+      for (uint32_t j = 0; j < instance.member_count; ++j) {
+        out.Put(built.members[instance.first_member + j]);
       }
     }
   }
