@@ -32,6 +32,19 @@ class ByteWriter {
     bytes_.resize(at + values.size() * sizeof(T));
     if (!values.empty()) std::memcpy(bytes_.data() + at, values.data(), values.size() * sizeof(T));
   }
+  // Small numbers in few bytes (LEB128: 7 bits per byte): counts, ids and time deltas.
+  void PutVarint(uint64_t value) {
+    while (value >= 0x80) {
+      bytes_.push_back(static_cast<std::byte>((value & 0x7F) | 0x80));
+      value >>= 7;
+    }
+    bytes_.push_back(static_cast<std::byte>(value));
+  }
+  // A difference that may be negative (zigzag: 0, -1, 1, -2 ... become 0, 1, 2, 3 ...).
+  void PutDelta(uint64_t value, uint64_t base) {
+    const auto d = static_cast<int64_t>(value - base);
+    PutVarint((static_cast<uint64_t>(d) << 1) ^ static_cast<uint64_t>(d >> 63));
+  }
   size_t size() const { return bytes_.size(); }
   Bytes& bytes() { return bytes_; }
   Bytes Take() { return std::move(bytes_); }
@@ -65,6 +78,20 @@ class ByteReader {
     at_ += n * sizeof(T);
     return values;
   }
+  uint64_t GetVarint() {
+    uint64_t value = 0;
+    for (int shift = 0;; shift += 7) {
+      CW_CHECK(at_ < size_ && shift < 64);
+      const auto byte = static_cast<uint8_t>(data_[at_++]);
+      value |= static_cast<uint64_t>(byte & 0x7F) << shift;
+      if ((byte & 0x80) == 0) return value;
+    }
+  }
+  uint64_t GetDelta(uint64_t base) {
+    const uint64_t z = GetVarint();
+    return base + ((z >> 1) ^ (0 - (z & 1)));
+  }
+  uint32_t GetDelta32(uint32_t base) { return static_cast<uint32_t>(GetDelta(base)); }
   bool done() const { return at_ == size_; }
 
  private:

@@ -4,6 +4,7 @@
 #include <numeric>
 #include <string>
 
+#include "base/check.h"
 #include "base/flat_hash_map.h"
 #include "base/parallel.h"
 #include "comm/wire.h"
@@ -196,6 +197,75 @@ DestinationResult MatchDestination(const trace::Trace& trace, uint32_t dest,
   return result;
 }
 
+// Sends to one rank travel as differences to the previous send in the same buffer: a sender's
+// sends are consecutive, so locations, indices, events and times change little, and most
+// fields take a byte or two instead of a full word.
+class SendCodec {
+ public:
+  void Write(comm::ByteWriter& out, uint32_t dest, const IncomingSend& s) {
+    out.PutDelta(dest, dest_);
+    out.PutDelta(s.sender, last_.sender);
+    out.PutDelta(s.index, last_.index);
+    out.PutDelta(s.event, last_.event);
+    out.PutVarint(s.comm);
+    out.PutVarint(s.tag);
+    out.PutDelta(s.entered, last_.entered);
+    out.PutDelta(s.time, s.entered);
+    out.PutVarint(s.bytes);
+    dest_ = dest;
+    last_ = s;
+  }
+  IncomingSend Read(comm::ByteReader& in, uint32_t& dest) {
+    dest = dest_ = in.GetDelta32(dest_);
+    IncomingSend s{};
+    s.sender = in.GetDelta32(last_.sender);
+    s.index = in.GetDelta32(last_.index);
+    s.event = in.GetDelta32(last_.event);
+    s.comm = static_cast<uint32_t>(in.GetVarint());
+    s.tag = static_cast<uint32_t>(in.GetVarint());
+    s.entered = in.GetDelta(last_.entered);
+    s.time = in.GetDelta(s.entered);
+    s.bytes = in.GetVarint();
+    last_ = s;
+    return s;
+  }
+
+ private:
+  uint32_t dest_ = 0;
+  IncomingSend last_{};
+};
+
+// What a sender's rank needs back of a matched message: which send it was and the receiver's
+// facts (the sender's it has), again as differences to the previous one.
+class ReceiptCodec {
+ public:
+  void Write(comm::ByteWriter& out, uint32_t index, const Message& m) {
+    out.PutDelta(m.sender, last_.sender);
+    out.PutDelta(index, index_);
+    out.PutDelta(m.receiver, last_.receiver);
+    out.PutDelta(m.recv_event, last_.recv_event);
+    out.PutDelta(m.recv_posting, m.recv_event);
+    out.PutDelta(m.recv_posted_entered, last_.recv_posted_entered);
+    index_ = index;
+    last_ = m;
+  }
+  Message Read(comm::ByteReader& in, uint32_t& index) {
+    Message m;
+    m.sender = in.GetDelta32(last_.sender);
+    index = index_ = in.GetDelta32(index_);
+    m.receiver = in.GetDelta32(last_.receiver);
+    m.recv_event = in.GetDelta32(last_.recv_event);
+    m.recv_posting = in.GetDelta32(m.recv_event);
+    m.recv_posted_entered = in.GetDelta(last_.recv_posted_entered);
+    last_ = m;
+    return m;
+  }
+
+ private:
+  uint32_t index_ = 0;
+  Message last_{0, 0, 0, 0, 0, 0, 0, 0, 0};
+};
+
 }  // namespace
 
 void MatchPointToPoint(const trace::Trace& trace, unsigned threads, SyncGraph& graph) {
@@ -282,12 +352,12 @@ void MatchPointToPoint(const trace::Trace& trace, const trace::Partition& partit
 
   // Every send, with the facts its message carries, goes to the rank of its destination.
   std::vector<comm::ByteWriter> to_destinations(comm.size());
+  std::vector<SendCodec> send_codecs(comm.size());
   for (uint32_t s : owned) {
     for (uint32_t i = 0; i < scans[s].sends.size(); ++i) {
       const SendRecord& send = scans[s].sends[i];
-      comm::ByteWriter& out = to_destinations[partition.owner[send.dest]];
-      out.Put(send.dest);
-      out.Put(ReadSend(trace, s, i, send));
+      const uint32_t rank = partition.owner[send.dest];
+      send_codecs[rank].Write(to_destinations[rank], send.dest, ReadSend(trace, s, i, send));
     }
   }
   std::vector<comm::Bytes> outgoing(comm.size());
@@ -295,9 +365,12 @@ void MatchPointToPoint(const trace::Trace& trace, const trace::Partition& partit
   std::vector<std::vector<IncomingSend>> incoming(n);
   for (const comm::Bytes& bytes : comm.Exchange(std::move(outgoing))) {
     comm::ByteReader in(bytes);
+    SendCodec codec;
     while (!in.done()) {
-      const uint32_t dest = in.Get<uint32_t>();
-      incoming[dest].push_back(in.Get<IncomingSend>());
+      uint32_t dest = 0;
+      IncomingSend send = codec.Read(in, dest);
+      CW_CHECK(dest < n);
+      incoming[dest].push_back(send);
     }
   }
   // Ranks arrive in rank order; one process lists the sends by sender location, then issue order.
@@ -323,6 +396,7 @@ void MatchPointToPoint(const trace::Trace& trace, const trace::Partition& partit
   std::vector<std::vector<uint32_t>> message_of(n);  // per owned sender and send: local id
   for (uint32_t s : owned) message_of[s].assign(scans[s].sends.size(), kNone);
   std::vector<comm::ByteWriter> to_senders(comm.size());
+  std::vector<ReceiptCodec> receipt_codecs(comm.size());
   for (size_t i = 0; i < owned.size(); ++i) {
     const uint32_t dest = owned[i];
     DestinationResult& r = results[i];
@@ -338,9 +412,9 @@ void MatchPointToPoint(const trace::Trace& trace, const trace::Partition& partit
       if (sender_rank == me) {
         message_of[send.sender][send.index] = static_cast<uint32_t>(next_free + m);
       } else {
-        // The sender's rank needs the whole message: its analyses read the receiver's facts.
-        to_senders[sender_rank].Put(send.index);
-        to_senders[sender_rank].Put(graph.messages[next_free + m]);
+        // The sender's rank has the sender's facts; it needs the receiver's.
+        receipt_codecs[sender_rank].Write(to_senders[sender_rank], send.index,
+                                          graph.messages[next_free + m]);
       }
     }
     next_free += r.matched;
@@ -356,9 +430,17 @@ void MatchPointToPoint(const trace::Trace& trace, const trace::Partition& partit
   for (uint32_t r = 0; r < comm.size(); ++r) outgoing[r] = to_senders[r].Take();
   for (const comm::Bytes& bytes : comm.Exchange(std::move(outgoing))) {
     comm::ByteReader in(bytes);
+    ReceiptCodec codec;
     while (!in.done()) {
-      const uint32_t index = in.Get<uint32_t>();
-      const Message m = in.Get<Message>();
+      uint32_t index = 0;
+      Message m = codec.Read(in, index);
+      CW_CHECK(m.sender < n && partition.owner[m.sender] == me &&
+               index < scans[m.sender].sends.size());
+      const IncomingSend send = ReadSend(trace, m.sender, index, scans[m.sender].sends[index]);
+      m.send_entered = send.entered;
+      m.send_time = send.time;
+      m.bytes = send.bytes;
+      m.send_event = send.event;
       message_of[m.sender][index] = static_cast<uint32_t>(graph.messages.size());
       graph.messages.push_back(m);
     }
