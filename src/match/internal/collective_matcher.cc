@@ -53,6 +53,25 @@ std::string Where(uint32_t location, uint32_t event) {
   return "location " + std::to_string(location) + ", event " + std::to_string(event);
 }
 
+// The rank of `loc` in communicator `c` (0 in a self-like one), or kNone if collectives on `c`
+// cannot be matched on `loc`: the communicator is undefined, unresolved, or lacks `loc`.
+uint32_t RankIn(const std::vector<trace::Comm>& comms, uint32_t c, uint32_t loc) {
+  if (c >= comms.size() || !comms[c].defined) return kNone;
+  if (comms[c].is_self) return 0;
+  const std::vector<uint32_t>& ranks = comms[c].rank_to_location;
+  auto it = std::find(ranks.begin(), ranks.end(), loc);
+  return it == ranks.end() ? kNone : static_cast<uint32_t>(it - ranks.begin());
+}
+
+// The rank of `loc` in the communicator of window `w`, or kNone if the window's collectives
+// cannot be matched on `loc`.
+uint32_t RankInWindow(const trace::Definitions& defs, uint32_t w, uint32_t loc) {
+  if (w >= defs.windows.size() || !defs.windows[w].defined) return kNone;
+  const uint32_t c = defs.windows[w].comm;
+  if (c >= defs.comms.size() || defs.comms[c].is_self) return kNone;
+  return RankIn(defs.comms, c, loc);
+}
+
 // A member's call as instance building needs it: the member with its facts, and what it says
 // about the instance.
 struct MemberCall {
@@ -166,18 +185,11 @@ void MatchCollectives(const trace::Trace& trace, unsigned threads, SyncGraph& gr
   std::vector<bool> used(comms.size(), false);
   for (uint32_t loc = 0; loc < n; ++loc) {
     for (const auto& [comm, list] : calls[loc].by_comm) {
-      bool known = comm < comms.size() && comms[comm].defined &&
-                   (comms[comm].is_self || !comms[comm].rank_to_location.empty());
-      if (!known) {
+      const uint32_t rank = RankIn(comms, comm, loc);
+      if (rank == kNone) {
         graph.diagnostics.Report(kCollectiveUnknownComm, Where(loc, list.front().end), list.size());
-        continue;
-      }
-      const trace::Comm& c = comms[comm];
-      if (c.is_self) {
+      } else if (comms[comm].is_self) {
         self_users[comm].push_back(loc);
-      } else if (std::find(c.rank_to_location.begin(), c.rank_to_location.end(), loc) ==
-                 c.rank_to_location.end()) {
-        graph.diagnostics.Report(kCollectiveUnknownComm, Where(loc, list.front().end), list.size());
       } else {
         used[comm] = true;
       }
@@ -196,13 +208,7 @@ void MatchCollectives(const trace::Trace& trace, unsigned threads, SyncGraph& gr
   std::vector<bool> window_used(windows.size(), false);
   for (uint32_t loc = 0; loc < n; ++loc) {
     for (const auto& [window, list] : calls[loc].by_window) {
-      const uint32_t comm =
-          window < windows.size() && windows[window].defined ? windows[window].comm : kNone;
-      bool known =
-          comm < comms.size() && comms[comm].defined && !comms[comm].is_self &&
-          std::find(comms[comm].rank_to_location.begin(), comms[comm].rank_to_location.end(),
-                    loc) != comms[comm].rank_to_location.end();
-      if (!known) {
+      if (RankInWindow(trace.defs, window, loc) == kNone) {
         graph.diagnostics.Report(kCollectiveUnknownWindow, Where(loc, list.front().end),
                                  list.size());
         continue;
@@ -290,36 +296,23 @@ void MatchCollectives(const trace::Trace& trace, const trace::Partition& partiti
   };
   for (uint32_t loc : owned) {
     for (const auto& [c, list] : calls[loc].by_comm) {
-      bool known = c < comms.size() && comms[c].defined &&
-                   (comms[c].is_self || !comms[c].rank_to_location.empty());
-      if (!known) {
+      const uint32_t rank = RankIn(comms, c, loc);
+      if (rank == kNone) {
         graph.diagnostics.Report(kCollectiveUnknownComm, Where(loc, list.front().end), list.size());
-        continue;
-      }
-      if (comms[c].is_self) {
+      } else if (comms[c].is_self) {
         ship(GroupKey{0, c, loc}, {loc}, loc, 0, list);
-        continue;
+      } else {
+        ship(GroupKey{0, c, kNone}, comms[c].rank_to_location, loc, rank, list);
       }
-      const std::vector<uint32_t>& ranks = comms[c].rank_to_location;
-      auto it = std::find(ranks.begin(), ranks.end(), loc);
-      if (it == ranks.end()) {
-        graph.diagnostics.Report(kCollectiveUnknownComm, Where(loc, list.front().end), list.size());
-        continue;
-      }
-      ship(GroupKey{0, c, kNone}, ranks, loc, static_cast<uint32_t>(it - ranks.begin()), list);
     }
     for (const auto& [w, list] : calls[loc].by_window) {
-      const uint32_t c = w < windows.size() && windows[w].defined ? windows[w].comm : kNone;
-      bool known = c < comms.size() && comms[c].defined && !comms[c].is_self;
-      const std::vector<uint32_t>* ranks = known ? &comms[c].rank_to_location : nullptr;
-      auto it = known ? std::find(ranks->begin(), ranks->end(), loc)
-                      : std::vector<uint32_t>::const_iterator();
-      if (!known || it == ranks->end()) {
+      const uint32_t rank = RankInWindow(trace.defs, w, loc);
+      if (rank == kNone) {
         graph.diagnostics.Report(kCollectiveUnknownWindow, Where(loc, list.front().end),
                                  list.size());
         continue;
       }
-      ship(GroupKey{1, w, kNone}, *ranks, loc, static_cast<uint32_t>(it - ranks->begin()), list);
+      ship(GroupKey{1, w, kNone}, comms[windows[w].comm].rank_to_location, loc, rank, list);
     }
   }
   std::vector<comm::Bytes> outgoing(comm.size());

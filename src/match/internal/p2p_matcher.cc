@@ -197,6 +197,22 @@ DestinationResult MatchDestination(const trace::Trace& trace, uint32_t dest,
   return result;
 }
 
+// Moves the `r.matched` messages of `dest`, matched into slots from `slot`, down to `next_free`
+// (slots of unmatched receives are squeezed out in place, so the messages never exist twice),
+// and records them as the location's received messages. Returns the next free slot.
+size_t PlaceReceived(uint32_t dest, size_t slot, size_t next_free, const DestinationResult& r,
+                     SyncGraph& graph) {
+  LocationSync& sync = graph.by_location[dest];
+  sync.first_received = static_cast<uint32_t>(next_free);
+  sync.received_count = r.matched;
+  std::copy(graph.messages.begin() + static_cast<std::ptrdiff_t>(slot),
+            graph.messages.begin() + static_cast<std::ptrdiff_t>(slot + r.matched),
+            graph.messages.begin() + static_cast<std::ptrdiff_t>(next_free));
+  graph.stats.unmatched_receives += r.unmatched_receives;
+  graph.diagnostics.Merge(r.diagnostics);
+  return next_free + r.matched;
+}
+
 // Sends to one rank travel as differences to the previous send in the same buffer: a sender's
 // sends are consecutive, so locations, indices, events and times change little, and most
 // fields take a byte or two instead of a full word.
@@ -307,16 +323,7 @@ void MatchPointToPoint(const trace::Trace& trace, unsigned threads, SyncGraph& g
   });
   size_t next_free = 0;
   for (uint32_t dest = 0; dest < n; ++dest) {
-    DestinationResult& r = results[dest];
-    LocationSync& sync = graph.by_location[dest];
-    sync.first_received = static_cast<uint32_t>(next_free);
-    sync.received_count = r.matched;
-    std::copy(graph.messages.begin() + static_cast<std::ptrdiff_t>(slot[dest]),
-              graph.messages.begin() + static_cast<std::ptrdiff_t>(slot[dest] + r.matched),
-              graph.messages.begin() + static_cast<std::ptrdiff_t>(next_free));
-    next_free += r.matched;
-    graph.stats.unmatched_receives += r.unmatched_receives;
-    graph.diagnostics.Merge(r.diagnostics);
+    next_free = PlaceReceived(dest, slot[dest], next_free, results[dest], graph);
   }
   graph.messages.resize(next_free);
   graph.messages.shrink_to_fit();
@@ -399,13 +406,7 @@ void MatchPointToPoint(const trace::Trace& trace, const trace::Partition& partit
   std::vector<ReceiptCodec> receipt_codecs(comm.size());
   for (size_t i = 0; i < owned.size(); ++i) {
     const uint32_t dest = owned[i];
-    DestinationResult& r = results[i];
-    LocationSync& sync = graph.by_location[dest];
-    sync.first_received = static_cast<uint32_t>(next_free);
-    sync.received_count = r.matched;
-    std::copy(graph.messages.begin() + static_cast<std::ptrdiff_t>(slot[i]),
-              graph.messages.begin() + static_cast<std::ptrdiff_t>(slot[i] + r.matched),
-              graph.messages.begin() + static_cast<std::ptrdiff_t>(next_free));
+    const DestinationResult& r = results[i];
     for (uint32_t m = 0; m < r.matched; ++m) {
       const IncomingSend& send = incoming[dest][matched_from[i][m]];
       const uint32_t sender_rank = partition.owner[send.sender];
@@ -414,12 +415,10 @@ void MatchPointToPoint(const trace::Trace& trace, const trace::Partition& partit
       } else {
         // The sender's rank has the sender's facts; it needs the receiver's.
         receipt_codecs[sender_rank].Write(to_senders[sender_rank], send.index,
-                                          graph.messages[next_free + m]);
+                                          graph.messages[slot[i] + m]);
       }
     }
-    next_free += r.matched;
-    graph.stats.unmatched_receives += r.unmatched_receives;
-    graph.diagnostics.Merge(r.diagnostics);
+    next_free = PlaceReceived(dest, slot[i], next_free, r, graph);
   }
   graph.messages.resize(next_free);
   graph.stats.messages = next_free;  // the job's total is the sum over ranks
