@@ -82,6 +82,11 @@ std::vector<std::pair<uint32_t, uint32_t>> ShareCommunicatorUsers(
 Result<trace::Trace> ReadOwnedLocations(const std::string& path, const otf2::ReadOptions& options,
                                         const trace::Partition& partition,
                                         comm::Communicator& comm) {
+  if (partition.owned.size() != comm.size()) {
+    return MakeError(ErrorCode::kInternal,
+                     "the partition was made for " + std::to_string(partition.owned.size()) +
+                         " ranks, the job has " + std::to_string(comm.size()));
+  }
   const std::vector<uint32_t>& owned = partition.owned[comm.rank()];
   Result<otf2::LocationReads> reads = otf2::ReadLocations(path, options, &owned);
   CW_RETURN_IF_ERROR(
