@@ -100,4 +100,12 @@ class ByteReader {
   size_t at_ = 0;
 };
 
+// The buffers of one writer per rank, ready for Communicator::Exchange.
+inline std::vector<Bytes> TakeAll(std::vector<ByteWriter>& writers) {
+  std::vector<Bytes> buffers;
+  buffers.reserve(writers.size());
+  for (ByteWriter& w : writers) buffers.push_back(w.Take());
+  return buffers;
+}
+
 }  // namespace cw::comm

@@ -107,6 +107,13 @@ void Add(const match::SyncGraph& g, Totals& t) {
   t.diagnostics.Merge(g.diagnostics);
 }
 
+// One process's graph of `anchor`, for the expected counts of a hand-built trace.
+match::SyncGraph SingleProcessGraph(const std::string& anchor) {
+  Result<trace::Trace> single = otf2::ReadTrace(anchor, {});
+  EXPECT_TRUE(single) << anchor;
+  return single ? match::MatchTrace(*single, 1) : match::SyncGraph{};
+}
+
 void CheckDistributedMatch(const std::string& anchor, uint32_t ranks) {
   otf2::ReadOptions options;
   options.allow_partial = true;
@@ -193,9 +200,7 @@ TEST(DistributedMatchTest, UnmatchedAndCancelledMessagesCountTheSame) {
   std::string anchor = s.WriteOrDie(testing::MakeTempDir("distributed-unmatched"));
   // One process: messages 0->1, 1->3 (tag 1), 1->3 (tag 2); the second 0->1 send and rank 2's
   // receive are unmatched; rank 3's Isend was cancelled.
-  Result<trace::Trace> single = otf2::ReadTrace(anchor, {});
-  ASSERT_TRUE(single);
-  const match::SyncGraph graph = match::MatchTrace(*single, 1);
+  const match::SyncGraph graph = SingleProcessGraph(anchor);
   EXPECT_EQ(graph.stats.messages, 3u);
   EXPECT_EQ(graph.stats.unmatched_sends, 1u);
   EXPECT_EQ(graph.stats.unmatched_receives, 1u);
@@ -226,9 +231,7 @@ TEST(DistributedMatchTest, CollectivesWithAMissingMemberCountTheSame) {
   // and k=2 their bcast with rank 3's reduce (complete, but the operations differ: two
   // mismatches); k=3 the reduce of ranks 0-2 alone (incomplete). The window: a complete fence,
   // and one without rank 0 (incomplete).
-  Result<trace::Trace> single = otf2::ReadTrace(anchor, {});
-  ASSERT_TRUE(single);
-  const match::SyncGraph graph = match::MatchTrace(*single, 1);
+  const match::SyncGraph graph = SingleProcessGraph(anchor);
   EXPECT_EQ(graph.stats.collective_instances, 6u);
   EXPECT_EQ(graph.stats.incomplete_collectives, 2u);
   EXPECT_EQ(graph.diagnostics.Count(match::kCollectiveMismatch), 2u);

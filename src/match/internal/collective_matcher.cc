@@ -315,11 +315,9 @@ void MatchCollectives(const trace::Trace& trace, const trace::Partition& partiti
       ship(GroupKey{1, w, kNone}, comms[windows[w].comm].rank_to_location, loc, rank, list);
     }
   }
-  std::vector<comm::Bytes> outgoing(comm.size());
-  for (uint32_t r = 0; r < comm.size(); ++r) outgoing[r] = to_builders[r].Take();
   // The members of each instance this rank builds, by communicator rank.
   std::map<std::pair<GroupKey, uint32_t>, std::vector<std::pair<uint32_t, MemberCall>>> rounds;
-  for (const comm::Bytes& bytes : comm.Exchange(std::move(outgoing))) {
+  for (const comm::Bytes& bytes : comm.Exchange(comm::TakeAll(to_builders))) {
     comm::ByteReader in(bytes);
     while (!in.done()) {
       const ShippedMember m = in.Get<ShippedMember>();
@@ -361,14 +359,12 @@ void MatchCollectives(const trace::Trace& trace, const trace::Partition& partiti
   graph.stats.incomplete_collectives += built.stats.incomplete_collectives;
   graph.diagnostics.Merge(built.diagnostics);
 
-  outgoing.assign(comm.size(), {});
-  for (uint32_t r = 0; r < comm.size(); ++r) outgoing[r] = to_members[r].Take();
   struct Received {
     InstanceHeader header;
     std::vector<CollectiveMember> members;
   };
   std::vector<Received> received;
-  for (const comm::Bytes& bytes : comm.Exchange(std::move(outgoing))) {
+  for (const comm::Bytes& bytes : comm.Exchange(comm::TakeAll(to_members))) {
     comm::ByteReader in(bytes);
     while (!in.done()) {
       Received r{in.Get<InstanceHeader>(), {}};

@@ -367,10 +367,8 @@ void MatchPointToPoint(const trace::Trace& trace, const trace::Partition& partit
       send_codecs[rank].Write(to_destinations[rank], send.dest, ReadSend(trace, s, i, send));
     }
   }
-  std::vector<comm::Bytes> outgoing(comm.size());
-  for (uint32_t r = 0; r < comm.size(); ++r) outgoing[r] = to_destinations[r].Take();
   std::vector<std::vector<IncomingSend>> incoming(n);
-  for (const comm::Bytes& bytes : comm.Exchange(std::move(outgoing))) {
+  for (const comm::Bytes& bytes : comm.Exchange(comm::TakeAll(to_destinations))) {
     comm::ByteReader in(bytes);
     SendCodec codec;
     while (!in.done()) {
@@ -425,9 +423,7 @@ void MatchPointToPoint(const trace::Trace& trace, const trace::Partition& partit
   std::vector<std::vector<IncomingSend>>().swap(incoming);
 
   // Then copies of the messages the rank's locations sent to other ranks.
-  outgoing.assign(comm.size(), {});  // moved out by the first exchange
-  for (uint32_t r = 0; r < comm.size(); ++r) outgoing[r] = to_senders[r].Take();
-  for (const comm::Bytes& bytes : comm.Exchange(std::move(outgoing))) {
+  for (const comm::Bytes& bytes : comm.Exchange(comm::TakeAll(to_senders))) {
     comm::ByteReader in(bytes);
     ReceiptCodec codec;
     while (!in.done()) {
