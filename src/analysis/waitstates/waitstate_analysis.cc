@@ -79,9 +79,9 @@ WaitStateResult AnalyzeWaitStates(const trace::Trace& trace, const match::SyncGr
     out->traffic = internal::TrafficCounts(0);
     outputs[index] = std::move(out);
   });
-  if (options.comm != nullptr && options.partition != nullptr) {
-    ShareInitFinalize(*options.partition, *options.comm, init_finalize);
-  }
+  // Distributed: a rank analyses only its own locations' events.
+  const bool distributed = options.comm != nullptr && options.partition != nullptr;
+  if (distributed) ShareInitFinalize(*options.partition, *options.comm, init_finalize);
   // MPI_Init and MPI_Finalize compare every location with the latest one: a second, short step.
   init_finalize.Summarize();
 
@@ -91,9 +91,9 @@ WaitStateResult AnalyzeWaitStates(const trace::Trace& trace, const match::SyncGr
   for (uint32_t loc = 0; loc < n; ++loc) {
     internal::LocationOutput& out = *outputs[loc];
     // Distributed, the calls of other ranks' locations are known, their events are not.
-    const bool mine = options.partition == nullptr || options.comm == nullptr ||
-                      options.partition->owner[loc] == options.comm->rank();
-    if (mine) internal::ApplyInitFinalize(ctx, loc, init_finalize, out);
+    if (!distributed || options.partition->owner[loc] == options.comm->rank()) {
+      internal::ApplyInitFinalize(ctx, loc, init_finalize, out);
+    }
     result.violations.p2p += out.violations.p2p;
     result.violations.collective += out.violations.collective;
     result.violations.probe += out.violations.probe;
