@@ -56,6 +56,10 @@ std::string HtmlText(const std::string& text) {
 
 std::string HtmlReport(const Report& report, const trace::Trace& trace,
                        const match::SyncGraph& graph) {
+  return HtmlReport(report, trace, EventViewsOf(report, trace, graph, AllLocations(trace)));
+}
+
+std::string HtmlReport(const Report& report, const trace::Trace& trace, const EventViews& views) {
   std::string page;
   page += "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n";
   page += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
@@ -66,7 +70,7 @@ std::string HtmlReport(const Report& report, const trace::Trace& trace,
   page += "<script>\n";
   page += internal::kD3;
   page += "\n</script>\n<script>\nconst CAUSEWAY = ";
-  page += ForScript(internal::HtmlData(report, trace, graph));
+  page += ForScript(internal::HtmlData(report, trace, views));
   page += ";\n</script>\n<script>\n";
   page += internal::kReportJs;
   page += "\n</script>\n</body></html>\n";
@@ -76,6 +80,11 @@ std::string HtmlReport(const Report& report, const trace::Trace& trace,
 Status WriteHtmlReport(const Report& report, const trace::Trace& trace,
                        const match::SyncGraph& graph, const std::string& path) {
   return WriteTextFile(path, HtmlReport(report, trace, graph));
+}
+
+Status WriteHtmlReport(const Report& report, const trace::Trace& trace, const EventViews& views,
+                       const std::string& path) {
+  return WriteTextFile(path, HtmlReport(report, trace, views));
 }
 
 }  // namespace cw::report

@@ -12,6 +12,7 @@
 
 #include "base/status.h"
 #include "match/sync_graph.h"
+#include "report/event_views.h"
 #include "report/report.h"
 #include "trace/trace.h"
 
@@ -19,8 +20,13 @@ namespace cw::report {
 
 Status WriteHtmlReport(const Report& report, const trace::Trace& trace,
                        const match::SyncGraph& graph, const std::string& path);
+// The same with the event views computed elsewhere (report/event_views.h): `trace` then only
+// names call paths.
+Status WriteHtmlReport(const Report& report, const trace::Trace& trace, const EventViews& views,
+                       const std::string& path);
 
 // The page as a string (for tests that check its size and content).
+std::string HtmlReport(const Report& report, const trace::Trace& trace, const EventViews& views);
 std::string HtmlReport(const Report& report, const trace::Trace& trace,
                        const match::SyncGraph& graph);
 

@@ -53,16 +53,25 @@ std::string Report::LocationLabel(uint32_t location) const {
 
 namespace {
 
-TraceSummary Summarize(const trace::Trace& trace, const analysis::WaitStateResult& waitstates) {
+TraceSummary Summarize(const trace::Trace& trace, const TraceFacts& facts,
+                       const analysis::WaitStateResult& waitstates) {
   TraceSummary s;
   s.path = trace.path;
   s.locations = trace.location_count();
   for (const trace::LocationGroup& g : trace.defs.location_groups) {
     if (g.defined && g.rank != trace::kNone) ++s.processes;
   }
-  s.events = trace.RecordedEventCount();
-  s.duration = trace.Seconds(trace.EndTime() - trace.BeginTime());
-  s.begin = trace.SecondsSinceStart(trace.BeginTime());
+  // As Trace::BeginTime and EndTime: over the locations with events, 0 when there are none.
+  uint64_t begin = UINT64_MAX, end = 0;
+  for (const trace::LocationSpan& span : facts.spans) {
+    s.events += span.recorded_events;
+    if (span.empty) continue;
+    begin = std::min(begin, span.first);
+    end = std::max(end, span.last);
+  }
+  if (begin == UINT64_MAX) begin = 0;
+  s.duration = trace.Seconds(end - begin);
+  s.begin = trace.SecondsSinceStart(begin);
   s.timer_resolution = trace.defs.clock.resolution;
   s.clock_violations_p2p = waitstates.violations.p2p;
   s.clock_violations_collective = waitstates.violations.collective;
@@ -96,12 +105,27 @@ CriticalPathSummary SummarizePath(const trace::Trace& trace,
 
 }  // namespace
 
+TraceFacts TraceFactsOf(const trace::Trace& trace, const match::SyncGraph& graph) {
+  TraceFacts facts;
+  facts.spans = trace::LocationSpans(trace);
+  facts.matching = graph.stats;
+  facts.diagnostics.Merge(trace.diagnostics);
+  facts.diagnostics.Merge(graph.diagnostics);
+  return facts;
+}
+
 Report BuildReport(const trace::Trace& trace, const match::SyncGraph& graph,
+                   const analysis::AnalysisResult& analysis,
+                   const clock::ClockCorrection* correction) {
+  return BuildReport(trace, TraceFactsOf(trace, graph), analysis, correction);
+}
+
+Report BuildReport(const trace::Trace& trace, const TraceFacts& facts,
                    const analysis::AnalysisResult& analysis,
                    const clock::ClockCorrection* correction) {
   const analysis::WaitStateResult& waitstates = analysis.waitstates;
   Report r;
-  r.trace = Summarize(trace, waitstates);
+  r.trace = Summarize(trace, facts, waitstates);
   const trace::Definitions& defs = trace.defs;
   for (uint32_t i = 0; i < trace.location_count(); ++i) {
     const trace::Location& loc = defs.locations[i];
@@ -137,7 +161,7 @@ Report BuildReport(const trace::Trace& trace, const match::SyncGraph& graph,
                  i.partner == trace::kNone ? std::nullopt : std::optional<uint32_t>(i.partner)});
   }
   r.instance_counts = waitstates.instance_counts;
-  r.matching = graph.stats;
+  r.matching = facts.matching;
   if (analysis.critical_path) r.critical_path = SummarizePath(trace, *analysis.critical_path);
   const analysis::PopEfficiency& pop = analysis.pop;
   r.pop = PopSummary{
@@ -169,8 +193,7 @@ Report BuildReport(const trace::Trace& trace, const match::SyncGraph& graph,
         correction->max_slope};
     all.Merge(correction->diagnostics);
   }
-  all.Merge(trace.diagnostics);
-  all.Merge(graph.diagnostics);
+  all.Merge(facts.diagnostics);
   if (analysis.sync_points) all.Merge(analysis.sync_points->diagnostics);
   if (analysis.delay) all.Merge(analysis.delay->diagnostics);
   if (analysis.critical_path) all.Merge(analysis.critical_path->diagnostics);

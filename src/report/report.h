@@ -138,8 +138,23 @@ struct Report {
   std::string LocationLabel(uint32_t location) const;
 };
 
+// What a report states of the whole trace and its matching beyond the definitions and the call
+// tree. One process reads it off its trace and graph (TraceFactsOf); the first rank of an MPI
+// analysis job gathers it from every rank's share (distributed/).
+struct TraceFacts {
+  std::vector<trace::LocationSpan> spans;  // every location
+  match::MatchStats matching;
+  Diagnostics diagnostics;  // the reader's, then the matcher's
+};
+TraceFacts TraceFactsOf(const trace::Trace& trace, const match::SyncGraph& graph);
+
 // `correction`: what timestamp correction did before the analysis, if it ran.
 Report BuildReport(const trace::Trace& trace, const match::SyncGraph& graph,
+                   const analysis::AnalysisResult& analysis,
+                   const clock::ClockCorrection* correction = nullptr);
+// The same where `trace` gives only the definitions, the call tree and the path, and `facts`
+// the rest.
+Report BuildReport(const trace::Trace& trace, const TraceFacts& facts,
                    const analysis::AnalysisResult& analysis,
                    const clock::ClockCorrection* correction = nullptr);
 

@@ -35,6 +35,15 @@ uint64_t Trace::EndTime() const {
   return end;
 }
 
+std::vector<LocationSpan> LocationSpans(const Trace& trace) {
+  std::vector<LocationSpan> spans(trace.location_count());
+  for (uint32_t l = 0; l < trace.location_count(); ++l) {
+    const LocationEvents& ev = trace.location(l);
+    spans[l] = LocationSpan{ev.empty(), ev.first_time(), ev.last_time(), ev.recorded_size()};
+  }
+  return spans;
+}
+
 std::string Trace::CallpathName(uint32_t callpath) const {
   return call_tree.PathName(
       callpath, [this](uint32_t region) { return std::string(defs.RegionName(region)); });

@@ -54,6 +54,16 @@ class Trace {
   size_t MemoryBytes() const;
 };
 
+// What summaries need of a location without its events (which, in an MPI analysis job, another
+// rank may hold): the times of its first and last event and how many were read from the file.
+struct LocationSpan {
+  bool empty = true;
+  uint64_t first = 0;
+  uint64_t last = 0;
+  uint64_t recorded_events = 0;
+};
+std::vector<LocationSpan> LocationSpans(const Trace& trace);
+
 // Threads of one process that call MPI (MPI_THREAD_MULTIPLE) are locations of their own, while
 // a communicator's ranks name one location per process (the first of its COMM_LOCATIONS group).
 // A communicator that, in every process, one location alone used for messages and collectives

@@ -6,18 +6,23 @@
 namespace cw::analysis {
 
 PopEfficiency ComputePopEfficiency(const trace::Trace& trace, const WaitStateResult& waitstates) {
+  return ComputePopEfficiency(trace.defs, trace::LocationSpans(trace), waitstates);
+}
+
+PopEfficiency ComputePopEfficiency(const trace::Definitions& defs,
+                                   std::span<const trace::LocationSpan> spans,
+                                   const WaitStateResult& waitstates) {
   PopEfficiency pop;
   uint64_t first = std::numeric_limits<uint64_t>::max();
   uint64_t last = 0;
-  for (uint32_t l = 0; l < trace.location_count(); ++l) {
-    const trace::LocationType type = trace.defs.locations[l].type;
-    const trace::LocationEvents& ev = trace.location(l);
-    if (ev.empty() ||
+  for (uint32_t l = 0; l < spans.size(); ++l) {
+    const trace::LocationType type = defs.locations[l].type;
+    if (spans[l].empty ||
         (type != trace::LocationType::kCpuThread && type != trace::LocationType::kUnknown)) {
       continue;
     }
-    first = std::min(first, ev.first_time());
-    last = std::max(last, ev.last_time());
+    first = std::min(first, spans[l].first);
+    last = std::max(last, spans[l].last);
     double computation = 0;
     if (l < waitstates.severities.size()) {
       if (const std::vector<double>* comp = waitstates.severities[l].Values(MetricId::kComp)) {

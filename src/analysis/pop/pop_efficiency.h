@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "analysis/waitstates/waitstate_analysis.h"
@@ -41,6 +42,11 @@ struct PopEfficiency {
 };
 
 PopEfficiency ComputePopEfficiency(const trace::Trace& trace, const WaitStateResult& waitstates);
+// The same from each location's first and last event (`spans`, indexed like defs.locations), for
+// a process that does not hold every location's events (the first rank of an MPI analysis job).
+PopEfficiency ComputePopEfficiency(const trace::Definitions& defs,
+                                   std::span<const trace::LocationSpan> spans,
+                                   const WaitStateResult& waitstates);
 
 // Completes `pop` with the runtime of its locations (first to last event) on an ideal network.
 void AddIdealNetworkRuntime(PopEfficiency& pop, double ideal_runtime);

@@ -21,10 +21,6 @@ using nlohmann::json;
 using trace::kNone;
 
 constexpr size_t kHeatmapCallpaths = 20;
-constexpr uint32_t kMatrixSide = 64;  // ranks are binned beyond this
-constexpr size_t kTimelines = 5;
-constexpr size_t kSlicesPerTrack = 400;
-constexpr size_t kArrowsPerTimeline = 200;
 
 std::string FormatSig(double v, int digits = 6) {
   char buf[32];
@@ -264,121 +260,57 @@ json Heatmap(const Report& r) {
   return {{"callpaths", callpaths}, {"rows", rows}};
 }
 
-json Communication(const trace::Trace& trace, const match::SyncGraph& graph) {
-  // By rank where every location has one, else by location.
-  const trace::Definitions& defs = trace.defs;
-  bool ranks = true;
-  uint32_t count = 0;
-  for (uint32_t l = 0; l < trace.location_count(); ++l) {
-    uint32_t rank = defs.RankOfLocation(l);
-    if (rank == kNone) ranks = false;
-    count = std::max(count, (rank == kNone ? l : rank) + 1);
-  }
-  if (!ranks) count = trace.location_count();
-  const uint32_t bin = std::max<uint32_t>(1, (count + kMatrixSide - 1) / kMatrixSide);
-  const uint32_t side = (count + bin - 1) / bin;
-  std::vector<std::vector<double>> bytes(side, std::vector<double>(side, 0.0));
-  std::vector<std::vector<uint64_t>> messages(side, std::vector<uint64_t>(side, 0));
-  std::map<int, uint64_t> sizes;  // log2 bucket (-1: empty messages) -> count
-  auto index = [&](uint32_t location) {
-    uint32_t rank = ranks ? defs.RankOfLocation(location) : location;
-    return rank / bin;
-  };
-  for (const match::Message& m : graph.messages) {
-    if (m.sender >= trace.location_count() || m.receiver >= trace.location_count()) continue;
-    uint32_t s = index(m.sender), d = index(m.receiver);
-    if (s < side && d < side) {
-      bytes[s][d] += static_cast<double>(m.bytes);
-      ++messages[s][d];
-    }
-    ++sizes[m.bytes == 0 ? -1 : static_cast<int>(std::log2(static_cast<double>(m.bytes)))];
+json Communication(const CommunicationMatrix& matrix) {
+  json bytes = json::array(), messages = json::array();
+  for (uint32_t s = 0; s < matrix.side; ++s) {
+    const size_t row = size_t{s} * matrix.side;
+    bytes.push_back(
+        std::vector<double>(matrix.bytes.begin() + static_cast<ptrdiff_t>(row),
+                            matrix.bytes.begin() + static_cast<ptrdiff_t>(row + matrix.side)));
+    messages.push_back(
+        std::vector<uint64_t>(matrix.messages.begin() + static_cast<ptrdiff_t>(row),
+                              matrix.messages.begin() + static_cast<ptrdiff_t>(row + matrix.side)));
   }
   json histogram = json::array();
-  for (const auto& [bucket, n] : sizes) {
+  for (const auto& [bucket, n] : matrix.sizes) {
     histogram.push_back({{"from", bucket < 0 ? 0.0 : std::ldexp(1.0, bucket)},
                          {"to", bucket < 0 ? 0.0 : std::ldexp(1.0, bucket + 1)},
                          {"count", n}});
   }
-  return {{"by", ranks ? "rank" : "location"},
-          {"bin", bin},
-          {"side", side},
+  return {{"by", matrix.by_rank ? "rank" : "location"},
+          {"bin", matrix.bin},
+          {"side", matrix.side},
           {"bytes", bytes},
           {"messages", messages},
           {"sizes", histogram}};
 }
 
-// Depth of every Enter of a location (0 for the outermost regions).
-std::vector<uint8_t> Depths(const trace::LocationEvents& ev) {
-  std::vector<uint8_t> depth(ev.size(), 0);
-  uint32_t level = 0;
-  for (uint32_t i = 0; i < ev.size(); ++i) {
-    if (ev.kind(i) == trace::EventKind::kEnter) {
-      depth[i] = static_cast<uint8_t>(std::min<uint32_t>(level, 255));
-      ++level;
-    } else if (ev.kind(i) == trace::EventKind::kLeave && level > 0) {
-      --level;
-    }
-  }
-  return depth;
-}
-
-json Timelines(const Report& r, const trace::Trace& trace, const match::SyncGraph& graph) {
-  std::vector<const Instance*> worst;
-  for (const Instance& in : r.instances) worst.push_back(&in);
-  std::stable_sort(worst.begin(), worst.end(),
-                   [](const Instance* a, const Instance* b) { return a->value > b->value; });
-  if (worst.size() > kTimelines) worst.resize(kTimelines);
-  const double resolution = static_cast<double>(std::max<uint64_t>(trace.defs.clock.resolution, 1));
-  const double offset = static_cast<double>(trace.defs.clock.global_offset);
-  auto seconds = [&](uint64_t ticks) { return (static_cast<double>(ticks) - offset) / resolution; };
+json Timelines(const Report& r, const trace::Trace& trace,
+               const std::vector<InstanceTimeline>& timelines) {
   json out = json::array();
-  for (const Instance* in : worst) {
-    const double pad = std::max(in->value, 1e-6);
-    const double from = in->time - pad, to = in->time + in->value + pad;
-    std::vector<uint32_t> tracks{in->location};
-    if (in->partner && *in->partner != in->location && *in->partner < trace.location_count()) {
-      tracks.push_back(*in->partner);
-    }
+  for (const InstanceTimeline& timeline : timelines) {
+    const Instance& in = r.instances.at(timeline.instance);
     json track_list = json::array();
-    for (uint32_t l : tracks) {
-      const trace::LocationEvents& ev = trace.location(l);
-      std::vector<uint8_t> depth = Depths(ev);
-      std::vector<std::tuple<uint8_t, double, double, uint32_t>> slices;  // depth first
-      for (uint32_t i = 0; i < ev.size(); ++i) {
-        if (ev.kind(i) != trace::EventKind::kEnter || ev.pair(i) == kNone) continue;
-        double a = seconds(ev.time(i)), b = seconds(ev.time(ev.pair(i)));
-        if (b < from || a > to) continue;
-        slices.emplace_back(depth[i], std::max(a, from), std::min(b, to), ev.ref(i));
-      }
-      std::stable_sort(slices.begin(), slices.end(), [](const auto& x, const auto& y) {
-        return std::get<0>(x) < std::get<0>(y);
-      });
-      if (slices.size() > kSlicesPerTrack) slices.resize(kSlicesPerTrack);
+    for (const TimelineTrack& track : timeline.tracks) {
       json list = json::array();
-      for (const auto& [d, a, b, cp] : slices) {
-        list.push_back({d, a, b, trace.defs.RegionName(trace.CallpathRegion(cp))});
+      for (const TimelineSlice& slice : track.slices) {
+        list.push_back({slice.depth, slice.from, slice.to,
+                        trace.defs.RegionName(trace.CallpathRegion(slice.callpath))});
       }
-      track_list.push_back({{"label", r.LocationLabel(l)}, {"slices", list}});
+      track_list.push_back({{"label", r.LocationLabel(track.location)}, {"slices", list}});
     }
     json arrows = json::array();
-    for (const match::Message& m : graph.messages) {
-      auto s = std::find(tracks.begin(), tracks.end(), m.sender);
-      auto d = std::find(tracks.begin(), tracks.end(), m.receiver);
-      if (s == tracks.end() || d == tracks.end() || m.recv_event == kNone) continue;
-      double sent = seconds(m.send_time);
-      double received = seconds(trace.location(m.receiver).time(m.recv_event));
-      if (sent < from || received > to) continue;
-      if (arrows.size() == kArrowsPerTimeline) break;
-      arrows.push_back({s - tracks.begin(), sent, d - tracks.begin(), received});
+    for (const TimelineArrow& a : timeline.arrows) {
+      arrows.push_back({a.from_track, a.sent, a.to_track, a.received});
     }
-    out.push_back({{"metric", analysis::Metric(in->metric).display},
-                   {"seconds", in->value},
-                   {"callpath", r.CallpathName(in->callpath)},
-                   {"location", r.LocationLabel(in->location)},
-                   {"from", from},
-                   {"to", to},
-                   {"wait_from", in->time},
-                   {"wait_to", in->time + in->value},
+    out.push_back({{"metric", analysis::Metric(in.metric).display},
+                   {"seconds", in.value},
+                   {"callpath", r.CallpathName(in.callpath)},
+                   {"location", r.LocationLabel(in.location)},
+                   {"from", timeline.from},
+                   {"to", timeline.to},
+                   {"wait_from", in.time},
+                   {"wait_to", in.time + in.value},
                    {"tracks", track_list},
                    {"arrows", arrows}});
   }
@@ -387,15 +319,14 @@ json Timelines(const Report& r, const trace::Trace& trace, const match::SyncGrap
 
 }  // namespace
 
-std::string HtmlData(const Report& report, const trace::Trace& trace,
-                     const match::SyncGraph& graph) {
+std::string HtmlData(const Report& report, const trace::Trace& trace, const EventViews& views) {
   json data = {{"overview", Overview(report)},
                {"findings", Findings(report)},
                {"browser", Browser(report)},
                {"categories", Categories(report)},
                {"heatmap", Heatmap(report)},
-               {"communication", Communication(trace, graph)},
-               {"timelines", Timelines(report, trace, graph)}};
+               {"communication", Communication(views.communication)},
+               {"timelines", Timelines(report, trace, views.timelines)}};
   // Names from the trace may be invalid UTF-8: replaced, never an exception.
   return data.dump(-1, ' ', false, json::error_handler_t::replace);
 }

@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "match/sync_graph.h"
+#include "report/event_views.h"
 #include "report/report.h"
 #include "trace/trace.h"
 
@@ -14,7 +14,7 @@ namespace cw::report::internal {
 
 // The document, serialised (UTF-8 JSON; untrusted names are JSON strings, escaped by the
 // serialiser, with invalid UTF-8 replaced).
-std::string HtmlData(const Report& report, const trace::Trace& trace,
-                     const match::SyncGraph& graph);
+// `trace` names the call paths; `views` holds what comes from the events.
+std::string HtmlData(const Report& report, const trace::Trace& trace, const EventViews& views);
 
 }  // namespace cw::report::internal
