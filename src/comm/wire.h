@@ -7,6 +7,8 @@
 #pragma once
 
 #include <cstring>
+#include <string>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -31,6 +33,12 @@ class ByteWriter {
     size_t at = bytes_.size();
     bytes_.resize(at + values.size() * sizeof(T));
     if (!values.empty()) std::memcpy(bytes_.data() + at, values.data(), values.size() * sizeof(T));
+  }
+  void PutString(std::string_view text) {
+    Put(static_cast<uint64_t>(text.size()));
+    size_t at = bytes_.size();
+    bytes_.resize(at + text.size());
+    if (!text.empty()) std::memcpy(bytes_.data() + at, text.data(), text.size());
   }
   // Small numbers in few bytes (LEB128: 7 bits per byte): counts, ids and time deltas.
   void PutVarint(uint64_t value) {
@@ -77,6 +85,10 @@ class ByteReader {
     if (n > 0) std::memcpy(values.data(), data_ + at_, n * sizeof(T));
     at_ += n * sizeof(T);
     return values;
+  }
+  std::string GetString() {
+    const std::vector<char> chars = GetVector<char>();
+    return std::string(chars.begin(), chars.end());
   }
   uint64_t GetVarint() {
     uint64_t value = 0;

@@ -101,7 +101,25 @@ struct MatchStats {
   uint64_t probes_unlinked = 0;  // probes that found a message no later receive took
   uint64_t probes_unresolved =
       0;  // non-blocking probes of traces that do not say if they found one
+
+  // The counts of another share of the trace (another rank of an MPI analysis job).
+  MatchStats& operator+=(const MatchStats& other) {
+    messages += other.messages;
+    unmatched_sends += other.unmatched_sends;
+    unmatched_receives += other.unmatched_receives;
+    cancelled_requests += other.cancelled_requests;
+    collective_instances += other.collective_instances;
+    incomplete_collectives += other.incomplete_collectives;
+    probes_linked += other.probes_linked;
+    probes_inferred += other.probes_inferred;
+    probes_repeated += other.probes_repeated;
+    probes_unlinked += other.probes_unlinked;
+    probes_unresolved += other.probes_unresolved;
+    return *this;
+  }
 };
+static_assert(sizeof(MatchStats) == 11 * sizeof(uint64_t),
+              "MatchStats::operator+= adds each count");
 
 struct SyncGraph {
   std::vector<Message> messages;  // grouped by receiver, in each group by receive event

@@ -93,17 +93,7 @@ struct Totals {
 };
 
 void Add(const match::SyncGraph& g, Totals& t) {
-  t.stats.messages += g.stats.messages;
-  t.stats.unmatched_sends += g.stats.unmatched_sends;
-  t.stats.unmatched_receives += g.stats.unmatched_receives;
-  t.stats.cancelled_requests += g.stats.cancelled_requests;
-  t.stats.probes_linked += g.stats.probes_linked;
-  t.stats.probes_inferred += g.stats.probes_inferred;
-  t.stats.probes_repeated += g.stats.probes_repeated;
-  t.stats.probes_unlinked += g.stats.probes_unlinked;
-  t.stats.probes_unresolved += g.stats.probes_unresolved;
-  t.stats.collective_instances += g.stats.collective_instances;
-  t.stats.incomplete_collectives += g.stats.incomplete_collectives;
+  t.stats += g.stats;
   t.diagnostics.Merge(g.diagnostics);
 }
 

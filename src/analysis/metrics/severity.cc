@@ -10,7 +10,8 @@ bool MoreSevere(const Instance& a, const Instance& b) {
   if (a.value != b.value) return a.value > b.value;
   if (a.time != b.time) return a.time < b.time;
   if (a.location != b.location) return a.location < b.location;
-  return a.callpath < b.callpath;
+  if (a.callpath != b.callpath) return a.callpath < b.callpath;
+  return a.metric < b.metric;  // one event may be an instance of several metrics
 }
 
 }  // namespace
@@ -48,6 +49,12 @@ void InstanceCollector::Merge(const InstanceCollector& other) {
   for (size_t m = 0; m < offered_.size(); ++m) {
     offered_[m] += other.offered_[m] - other.heaps_[m].size();
   }
+}
+
+void InstanceCollector::Absorb(std::span<const Instance> kept, std::span<const uint64_t> offered) {
+  for (const Instance& instance : kept) Offer(instance);
+  for (const Instance& instance : kept) --offered_[static_cast<size_t>(instance.metric)];
+  for (size_t m = 0; m < offered_.size() && m < offered.size(); ++m) offered_[m] += offered[m];
 }
 
 std::vector<Instance> InstanceCollector::Sorted() const {

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "analysis/metrics/metric_catalog.h"
@@ -69,6 +70,9 @@ class InstanceCollector {
 
   void Offer(const Instance& instance);
   void Merge(const InstanceCollector& other);
+  // The same for a collector elsewhere (another rank of an MPI analysis job): the instances it
+  // kept and how many it was offered per metric.
+  void Absorb(std::span<const Instance> kept, std::span<const uint64_t> offered);
   // All kept instances, most severe first, then by time, location, call path.
   std::vector<Instance> Sorted() const;
   // How many instances of `metric` were offered (kept or not).

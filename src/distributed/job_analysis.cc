@@ -1,0 +1,154 @@
+#include "distributed/job_analysis.h"
+
+#include <future>
+
+#include "analysis/pop/pop_efficiency.h"
+#include "analysis/waitstates/waitstate_analysis.h"
+#include "distributed/read.h"
+#include "distributed/shares.h"
+#include "match/matcher.h"
+#include "sim/otf2_source.h"
+#include "sim/whatif.h"
+#include "trace/partition.h"
+
+namespace cw::distributed {
+namespace {
+
+constexpr uint32_t kFirstRank = 0;
+
+// The trace replayed on an ideal network (POP's T_ideal), streamed from the file so that the
+// first rank never needs every location's events (sim/otf2_source.h).
+std::optional<sim::ReplayResult> ReplayOnIdealNetwork(const std::string& path) {
+  Result<std::unique_ptr<sim::StreamedTrace>> streamed = sim::StreamedTrace::Open(path);
+  if (!streamed) return std::nullopt;
+  Result<sim::ReplayResult> replay = sim::ReplayOnIdealNetwork((*streamed)->Input());
+  if (!replay) return std::nullopt;
+  return std::move(*replay);
+}
+
+// What every rank sends the first one after the wait-state analysis.
+comm::Bytes AnalysisShare(const trace::Trace& trace, const match::SyncGraph& graph,
+                          const analysis::WaitStateResult& waitstates,
+                          std::span<const uint32_t> owned) {
+  comm::ByteWriter out;
+  PutSpans(out, owned, trace::LocationSpans(trace));
+  PutSeverities(out, owned, waitstates.severities);
+  PutAnalysisInstances(out, waitstates.instances);
+  out.PutVector(waitstates.instance_counts);
+  out.Put(waitstates.violations);
+  out.Put(graph.stats);
+  PutDiagnostics(out, trace.diagnostics);
+  PutDiagnostics(out, graph.diagnostics);
+  return out.Take();
+}
+
+// The first rank adds the shares up in rank order.
+void AddShares(const std::vector<comm::Bytes>& shares, size_t instances_per_metric,
+               report::TraceFacts& facts, analysis::WaitStateResult& waitstates) {
+  Diagnostics reader, matcher;
+  analysis::InstanceCollector instances(instances_per_metric);
+  for (const comm::Bytes& share : shares) {
+    comm::ByteReader in(share);
+    GetSpans(in, facts.spans);
+    GetSeverities(in, waitstates.severities);
+    const std::vector<analysis::Instance> kept = GetAnalysisInstances(in);
+    const std::vector<uint64_t> offered = in.GetVector<uint64_t>();
+    instances.Absorb(kept, offered);
+    const auto violations = in.Get<analysis::ClockViolations>();
+    waitstates.violations.p2p += violations.p2p;
+    waitstates.violations.collective += violations.collective;
+    waitstates.violations.probe += violations.probe;
+    facts.matching += in.Get<match::MatchStats>();
+    reader.Merge(GetDiagnostics(in));
+    matcher.Merge(GetDiagnostics(in));
+    CW_CHECK(in.done());
+  }
+  // As one process: the reader's diagnostics, then the matcher's.
+  facts.diagnostics.Merge(reader);
+  facts.diagnostics.Merge(matcher);
+  waitstates.instances = instances.Sorted();
+  waitstates.instance_counts.assign(analysis::kMetricCount, 0);
+  for (int m = 0; m < analysis::kMetricCount; ++m) {
+    waitstates.instance_counts[static_cast<size_t>(m)] =
+        instances.Offered(static_cast<analysis::MetricId>(m));
+  }
+}
+
+// The event views: the first rank says which instances the timelines show, every rank computes
+// its locations' share, and the first rank adds the shares up.
+report::EventViews GatherEventViews(const report::Report* full, const trace::Trace& trace,
+                                    const match::SyncGraph& graph, std::span<const uint32_t> owned,
+                                    comm::Communicator& comm) {
+  comm::ByteWriter instances;
+  if (full != nullptr) PutReportInstances(instances, full->instances);
+  comm::Bytes bytes = comm.Broadcast(instances.Take(), kFirstRank);
+  report::Report shell;
+  comm::ByteReader in(bytes);
+  shell.instances = GetReportInstances(in);
+  comm::ByteWriter out;
+  PutEventViews(out, report::EventViewsOf(shell, trace, graph, owned));
+  std::vector<comm::Bytes> shares = comm.Gather(out.Take(), kFirstRank);
+  report::EventViews views;
+  for (size_t r = 0; r < shares.size(); ++r) {
+    comm::ByteReader share(shares[r]);
+    if (r == 0) {
+      views = GetEventViews(share);
+    } else {
+      report::MergeEventViews(views, GetEventViews(share));
+    }
+  }
+  return views;
+}
+
+}  // namespace
+
+Result<std::optional<JobReport>> AnalyzeAsJobRank(const std::string& path,
+                                                  const JobAnalysisOptions& options,
+                                                  comm::Communicator& comm) {
+  Diagnostics ignored;  // the reader reports the definitions' diagnostics again
+  Result<trace::Definitions> defs = otf2::ReadDefinitions(path, ignored);
+  CW_RETURN_IF_ERROR(AgreeOnStatus(defs ? OkStatus() : Status(tl::unexpected(defs.error())), comm));
+  // Ranks beyond the number of locations own none and only take part in the exchanges.
+  const trace::Partition partition = trace::PartitionLocations(*defs, comm.size());
+  const std::vector<uint32_t>& owned = partition.owned[comm.rank()];
+  const bool first = comm.rank() == kFirstRank;
+
+  CW_ASSIGN_OR_RETURN(trace::Trace trace, ReadOwnedLocations(path, options.read, partition, comm));
+  // Beside the analysis: it reads the file, not the trace.
+  std::future<std::optional<sim::ReplayResult>> ideal;
+  if (first) ideal = std::async(std::launch::async, [&path] { return ReplayOnIdealNetwork(path); });
+  const match::SyncGraph graph =
+      match::MatchOwnedLocations(trace, partition, comm, options.read.threads);
+  analysis::WaitStateOptions wait_options;
+  wait_options.threads = options.read.threads;
+  wait_options.instances_per_metric = options.instances_per_metric;
+  wait_options.sync_edges = false;
+  wait_options.comm = &comm;
+  wait_options.partition = &partition;
+  analysis::WaitStateResult waitstates = analysis::AnalyzeWaitStates(trace, graph, wait_options);
+
+  std::vector<comm::Bytes> shares =
+      comm.Gather(AnalysisShare(trace, graph, waitstates, owned), kFirstRank);
+  std::optional<JobReport> result;
+  if (first) {
+    report::TraceFacts facts;
+    facts.spans.resize(trace.location_count());
+    analysis::AnalysisResult analysis;
+    analysis.waitstates.severities.assign(trace.location_count(),
+                                          analysis::LocationSeverities(trace.call_tree.size()));
+    AddShares(shares, options.instances_per_metric, facts, analysis.waitstates);
+    analysis.pop = analysis::ComputePopEfficiency(trace.defs, facts.spans, analysis.waitstates);
+    if (std::optional<sim::ReplayResult> replay = ideal.get()) {
+      analysis::AddIdealNetworkRuntime(
+          analysis.pop, static_cast<double>(sim::PredictedSpan(*replay, analysis.pop.locations)));
+    }
+    report::Report report = report::BuildReport(trace, facts, analysis);
+    result.emplace(JobReport{std::move(trace), std::move(report), {}});
+  }
+  report::EventViews views = GatherEventViews(result ? &result->report : nullptr,
+                                              result ? result->trace : trace, graph, owned, comm);
+  if (result) result->views = std::move(views);
+  return result;
+}
+
+}  // namespace cw::distributed

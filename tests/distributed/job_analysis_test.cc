@@ -1,0 +1,78 @@
+// The whole wait-state report of an MPI analysis job (K ranks as threads of this process):
+// report.json and report.html must be one process's, byte for byte, on every real trace and
+// every K from 1 to 4.
+#include <gtest/gtest.h>
+
+#include <mutex>
+
+#include "analysis/pipeline/analysis.h"
+#include "comm/local_group.h"
+#include "distributed/job_analysis.h"
+#include "match/matcher.h"
+#include "report/html_report.h"
+#include "report/json_writer.h"
+#include "sim/trace_source.h"
+#include "sim/whatif.h"
+#include "tests/common/paths.h"
+
+namespace cw::distributed {
+namespace {
+
+struct Pages {
+  std::string json;
+  std::string html;
+};
+
+// What `causeway analyze --wait-states-only` writes, made by one process.
+Pages SingleProcessPages(const std::string& anchor, const otf2::ReadOptions& options) {
+  Result<trace::Trace> trace = otf2::ReadTrace(anchor, options);
+  EXPECT_TRUE(trace) << anchor;
+  if (!trace) return {};
+  const match::SyncGraph graph = match::MatchTrace(*trace, 2);
+  analysis::AnalysisOptions analysis_options;
+  analysis_options.threads = 2;
+  analysis_options.root_causes = false;
+  analysis::AnalysisResult analysis = analysis::AnalyzeTrace(*trace, graph, analysis_options);
+  if (Result<sim::ReplayResult> ideal = sim::ReplayOnIdealNetwork(sim::TraceInput(*trace))) {
+    analysis::AddIdealNetworkRuntime(
+        analysis.pop, static_cast<double>(sim::PredictedSpan(*ideal, analysis.pop.locations)));
+  }
+  const report::Report report = report::BuildReport(*trace, graph, analysis);
+  return {report::ToJson(report), report::HtmlReport(report, *trace, graph)};
+}
+
+void CheckJobReport(const std::string& anchor, uint32_t ranks, const Pages& single) {
+  const std::string where = anchor + " on " + std::to_string(ranks) + " ranks";
+  JobAnalysisOptions options;
+  options.read.allow_partial = true;
+  options.read.threads = 2;
+  std::mutex mutex;
+  std::optional<Pages> job;
+  comm::LocalGroup::Run(ranks, [&](comm::Communicator& comm) {
+    Result<std::optional<JobReport>> mine = AnalyzeAsJobRank(anchor, options, comm);
+    ASSERT_TRUE(mine) << where << ": " << mine.error().message();
+    ASSERT_EQ(mine->has_value(), comm.rank() == 0) << where << ": only the first rank reports";
+    if (!*mine) return;
+    const JobReport& r = **mine;
+    std::lock_guard<std::mutex> lock(mutex);
+    job = Pages{report::ToJson(r.report), report::HtmlReport(r.report, r.trace, r.views)};
+  });
+  ASSERT_TRUE(job) << where;
+  EXPECT_EQ(job->json, single.json) << where << ": report.json differs";
+  EXPECT_EQ(job->html, single.html) << where << ": report.html differs";
+}
+
+TEST(JobAnalysisTest, EveryRealTraceGivesOneProcessesReportOnOneToFourRanks) {
+  for (const std::string& name : test::RealTraceNames()) {
+    otf2::ReadOptions options;
+    options.allow_partial = true;
+    options.threads = 2;
+    const Pages single = SingleProcessPages(test::RealTrace(name), options);
+    ASSERT_FALSE(single.json.empty()) << name;
+    for (uint32_t ranks = 1; ranks <= 4; ++ranks)
+      CheckJobReport(test::RealTrace(name), ranks, single);
+  }
+}
+
+}  // namespace
+}  // namespace cw::distributed
