@@ -18,20 +18,26 @@ const char* SeverityName(Severity severity) {
   return "unknown";
 }
 
-void Diagnostics::Report(const DiagnosticKind& kind, std::string_view example, uint64_t count) {
+void Diagnostics::Report(const DiagnosticKind& kind, std::string_view example, uint64_t count,
+                         uint64_t order) {
   if (count == 0) return;
   for (Entry& entry : entries_) {
     if (entry.kind->name == kind.name) {
       entry.count += count;
-      if (entry.example.empty()) entry.example = std::string(example);
+      if (entry.example.empty() || order < entry.order) {
+        entry.example = std::string(example);
+        entry.order = order;
+      }
       return;
     }
   }
-  entries_.push_back(Entry{&kind, count, std::string(example)});
+  entries_.push_back(Entry{&kind, count, std::string(example), order});
 }
 
 void Diagnostics::Merge(const Diagnostics& other) {
-  for (const Entry& entry : other.entries_) Report(*entry.kind, entry.example, entry.count);
+  for (const Entry& entry : other.entries_) {
+    Report(*entry.kind, entry.example, entry.count, entry.order);
+  }
 }
 
 uint64_t Diagnostics::Count(const DiagnosticKind& kind) const {

@@ -32,14 +32,21 @@ struct DiagnosticKind {
 
 class Diagnostics {
  public:
+  static constexpr uint64_t kUnordered = UINT64_MAX;
+
   struct Entry {
     const DiagnosticKind* kind;
     uint64_t count;
-    std::string example;  // where the first occurrence was seen, may be empty
+    std::string example;          // where the first occurrence was seen, may be empty
+    uint64_t order = kUnordered;  // the example's place, when the reporter gave one
   };
 
-  // Counts `count` occurrences of `kind`; `example` is kept only for the first report of a kind.
-  void Report(const DiagnosticKind& kind, std::string_view example = {}, uint64_t count = 1);
+  // Counts `count` occurrences of `kind`; `example` is kept only for the first report of a kind,
+  // or, where reporters give an `order` (a place in the trace, such as location << 32 | event),
+  // for the lowest: then the example does not depend on the order of reports and merges (the
+  // ranks of an MPI analysis job meet the occurrences in another order than one process).
+  void Report(const DiagnosticKind& kind, std::string_view example = {}, uint64_t count = 1,
+              uint64_t order = kUnordered);
 
   // Adds every entry of `other` (examples of `this` win).
   void Merge(const Diagnostics& other);

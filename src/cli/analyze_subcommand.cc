@@ -10,12 +10,14 @@
 #include "analysis/pipeline/memory_estimate.h"
 #include "base/parallel.h"
 #include "base/units.h"
-#include "cli/job_guard.h"
 #include "cli/output_directory.h"
 #include "cli/progress.h"
 #include "cli/subcommand.h"
 #include "cli/timeline_output.h"
 #include "clock/controlled_logical_clock.h"
+#include "comm/launch.h"
+#include "comm/mpi_communicator.h"
+#include "distributed/job_analysis.h"
 #include "match/matcher.h"
 #include "otf2/trace_reader.h"
 #include "report/cube_writer.h"
@@ -91,10 +93,14 @@ class AnalyzeSubcommand final : public Subcommand {
   }
 
   Status Run() override {
-    CW_RETURN_IF_ERROR(RefuseMultiRankJob("analyze"));
     CW_ASSIGN_OR_RETURN(
         const report::TimelineOptions timeline,
         ParseTimelineFlags(timeline_flags_, "--timeline-ranks", "--timeline-window"));
+    // Started as several ranks of an MPI job (mpirun -np K, srun -n K): the ranks share the work.
+    if (comm::LaunchedJobSize() > 1) {
+      CW_ASSIGN_OR_RETURN(std::unique_ptr<comm::MpiSession> session, comm::MpiSession::Start());
+      return RunAsJobRank(session->world());
+    }
     Stopwatch stopwatch(timings_);
     unsigned threads = threads_ == 0 ? DefaultThreadCount() : threads_;
     Diagnostics definition_diagnostics;
@@ -102,7 +108,7 @@ class AnalyzeSubcommand final : public Subcommand {
                         otf2::ReadDefinitions(trace_, definition_diagnostics));
     uint64_t declared = 0;
     for (const trace::Location& loc : defs.locations) declared += loc.event_count;
-    if (!memory_limit_.empty()) CW_RETURN_IF_ERROR(CheckMemoryLimit(defs));
+    if (!memory_limit_.empty()) CW_RETURN_IF_ERROR(CheckMemoryLimit(defs, 1));
 
     std::atomic<uint64_t> read{0};
     ProgressLine progress("reading " + trace_, declared, &read);
@@ -149,19 +155,10 @@ class AnalyzeSubcommand final : public Subcommand {
     progress.SetPhase("writing the report");
     report::Report report =
         report::BuildReport(trace, graph, analysis, correction ? &*correction : nullptr);
-    std::string directory = output_.empty() ? DefaultOutputDirectory(trace_, "causeway-") : output_;
-    CW_RETURN_IF_ERROR(report::EnsureDirectory(directory));
-    CW_RETURN_IF_ERROR(report::WriteJson(report, directory + "/report.json"));
-    CW_RETURN_IF_ERROR(report::WriteCubex(report, trace, directory + "/report.cubex"));
-    CW_RETURN_IF_ERROR(report::WriteHtmlReport(report, trace, graph, directory + "/report.html"));
-    std::string summary = report::ToSummaryText(report);
-    CW_RETURN_IF_ERROR(report::WriteTextFile(directory + "/summary.txt", summary));
+    CW_RETURN_IF_ERROR(WriteReportDirectory(
+        report, trace, report::EventViewsOf(report, trace, graph, report::AllLocations(trace))));
     stopwatch.Lap("report");
     progress.Finish();
-
-    if (!quiet_) std::fputs(summary.c_str(), stdout);
-    std::printf("\nReport written to %s/ (summary.txt, report.json, report.cubex, report.html)\n",
-                directory.c_str());
     if (!timeline_.empty()) {
       CW_RETURN_IF_ERROR(
           WriteTimeline(trace, graph, analysis.waitstates.instances, timeline, timeline_));
@@ -171,27 +168,87 @@ class AnalyzeSubcommand final : public Subcommand {
   }
 
  private:
-  // Refuses the trace before reading when the estimate of the analysis's memory exceeds
-  // --memory-limit, saying what it needs and what would fit.
-  Status CheckMemoryLimit(const trace::Definitions& defs) const {
+  // `causeway analyze` as one of the `comm.size()` ranks of an MPI job: each reads and analyses
+  // its share of the locations, the first writes the report (distributed/job_analysis.h).
+  Status RunAsJobRank(comm::Communicator& comm) {
+    const std::string ranks = std::to_string(comm.size());
+    if (!wait_states_only_ || time_correct_ || !timeline_.empty()) {
+      return MakeError(ErrorCode::kInvalidArgument,
+                       "as an MPI job (" + ranks +
+                           " ranks), analyze runs the wait-state analysis only so far: add "
+                           "--wait-states-only; the root-cause and critical-path analyses, "
+                           "--time-correct and --timeline need one process (without mpirun)");
+    }
+    Stopwatch stopwatch(timings_ && comm.rank() == 0);
+    // Ranks on one node share its cores unless told otherwise.
+    const unsigned threads =
+        threads_ != 0 ? threads_ : std::max(1u, DefaultThreadCount() / comm::LaunchedRanksOnNode());
+    if (!memory_limit_.empty()) {
+      Diagnostics ignored;
+      CW_ASSIGN_OR_RETURN(trace::Definitions defs, otf2::ReadDefinitions(trace_, ignored));
+      CW_RETURN_IF_ERROR(CheckMemoryLimit(defs, comm.size()));
+    }
+    distributed::JobAnalysisOptions options;
+    options.read.threads = threads;
+    options.read.allow_partial = partial_;
+    options.instances_per_metric = static_cast<size_t>(instances_);
+    CW_ASSIGN_OR_RETURN(std::optional<distributed::JobReport> job,
+                        distributed::AnalyzeAsJobRank(trace_, options, comm));
+    stopwatch.Lap("analysis");
+    if (!job) return OkStatus();  // the first rank writes the report
+    CW_RETURN_IF_ERROR(WriteReportDirectory(job->report, job->trace, job->views));
+    stopwatch.Lap("report");
+    return OkStatus();
+  }
+
+  // Writes summary.txt, report.json, report.cubex and report.html, and prints the summary.
+  Status WriteReportDirectory(const report::Report& report, const trace::Trace& trace,
+                              const report::EventViews& views) const {
+    std::string directory = output_.empty() ? DefaultOutputDirectory(trace_, "causeway-") : output_;
+    CW_RETURN_IF_ERROR(report::EnsureDirectory(directory));
+    CW_RETURN_IF_ERROR(report::WriteJson(report, directory + "/report.json"));
+    CW_RETURN_IF_ERROR(report::WriteCubex(report, trace, directory + "/report.cubex"));
+    CW_RETURN_IF_ERROR(report::WriteHtmlReport(report, trace, views, directory + "/report.html"));
+    std::string summary = report::ToSummaryText(report);
+    CW_RETURN_IF_ERROR(report::WriteTextFile(directory + "/summary.txt", summary));
+    if (!quiet_) std::fputs(summary.c_str(), stdout);
+    std::printf("\nReport written to %s/ (summary.txt, report.json, report.cubex, report.html)\n",
+                directory.c_str());
+    return OkStatus();
+  }
+
+  // Refuses the trace before reading when the estimate of the memory of the heaviest of `ranks`
+  // analysis processes exceeds --memory-limit, saying what it needs and what would fit.
+  Status CheckMemoryLimit(const trace::Definitions& defs, uint32_t ranks) const {
     CW_ASSIGN_OR_RETURN(uint64_t limit, ParseByteCount(memory_limit_));
-    std::vector<uint32_t> all(defs.locations.size());
-    std::iota(all.begin(), all.end(), 0u);
     const bool root_causes = !wait_states_only_;
-    const uint64_t need = analysis::EstimateAnalysisBytes(defs, all, root_causes);
+    const uint64_t need = analysis::EstimatePerRankBytes(defs, ranks, root_causes);
     if (need <= limit) return OkStatus();
     uint64_t events = 0;
     for (const trace::Location& loc : defs.locations) events += loc.event_count;
-    std::string message = "the analysis of " + trace_ + " (" + std::to_string(events) +
-                          " events in " + std::to_string(defs.locations.size()) +
-                          " locations) needs about " + FormatByteCount(need) +
-                          " of memory, more than --memory-limit " + FormatByteCount(limit) +
-                          "; run it where " + FormatByteCount(need) + " are available";
-    if (root_causes) {
-      const uint64_t wait_states = analysis::EstimateAnalysisBytes(defs, all, false);
-      message += wait_states <= limit ? ", or with --wait-states-only, which needs about " +
-                                            FormatByteCount(wait_states)
-                                      : "";
+    std::string message =
+        "the analysis of " + trace_ + " (" + std::to_string(events) + " events in " +
+        std::to_string(defs.locations.size()) + " locations) needs about " + FormatByteCount(need) +
+        (ranks > 1 ? " in the heaviest of " + std::to_string(ranks) + " analysis ranks"
+                   : std::string(" of memory")) +
+        ", more than --memory-limit " + FormatByteCount(limit);
+    if (ranks == 1) {
+      message += "; run it where " + FormatByteCount(need) + " are available";
+      if (root_causes) {
+        const uint64_t wait_states = analysis::EstimatePerRankBytes(defs, 1, false);
+        message += wait_states <= limit ? ", or with --wait-states-only, which needs about " +
+                                              FormatByteCount(wait_states)
+                                        : "";
+      }
+    }
+    // Only the wait-state analysis runs across ranks so far.
+    const uint32_t needed = analysis::RanksNeeded(defs, limit, false);
+    if (needed > ranks) {
+      message += "; as an MPI job with --wait-states-only it needs " + std::to_string(needed) +
+                 " analysis ranks (mpirun -np " + std::to_string(needed) +
+                 " causeway analyze --wait-states-only ...)";
+    } else if (needed == 0) {
+      message += "; not even one location per MPI rank fits in that limit";
     }
     return MakeError(ErrorCode::kResourceLimit, message);
   }

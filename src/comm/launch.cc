@@ -30,4 +30,11 @@ uint32_t LaunchedJobSize() {
   return std::getenv("PMIX_RANK") != nullptr || std::getenv("PMI_RANK") != nullptr ? 1 : 0;
 }
 
+uint32_t LaunchedRanksOnNode() {
+  for (const char* name : {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS"}) {
+    if (uint32_t size = SizeFrom(name); size > 0) return size;
+  }
+  return 1;
+}
+
 }  // namespace cw::comm

@@ -13,4 +13,8 @@ namespace cw::comm {
 // 0 when no launcher started the process.
 uint32_t LaunchedJobSize();
 
+// How many ranks of the job run on this node, as the launcher says (Open MPI, MPICH's Hydra);
+// 1 when it does not say.
+uint32_t LaunchedRanksOnNode();
+
 }  // namespace cw::comm

@@ -42,6 +42,7 @@ void PutDiagnostics(ByteWriter& out, const Diagnostics& diagnostics) {
     out.PutString(e.kind->description);
     out.Put(e.count);
     out.PutString(e.example);
+    out.Put(e.order);
   }
 }
 
@@ -54,8 +55,9 @@ Diagnostics GetDiagnostics(ByteReader& in) {
     std::string description = in.GetString();
     const auto count = in.Get<uint64_t>();
     const std::string example = in.GetString();
+    const auto order = in.Get<uint64_t>();
     diagnostics.Report(InternKind(std::move(name), severity, std::move(description)), example,
-                       count);
+                       count, order);
   }
   return diagnostics;
 }

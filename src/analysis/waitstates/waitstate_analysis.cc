@@ -49,7 +49,8 @@ WaitStateResult AnalyzeWaitStates(const trace::Trace& trace, const match::SyncGr
                                   const WaitStateOptions& options) {
   const std::vector<MetricId> categories = TimeCategories(trace.defs);
   const std::vector<trace::MpiFunction> callpath_mpi = trace::CallpathMpiFunctions(trace);
-  const internal::Context ctx{trace, graph, categories, callpath_mpi, options.sync_edges};
+  const internal::Context ctx{
+      trace, graph, categories, callpath_mpi, options.sync_edges, options.comm, options.partition};
   const internal::CallpathFlags callpaths = internal::ComputeCallpathFlags(trace);
   const unsigned threads = options.threads == 0 ? 1 : options.threads;
 
@@ -80,7 +81,7 @@ WaitStateResult AnalyzeWaitStates(const trace::Trace& trace, const match::SyncGr
     outputs[index] = std::move(out);
   });
   // Distributed: a rank analyses only its own locations' events.
-  const bool distributed = options.comm != nullptr && options.partition != nullptr;
+  const bool distributed = ctx.Distributed();
   if (distributed) ShareInitFinalize(*options.partition, *options.comm, init_finalize);
   // MPI_Init and MPI_Finalize compare every location with the latest one: a second, short step.
   init_finalize.Summarize();
@@ -91,7 +92,7 @@ WaitStateResult AnalyzeWaitStates(const trace::Trace& trace, const match::SyncGr
   for (uint32_t loc = 0; loc < n; ++loc) {
     internal::LocationOutput& out = *outputs[loc];
     // Distributed, the calls of other ranks' locations are known, their events are not.
-    if (!distributed || options.partition->owner[loc] == options.comm->rank()) {
+    if (ctx.Holds(loc)) {
       internal::ApplyInitFinalize(ctx, loc, init_finalize, out);
     }
     result.violations.p2p += out.violations.p2p;

@@ -123,10 +123,14 @@ void AddInstance(const trace::Trace& trace, uint32_t comm_id, uint32_t window,
                       ? kNone
                       : trace.defs.comms[comm_id].LocationOfRank(root_rank, rank_locations[0]);
   const CollectiveMember& head = graph.members[instance.first_member];
-  if (mismatch) graph.diagnostics.Report(kCollectiveMismatch, Where(head.location, head.end_event));
+  // The example is the lowest place, wherever (on whichever analysis rank) the instance is built.
+  const uint64_t place = uint64_t{head.location} << 32 | head.end_event;
+  if (mismatch) {
+    graph.diagnostics.Report(kCollectiveMismatch, Where(head.location, head.end_event), 1, place);
+  }
   if (!instance.complete) {
     ++graph.stats.incomplete_collectives;
-    graph.diagnostics.Report(kIncompleteCollective, Where(head.location, head.end_event));
+    graph.diagnostics.Report(kIncompleteCollective, Where(head.location, head.end_event), 1, place);
   }
   graph.collectives.push_back(instance);
 }

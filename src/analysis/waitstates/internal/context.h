@@ -30,6 +30,15 @@ struct Context {
   const std::vector<MetricId>& time_category;           // by region
   const std::vector<trace::MpiFunction>& callpath_mpi;  // by call path: what its region does
   bool emit_edges = true;  // record every wait as a WaitEdge (for the root-cause analyses)
+  // One rank of an MPI analysis job: the trace holds the events of the rank's own locations.
+  comm::Communicator* comm = nullptr;
+  const trace::Partition* partition = nullptr;
+
+  bool Distributed() const { return comm != nullptr && partition != nullptr; }
+  // Whether this process holds `location`'s events.
+  bool Holds(uint32_t location) const {
+    return !Distributed() || partition->owner[location] == comm->rank();
+  }
 };
 
 // Adds `value` to `metric` and every ancestor up to the root of the metric tree. Used for

@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "base/parallel.h"
+#include "comm/wire.h"
 
 namespace cw::analysis::internal {
 namespace {
@@ -79,6 +80,14 @@ struct FenceOperation {
   uint32_t member = kNone;  // the origin's member of the closing MPI_Win_fence
   uint32_t target = kNone;  // location
   uint64_t time = 0;
+};
+
+// The same from the target's side: the target's member of that fence, named by its location and
+// end event (which every analysis rank can name, unlike a member index of one rank's graph).
+struct FenceArrival {
+  uint32_t target = kNone;     // location
+  uint32_t end_event = kNone;  // the target member's MpiCollectiveEnd
+  uint64_t time = 0;           // of the operation
 };
 
 struct LocationEpochs {
@@ -449,25 +458,42 @@ void LockContention(const trace::Definitions& defs, const std::vector<LockEpoch>
 
 // ---- Fence -----------------------------------------------------------------------------------
 
-// Early Fence: a member that waited at a fence (Wait at Fence) while an operation targeting it
-// was still being issued waited, until that operation, for pending transfers to it.
-void EarlyFence(const Context& ctx, const std::vector<MemberOutcome>& collective,
-                const std::unordered_map<uint32_t, uint32_t>& member_instance,
-                const std::vector<LocationEpochs>& epochs, std::vector<std::vector<RmaWait>>& out) {
+// Where each fence operation an origin issued arrives: its target's member of the closing fence.
+std::vector<FenceArrival> FenceArrivals(
+    const Context& ctx, const std::unordered_map<uint32_t, uint32_t>& member_instance,
+    const LocationEpochs& epochs) {
   const std::vector<match::CollectiveMember>& members = ctx.graph.members;
-  // The latest operation that targets each fence member, and its origin.
+  std::vector<FenceArrival> arrivals;
+  for (const FenceOperation& op : epochs.fence_operations) {
+    auto instance = member_instance.find(op.member);
+    if (instance == member_instance.end() || op.target == kNone) continue;
+    const match::CollectiveInstance& c = ctx.graph.collectives[instance->second];
+    for (uint32_t k = c.first_member; k < c.first_member + c.member_count; ++k) {
+      if (members[k].location != op.target) continue;
+      arrivals.push_back(FenceArrival{op.target, members[k].end_event, op.time});
+      break;
+    }
+  }
+  return arrivals;
+}
+
+// Early Fence: a member that waited at a fence (Wait at Fence) while an operation targeting it
+// was still being issued waited, until that operation, for pending transfers to it. `arrivals`
+// is indexed by origin location; members whose events this process lacks are skipped.
+void EarlyFence(const Context& ctx, const std::vector<MemberOutcome>& collective,
+                const std::vector<std::unordered_map<uint32_t, uint32_t>>& fence_members,
+                const std::vector<std::vector<FenceArrival>>& arrivals,
+                std::vector<std::vector<RmaWait>>& out) {
+  const std::vector<match::CollectiveMember>& members = ctx.graph.members;
+  // The latest operation that targets each fence member, and its origin (the lowest on ties).
   std::unordered_map<uint32_t, std::pair<uint64_t, uint32_t>> last;
-  for (uint32_t origin = 0; origin < epochs.size(); ++origin) {
-    for (const FenceOperation& op : epochs[origin].fence_operations) {
-      auto instance = member_instance.find(op.member);
-      if (instance == member_instance.end() || op.target == kNone) continue;
-      const match::CollectiveInstance& c = ctx.graph.collectives[instance->second];
-      for (uint32_t k = c.first_member; k < c.first_member + c.member_count; ++k) {
-        if (members[k].location != op.target) continue;
-        auto [it, inserted] = last.try_emplace(k, op.time, origin);
-        if (!inserted && op.time > it->second.first) it->second = {op.time, origin};
-        break;
-      }
+  for (uint32_t origin = 0; origin < arrivals.size(); ++origin) {
+    for (const FenceArrival& a : arrivals[origin]) {
+      if (a.target >= fence_members.size() || !ctx.Holds(a.target)) continue;
+      auto member = fence_members[a.target].find(a.end_event);
+      if (member == fence_members[a.target].end()) continue;
+      auto [it, inserted] = last.try_emplace(member->second, a.time, origin);
+      if (!inserted && a.time > it->second.first) it->second = {a.time, origin};
     }
   }
   for (const auto& [index, latest] : last) {
@@ -482,6 +508,88 @@ void EarlyFence(const Context& ctx, const std::vector<MemberOutcome>& collective
     const double value = std::min(static_cast<double>(latest.first - entered), o.wait);
     out[member.location].push_back(
         RmaWait{MetricId::kMpiRmaEarlyFence, callpath, entered, value, latest.second});
+  }
+}
+
+// ---- Across analysis ranks -------------------------------------------------------------------
+
+// Every rank learns every location's epochs and fence arrivals from the rank that scanned them:
+// pairing epochs needs both sides, and a process pairs them all as one process would.
+void ShareEpochs(const Context& ctx, std::vector<LocationEpochs>& epochs,
+                 std::vector<std::vector<FenceArrival>>& arrivals) {
+  comm::ByteWriter out;
+  for (uint32_t loc : ctx.partition->owned[ctx.comm->rank()]) {
+    const LocationEpochs& e = epochs[loc];
+    out.Put(loc);
+    out.Put(static_cast<uint64_t>(e.access.size()));
+    for (const AccessEpoch& a : e.access) {
+      out.Put(a.window);
+      out.PutVector(a.targets);
+      out.Put(a.start);
+      out.Put(a.complete);
+      out.Put(a.closed);
+      out.PutVector(a.operations);
+    }
+    out.Put(static_cast<uint64_t>(e.exposure.size()));
+    for (const ExposureEpoch& x : e.exposure) {
+      out.Put(x.window);
+      out.PutVector(x.origins);
+      out.Put(x.posted);
+      out.Put(x.wait);
+      out.Put(x.closed);
+      out.Put(x.waited);
+    }
+    out.Put(static_cast<uint64_t>(e.locks.size()));
+    for (const LockEpoch& l : e.locks) {
+      out.Put(l.window);
+      out.Put(l.target);
+      out.Put(l.exclusive);
+      out.Put(l.closed);
+      out.Put(l.release_entered);
+      out.Put(l.released);
+      out.PutVector(l.calls);
+    }
+    out.PutVector(arrivals[loc]);
+  }
+  for (const comm::Bytes& bytes : ctx.comm->AllGather(out.Take())) {
+    comm::ByteReader in(bytes);
+    while (!in.done()) {
+      const auto loc = in.Get<uint32_t>();
+      CW_CHECK(loc < epochs.size());
+      LocationEpochs& e = epochs[loc];
+      e.access.resize(in.Get<uint64_t>());
+      for (AccessEpoch& a : e.access) {
+        a.location = loc;
+        a.window = in.Get<uint32_t>();
+        a.targets = in.GetVector<uint32_t>();
+        a.start = in.Get<Call>();
+        a.complete = in.Get<Call>();
+        a.closed = in.Get<bool>();
+        a.operations = in.GetVector<Operation>();
+      }
+      e.exposure.resize(in.Get<uint64_t>());
+      for (ExposureEpoch& x : e.exposure) {
+        x.location = loc;
+        x.window = in.Get<uint32_t>();
+        x.origins = in.GetVector<uint32_t>();
+        x.posted = in.Get<uint64_t>();
+        x.wait = in.Get<Call>();
+        x.closed = in.Get<bool>();
+        x.waited = in.Get<bool>();
+      }
+      e.locks.resize(in.Get<uint64_t>());
+      for (LockEpoch& l : e.locks) {
+        l.location = loc;
+        l.window = in.Get<uint32_t>();
+        l.target = in.Get<uint32_t>();
+        l.exclusive = in.Get<bool>();
+        l.closed = in.Get<bool>();
+        l.release_entered = in.Get<uint64_t>();
+        l.released = in.Get<uint64_t>();
+        l.calls = in.GetVector<Call>();
+      }
+      arrivals[loc] = in.GetVector<FenceArrival>();
+    }
   }
 }
 
@@ -515,9 +623,12 @@ std::vector<std::vector<RmaWait>> EvaluateRmaEpochs(const Context& ctx,
   }
 
   std::vector<LocationEpochs> epochs(n);
+  std::vector<std::vector<FenceArrival>> arrivals(n);
   ParallelFor(n, threads, [&](size_t loc) {
     epochs[loc] = ScanLocation(ctx, static_cast<uint32_t>(loc), fence_members[loc]);
+    arrivals[loc] = FenceArrivals(ctx, member_instance, epochs[loc]);
   });
+  if (ctx.Distributed()) ShareEpochs(ctx, epochs, arrivals);
 
   std::vector<AccessEpoch> access;
   std::vector<ExposureEpoch> exposure;
@@ -531,7 +642,11 @@ std::vector<std::vector<RmaWait>> EvaluateRmaEpochs(const Context& ctx,
   for (const AccessEpoch& a : access) LatePost(a, out[a.location]);
   for (const ExposureEpoch& x : exposure) EarlyWait(x, out[x.location]);
   LockContention(ctx.trace.defs, locks, out);
-  EarlyFence(ctx, collective, member_instance, epochs, out);
+  EarlyFence(ctx, collective, fence_members, arrivals, out);
+  // Each location's waits are charged where its events are.
+  for (uint32_t loc = 0; loc < n; ++loc) {
+    if (!ctx.Holds(loc)) out[loc].clear();
+  }
   return out;
 }
 

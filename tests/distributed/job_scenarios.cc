@@ -1,0 +1,115 @@
+#include "tests/distributed/job_scenarios.h"
+
+#include "testing/scenario.h"
+
+namespace cw::test {
+namespace {
+
+using testing::RankScript;
+using testing::Scenario;
+
+// Rank 0 sends twice to rank 1, which receives once (one unmatched send); rank 2 waits for a
+// message from rank 3 that never comes (one unmatched receive); rank 3 cancels an Isend.
+std::string Unmatched(const std::string& dir) {
+  Scenario s(4);
+  s.rank(0).Enter(0, "main").Send(1, 2, 1, 5, 8).Send(3, 4, 1, 5, 8).Leave(20, "main");
+  s.rank(1).Enter(0, "main").Recv(1, 5, 0, 5, 8).Send(6, 7, 3, 1, 4).Leave(20, "main");
+  s.rank(2).Enter(0, "main").Recv(1, 15, 3, 9, 8).Leave(20, "main");
+  s.rank(3)
+      .Enter(0, "main")
+      .Isend(1, 2, 2, 7, 8, 77)
+      .RequestCancelledEvent(3, 77)
+      .Recv(10, 11, 1, 1, 4)
+      .Leave(20, "main");
+  return s.WriteOrDie(dir);
+}
+
+// A barrier, an allreduce rank 3 never calls (its later calls slide one instance ahead), a
+// bcast and a reduce; then two fences of which rank 0 calls one.
+std::string MissingCollective(const std::string& dir) {
+  Scenario s(4);
+  const uint32_t win = s.AddWindow(0);
+  for (int r = 0; r < 4; ++r) {
+    const uint64_t u = static_cast<uint64_t>(r);
+    RankScript& rank = s.rank(r);
+    rank.Enter(0, "main").Collective(1 + u, 10, "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, 0, 0);
+    if (r != 3) rank.Collective(11, 12 + u, "MPI_Allreduce", OTF2_COLLECTIVE_OP_ALLREDUCE, 8, 8);
+    rank.Collective(20 + u, 25, "MPI_Bcast", OTF2_COLLECTIVE_OP_BCAST, r == 2 ? 8 : 0,
+                    r == 2 ? 0 : 8, 2);
+    rank.Collective(30, 31 + u, "MPI_Reduce", OTF2_COLLECTIVE_OP_REDUCE, 8, r == 1 ? 32 : 0, 1);
+    rank.RmaCollective(32 + u, 36, "MPI_Win_fence", OTF2_COLLECTIVE_OP_BARRIER, win);
+    if (r != 0) rank.RmaCollective(37, 38 + u, "MPI_Win_fence", OTF2_COLLECTIVE_OP_BARRIER, win);
+    rank.Leave(50, "main");
+  }
+  return s.WriteOrDie(dir);
+}
+
+// Rank 2's events end after its first barrier (no Leave of main, no second barrier, no send);
+// the others go on: a second barrier without it and a receive from it that never matches.
+std::string EndsEarly(const std::string& dir) {
+  Scenario s(3);
+  for (int r = 0; r < 3; ++r) {
+    s.rank(r).Enter(0, "main").Collective(1, 5 + static_cast<uint64_t>(r), "MPI_Barrier",
+                                          OTF2_COLLECTIVE_OP_BARRIER, 0, 0);
+  }
+  s.rank(0)
+      .Collective(10, 12, "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, 0, 0)
+      .Recv(13, 30, 2, 0, 8);
+  s.rank(0).Leave(40, "main");
+  s.rank(1).Collective(11, 12, "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, 0, 0).Leave(40, "main");
+  return s.WriteOrDie(dir);
+}
+
+// One-sided epochs across processes: post-start-complete-wait between ranks 0 and 1, rank 2 and
+// 3 contending for an exclusive lock on rank 0, and a put from rank 3 into rank 1 before a fence.
+std::string OneSided(const std::string& dir) {
+  Scenario s(4);
+  const uint32_t win = s.AddWindow(0);
+  const uint32_t origins = s.AddGroup({1}), targets = s.AddGroup({0});
+  s.rank(0)
+      .Enter(0, "main")
+      .RmaCollective(1, 2, "MPI_Win_fence", OTF2_COLLECTIVE_OP_BARRIER, win)
+      .RmaGroupSync(6, 7, "MPI_Win_post", win, origins)
+      .RmaGroupSync(7, 12, "MPI_Win_wait", win, origins)
+      .RmaCollective(20, 30, "MPI_Win_fence", OTF2_COLLECTIVE_OP_BARRIER, win)
+      .Leave(40, "main");
+  s.rank(1)
+      .Enter(0, "main")
+      .RmaCollective(1, 2, "MPI_Win_fence", OTF2_COLLECTIVE_OP_BARRIER, win)
+      .RmaGroupSync(2, 8, "MPI_Win_start", win, targets)
+      .RmaTransfer(8, 9, "MPI_Put", win, 0, 4, 1)
+      .RmaGroupSync(9, 10, "MPI_Win_complete", win, targets,
+                    [&](RankScript& r) { r.RmaOpCompleteEvent(10, win, 1); })
+      .RmaCollective(15, 30, "MPI_Win_fence", OTF2_COLLECTIVE_OP_BARRIER, win)
+      .Leave(40, "main");
+  s.rank(2)
+      .Enter(0, "main")
+      .RmaCollective(1, 2, "MPI_Win_fence", OTF2_COLLECTIVE_OP_BARRIER, win)
+      .RmaLock(3, 4, "MPI_Win_lock", win, 0, 2, true)
+      .RmaTransfer(4, 5, "MPI_Put", win, 0, 4, 2)
+      .RmaUnlock(8, 9, "MPI_Win_unlock", win, 0, 2,
+                 [&](RankScript& r) { r.RmaOpCompleteEvent(9, win, 2); })
+      .RmaCollective(21, 30, "MPI_Win_fence", OTF2_COLLECTIVE_OP_BARRIER, win)
+      .Leave(40, "main");
+  s.rank(3)
+      .Enter(0, "main")
+      .RmaCollective(1, 2, "MPI_Win_fence", OTF2_COLLECTIVE_OP_BARRIER, win)
+      .RmaLock(5, 10, "MPI_Win_lock", win, 0, 3, true)
+      .RmaTransfer(10, 11, "MPI_Put", win, 0, 4, 3)
+      .RmaUnlock(11, 12, "MPI_Win_unlock", win, 0, 3)
+      .RmaTransfer(24, 25, "MPI_Put", win, 1, 4, 4)
+      .RmaCollective(26, 30, "MPI_Win_fence", OTF2_COLLECTIVE_OP_BARRIER, win)
+      .Leave(40, "main");
+  return s.WriteOrDie(dir);
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, std::string>> WriteJobScenarios() {
+  return {{"unmatched", Unmatched(testing::MakeTempDir("job-unmatched"))},
+          {"missing_collective", MissingCollective(testing::MakeTempDir("job-missing"))},
+          {"ends_early", EndsEarly(testing::MakeTempDir("job-ends-early"))},
+          {"one_sided", OneSided(testing::MakeTempDir("job-one-sided"))}};
+}
+
+}  // namespace cw::test

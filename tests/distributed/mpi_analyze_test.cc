@@ -1,0 +1,83 @@
+// `mpirun -np K causeway analyze --wait-states-only` for K = 1 to 4 writes the report one process
+// writes: report.json, summary.txt and report.html byte for byte, report.cubex value for value
+// (its tar headers carry the time of writing). On every real trace, on traces of the test
+// programs and on inconsistent traces, each run under a timeout: a hang fails the test.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "testing/scenario.h"
+#include "tests/common/cube_reader.h"
+#include "tests/common/paths.h"
+#include "tests/common/traced_program.h"
+#include "tests/distributed/job_scenarios.h"
+
+namespace cw::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string Slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Analyses `anchor` as one process and as jobs of 1 to 4 ranks, and compares the reports.
+void CheckJobsWriteOneProcessesReport(const std::string& anchor, const std::string& name,
+                                      const std::string& extra = "") {
+  const std::string dir = testing::MakeTempDir("mpi-analyze-" + name);
+  const std::string options = " analyze -q --wait-states-only " + extra + " " + anchor + " -o ";
+  std::string out;
+  ASSERT_EQ(RunCommand("timeout 300 " + CausewayBinary() + options + dir + "/single", &out), 0)
+      << out;
+  const Result<CubeFile> single_cube = ReadCubex(dir + "/single/report.cubex");
+  ASSERT_TRUE(single_cube) << single_cube.error().message();
+  for (int ranks = 1; ranks <= 4; ++ranks) {
+    const std::string where = name + " on " + std::to_string(ranks) + " ranks";
+    const std::string job = dir + "/np" + std::to_string(ranks);
+    ASSERT_EQ(RunCommand(std::string(kMpirun) + " -np " + std::to_string(ranks) + " " +
+                             CausewayBinary() + options + job,
+                         &out),
+              0)
+        << where << "\n"
+        << out;
+    for (const char* file : {"report.json", "summary.txt", "report.html"}) {
+      EXPECT_EQ(Slurp(job + "/" + file), Slurp(dir + "/single/" + file)) << where << ": " << file;
+    }
+    const Result<CubeFile> cube = ReadCubex(job + "/report.cubex");
+    ASSERT_TRUE(cube) << where << ": " << cube.error().message();
+    EXPECT_EQ(cube->values, single_cube->values) << where;
+    EXPECT_EQ(cube->cnodes, single_cube->cnodes) << where;
+    EXPECT_EQ(cube->structure, single_cube->structure) << where;
+  }
+}
+
+TEST(MpiAnalyzeTest, EveryRealTrace) {
+  for (const std::string& name : RealTraceNames()) {
+    CheckJobsWriteOneProcessesReport(RealTrace(name), name, "--partial");
+  }
+}
+
+TEST(MpiAnalyzeTest, TracedPrograms) {
+  CheckJobsWriteOneProcessesReport(TraceProgram("late_sender", 4), "late_sender");
+  CheckJobsWriteOneProcessesReport(TraceProgram("collectives", 3), "collectives");
+  CheckJobsWriteOneProcessesReport(TraceProgram("p2p_patterns", 4), "p2p_patterns");
+  CheckJobsWriteOneProcessesReport(TraceProgram("probes", 2), "probes");
+  CheckJobsWriteOneProcessesReport(TraceProgram("persistent_and_nonblocking_collectives", 3),
+                                   "persistent_and_nonblocking_collectives");
+  CheckJobsWriteOneProcessesReport(TraceProgram("rma_epochs", 3), "rma_epochs");
+  CheckJobsWriteOneProcessesReport(TraceProgram("threads", 2), "threads");
+}
+
+TEST(MpiAnalyzeTest, InconsistentAndOneSidedTraces) {
+  for (const auto& [name, anchor] : WriteJobScenarios()) {
+    CheckJobsWriteOneProcessesReport(anchor, name, "--partial");
+  }
+}
+
+}  // namespace
+}  // namespace cw::test
