@@ -2,6 +2,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <future>
 #include <numeric>
 #include <optional>
@@ -179,7 +180,6 @@ class AnalyzeSubcommand final : public Subcommand {
                            "--wait-states-only; the root-cause and critical-path analyses, "
                            "--time-correct and --timeline need one process (without mpirun)");
     }
-    Stopwatch stopwatch(timings_ && comm.rank() == 0);
     // Ranks on one node share its cores unless told otherwise.
     const unsigned threads =
         threads_ != 0 ? threads_ : std::max(1u, DefaultThreadCount() / comm::LaunchedRanksOnNode());
@@ -194,11 +194,36 @@ class AnalyzeSubcommand final : public Subcommand {
     options.instances_per_metric = static_cast<size_t>(instances_);
     CW_ASSIGN_OR_RETURN(std::optional<distributed::JobReport> job,
                         distributed::AnalyzeAsJobRank(trace_, options, comm));
-    stopwatch.Lap("analysis");
     if (!job) return OkStatus();  // the first rank writes the report
+    if (timings_) PrintJobFigures(*job);
+    Stopwatch stopwatch(timings_);
     CW_RETURN_IF_ERROR(WriteReportDirectory(job->report, job->trace, job->views));
-    stopwatch.Lap("report");
+    stopwatch.Lap("write");
     return OkStatus();
+  }
+
+  // --timings of a job: each phase's slowest rank and the bytes the ranks exchanged in it (as a
+  // share of the trace's files), and every rank's peak memory.
+  static void PrintJobFigures(const distributed::JobReport& job) {
+    uint64_t trace_bytes = 0;
+    std::error_code error;
+    const std::filesystem::path dir = std::filesystem::path(job.trace.path).parent_path();
+    for (auto it = std::filesystem::recursive_directory_iterator(dir, error);
+         !error && it != std::filesystem::recursive_directory_iterator(); it.increment(error)) {
+      if (it->is_regular_file(error)) trace_bytes += it->file_size(error);
+    }
+    for (const distributed::JobPhase& p : job.phases) {
+      std::fprintf(stderr, "%-12s %8.3f s  exchanged %s (%.2f%% of the trace's %s)\n",
+                   p.name.c_str(), p.seconds, FormatByteCount(p.bytes_exchanged).c_str(),
+                   trace_bytes > 0 ? 100.0 * static_cast<double>(p.bytes_exchanged) /
+                                         static_cast<double>(trace_bytes)
+                                   : 0.0,
+                   FormatByteCount(trace_bytes).c_str());
+    }
+    std::fprintf(stderr, "peak memory per rank:");
+    for (uint64_t bytes : job.peak_memory)
+      std::fprintf(stderr, " %s", FormatByteCount(bytes).c_str());
+    std::fprintf(stderr, "\n");
   }
 
   // Writes summary.txt, report.json, report.cubex and report.html, and prints the summary.

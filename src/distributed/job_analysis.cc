@@ -1,5 +1,8 @@
 #include "distributed/job_analysis.h"
 
+#include <sys/resource.h>
+
+#include <chrono>
 #include <future>
 
 #include "analysis/pop/pop_efficiency.h"
@@ -15,6 +18,46 @@ namespace cw::distributed {
 namespace {
 
 constexpr uint32_t kFirstRank = 0;
+
+// Times the phases of the job; collective (every rank laps every phase).
+class PhaseLog {
+ public:
+  explicit PhaseLog(comm::Communicator& comm)
+      : comm_(comm), since_(std::chrono::steady_clock::now()), bytes_(comm.traffic().bytes_sent) {}
+
+  void Lap(const char* name) {
+    const double mine =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - since_).count();
+    const uint64_t slowest_us =
+        comm_.AllReduce(static_cast<uint64_t>(mine * 1e6), comm::ReduceOp::kMax);
+    const uint64_t bytes =
+        comm_.AllReduce(comm_.traffic().bytes_sent - bytes_, comm::ReduceOp::kSum);
+    phases_.push_back(JobPhase{name, static_cast<double>(slowest_us) / 1e6, bytes});
+    since_ = std::chrono::steady_clock::now();
+    bytes_ = comm_.traffic().bytes_sent;
+  }
+  std::vector<JobPhase> Take() { return std::move(phases_); }
+
+ private:
+  comm::Communicator& comm_;
+  std::chrono::steady_clock::time_point since_;
+  uint64_t bytes_;
+  std::vector<JobPhase> phases_;
+};
+
+// Every rank's peak resident set, on the first rank.
+std::vector<uint64_t> GatherPeakMemory(comm::Communicator& comm) {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  comm::ByteWriter out;
+  out.Put(static_cast<uint64_t>(usage.ru_maxrss) * 1024);  // Linux reports KiB
+  std::vector<uint64_t> peaks;
+  for (const comm::Bytes& bytes : comm.Gather(out.Take(), kFirstRank)) {
+    comm::ByteReader in(bytes);
+    peaks.push_back(in.Get<uint64_t>());
+  }
+  return peaks;
+}
 
 // The trace replayed on an ideal network (POP's T_ideal), streamed from the file so that the
 // first rank never needs every location's events (sim/otf2_source.h).
@@ -113,12 +156,15 @@ Result<std::optional<JobReport>> AnalyzeAsJobRank(const std::string& path,
   const std::vector<uint32_t>& owned = partition.owned[comm.rank()];
   const bool first = comm.rank() == kFirstRank;
 
+  PhaseLog log(comm);
   CW_ASSIGN_OR_RETURN(trace::Trace trace, ReadOwnedLocations(path, options.read, partition, comm));
+  log.Lap("read");
   // Beside the analysis: it reads the file, not the trace.
   std::future<std::optional<sim::ReplayResult>> ideal;
   if (first) ideal = std::async(std::launch::async, [&path] { return ReplayOnIdealNetwork(path); });
   const match::SyncGraph graph =
       match::MatchOwnedLocations(trace, partition, comm, options.read.threads);
+  log.Lap("match");
   analysis::WaitStateOptions wait_options;
   wait_options.threads = options.read.threads;
   wait_options.instances_per_metric = options.instances_per_metric;
@@ -126,6 +172,7 @@ Result<std::optional<JobReport>> AnalyzeAsJobRank(const std::string& path,
   wait_options.comm = &comm;
   wait_options.partition = &partition;
   analysis::WaitStateResult waitstates = analysis::AnalyzeWaitStates(trace, graph, wait_options);
+  log.Lap("wait states");
 
   std::vector<comm::Bytes> shares =
       comm.Gather(AnalysisShare(trace, graph, waitstates, owned), kFirstRank);
@@ -143,11 +190,17 @@ Result<std::optional<JobReport>> AnalyzeAsJobRank(const std::string& path,
           analysis.pop, static_cast<double>(sim::PredictedSpan(*replay, analysis.pop.locations)));
     }
     report::Report report = report::BuildReport(trace, facts, analysis);
-    result.emplace(JobReport{std::move(trace), std::move(report), {}});
+    result.emplace(JobReport{std::move(trace), std::move(report), {}, {}, {}});
   }
   report::EventViews views = GatherEventViews(result ? &result->report : nullptr,
                                               result ? result->trace : trace, graph, owned, comm);
-  if (result) result->views = std::move(views);
+  log.Lap("report");
+  std::vector<uint64_t> peaks = GatherPeakMemory(comm);
+  if (result) {
+    result->views = std::move(views);
+    result->phases = log.Take();
+    result->peak_memory = std::move(peaks);
+  }
   return result;
 }
 

@@ -15,6 +15,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "base/status.h"
 #include "comm/communicator.h"
@@ -30,10 +31,19 @@ struct JobAnalysisOptions {
   size_t instances_per_metric = 10;
 };
 
+// One phase of the job: the slowest rank's wall time and the bytes all ranks sent.
+struct JobPhase {
+  std::string name;
+  double seconds = 0;
+  uint64_t bytes_exchanged = 0;
+};
+
 struct JobReport {
   trace::Trace trace;  // the definitions and the call tree (the first rank's events only)
   report::Report report;
   report::EventViews views;
+  std::vector<JobPhase> phases;       // read, match, wait states, report
+  std::vector<uint64_t> peak_memory;  // bytes, per rank: its peak resident set so far
 };
 
 // Only the wait-state analysis runs across ranks so far: the root-cause and critical-path

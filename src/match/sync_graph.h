@@ -121,11 +121,22 @@ struct MatchStats {
 static_assert(sizeof(MatchStats) == 11 * sizeof(uint64_t),
               "MatchStats::operator+= adds each count");
 
-struct SyncGraph {
-  std::vector<Message> messages;  // grouped by receiver, in each group by receive event
+// The collective instances one rank of an MPI analysis job built, each with all its members.
+struct BuiltCollectives {
   std::vector<CollectiveInstance> collectives;
   std::vector<CollectiveMember> members;  // grouped by instance, in communicator rank order
-  std::vector<ProbeLink> probes;          // grouped by receiver, in each group by probe event
+};
+
+struct SyncGraph {
+  std::vector<Message> messages;  // grouped by receiver, in each group by receive event
+  // One rank of an MPI analysis job (MatchOwnedLocations) lists here only its own locations'
+  // members of an instance, except for one-sided (window) instances, which list all (the
+  // one-sided epochs name their partners' members); `built` holds the instances it built whole,
+  // which the wait-state analysis evaluates for every member.
+  std::vector<CollectiveInstance> collectives;
+  std::vector<CollectiveMember> members;  // grouped by instance, in communicator rank order
+  BuiltCollectives built;
+  std::vector<ProbeLink> probes;  // grouped by receiver, in each group by probe event
   std::vector<LocationSync> by_location;
   MatchStats stats;
   Diagnostics diagnostics;

@@ -3,6 +3,7 @@
 // those one process finds; stats and diagnostics summed over the ranks must be one process's.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <mutex>
 
 #include "comm/local_group.h"
@@ -48,9 +49,10 @@ void ExpectSameMember(const match::CollectiveMember& a, const match::CollectiveM
   EXPECT_EQ(a.received, b.received) << where;
 }
 
-// The instances of one location's collective calls, with every member of each.
+// The instances of one location's collective calls: on a rank, each lists the rank's own
+// members of it (all members for one-sided instances), as one process's instance does.
 void ExpectSameCollectives(const match::SyncGraph& mine, const match::SyncGraph& single,
-                           uint32_t loc, const std::string& where) {
+                           uint32_t loc, const std::vector<bool>& owned, const std::string& where) {
   const std::vector<uint32_t>& a = mine.by_location[loc].collectives;
   const std::vector<uint32_t>& b = single.by_location[loc].collectives;
   ASSERT_EQ(a.size(), b.size()) << where;
@@ -65,24 +67,54 @@ void ExpectSameCollectives(const match::SyncGraph& mine, const match::SyncGraph&
     EXPECT_EQ(ia.op, ib.op) << where;
     EXPECT_EQ(ia.root, ib.root) << where;
     EXPECT_EQ(ia.complete, ib.complete) << where;
-    ASSERT_EQ(ia.member_count, ib.member_count) << where;
+    std::vector<const match::CollectiveMember*> expected;
+    for (uint32_t m = 0; m < ib.member_count; ++m) {
+      const match::CollectiveMember& member = single.members[ib.first_member + m];
+      if (ib.window != trace::kNone || owned[member.location]) expected.push_back(&member);
+    }
+    ASSERT_EQ(ia.member_count, expected.size()) << where;
     for (uint32_t m = 0; m < ia.member_count; ++m) {
-      ExpectSameMember(mine.members[ia.first_member + m], single.members[ib.first_member + m],
-                       where + " co-member");
+      ExpectSameMember(mine.members[ia.first_member + m], *expected[m], where + " co-member");
     }
   }
   // Instances appear in one process's order: the rank's list is a subsequence of it.
-  size_t at = 0;
+  std::map<std::pair<uint32_t, uint32_t>, uint32_t> single_instance;  // (location, end) -> i
+  for (uint32_t m = 0; m < single.members.size(); ++m) {
+    single_instance[{single.members[m].location, single.members[m].end_event}] = instance_b[m];
+  }
+  uint32_t previous = 0;
   for (const match::CollectiveInstance& ia : mine.collectives) {
-    while (at < single.collectives.size() &&
-           !(single.collectives[at].comm == ia.comm && single.collectives[at].window == ia.window &&
-             single.members[single.collectives[at].first_member].end_event ==
-                 mine.members[ia.first_member].end_event &&
-             single.members[single.collectives[at].first_member].location ==
-                 mine.members[ia.first_member].location)) {
-      ++at;
+    const match::CollectiveMember& head = mine.members[ia.first_member];
+    const uint32_t at = single_instance.at({head.location, head.end_event});
+    EXPECT_GE(at, previous) << where << ": instances out of order";
+    previous = at;
+  }
+}
+
+// Every instance is built whole by exactly one rank, with one process's members.
+void ExpectBuiltOnce(const std::vector<match::BuiltCollectives>& built,
+                     const match::SyncGraph& single, const std::string& where) {
+  std::map<std::pair<uint32_t, uint32_t>, uint32_t> single_instance;  // head -> instance
+  for (uint32_t i = 0; i < single.collectives.size(); ++i) {
+    const match::CollectiveMember& head = single.members[single.collectives[i].first_member];
+    single_instance[{head.location, head.end_event}] = i;
+  }
+  std::vector<uint32_t> times(single.collectives.size(), 0);
+  for (const match::BuiltCollectives& b : built) {
+    for (const match::CollectiveInstance& ia : b.collectives) {
+      const match::CollectiveMember& head = b.members[ia.first_member];
+      const uint32_t i = single_instance.at({head.location, head.end_event});
+      ++times[i];
+      const match::CollectiveInstance& ib = single.collectives[i];
+      ASSERT_EQ(ia.member_count, ib.member_count) << where;
+      for (uint32_t m = 0; m < ia.member_count; ++m) {
+        ExpectSameMember(b.members[ia.first_member + m], single.members[ib.first_member + m],
+                         where + " built member");
+      }
     }
-    EXPECT_LT(at, single.collectives.size()) << where << ": instances out of order";
+  }
+  for (uint32_t i = 0; i < times.size(); ++i) {
+    EXPECT_EQ(times[i], 1u) << where << ": instance " << i << " built " << times[i] << " times";
   }
 }
 
@@ -114,12 +146,16 @@ void CheckDistributedMatch(const std::string& anchor, uint32_t ranks) {
   const std::string where = anchor + " on " + std::to_string(ranks) + " ranks";
   std::mutex mutex;
   Totals totals;
+  std::vector<match::BuiltCollectives> built(ranks);
   comm::LocalGroup::Run(ranks, [&](comm::Communicator& comm) {
     Result<trace::Trace> mine = ReadOwnedLocations(anchor, options, partition, comm);
     ASSERT_TRUE(mine) << where;
     const match::SyncGraph graph = match::MatchOwnedLocations(*mine, partition, comm, 2);
     std::lock_guard<std::mutex> lock(mutex);
     Add(graph, totals);
+    built[comm.rank()] = graph.built;
+    std::vector<bool> owned(partition.owner.size(), false);
+    for (uint32_t loc : partition.owned[comm.rank()]) owned[loc] = true;
     for (uint32_t loc : partition.owned[comm.rank()]) {
       const std::string at = where + ", location " + std::to_string(loc);
       const match::LocationSync& a = graph.by_location[loc];
@@ -133,7 +169,7 @@ void CheckDistributedMatch(const std::string& anchor, uint32_t ranks) {
       for (size_t k = 0; k < a.sent.size(); ++k) {
         ExpectSameMessage(graph.messages[a.sent[k]], single.messages[b.sent[k]], at + " sent");
       }
-      ExpectSameCollectives(graph, single, loc, at + " collectives");
+      ExpectSameCollectives(graph, single, loc, owned, at + " collectives");
       ASSERT_EQ(a.probe_count, b.probe_count) << at;
       for (uint32_t k = 0; k < a.probe_count; ++k) {
         const match::ProbeLink& pa = graph.probes[a.first_probe + k];
@@ -157,6 +193,7 @@ void CheckDistributedMatch(const std::string& anchor, uint32_t ranks) {
     EXPECT_EQ(totals.diagnostics.Count(*e.kind), e.count) << where << ": " << e.kind->name;
   }
   EXPECT_EQ(totals.diagnostics.Sorted().size(), single.diagnostics.Sorted().size()) << where;
+  ExpectBuiltOnce(built, single, where);
 }
 
 TEST(DistributedMatchTest, EveryRealTraceMatchesAsOneProcessOnTwoToFourRanks) {

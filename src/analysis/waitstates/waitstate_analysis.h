@@ -40,8 +40,10 @@ struct WaitStateOptions {
   size_t instances_per_metric = 10;  // most severe instances kept per metric
   bool sync_edges = true;            // emit WaitStateResult::sync for the root-cause analyses
   // One rank of an MPI analysis job (trace and graph hold its share; match::MatchOwnedLocations):
-  // the ranks exchange each location's MPI_Init and MPI_Finalize calls, which every location's
-  // values depend on. Values are complete for the rank's own locations.
+  // the ranks exchange each location's MPI_Init and MPI_Finalize calls, the outcomes of the
+  // collective instances they built and their one-sided epochs. Values are complete for the
+  // rank's own locations. Needs sync_edges = false: the root-cause analyses do not run across
+  // ranks yet.
   comm::Communicator* comm = nullptr;
   const trace::Partition* partition = nullptr;
 };

@@ -265,6 +265,112 @@ struct InstanceHeader {
   CollectiveInstance instance;
 };
 
+// Member facts as differences to the previous member written to the same rank: a location's
+// calls travel in order, so events and times differ little from one to the next.
+class MemberCodec {
+ public:
+  void Write(comm::ByteWriter& out, const CollectiveMember& m) {
+    out.PutDelta(m.location, last_.location);
+    out.PutDelta(m.begin_event, last_.begin_event);
+    out.PutDelta(m.end_event, m.begin_event);
+    out.PutDelta(m.rank, last_.rank);
+    out.PutDelta(m.entered, last_.entered);
+    out.PutDelta(m.end_time, m.entered);
+    out.PutVarint(m.sent);
+    out.PutVarint(m.received);
+    last_ = m;
+  }
+  CollectiveMember Read(comm::ByteReader& in) {
+    CollectiveMember m;
+    m.location = in.GetDelta32(last_.location);
+    m.begin_event = in.GetDelta32(last_.begin_event);
+    m.end_event = in.GetDelta32(m.begin_event);
+    m.rank = in.GetDelta32(last_.rank);
+    m.entered = in.GetDelta(last_.entered);
+    m.end_time = in.GetDelta(m.entered);
+    m.sent = in.GetVarint();
+    m.received = in.GetVarint();
+    last_ = m;
+    return m;
+  }
+
+ private:
+  CollectiveMember last_;
+};
+
+void PutKey(comm::ByteWriter& out, const GroupKey& key, uint32_t round) {
+  out.PutVarint(key.phase);
+  out.PutVarint(key.id);
+  out.PutVarint(key.self_location + 1u);  // kNone (the common case) in one byte
+  out.PutVarint(round);
+}
+
+std::pair<GroupKey, uint32_t> GetKey(comm::ByteReader& in) {
+  GroupKey key;
+  key.phase = static_cast<uint32_t>(in.GetVarint());
+  key.id = static_cast<uint32_t>(in.GetVarint());
+  key.self_location = static_cast<uint32_t>(in.GetVarint()) - 1u;
+  return {key, static_cast<uint32_t>(in.GetVarint())};
+}
+
+// A member call on its way to the rank that builds its instance.
+class ShippedMemberCodec {
+ public:
+  void Write(comm::ByteWriter& out, const ShippedMember& m) {
+    PutKey(out, m.key, m.round);
+    out.PutVarint(m.rank);
+    out.PutVarint(static_cast<uint64_t>(m.call.op));
+    out.PutVarint(m.call.root_rank + 1u);
+    members_.Write(out, m.call.member);
+  }
+  ShippedMember Read(comm::ByteReader& in) {
+    ShippedMember m;
+    std::tie(m.key, m.round) = GetKey(in);
+    m.rank = static_cast<uint32_t>(in.GetVarint());
+    m.call.op = static_cast<trace::CollectiveOp>(in.GetVarint());
+    m.call.root_rank = static_cast<uint32_t>(in.GetVarint()) - 1u;
+    m.call.member = members_.Read(in);
+    return m;
+  }
+
+ private:
+  MemberCodec members_;
+};
+
+// A built instance on its way to a rank that owns members of it, with those members.
+class InstanceCodec {
+ public:
+  void Write(comm::ByteWriter& out, const InstanceHeader& h,
+             const std::vector<const CollectiveMember*>& members) {
+    PutKey(out, h.key, h.round);
+    const CollectiveInstance& c = h.instance;
+    out.PutVarint(c.comm + 1u);
+    out.PutVarint(c.window + 1u);
+    out.PutVarint(static_cast<uint64_t>(c.op));
+    out.PutVarint(c.root + 1u);
+    out.PutVarint(c.complete ? 1 : 0);
+    out.PutVarint(members.size());
+    for (const CollectiveMember* m : members) members_.Write(out, *m);
+  }
+  InstanceHeader Read(comm::ByteReader& in, std::vector<CollectiveMember>& members) {
+    InstanceHeader h;
+    std::tie(h.key, h.round) = GetKey(in);
+    CollectiveInstance& c = h.instance;
+    c.comm = static_cast<uint32_t>(in.GetVarint()) - 1u;
+    c.window = static_cast<uint32_t>(in.GetVarint()) - 1u;
+    c.op = static_cast<trace::CollectiveOp>(in.GetVarint());
+    c.root = static_cast<uint32_t>(in.GetVarint()) - 1u;
+    c.complete = in.GetVarint() != 0;
+    c.member_count = static_cast<uint32_t>(in.GetVarint());
+    members.clear();
+    for (uint32_t k = 0; k < c.member_count; ++k) members.push_back(members_.Read(in));
+    return h;
+  }
+
+ private:
+  MemberCodec members_;
+};
+
 uint32_t FirstLocation(const std::vector<uint32_t>& rank_locations) {
   for (uint32_t loc : rank_locations) {
     if (loc != kNone) return loc;
@@ -289,13 +395,15 @@ void MatchCollectives(const trace::Trace& trace, const trace::Partition& partiti
   // built by the owner of its rank k mod size, so that the instances of a large communicator
   // spread over the analysis ranks instead of all landing on one.
   std::vector<comm::ByteWriter> to_builders(comm.size());
+  std::vector<ShippedMemberCodec> builder_codecs(comm.size());
   auto ship = [&](const GroupKey& key, const std::vector<uint32_t>& rank_locations, uint32_t loc,
                   uint32_t rank, const std::vector<CollectiveCall>& list) {
     for (uint32_t k = 0; k < list.size(); ++k) {
       uint32_t builder = rank_locations[k % rank_locations.size()];
       if (builder == kNone) builder = FirstLocation(rank_locations);
-      to_builders[partition.owner[builder]].Put(
-          ShippedMember{key, k, rank, ReadMember(trace, loc, list[k], rank)});
+      const uint32_t to = partition.owner[builder];
+      builder_codecs[to].Write(to_builders[to],
+                               ShippedMember{key, k, rank, ReadMember(trace, loc, list[k], rank)});
     }
   };
   for (uint32_t loc : owned) {
@@ -323,8 +431,9 @@ void MatchCollectives(const trace::Trace& trace, const trace::Partition& partiti
   std::map<std::pair<GroupKey, uint32_t>, std::vector<std::pair<uint32_t, MemberCall>>> rounds;
   for (const comm::Bytes& bytes : comm.Exchange(comm::TakeAll(to_builders))) {
     comm::ByteReader in(bytes);
+    ShippedMemberCodec codec;
     while (!in.done()) {
-      const ShippedMember m = in.Get<ShippedMember>();
+      const ShippedMember m = codec.Read(in);
       rounds[{m.key, m.round}].emplace_back(m.rank, m.call);
     }
   }
@@ -332,6 +441,8 @@ void MatchCollectives(const trace::Trace& trace, const trace::Partition& partiti
   // Build this rank's instances, each once, in one process's order.
   SyncGraph built;
   std::vector<comm::ByteWriter> to_members(comm.size());
+  std::vector<InstanceCodec> member_codecs(comm.size());
+  std::vector<std::vector<const CollectiveMember*>> shipped(comm.size());
   std::vector<const MemberCall*> round;
   for (auto& [where, members] : rounds) {
     const auto& [key, k] = where;
@@ -344,24 +455,32 @@ void MatchCollectives(const trace::Trace& trace, const trace::Partition& partiti
     round.clear();
     for (const auto& [rank, call] : members) round.push_back(&call);
     AddInstance(trace, comm_id, key.phase == 0 ? kNone : key.id, rank_locations, round, built);
-    // The instance, with all its members, to each rank that owns one of them.
+    // The instance to each rank that owns members of it, with those members (a one-sided
+    // instance with all its members). The members' outcomes follow once evaluated here.
     const CollectiveInstance& instance = built.collectives.back();
-    std::vector<bool> sent_to(comm.size(), false);
+    for (std::vector<const CollectiveMember*>& list : shipped) list.clear();
     for (uint32_t m = 0; m < instance.member_count; ++m) {
-      const uint32_t rank = partition.owner[built.members[instance.first_member + m].location];
-      if (sent_to[rank]) continue;
-      sent_to[rank] = true;
-      comm::ByteWriter& out = to_members[rank];
-      out.Put(InstanceHeader{key, k, instance});
-      for (uint32_t j = 0; j < instance.member_count; ++j) {
-        out.Put(built.members[instance.first_member + j]);
+      const CollectiveMember& member = built.members[instance.first_member + m];
+      shipped[partition.owner[member.location]].push_back(&member);
+    }
+    for (uint32_t rank = 0; rank < comm.size(); ++rank) {
+      if (shipped[rank].empty()) continue;
+      std::vector<const CollectiveMember*> all;
+      if (instance.window != kNone) {
+        for (uint32_t m = 0; m < instance.member_count; ++m) {
+          all.push_back(&built.members[instance.first_member + m]);
+        }
       }
+      member_codecs[rank].Write(to_members[rank], InstanceHeader{key, k, instance},
+                                instance.window != kNone ? all : shipped[rank]);
     }
   }
   // Counted where built: summed over the ranks, they are one process's.
   graph.stats.collective_instances += built.collectives.size();
   graph.stats.incomplete_collectives += built.stats.incomplete_collectives;
   graph.diagnostics.Merge(built.diagnostics);
+  graph.built.collectives = std::move(built.collectives);
+  graph.built.members = std::move(built.members);
 
   struct Received {
     InstanceHeader header;
@@ -370,11 +489,10 @@ void MatchCollectives(const trace::Trace& trace, const trace::Partition& partiti
   std::vector<Received> received;
   for (const comm::Bytes& bytes : comm.Exchange(comm::TakeAll(to_members))) {
     comm::ByteReader in(bytes);
+    InstanceCodec codec;
     while (!in.done()) {
-      Received r{in.Get<InstanceHeader>(), {}};
-      for (uint32_t m = 0; m < r.header.instance.member_count; ++m) {
-        r.members.push_back(in.Get<CollectiveMember>());
-      }
+      Received r;
+      r.header = codec.Read(in, r.members);
       received.push_back(std::move(r));
     }
   }

@@ -1,9 +1,12 @@
 #include "analysis/waitstates/internal/collective_patterns.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
+#include "base/check.h"
 #include "base/parallel.h"
+#include "comm/wire.h"
 
 namespace cw::analysis::internal {
 namespace {
@@ -185,9 +188,9 @@ void RmaCollective(const std::vector<MemberTimes>& m, MetricId metric, MemberOut
   }
 }
 
-void EvaluateInstance(const Context& ctx, const match::CollectiveInstance& instance,
-                      MemberOutcome* out) {
-  const std::vector<match::CollectiveMember>& members = ctx.graph.members;
+// `members`: the list `instance` indexes (a graph's members, or the instances a rank built).
+void EvaluateInstance(const std::vector<match::CollectiveMember>& members,
+                      const match::CollectiveInstance& instance, MemberOutcome* out) {
   std::vector<MemberTimes> m(instance.member_count);
   size_t root = m.size();
   for (uint32_t k = 0; k < instance.member_count; ++k) {
@@ -255,15 +258,95 @@ void EvaluateInstance(const Context& ctx, const match::CollectiveInstance& insta
   }
 }
 
+// A member's outcome on its way from the rank that built its instance to the member's rank,
+// named by the member's location and end event, as differences to the previous one. Waits are
+// whole ticks (differences of timestamps), sent as varints.
+class OutcomeCodec {
+ public:
+  void Write(comm::ByteWriter& out, const match::CollectiveMember& m, const MemberOutcome& o) {
+    out.PutDelta(m.location, location_);
+    out.PutDelta(m.end_event, end_event_);
+    location_ = m.location;
+    end_event_ = m.end_event;
+    out.Put(static_cast<uint8_t>(o.violation ? 1 : 0));
+    out.PutVarint(static_cast<uint64_t>(o.wait_metric));
+    out.PutVarint(static_cast<uint64_t>(o.completion_metric));
+    out.PutVarint(static_cast<uint64_t>(o.wait));
+    out.PutVarint(static_cast<uint64_t>(o.completion));
+    out.PutDelta(o.partner, m.location);
+  }
+  // The member's (location, end event) and its outcome.
+  MemberOutcome Read(comm::ByteReader& in, uint32_t& location, uint32_t& end_event) {
+    location = location_ = in.GetDelta32(location_);
+    end_event = end_event_ = in.GetDelta32(end_event_);
+    MemberOutcome o;
+    o.violation = in.Get<uint8_t>() != 0;
+    o.wait_metric = static_cast<MetricId>(in.GetVarint());
+    o.completion_metric = static_cast<MetricId>(in.GetVarint());
+    o.wait = static_cast<double>(in.GetVarint());
+    o.completion = static_cast<double>(in.GetVarint());
+    o.partner = in.GetDelta32(location);
+    return o;
+  }
+
+ private:
+  uint32_t location_ = 0;
+  uint32_t end_event_ = 0;
+};
+
+// One rank of an MPI analysis job: evaluates the instances it built and sends each member's rank
+// the outcomes that charge anything (a wait, a completion or a violation). The partner's member
+// index stays unset: it would name a member of another rank's graph.
+std::vector<MemberOutcome> EvaluateBuiltCollectives(const Context& ctx, unsigned threads) {
+  CW_CHECK(!ctx.emit_edges);  // the root-cause analyses do not run across ranks yet
+  const match::BuiltCollectives& built = ctx.graph.built;
+  std::vector<MemberOutcome> evaluated(built.members.size());
+  ParallelFor(built.collectives.size(), threads, [&](size_t i) {
+    const match::CollectiveInstance& instance = built.collectives[i];
+    if (!instance.complete || instance.member_count < 2) return;
+    EvaluateInstance(built.members, instance, &evaluated[instance.first_member]);
+  });
+  comm::Communicator& comm = *ctx.comm;
+  std::vector<comm::ByteWriter> to_members(comm.size());
+  std::vector<OutcomeCodec> codecs(comm.size());
+  for (size_t k = 0; k < built.members.size(); ++k) {
+    const MemberOutcome& o = evaluated[k];
+    if (o.wait <= 0 && o.completion <= 0 && !o.violation) continue;
+    // Waits are differences of integer timestamps: the varints carry them exactly.
+    CW_CHECK(o.wait == std::floor(o.wait) && o.completion == std::floor(o.completion));
+    const uint32_t rank = ctx.partition->owner[built.members[k].location];
+    codecs[rank].Write(to_members[rank], built.members[k], o);
+  }
+  std::vector<MemberOutcome> outcomes(ctx.graph.members.size());
+  for (const comm::Bytes& bytes : comm.Exchange(comm::TakeAll(to_members))) {
+    comm::ByteReader in(bytes);
+    OutcomeCodec codec;
+    while (!in.done()) {
+      uint32_t location = kNone, end_event = kNone;
+      const MemberOutcome o = codec.Read(in, location, end_event);
+      // The location's members, in end-event order.
+      CW_CHECK(ctx.Holds(location));
+      const std::vector<uint32_t>& mine = ctx.graph.by_location[location].collectives;
+      auto it = std::lower_bound(mine.begin(), mine.end(), end_event, [&](uint32_t m, uint32_t e) {
+        return ctx.graph.members[m].end_event < e;
+      });
+      CW_CHECK(it != mine.end() && ctx.graph.members[*it].end_event == end_event);
+      outcomes[*it] = o;
+    }
+  }
+  return outcomes;
+}
+
 }  // namespace
 
 std::vector<MemberOutcome> EvaluateCollectives(const Context& ctx, unsigned threads) {
+  if (ctx.Distributed()) return EvaluateBuiltCollectives(ctx, threads);
   std::vector<MemberOutcome> outcomes(ctx.graph.members.size());
   const std::vector<match::CollectiveInstance>& instances = ctx.graph.collectives;
   ParallelFor(instances.size(), threads, [&](size_t i) {
     const match::CollectiveInstance& instance = instances[i];
     if (!instance.complete || instance.member_count < 2) return;
-    EvaluateInstance(ctx, instance, &outcomes[instance.first_member]);
+    EvaluateInstance(ctx.graph.members, instance, &outcomes[instance.first_member]);
   });
   return outcomes;
 }
