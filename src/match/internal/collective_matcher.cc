@@ -371,6 +371,32 @@ class InstanceCodec {
   MemberCodec members_;
 };
 
+// This rank's members of instance `round` of communicator group `key` (not a window's), in
+// communicator rank order: the `round`-th call of each of its locations in the group, read again
+// as they were read for shipping.
+std::vector<CollectiveMember> OwnMembers(const trace::Trace& trace,
+                                         const std::vector<uint32_t>& owner, uint32_t me,
+                                         const std::vector<LocationCalls>& calls,
+                                         const GroupKey& key, uint32_t round) {
+  const std::vector<trace::Comm>& comms = trace.defs.comms;
+  std::vector<CollectiveMember> members;
+  auto add = [&](uint32_t loc, uint32_t rank) {
+    auto list = calls[loc].by_comm.find(key.id);
+    if (list == calls[loc].by_comm.end() || round >= list->second.size()) return;
+    members.push_back(ReadMember(trace, loc, list->second[round], rank).member);
+  };
+  if (key.self_location != kNone) {
+    if (owner[key.self_location] == me) add(key.self_location, 0);
+    return members;
+  }
+  const std::vector<uint32_t>& ranks = comms[key.id].rank_to_location;
+  for (uint32_t rank = 0; rank < ranks.size(); ++rank) {
+    const uint32_t loc = ranks[rank];
+    if (loc != kNone && owner[loc] == me && RankIn(comms, key.id, loc) == rank) add(loc, rank);
+  }
+  return members;
+}
+
 uint32_t FirstLocation(const std::vector<uint32_t>& rank_locations) {
   for (uint32_t loc : rank_locations) {
     if (loc != kNone) return loc;
@@ -463,16 +489,17 @@ void MatchCollectives(const trace::Trace& trace, const trace::Partition& partiti
       const CollectiveMember& member = built.members[instance.first_member + m];
       shipped[partition.owner[member.location]].push_back(&member);
     }
+    // A rank knows its own members' facts (it sent them): the header names them. One-sided
+    // instances travel with all their members.
+    std::vector<const CollectiveMember*> all;
+    if (instance.window != kNone) {
+      for (uint32_t m = 0; m < instance.member_count; ++m) {
+        all.push_back(&built.members[instance.first_member + m]);
+      }
+    }
     for (uint32_t rank = 0; rank < comm.size(); ++rank) {
       if (shipped[rank].empty()) continue;
-      std::vector<const CollectiveMember*> all;
-      if (instance.window != kNone) {
-        for (uint32_t m = 0; m < instance.member_count; ++m) {
-          all.push_back(&built.members[instance.first_member + m]);
-        }
-      }
-      member_codecs[rank].Write(to_members[rank], InstanceHeader{key, k, instance},
-                                instance.window != kNone ? all : shipped[rank]);
+      member_codecs[rank].Write(to_members[rank], InstanceHeader{key, k, instance}, all);
     }
   }
   // Counted where built: summed over the ranks, they are one process's.
@@ -504,6 +531,11 @@ void MatchCollectives(const trace::Trace& trace, const trace::Partition& partiti
   for (Received& r : received) {
     CollectiveInstance instance = r.header.instance;
     instance.first_member = static_cast<uint32_t>(graph.members.size());
+    if (instance.window == kNone) {
+      r.members = OwnMembers(trace, partition.owner, me, calls, r.header.key, r.header.round);
+      CW_CHECK(!r.members.empty());
+      instance.member_count = static_cast<uint32_t>(r.members.size());
+    }
     graph.members.insert(graph.members.end(), r.members.begin(), r.members.end());
     graph.collectives.push_back(instance);
   }
