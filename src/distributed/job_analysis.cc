@@ -61,9 +61,12 @@ std::vector<uint64_t> GatherPeakMemory(comm::Communicator& comm) {
 
 // The trace replayed on an ideal network (POP's T_ideal), streamed from the file so that the
 // first rank never needs every location's events (sim/otf2_source.h).
-std::optional<sim::ReplayResult> ReplayOnIdealNetwork(const std::string& path) {
+// `comms`: the communicators as the reader left them (moved to the threads that used them).
+std::optional<sim::ReplayResult> ReplayOnIdealNetwork(const std::string& path,
+                                                      std::vector<trace::Comm> comms) {
   Result<std::unique_ptr<sim::StreamedTrace>> streamed = sim::StreamedTrace::Open(path);
   if (!streamed) return std::nullopt;
+  (*streamed)->SetCommunicators(std::move(comms));
   Result<sim::ReplayResult> replay = sim::ReplayOnIdealNetwork((*streamed)->Input());
   if (!replay) return std::nullopt;
   return std::move(*replay);
@@ -161,7 +164,11 @@ Result<std::optional<JobReport>> AnalyzeAsJobRank(const std::string& path,
   log.Lap("read");
   // Beside the analysis: it reads the file, not the trace.
   std::future<std::optional<sim::ReplayResult>> ideal;
-  if (first) ideal = std::async(std::launch::async, [&path] { return ReplayOnIdealNetwork(path); });
+  if (first) {
+    ideal = std::async(std::launch::async, [&path, comms = trace.defs.comms]() mutable {
+      return ReplayOnIdealNetwork(path, std::move(comms));
+    });
+  }
   const match::SyncGraph graph =
       match::MatchOwnedLocations(trace, partition, comm, options.read.threads);
   log.Lap("match");

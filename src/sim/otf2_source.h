@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "base/status.h"
 #include "otf2/reader_regions.h"
@@ -43,6 +44,11 @@ class StreamedTrace {
   // ProgramBegin (the streams hand out the "<program>" region's id for it: the replay's rules
   // never name it).
   std::string RegionName(uint32_t region) const;
+
+  // Replaces the definitions' communicators: with those trace::AssignCommunicatorsToThreads
+  // moved to the threads that used them (which needs every event; a stream sees them only as
+  // it goes), the replay pairs the records of multi-threaded MPI as the in-memory trace does.
+  void SetCommunicators(std::vector<trace::Comm> comms) { defs_.comms = std::move(comms); }
 
   // Records a location reads per segment (the stream's window on its file).
   uint32_t segment_records = 8192;

@@ -158,20 +158,25 @@ TEST(PartitionTest, EveryLocationOwnedOnceOnRandomSystems) {
 }
 
 TEST(MemoryEstimateTest, LinearInOwnedEvents) {
-  // Model: fixed 1000 B, 100 B per location, 10 B per event (2 with wait states only).
-  analysis::MemoryModel model{1000, 100, 10, 2};
+  // Model: fixed 1000 B, 100 B per location, 10 B per event (2 with wait states only); in a job
+  // 50 B per location of the trace on the first rank and 30 B on every rank.
+  analysis::MemoryModel model{1000, 100, 10, 2, 50, 30};
   Definitions defs = MakeDefs({{0, {50}}, {0, {70}}, {1, {30}}, {1, {50}}});
   std::vector<uint32_t> all{0, 1, 2, 3};
   // 1000 + 4*100 + 10*200 = 3400; wait states only: 1000 + 400 + 2*200 = 1800.
   EXPECT_EQ(analysis::EstimateAnalysisBytes(defs, all, true, model), 3400u);
   EXPECT_EQ(analysis::EstimateAnalysisBytes(defs, all, false, model), 1800u);
-  // Two ranks own a node each (120 and 80 events): heaviest 1000 + 200 + 1200 = 2400.
-  EXPECT_EQ(analysis::EstimatePerRankBytes(defs, 2, true, model), 2400u);
-  // Limit 2400 needs two ranks; 2399 needs the process split of three ranks (70 | 50 | 30+50:
-  // heaviest 1000 + 200 + 800 = 2000); 1100 fits nowhere: one location alone needs 1600.
+  // One rank is one process, without a job's costs: 3400.
+  EXPECT_EQ(analysis::EstimatePerRankBytes(defs, 1, true, model), 3400u);
+  // Two ranks own a node each (120 and 80 events): the first 1000 + 200 + 1200 + 4*50 + 30 =
+  // 2630, the second 1000 + 200 + 800 + 30 = 2030.
+  EXPECT_EQ(analysis::EstimatePerRankBytes(defs, 2, true, model), 2630u);
+  // Limit 2630 needs two ranks; 2629 needs the process split of three ranks (one location of 50
+  // or 70 events on the first, at most 1000 + 100 + 700 + 200 + 30 = 2030; 30+50 on another,
+  // 1000 + 200 + 800 + 30 = 2030); 1100 fits nowhere: one location alone needs 1600.
   EXPECT_EQ(analysis::RanksNeeded(defs, 3400, true, model), 1u);
-  EXPECT_EQ(analysis::RanksNeeded(defs, 2400, true, model), 2u);
-  EXPECT_EQ(analysis::RanksNeeded(defs, 2399, true, model), 3u);
+  EXPECT_EQ(analysis::RanksNeeded(defs, 2630, true, model), 2u);
+  EXPECT_EQ(analysis::RanksNeeded(defs, 2629, true, model), 3u);
   EXPECT_EQ(analysis::RanksNeeded(defs, 1100, true, model), 0u);
 }
 

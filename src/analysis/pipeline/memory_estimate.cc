@@ -20,8 +20,11 @@ uint64_t EstimatePerRankBytes(const trace::Definitions& defs, uint32_t ranks, bo
                               const MemoryModel& model) {
   const trace::Partition partition = trace::PartitionLocations(defs, ranks);
   uint64_t heaviest = 0;
-  for (const std::vector<uint32_t>& owned : partition.owned) {
-    heaviest = std::max(heaviest, EstimateAnalysisBytes(defs, owned, root_causes, model));
+  for (uint32_t rank = 0; rank < partition.owned.size(); ++rank) {
+    uint64_t bytes = EstimateAnalysisBytes(defs, partition.owned[rank], root_causes, model);
+    if (ranks > 1) bytes += model.mpi_per_rank;
+    if (rank == 0 && ranks > 1) bytes += model.first_rank_per_location * defs.locations.size();
+    heaviest = std::max(heaviest, bytes);
   }
   return heaviest;
 }
@@ -32,6 +35,7 @@ uint32_t RanksNeeded(const trace::Definitions& defs, uint64_t limit, bool root_c
   auto fits = [&](uint32_t ranks) {
     return EstimatePerRankBytes(defs, ranks, root_causes, model) <= limit;
   };
+  if (fits(1)) return 1;  // one process carries none of the first rank's extra costs
   if (!fits(most)) return 0;
   // The heaviest share shrinks as ranks are added (up to the whole-node preference of the
   // partition, which costs at most 5%): search for the first rank count that fits.

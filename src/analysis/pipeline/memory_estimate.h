@@ -20,8 +20,13 @@ namespace cw::analysis {
 struct MemoryModel {
   uint64_t fixed = 32ull << 20;          // the program, definitions, report
   uint64_t per_location = 256ull << 10;  // reader buffers and per-location tables
-  uint64_t per_event = 44;               // with delay and critical-path analysis
-  uint64_t per_event_wait_states = 28;   // --wait-states-only
+  uint64_t per_event = 47;               // with delay and critical-path analysis
+  uint64_t per_event_wait_states = 33;   // --wait-states-only
+  // The first rank of an MPI job, per location of the whole trace: it streams every location
+  // once more (the ideal-network replay of the POP efficiencies) and holds every location's
+  // results.
+  uint64_t first_rank_per_location = 2560ull << 10;
+  uint64_t mpi_per_rank = 48ull << 20;  // each rank of a job: the MPI library, exchange buffers
 };
 
 // The peak memory of one analysis process that owns `locations`.
@@ -29,7 +34,7 @@ uint64_t EstimateAnalysisBytes(const trace::Definitions& defs, std::span<const u
                                bool root_causes, const MemoryModel& model = {});
 
 // The peak of the heaviest process when the trace is analysed by `ranks` MPI ranks, each owning
-// its share of trace::PartitionLocations.
+// its share of trace::PartitionLocations (and the first carrying its extra costs when ranks > 1).
 uint64_t EstimatePerRankBytes(const trace::Definitions& defs, uint32_t ranks, bool root_causes,
                               const MemoryModel& model = {});
 
