@@ -24,26 +24,6 @@ std::string Unmatched(const std::string& dir) {
   return s.WriteOrDie(dir);
 }
 
-// A barrier, an allreduce rank 3 never calls (its later calls slide one instance ahead), a
-// bcast and a reduce; then two fences of which rank 0 calls one.
-std::string MissingCollective(const std::string& dir) {
-  Scenario s(4);
-  const uint32_t win = s.AddWindow(0);
-  for (int r = 0; r < 4; ++r) {
-    const uint64_t u = static_cast<uint64_t>(r);
-    RankScript& rank = s.rank(r);
-    rank.Enter(0, "main").Collective(1 + u, 10, "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, 0, 0);
-    if (r != 3) rank.Collective(11, 12 + u, "MPI_Allreduce", OTF2_COLLECTIVE_OP_ALLREDUCE, 8, 8);
-    rank.Collective(20 + u, 25, "MPI_Bcast", OTF2_COLLECTIVE_OP_BCAST, r == 2 ? 8 : 0,
-                    r == 2 ? 0 : 8, 2);
-    rank.Collective(30, 31 + u, "MPI_Reduce", OTF2_COLLECTIVE_OP_REDUCE, 8, r == 1 ? 32 : 0, 1);
-    rank.RmaCollective(32 + u, 36, "MPI_Win_fence", OTF2_COLLECTIVE_OP_BARRIER, win);
-    if (r != 0) rank.RmaCollective(37, 38 + u, "MPI_Win_fence", OTF2_COLLECTIVE_OP_BARRIER, win);
-    rank.Leave(50, "main");
-  }
-  return s.WriteOrDie(dir);
-}
-
 // Rank 2's events end after its first barrier (no Leave of main, no second barrier, no send);
 // the others go on: a second barrier without it and a receive from it that never matches.
 std::string EndsEarly(const std::string& dir) {
@@ -105,9 +85,27 @@ std::string OneSided(const std::string& dir) {
 
 }  // namespace
 
+std::string WriteMissingCollectiveTrace(const std::string& dir) {
+  Scenario s(4);
+  const uint32_t win = s.AddWindow(0);
+  for (int r = 0; r < 4; ++r) {
+    const uint64_t u = static_cast<uint64_t>(r);
+    RankScript& rank = s.rank(r);
+    rank.Enter(0, "main").Collective(1 + u, 10, "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, 0, 0);
+    if (r != 3) rank.Collective(11, 12 + u, "MPI_Allreduce", OTF2_COLLECTIVE_OP_ALLREDUCE, 8, 8);
+    rank.Collective(20 + u, 25, "MPI_Bcast", OTF2_COLLECTIVE_OP_BCAST, r == 2 ? 8 : 0,
+                    r == 2 ? 0 : 8, 2);
+    rank.Collective(30, 31 + u, "MPI_Reduce", OTF2_COLLECTIVE_OP_REDUCE, 8, r == 1 ? 32 : 0, 1);
+    rank.RmaCollective(32 + u, 36, "MPI_Win_fence", OTF2_COLLECTIVE_OP_BARRIER, win);
+    if (r != 0) rank.RmaCollective(37, 38 + u, "MPI_Win_fence", OTF2_COLLECTIVE_OP_BARRIER, win);
+    rank.Leave(50, "main");
+  }
+  return s.WriteOrDie(dir);
+}
+
 std::vector<std::pair<std::string, std::string>> WriteJobScenarios() {
   return {{"unmatched", Unmatched(testing::MakeTempDir("job-unmatched"))},
-          {"missing_collective", MissingCollective(testing::MakeTempDir("job-missing"))},
+          {"missing_collective", WriteMissingCollectiveTrace(testing::MakeTempDir("job-missing"))},
           {"ends_early", EndsEarly(testing::MakeTempDir("job-ends-early"))},
           {"one_sided", OneSided(testing::MakeTempDir("job-one-sided"))}};
 }

@@ -12,4 +12,9 @@ namespace cw::test {
 // (name, anchor) of every job scenario, written under a fresh temporary directory.
 std::vector<std::pair<std::string, std::string>> WriteJobScenarios();
 
+// One of them: four ranks, a barrier, an allreduce rank 3 never calls (its later calls slide one
+// instance ahead), a bcast from rank 2 and a reduce to rank 1; then two fences on a window of
+// which rank 0 calls one. Written into `dir`.
+std::string WriteMissingCollectiveTrace(const std::string& dir);
+
 }  // namespace cw::test

@@ -11,6 +11,7 @@
 #include "match/matcher.h"
 #include "testing/scenario.h"
 #include "tests/common/paths.h"
+#include "tests/distributed/job_scenarios.h"
 
 namespace cw::distributed {
 namespace {
@@ -239,21 +240,8 @@ TEST(DistributedMatchTest, CollectivesWithAMissingMemberCountTheSame) {
   // Four ranks: a barrier, an allreduce that rank 3 never calls, a bcast from rank 2, a reduce to
   // rank 1. Instance k is every member's k-th call, so rank 3's calls slide one instance ahead.
   // Then two fences on a window, which rank 0 calls only once.
-  testing::Scenario s(4);
-  const uint32_t win = s.AddWindow(0);
-  for (int r = 0; r < 4; ++r) {
-    const uint64_t u = static_cast<uint64_t>(r);
-    auto& rank = s.rank(r);
-    rank.Enter(0, "main").Collective(1 + u, 10, "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, 0, 0);
-    if (r != 3) rank.Collective(11, 12 + u, "MPI_Allreduce", OTF2_COLLECTIVE_OP_ALLREDUCE, 8, 8);
-    rank.Collective(20 + u, 25, "MPI_Bcast", OTF2_COLLECTIVE_OP_BCAST, r == 2 ? 8 : 0,
-                    r == 2 ? 0 : 8, 2);
-    rank.Collective(30, 31 + u, "MPI_Reduce", OTF2_COLLECTIVE_OP_REDUCE, 8, r == 1 ? 32 : 0, 1);
-    rank.RmaCollective(32 + u, 36, "MPI_Win_fence", OTF2_COLLECTIVE_OP_BARRIER, win);
-    if (r != 0) rank.RmaCollective(37, 38 + u, "MPI_Win_fence", OTF2_COLLECTIVE_OP_BARRIER, win);
-    rank.Leave(50, "main");
-  }
-  std::string anchor = s.WriteOrDie(testing::MakeTempDir("distributed-collectives"));
+  const std::string anchor =
+      test::WriteMissingCollectiveTrace(testing::MakeTempDir("distributed-collectives"));
   // One process: k=0 the barrier of all four; k=1 the allreduce of ranks 0-2 with rank 3's bcast
   // and k=2 their bcast with rank 3's reduce (complete, but the operations differ: two
   // mismatches); k=3 the reduce of ranks 0-2 alone (incomplete). The window: a complete fence,
