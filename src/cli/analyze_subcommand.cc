@@ -4,7 +4,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <future>
-#include <numeric>
 #include <optional>
 
 #include "analysis/pipeline/analysis.h"

@@ -5,7 +5,6 @@
 #include <cstdio>
 #include <map>
 #include <numeric>
-#include <tuple>
 
 #include <nlohmann/json.hpp>
 
