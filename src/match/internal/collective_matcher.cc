@@ -373,12 +373,11 @@ class InstanceCodec {
 
 // This rank's members of instance `round` of communicator group `key` (not a window's), in
 // communicator rank order: the `round`-th call of each of its locations in the group, read again
-// as they were read for shipping.
-std::vector<CollectiveMember> OwnMembers(const trace::Trace& trace,
-                                         const std::vector<uint32_t>& owner, uint32_t me,
-                                         const std::vector<LocationCalls>& calls,
-                                         const GroupKey& key, uint32_t round) {
-  const std::vector<trace::Comm>& comms = trace.defs.comms;
+// as they were read for shipping. `own_ranks`: the (rank, location) pairs of the rank's
+// locations in the communicator, by rank.
+std::vector<CollectiveMember> OwnMembers(
+    const trace::Trace& trace, const std::vector<LocationCalls>& calls, const GroupKey& key,
+    uint32_t round, const std::vector<std::pair<uint32_t, uint32_t>>& own_ranks) {
   std::vector<CollectiveMember> members;
   auto add = [&](uint32_t loc, uint32_t rank) {
     auto list = calls[loc].by_comm.find(key.id);
@@ -386,14 +385,10 @@ std::vector<CollectiveMember> OwnMembers(const trace::Trace& trace,
     members.push_back(ReadMember(trace, loc, list->second[round], rank).member);
   };
   if (key.self_location != kNone) {
-    if (owner[key.self_location] == me) add(key.self_location, 0);
+    add(key.self_location, 0);  // its instances come only to the rank that owns it
     return members;
   }
-  const std::vector<uint32_t>& ranks = comms[key.id].rank_to_location;
-  for (uint32_t rank = 0; rank < ranks.size(); ++rank) {
-    const uint32_t loc = ranks[rank];
-    if (loc != kNone && owner[loc] == me && RankIn(comms, key.id, loc) == rank) add(loc, rank);
-  }
+  for (const auto& [rank, loc] : own_ranks) add(loc, rank);
   return members;
 }
 
@@ -432,6 +427,8 @@ void MatchCollectives(const trace::Trace& trace, const trace::Partition& partiti
                                ShippedMember{key, k, rank, ReadMember(trace, loc, list[k], rank)});
     }
   };
+  // Per communicator: the (rank, location) pairs of this rank's locations that called on it.
+  std::map<uint32_t, std::vector<std::pair<uint32_t, uint32_t>>> own_ranks;
   for (uint32_t loc : owned) {
     for (const auto& [c, list] : calls[loc].by_comm) {
       const uint32_t rank = RankIn(comms, c, loc);
@@ -441,6 +438,7 @@ void MatchCollectives(const trace::Trace& trace, const trace::Partition& partiti
         ship(GroupKey{0, c, loc}, {loc}, loc, 0, list);
       } else {
         ship(GroupKey{0, c, kNone}, comms[c].rank_to_location, loc, rank, list);
+        own_ranks[c].emplace_back(rank, loc);
       }
     }
     for (const auto& [w, list] : calls[loc].by_window) {
@@ -453,6 +451,7 @@ void MatchCollectives(const trace::Trace& trace, const trace::Partition& partiti
       ship(GroupKey{1, w, kNone}, comms[windows[w].comm].rank_to_location, loc, rank, list);
     }
   }
+  for (auto& [c, pairs] : own_ranks) std::sort(pairs.begin(), pairs.end());
   // The members of each instance this rank builds, by communicator rank.
   std::map<std::pair<GroupKey, uint32_t>, std::vector<std::pair<uint32_t, MemberCall>>> rounds;
   for (const comm::Bytes& bytes : comm.Exchange(comm::TakeAll(to_builders))) {
@@ -532,7 +531,10 @@ void MatchCollectives(const trace::Trace& trace, const trace::Partition& partiti
     CollectiveInstance instance = r.header.instance;
     instance.first_member = static_cast<uint32_t>(graph.members.size());
     if (instance.window == kNone) {
-      r.members = OwnMembers(trace, partition.owner, me, calls, r.header.key, r.header.round);
+      static const std::vector<std::pair<uint32_t, uint32_t>> kNoRanks;
+      auto own = own_ranks.find(r.header.key.id);
+      r.members = OwnMembers(trace, calls, r.header.key, r.header.round,
+                             own == own_ranks.end() ? kNoRanks : own->second);
       CW_CHECK(!r.members.empty());
       instance.member_count = static_cast<uint32_t>(r.members.size());
     }
