@@ -62,6 +62,7 @@ PassStats Pass::Run(unsigned threads, const std::function<void(uint32_t, uint32_
   stats.parks = parks_.load();
   stats.sleeps = sleeps_;
   stats.broken_edges = broken_;
+  stats.broken_at_stall = broken_at_stall_;
   return stats;
 }
 
@@ -92,6 +93,7 @@ PassStats Pass::RunDistributed(unsigned threads,
     CW_CHECK(lowest < kNoLocation);
     std::lock_guard<std::mutex> lock(mutex_);
     if (parked_on_[lowest].load() != kNoLocation) Break(static_cast<uint32_t>(lowest));
+    ++stalls_;
   }
   std::lock_guard<std::mutex> lock(outbox_mutex_);
   stats.values_sent = values_sent_;
@@ -257,6 +259,7 @@ void Pass::BreakStall() {
   uint32_t lowest = LowestParked();
   if (lowest == kNoLocation) CW_UNREACHABLE("a stalled pass has no parked location");
   Break(lowest);
+  ++stalls_;
 }
 
 void Pass::Break(uint32_t location) {
@@ -264,6 +267,7 @@ void Pass::Break(uint32_t location) {
   state_[edge].store(2);
   parked_on_[location].store(kNoLocation);
   broken_.push_back(edge);
+  broken_at_stall_.push_back(stalls_);
   queues_[OwnerOf(location)].push_back(location);
 }
 

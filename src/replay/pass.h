@@ -54,6 +54,9 @@ struct PassStats {
   uint64_t parks = 0;                  // times a location had to wait for an input
   uint64_t sleeps = 0;                 // times a worker found nothing to run and slept
   std::vector<uint32_t> broken_edges;  // given up to break a stall, in the order broken
+  // Per broken edge: which stall of the whole pass it broke (0 for the first). Distributed, each
+  // rank breaks the edges of its own locations; the stalls are counted the same on every rank.
+  std::vector<uint64_t> broken_at_stall;
 };
 
 // How a value of type V travels to another rank. Plain values are copied; analyses specialise it
@@ -163,6 +166,8 @@ class Pass {
   uint32_t running_ = 0;                        // guarded by mutex_
   uint32_t finished_ = 0;                       // guarded by mutex_
   std::vector<uint32_t> broken_;                // guarded by mutex_
+  std::vector<uint64_t> broken_at_stall_;       // guarded by mutex_
+  uint64_t stalls_ = 0;                         // guarded by mutex_
   bool stop_at_stall_ = false;  // distributed: a stall ends the round instead of breaking
 };
 

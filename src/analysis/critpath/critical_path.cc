@@ -4,7 +4,9 @@
 #include <memory>
 #include <string>
 
+#include "base/check.h"
 #include "base/parallel.h"
+#include "comm/wire.h"
 
 namespace cw::analysis {
 namespace {
@@ -15,46 +17,106 @@ using trace::kNone;
 // every synchronisation (Scalasca's token passing, in which every step checks for the token) it
 // walks from holder to holder: on the current location, back to its latest wait before the
 // current point; there it keeps the non-waiting part of the waiting call and jumps to the
-// delayer's role of that wait. (An MPI back end forwards the token with one message per jump.)
+// delayer's role of that wait. Distributed, a rank walks while the path stays on its locations;
+// where it jumps to another rank's, it hands the path over in one exchange of all ranks.
 class PathWalk {
  public:
-  PathWalk(const trace::Trace& trace, const SyncPoints& sp)
-      : sp_(sp), profile_(trace.location_count()), untracked_(trace.location_count(), 0) {}
+  PathWalk(const trace::Trace& trace, const SyncPoints& sp, CriticalPathFacts& facts)
+      : sp_(sp), facts_(facts), followed_(sp.edges.size(), false) {
+    facts_.on_path.assign(trace.location_count(), {});
+    facts_.on_path_untracked.assign(trace.location_count(), 0);
+  }
 
-  void Run(CriticalPathResult& result) {
-    uint32_t loc = sp_.window.end_location;
-    const LocationSyncPoints* l = &sp_.locations[loc];
-    uint32_t segment_end = l->time.boundary_count() - 1;  // the end of the window
-    uint32_t before = static_cast<uint32_t>(l->roles.size());
-    // In a consistent trace every jump goes back in time; a trace that contradicts itself could
-    // lead in a circle, so no waiter role is followed twice.
-    std::vector<bool> followed(sp_.edges.size(), false);
+  void Run() {
+    const RankShare& share = sp_.share;
+    Position at;
+    bool holding = share.Holds(sp_.window.end_location);
+    if (holding) {
+      at.location = sp_.window.end_location;
+      const LocationSyncPoints& l = sp_.locations[at.location];
+      at.segment_end = l.time.boundary_count() - 1;  // the end of the window
+      at.before = static_cast<uint32_t>(l.roles.size());
+    }
+    if (!share.distributed()) {
+      Walk(at);
+      return;
+    }
+    comm::Communicator& comm = *share.comm;
+    constexpr uint8_t kHandOver = 1, kEnded = 2;
     while (true) {
-      uint32_t role = before;
-      while (role > 0 && l->roles[role - 1].kind != RoleKind::kWaiter) --role;
-      if (role == 0) {
-        Close(loc, 0, BoundaryTime(*l, 0), segment_end);
-        break;
+      std::vector<comm::Bytes> out(comm.size());
+      if (holding) {
+        const RemoteEnd next = Walk(at);
+        comm::ByteWriter w;
+        if (next.rank == kNone) {
+          w.Put(kEnded);
+          out.assign(comm.size(), w.Take());
+        } else {
+          w.Put(kHandOver);
+          w.PutVarint(next.edge);
+          out[next.rank] = w.Take();
+        }
+        holding = false;
       }
-      const SyncRole& r = l->roles[role - 1];
-      Close(loc, r.activity + 1, BoundaryTime(*l, r.activity + 1) + r.wait, segment_end);
-      if (followed[r.id]) {
-        result.diagnostics.Report(kPathCycle, "edge " + std::to_string(r.id));
-        break;
+      bool ended = false;
+      for (const comm::Bytes& bytes : comm.Exchange(std::move(out))) {
+        if (bytes.empty()) continue;
+        comm::ByteReader in(bytes);
+        if (in.Get<uint8_t>() == kEnded) {
+          ended = true;
+          continue;
+        }
+        const auto edge = static_cast<uint32_t>(in.GetVarint());
+        CW_CHECK(edge < sp_.edges.size() && share.Holds(sp_.edges[edge].delayer));
+        holding = true;
+        at = Arrive(edge);
       }
-      followed[r.id] = true;
-      loc = sp_.edges[r.id].delayer;
-      l = &sp_.locations[loc];
-      before = sp_.ends[r.id].delayer_role;
-      segment_end = l->roles[before].activity + 1;
+      if (ended) return;
     }
   }
 
-  const std::vector<TimeVector>& profile() const { return profile_; }
-  const std::vector<int64_t>& untracked() const { return untracked_; }
-  std::vector<PathSegment>& segments() { return segments_; }
-
  private:
+  // Where the walk is: on `location`, looking for a wait before role `before`; the path segment
+  // being closed ends at time-map boundary `segment_end`.
+  struct Position {
+    uint32_t location = kNone;
+    uint32_t before = 0;
+    uint32_t segment_end = 0;
+  };
+
+  Position Arrive(uint32_t edge) const {
+    Position at;
+    at.location = sp_.edges[edge].delayer;
+    at.before = sp_.ends[edge].delayer_role;
+    at.segment_end = sp_.locations[at.location].roles[at.before].activity + 1;
+    return at;
+  }
+
+  // Walks from `at` until the path ends (returns no rank) or jumps to a location this rank does
+  // not hold (returns that rank and the edge's number there). In a consistent trace every jump
+  // goes back in time; a trace that contradicts itself could lead in a circle, so no waiter role
+  // is followed twice.
+  RemoteEnd Walk(Position at) {
+    while (true) {
+      const LocationSyncPoints& l = sp_.locations[at.location];
+      uint32_t role = at.before;
+      while (role > 0 && l.roles[role - 1].kind != RoleKind::kWaiter) --role;
+      if (role == 0) {
+        Close(at.location, 0, BoundaryTime(l, 0), at.segment_end);
+        return RemoteEnd{};
+      }
+      const SyncRole& r = l.roles[role - 1];
+      Close(at.location, r.activity + 1, BoundaryTime(l, r.activity + 1) + r.wait, at.segment_end);
+      if (followed_[r.id]) {
+        facts_.diagnostics.Report(kPathCycle, "edge " + std::to_string(sp_.GlobalEdge(r.id)));
+        return RemoteEnd{};
+      }
+      followed_[r.id] = true;
+      if (sp_.Crosses(r.id)) return sp_.remote[r.id];
+      at = Arrive(r.id);
+    }
+  }
+
   int64_t BoundaryTime(const LocationSyncPoints& l, uint32_t boundary) const {
     if (boundary == 0) return sp_.window.begin;
     if (boundary > l.calls.size()) return sp_.window.end;
@@ -67,17 +129,16 @@ class PathWalk {
     if (to < from) return;  // only where the clock condition fails
     TimeVector part;
     l.time.Sum(from, to, part);
-    AddTimes(part, profile_[loc]);
-    untracked_[loc] += l.time.Untracked(from, to);
+    AddTimes(part, facts_.on_path[loc]);
+    facts_.on_path_untracked[loc] += l.time.Untracked(from, to);
     int64_t end = BoundaryTime(l, to);
     int64_t begin = std::min(from_time, end);
-    if (begin < end) segments_.push_back(PathSegment{loc, begin, end});
+    if (begin < end) facts_.segments.push_back(PathSegment{loc, begin, end});
   }
 
   const SyncPoints& sp_;
-  std::vector<TimeVector> profile_;  // by location
-  std::vector<int64_t> untracked_;   // by location
-  std::vector<PathSegment> segments_;
+  CriticalPathFacts& facts_;
+  std::vector<bool> followed_;  // by edge: its waiter role was followed
 };
 
 double At(const TimeVector& v, uint32_t callpath) {
@@ -90,36 +151,32 @@ double At(const TimeVector& v, uint32_t callpath) {
 // and every process's own non-waiting time.
 class ImpactCalculator {
  public:
-  ImpactCalculator(const trace::Trace& trace, const SyncPoints& sp,
-                   const std::vector<TimeVector>& path_profile, unsigned threads)
-      : sp_(sp), path_profile_(path_profile), threads_(threads) {
-    for (uint32_t loc : sp.participants) AddTimes(path_profile[loc], on_path_);
-    own_.resize(trace.location_count());
-    own_untracked_.resize(trace.location_count(), 0);
-    ParallelFor(sp.participants.size(), threads, [&](size_t i) {
-      uint32_t loc = sp.participants[i];
-      const TimeMap& map = sp.locations[loc].time;
-      map.Sum(0, map.boundary_count() - 1, own_[loc]);
-      own_untracked_[loc] = map.Untracked(0, map.boundary_count() - 1);
-    });
+  ImpactCalculator(const SyncPoints& sp, const CriticalPathFacts& facts, unsigned threads)
+      : participants_(sp.participants),
+        window_(sp.window),
+        path_profile_(facts.on_path),
+        own_(facts.own),
+        own_untracked_(facts.own_untracked),
+        threads_(threads) {
+    for (uint32_t loc : participants_) AddTimes(path_profile_[loc], on_path_);
   }
 
   void Write(std::vector<LocationSeverities>& severities, CriticalPathResult& result) {
     const size_t k = on_path_.size();
-    const double processes = static_cast<double>(sp_.participants.size());
+    const double processes = static_cast<double>(participants_.size());
     // avg_p d_p(c) for the call paths on the path.
     std::vector<double> average(k, 0.0);
-    for (uint32_t loc : sp_.participants) {
+    for (uint32_t loc : participants_) {
       for (size_t i = 0; i < k; ++i) average[i] += At(own_[loc], on_path_[i].callpath);
     }
     for (double& a : average) a /= processes;
 
     // Imbalance costs of each process, then summed in location order.
-    std::vector<std::vector<double>> intra(sp_.participants.size()), inter(sp_.participants.size());
-    std::vector<double> unattributed(sp_.participants.size(), 0.0);
-    const double window = static_cast<double>(sp_.window.length());
-    ParallelFor(sp_.participants.size(), threads_, [&](size_t p) {
-      uint32_t loc = sp_.participants[p];
+    std::vector<std::vector<double>> intra(participants_.size()), inter(participants_.size());
+    std::vector<double> unattributed(participants_.size(), 0.0);
+    const double window = static_cast<double>(window_.length());
+    ParallelFor(participants_.size(), threads_, [&](size_t p) {
+      uint32_t loc = participants_[p];
       intra[p].assign(k, 0.0);
       inter[p].assign(k, 0.0);
       double own_total = 0;
@@ -145,8 +202,8 @@ class ImpactCalculator {
       }
     });
     std::vector<double> intra_total(k, 0.0), inter_total(k, 0.0);
-    for (size_t p = 0; p < sp_.participants.size(); ++p) {
-      result.untracked_time += own_untracked_[sp_.participants[p]];
+    for (size_t p = 0; p < participants_.size(); ++p) {
+      result.untracked_time += own_untracked_[participants_[p]];
       for (size_t i = 0; i < k; ++i) {
         intra_total[i] += intra[p][i];
         inter_total[i] += inter[p][i];
@@ -154,7 +211,7 @@ class ImpactCalculator {
       result.unattributed_waiting += unattributed[p];
     }
 
-    for (uint32_t loc : sp_.participants) {
+    for (uint32_t loc : participants_) {
       LocationSeverities& sev = severities[loc];
       // Activity impact and non-critical activities: the location's own time.
       for (const CallpathTicks& e : own_[loc]) {
@@ -187,40 +244,65 @@ class ImpactCalculator {
   }
 
  private:
-  const SyncPoints& sp_;
+  const std::vector<uint32_t>& participants_;
+  const AnalysisWindow window_;
   const std::vector<TimeVector>& path_profile_;
+  const std::vector<TimeVector>& own_;         // d_p(c), by location
+  const std::vector<int64_t>& own_untracked_;  // by location
   unsigned threads_;
-  TimeVector on_path_;           // d_cp(c)
-  std::vector<TimeVector> own_;  // d_p(c), by location
-  std::vector<int64_t> own_untracked_;
+  TimeVector on_path_;  // d_cp(c)
 };
 
 }  // namespace
 
-CriticalPathResult AnalyzeCriticalPath(const trace::Trace& trace, const SyncPoints& sp,
-                                       std::vector<LocationSeverities>& severities,
-                                       const CriticalPathOptions& options) {
+CriticalPathFacts WalkCriticalPath(const trace::Trace& trace, const SyncPoints& sp,
+                                   unsigned threads) {
+  CriticalPathFacts facts;
+  if (sp.participants.empty() || sp.window.end_location == kNone) return facts;
+  PathWalk walk(trace, sp, facts);
+  walk.Run();
+  // Every process's own time in the window (the d_p(c) of the impact metrics).
+  facts.own.assign(trace.location_count(), {});
+  facts.own_untracked.assign(trace.location_count(), 0);
+  ParallelFor(sp.held_participants.size(), threads, [&](size_t i) {
+    uint32_t loc = sp.held_participants[i];
+    const TimeMap& map = sp.locations[loc].time;
+    map.Sum(0, map.boundary_count() - 1, facts.own[loc]);
+    facts.own_untracked[loc] = map.Untracked(0, map.boundary_count() - 1);
+  });
+  return facts;
+}
+
+CriticalPathResult FinishCriticalPath(const SyncPoints& sp, const CriticalPathFacts& facts,
+                                      std::vector<LocationSeverities>& severities,
+                                      const CriticalPathOptions& options) {
   CriticalPathResult result;
   result.window = sp.window;
   result.processes = sp.participants.size();
+  result.diagnostics = facts.diagnostics;
   if (sp.participants.empty() || sp.window.end_location == kNone) return result;
 
-  PathWalk walk(trace, sp);
-  walk.Run(result);
-  const std::vector<TimeVector>& profile = walk.profile();
   for (uint32_t loc : sp.participants) {
-    for (const CallpathTicks& e : profile[loc]) result.length += e.ticks;
-    result.untracked += walk.untracked()[loc];
+    for (const CallpathTicks& e : facts.on_path[loc]) result.length += e.ticks;
+    result.untracked += facts.on_path_untracked[loc];
   }
-  result.segments = std::move(walk.segments());
+  result.segments = facts.segments;
   std::sort(result.segments.begin(), result.segments.end(),
             [](const PathSegment& a, const PathSegment& b) {
-              return a.begin != b.begin ? a.begin < b.begin : a.location < b.location;
+              if (a.begin != b.begin) return a.begin < b.begin;
+              return a.location != b.location ? a.location < b.location : a.end < b.end;
             });
 
-  ImpactCalculator impact(trace, sp, profile, options.threads);
+  ImpactCalculator impact(sp, facts, options.threads);
   impact.Write(severities, result);
   return result;
+}
+
+CriticalPathResult AnalyzeCriticalPath(const trace::Trace& trace, const SyncPoints& sp,
+                                       std::vector<LocationSeverities>& severities,
+                                       const CriticalPathOptions& options) {
+  CW_CHECK(!sp.share.distributed());  // an MPI analysis job walks, gathers, then finishes
+  return FinishCriticalPath(sp, WalkCriticalPath(trace, sp, options.threads), severities, options);
 }
 
 }  // namespace cw::analysis

@@ -63,8 +63,30 @@ inline constexpr DiagnosticKind kPathCycle{
     "the critical path came back to a wait it had already followed (the trace's "
     "synchronisations contradict each other): the path was cut there"};
 
+// What the walk along the path finds, by location: the path's time there and each process's own
+// time in the window. Distributed, each rank fills its own locations' entries; the first rank
+// gathers them before it finishes.
+struct CriticalPathFacts {
+  std::vector<TimeVector> on_path;  // time per call path on the path
+  std::vector<int64_t> on_path_untracked;
+  std::vector<TimeVector> own;  // the process's time per call path in the window (participants)
+  std::vector<int64_t> own_untracked;
+  std::vector<PathSegment> segments;  // in the order walked
+  Diagnostics diagnostics;
+};
+
+// Walks the path. Distributed, every rank of the job calls it (the path is handed from rank to
+// rank where it crosses).
+CriticalPathFacts WalkCriticalPath(const trace::Trace& trace, const SyncPoints& sync,
+                                   unsigned threads);
+
 // Adds critical_path, critical_path_imbalance and the performance-impact metrics to
-// `severities` (indexed by location).
+// `severities` (indexed by location), from the facts of every location.
+CriticalPathResult FinishCriticalPath(const SyncPoints& sync, const CriticalPathFacts& facts,
+                                      std::vector<LocationSeverities>& severities,
+                                      const CriticalPathOptions& options);
+
+// Both, in one process.
 CriticalPathResult AnalyzeCriticalPath(const trace::Trace& trace, const SyncPoints& sync,
                                        std::vector<LocationSeverities>& severities,
                                        const CriticalPathOptions& options);

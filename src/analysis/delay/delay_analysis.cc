@@ -7,7 +7,9 @@
 #include <utility>
 
 #include "analysis/delay/internal/cost_distribution.h"
+#include "base/check.h"
 #include "base/parallel.h"
+#include "comm/wire.h"
 #include "replay/pass.h"
 
 namespace cw::analysis {
@@ -78,20 +80,45 @@ class MessagePool {
 }  // namespace
 }  // namespace cw::analysis
 
-// A wait's message to a delayer analysed on another rank (an MPI analysis job): the propagation
-// costs and the time vector, in their in-memory form.
+// A wait's message to a delayer analysed on another rank (an MPI analysis job): the non-zero
+// propagation costs (most waits propagate none) and the time vector, its call paths as
+// differences and its ticks as varints.
 template <>
 struct cw::replay::ValueCodec<std::unique_ptr<cw::analysis::WaitMessage>> {
   static void Write(comm::ByteWriter& out,
                     const std::unique_ptr<cw::analysis::WaitMessage>& message) {
-    out.Put(message->phi);
+    static_assert(cw::analysis::kSyncPatternCount <= 8, "one bit per pattern slot");
+    uint8_t present = 0;
+    for (size_t x = 0; x < message->phi.size(); ++x) {
+      if (message->phi[x] != 0) present = static_cast<uint8_t>(present | (1u << x));
+    }
+    out.Put(present);
+    for (size_t x = 0; x < message->phi.size(); ++x) {
+      if (message->phi[x] != 0) out.Put(message->phi[x]);
+    }
     std::span<const cw::analysis::CallpathTicks> time = message->time();
-    out.PutVector(cw::analysis::TimeVector(time.begin(), time.end()));
+    out.PutVarint(time.size());
+    uint32_t previous = 0;
+    for (const cw::analysis::CallpathTicks& t : time) {
+      out.PutDelta(t.callpath, previous);
+      previous = t.callpath;
+      out.PutVarint(static_cast<uint64_t>(t.ticks));  // time is never negative
+    }
   }
   static std::unique_ptr<cw::analysis::WaitMessage> Read(comm::ByteReader& in) {
     std::unique_ptr<cw::analysis::WaitMessage> message = cw::analysis::MessagePool::Get();
-    message->phi = in.Get<cw::analysis::internal::PatternCosts>();
-    message->SetTime(in.GetVector<cw::analysis::CallpathTicks>());
+    const auto present = in.Get<uint8_t>();
+    message->phi.fill(0.0);
+    for (size_t x = 0; x < message->phi.size(); ++x) {
+      if ((present >> x) & 1u) message->phi[x] = in.Get<double>();
+    }
+    cw::analysis::TimeVector time(in.GetVarint());
+    uint32_t previous = 0;
+    for (cw::analysis::CallpathTicks& t : time) {
+      t.callpath = previous = in.GetDelta32(previous);
+      t.ticks = static_cast<int64_t>(in.GetVarint());
+    }
+    message->SetTime(time);
     return message;
   }
 };
@@ -214,8 +241,10 @@ class LocationDelay {
     // sum to the waiting time) on the call that made the waiter wait.
     ++result.unexplained_waits;
     result.unexplained_ticks += static_cast<double>(r.wait);
-    result.diagnostics.Report(kUnexplainedWait, "location " + std::to_string(loc_) + " event " +
-                                                    std::to_string(l_.call_of(r)));
+    result.diagnostics.Report(
+        kUnexplainedWait,
+        "location " + std::to_string(loc_) + " event " + std::to_string(l_.call_of(r)), 1,
+        (uint64_t{loc_} << 32) | l_.call_of(r));
     uint32_t callpath = l_.call_path[r.activity];
     if (callpath != kNone) {
       Charge(callpath, metrics.short_term, static_cast<double>(r.wait), message->phi);
@@ -284,9 +313,50 @@ class LocationDelay {
   const WaitMessage absent_;  // stands for the message of an edge given up to break a cycle
   uint32_t cached_role_call_ = kNone;  // the activity (call index) of the cached interval
   uint32_t cached_start_role_ = kNone;
-  TimeVector cached_time_;  // and interval_waits_: of the interval cached_start_role_..call
+  TimeVector cached_time_;   // and interval_waits_: of the interval cached_start_role_..call
   TimeVector scratch_time_;  // a waiter's interval time, before it goes into its message
 };
+
+// Distributed: the shares of waits that delayers on this rank found indirect, sent to the
+// waiters' ranks (one exchange after the pass).
+void ReturnIndirectShares(const SyncPoints& sp, replay::ReturnBox<double>& indirect) {
+  comm::Communicator& comm = *sp.share.comm;
+  std::vector<comm::ByteWriter> out(comm.size());
+  for (uint32_t e = 0; e < sp.edges.size(); ++e) {
+    if (!sp.Crosses(e) || sp.share.Holds(sp.edges[e].waiter)) continue;
+    const double value = indirect.Read(e);
+    if (value == 0) continue;
+    out[sp.remote[e].rank].PutVarint(sp.remote[e].edge);
+    out[sp.remote[e].rank].Put(value);
+  }
+  for (const comm::Bytes& bytes : comm.Exchange(comm::TakeAll(out))) {
+    comm::ByteReader in(bytes);
+    while (!in.done()) {
+      const auto e = static_cast<uint32_t>(in.GetVarint());
+      CW_CHECK(e < sp.edges.size() && sp.share.Holds(sp.edges[e].waiter));
+      indirect.Send(e, in.Get<double>());
+    }
+  }
+}
+
+// The patterns of the whole trace's edges (distributed: of every rank's), which decide the slots
+// of the propagation costs: every rank must use the same.
+internal::PatternSlots SlotsOf(const SyncPoints& sp) {
+  uint8_t used_mask = 0;
+  for (const WaitEdge& e : sp.edges)
+    used_mask = static_cast<uint8_t>(used_mask | (1u << static_cast<int>(e.pattern)));
+  if (sp.share.distributed()) {
+    comm::ByteWriter out;
+    out.Put(used_mask);
+    for (const comm::Bytes& bytes : sp.share.comm->AllGather(out.Take())) {
+      comm::ByteReader in(bytes);
+      used_mask = static_cast<uint8_t>(used_mask | in.Get<uint8_t>());
+    }
+  }
+  bool used[kSyncPatternCount] = {};
+  for (int p = 0; p < kSyncPatternCount; ++p) used[p] = ((used_mask >> p) & 1u) != 0;
+  return internal::PatternSlots(used);
+}
 
 }  // namespace
 
@@ -296,17 +366,21 @@ DelayResult AnalyzeDelay(const trace::Trace& trace, const SyncPoints& sp,
   const uint32_t edges = static_cast<uint32_t>(sp.edges.size());
 
   const BackwardPlan& plan = *sp.backward;
-
-  bool used[kSyncPatternCount] = {};
-  for (const WaitEdge& e : sp.edges) used[static_cast<int>(e.pattern)] = true;
-  const internal::PatternSlots slots(used);
+  const internal::PatternSlots slots = SlotsOf(sp);
+  const std::vector<uint32_t>& held = sp.held_participants;
   std::vector<std::unique_ptr<LocationDelay>> state(n);
   std::vector<DelayResult> partial(n);
-  ParallelFor(sp.participants.size(), options.threads, [&](size_t i) {
-    uint32_t loc = sp.participants[i];
+  ParallelFor(held.size(), options.threads, [&](size_t i) {
+    uint32_t loc = held[i];
     state[loc] = std::make_unique<LocationDelay>(trace, sp, slots, loc, severities[loc]);
   });
-  replay::Pass pass(plan.schedule);
+  replay::Pass pass(plan.schedule, sp.share.distributed() ? sp.share.comm : nullptr);
+  // A waiter's message to a delayer on another rank: consumed by that rank's step.
+  for (uint32_t e = 0; e < edges; ++e) {
+    if (sp.Crosses(e) && sp.share.Holds(sp.edges[e].waiter)) {
+      pass.SetRemoteConsumer(e, sp.remote[e].rank, sp.remote[e].edge);
+    }
+  }
   replay::Mailbox<std::unique_ptr<WaitMessage>> mail(pass);
   replay::ReturnBox<double> indirect(edges, 0.0);
   replay::PassStats stats = pass.Run(options.threads, [&](uint32_t loc, uint32_t) {
@@ -318,10 +392,11 @@ DelayResult AnalyzeDelay(const trace::Trace& trace, const SyncPoints& sp,
       location.Delayer(role, mail, indirect, partial[loc]);
     }
   });
+  if (sp.share.distributed()) ReturnIndirectShares(sp, indirect);
 
   // Each location classifies its waits and frees its state on the same task.
-  ParallelFor(sp.participants.size(), options.threads, [&](size_t i) {
-    std::unique_ptr<LocationDelay>& location = state[sp.participants[i]];
+  ParallelFor(held.size(), options.threads, [&](size_t i) {
+    std::unique_ptr<LocationDelay>& location = state[held[i]];
     location->Classify(indirect);
     location.reset();
   });
@@ -336,9 +411,10 @@ DelayResult AnalyzeDelay(const trace::Trace& trace, const SyncPoints& sp,
   result.broken_edges = stats.broken_edges.size();
 
   if (!stats.broken_edges.empty()) {
+    // Named by the first edge broken in the whole pass (distributed: by whichever rank broke it).
     result.diagnostics.Report(kBrokenSynchronisation,
-                              "edge " + std::to_string(stats.broken_edges.front()),
-                              stats.broken_edges.size());
+                              "edge " + std::to_string(sp.GlobalEdge(stats.broken_edges.front())),
+                              stats.broken_edges.size(), stats.broken_at_stall.front());
   }
   return result;
 }

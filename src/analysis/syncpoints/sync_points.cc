@@ -6,27 +6,17 @@
 #include <string>
 #include <utility>
 
+#include "analysis/syncpoints/internal/rank_exchange.h"
 #include "base/flat_hash_map.h"
 #include "base/parallel.h"
 
 namespace cw::analysis {
 namespace {
 
+using internal::CallOf;
+using internal::ExitOf;
 using trace::EventKind;
 using trace::kNone;
-
-int64_t ExitOf(const trace::LocationEvents& ev, uint32_t call) {
-  uint32_t leave = ev.kind(call) == EventKind::kEnter ? ev.pair(call) : kNone;
-  return static_cast<int64_t>(ev.time(leave == kNone ? call : leave));
-}
-
-// The call that holds `event` (its Enter), or the event itself outside every region.
-uint32_t CallOf(const trace::LocationEvents& ev, uint32_t event) {
-  if (event == kNone || event >= ev.size()) return kNone;
-  if (ev.kind(event) == EventKind::kEnter) return event;
-  uint32_t enter = ev.pair(event);
-  return enter == kNone ? event : enter;
-}
 
 bool ByLocationOrder(const GroupMember& a, const GroupMember& b) { return a.location < b.location; }
 
@@ -56,17 +46,26 @@ uint64_t RankKey(const trace::Trace& trace, uint32_t location) {
 }
 
 AnalysisWindow FindWindow(const trace::Trace& trace, const SyncEdges& sync,
-                          const std::vector<uint32_t>& participants) {
-  AnalysisWindow w;
-  bool first = true;
-  int64_t latest_end = 0;
+                          const std::vector<uint32_t>& participants, const RankShare& share) {
+  std::vector<internal::Presence> presence(trace.location_count());
   for (uint32_t l : participants) {
+    if (!share.Holds(l)) continue;
     const trace::LocationEvents& ev = trace.location(l);
     if (ev.empty()) continue;
     uint32_t init = l < sync.init_call.size() ? sync.init_call[l] : kNone;
     uint32_t fin = l < sync.finalize_call.size() ? sync.finalize_call[l] : kNone;
-    int64_t arrive = static_cast<int64_t>(init != kNone ? ev.time(init) : ev.first_time());
-    int64_t leave = static_cast<int64_t>(fin != kNone ? ev.time(fin) : ev.last_time());
+    presence[l] = internal::Presence{
+        true, static_cast<int64_t>(init != kNone ? ev.time(init) : ev.first_time()),
+        static_cast<int64_t>(fin != kNone ? ev.time(fin) : ev.last_time())};
+  }
+  if (share.distributed()) internal::SharePresence(share, presence);
+  AnalysisWindow w;
+  bool first = true;
+  int64_t latest_end = 0;
+  for (uint32_t l : participants) {
+    if (!presence[l].present) continue;
+    const int64_t arrive = presence[l].arrive;
+    const int64_t leave = presence[l].leave;
     if (first || arrive > w.begin) w.begin = arrive;
     if (first || leave > latest_end ||
         (leave == latest_end && RankKey(trace, l) < RankKey(trace, w.end_location))) {
@@ -116,7 +115,6 @@ class IntervalStarts {
         continue;
       }
       role.start = Previous(roles, role.partner);
-      role.cut = StartCut(l, role);
       if (last_with_[role.partner] == kNone) touched_.push_back(role.partner);
       last_with_[role.partner] = r;
     }
@@ -146,35 +144,6 @@ class IntervalStarts {
   }
 
   static constexpr int kGroupLookback = 64;
-  // The part of the interval's start call before the pair's synchronisation there ended: the
-  // interval begins when the first of the two left that call; until then this side's call was
-  // synchronising with the partner, not running ahead of it.
-  int64_t StartCut(const LocationSyncPoints& l, const SyncRole& role) const {
-    if (role.start == kNone) return 0;
-    const SyncRole& start = l.roles[role.start];
-    const uint32_t a = start.activity;
-    if (a >= role.activity) return 0;
-    int64_t partner_exit = 0;
-    if (start.kind == RoleKind::kGroup && sp_.all_group_ordinal[start.id] != kNone) {
-      partner_exit =
-          sp_.all_group_exit[static_cast<size_t>(sp_.participant_index[role.partner]) *
-                                 sp_.all_groups +
-                             sp_.all_group_ordinal[start.id]];
-    } else if (start.kind == RoleKind::kGroup) {
-      uint32_t member = sp_.GroupMemberOf(start.id, role.partner);
-      partner_exit = member == kNone ? l.call_exit[a] : sp_.group_member_exit[member];
-    } else {
-      const EdgeEnds& e = sp_.ends[start.id];
-      partner_exit = start.kind == RoleKind::kWaiter ? e.delayer_exit : e.waiter_exit;
-    }
-    const int64_t moment = std::min(l.call_exit[a], partner_exit);
-    const uint32_t waiter = l.call_wait[a];
-    int64_t from = l.call_time[a] + (waiter == kNone ? 0 : l.roles[waiter].wait);
-    from = std::max(from, sp_.window.begin);
-    const int64_t to = std::min({moment, l.call_exit[a], sp_.window.end});
-    if (to <= from || l.call_path[a] == kNone) return 0;
-    return to - from;
-  }
 
   SyncPoints& sp_;
   // partner location -> its latest role here: a dense table per thread (locations are few
@@ -185,6 +154,36 @@ class IntervalStarts {
   std::vector<uint32_t> keys_;
   std::vector<uint32_t> previous_in_key_;  // per group role: the previous one with its key
 };
+
+// The part of the interval's start call before the pair's synchronisation there ended: the
+// interval begins when the first of the two left that call; until then this side's call was
+// synchronising with the partner, not running ahead of it. Needs the partner's exit from the
+// start call's synchronisation (distributed: exchanged once the starts are known).
+int64_t StartCut(const SyncPoints& sp, const LocationSyncPoints& l, const SyncRole& role) {
+  if (role.start == kNone) return 0;
+  const SyncRole& start = l.roles[role.start];
+  const uint32_t a = start.activity;
+  if (a >= role.activity) return 0;
+  int64_t partner_exit = 0;
+  if (start.kind == RoleKind::kGroup && sp.all_group_ordinal[start.id] != kNone) {
+    partner_exit =
+        sp.all_group_exit[static_cast<size_t>(sp.participant_index[role.partner]) * sp.all_groups +
+                          sp.all_group_ordinal[start.id]];
+  } else if (start.kind == RoleKind::kGroup) {
+    uint32_t member = sp.GroupMemberOf(start.id, role.partner);
+    partner_exit = member == kNone ? l.call_exit[a] : sp.group_member_exit[member];
+  } else {
+    const EdgeEnds& e = sp.ends[start.id];
+    partner_exit = start.kind == RoleKind::kWaiter ? e.delayer_exit : e.waiter_exit;
+  }
+  const int64_t moment = std::min(l.call_exit[a], partner_exit);
+  const uint32_t waiter = l.call_wait[a];
+  int64_t from = l.call_time[a] + (waiter == kNone ? 0 : l.roles[waiter].wait);
+  from = std::max(from, sp.window.begin);
+  const int64_t to = std::min({moment, l.call_exit[a], sp.window.end});
+  if (to <= from || l.call_path[a] == kNone) return 0;
+  return to - from;
+}
 
 // Keeps the edges between participants, at most one wait per call (the first one found), with
 // their events resolved to the calls that hold them.
@@ -211,7 +210,10 @@ void KeepEdges(const trace::Trace& trace, std::vector<WaitEdge>&& edges, unsigne
         continue;
       }
       uint32_t wcall = CallOf(trace.location(e.waiter), e.waiter_event);
-      uint32_t dcall = CallOf(trace.location(e.delayer), e.delayer_event);
+      // Distributed, the delayer's rank resolves its event (internal::JoinDelayerEdges).
+      uint32_t dcall = sp.share.Holds(e.delayer)
+                           ? CallOf(trace.location(e.delayer), e.delayer_event)
+                           : e.delayer_event;
       if (wcall == kNone || dcall == kNone || waited_calls[wcall]) continue;
       waited_calls[wcall] = true;
       e.waiter_event = wcall;
@@ -231,8 +233,10 @@ void KeepEdges(const trace::Trace& trace, std::vector<WaitEdge>&& edges, unsigne
     const WaitEdge& e = edges[i];
     if (followed[i]) continue;
     sp.unfollowed_wait[static_cast<int>(e.pattern)] += e.wait;
-    sp.diagnostics.Report(kUnfollowedWait, "location " + std::to_string(e.waiter) + " event " +
-                                               std::to_string(e.waiter_event));
+    sp.diagnostics.Report(
+        kUnfollowedWait,
+        "location " + std::to_string(e.waiter) + " event " + std::to_string(e.waiter_event), 1,
+        (uint64_t{e.waiter} << 32) | e.waiter_event);
   }
   std::vector<size_t> first(run_count + 1, 0);
   for (size_t run = 0; run < run_count; ++run) first[run + 1] = first[run] + kept_in_run[run];
@@ -250,9 +254,10 @@ void KeepEdges(const trace::Trace& trace, std::vector<WaitEdge>&& edges, unsigne
 void KeepGroups(const trace::Trace& trace, const SyncEdges& sync, unsigned threads,
                 SyncPoints& sp) {
   const uint32_t n = trace.location_count();
+  // Distributed, members of other ranks come without events: their ranks resolved them.
   auto participates = [&](const GroupMember& m) {
     return m.location < n && sp.is_participant[m.location] &&
-           CallOf(trace.location(m.location), m.event) != kNone;
+           (!sp.share.Holds(m.location) || CallOf(trace.location(m.location), m.event) != kNone);
   };
   std::vector<uint32_t> count(sync.groups.size(), 0);
   ParallelFor(sync.groups.size(), threads, [&](size_t g) {
@@ -267,7 +272,7 @@ void KeepGroups(const trace::Trace& trace, const SyncEdges& sync, unsigned threa
   for (uint32_t g = 0; g < sync.groups.size(); ++g) {
     if (count[g] == 0) continue;
     source.push_back(g);
-    sp.groups.push_back(SyncGroup{sync.groups[g].key, members, count[g]});
+    sp.groups.push_back(SyncGroup{sync.groups[g].key, members, count[g], sync.groups[g].origin});
     members += count[g];
   }
   sp.group_members.resize(members);
@@ -281,19 +286,22 @@ void KeepGroups(const trace::Trace& trace, const SyncEdges& sync, unsigned threa
     auto out = begin;
     for (uint32_t k = 0; k < from.member_count; ++k) {
       const GroupMember& m = sync.group_members[from.first_member + k];
-      if (participates(m))
-        *out++ = GroupMember{m.location, CallOf(trace.location(m.location), m.event)};
+      if (!participates(m)) continue;
+      const bool held = sp.share.Holds(m.location);
+      *out++ = GroupMember{m.location, held ? CallOf(trace.location(m.location), m.event) : kNone};
     }
     // Members in location order: a location's member index is found by binary search, or
     // directly in a group of all participants.
     if (!std::is_sorted(begin, end, ByLocationOrder)) std::sort(begin, end, ByLocationOrder);
     for (uint32_t k = kept.first_member; k < kept.first_member + kept.member_count; ++k) {
       const GroupMember& m = sp.group_members[k];
-      sp.group_member_exit[k] = ExitOf(trace.location(m.location), m.event);
+      // Other ranks' members: fetched where they start an interval (internal::FetchGroupExits).
+      sp.group_member_exit[k] = m.event == kNone ? 0 : ExitOf(trace.location(m.location), m.event);
     }
     // A location calls an operation once per instance, so a group of all participants holds
-    // each exactly once, in the order of `participants`.
-    bool all = kept.member_count == sp.participants.size();
+    // each exactly once, in the order of `participants`. Distributed, a rank knows only some
+    // members' exits: the table of all of them is not made.
+    bool all = !sp.share.distributed() && kept.member_count == sp.participants.size();
     for (uint32_t k = 0; all && k < kept.member_count; ++k) {
       all = begin[k].location == sp.participants[k];
     }
@@ -385,8 +393,8 @@ void AssignRoles(unsigned threads, SyncPoints& sp) {
     for (uint32_t k = 0; k < sp.groups[g].member_count; ++k)
       group_of[sp.groups[g].first_member + k] = static_cast<uint32_t>(g);
   });
-  ParallelFor(sp.participants.size(), threads, [&](size_t i) {
-    uint32_t loc = sp.participants[i];
+  ParallelFor(sp.held_participants.size(), threads, [&](size_t i) {
+    uint32_t loc = sp.held_participants[i];
     auto edge_keys = [&](const std::vector<uint32_t>& ids, bool as_waiter) {
       std::vector<RoleKey> out;
       out.reserve(ids.size());
@@ -488,9 +496,9 @@ void PlanBackward(const SyncPoints& sp, uint32_t loc, BackwardPlan& plan) {
   }
 }
 
-// Finds the interval starts of a location's edge roles (which need every location's exits) and
-// builds its time map.
-void FinishLocation(const trace::Trace& trace, uint32_t loc, SyncPoints& sp) {
+// Builds a location's time map and finds the interval starts of its edge roles (which need every
+// location's roles).
+void StartLocation(const trace::Trace& trace, uint32_t loc, SyncPoints& sp) {
   LocationSyncPoints& l = sp.locations[loc];
   std::vector<int64_t> waits(l.calls.size(), 0);
   for (uint32_t a = 0; a < l.calls.size(); ++a) {
@@ -502,11 +510,24 @@ void FinishLocation(const trace::Trace& trace, uint32_t loc, SyncPoints& sp) {
   starts.Run(loc);
 }
 
+// Cuts the intervals' start calls (which needs the partners' exits there) and plans the
+// location's steps.
+void FinishLocation(uint32_t loc, SyncPoints& sp) {
+  LocationSyncPoints& l = sp.locations[loc];
+  for (SyncRole& role : l.roles) {
+    if (role.kind != RoleKind::kGroup) role.cut = StartCut(sp, l, role);
+  }
+  PlanBackward(sp, loc, *sp.backward);
+}
+
 }  // namespace
 
-SyncPoints BuildSyncPoints(const trace::Trace& trace, SyncEdges&& sync, unsigned threads) {
+SyncPoints BuildSyncPoints(const trace::Trace& trace, SyncEdges&& sync, unsigned threads,
+                           const RankShare& share) {
   SyncPoints sp;
   sp.source = &trace;
+  sp.share = share;
+  const bool distributed = share.distributed();
   const uint32_t n = trace.location_count();
   sp.is_participant = FindParticipants(trace);
   sp.participant_index.assign(n, kNone);
@@ -514,25 +535,29 @@ SyncPoints BuildSyncPoints(const trace::Trace& trace, SyncEdges&& sync, unsigned
     if (!sp.is_participant[l]) continue;
     sp.participant_index[l] = static_cast<uint32_t>(sp.participants.size());
     sp.participants.push_back(l);
+    if (share.Holds(l)) sp.held_participants.push_back(l);
   }
-  sp.window = FindWindow(trace, sync, sp.participants);
+  sp.window = FindWindow(trace, sync, sp.participants, share);
   sp.init_call = sync.init_call;
   sp.locations.resize(n);
 
   KeepEdges(trace, std::move(sync.edges), threads, sp);
   sync.edges = {};
+  if (distributed) internal::JoinDelayerEdges(trace, sp);
   sp.ends.resize(sp.edges.size());
   KeepGroups(trace, sync, threads, sp);
   sync.groups = {};
   sync.group_members = {};
   AssignRoles(threads, sp);
-  // Every edge's and group member's exit is known now: each location can be finished in one
-  // go (its interval starts read its partners' exits).
+  // Every edge's and group member's exit on this rank is known now; distributed, the other ends'
+  // exits come from their ranks.
+  if (distributed) internal::ExchangeEdgeExits(sp);
   sp.backward = std::make_unique<BackwardPlan>(n, static_cast<uint32_t>(sp.edges.size()));
-  ParallelFor(sp.participants.size(), threads, [&](size_t i) {
-    FinishLocation(trace, sp.participants[i], sp);
-    PlanBackward(sp, sp.participants[i], *sp.backward);
-  });
+  ParallelFor(sp.held_participants.size(), threads,
+              [&](size_t i) { StartLocation(trace, sp.held_participants[i], sp); });
+  if (distributed) internal::FetchGroupExits(sp);
+  ParallelFor(sp.held_participants.size(), threads,
+              [&](size_t i) { FinishLocation(sp.held_participants[i], sp); });
   return sp;
 }
 

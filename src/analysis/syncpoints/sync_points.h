@@ -27,6 +27,15 @@
 // Measured that way, the wait is at most the delayer's excess time plus its own waits in the
 // interval, so the delay costs of a wait always add up to the wait.
 //
+// Distributed (one rank of an MPI analysis job, RankShare): a rank builds the synchronisation
+// points of its own locations. Its edges are those with an end on its locations, numbered in
+// the order of their ids in the whole trace (SyncPoints::GlobalEdge), so that a location's roles
+// come in the same order as in one process; an edge whose other end is another rank's knows that
+// rank and its number there (SyncPoints::remote). Its groups are those of its locations, with
+// all their members. The ranks exchange, in a few bulk rounds, the edges with their delayers'
+// ranks, the exits of both ends of every edge that crosses, the partners' exits of the groups
+// where an interval starts, and the analysis window.
+//
 //   SyncPoints sp = BuildSyncPoints(trace, waitstates.sync, threads);
 //   const LocationSyncPoints& l = sp.locations[loc];
 //   for (const SyncRole& r : l.roles) ...
@@ -39,10 +48,33 @@
 #include "analysis/syncpoints/time_map.h"
 #include "analysis/waitstates/sync_edges.h"
 #include "base/diagnostics.h"
+#include "comm/communicator.h"
 #include "replay/schedule.h"
+#include "trace/partition.h"
 #include "trace/trace.h"
 
 namespace cw::analysis {
+
+// The share of one rank of an MPI analysis job: the locations whose events it holds. Empty (no
+// communicator): one process, holding every location.
+struct RankShare {
+  comm::Communicator* comm = nullptr;
+  const trace::Partition* partition = nullptr;
+
+  bool distributed() const { return comm != nullptr && partition != nullptr && comm->size() > 1; }
+  bool Holds(uint32_t location) const {
+    return !distributed() || partition->owner[location] == comm->rank();
+  }
+  uint32_t OwnerOf(uint32_t location) const {
+    return distributed() ? partition->owner[location] : 0;
+  }
+};
+
+// An edge's other end on another rank: that rank and the edge's number there.
+struct RemoteEnd {
+  uint32_t rank = trace::kNone;  // kNone: both ends are on this rank
+  uint32_t edge = trace::kNone;
+};
 
 // A location's part in one synchronisation. Roles of the same call are ordered: first those in
 // which the location made others wait (they happened when it entered), then its own wait, then
@@ -112,17 +144,18 @@ struct SyncPoints {
   std::vector<SyncGroup> groups;
   // Per group, its members in location order, their events resolved to calls.
   std::vector<GroupMember> group_members;
-  std::vector<int64_t> group_member_exit;     // when each member left its call
-  std::vector<bool> group_covers_all;         // per group: every participant is a member
+  std::vector<int64_t> group_member_exit;  // when each member left its call
+  std::vector<bool> group_covers_all;      // per group: every participant is a member
   // The exits of the groups that cover all participants once more, participant by participant
   // (entry participant_index * all_groups + all_group_ordinal[group]): the interval starts of a
   // location read its few partners' exits group after group, in this layout from a few cache
   // lines, in group_member_exit from one line per group and partner.
-  std::vector<uint32_t> all_group_ordinal;    // per group: its index among those, or kNone
+  std::vector<uint32_t> all_group_ordinal;  // per group: its index among those, or kNone
   uint32_t all_groups = 0;
   std::vector<int64_t> all_group_exit;
   std::vector<LocationSyncPoints> locations;  // by location; empty for non-participants
   std::vector<uint32_t> participants;         // ascending
+  std::vector<uint32_t> held_participants;    // those this rank holds (one process: all)
   std::vector<bool> is_participant;           // by location
   std::vector<uint32_t> participant_index;    // by location: index in participants, or kNone
   std::vector<uint32_t> init_call;            // by location: its MPI_Init Enter, or kNone
@@ -156,6 +189,15 @@ struct SyncPoints {
 
   const trace::Trace* source = nullptr;    // the trace it was built from
   std::unique_ptr<BackwardPlan> backward;  // the schedule of the backward passes
+
+  // Distributed: the rank's share, per edge its id in the whole trace and its other end.
+  RankShare share;
+  std::vector<uint64_t> global_edge;  // empty in one process
+  std::vector<RemoteEnd> remote;      // empty in one process
+  uint64_t GlobalEdge(uint32_t edge) const {
+    return global_edge.empty() ? edge : global_edge[edge];
+  }
+  bool Crosses(uint32_t edge) const { return !remote.empty() && remote[edge].rank != trace::kNone; }
 };
 
 inline constexpr DiagnosticKind kUnfollowedWait{
@@ -165,7 +207,8 @@ inline constexpr DiagnosticKind kUnfollowedWait{
     "analysis"};
 
 // Takes the edges and groups out of `sync` (they move into the result); `init_call` and
-// `finalize_call` stay.
-SyncPoints BuildSyncPoints(const trace::Trace& trace, SyncEdges&& sync, unsigned threads);
+// `finalize_call` stay. Distributed, every rank of the job calls it with its share.
+SyncPoints BuildSyncPoints(const trace::Trace& trace, SyncEdges&& sync, unsigned threads,
+                           const RankShare& share = {});
 
 }  // namespace cw::analysis

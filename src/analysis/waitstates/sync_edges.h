@@ -64,15 +64,23 @@ struct SyncGroup {
   uint32_t key = trace::kNone;  // communicator id, or kInitGroupKey / kFinalizeGroupKey
   uint32_t first_member = 0;    // into SyncEdges::group_members
   uint32_t member_count = 0;
+  // Names the group on every rank of an MPI analysis job: the rank that built the collective
+  // instance and its index there (one process: the instance's index), or kInitGroupKey /
+  // kFinalizeGroupKey with all upper bits set.
+  uint64_t origin = 0;
 };
 inline constexpr uint32_t kInitGroupKey = 0xFFFFFFF0u;
 inline constexpr uint32_t kFinalizeGroupKey = 0xFFFFFFF1u;
+inline constexpr uint64_t GroupOriginOfKey(uint32_t key) { return (~uint64_t{0} << 32) | key; }
 
 struct GroupMember {
   uint32_t location = trace::kNone;
-  uint32_t event = trace::kNone;  // inside the member's call, or its Enter
+  // Inside the member's call, or its Enter. Distributed: kNone for other ranks' locations.
+  uint32_t event = trace::kNone;
 };
 
+// Distributed (one rank of an MPI analysis job): the edges of the rank's own waiters, and the
+// groups that have one of its locations as member, with all their members.
 struct SyncEdges {
   std::vector<WaitEdge> edges;  // grouped by waiter location, in the order they were found
   std::vector<SyncGroup> groups;

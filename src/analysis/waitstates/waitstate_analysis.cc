@@ -55,11 +55,10 @@ WaitStateResult AnalyzeWaitStates(const trace::Trace& trace, const match::SyncGr
   const unsigned threads = options.threads == 0 ? 1 : options.threads;
 
   // Collective instances are evaluated once each, then charged by their members' locations.
-  const std::vector<internal::MemberOutcome> collective =
-      internal::EvaluateCollectives(ctx, threads);
+  const internal::CollectiveOutcomes collective = internal::EvaluateCollectives(ctx, threads);
   // One-sided epochs pair processes by their window's synchronisation calls.
   const std::vector<std::vector<internal::RmaWait>> rma =
-      internal::EvaluateRmaEpochs(ctx, collective, threads);
+      internal::EvaluateRmaEpochs(ctx, collective.members, threads);
 
   const uint32_t n = trace.location_count();
   std::vector<std::unique_ptr<internal::LocationOutput>> outputs(n);
@@ -111,7 +110,7 @@ WaitStateResult AnalyzeWaitStates(const trace::Trace& trace, const match::SyncGr
                 result.sync.edges.begin() + static_cast<std::ptrdiff_t>(first[loc]));
     });
     internal::CollectSyncGroups(ctx, collective, threads, result.sync);
-    internal::CollectInitFinalizeGroups(init_finalize, result.sync);
+    internal::CollectInitFinalizeGroups(ctx, init_finalize, result.sync);
   }
   ParallelFor(n, threads, [&](size_t loc) { outputs[loc].reset(); });
   result.instances = instances.Sorted();

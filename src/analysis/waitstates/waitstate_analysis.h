@@ -42,8 +42,7 @@ struct WaitStateOptions {
   // One rank of an MPI analysis job (trace and graph hold its share; match::MatchOwnedLocations):
   // the ranks exchange each location's MPI_Init and MPI_Finalize calls, the outcomes of the
   // collective instances they built and their one-sided epochs. Values are complete for the
-  // rank's own locations. Needs sync_edges = false: the root-cause analyses do not run across
-  // ranks yet.
+  // rank's own locations; `sync` holds its own waiters' edges and its locations' groups.
   comm::Communicator* comm = nullptr;
   const trace::Partition* partition = nullptr;
 };

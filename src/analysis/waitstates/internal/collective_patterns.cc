@@ -22,12 +22,12 @@ struct MemberTimes {
   uint64_t sent;
   uint64_t received;
   uint32_t location;
-  uint32_t member;  // index in graph.members
+  uint32_t end_event;
 };
 
 void SetPartner(MemberOutcome& out, const MemberTimes& partner) {
   out.partner = partner.location;
-  out.partner_member = partner.member;
+  out.partner_event = partner.end_event;
 }
 
 int64_t Max0(int64_t v) { return v > 0 ? v : 0; }
@@ -204,7 +204,7 @@ void EvaluateInstance(const std::vector<match::CollectiveMember>& members,
                        member.sent,
                        member.received,
                        member.location,
-                       instance.first_member + k};
+                       member.end_event};
     if (member.location == instance.root) root = k;
   }
   if (instance.window != kNone) {
@@ -263,6 +263,9 @@ void EvaluateInstance(const std::vector<match::CollectiveMember>& members,
 // whole ticks (differences of timestamps), sent as varints.
 class OutcomeCodec {
  public:
+  // `with_partner_event`: the root-cause analyses follow the wait to the partner's call.
+  explicit OutcomeCodec(bool with_partner_event) : with_partner_event_(with_partner_event) {}
+
   void Write(comm::ByteWriter& out, const match::CollectiveMember& m, const MemberOutcome& o) {
     out.PutDelta(m.location, location_);
     out.PutDelta(m.end_event, end_event_);
@@ -274,6 +277,7 @@ class OutcomeCodec {
     out.PutVarint(static_cast<uint64_t>(o.wait));
     out.PutVarint(static_cast<uint64_t>(o.completion));
     out.PutDelta(o.partner, m.location);
+    if (with_partner_event_) out.PutVarint(uint64_t{o.partner_event} + 1);  // kNone + 1 == 0
   }
   // The member's (location, end event) and its outcome.
   MemberOutcome Read(comm::ByteReader& in, uint32_t& location, uint32_t& end_event) {
@@ -286,21 +290,23 @@ class OutcomeCodec {
     o.wait = static_cast<double>(in.GetVarint());
     o.completion = static_cast<double>(in.GetVarint());
     o.partner = in.GetDelta32(location);
+    if (with_partner_event_) o.partner_event = static_cast<uint32_t>(in.GetVarint() - 1);
     return o;
   }
 
  private:
+  bool with_partner_event_;
   uint32_t location_ = 0;
   uint32_t end_event_ = 0;
 };
 
 // One rank of an MPI analysis job: evaluates the instances it built and sends each member's rank
-// the outcomes that charge anything (a wait, a completion or a violation). The partner's member
-// index stays unset: it would name a member of another rank's graph.
-std::vector<MemberOutcome> EvaluateBuiltCollectives(const Context& ctx, unsigned threads) {
-  CW_CHECK(!ctx.emit_edges);  // the root-cause analyses do not run across ranks yet
+// the outcomes that charge anything (a wait, a completion or a violation).
+CollectiveOutcomes EvaluateBuiltCollectives(const Context& ctx, unsigned threads) {
   const match::BuiltCollectives& built = ctx.graph.built;
-  std::vector<MemberOutcome> evaluated(built.members.size());
+  CollectiveOutcomes result;
+  std::vector<MemberOutcome>& evaluated = result.built;
+  evaluated.resize(built.members.size());
   ParallelFor(built.collectives.size(), threads, [&](size_t i) {
     const match::CollectiveInstance& instance = built.collectives[i];
     if (!instance.complete || instance.member_count < 2) return;
@@ -308,7 +314,7 @@ std::vector<MemberOutcome> EvaluateBuiltCollectives(const Context& ctx, unsigned
   });
   comm::Communicator& comm = *ctx.comm;
   std::vector<comm::ByteWriter> to_members(comm.size());
-  std::vector<OutcomeCodec> codecs(comm.size());
+  std::vector<OutcomeCodec> codecs(comm.size(), OutcomeCodec(ctx.emit_edges));
   for (size_t k = 0; k < built.members.size(); ++k) {
     const MemberOutcome& o = evaluated[k];
     if (o.wait <= 0 && o.completion <= 0 && !o.violation) continue;
@@ -317,10 +323,11 @@ std::vector<MemberOutcome> EvaluateBuiltCollectives(const Context& ctx, unsigned
     const uint32_t rank = ctx.partition->owner[built.members[k].location];
     codecs[rank].Write(to_members[rank], built.members[k], o);
   }
-  std::vector<MemberOutcome> outcomes(ctx.graph.members.size());
+  std::vector<MemberOutcome>& outcomes = result.members;
+  outcomes.resize(ctx.graph.members.size());
   for (const comm::Bytes& bytes : comm.Exchange(comm::TakeAll(to_members))) {
     comm::ByteReader in(bytes);
-    OutcomeCodec codec;
+    OutcomeCodec codec(ctx.emit_edges);
     while (!in.done()) {
       uint32_t location = kNone, end_event = kNone;
       const MemberOutcome o = codec.Read(in, location, end_event);
@@ -334,39 +341,106 @@ std::vector<MemberOutcome> EvaluateBuiltCollectives(const Context& ctx, unsigned
       outcomes[*it] = o;
     }
   }
-  return outcomes;
+  return result;
+}
+
+// How many members of `instance` synchronised: 0 unless at least two did.
+uint32_t SynchronisedCount(const match::CollectiveInstance& instance,
+                           const std::vector<MemberOutcome>& outcomes) {
+  uint32_t count = 0;
+  for (uint32_t k = 0; k < instance.member_count; ++k) {
+    if (outcomes[instance.first_member + k].synchronised) ++count;
+  }
+  return count < 2 ? 0 : count;
+}
+
+// Distributed CollectSyncGroups: each rank sends the groups of the instances it built to the
+// ranks of their members: the instance's index, communicator and member count, then every
+// member's location (as differences), with its end event where the receiving rank owns it.
+void ShareSyncGroups(const Context& ctx, const CollectiveOutcomes& outcomes, SyncEdges& sync) {
+  comm::Communicator& comm = *ctx.comm;
+  const match::BuiltCollectives& built = ctx.graph.built;
+  std::vector<comm::ByteWriter> out(comm.size());
+  std::vector<uint32_t> ranks;  // the ranks that own members of the current instance
+  for (size_t i = 0; i < built.collectives.size(); ++i) {
+    const match::CollectiveInstance& instance = built.collectives[i];
+    const uint32_t count = SynchronisedCount(instance, outcomes.built);
+    if (count == 0) continue;
+    ranks.clear();
+    for (uint32_t k = 0; k < instance.member_count; ++k) {
+      if (!outcomes.built[instance.first_member + k].synchronised) continue;
+      ranks.push_back(ctx.partition->owner[built.members[instance.first_member + k].location]);
+    }
+    std::sort(ranks.begin(), ranks.end());
+    ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+    for (uint32_t rank : ranks) {
+      comm::ByteWriter& w = out[rank];
+      w.PutVarint(i);
+      w.PutVarint(uint64_t{instance.comm} + 1);
+      w.PutVarint(count);
+      uint32_t previous = 0;
+      for (uint32_t k = 0; k < instance.member_count; ++k) {
+        const match::CollectiveMember& m = built.members[instance.first_member + k];
+        if (!outcomes.built[instance.first_member + k].synchronised) continue;
+        w.PutDelta(m.location, previous);
+        previous = m.location;
+        if (ctx.partition->owner[m.location] == rank) w.PutVarint(m.end_event);
+      }
+    }
+  }
+  const std::vector<comm::Bytes> in = comm.Exchange(comm::TakeAll(out));
+  for (uint32_t from = 0; from < in.size(); ++from) {
+    comm::ByteReader r(in[from]);
+    while (!r.done()) {
+      SyncGroup group;
+      group.origin = (uint64_t{from} << 32) | r.GetVarint();
+      group.key = static_cast<uint32_t>(r.GetVarint() - 1);
+      group.member_count = static_cast<uint32_t>(r.GetVarint());
+      group.first_member = static_cast<uint32_t>(sync.group_members.size());
+      uint32_t location = 0;
+      for (uint32_t k = 0; k < group.member_count; ++k) {
+        location = r.GetDelta32(location);
+        const uint32_t event = ctx.Holds(location) ? static_cast<uint32_t>(r.GetVarint()) : kNone;
+        sync.group_members.push_back(GroupMember{location, event});
+      }
+      sync.groups.push_back(group);
+    }
+  }
 }
 
 }  // namespace
 
-std::vector<MemberOutcome> EvaluateCollectives(const Context& ctx, unsigned threads) {
+CollectiveOutcomes EvaluateCollectives(const Context& ctx, unsigned threads) {
   if (ctx.Distributed()) return EvaluateBuiltCollectives(ctx, threads);
-  std::vector<MemberOutcome> outcomes(ctx.graph.members.size());
+  CollectiveOutcomes result;
+  std::vector<MemberOutcome>& outcomes = result.members;
+  outcomes.resize(ctx.graph.members.size());
   const std::vector<match::CollectiveInstance>& instances = ctx.graph.collectives;
   ParallelFor(instances.size(), threads, [&](size_t i) {
     const match::CollectiveInstance& instance = instances[i];
     if (!instance.complete || instance.member_count < 2) return;
     EvaluateInstance(ctx.graph.members, instance, &outcomes[instance.first_member]);
   });
-  return outcomes;
+  return result;
 }
 
-void CollectSyncGroups(const Context& ctx, const std::vector<MemberOutcome>& outcomes,
-                       unsigned threads, SyncEdges& sync) {
+void CollectSyncGroups(const Context& ctx, const CollectiveOutcomes& collective, unsigned threads,
+                       SyncEdges& sync) {
+  if (ctx.Distributed()) {
+    ShareSyncGroups(ctx, collective, sync);
+    return;
+  }
+  const std::vector<MemberOutcome>& outcomes = collective.members;
   const std::vector<match::CollectiveInstance>& instances = ctx.graph.collectives;
   std::vector<uint32_t> count(instances.size(), 0);
-  ParallelFor(instances.size(), threads, [&](size_t i) {
-    for (uint32_t k = 0; k < instances[i].member_count; ++k) {
-      if (outcomes[instances[i].first_member + k].synchronised) ++count[i];
-    }
-    if (count[i] < 2) count[i] = 0;
-  });
+  ParallelFor(instances.size(), threads,
+              [&](size_t i) { count[i] = SynchronisedCount(instances[i], outcomes); });
   std::vector<uint32_t> first(instances.size(), 0);
   uint32_t members = 0;
   for (size_t i = 0; i < instances.size(); ++i) {
     first[i] = members;
     if (count[i] == 0) continue;
-    sync.groups.push_back(SyncGroup{instances[i].comm, members, count[i]});
+    sync.groups.push_back(SyncGroup{instances[i].comm, members, count[i], i});
     members += count[i];
   }
   sync.group_members.resize(members);
@@ -383,10 +457,10 @@ void CollectSyncGroups(const Context& ctx, const std::vector<MemberOutcome>& out
 }
 
 void ApplyCollectiveOutcomes(const Context& ctx, uint32_t location,
-                             const std::vector<MemberOutcome>& outcomes, LocationOutput& out) {
+                             const CollectiveOutcomes& outcomes, LocationOutput& out) {
   const trace::LocationEvents& ev = ctx.trace.location(location);
   for (uint32_t index : ctx.graph.by_location[location].collectives) {
-    const MemberOutcome& o = outcomes[index];
+    const MemberOutcome& o = outcomes.members[index];
     const match::CollectiveMember& member = ctx.graph.members[index];
     uint32_t callpath = ev.callpath(member.end_event);
     if (callpath == kNone) continue;
@@ -395,9 +469,8 @@ void ApplyCollectiveOutcomes(const Context& ctx, uint32_t location,
     if (o.wait > 0) {
       out.severities.Add(o.wait_metric, callpath, o.wait);
       out.instances.Offer(Instance{o.wait_metric, callpath, location, entered, o.wait, o.partner});
-      if (ctx.emit_edges && o.partner_member != kNone) {
-        out.edges.push_back(WaitEdge{location, member.end_event, o.partner,
-                                     ctx.graph.members[o.partner_member].end_event,
+      if (ctx.emit_edges && o.partner_event != kNone) {
+        out.edges.push_back(WaitEdge{location, member.end_event, o.partner, o.partner_event,
                                      static_cast<int64_t>(o.wait), PatternOf(o.wait_metric)});
       }
     }

@@ -45,24 +45,26 @@ void ApplyInitFinalize(const Context& ctx, uint32_t location, const InitFinalize
                                    calls.finalize_latest_location});
       uint32_t latest = calls.finalize_latest_location;
       if (ctx.emit_edges)
-        out.edges.push_back(WaitEdge{location, fin.enter, latest, calls.finalize[latest].enter, wait,
-                                   SyncPattern::kFinalize});
+        out.edges.push_back(WaitEdge{location, fin.enter, latest, calls.finalize[latest].enter,
+                                     wait, SyncPattern::kFinalize});
     }
   }
 }
 
-void CollectInitFinalizeGroups(const InitFinalize& calls, SyncEdges& sync) {
+void CollectInitFinalizeGroups(const Context& ctx, const InitFinalize& calls, SyncEdges& sync) {
   sync.init_call.resize(calls.init.size());
   sync.finalize_call.resize(calls.finalize.size());
   for (int which = 0; which < 2; ++which) {
     const std::vector<InitFinalize::Call>& list = which == 0 ? calls.init : calls.finalize;
     std::vector<uint32_t>& first_call = which == 0 ? sync.init_call : sync.finalize_call;
-    SyncGroup group{which == 0 ? kInitGroupKey : kFinalizeGroupKey,
-                    static_cast<uint32_t>(sync.group_members.size()), 0};
+    const uint32_t key = which == 0 ? kInitGroupKey : kFinalizeGroupKey;
+    SyncGroup group{key, static_cast<uint32_t>(sync.group_members.size()), 0,
+                    GroupOriginOfKey(key)};
     for (uint32_t loc = 0; loc < list.size(); ++loc) {
       first_call[loc] = list[loc].enter;
       if (list[loc].enter == trace::kNone) continue;
-      sync.group_members.push_back(GroupMember{loc, list[loc].enter});
+      sync.group_members.push_back(
+          GroupMember{loc, ctx.Holds(loc) ? list[loc].enter : trace::kNone});
       ++group.member_count;
     }
     if (group.member_count >= 2) {

@@ -32,7 +32,8 @@ void ApplyInitFinalize(const Context& ctx, uint32_t location, const InitFinalize
                        LocationOutput& out);
 
 // MPI_Init and MPI_Finalize as synchronisation groups of every location that called them, and
-// each location's first call of both.
-void CollectInitFinalizeGroups(const InitFinalize& calls, SyncEdges& sync);
+// each location's first call of both. Distributed, the calls of other ranks' locations are
+// known, their events are not: their members have no event.
+void CollectInitFinalizeGroups(const Context& ctx, const InitFinalize& calls, SyncEdges& sync);
 
 }  // namespace cw::analysis::internal
