@@ -172,12 +172,12 @@ class AnalyzeSubcommand final : public Subcommand {
   // its share of the locations, the first writes the report (distributed/job_analysis.h).
   Status RunAsJobRank(comm::Communicator& comm) {
     const std::string ranks = std::to_string(comm.size());
-    if (!wait_states_only_ || time_correct_ || !timeline_.empty()) {
+    if (time_correct_ || !timeline_.empty()) {
       return MakeError(ErrorCode::kInvalidArgument,
                        "as an MPI job (" + ranks +
-                           " ranks), analyze runs the wait-state analysis only so far: add "
-                           "--wait-states-only; the root-cause and critical-path analyses, "
-                           "--time-correct and --timeline need one process (without mpirun)");
+                           " ranks), analyze does not correct timestamps or write the timeline "
+                           "yet: --time-correct and --timeline need one process (without "
+                           "mpirun)");
     }
     // Ranks on one node share its cores unless told otherwise.
     const unsigned threads =
@@ -191,6 +191,7 @@ class AnalyzeSubcommand final : public Subcommand {
     options.read.threads = threads;
     options.read.allow_partial = partial_;
     options.instances_per_metric = static_cast<size_t>(instances_);
+    options.root_causes = !wait_states_only_;
     CW_ASSIGN_OR_RETURN(std::optional<distributed::JobReport> job,
                         distributed::AnalyzeAsJobRank(trace_, options, comm));
     if (!job) return OkStatus();  // the first rank writes the report
@@ -265,12 +266,12 @@ class AnalyzeSubcommand final : public Subcommand {
                                         : "";
       }
     }
-    // Only the wait-state analysis runs across ranks so far.
-    const uint32_t needed = analysis::RanksNeeded(defs, limit, false);
+    const uint32_t needed = analysis::RanksNeeded(defs, limit, root_causes);
+    const std::string flags = root_causes ? "" : " --wait-states-only";
     if (needed > ranks) {
-      message += "; as an MPI job with --wait-states-only it needs " + std::to_string(needed) +
-                 " analysis ranks (mpirun -np " + std::to_string(needed) +
-                 " causeway analyze --wait-states-only ...)";
+      message += "; as an MPI job it needs " + std::to_string(needed) +
+                 " analysis ranks (mpirun -np " + std::to_string(needed) + " causeway analyze" +
+                 flags + " ...)";
     } else if (needed == 0) {
       message += "; not even one location per MPI rank fits in that limit";
     }

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <future>
 
+#include "analysis/pipeline/analysis.h"
 #include "analysis/pop/pop_efficiency.h"
 #include "analysis/waitstates/waitstate_analysis.h"
 #include "distributed/read.h"
@@ -72,11 +73,41 @@ std::optional<sim::ReplayResult> ReplayOnIdealNetwork(const std::string& path,
   return std::move(*replay);
 }
 
-// What every rank sends the first one after the wait-state analysis.
+// What the root-cause analyses found on one rank.
+struct RootCauses {
+  Diagnostics sync_points;
+  analysis::DelayResult delay;
+  analysis::CriticalPathFacts path;
+};
+
+// Every rank builds the synchronisation points of its locations, runs its part of the delay
+// analysis (its severities get its locations' delay costs) and walks the critical path where it
+// crosses its locations. The rank keeps its synchronisation points for the first rank's finish.
+RootCauses AnalyzeRootCauses(const trace::Trace& trace, analysis::WaitStateResult& waitstates,
+                             const trace::Partition& partition, comm::Communicator& comm,
+                             unsigned threads, std::optional<analysis::SyncPoints>& sync_points) {
+  const analysis::RankShare share{&comm, &partition};
+  sync_points.emplace(analysis::BuildSyncPoints(trace, std::move(waitstates.sync), threads, share));
+  RootCauses r;
+  r.sync_points = sync_points->diagnostics;
+  analysis::DelayOptions delay;
+  delay.threads = threads;
+  r.delay = analysis::AnalyzeDelay(trace, *sync_points, waitstates.severities, delay);
+  r.path = analysis::WalkCriticalPath(trace, *sync_points, threads);
+  return r;
+}
+
+// What every rank sends the first one after its analyses.
 comm::Bytes AnalysisShare(const trace::Trace& trace, const match::SyncGraph& graph,
                           const analysis::WaitStateResult& waitstates,
+                          const std::optional<RootCauses>& root_causes,
                           std::span<const uint32_t> owned) {
   comm::ByteWriter out;
+  if (root_causes) {
+    PutDiagnostics(out, root_causes->sync_points);
+    PutDelayResult(out, root_causes->delay);
+    PutPathFacts(out, owned, root_causes->path);
+  }
   PutSpans(out, owned, trace::LocationSpans(trace));
   PutSeverities(out, owned, waitstates.severities);
   PutAnalysisInstances(out, waitstates.instances);
@@ -90,11 +121,19 @@ comm::Bytes AnalysisShare(const trace::Trace& trace, const match::SyncGraph& gra
 
 // The first rank adds the shares up in rank order.
 void AddShares(const std::vector<comm::Bytes>& shares, size_t instances_per_metric,
-               report::TraceFacts& facts, analysis::WaitStateResult& waitstates) {
+               report::TraceFacts& facts, analysis::AnalysisResult& analysis,
+               analysis::CriticalPathFacts* path) {
+  analysis::WaitStateResult& waitstates = analysis.waitstates;
   Diagnostics reader, matcher;
   analysis::InstanceCollector instances(instances_per_metric);
+  Diagnostics sync_points;
   for (const comm::Bytes& share : shares) {
     comm::ByteReader in(share);
+    if (path != nullptr) {
+      sync_points.Merge(GetDiagnostics(in));
+      AddDelayResult(in, *analysis.delay);
+      AddPathFacts(in, *path);
+    }
     GetSpans(in, facts.spans);
     GetSeverities(in, waitstates.severities);
     const std::vector<analysis::Instance> kept = GetAnalysisInstances(in);
@@ -108,6 +147,11 @@ void AddShares(const std::vector<comm::Bytes>& shares, size_t instances_per_metr
     reader.Merge(GetDiagnostics(in));
     matcher.Merge(GetDiagnostics(in));
     CW_CHECK(in.done());
+  }
+  if (path != nullptr) {
+    // The report reads only their diagnostics.
+    analysis.sync_points.emplace();
+    analysis.sync_points->diagnostics = std::move(sync_points);
   }
   // As one process: the reader's diagnostics, then the matcher's.
   facts.diagnostics.Merge(reader);
@@ -175,22 +219,46 @@ Result<std::optional<JobReport>> AnalyzeAsJobRank(const std::string& path,
   analysis::WaitStateOptions wait_options;
   wait_options.threads = options.read.threads;
   wait_options.instances_per_metric = options.instances_per_metric;
-  wait_options.sync_edges = false;
+  wait_options.sync_edges = options.root_causes;
   wait_options.comm = &comm;
   wait_options.partition = &partition;
   analysis::WaitStateResult waitstates = analysis::AnalyzeWaitStates(trace, graph, wait_options);
   log.Lap("wait states");
+  std::optional<RootCauses> root_causes;
+  std::optional<analysis::SyncPoints> sync_points;
+  if (options.root_causes) {
+    root_causes =
+        AnalyzeRootCauses(trace, waitstates, partition, comm, options.read.threads, sync_points);
+    log.Lap("root causes");
+  }
 
   std::vector<comm::Bytes> shares =
-      comm.Gather(AnalysisShare(trace, graph, waitstates, owned), kFirstRank);
+      comm.Gather(AnalysisShare(trace, graph, waitstates, root_causes, owned), kFirstRank);
+  root_causes.reset();
   std::optional<JobReport> result;
   if (first) {
+    const uint32_t n = trace.location_count();
     report::TraceFacts facts;
-    facts.spans.resize(trace.location_count());
+    facts.spans.resize(n);
     analysis::AnalysisResult analysis;
-    analysis.waitstates.severities.assign(trace.location_count(),
-                                          analysis::LocationSeverities(trace.call_tree.size()));
-    AddShares(shares, options.instances_per_metric, facts, analysis.waitstates);
+    analysis.waitstates.severities.assign(n, analysis::LocationSeverities(trace.call_tree.size()));
+    std::optional<analysis::CriticalPathFacts> path_facts;
+    if (options.root_causes) {
+      analysis.delay.emplace();
+      path_facts.emplace();
+      path_facts->own.assign(n, {});
+      path_facts->own_untracked.assign(n, 0);
+      path_facts->on_path.assign(n, {});
+      path_facts->on_path_untracked.assign(n, 0);
+    }
+    AddShares(shares, options.instances_per_metric, facts, analysis,
+              path_facts ? &*path_facts : nullptr);
+    if (path_facts) {
+      analysis::CriticalPathOptions critical;
+      critical.threads = options.read.threads;
+      analysis.critical_path = analysis::FinishCriticalPath(
+          *sync_points, *path_facts, analysis.waitstates.severities, critical);
+    }
     analysis.pop = analysis::ComputePopEfficiency(trace.defs, facts.spans, analysis.waitstates);
     if (std::optional<sim::ReplayResult> replay = ideal.get()) {
       analysis::AddIdealNetworkRuntime(

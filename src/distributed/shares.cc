@@ -199,4 +199,57 @@ report::EventViews GetEventViews(ByteReader& in) {
   return views;
 }
 
+void PutDelayResult(ByteWriter& out, const analysis::DelayResult& delay) {
+  out.Put(delay.unexplained_waits);
+  out.Put(delay.unexplained_ticks);
+  out.Put(delay.broken_edges);
+  PutDiagnostics(out, delay.diagnostics);
+}
+
+void AddDelayResult(ByteReader& in, analysis::DelayResult& into) {
+  into.unexplained_waits += in.Get<uint64_t>();
+  // Sums of whole ticks: exact in any order.
+  into.unexplained_ticks += in.Get<double>();
+  into.broken_edges += in.Get<uint64_t>();
+  into.diagnostics.Merge(GetDiagnostics(in));
+}
+
+void PutPathFacts(ByteWriter& out, std::span<const uint32_t> locations,
+                  const analysis::CriticalPathFacts& facts) {
+  const bool walked = !facts.own.empty();  // not when the trace has no participant
+  out.Put(static_cast<uint8_t>(walked ? 1 : 0));
+  if (walked) {
+    for (uint32_t loc : locations) {
+      if (facts.own[loc].empty() && facts.on_path[loc].empty() && facts.own_untracked[loc] == 0 &&
+          facts.on_path_untracked[loc] == 0) {
+        continue;
+      }
+      out.PutVarint(uint64_t{loc} + 1);
+      out.PutVector(facts.own[loc]);
+      out.Put(facts.own_untracked[loc]);
+      out.PutVector(facts.on_path[loc]);
+      out.Put(facts.on_path_untracked[loc]);
+    }
+    out.PutVarint(0);
+  }
+  out.PutVector(facts.segments);
+  PutDiagnostics(out, facts.diagnostics);
+}
+
+void AddPathFacts(ByteReader& in, analysis::CriticalPathFacts& into) {
+  if (in.Get<uint8_t>() != 0) {
+    while (const uint64_t tag = in.GetVarint()) {
+      const auto loc = static_cast<size_t>(tag - 1);
+      CW_CHECK(loc < into.own.size());
+      into.own[loc] = in.GetVector<analysis::CallpathTicks>();
+      into.own_untracked[loc] = in.Get<int64_t>();
+      into.on_path[loc] = in.GetVector<analysis::CallpathTicks>();
+      into.on_path_untracked[loc] = in.Get<int64_t>();
+    }
+  }
+  const std::vector<analysis::PathSegment> segments = in.GetVector<analysis::PathSegment>();
+  into.segments.insert(into.segments.end(), segments.begin(), segments.end());
+  into.diagnostics.Merge(GetDiagnostics(in));
+}
+
 }  // namespace cw::distributed

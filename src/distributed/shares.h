@@ -8,6 +8,8 @@
 #include <span>
 #include <vector>
 
+#include "analysis/critpath/critical_path.h"
+#include "analysis/delay/delay_analysis.h"
 #include "analysis/metrics/severity.h"
 #include "base/diagnostics.h"
 #include "comm/wire.h"
@@ -40,5 +42,15 @@ std::vector<report::Instance> GetReportInstances(comm::ByteReader& in);
 
 void PutEventViews(comm::ByteWriter& out, const report::EventViews& views);
 report::EventViews GetEventViews(comm::ByteReader& in);
+
+// The delay analysis's counts and diagnostics, added into `into` on reading.
+void PutDelayResult(comm::ByteWriter& out, const analysis::DelayResult& delay);
+void AddDelayResult(comm::ByteReader& in, analysis::DelayResult& into);
+
+// The critical-path facts of `locations` (and the segments and diagnostics of the walk), put
+// into `into` (sized by location) on reading.
+void PutPathFacts(comm::ByteWriter& out, std::span<const uint32_t> locations,
+                  const analysis::CriticalPathFacts& facts);
+void AddPathFacts(comm::ByteReader& in, analysis::CriticalPathFacts& into);
 
 }  // namespace cw::distributed

@@ -1,6 +1,6 @@
-// The whole wait-state report of an MPI analysis job (K ranks as threads of this process):
-// report.json and report.html must be one process's, byte for byte, on every real trace and
-// every K from 1 to 4.
+// The whole report of an MPI analysis job (K ranks as threads of this process), with the
+// root-cause and critical-path analyses and with the wait states only: report.json and
+// report.html must be one process's, byte for byte, on every real trace and every K from 1 to 4.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -27,15 +27,16 @@ struct Pages {
   std::string html;
 };
 
-// What `causeway analyze --wait-states-only` writes, made by one process.
-Pages SingleProcessPages(const std::string& anchor, const otf2::ReadOptions& options) {
+// What `causeway analyze [--wait-states-only]` writes, made by one process.
+Pages SingleProcessPages(const std::string& anchor, const otf2::ReadOptions& options,
+                         bool root_causes) {
   Result<trace::Trace> trace = otf2::ReadTrace(anchor, options);
   EXPECT_TRUE(trace) << anchor;
   if (!trace) return {};
   const match::SyncGraph graph = match::MatchTrace(*trace, 2);
   analysis::AnalysisOptions analysis_options;
   analysis_options.threads = 2;
-  analysis_options.root_causes = false;
+  analysis_options.root_causes = root_causes;
   analysis::AnalysisResult analysis = analysis::AnalyzeTrace(*trace, graph, analysis_options);
   if (Result<sim::ReplayResult> ideal = sim::ReplayOnIdealNetwork(sim::TraceInput(*trace))) {
     analysis::AddIdealNetworkRuntime(
@@ -45,9 +46,12 @@ Pages SingleProcessPages(const std::string& anchor, const otf2::ReadOptions& opt
   return {report::ToJson(report), report::HtmlReport(report, *trace, graph)};
 }
 
-void CheckJobReport(const std::string& anchor, uint32_t ranks, const Pages& single) {
-  const std::string where = anchor + " on " + std::to_string(ranks) + " ranks";
+void CheckJobReport(const std::string& anchor, uint32_t ranks, bool root_causes,
+                    const Pages& single) {
+  const std::string where = anchor + " on " + std::to_string(ranks) + " ranks" +
+                            (root_causes ? "" : " (wait states only)");
   JobAnalysisOptions options;
+  options.root_causes = root_causes;
   options.read.allow_partial = true;
   options.read.threads = 2;
   std::mutex mutex;
@@ -80,10 +84,15 @@ TEST(JobAnalysisTest, EveryRealTraceGivesOneProcessesReportOnOneToFourRanks) {
     otf2::ReadOptions options;
     options.allow_partial = true;
     options.threads = 2;
-    const Pages single = SingleProcessPages(test::RealTrace(name), options);
+    const Pages single = SingleProcessPages(test::RealTrace(name), options, true);
     ASSERT_FALSE(single.json.empty()) << name;
+    // Not a report without its root causes.
+    EXPECT_NE(single.json.find("\"critical_path\": {"), std::string::npos) << name;
     for (uint32_t ranks = 1; ranks <= 4; ++ranks)
-      CheckJobReport(test::RealTrace(name), ranks, single);
+      CheckJobReport(test::RealTrace(name), ranks, true, single);
+    // Without them, on the rank count that splits most traces unevenly.
+    CheckJobReport(test::RealTrace(name), 3, false,
+                   SingleProcessPages(test::RealTrace(name), options, false));
   }
 }
 
@@ -96,16 +105,18 @@ TEST(JobAnalysisTest, InconsistentAndOneSidedTracesGiveOneProcessesReportOnOneTo
       {"ends_early", {"\"unmatched_receives\": 1", "\"incomplete_collectives\": 1"}},
       {"one_sided",
        {"mpi_rma_sync_late_post", "mpi_rma_early_wait", "mpi_rma_sync_lock_competition",
-        "mpi_rma_early_fence"}}};
+        "mpi_rma_early_fence"}},
+      {"contradictory", {"replay.contradictory_synchronisation", "critpath.cycle"}}};
   for (const auto& [name, anchor] : test::WriteJobScenarios()) {
     otf2::ReadOptions options;
     options.allow_partial = true;
     options.threads = 2;
-    const Pages single = SingleProcessPages(anchor, options);
+    const Pages single = SingleProcessPages(anchor, options, true);
     for (const std::string& text : expected.at(name)) {
       EXPECT_NE(single.json.find(text), std::string::npos) << name << ": " << text;
     }
-    for (uint32_t ranks = 1; ranks <= 4; ++ranks) CheckJobReport(anchor, ranks, single);
+    for (uint32_t ranks = 1; ranks <= 4; ++ranks) CheckJobReport(anchor, ranks, true, single);
+    CheckJobReport(anchor, 3, false, SingleProcessPages(anchor, options, false));
   }
 }
 

@@ -83,6 +83,25 @@ std::string OneSided(const std::string& dir) {
   return s.WriteOrDie(dir);
 }
 
+// Timestamps that contradict the order of the calls: in each pair (0 and 3, 1 and 2, each pair
+// split between analysis ranks from K = 2 on) both receive first and send afterwards, and each
+// receive waits for the other's later send. The delay analysis's backward pass stalls once per
+// pair and gives up one edge; the critical path comes back to a wait it followed.
+std::string Contradictory(const std::string& dir) {
+  Scenario s(4);
+  const int partner[4] = {3, 2, 1, 0};
+  for (int r = 0; r < 4; ++r) {
+    const uint64_t u = static_cast<uint64_t>(r);
+    const int p = partner[r];
+    s.rank(r)
+        .Enter(0, "main")
+        .Recv(1 + u, 5 + u, p, 1, 8)
+        .Send(10 + u, 11 + u, p, 1, 8)
+        .Leave(20, "main");
+  }
+  return s.WriteOrDie(dir);
+}
+
 }  // namespace
 
 std::string WriteMissingCollectiveTrace(const std::string& dir) {
@@ -107,7 +126,8 @@ std::vector<std::pair<std::string, std::string>> WriteJobScenarios() {
   return {{"unmatched", Unmatched(testing::MakeTempDir("job-unmatched"))},
           {"missing_collective", WriteMissingCollectiveTrace(testing::MakeTempDir("job-missing"))},
           {"ends_early", EndsEarly(testing::MakeTempDir("job-ends-early"))},
-          {"one_sided", OneSided(testing::MakeTempDir("job-one-sided"))}};
+          {"one_sided", OneSided(testing::MakeTempDir("job-one-sided"))},
+          {"contradictory", Contradictory(testing::MakeTempDir("job-contradictory"))}};
 }
 
 }  // namespace cw::test

@@ -1,7 +1,8 @@
-// `mpirun -np K causeway analyze --wait-states-only` for K = 1 to 4 writes the report one process
-// writes: report.json, summary.txt and report.html byte for byte, report.cubex value for value
-// (its tar headers carry the time of writing). On every real trace, on traces of the test
-// programs and on inconsistent traces, each run under a timeout: a hang fails the test.
+// `mpirun -np K causeway analyze` for K = 1 to 4 writes the report one process writes, with the
+// root-cause and critical-path analyses and with --wait-states-only: report.json, summary.txt
+// and report.html byte for byte, report.cubex value for value (its tar headers carry the time of
+// writing). On every real trace, on traces of the test programs and on inconsistent traces, each
+// run under a timeout: a hang fails the test.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -41,7 +42,7 @@ void ExpectSameText(const std::string& job, const std::string& single, const std
 void CheckJobsWriteOneProcessesReport(const std::string& anchor, const std::string& name,
                                       const std::string& extra = "") {
   const std::string dir = testing::MakeTempDir("mpi-analyze-" + name);
-  const std::string options = " analyze -q --wait-states-only " + extra + " " + anchor + " -o ";
+  const std::string options = " analyze -q " + extra + " " + anchor + " -o ";
   std::string out;
   ASSERT_EQ(RunCommand("timeout 300 " + CausewayBinary() + options + dir + "/single", &out), 0)
       << out;
@@ -70,6 +71,13 @@ void CheckJobsWriteOneProcessesReport(const std::string& anchor, const std::stri
 TEST(MpiAnalyzeTest, EveryRealTrace) {
   for (const std::string& name : RealTraceNames()) {
     CheckJobsWriteOneProcessesReport(RealTrace(name), name, "--partial");
+  }
+}
+
+TEST(MpiAnalyzeTest, WaitStatesOnly) {
+  for (const std::string& name : RealTraceNames()) {
+    CheckJobsWriteOneProcessesReport(RealTrace(name), name + "-wait-states",
+                                     "--partial --wait-states-only");
   }
 }
 
