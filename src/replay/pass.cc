@@ -114,8 +114,8 @@ uint64_t Pass::ExchangeRound() {
   for (const comm::Bytes& bytes : in) {
     comm::ByteReader reader(bytes);
     while (!reader.done()) {
-      const uint32_t channel = reader.Get<uint32_t>();
-      const uint32_t edge = reader.Get<uint32_t>();
+      const auto channel = static_cast<uint32_t>(reader.GetVarint());
+      const auto edge = static_cast<uint32_t>(reader.GetVarint());
       CW_CHECK(channel < channels_.size() && edge < schedule_.edge_count());
       channels_[channel]->Unpack(edge, reader);
     }

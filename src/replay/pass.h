@@ -108,12 +108,12 @@ class Pass {
     const RemoteEdge& to = remote_[edge];
     std::lock_guard<std::mutex> lock(outbox_mutex_);
     comm::ByteWriter& out = outbox_[to.rank];
-    out.Put(channel);
-    out.Put(to.edge);
-    size_t before = out.size();
+    const size_t before = out.size();
+    out.PutVarint(channel);
+    out.PutVarint(to.edge);
     write(out);
     ++values_sent_;
-    bytes_sent_ += out.size() - before + 2 * sizeof(uint32_t);
+    bytes_sent_ += out.size() - before;
   }
 
  private:

@@ -188,8 +188,10 @@ void FetchGroupExits(SyncPoints& sp) {
   }
   std::vector<comm::ByteWriter> requests(comm.size());
   for (uint32_t rank = 0; rank < comm.size(); ++rank) {
+    uint64_t previous = 0;  // origins mostly ascend: differences are short
     for (uint32_t member : asking[rank]) {
-      requests[rank].PutVarint(sp.groups[group_of[member]].origin);
+      requests[rank].PutDelta(sp.groups[group_of[member]].origin, previous);
+      previous = sp.groups[group_of[member]].origin;
       requests[rank].PutVarint(sp.group_members[member].location);
     }
   }
@@ -202,8 +204,9 @@ void FetchGroupExits(SyncPoints& sp) {
   for (uint32_t from = 0; from < asked_here.size(); ++from) {
     comm::ByteReader r(asked_here[from]);
     int64_t previous = 0;
+    uint64_t origin = 0;
     while (!r.done()) {
-      const uint64_t origin = r.GetVarint();
+      origin = r.GetDelta(origin);
       const auto location = static_cast<uint32_t>(r.GetVarint());
       auto it = std::lower_bound(by_origin.begin(), by_origin.end(),
                                  std::pair<uint64_t, uint32_t>{origin, 0});
