@@ -235,6 +235,7 @@ Result<std::optional<JobReport>> AnalyzeAsJobRank(const std::string& path,
   std::vector<comm::Bytes> shares =
       comm.Gather(AnalysisShare(trace, graph, waitstates, root_causes, owned), kFirstRank);
   root_causes.reset();
+  if (!first) sync_points.reset();  // the first rank finishes the critical path with its own
   std::optional<JobReport> result;
   if (first) {
     const uint32_t n = trace.location_count();
@@ -258,6 +259,7 @@ Result<std::optional<JobReport>> AnalyzeAsJobRank(const std::string& path,
       critical.threads = options.read.threads;
       analysis.critical_path = analysis::FinishCriticalPath(
           *sync_points, *path_facts, analysis.waitstates.severities, critical);
+      sync_points.reset();
     }
     analysis.pop = analysis::ComputePopEfficiency(trace.defs, facts.spans, analysis.waitstates);
     if (std::optional<sim::ReplayResult> replay = ideal.get()) {
