@@ -20,7 +20,7 @@ namespace cw::analysis {
 struct MemoryModel {
   uint64_t fixed = 32ull << 20;          // the program, definitions, report
   uint64_t per_location = 256ull << 10;  // reader buffers and per-location tables
-  uint64_t per_event = 47;               // with delay and critical-path analysis
+  uint64_t per_event = 48;               // with delay and critical-path analysis
   uint64_t per_event_wait_states = 33;   // --wait-states-only
   // The first rank of an MPI job, per location of the whole trace: it streams every location
   // once more (the ideal-network replay of the POP efficiencies) and holds every location's
