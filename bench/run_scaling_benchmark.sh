@@ -1,8 +1,9 @@
 #!/bin/sh
-# `causeway analyze --wait-states-only` as an MPI job of K = 1, 2, 4 ranks (docs/performance.md,
-# "Analysis as an MPI job"): per K the wall time of the whole command, the slowest rank's time per
-# phase, the bytes the ranks exchanged in each phase as a share of the trace's files, and every
-# rank's peak memory (K = 1 is one process: its peak comes from /usr/bin/time).
+# `causeway analyze` as an MPI job of K = 1, 2, 4 ranks (docs/performance.md, "Analysis as an MPI
+# job"): per K the wall time of the whole command, the slowest rank's time per phase, the bytes
+# the ranks exchanged in each phase as a share of the trace's files, and every rank's peak memory
+# (K = 1 is one process: its peak comes from /usr/bin/time). ANALYZE_FLAGS adds options
+# (ANALYZE_FLAGS=--wait-states-only for the wait-state analysis alone).
 #
 #   bench/run_scaling_benchmark.sh [BUILD_DIR] [TRACE] [THREADS] [RANK COUNTS]
 #
@@ -14,6 +15,7 @@ build=${1:-build}
 trace=${2:-$build/bench-data/stencil-64x10M}
 threads=${3:-1}
 ranks=${4:-"1 2 4"}
+flags=${ANALYZE_FLAGS:-}
 if [ ! -e "$trace/traces.otf2" ] && [ ! -f "$trace" ]; then
   "$build/bin/causeway-gen" --ranks 64 --events 10000000 --seed 1 -o "$trace"
 fi
@@ -22,7 +24,7 @@ for k in $ranks; do
   echo "== K = $k, $threads thread(s) per rank"
   /usr/bin/time -f "whole command: %e s wall, largest process %M KiB" \
     mpirun --allow-run-as-root --oversubscribe -np "$k" \
-    "$build/bin/causeway" analyze -q --wait-states-only --timings --threads "$threads" \
+    "$build/bin/causeway" analyze -q $flags --timings --threads "$threads" \
     "$trace" -o "$out/np$k" 2>&1 | grep -v '^$\|^Report written'
   if [ "$k" -gt 1 ]; then
     cmp -s "$out/np1/report.json" "$out/np$k/report.json" && echo "report.json identical to K = 1" \
