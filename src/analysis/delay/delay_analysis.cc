@@ -354,7 +354,7 @@ internal::PatternSlots SlotsOf(const SyncPoints& sp) {
     }
   }
   bool used[kSyncPatternCount] = {};
-  for (int p = 0; p < kSyncPatternCount; ++p) used[p] = ((used_mask >> p) & 1u) != 0;
+  for (int p = 0; p < kSyncPatternCount; ++p) used[p] = ((used_mask >> p) & 1) != 0;
   return internal::PatternSlots(used);
 }
 
