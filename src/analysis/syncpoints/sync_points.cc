@@ -13,8 +13,8 @@
 namespace cw::analysis {
 namespace {
 
-using internal::CallOf;
-using internal::ExitOf;
+using internal::CallHolding;
+using internal::ExitOfCall;
 using trace::EventKind;
 using trace::kNone;
 
@@ -209,10 +209,10 @@ void KeepEdges(const trace::Trace& trace, std::vector<WaitEdge>&& edges, unsigne
           !sp.is_participant[e.waiter] || !sp.is_participant[e.delayer]) {
         continue;
       }
-      uint32_t wcall = CallOf(trace.location(e.waiter), e.waiter_event);
+      uint32_t wcall = CallHolding(trace.location(e.waiter), e.waiter_event);
       // Distributed, the delayer's rank resolves its event (internal::JoinDelayerEdges).
       uint32_t dcall = sp.share.Holds(e.delayer)
-                           ? CallOf(trace.location(e.delayer), e.delayer_event)
+                           ? CallHolding(trace.location(e.delayer), e.delayer_event)
                            : e.delayer_event;
       if (wcall == kNone || dcall == kNone || waited_calls[wcall]) continue;
       waited_calls[wcall] = true;
@@ -257,7 +257,8 @@ void KeepGroups(const trace::Trace& trace, const SyncEdges& sync, unsigned threa
   // Distributed, members of other ranks come without events: their ranks resolved them.
   auto participates = [&](const GroupMember& m) {
     return m.location < n && sp.is_participant[m.location] &&
-           (!sp.share.Holds(m.location) || CallOf(trace.location(m.location), m.event) != kNone);
+           (!sp.share.Holds(m.location) ||
+            CallHolding(trace.location(m.location), m.event) != kNone);
   };
   std::vector<uint32_t> count(sync.groups.size(), 0);
   ParallelFor(sync.groups.size(), threads, [&](size_t g) {
@@ -288,7 +289,8 @@ void KeepGroups(const trace::Trace& trace, const SyncEdges& sync, unsigned threa
       const GroupMember& m = sync.group_members[from.first_member + k];
       if (!participates(m)) continue;
       const bool held = sp.share.Holds(m.location);
-      *out++ = GroupMember{m.location, held ? CallOf(trace.location(m.location), m.event) : kNone};
+      *out++ =
+          GroupMember{m.location, held ? CallHolding(trace.location(m.location), m.event) : kNone};
     }
     // Members in location order: a location's member index is found by binary search, or
     // directly in a group of all participants.
@@ -296,7 +298,8 @@ void KeepGroups(const trace::Trace& trace, const SyncEdges& sync, unsigned threa
     for (uint32_t k = kept.first_member; k < kept.first_member + kept.member_count; ++k) {
       const GroupMember& m = sp.group_members[k];
       // Other ranks' members: fetched where they start an interval (internal::FetchGroupExits).
-      sp.group_member_exit[k] = m.event == kNone ? 0 : ExitOf(trace.location(m.location), m.event);
+      sp.group_member_exit[k] =
+          m.event == kNone ? 0 : ExitOfCall(trace.location(m.location), m.event);
     }
     // A location calls an operation once per instance, so a group of all participants holds
     // each exactly once, in the order of `participants`. Distributed, a rank knows only some
@@ -437,7 +440,7 @@ void MakeRoles(uint32_t loc, std::span<const RoleKey> as_delayer,
     if (l.calls.empty() || l.calls.back() != call) {
       l.calls.push_back(call);
       l.call_time.push_back(static_cast<int64_t>(ev.time(call)));
-      l.call_exit.push_back(ExitOf(ev, call));
+      l.call_exit.push_back(ExitOfCall(ev, call));
       l.call_path.push_back(ev.kind(call) == EventKind::kEnter ? ev.ref(call) : kNone);
       l.call_wait.push_back(kNone);
     }

@@ -106,7 +106,8 @@ void JoinDelayerEdges(const trace::Trace& trace, SyncPoints& sp) {
       CW_CHECK(e.waiter < n && e.delayer < n && share.Holds(e.delayer));
       // The waiter's rank resolves its own event; the delayer's event is resolved here, where
       // its events are. Edges come from the synchronisation graph, so the event exists.
-      e.delayer_event = CallOf(trace.location(e.delayer), static_cast<uint32_t>(r.GetVarint()));
+      e.delayer_event =
+          CallHolding(trace.location(e.delayer), static_cast<uint32_t>(r.GetVarint()));
       CW_CHECK(e.delayer_event != kNone);
       e.wait = static_cast<int64_t>(r.GetVarint());
       e.pattern = static_cast<SyncPattern>(r.Get<uint8_t>());

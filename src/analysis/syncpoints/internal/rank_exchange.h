@@ -11,14 +11,17 @@
 
 namespace cw::analysis::internal {
 
+// Named apart from analysis/waitstates' internal::CallOf (same namespace, other result): inline
+// functions of one name and parameters in two components would be one symbol to the linker.
+
 // The Exit time of the call whose Enter is `call` (an event outside every region: its time).
-inline int64_t ExitOf(const trace::LocationEvents& ev, uint32_t call) {
+inline int64_t ExitOfCall(const trace::LocationEvents& ev, uint32_t call) {
   uint32_t leave = ev.kind(call) == trace::EventKind::kEnter ? ev.pair(call) : trace::kNone;
   return static_cast<int64_t>(ev.time(leave == trace::kNone ? call : leave));
 }
 
 // The call that holds `event` (its Enter), or the event itself outside every region.
-inline uint32_t CallOf(const trace::LocationEvents& ev, uint32_t event) {
+inline uint32_t CallHolding(const trace::LocationEvents& ev, uint32_t event) {
   if (event == trace::kNone || event >= ev.size()) return trace::kNone;
   if (ev.kind(event) == trace::EventKind::kEnter) return event;
   uint32_t enter = ev.pair(event);
