@@ -39,7 +39,7 @@ uint64_t Count(const json& info, const std::string& kind) {
 
 json Analyze(const std::string& dir) {
   std::string out;
-  const std::string report = dir + "-report";
+  const std::string report = cw::testing::MakeTempDir("traced-report");
   EXPECT_EQ(RunCommand(CausewayBinary() + " analyze -q " + dir + " -o " + report, &out), 0) << out;
   std::ifstream in(report + "/report.json");
   return json::parse(in);

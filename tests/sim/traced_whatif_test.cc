@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include "testing/scenario.h"
 #include "tests/common/analysis_fixture.h"
 #include "tests/common/paths.h"
 #include "tests/common/traced_program.h"
@@ -19,9 +20,13 @@ namespace {
 
 using nlohmann::json;
 
-json WhatIf(const std::string& dir, const std::string& options = "") {
+// Runs `causeway whatif` on the trace in `dir`; `report_dir`, when given, receives the output
+// directory (for the simulated trace that --write-trace puts there).
+json WhatIf(const std::string& dir, const std::string& options = "",
+            std::string* report_dir = nullptr) {
   std::string out;
-  const std::string report = dir + "-whatif";
+  const std::string report = cw::testing::MakeTempDir("traced-whatif");
+  if (report_dir != nullptr) *report_dir = report;
   EXPECT_EQ(
       RunCommand(CausewayBinary() + " whatif -q " + dir + " -o " + report + " " + options, &out), 0)
       << out;
@@ -55,10 +60,11 @@ TEST(TracedWhatIfTest, UnchangedReplayReproducesEveryProgram) {
         Program{"collectives", 3, ""}, Program{"p2p_patterns", 2, ""}, Program{"threads", 2, ""},
         Program{"rma_epochs", 3, ""}, Program{"ring", 16, "2 100"}}) {
     const std::string dir = TraceProgram(p.name, p.ranks, p.args);
-    ExpectIdentity(WhatIf(dir, "--write-trace"), p.name);
+    std::string report;
+    ExpectIdentity(WhatIf(dir, "--write-trace", &report), p.name);
     // The simulated trace of the unchanged replay analyses exactly as the traced one.
     Analysis traced = AnalyzeFile(dir + "/traces.otf2");
-    Analysis simulated = AnalyzeFile(dir + "-whatif/simulated/traces.otf2");
+    Analysis simulated = AnalyzeFile(report + "/simulated/traces.otf2");
     EXPECT_EQ(traced.ValuesByName(), simulated.ValuesByName()) << p.name;
     EXPECT_EQ(traced.report.instance_counts, simulated.report.instance_counts) << p.name;
   }
