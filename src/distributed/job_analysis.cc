@@ -82,18 +82,23 @@ struct RootCauses {
 
 // Every rank builds the synchronisation points of its locations, runs its part of the delay
 // analysis (its severities get its locations' delay costs) and walks the critical path where it
-// crosses its locations. The rank keeps its synchronisation points for the first rank's finish.
+// crosses its locations: three passes, each lapped. The rank keeps its synchronisation points
+// for the first rank's finish.
 RootCauses AnalyzeRootCauses(const trace::Trace& trace, analysis::WaitStateResult& waitstates,
                              const trace::Partition& partition, comm::Communicator& comm,
-                             unsigned threads, std::optional<analysis::SyncPoints>& sync_points) {
+                             unsigned threads, std::optional<analysis::SyncPoints>& sync_points,
+                             PhaseLog& log) {
   const analysis::RankShare share{&comm, &partition};
   sync_points.emplace(analysis::BuildSyncPoints(trace, std::move(waitstates.sync), threads, share));
+  log.Lap("sync points");
   RootCauses r;
   r.sync_points = sync_points->diagnostics;
   analysis::DelayOptions delay;
   delay.threads = threads;
   r.delay = analysis::AnalyzeDelay(trace, *sync_points, waitstates.severities, delay);
+  log.Lap("delay");
   r.path = analysis::WalkCriticalPath(trace, *sync_points, threads);
+  log.Lap("critical path");
   return r;
 }
 
@@ -227,9 +232,8 @@ Result<std::optional<JobReport>> AnalyzeAsJobRank(const std::string& path,
   std::optional<RootCauses> root_causes;
   std::optional<analysis::SyncPoints> sync_points;
   if (options.root_causes) {
-    root_causes =
-        AnalyzeRootCauses(trace, waitstates, partition, comm, options.read.threads, sync_points);
-    log.Lap("root causes");
+    root_causes = AnalyzeRootCauses(trace, waitstates, partition, comm, options.read.threads,
+                                    sync_points, log);
   }
 
   std::vector<comm::Bytes> shares =
