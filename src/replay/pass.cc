@@ -17,10 +17,34 @@ Pass::Pass(const Schedule& schedule, comm::Communicator* comm)
   for (uint32_t l = 0; l < schedule.location_count(); ++l) parked_on_[l].store(kNoLocation);
 }
 
-void Pass::SetRemoteConsumer(uint32_t edge, uint32_t rank, uint32_t remote_edge) {
+void Pass::SetEdgeNames(std::span<const uint64_t> names) {
+  CW_CHECK(names.size() == schedule_.edge_count());
+  names_ = names;
+  by_name_.clear();
+  if (std::is_sorted(names.begin(), names.end())) return;
+  by_name_.resize(names.size());
+  for (uint32_t e = 0; e < by_name_.size(); ++e) by_name_[e] = e;
+  std::sort(by_name_.begin(), by_name_.end(),
+            [&](uint32_t a, uint32_t b) { return names[a] < names[b]; });
+}
+
+void Pass::SetRemoteConsumer(uint32_t edge, uint32_t rank) {
   CW_CHECK(comm_ != nullptr && rank < comm_->size() && rank != comm_->rank());
-  if (remote_.empty()) remote_.resize(schedule_.edge_count());
-  remote_[edge] = RemoteEdge{rank, remote_edge};
+  CW_CHECK(names_.size() == schedule_.edge_count());
+  if (remote_rank_.empty()) remote_rank_.assign(schedule_.edge_count(), kNoRank);
+  remote_rank_[edge] = rank;
+}
+
+uint32_t Pass::EdgeNamed(uint64_t name) const {
+  if (by_name_.empty()) {
+    auto it = std::lower_bound(names_.begin(), names_.end(), name);
+    CW_CHECK(it != names_.end() && *it == name);
+    return static_cast<uint32_t>(it - names_.begin());
+  }
+  auto it = std::lower_bound(by_name_.begin(), by_name_.end(), name,
+                             [&](uint32_t e, uint64_t n) { return names_[e] < n; });
+  CW_CHECK(it != by_name_.end() && names_[*it] == name);
+  return *it;
 }
 
 uint32_t Pass::AddChannel(internal::Channel* channel) {
@@ -78,6 +102,7 @@ PassStats Pass::RunDistributed(unsigned threads,
                                const std::function<void(uint32_t, uint32_t)>& step) {
   stop_at_stall_ = true;
   outbox_.assign(comm_->size(), {});
+  previous_name_.assign(comm_->size(), 0);
   PassStats stats;
   stats.rounds = 0;
   while (true) {
@@ -109,15 +134,17 @@ uint64_t Pass::ExchangeRound() {
     sent = values_sent_ - values_sent_before_round_;
     values_sent_before_round_ = values_sent_;
     for (uint32_t r = 0; r < comm_->size(); ++r) out[r] = outbox_[r].Take();
+    previous_name_.assign(comm_->size(), 0);
   }
   std::vector<comm::Bytes> in = comm_->Exchange(std::move(out));
   for (const comm::Bytes& bytes : in) {
     comm::ByteReader reader(bytes);
+    uint64_t name = 0;
     while (!reader.done()) {
-      const auto channel = static_cast<uint32_t>(reader.GetVarint());
-      const auto edge = static_cast<uint32_t>(reader.GetVarint());
-      CW_CHECK(channel < channels_.size() && edge < schedule_.edge_count());
-      channels_[channel]->Unpack(edge, reader);
+      const auto channel = channels_.size() > 1 ? static_cast<uint32_t>(reader.GetVarint()) : 0;
+      name = reader.GetDelta(name);
+      CW_CHECK(channel < channels_.size());
+      channels_[channel]->Unpack(EdgeNamed(name), reader);
     }
   }
   return comm_->AllReduce(sent, comm::ReduceOp::kSum);

@@ -17,11 +17,14 @@
 // choice does not depend on the thread count.
 //
 // Distributed (an MPI analysis job, comm/communicator.h): each analysis rank runs a Pass over the
-// schedule of the locations it owns. An edge whose consumer lives on another rank is declared
-// with SetRemoteConsumer; Mailbox::Send packs its value (ValueCodec) for that rank instead of
-// storing it. The pass runs in rounds: every rank runs its locations until none can go on, then
-// all ranks exchange the values packed during the round in one Communicator::Exchange, and the
-// arrivals are published on their consumers' ranks. A round in which no value crossed anywhere
+// schedule of the locations it owns, numbering its edges its own way. Every edge also has a name
+// that all ranks agree on (SetEdgeNames); an edge whose consumer lives on another rank is declared
+// with SetRemoteConsumer, and Mailbox::Send packs its value (ValueCodec) under the edge's name for
+// that rank instead of storing it. Names travel as differences from the previous name sent to
+// the same rank: a location's steps mostly send along edges whose names are close. The pass runs
+// in rounds: every rank runs its locations until none can go on, then all ranks exchange the
+// values packed during the round in one Communicator::Exchange, and the arrivals are published
+// on their consumers' ranks. A round in which no value crossed anywhere
 // is a stall of the whole job: the lowest parked location of all ranks gives up its input, as in
 // one process, so results are identical for every rank and thread count. Analyses do not change.
 //
@@ -37,6 +40,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -94,9 +98,15 @@ class Pass {
 
   uint32_t edge_count() const { return schedule_.edge_count(); }
 
-  // Distributed: `edge`'s consumer is edge `remote_edge` of rank `rank`'s pass. Call before Run.
-  void SetRemoteConsumer(uint32_t edge, uint32_t rank, uint32_t remote_edge);
-  bool remote(uint32_t edge) const { return !remote_.empty() && remote_[edge].rank != kNoRank; }
+  // Distributed: the name of every edge (names[edge]), the same on every rank, unique. The pass
+  // keeps the span: it must outlive the pass. Call before Run, before SetRemoteConsumer.
+  void SetEdgeNames(std::span<const uint64_t> names);
+  // Distributed: `edge`'s consumer is the edge of the same name in rank `rank`'s pass. Call
+  // before Run.
+  void SetRemoteConsumer(uint32_t edge, uint32_t rank);
+  bool remote(uint32_t edge) const {
+    return !remote_rank_.empty() && remote_rank_[edge] != kNoRank;
+  }
 
   // Called by Mailbox: its index, under which its values travel (every rank creates its
   // mailboxes in the same order).
@@ -105,12 +115,14 @@ class Pass {
   // for the consumer's rank. Thread-safe.
   template <typename Write>
   void SendRemote(uint32_t channel, uint32_t edge, Write write) {
-    const RemoteEdge& to = remote_[edge];
+    const uint32_t rank = remote_rank_[edge];
+    const uint64_t name = names_[edge];
     std::lock_guard<std::mutex> lock(outbox_mutex_);
-    comm::ByteWriter& out = outbox_[to.rank];
+    comm::ByteWriter& out = outbox_[rank];
     const size_t before = out.size();
-    out.PutVarint(channel);
-    out.PutVarint(to.edge);
+    if (channels_.size() > 1) out.PutVarint(channel);
+    out.PutDelta(name, previous_name_[rank]);
+    previous_name_[rank] = name;
     write(out);
     ++values_sent_;
     bytes_sent_ += out.size() - before;
@@ -118,16 +130,14 @@ class Pass {
 
  private:
   static constexpr uint32_t kNoRank = 0xFFFFFFFFu;
-  struct RemoteEdge {
-    uint32_t rank = kNoRank;
-    uint32_t edge = 0;
-  };
 
   // Runs the workers until every location finished or, distributed, until none can go on.
   void RunWorkers(unsigned threads, const std::function<void(uint32_t, uint32_t)>& step);
   PassStats RunDistributed(unsigned threads, const std::function<void(uint32_t, uint32_t)>& step);
   // One exchange of the round's values; returns how many crossed between all ranks.
   uint64_t ExchangeRound();
+  // The edge named `name` here.
+  uint32_t EdgeNamed(uint64_t name) const;
   uint32_t LowestParked() const;
   void Worker(unsigned me, const std::function<void(uint32_t, uint32_t)>& step);
   uint32_t OwnerOf(uint32_t location) const;
@@ -139,10 +149,13 @@ class Pass {
 
   const Schedule& schedule_;
   comm::Communicator* comm_ = nullptr;
-  std::vector<RemoteEdge> remote_;  // per edge, once SetRemoteConsumer was called
+  std::span<const uint64_t> names_;    // per edge (distributed)
+  std::vector<uint32_t> by_name_;      // edges in the order of their names (unless ascending)
+  std::vector<uint32_t> remote_rank_;  // per edge, once SetRemoteConsumer was called
   std::vector<internal::Channel*> channels_;
   std::mutex outbox_mutex_;
   std::vector<comm::ByteWriter> outbox_;           // per rank; guarded by outbox_mutex_
+  std::vector<uint64_t> previous_name_;            // per rank, this round; by outbox_mutex_
   uint64_t values_sent_ = 0;                       // guarded by outbox_mutex_
   uint64_t bytes_sent_ = 0;                        // guarded by outbox_mutex_
   uint64_t values_sent_before_round_ = 0;          // guarded by outbox_mutex_

@@ -73,13 +73,14 @@ RankOutcome RunShare(const Program& p, comm::Communicator* comm, const std::vect
     s.AddStep(step.location, local_inputs);
     by_location[step.location].push_back(&step);
   }
+  // Edges are named by their number in the program: the ranks number them differently.
+  const std::vector<uint64_t> names(to_program.begin(), to_program.end());
   Pass pass(s, comm);
+  pass.SetEdgeNames(names);
   for (uint32_t e = 0; e < p.edges; ++e) {
     if (producer[e] == kNoLocation || owner[producer[e]] != me) continue;
     uint32_t consumer_rank = owner[p.consumer[e]];
-    if (consumer_rank != me) {
-      pass.SetRemoteConsumer(LocalEdge(p, me, e), consumer_rank, LocalEdge(p, consumer_rank, e));
-    }
+    if (consumer_rank != me) pass.SetRemoteConsumer(LocalEdge(p, me, e), consumer_rank);
   }
   Mailbox<uint64_t> mail(pass);
   std::vector<uint64_t> hash(p.locations, 1469598103934665603ull);

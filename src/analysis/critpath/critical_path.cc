@@ -46,15 +46,15 @@ class PathWalk {
     while (true) {
       std::vector<comm::Bytes> out(comm.size());
       if (holding) {
-        const RemoteEnd next = Walk(at);
+        const uint32_t jump = Walk(at);
         comm::ByteWriter w;
-        if (next.rank == kNone) {
+        if (jump == kNone) {
           w.Put(kEnded);
           out.assign(comm.size(), w.Take());
         } else {
           w.Put(kHandOver);
-          w.PutVarint(next.edge);
-          out[next.rank] = w.Take();
+          w.PutVarint(sp_.GlobalEdge(jump));
+          out[sp_.other_rank[jump]] = w.Take();
         }
         holding = false;
       }
@@ -66,8 +66,8 @@ class PathWalk {
           ended = true;
           continue;
         }
-        const auto edge = static_cast<uint32_t>(in.GetVarint());
-        CW_CHECK(edge < sp_.edges.size() && share.Holds(sp_.edges[edge].delayer));
+        const uint32_t edge = sp_.LocalEdge(in.GetVarint());
+        CW_CHECK(share.Holds(sp_.edges[edge].delayer));
         holding = true;
         at = Arrive(edge);
       }
@@ -92,27 +92,27 @@ class PathWalk {
     return at;
   }
 
-  // Walks from `at` until the path ends (returns no rank) or jumps to a location this rank does
-  // not hold (returns that rank and the edge's number there). In a consistent trace every jump
+  // Walks from `at` until the path ends (returns kNone) or jumps to a location this rank does
+  // not hold (returns the edge it jumps along). In a consistent trace every jump
   // goes back in time; a trace that contradicts itself could lead in a circle, so no waiter role
   // is followed twice.
-  RemoteEnd Walk(Position at) {
+  uint32_t Walk(Position at) {
     while (true) {
       const LocationSyncPoints& l = sp_.locations[at.location];
       uint32_t role = at.before;
       while (role > 0 && l.roles[role - 1].kind != RoleKind::kWaiter) --role;
       if (role == 0) {
         Close(at.location, 0, BoundaryTime(l, 0), at.segment_end);
-        return RemoteEnd{};
+        return kNone;
       }
       const SyncRole& r = l.roles[role - 1];
       Close(at.location, r.activity + 1, BoundaryTime(l, r.activity + 1) + r.wait, at.segment_end);
       if (followed_[r.id]) {
         facts_.diagnostics.Report(kPathCycle, "edge " + std::to_string(sp_.GlobalEdge(r.id)));
-        return RemoteEnd{};
+        return kNone;
       }
       followed_[r.id] = true;
-      if (sp_.Crosses(r.id)) return sp_.remote[r.id];
+      if (sp_.Crosses(r.id)) return r.id;
       at = Arrive(r.id);
     }
   }

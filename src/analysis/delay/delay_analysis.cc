@@ -92,12 +92,15 @@ struct cw::replay::ValueCodec<std::unique_ptr<cw::analysis::WaitMessage>> {
     for (size_t x = 0; x < message->phi.size(); ++x) {
       if (message->phi[x] != 0) present = static_cast<uint8_t>(present | (1u << x));
     }
-    out.Put(present);
-    for (size_t x = 0; x < message->phi.size(); ++x) {
-      if (message->phi[x] != 0) out.Put(message->phi[x]);
-    }
+    // Most waits propagate nothing: one bit of the length says whether costs follow.
     std::span<const cw::analysis::CallpathTicks> time = message->time();
-    out.PutVarint(time.size());
+    out.PutVarint(uint64_t{time.size()} * 2 + (present != 0 ? 1 : 0));
+    if (present != 0) {
+      out.Put(present);
+      for (size_t x = 0; x < message->phi.size(); ++x) {
+        if (message->phi[x] != 0) out.Put(message->phi[x]);
+      }
+    }
     uint32_t previous = 0;
     for (const cw::analysis::CallpathTicks& t : time) {
       out.PutDelta(t.callpath, previous);
@@ -107,12 +110,13 @@ struct cw::replay::ValueCodec<std::unique_ptr<cw::analysis::WaitMessage>> {
   }
   static std::unique_ptr<cw::analysis::WaitMessage> Read(comm::ByteReader& in) {
     std::unique_ptr<cw::analysis::WaitMessage> message = cw::analysis::MessagePool::Get();
-    const auto present = in.Get<uint8_t>();
+    const uint64_t length = in.GetVarint();
+    const auto present = (length & 1) != 0 ? in.Get<uint8_t>() : uint8_t{0};
     message->phi.fill(0.0);
     for (size_t x = 0; x < message->phi.size(); ++x) {
       if ((present >> x) & 1u) message->phi[x] = in.Get<double>();
     }
-    cw::analysis::TimeVector time(in.GetVarint());
+    cw::analysis::TimeVector time(length / 2);
     uint32_t previous = 0;
     for (cw::analysis::CallpathTicks& t : time) {
       t.callpath = previous = in.GetDelta32(previous);
@@ -206,7 +210,7 @@ class LocationDelay {
 
   // The location made a waiter wait at `role`: split that wait over this location's causes.
   void Delayer(uint32_t role, replay::Mailbox<std::unique_ptr<WaitMessage>>& mail,
-               replay::ReturnBox<double>& indirect, DelayResult& result) {
+               replay::ReturnBox<internal::Explanation>& explained, DelayResult& result) {
     const SyncRole& r = l_.roles[role];
     // Taken out of the mailbox: freed when this step is done.
     std::unique_ptr<WaitMessage>* slot = mail.Receive(r.id);
@@ -234,7 +238,7 @@ class LocationDelay {
           Charge(callpath, metrics.short_term, short_term, long_term);
         });
     if (split.scale > 0) {
-      indirect.Send(r.id, split.indirect);
+      explained.Send(r.id, split.explanation);
       return;
     }
     // Nothing on this location explains the wait: the clock must be off. Keep the costs (they
@@ -252,14 +256,14 @@ class LocationDelay {
   }
 
   // After the pass: the direct/indirect and propagating/terminal split of every wait here.
-  void Classify(const replay::ReturnBox<double>& indirect) {
+  void Classify(const replay::ReturnBox<internal::Explanation>& explained) {
     for (uint32_t a = 0; a < l_.calls.size(); ++a) {
       if (l_.call_wait[a] == kNone || l_.call_path[a] == kNone) continue;
       const SyncRole& r = l_.roles[l_.call_wait[a]];
       const uint32_t callpath = l_.call_path[a];
       const double omega = static_cast<double>(r.wait);
       const PatternMetrics& m = MetricsOf(r.pattern);
-      double in = std::min(std::max(indirect.Read(r.id), 0.0), omega);
+      double in = std::min(std::max(explained.Read(r.id).IndirectShare(r.wait), 0.0), omega);
       double propagating = std::min(propagating_[wait_slot_[a]], omega);
       severities_.AddWithAncestors(m.indirect, callpath, in);
       severities_.AddWithAncestors(m.direct, callpath, omega - in);
@@ -317,24 +321,35 @@ class LocationDelay {
   TimeVector scratch_time_;  // a waiter's interval time, before it goes into its message
 };
 
-// Distributed: the shares of waits that delayers on this rank found indirect, sent to the
-// waiters' ranks (one exchange after the pass).
-void ReturnIndirectShares(const SyncPoints& sp, replay::ReturnBox<double>& indirect) {
+// Distributed: what explains the waits whose delayers are on this rank, sent to the waiters'
+// ranks (one exchange after the pass) for their indirect shares. A wait that its delayer's own
+// waits do not explain (ω̂ = 0, most of them) has no indirect share: nothing is sent.
+void ReturnExplanations(const SyncPoints& sp, replay::ReturnBox<internal::Explanation>& explained) {
   comm::Communicator& comm = *sp.share.comm;
   std::vector<comm::ByteWriter> out(comm.size());
+  std::vector<uint64_t> previous(comm.size(), 0);
   for (uint32_t e = 0; e < sp.edges.size(); ++e) {
     if (!sp.Crosses(e) || sp.share.Holds(sp.edges[e].waiter)) continue;
-    const double value = indirect.Read(e);
-    if (value == 0) continue;
-    out[sp.remote[e].rank].PutVarint(sp.remote[e].edge);
-    out[sp.remote[e].rank].Put(value);
+    const internal::Explanation& x = explained.Read(e);
+    if (x.waiting == 0) continue;
+    // Named by global id: ascending with the local numbers, so the differences are short.
+    const uint32_t rank = sp.other_rank[e];
+    out[rank].PutDelta(sp.global_edge[e], previous[rank]);
+    previous[rank] = sp.global_edge[e];
+    out[rank].PutVarint(static_cast<uint64_t>(x.excess));  // sums of ticks: never negative
+    out[rank].PutVarint(static_cast<uint64_t>(x.waiting));
   }
   for (const comm::Bytes& bytes : comm.Exchange(comm::TakeAll(out))) {
     comm::ByteReader in(bytes);
+    uint64_t id = 0;
     while (!in.done()) {
-      const auto e = static_cast<uint32_t>(in.GetVarint());
-      CW_CHECK(e < sp.edges.size() && sp.share.Holds(sp.edges[e].waiter));
-      indirect.Send(e, in.Get<double>());
+      id = in.GetDelta(id);
+      const uint32_t e = sp.LocalEdge(id);
+      CW_CHECK(sp.share.Holds(sp.edges[e].waiter));
+      internal::Explanation x;
+      x.excess = static_cast<int64_t>(in.GetVarint());
+      x.waiting = static_cast<int64_t>(in.GetVarint());
+      explained.Send(e, x);
     }
   }
 }
@@ -375,29 +390,33 @@ DelayResult AnalyzeDelay(const trace::Trace& trace, const SyncPoints& sp,
     state[loc] = std::make_unique<LocationDelay>(trace, sp, slots, loc, severities[loc]);
   });
   replay::Pass pass(plan.schedule, sp.share.distributed() ? sp.share.comm : nullptr);
-  // A waiter's message to a delayer on another rank: consumed by that rank's step.
-  for (uint32_t e = 0; e < edges; ++e) {
-    if (sp.Crosses(e) && sp.share.Holds(sp.edges[e].waiter)) {
-      pass.SetRemoteConsumer(e, sp.remote[e].rank, sp.remote[e].edge);
+  // A waiter's message to a delayer on another rank: consumed by that rank's step, which knows
+  // the edge by its global id.
+  if (sp.share.distributed()) {
+    pass.SetEdgeNames(sp.global_edge);
+    for (uint32_t e = 0; e < edges; ++e) {
+      if (sp.Crosses(e) && sp.share.Holds(sp.edges[e].waiter)) {
+        pass.SetRemoteConsumer(e, sp.other_rank[e]);
+      }
     }
   }
   replay::Mailbox<std::unique_ptr<WaitMessage>> mail(pass);
-  replay::ReturnBox<double> indirect(edges, 0.0);
+  replay::ReturnBox<internal::Explanation> explained(edges);
   replay::PassStats stats = pass.Run(options.threads, [&](uint32_t loc, uint32_t) {
     LocationDelay& location = *state[loc];
     const uint32_t role = location.NextEdgeRole();
     if (sp.locations[loc].roles[role].kind == RoleKind::kWaiter) {
       location.Waiter(role, mail);
     } else {
-      location.Delayer(role, mail, indirect, partial[loc]);
+      location.Delayer(role, mail, explained, partial[loc]);
     }
   });
-  if (sp.share.distributed()) ReturnIndirectShares(sp, indirect);
+  if (sp.share.distributed()) ReturnExplanations(sp, explained);
 
   // Each location classifies its waits and frees its state on the same task.
   ParallelFor(held.size(), options.threads, [&](size_t i) {
     std::unique_ptr<LocationDelay>& location = state[held[i]];
-    location->Classify(indirect);
+    location->Classify(explained);
     location.reset();
   });
 

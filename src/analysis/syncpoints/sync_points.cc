@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "analysis/syncpoints/internal/rank_exchange.h"
+#include "base/check.h"
 #include "base/flat_hash_map.h"
 #include "base/parallel.h"
 
@@ -552,16 +553,25 @@ SyncPoints BuildSyncPoints(const trace::Trace& trace, SyncEdges&& sync, unsigned
   sync.groups = {};
   sync.group_members = {};
   AssignRoles(threads, sp);
-  // Every edge's and group member's exit on this rank is known now; distributed, the other ends'
-  // exits come from their ranks.
-  if (distributed) internal::ExchangeEdgeExits(sp);
   sp.backward = std::make_unique<BackwardPlan>(n, static_cast<uint32_t>(sp.edges.size()));
   ParallelFor(sp.held_participants.size(), threads,
               [&](size_t i) { StartLocation(trace, sp.held_participants[i], sp); });
-  if (distributed) internal::FetchGroupExits(sp);
+  // Every edge's and group member's exit on this rank is known now; distributed, the partners'
+  // exits where an interval starts come from their ranks.
+  if (distributed) internal::FetchPartnerExits(sp);
   ParallelFor(sp.held_participants.size(), threads,
               [&](size_t i) { FinishLocation(sp.held_participants[i], sp); });
   return sp;
+}
+
+uint32_t SyncPoints::LocalEdge(uint64_t global) const {
+  if (global_edge.empty()) {
+    CW_CHECK(global < edges.size());
+    return static_cast<uint32_t>(global);
+  }
+  auto it = std::lower_bound(global_edge.begin(), global_edge.end(), global);
+  CW_CHECK(it != global_edge.end() && *it == global);
+  return static_cast<uint32_t>(it - global_edge.begin());
 }
 
 uint32_t SyncPoints::GroupMemberOf(uint32_t group, uint32_t location) const {

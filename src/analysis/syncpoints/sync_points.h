@@ -31,10 +31,10 @@
 // points of its own locations. Its edges are those with an end on its locations, numbered in
 // the order of their ids in the whole trace (SyncPoints::GlobalEdge), so that a location's roles
 // come in the same order as in one process; an edge whose other end is another rank's knows that
-// rank and its number there (SyncPoints::remote). Its groups are those of its locations, with
-// all their members. The ranks exchange, in a few bulk rounds, the edges with their delayers'
-// ranks, the exits of both ends of every edge that crosses, the partners' exits of the groups
-// where an interval starts, and the analysis window.
+// rank (SyncPoints::other_rank), and the ranks name such edges by their global id. Its groups are
+// those of its locations, with all their members. The ranks exchange, in a few bulk rounds, the
+// analysis window, the edges with their delayers' ranks, and the partners' exits of the edges and
+// groups where an interval starts.
 //
 //   SyncPoints sp = BuildSyncPoints(trace, waitstates.sync, threads);
 //   const LocationSyncPoints& l = sp.locations[loc];
@@ -68,12 +68,6 @@ struct RankShare {
   uint32_t OwnerOf(uint32_t location) const {
     return distributed() ? partition->owner[location] : 0;
   }
-};
-
-// An edge's other end on another rank: that rank and the edge's number there.
-struct RemoteEnd {
-  uint32_t rank = trace::kNone;  // kNone: both ends are on this rank
-  uint32_t edge = trace::kNone;
 };
 
 // A location's part in one synchronisation. Roles of the same call are ordered: first those in
@@ -190,14 +184,19 @@ struct SyncPoints {
   const trace::Trace* source = nullptr;    // the trace it was built from
   std::unique_ptr<BackwardPlan> backward;  // the schedule of the backward passes
 
-  // Distributed: the rank's share, per edge its id in the whole trace and its other end.
+  // Distributed: the rank's share; per edge its id in the whole trace (ascending) and the rank of
+  // its other end (kNone: both ends are on this rank).
   RankShare share;
   std::vector<uint64_t> global_edge;  // empty in one process
-  std::vector<RemoteEnd> remote;      // empty in one process
+  std::vector<uint32_t> other_rank;   // empty in one process
   uint64_t GlobalEdge(uint32_t edge) const {
     return global_edge.empty() ? edge : global_edge[edge];
   }
-  bool Crosses(uint32_t edge) const { return !remote.empty() && remote[edge].rank != trace::kNone; }
+  // The edge whose id in the whole trace is `global` (it must have an end on this rank).
+  uint32_t LocalEdge(uint64_t global) const;
+  bool Crosses(uint32_t edge) const {
+    return !other_rank.empty() && other_rank[edge] != trace::kNone;
+  }
 };
 
 inline constexpr DiagnosticKind kUnfollowedWait{

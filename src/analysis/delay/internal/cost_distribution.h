@@ -36,7 +36,7 @@ struct PatternSlots {
     }
   }
   int width = 0;
-  std::array<int8_t, kSyncPatternCount> slot;           // by pattern, -1 if unused
+  std::array<int8_t, kSyncPatternCount> slot;            // by pattern, -1 if unused
   std::array<SyncPattern, kSyncPatternCount> pattern{};  // by slot
 };
 
@@ -48,11 +48,27 @@ struct IntervalWait {
   double* propagating;
 };
 
+// What explains a wait on its delayer: δ̂ and ω̂, in ticks. The indirect share s · ω̂ · ω follows
+// from them and the wait, so a delayer on another rank than its waiter returns these two
+// integers, shorter on the wire than the share, and the waiter's rank computes the same double.
+struct Explanation {
+  int64_t excess = 0;   // δ̂
+  int64_t waiting = 0;  // ω̂
+
+  // s = 1 / (δ̂ + ω̂), 0 when nothing explains the wait.
+  double scale() const {
+    return excess + waiting > 0 ? 1.0 / (static_cast<double>(excess) + static_cast<double>(waiting))
+                                : 0.0;
+  }
+  // s · ω̂ · ω for a wait of `wait` ticks.
+  double IndirectShare(int64_t wait) const {
+    return scale() * static_cast<double>(waiting) * static_cast<double>(wait);
+  }
+};
+
 struct Split {
-  double scale = 0;     // s, 0 when nothing explains the wait
-  double excess = 0;    // δ̂
-  double waiting = 0;   // ω̂
-  double indirect = 0;  // s · ω̂ · ω
+  double scale = 0;  // s, 0 when nothing explains the wait
+  Explanation explanation;
 };
 
 // Calls charge(callpath, short_term, long_term) for every call path with excess time, updates
@@ -62,32 +78,28 @@ struct Split {
 template <typename Charge>
 Split DistributeWait(const PatternSlots& slots, const TimeVector& delayer,
                      uint32_t delayer_cut_path, int64_t delayer_cut,
-                     std::span<const CallpathTicks> waiter,
-                     int64_t wait, SyncPattern pattern, const PatternCosts& phi,
-                     std::span<const IntervalWait> waits, Charge&& charge) {
+                     std::span<const CallpathTicks> waiter, int64_t wait, SyncPattern pattern,
+                     const PatternCosts& phi, std::span<const IntervalWait> waits,
+                     Charge&& charge) {
   const size_t width = static_cast<size_t>(slots.width);
   Split split;
   auto own = [&](const CallpathTicks& q) {
     return q.callpath == delayer_cut_path ? std::max<int64_t>(q.ticks - delayer_cut, 0) : q.ticks;
   };
   // Excess per call path: walk both sorted vectors.
-  double excess = 0;
+  Explanation& explanation = split.explanation;
   size_t j = 0;
   for (const CallpathTicks& q : delayer) {
     while (j < waiter.size() && waiter[j].callpath < q.callpath) ++j;
     int64_t p = (j < waiter.size() && waiter[j].callpath == q.callpath) ? waiter[j].ticks : 0;
     int64_t d = own(q);
-    if (d > p) excess += static_cast<double>(d - p);
+    if (d > p) explanation.excess += d - p;
   }
-  double waiting = 0;
-  for (const IntervalWait& w : waits) waiting += static_cast<double>(w.wait);
-  split.excess = excess;
-  split.waiting = waiting;
-  if (excess + waiting <= 0) return split;
-  const double s = 1.0 / (excess + waiting);
+  for (const IntervalWait& w : waits) explanation.waiting += w.wait;
+  const double s = explanation.scale();
+  if (s == 0) return split;
   const double omega = static_cast<double>(wait);
   split.scale = s;
-  split.indirect = s * waiting * omega;
 
   j = 0;
   PatternCosts long_term;

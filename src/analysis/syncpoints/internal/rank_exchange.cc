@@ -11,12 +11,7 @@ namespace {
 
 using trace::kNone;
 
-// The local number of the edge with global id `id`: sp.global_edge is ascending.
-uint32_t LocalEdge(const SyncPoints& sp, uint64_t id) {
-  auto it = std::lower_bound(sp.global_edge.begin(), sp.global_edge.end(), id);
-  CW_CHECK(it != sp.global_edge.end() && *it == id);
-  return static_cast<uint32_t>(it - sp.global_edge.begin());
-}
+constexpr auto kPatterns = static_cast<uint64_t>(kSyncPatternCount);
 
 }  // namespace
 
@@ -84,14 +79,13 @@ void JoinDelayerEdges(const trace::Trace& trace, SyncPoints& sp) {
     const bool crosses = rank != comm.rank();
     edges.push_back(Numbered{next, e, crosses ? rank : kNone});
     if (!crosses) continue;
+    // The waiter follows from the id (every rank knows where each location's ids start).
     comm::ByteWriter& w = out[rank];
     w.PutDelta(next, previous[rank]);
     previous[rank] = next;
-    w.PutVarint(e.waiter);
-    w.PutVarint(e.delayer);
+    w.PutVarint(uint64_t{e.delayer} * kPatterns + static_cast<uint64_t>(e.pattern));
     w.PutVarint(e.delayer_event);
     w.PutVarint(static_cast<uint64_t>(e.wait));
-    w.Put(static_cast<uint8_t>(e.pattern));
   }
   sp.edges = {};
   const std::vector<comm::Bytes> in = comm.Exchange(comm::TakeAll(out));
@@ -100,9 +94,14 @@ void JoinDelayerEdges(const trace::Trace& trace, SyncPoints& sp) {
     uint64_t id = 0;
     while (!r.done()) {
       id = r.GetDelta(id);
+      CW_CHECK(id < first[n]);
       WaitEdge e;
-      e.waiter = static_cast<uint32_t>(r.GetVarint());
-      e.delayer = static_cast<uint32_t>(r.GetVarint());
+      // The location whose ids start at or before `id` last.
+      e.waiter = static_cast<uint32_t>(std::upper_bound(first.begin(), first.end(), id) -
+                                       first.begin() - 1);
+      const uint64_t delayer_and_pattern = r.GetVarint();
+      e.delayer = static_cast<uint32_t>(delayer_and_pattern / kPatterns);
+      e.pattern = static_cast<SyncPattern>(delayer_and_pattern % kPatterns);
       CW_CHECK(e.waiter < n && e.delayer < n && share.Holds(e.delayer));
       // The waiter's rank resolves its own event; the delayer's event is resolved here, where
       // its events are. Edges come from the synchronisation graph, so the event exists.
@@ -110,7 +109,6 @@ void JoinDelayerEdges(const trace::Trace& trace, SyncPoints& sp) {
           CallHolding(trace.location(e.delayer), static_cast<uint32_t>(r.GetVarint()));
       CW_CHECK(e.delayer_event != kNone);
       e.wait = static_cast<int64_t>(r.GetVarint());
-      e.pattern = static_cast<SyncPattern>(r.Get<uint8_t>());
       edges.push_back(Numbered{id, e, from});
     }
   }
@@ -118,70 +116,43 @@ void JoinDelayerEdges(const trace::Trace& trace, SyncPoints& sp) {
             [](const Numbered& a, const Numbered& b) { return a.id < b.id; });
   sp.edges.resize(edges.size());
   sp.global_edge.resize(edges.size());
-  sp.remote.assign(edges.size(), RemoteEnd{});
+  sp.other_rank.resize(edges.size());
   for (size_t i = 0; i < edges.size(); ++i) {
     sp.edges[i] = edges[i].edge;
     sp.global_edge[i] = edges[i].id;
-    sp.remote[i].rank = edges[i].other_rank;
+    sp.other_rank[i] = edges[i].other_rank;
   }
 }
 
-void ExchangeEdgeExits(SyncPoints& sp) {
-  comm::Communicator& comm = *sp.share.comm;
-  std::vector<comm::ByteWriter> out(comm.size());
-  std::vector<uint64_t> previous(comm.size(), 0);
-  std::vector<int64_t> previous_exit(comm.size(), 0);
-  for (uint32_t e = 0; e < sp.edges.size(); ++e) {
-    if (!sp.Crosses(e)) continue;
-    const uint32_t rank = sp.remote[e].rank;
-    const bool waiter_here = sp.share.Holds(sp.edges[e].waiter);
-    const int64_t exit = waiter_here ? sp.ends[e].waiter_exit : sp.ends[e].delayer_exit;
-    comm::ByteWriter& w = out[rank];
-    w.PutDelta(sp.global_edge[e], previous[rank]);
-    previous[rank] = sp.global_edge[e];
-    w.PutVarint(e);
-    w.PutDelta(static_cast<uint64_t>(exit), static_cast<uint64_t>(previous_exit[rank]));
-    previous_exit[rank] = exit;
-  }
-  const std::vector<comm::Bytes> in = comm.Exchange(comm::TakeAll(out));
-  for (uint32_t from = 0; from < in.size(); ++from) {
-    comm::ByteReader r(in[from]);
-    uint64_t id = 0;
-    int64_t exit = 0;
-    while (!r.done()) {
-      id = r.GetDelta(id);
-      const uint32_t e = LocalEdge(sp, id);
-      CW_CHECK(sp.remote[e].rank == from);
-      sp.remote[e].edge = static_cast<uint32_t>(r.GetVarint());
-      exit = static_cast<int64_t>(r.GetDelta(static_cast<uint64_t>(exit)));
-      if (sp.share.Holds(sp.edges[e].waiter)) {
-        sp.ends[e].delayer_exit = exit;
-      } else {
-        sp.ends[e].waiter_exit = exit;
-      }
-    }
-  }
-}
-
-void FetchGroupExits(SyncPoints& sp) {
+void FetchPartnerExits(SyncPoints& sp) {
   const RankShare& share = sp.share;
   comm::Communicator& comm = *share.comm;
-  // The members whose exits are needed: each asked for once, from the rank that holds it.
-  std::vector<bool> asked(sp.group_members.size(), false);
-  std::vector<std::vector<uint32_t>> asking(comm.size());  // per rank: member indices
+  // What is asked of each rank: the crossing edges (by local number) and the group members (by
+  // index) whose partner's exit a cut needs, each once. StartCut reads the partner's exit only
+  // where the interval starts at an earlier call.
+  std::vector<bool> edge_asked(sp.edges.size(), false);
+  std::vector<bool> member_asked(sp.group_members.size(), false);
+  std::vector<std::vector<uint32_t>> edges_asked(comm.size()), members_asked(comm.size());
   for (uint32_t loc : sp.held_participants) {
     const LocationSyncPoints& l = sp.locations[loc];
     for (const SyncRole& role : l.roles) {
       if (role.kind == RoleKind::kGroup || role.start == kNone) continue;
       const SyncRole& start = l.roles[role.start];
-      if (start.kind != RoleKind::kGroup || share.Holds(role.partner)) continue;
+      if (start.activity >= role.activity) continue;
+      if (start.kind != RoleKind::kGroup) {
+        if (!sp.Crosses(start.id) || edge_asked[start.id]) continue;
+        edge_asked[start.id] = true;
+        edges_asked[sp.other_rank[start.id]].push_back(start.id);
+        continue;
+      }
+      if (share.Holds(role.partner)) continue;
       const uint32_t member = sp.GroupMemberOf(start.id, role.partner);
-      if (member == kNone || asked[member]) continue;
-      asked[member] = true;
-      asking[share.OwnerOf(role.partner)].push_back(member);
+      if (member == kNone || member_asked[member]) continue;
+      member_asked[member] = true;
+      members_asked[share.OwnerOf(role.partner)].push_back(member);
     }
   }
-  // Members are named by their group's origin and their location.
+  // Edges are named by their global id, members by their group's origin and their location.
   std::vector<uint32_t> group_of(sp.group_members.size());
   for (uint32_t g = 0; g < sp.groups.size(); ++g) {
     for (uint32_t k = 0; k < sp.groups[g].member_count; ++k)
@@ -189,11 +160,20 @@ void FetchGroupExits(SyncPoints& sp) {
   }
   std::vector<comm::ByteWriter> requests(comm.size());
   for (uint32_t rank = 0; rank < comm.size(); ++rank) {
-    uint64_t previous = 0;  // origins mostly ascend: differences are short
-    for (uint32_t member : asking[rank]) {
-      requests[rank].PutDelta(sp.groups[group_of[member]].origin, previous);
+    std::vector<uint32_t>& edges = edges_asked[rank];
+    std::sort(edges.begin(), edges.end());  // ascending local numbers: ascending global ids
+    comm::ByteWriter& w = requests[rank];
+    w.PutVarint(edges.size());
+    uint64_t previous = 0;
+    for (uint32_t e : edges) {
+      w.PutDelta(sp.global_edge[e], previous);
+      previous = sp.global_edge[e];
+    }
+    previous = 0;  // origins mostly ascend: differences are short
+    for (uint32_t member : members_asked[rank]) {
+      w.PutDelta(sp.groups[group_of[member]].origin, previous);
       previous = sp.groups[group_of[member]].origin;
-      requests[rank].PutVarint(sp.group_members[member].location);
+      w.PutVarint(sp.group_members[member].location);
     }
   }
   std::vector<std::pair<uint64_t, uint32_t>> by_origin;  // (origin, group), sorted
@@ -201,10 +181,25 @@ void FetchGroupExits(SyncPoints& sp) {
   for (uint32_t g = 0; g < sp.groups.size(); ++g) by_origin.emplace_back(sp.groups[g].origin, g);
   std::sort(by_origin.begin(), by_origin.end());
   const std::vector<comm::Bytes> asked_here = comm.Exchange(comm::TakeAll(requests));
+  // Answers: the exits in the order asked, as differences.
   std::vector<comm::ByteWriter> answers(comm.size());
   for (uint32_t from = 0; from < asked_here.size(); ++from) {
     comm::ByteReader r(asked_here[from]);
+    comm::ByteWriter& w = answers[from];
     int64_t previous = 0;
+    auto answer = [&](int64_t exit) {
+      w.PutDelta(static_cast<uint64_t>(exit), static_cast<uint64_t>(previous));
+      previous = exit;
+    };
+    if (r.done()) continue;  // an empty request from this rank itself
+    const uint64_t edge_count = r.GetVarint();
+    uint64_t id = 0;
+    for (uint64_t i = 0; i < edge_count; ++i) {
+      id = r.GetDelta(id);
+      const uint32_t e = sp.LocalEdge(id);
+      CW_CHECK(sp.Crosses(e) && sp.other_rank[e] == from);
+      answer(share.Holds(sp.edges[e].waiter) ? sp.ends[e].waiter_exit : sp.ends[e].delayer_exit);
+    }
     uint64_t origin = 0;
     while (!r.done()) {
       origin = r.GetDelta(origin);
@@ -214,19 +209,24 @@ void FetchGroupExits(SyncPoints& sp) {
       CW_CHECK(it != by_origin.end() && it->first == origin && share.Holds(location));
       const uint32_t member = sp.GroupMemberOf(it->second, location);
       CW_CHECK(member != kNone);
-      const int64_t exit = sp.group_member_exit[member];
-      answers[from].PutDelta(static_cast<uint64_t>(exit), static_cast<uint64_t>(previous));
-      previous = exit;
+      answer(sp.group_member_exit[member]);
     }
   }
   const std::vector<comm::Bytes> answered = comm.Exchange(comm::TakeAll(answers));
   for (uint32_t rank = 0; rank < answered.size(); ++rank) {
     comm::ByteReader r(answered[rank]);
     int64_t exit = 0;
-    for (uint32_t member : asking[rank]) {
-      exit = static_cast<int64_t>(r.GetDelta(static_cast<uint64_t>(exit)));
-      sp.group_member_exit[member] = exit;
+    auto next = [&] {
+      return exit = static_cast<int64_t>(r.GetDelta(static_cast<uint64_t>(exit)));
+    };
+    for (uint32_t e : edges_asked[rank]) {
+      if (share.Holds(sp.edges[e].waiter)) {
+        sp.ends[e].delayer_exit = next();
+      } else {
+        sp.ends[e].waiter_exit = next();
+      }
     }
+    for (uint32_t member : members_asked[rank]) sp.group_member_exit[member] = next();
     CW_CHECK(r.done());
   }
 }

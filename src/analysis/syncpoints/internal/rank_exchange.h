@@ -43,16 +43,13 @@ void SharePresence(const RankShare& share, std::vector<Presence>& presence);
 // as one process numbers the edges of the whole trace (every rank learns how many each location
 // has), sends those whose delayer another rank holds to that rank, and adds those sent here:
 // `sp.edges` then holds every edge with an end on this rank, in global order, with
-// `sp.global_edge` and the rank of the other end in `sp.remote`.
+// `sp.global_edge` and the rank of the other end in `sp.other_rank`.
 void JoinDelayerEdges(const trace::Trace& trace, SyncPoints& sp);
 
-// Once the roles are made (each side knows when it left the edge's call): tells the other end of
-// every crossing edge this side's exit and its number for the edge here.
-void ExchangeEdgeExits(SyncPoints& sp);
-
-// Once the interval starts are found: fetches, from the ranks that hold them, the exits of the
-// partners whose group synchronisation starts an interval here (KeepGroups knows only its own
-// members' exits).
-void FetchGroupExits(SyncPoints& sp);
+// Once the interval starts are found: fetches, from the ranks that hold them, the partners' exits
+// of the edges and groups that start an interval here (each rank knows only its own ends' and
+// members' exits). Most synchronisations start no interval on the other side of a cut (a later
+// one of the same pair does), so asking costs far less than telling every exit.
+void FetchPartnerExits(SyncPoints& sp);
 
 }  // namespace cw::analysis::internal
