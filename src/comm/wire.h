@@ -17,6 +17,14 @@
 
 namespace cw::comm {
 
+// The difference value - base, signed, as an unsigned number that is small when the difference
+// is (0, -1, 1, -2 ... become 0, 1, 2, 3 ...), and back. For codecs that pack flags beside it.
+inline uint64_t ZigZag(uint64_t value, uint64_t base) {
+  const auto d = static_cast<int64_t>(value - base);
+  return (static_cast<uint64_t>(d) << 1) ^ static_cast<uint64_t>(d >> 63);
+}
+inline uint64_t UnZigZag(uint64_t z, uint64_t base) { return base + ((z >> 1) ^ (0 - (z & 1))); }
+
 class ByteWriter {
  public:
   template <typename T>
@@ -49,10 +57,7 @@ class ByteWriter {
     bytes_.push_back(static_cast<std::byte>(value));
   }
   // A difference that may be negative (zigzag: 0, -1, 1, -2 ... become 0, 1, 2, 3 ...).
-  void PutDelta(uint64_t value, uint64_t base) {
-    const auto d = static_cast<int64_t>(value - base);
-    PutVarint((static_cast<uint64_t>(d) << 1) ^ static_cast<uint64_t>(d >> 63));
-  }
+  void PutDelta(uint64_t value, uint64_t base) { PutVarint(ZigZag(value, base)); }
   size_t size() const { return bytes_.size(); }
   Bytes& bytes() { return bytes_; }
   Bytes Take() { return std::move(bytes_); }
@@ -99,10 +104,7 @@ class ByteReader {
       if ((byte & 0x80) == 0) return value;
     }
   }
-  uint64_t GetDelta(uint64_t base) {
-    const uint64_t z = GetVarint();
-    return base + ((z >> 1) ^ (0 - (z & 1)));
-  }
+  uint64_t GetDelta(uint64_t base) { return UnZigZag(GetVarint(), base); }
   uint32_t GetDelta32(uint32_t base) { return static_cast<uint32_t>(GetDelta(base)); }
   bool done() const { return at_ == size_; }
 

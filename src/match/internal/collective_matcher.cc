@@ -266,35 +266,49 @@ struct InstanceHeader {
 };
 
 // Member facts as differences to the previous member written to the same rank: a location's
-// calls travel in order, so events and times differ little from one to the next.
+// calls travel in order, so events and times differ little from one to the next, and its
+// location, rank and message sizes mostly repeat (a flags byte says which do).
 class MemberCodec {
  public:
   void Write(comm::ByteWriter& out, const CollectiveMember& m) {
-    out.PutDelta(m.location, last_.location);
+    const bool same_place = m.location == last_.location && m.rank == last_.rank;
+    const bool same_sizes = m.sent == last_.sent && m.received == last_.received;
+    out.Put(static_cast<uint8_t>((same_place ? kSamePlace : 0) | (same_sizes ? kSameSizes : 0)));
+    if (!same_place) {
+      out.PutDelta(m.location, last_.location);
+      out.PutDelta(m.rank, last_.rank);
+    }
     out.PutDelta(m.begin_event, last_.begin_event);
     out.PutDelta(m.end_event, m.begin_event);
-    out.PutDelta(m.rank, last_.rank);
     out.PutDelta(m.entered, last_.entered);
     out.PutDelta(m.end_time, m.entered);
-    out.PutVarint(m.sent);
-    out.PutVarint(m.received);
+    if (!same_sizes) {
+      out.PutVarint(m.sent);
+      out.PutVarint(m.received);
+    }
     last_ = m;
   }
   CollectiveMember Read(comm::ByteReader& in) {
-    CollectiveMember m;
-    m.location = in.GetDelta32(last_.location);
+    const auto flags = in.Get<uint8_t>();
+    CollectiveMember m = last_;
+    if ((flags & kSamePlace) == 0) {
+      m.location = in.GetDelta32(last_.location);
+      m.rank = in.GetDelta32(last_.rank);
+    }
     m.begin_event = in.GetDelta32(last_.begin_event);
     m.end_event = in.GetDelta32(m.begin_event);
-    m.rank = in.GetDelta32(last_.rank);
     m.entered = in.GetDelta(last_.entered);
     m.end_time = in.GetDelta(m.entered);
-    m.sent = in.GetVarint();
-    m.received = in.GetVarint();
+    if ((flags & kSameSizes) == 0) {
+      m.sent = in.GetVarint();
+      m.received = in.GetVarint();
+    }
     last_ = m;
     return m;
   }
 
  private:
+  static constexpr uint8_t kSamePlace = 1, kSameSizes = 2;
   CollectiveMember last_;
 };
 
@@ -313,27 +327,64 @@ std::pair<GroupKey, uint32_t> GetKey(comm::ByteReader& in) {
   return {key, static_cast<uint32_t>(in.GetVarint())};
 }
 
-// A member call on its way to the rank that builds its instance.
+// A member call on its way to the rank that builds its instance. A location's calls travel one
+// after another: the group mostly stays, the round grows by one (or skips the rounds other
+// ranks build), and the operation repeats, so one varint holds the round's difference and two
+// bits saying whether a new group or operation follows. The member's rank is its rank in the
+// communicator (MemberCodec carries it).
 class ShippedMemberCodec {
  public:
   void Write(comm::ByteWriter& out, const ShippedMember& m) {
-    PutKey(out, m.key, m.round);
-    out.PutVarint(m.rank);
-    out.PutVarint(static_cast<uint64_t>(m.call.op));
-    out.PutVarint(m.call.root_rank + 1u);
+    const bool new_key = m.key < last_key_ || last_key_ < m.key;
+    const bool new_call = m.call.op != last_op_ || m.call.root_rank != last_root_;
+    out.PutVarint((comm::ZigZag(m.round, last_round_) << 2) | (new_key ? kNewKey : 0) |
+                  (new_call ? kNewCall : 0));
+    if (new_key) {
+      out.PutVarint(m.key.phase);
+      out.PutVarint(m.key.id);
+      out.PutVarint(m.key.self_location + 1u);  // kNone (the common case) in one byte
+    }
+    if (new_call) {
+      out.PutVarint(static_cast<uint64_t>(m.call.op));
+      out.PutVarint(m.call.root_rank + 1u);
+    }
     members_.Write(out, m.call.member);
+    last_key_ = m.key;
+    last_round_ = m.round;
+    last_op_ = m.call.op;
+    last_root_ = m.call.root_rank;
   }
   ShippedMember Read(comm::ByteReader& in) {
+    const uint64_t head = in.GetVarint();
     ShippedMember m;
-    std::tie(m.key, m.round) = GetKey(in);
-    m.rank = static_cast<uint32_t>(in.GetVarint());
-    m.call.op = static_cast<trace::CollectiveOp>(in.GetVarint());
-    m.call.root_rank = static_cast<uint32_t>(in.GetVarint()) - 1u;
+    m.round = static_cast<uint32_t>(comm::UnZigZag(head >> 2, last_round_));
+    m.key = last_key_;
+    if ((head & kNewKey) != 0) {
+      m.key.phase = static_cast<uint32_t>(in.GetVarint());
+      m.key.id = static_cast<uint32_t>(in.GetVarint());
+      m.key.self_location = static_cast<uint32_t>(in.GetVarint()) - 1u;
+    }
+    m.call.op = last_op_;
+    m.call.root_rank = last_root_;
+    if ((head & kNewCall) != 0) {
+      m.call.op = static_cast<trace::CollectiveOp>(in.GetVarint());
+      m.call.root_rank = static_cast<uint32_t>(in.GetVarint()) - 1u;
+    }
     m.call.member = members_.Read(in);
+    m.rank = m.call.member.rank;
+    last_key_ = m.key;
+    last_round_ = m.round;
+    last_op_ = m.call.op;
+    last_root_ = m.call.root_rank;
     return m;
   }
 
  private:
+  static constexpr uint64_t kNewKey = 1, kNewCall = 2;
+  GroupKey last_key_;
+  uint32_t last_round_ = 0;
+  trace::CollectiveOp last_op_ = trace::CollectiveOp::kBarrier;
+  uint32_t last_root_ = kNone;
   MemberCodec members_;
 };
 

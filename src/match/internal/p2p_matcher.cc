@@ -215,71 +215,120 @@ size_t PlaceReceived(uint32_t dest, size_t slot, size_t next_free, const Destina
 
 // Sends to one rank travel as differences to the previous send in the same buffer: a sender's
 // sends are consecutive, so locations, indices, events and times change little, and most
-// fields take a byte or two instead of a full word.
+// fields take a byte or two instead of a full word. The communicator, tag and message size
+// mostly repeat from the buffer's previous send to the same destination, and the sender from the
+// previous send: flags in the first varint say which facts repeat and are left out.
 class SendCodec {
  public:
   void Write(comm::ByteWriter& out, uint32_t dest, const IncomingSend& s) {
-    out.PutDelta(dest, dest_);
-    out.PutDelta(s.sender, last_.sender);
+    ChannelFacts* last = channels_.Find(dest);
+    const bool same_sender = s.sender == last_.sender;
+    const bool same_channel = last != nullptr && last->comm == s.comm && last->tag == s.tag;
+    const bool same_bytes = last != nullptr && last->bytes == s.bytes;
+    out.PutVarint(comm::ZigZag(dest, dest_) << 3 | (same_sender ? kSameSender : 0) |
+                  (same_channel ? kSameChannel : 0) | (same_bytes ? kSameBytes : 0));
+    if (!same_sender) out.PutDelta(s.sender, last_.sender);
     out.PutDelta(s.index, last_.index);
     out.PutDelta(s.event, last_.event);
-    out.PutVarint(s.comm);
-    out.PutVarint(s.tag);
+    if (!same_channel) {
+      out.PutVarint(s.comm);
+      out.PutVarint(s.tag);
+    }
     out.PutDelta(s.entered, last_.entered);
     out.PutDelta(s.time, s.entered);
-    out.PutVarint(s.bytes);
+    if (!same_bytes) out.PutVarint(s.bytes);
     dest_ = dest;
     last_ = s;
+    channels_.Insert(dest, ChannelFacts{s.comm, s.tag, s.bytes});
   }
   IncomingSend Read(comm::ByteReader& in, uint32_t& dest) {
-    dest = dest_ = in.GetDelta32(dest_);
+    const uint64_t head = in.GetVarint();
+    dest = dest_ = static_cast<uint32_t>(comm::UnZigZag(head >> 3, dest_));
+    const ChannelFacts* last = channels_.Find(dest);
+    CW_CHECK(last != nullptr || (head & (kSameChannel | kSameBytes)) == 0);
     IncomingSend s{};
-    s.sender = in.GetDelta32(last_.sender);
+    s.sender = (head & kSameSender) != 0 ? last_.sender : in.GetDelta32(last_.sender);
     s.index = in.GetDelta32(last_.index);
     s.event = in.GetDelta32(last_.event);
-    s.comm = static_cast<uint32_t>(in.GetVarint());
-    s.tag = static_cast<uint32_t>(in.GetVarint());
+    if ((head & kSameChannel) != 0) {
+      s.comm = last->comm;
+      s.tag = last->tag;
+    } else {
+      s.comm = static_cast<uint32_t>(in.GetVarint());
+      s.tag = static_cast<uint32_t>(in.GetVarint());
+    }
     s.entered = in.GetDelta(last_.entered);
     s.time = in.GetDelta(s.entered);
-    s.bytes = in.GetVarint();
+    s.bytes = (head & kSameBytes) != 0 ? last->bytes : in.GetVarint();
     last_ = s;
+    channels_.Insert(dest, ChannelFacts{s.comm, s.tag, s.bytes});
     return s;
   }
 
  private:
+  static constexpr uint64_t kSameSender = 1, kSameChannel = 2, kSameBytes = 4;
+  struct ChannelFacts {
+    uint32_t comm;
+    uint32_t tag;
+    uint64_t bytes;
+  };
   uint32_t dest_ = 0;
   IncomingSend last_{};
+  FlatHashMap<uint32_t, ChannelFacts> channels_;  // by destination: its previous send's facts
 };
 
-// What a sender's rank needs back of a matched message: which send it was and the receiver's
-// facts (the sender's it has), again as differences to the previous one.
+// What a sender's rank needs back of each send it shipped: whether it was matched and, if so,
+// the receiver's facts (the sender's it has). Receipts come back one per shipped send, in the
+// order the sender's rank shipped them (by sender location, then issue order), so they need not
+// say which send they answer, nor its receiver: the sender's rank knows both. The receive event
+// travels as the difference to the previous one at the same receiver, the posting time as the
+// difference to the send's own entry time (both sides know it).
+struct Receipt {
+  uint32_t sender;
+  uint32_t index;
+  uint32_t receiver;
+  uint32_t recv_event = kNone;  // kNone: not matched
+  uint32_t recv_posting = kNone;
+  uint64_t recv_posted_entered = 0;
+  uint64_t send_entered = 0;
+};
+
 class ReceiptCodec {
  public:
-  void Write(comm::ByteWriter& out, uint32_t index, const Message& m) {
-    out.PutDelta(m.sender, last_.sender);
-    out.PutDelta(index, index_);
-    out.PutDelta(m.receiver, last_.receiver);
-    out.PutDelta(m.recv_event, last_.recv_event);
-    out.PutDelta(m.recv_posting, m.recv_event);
-    out.PutDelta(m.recv_posted_entered, last_.recv_posted_entered);
-    index_ = index;
-    last_ = m;
+  explicit ReceiptCodec(uint32_t locations) : last_event_(locations, 0) {}
+
+  void Write(comm::ByteWriter& out, const Receipt& r) {
+    if (r.recv_event == kNone) {
+      out.PutVarint(0);
+      return;
+    }
+    out.PutVarint(comm::ZigZag(r.recv_event, last_event_[r.receiver]) + 1);
+    out.PutDelta(r.recv_posting, r.recv_event);
+    out.PutDelta(r.recv_posted_entered, r.send_entered);
+    if (last_event_[r.receiver] == 0) touched_.push_back(r.receiver);
+    last_event_[r.receiver] = r.recv_event;
   }
-  Message Read(comm::ByteReader& in, uint32_t& index) {
-    Message m;
-    m.sender = in.GetDelta32(last_.sender);
-    index = index_ = in.GetDelta32(index_);
-    m.receiver = in.GetDelta32(last_.receiver);
-    m.recv_event = in.GetDelta32(last_.recv_event);
+  // Starts the stream to another rank (whose reader starts from nothing).
+  void Reset() {
+    for (uint32_t receiver : touched_) last_event_[receiver] = 0;
+    touched_.clear();
+  }
+  // Fills the receiver's facts of `m` (its sender's are in; m.receiver names the receiver);
+  // false if the send was not matched.
+  bool Read(comm::ByteReader& in, Message& m) {
+    const uint64_t head = in.GetVarint();
+    if (head == 0) return false;
+    CW_CHECK(m.receiver < last_event_.size());
+    m.recv_event = static_cast<uint32_t>(comm::UnZigZag(head - 1, last_event_[m.receiver]));
     m.recv_posting = in.GetDelta32(m.recv_event);
-    m.recv_posted_entered = in.GetDelta(last_.recv_posted_entered);
-    last_ = m;
-    return m;
+    m.recv_posted_entered = in.GetDelta(m.send_entered);
+    last_event_[m.receiver] = m.recv_event;
+    return true;
   }
 
  private:
-  uint32_t index_ = 0;
-  Message last_{0, 0, 0, 0, 0, 0, 0, 0, 0};
+  std::vector<uint32_t> last_event_;  // per receiver
+  std::vector<uint32_t> touched_;     // receivers whose entry is not 0 (writing)
 };
 
 }  // namespace
@@ -400,46 +449,77 @@ void MatchPointToPoint(const trace::Trace& trace, const trace::Partition& partit
   size_t next_free = 0;
   std::vector<std::vector<uint32_t>> message_of(n);  // per owned sender and send: local id
   for (uint32_t s : owned) message_of[s].assign(scans[s].sends.size(), kNone);
-  std::vector<comm::ByteWriter> to_senders(comm.size());
-  std::vector<ReceiptCodec> receipt_codecs(comm.size());
+  // Per sender rank: a receipt for every send it shipped here, matched or not.
+  std::vector<std::vector<Receipt>> receipts(comm.size());
   for (size_t i = 0; i < owned.size(); ++i) {
     const uint32_t dest = owned[i];
     const DestinationResult& r = results[i];
-    for (uint32_t m = 0; m < r.matched; ++m) {
-      const IncomingSend& send = incoming[dest][matched_from[i][m]];
+    std::vector<uint32_t> matched_as(incoming[dest].size(), kNone);
+    for (uint32_t m = 0; m < r.matched; ++m) matched_as[matched_from[i][m]] = m;
+    for (uint32_t k = 0; k < incoming[dest].size(); ++k) {
+      const IncomingSend& send = incoming[dest][k];
       const uint32_t sender_rank = partition.owner[send.sender];
+      const uint32_t m = matched_as[k];
       if (sender_rank == me) {
-        message_of[send.sender][send.index] = static_cast<uint32_t>(next_free + m);
-      } else {
-        // The sender's rank has the sender's facts; it needs the receiver's.
-        receipt_codecs[sender_rank].Write(to_senders[sender_rank], send.index,
-                                          graph.messages[slot[i] + m]);
+        if (m != kNone) message_of[send.sender][send.index] = static_cast<uint32_t>(next_free + m);
+        continue;
       }
+      // The sender's rank has the sender's facts; it needs the receiver's.
+      Receipt receipt{send.sender, send.index, dest};
+      receipt.send_entered = send.entered;
+      if (m != kNone) {
+        const Message& message = graph.messages[slot[i] + m];
+        receipt.recv_event = message.recv_event;
+        receipt.recv_posting = message.recv_posting;
+        receipt.recv_posted_entered = message.recv_posted_entered;
+      }
+      receipts[sender_rank].push_back(receipt);
     }
     next_free = PlaceReceived(dest, slot[i], next_free, r, graph);
   }
   graph.messages.resize(next_free);
   graph.stats.messages = next_free;  // the job's total is the sum over ranks
   std::vector<std::vector<IncomingSend>>().swap(incoming);
+  std::vector<comm::ByteWriter> to_senders(comm.size());
+  {
+    ReceiptCodec codec(n);
+    for (uint32_t rank = 0; rank < comm.size(); ++rank) {
+      codec.Reset();
+      std::vector<Receipt>& list = receipts[rank];
+      std::sort(list.begin(), list.end(), [](const Receipt& a, const Receipt& b) {
+        return a.sender != b.sender ? a.sender < b.sender : a.index < b.index;
+      });
+      for (const Receipt& receipt : list) codec.Write(to_senders[rank], receipt);
+      std::vector<Receipt>().swap(list);
+    }
+  }
 
-  // Then copies of the messages the rank's locations sent to other ranks.
-  for (const comm::Bytes& bytes : comm.Exchange(comm::TakeAll(to_senders))) {
-    comm::ByteReader in(bytes);
-    ReceiptCodec codec;
-    while (!in.done()) {
-      uint32_t index = 0;
-      Message m = codec.Read(in, index);
-      CW_CHECK(m.sender < n && partition.owner[m.sender] == me &&
-               index < scans[m.sender].sends.size());
-      const IncomingSend send = ReadSend(trace, m.sender, index, scans[m.sender].sends[index]);
+  // Then copies of the messages the rank's locations sent to other ranks, read in the order
+  // they were shipped.
+  const std::vector<comm::Bytes> answered = comm.Exchange(comm::TakeAll(to_senders));
+  ReceiptCodec codec(n);  // each rank's stream names only its own receivers: one codec serves
+  std::vector<comm::ByteReader> readers;
+  readers.reserve(answered.size());
+  for (const comm::Bytes& bytes : answered) readers.emplace_back(bytes);
+  for (uint32_t s : owned) {
+    for (uint32_t i = 0; i < scans[s].sends.size(); ++i) {
+      const SendRecord& record = scans[s].sends[i];
+      const uint32_t rank = partition.owner[record.dest];
+      if (rank == me) continue;
+      const IncomingSend send = ReadSend(trace, s, i, record);
+      Message m;
+      m.sender = s;
+      m.receiver = record.dest;
       m.send_entered = send.entered;
       m.send_time = send.time;
       m.bytes = send.bytes;
       m.send_event = send.event;
-      message_of[m.sender][index] = static_cast<uint32_t>(graph.messages.size());
+      if (!codec.Read(readers[rank], m)) continue;
+      message_of[s][i] = static_cast<uint32_t>(graph.messages.size());
       graph.messages.push_back(m);
     }
   }
+  for (const comm::ByteReader& reader : readers) CW_CHECK(reader.done());
   graph.messages.shrink_to_fit();
   for (uint32_t s : owned) {
     graph.diagnostics.Merge(scans[s].diagnostics);
