@@ -102,6 +102,27 @@ std::string Contradictory(const std::string& dir) {
   return s.WriteOrDie(dir);
 }
 
+// Rank 0 enters an allreduce last, having waited in a receive from rank 5 before it, so the
+// waits of ranks 3 and 4 for it (split from it from K = 2 on, on one analysis rank) share rank
+// 0's interval, in which rank 0 waited: the delayer's interval travels to the waiters' rank once,
+// and the waiters' rank computes the indirect shares. And the timestamps contradict themselves:
+// rank 4 sends to rank 5 after the allreduce what rank 5 received before it, and rank 5 then sent
+// to rank 0. The backward pass stalls (0 waits for 4's allreduce wait, 4 for 5's receive, 5 for
+// 0's receive) and gives up rank 0's input, the wait of rank 4: its delayer, without the
+// waiter's time, then explains it otherwise than the waiter would, and says so after the pass.
+std::string SharedDelayer(const std::string& dir) {
+  Scenario s(6);
+  for (int r = 0; r < 6; ++r) s.rank(r).Enter(0, "main");
+  s.rank(0).Recv(3, 10, 5, 1, 8);
+  s.rank(5).Recv(2, 8, 4, 2, 8).Send(9, 10, 0, 1, 8);
+  for (int r = 0; r < 6; ++r) {
+    s.rank(r).Collective(r == 0 ? 12 : 11, 14, "MPI_Allreduce", OTF2_COLLECTIVE_OP_ALLREDUCE, 8, 8);
+  }
+  s.rank(4).Send(20, 21, 5, 2, 8);
+  for (int r = 0; r < 6; ++r) s.rank(r).Leave(30, "main");
+  return s.WriteOrDie(dir);
+}
+
 }  // namespace
 
 std::string WriteMissingCollectiveTrace(const std::string& dir) {
@@ -127,7 +148,8 @@ std::vector<std::pair<std::string, std::string>> WriteJobScenarios() {
           {"missing_collective", WriteMissingCollectiveTrace(testing::MakeTempDir("job-missing"))},
           {"ends_early", EndsEarly(testing::MakeTempDir("job-ends-early"))},
           {"one_sided", OneSided(testing::MakeTempDir("job-one-sided"))},
-          {"contradictory", Contradictory(testing::MakeTempDir("job-contradictory"))}};
+          {"contradictory", Contradictory(testing::MakeTempDir("job-contradictory"))},
+          {"shared_delayer", SharedDelayer(testing::MakeTempDir("job-shared-delayer"))}};
 }
 
 }  // namespace cw::test

@@ -1,5 +1,6 @@
 #include "analysis/delay/delay_analysis.h"
 
+#include <algorithm>
 #include <array>
 #include <memory>
 #include <span>
@@ -7,6 +8,7 @@
 #include <utility>
 
 #include "analysis/delay/internal/cost_distribution.h"
+#include "analysis/delay/internal/delayer_intervals.h"
 #include "base/check.h"
 #include "base/parallel.h"
 #include "comm/wire.h"
@@ -25,8 +27,11 @@ using trace::kNone;
 class WaitMessage {
  public:
   PatternCosts phi{};  // propagation costs of the wait, per pattern of the waits it explains
+  // time() holds the delayer's excess time δ, computed by the waiter from the delayer's interval
+  // (internal::DelayerIntervals), rather than the waiter's own time.
+  bool excess = false;
 
-  // The waiter's time per call path in the interval.
+  // The waiter's time per call path in the interval, or δ (`excess`).
   std::span<const CallpathTicks> time() const {
     return size_ <= kInline ? std::span<const CallpathTicks>(inline_.data(), size_)
                             : std::span<const CallpathTicks>(spill_);
@@ -41,6 +46,7 @@ class WaitMessage {
   }
   void Clear() {
     size_ = 0;
+    excess = false;
     spill_.clear();
   }
 
@@ -81,7 +87,7 @@ class MessagePool {
 }  // namespace cw::analysis
 
 // A wait's message to a delayer analysed on another rank (an MPI analysis job): the non-zero
-// propagation costs (most waits propagate none) and the time vector, its call paths as
+// propagation costs (most waits propagate none) and the time vector (or δ), its call paths as
 // differences and its ticks as varints.
 template <>
 struct cw::replay::ValueCodec<std::unique_ptr<cw::analysis::WaitMessage>> {
@@ -92,9 +98,10 @@ struct cw::replay::ValueCodec<std::unique_ptr<cw::analysis::WaitMessage>> {
     for (size_t x = 0; x < message->phi.size(); ++x) {
       if (message->phi[x] != 0) present = static_cast<uint8_t>(present | (1u << x));
     }
-    // Most waits propagate nothing: one bit of the length says whether costs follow.
+    // Most waits propagate nothing: one bit of the length says whether costs follow, another
+    // whether the vector is δ.
     std::span<const cw::analysis::CallpathTicks> time = message->time();
-    out.PutVarint(uint64_t{time.size()} * 2 + (present != 0 ? 1 : 0));
+    out.PutVarint(uint64_t{time.size()} * 4 + (message->excess ? 2 : 0) + (present != 0 ? 1 : 0));
     if (present != 0) {
       out.Put(present);
       for (size_t x = 0; x < message->phi.size(); ++x) {
@@ -116,13 +123,14 @@ struct cw::replay::ValueCodec<std::unique_ptr<cw::analysis::WaitMessage>> {
     for (size_t x = 0; x < message->phi.size(); ++x) {
       if ((present >> x) & 1u) message->phi[x] = in.Get<double>();
     }
-    cw::analysis::TimeVector time(length / 2);
+    cw::analysis::TimeVector time(length / 4);
     uint32_t previous = 0;
     for (cw::analysis::CallpathTicks& t : time) {
       t.callpath = previous = in.GetDelta32(previous);
       t.ticks = static_cast<int64_t>(in.GetVarint());
     }
     message->SetTime(time);
+    message->excess = (length & 2) != 0;
     return message;
   }
 };
@@ -170,9 +178,10 @@ const PatternMetrics& MetricsOf(SyncPattern p) { return kMetricsOf[static_cast<s
 class LocationDelay {
  public:
   LocationDelay(const trace::Trace& trace, const SyncPoints& sp,
-                const internal::PatternSlots& slots, uint32_t location,
-                LocationSeverities& severities)
+                const internal::PatternSlots& slots, const internal::DelayerIntervals& delayers,
+                uint32_t location, LocationSeverities& severities)
       : sp_(sp),
+        delayers_(delayers),
         loc_(location),
         l_(sp.locations[location]),
         ev_(trace.location(location)),
@@ -197,14 +206,28 @@ class LocationDelay {
 
   // The location waited at `role`: its delayer gets the wait's propagation costs (final, since
   // everything later on this location has been replayed) and the waiter's side of the interval.
-  void Waiter(uint32_t role, replay::Mailbox<std::unique_ptr<WaitMessage>>& mail) {
+  // Where its rank received the delayer's interval (an MPI analysis job), it sends δ instead of
+  // its time, and what explains the wait is known here: the delayer returns nothing.
+  void Waiter(uint32_t role, replay::Mailbox<std::unique_ptr<WaitMessage>>& mail,
+              replay::ReturnBox<internal::Explanation>& explained) {
     const SyncRole& r = l_.roles[role];
     std::unique_ptr<WaitMessage> message = MessagePool::Get();
     const double* phi = &phi_[wait_slot_[r.activity] * static_cast<size_t>(slots_.width)];
     std::copy(phi, phi + slots_.width, message->phi.begin());
     scratch_time_.clear();
     sp_.IntervalTime(loc_, role, scratch_time_);
-    message->SetTime(scratch_time_);
+    internal::DelayerIntervals::View delayer;
+    if (delayers_.Find(r.id, delayer)) {
+      internal::ExcessOf(*delayer.time, delayer.cut_path, delayer.cut, scratch_time_, excess_);
+      message->SetTime(excess_);
+      message->excess = true;
+      internal::Explanation explanation;
+      for (const CallpathTicks& x : excess_) explanation.excess += x.ticks;
+      explanation.waiting = delayer.waiting;
+      explained.Send(r.id, explanation);
+    } else {
+      message->SetTime(scratch_time_);
+    }
     mail.Send(r.id, std::move(message));
   }
 
@@ -230,10 +253,14 @@ class LocationDelay {
       cached_start_role_ = r.start;
     }
 
+    std::span<const CallpathTicks> excess = message->time();
+    if (!message->excess) {
+      internal::ExcessOf(cached_time_, SyncPoints::CutPath(l_, r), r.cut, message->time(), excess_);
+      excess = excess_;
+    }
     const PatternMetrics& metrics = MetricsOf(r.pattern);
     internal::Split split = internal::DistributeWait(
-        slots_, cached_time_, SyncPoints::CutPath(l_, r), r.cut, message->time(), r.wait, r.pattern,
-        message->phi, interval_waits_,
+        slots_, excess, r.wait, r.pattern, message->phi, interval_waits_,
         [&](uint32_t callpath, double short_term, const PatternCosts& long_term) {
           Charge(callpath, metrics.short_term, short_term, long_term);
         });
@@ -289,12 +316,7 @@ class LocationDelay {
   // starts the interval (the location waited there, or in that group operation).
   void CollectIntervalWaits(uint32_t start_role, uint32_t end_activity) {
     interval_waits_.clear();
-    uint32_t first = 0;
-    if (start_role != kNone) {
-      const SyncRole& s = l_.roles[start_role];
-      first = s.activity + (s.kind == RoleKind::kDelayer ? 0 : 1);
-    }
-    for (uint32_t a = first; a < end_activity; ++a) {
+    for (uint32_t a = internal::WaitsFrom(l_, start_role); a < end_activity; ++a) {
       uint32_t slot = wait_slot_[a];
       if (slot == kNone) continue;
       interval_waits_.push_back(internal::IntervalWait{
@@ -304,6 +326,7 @@ class LocationDelay {
   }
 
   const SyncPoints& sp_;
+  const internal::DelayerIntervals& delayers_;
   uint32_t loc_;
   const LocationSyncPoints& l_;
   const trace::LocationEvents& ev_;
@@ -319,17 +342,23 @@ class LocationDelay {
   uint32_t cached_start_role_ = kNone;
   TimeVector cached_time_;   // and interval_waits_: of the interval cached_start_role_..call
   TimeVector scratch_time_;  // a waiter's interval time, before it goes into its message
+  TimeVector excess_;        // δ of the wait at hand
 };
 
 // Distributed: what explains the waits whose delayers are on this rank, sent to the waiters'
 // ranks (one exchange after the pass) for their indirect shares. A wait that its delayer's own
-// waits do not explain (ω̂ = 0, most of them) has no indirect share: nothing is sent.
-void ReturnExplanations(const SyncPoints& sp, replay::ReturnBox<internal::Explanation>& explained) {
+// waits do not explain (ω̂ = 0, most of them) has no indirect share: nothing is sent; nor for a
+// wait whose waiter computed it from the delayer's interval, unless the pass gave its edge up.
+void ReturnExplanations(const SyncPoints& sp, const internal::DelayerIntervals& delayers,
+                        std::vector<uint32_t> broken,
+                        replay::ReturnBox<internal::Explanation>& explained) {
+  std::sort(broken.begin(), broken.end());
   comm::Communicator& comm = *sp.share.comm;
   std::vector<comm::ByteWriter> out(comm.size());
   std::vector<uint64_t> previous(comm.size(), 0);
   for (uint32_t e = 0; e < sp.edges.size(); ++e) {
     if (!sp.Crosses(e) || sp.share.Holds(sp.edges[e].waiter)) continue;
+    if (delayers.Shipped(e) && !std::binary_search(broken.begin(), broken.end(), e)) continue;
     const internal::Explanation& x = explained.Read(e);
     if (x.waiting == 0) continue;
     // Named by global id: ascending with the local numbers, so the differences are short.
@@ -382,12 +411,13 @@ DelayResult AnalyzeDelay(const trace::Trace& trace, const SyncPoints& sp,
 
   const BackwardPlan& plan = *sp.backward;
   const internal::PatternSlots slots = SlotsOf(sp);
+  const internal::DelayerIntervals delayers = internal::DelayerIntervals::Share(sp);
   const std::vector<uint32_t>& held = sp.held_participants;
   std::vector<std::unique_ptr<LocationDelay>> state(n);
   std::vector<DelayResult> partial(n);
   ParallelFor(held.size(), options.threads, [&](size_t i) {
     uint32_t loc = held[i];
-    state[loc] = std::make_unique<LocationDelay>(trace, sp, slots, loc, severities[loc]);
+    state[loc] = std::make_unique<LocationDelay>(trace, sp, slots, delayers, loc, severities[loc]);
   });
   replay::Pass pass(plan.schedule, sp.share.distributed() ? sp.share.comm : nullptr);
   // A waiter's message to a delayer on another rank: consumed by that rank's step, which knows
@@ -406,12 +436,12 @@ DelayResult AnalyzeDelay(const trace::Trace& trace, const SyncPoints& sp,
     LocationDelay& location = *state[loc];
     const uint32_t role = location.NextEdgeRole();
     if (sp.locations[loc].roles[role].kind == RoleKind::kWaiter) {
-      location.Waiter(role, mail);
+      location.Waiter(role, mail, explained);
     } else {
       location.Delayer(role, mail, explained, partial[loc]);
     }
   });
-  if (sp.share.distributed()) ReturnExplanations(sp, explained);
+  if (sp.share.distributed()) ReturnExplanations(sp, delayers, stats.broken_edges, explained);
 
   // Each location classifies its waits and frees its state on the same task.
   ParallelFor(held.size(), options.threads, [&](size_t i) {

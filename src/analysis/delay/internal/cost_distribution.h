@@ -71,46 +71,45 @@ struct Split {
   Explanation explanation;
 };
 
-// Calls charge(callpath, short_term, long_term) for every call path with excess time, updates
-// the interval's waits, and returns the split. `long_term` has one entry per pattern.
-// `delayer_cut` ticks of call path `delayer_cut_path` are taken off `delayer` first (the part of
-// the interval's start call that precedes the interval; see SyncPoints::StartCut).
-template <typename Charge>
-Split DistributeWait(const PatternSlots& slots, const TimeVector& delayer,
-                     uint32_t delayer_cut_path, int64_t delayer_cut,
-                     std::span<const CallpathTicks> waiter, int64_t wait, SyncPattern pattern,
-                     const PatternCosts& phi, std::span<const IntervalWait> waits,
-                     Charge&& charge) {
-  const size_t width = static_cast<size_t>(slots.width);
-  Split split;
-  auto own = [&](const CallpathTicks& q) {
-    return q.callpath == delayer_cut_path ? std::max<int64_t>(q.ticks - delayer_cut, 0) : q.ticks;
-  };
-  // Excess per call path: walk both sorted vectors.
-  Explanation& explanation = split.explanation;
+// The excess time δ of the delayer over the waiter, per call path (sorted, only those with
+// excess). `cut` ticks of call path `cut_path` are taken off `delayer` first (the part of the
+// interval's start call that precedes the interval; see SyncPoints::StartCut). Either side can
+// compute it: the delayer's step from the waiter's time, or, in an MPI analysis job, the
+// waiter's step from the delayer's interval time (so that it sends δ, shorter than its time).
+inline void ExcessOf(std::span<const CallpathTicks> delayer, uint32_t cut_path, int64_t cut,
+                     std::span<const CallpathTicks> waiter, TimeVector& excess) {
+  excess.clear();
   size_t j = 0;
   for (const CallpathTicks& q : delayer) {
     while (j < waiter.size() && waiter[j].callpath < q.callpath) ++j;
-    int64_t p = (j < waiter.size() && waiter[j].callpath == q.callpath) ? waiter[j].ticks : 0;
-    int64_t d = own(q);
-    if (d > p) explanation.excess += d - p;
+    const int64_t p = (j < waiter.size() && waiter[j].callpath == q.callpath) ? waiter[j].ticks : 0;
+    const int64_t d = q.callpath == cut_path ? std::max<int64_t>(q.ticks - cut, 0) : q.ticks;
+    if (d > p) excess.push_back(CallpathTicks{q.callpath, d - p});
   }
+}
+
+// Calls charge(callpath, short_term, long_term) for every call path with excess time, updates
+// the interval's waits, and returns the split. `excess` is ExcessOf's; `long_term` has one entry
+// per pattern.
+template <typename Charge>
+Split DistributeWait(const PatternSlots& slots, std::span<const CallpathTicks> excess, int64_t wait,
+                     SyncPattern pattern, const PatternCosts& phi,
+                     std::span<const IntervalWait> waits, Charge&& charge) {
+  const size_t width = static_cast<size_t>(slots.width);
+  Split split;
+  Explanation& explanation = split.explanation;
+  for (const CallpathTicks& x : excess) explanation.excess += x.ticks;
   for (const IntervalWait& w : waits) explanation.waiting += w.wait;
   const double s = explanation.scale();
   if (s == 0) return split;
   const double omega = static_cast<double>(wait);
   split.scale = s;
 
-  j = 0;
   PatternCosts long_term;
-  for (const CallpathTicks& q : delayer) {
-    while (j < waiter.size() && waiter[j].callpath < q.callpath) ++j;
-    int64_t p = (j < waiter.size() && waiter[j].callpath == q.callpath) ? waiter[j].ticks : 0;
-    int64_t d = own(q);
-    if (d <= p) continue;
-    const double share = s * static_cast<double>(d - p);
-    for (size_t x = 0; x < width; ++x) long_term[x] = share * phi[x];
-    charge(q.callpath, share * omega, long_term);
+  for (const CallpathTicks& x : excess) {
+    const double share = s * static_cast<double>(x.ticks);
+    for (size_t k = 0; k < width; ++k) long_term[k] = share * phi[k];
+    charge(x.callpath, share * omega, long_term);
   }
   const size_t own_slot = static_cast<size_t>(slots.slot[static_cast<size_t>(pattern)]);
   for (const IntervalWait& w : waits) {
