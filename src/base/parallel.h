@@ -14,7 +14,15 @@
 
 namespace cw {
 
-// The number of worker threads to use when the user did not say: the hardware concurrency.
+// The CPUs this process may run on: its affinity mask, which a launcher's binding (mpirun binds
+// each of one or two ranks to one core by default), taskset or a cgroup's cpuset narrow; at
+// least 1.
+unsigned UsableCpuCount();
+// All the CPUs of the machine, whether this process may use them or not; at least 1.
+unsigned MachineCpuCount();
+
+// The number of worker threads to use when the user did not say: the CPUs this process may run
+// on.
 unsigned DefaultThreadCount();
 
 template <typename Fn>

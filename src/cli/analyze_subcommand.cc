@@ -49,6 +49,19 @@ class Stopwatch {
   std::chrono::steady_clock::time_point last_;
 };
 
+// A launcher may bind a process to fewer CPUs than it runs threads on (mpirun binds each rank of
+// a one- or two-rank job to one core): its worker threads and the ideal-network replay then take
+// turns. Says so on standard error, with the options that give it more.
+void NoteBinding(const char* who, unsigned threads) {
+  const unsigned usable = UsableCpuCount();
+  if (usable >= MachineCpuCount() || (threads <= usable && usable > 1)) return;
+  std::fprintf(stderr,
+               "causeway: %s may run on %u of this machine's %u CPUs (its launcher bound it) but "
+               "runs %u thread(s) beside the ideal-network replay; to give it N CPUs: mpirun "
+               "--map-by slot:PE=N (or --bind-to none), srun --cpus-per-task=N\n",
+               who, usable, MachineCpuCount(), threads);
+}
+
 class AnalyzeSubcommand final : public Subcommand {
  public:
   const char* name() const override { return "analyze"; }
@@ -103,6 +116,7 @@ class AnalyzeSubcommand final : public Subcommand {
     }
     Stopwatch stopwatch(timings_);
     unsigned threads = threads_ == 0 ? DefaultThreadCount() : threads_;
+    if (comm::LaunchedJobSize() == 1) NoteBinding("this process", threads);
     Diagnostics definition_diagnostics;
     CW_ASSIGN_OR_RETURN(trace::Definitions defs,
                         otf2::ReadDefinitions(trace_, definition_diagnostics));
@@ -168,6 +182,19 @@ class AnalyzeSubcommand final : public Subcommand {
   }
 
  private:
+  // The worker threads of one rank of a job: a rank the launcher bound to some CPUs uses those;
+  // unbound ranks on one node share its CPUs.
+  unsigned JobRankThreads(const comm::Communicator& comm) const {
+    const unsigned usable = UsableCpuCount();
+    const unsigned threads =
+        threads_ != 0
+            ? threads_
+            : (usable < MachineCpuCount() ? usable
+                                          : std::max(1u, usable / comm::LaunchedRanksOnNode()));
+    if (comm.rank() == 0) NoteBinding("analysis rank 0", threads);
+    return threads;
+  }
+
   // `causeway analyze` as one of the `comm.size()` ranks of an MPI job: each reads and analyses
   // its share of the locations, the first writes the report (distributed/job_analysis.h).
   Status RunAsJobRank(comm::Communicator& comm) {
@@ -179,9 +206,7 @@ class AnalyzeSubcommand final : public Subcommand {
                            "yet: --time-correct and --timeline need one process (without "
                            "mpirun)");
     }
-    // Ranks on one node share its cores unless told otherwise.
-    const unsigned threads =
-        threads_ != 0 ? threads_ : std::max(1u, DefaultThreadCount() / comm::LaunchedRanksOnNode());
+    const unsigned threads = JobRankThreads(comm);
     if (!memory_limit_.empty()) {
       Diagnostics ignored;
       CW_ASSIGN_OR_RETURN(trace::Definitions defs, otf2::ReadDefinitions(trace_, ignored));

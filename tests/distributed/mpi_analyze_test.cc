@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "base/parallel.h"
 #include "testing/scenario.h"
 #include "tests/common/cube_reader.h"
 #include "tests/common/paths.h"
@@ -65,6 +66,27 @@ void CheckJobsWriteOneProcessesReport(const std::string& anchor, const std::stri
     EXPECT_EQ(cube->values, single_cube->values) << where;
     EXPECT_EQ(cube->cnodes, single_cube->cnodes) << where;
     EXPECT_EQ(cube->structure, single_cube->structure) << where;
+  }
+}
+
+// mpirun binds each rank of a one- or two-rank job to one core by default: a rank's threads and
+// the ideal-network replay then take turns on it. The process (np 1 is one process) or the first
+// rank of the job says so, with the options that give it more CPUs; unbound, nothing is said.
+TEST(MpiAnalyzeTest, ABoundFirstRankSaysHowToGiveItMoreCpus) {
+  if (MachineCpuCount() < 2) GTEST_SKIP() << "one CPU: binding cannot narrow it";
+  const std::string dir = testing::MakeTempDir("mpi-analyze-bound");
+  const std::string command = CausewayBinary() + " analyze -q --threads 2 " +
+                              RealTrace(RealTraceNames().front()) + " --partial -o ";
+  for (const auto& [ranks, who] : {std::pair{"1", "this process"}, {"2", "analysis rank 0"}}) {
+    std::string out;
+    const std::string np = std::string(kMpirun) + " -np " + ranks;
+    ASSERT_EQ(RunCommand(np + " --bind-to core " + command + dir + "/bound" + ranks, &out), 0)
+        << out;
+    EXPECT_NE(out.find(std::string(who) + " may run on 1 of"), std::string::npos) << out;
+    EXPECT_NE(out.find("--map-by slot:PE=N"), std::string::npos) << out;
+    ASSERT_EQ(RunCommand(np + " --bind-to none " + command + dir + "/free" + ranks, &out), 0)
+        << out;
+    EXPECT_EQ(out.find("may run on"), std::string::npos) << out;
   }
 }
 
