@@ -3,7 +3,9 @@
 # job"): per K the wall time of the whole command, the slowest rank's time per phase, the bytes
 # the ranks exchanged in each phase as a share of the trace's files, and every rank's peak memory
 # (K = 1 is one process: its peak comes from /usr/bin/time). ANALYZE_FLAGS adds options
-# (ANALYZE_FLAGS=--wait-states-only for the wait-state analysis alone).
+# (ANALYZE_FLAGS=--wait-states-only for the wait-state analysis alone). The ranks are not bound
+# to cores: mpirun would bind each of one or two ranks to a single core, where the first rank's
+# analysis and its ideal-network replay thread take turns.
 #
 #   bench/run_scaling_benchmark.sh [BUILD_DIR] [TRACE] [THREADS] [RANK COUNTS]
 #
@@ -23,7 +25,7 @@ out=$(mktemp -d)
 for k in $ranks; do
   echo "== K = $k, $threads thread(s) per rank"
   /usr/bin/time -f "whole command: %e s wall, largest process %M KiB" \
-    mpirun --allow-run-as-root --oversubscribe -np "$k" \
+    mpirun --allow-run-as-root --oversubscribe --bind-to none -np "$k" \
     "$build/bin/causeway" analyze -q $flags --timings --threads "$threads" \
     "$trace" -o "$out/np$k" 2>&1 | grep -v '^$\|^Report written'
   if [ "$k" -gt 1 ]; then
