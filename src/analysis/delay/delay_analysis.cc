@@ -9,6 +9,7 @@
 
 #include "analysis/delay/internal/cost_distribution.h"
 #include "analysis/delay/internal/delayer_intervals.h"
+#include "analysis/delay/internal/time_wire.h"
 #include "base/check.h"
 #include "base/parallel.h"
 #include "comm/wire.h"
@@ -108,12 +109,7 @@ struct cw::replay::ValueCodec<std::unique_ptr<cw::analysis::WaitMessage>> {
         if (message->phi[x] != 0) out.Put(message->phi[x]);
       }
     }
-    uint32_t previous = 0;
-    for (const cw::analysis::CallpathTicks& t : time) {
-      out.PutDelta(t.callpath, previous);
-      previous = t.callpath;
-      out.PutVarint(static_cast<uint64_t>(t.ticks));  // time is never negative
-    }
+    cw::analysis::internal::PutTimeEntries(out, time);
   }
   static std::unique_ptr<cw::analysis::WaitMessage> Read(comm::ByteReader& in) {
     std::unique_ptr<cw::analysis::WaitMessage> message = cw::analysis::MessagePool::Get();
@@ -123,13 +119,7 @@ struct cw::replay::ValueCodec<std::unique_ptr<cw::analysis::WaitMessage>> {
     for (size_t x = 0; x < message->phi.size(); ++x) {
       if ((present >> x) & 1u) message->phi[x] = in.Get<double>();
     }
-    cw::analysis::TimeVector time(length / 4);
-    uint32_t previous = 0;
-    for (cw::analysis::CallpathTicks& t : time) {
-      t.callpath = previous = in.GetDelta32(previous);
-      t.ticks = static_cast<int64_t>(in.GetVarint());
-    }
-    message->SetTime(time);
+    message->SetTime(cw::analysis::internal::GetTimeEntries(in, length / 4));
     message->excess = (length & 2) != 0;
     return message;
   }
@@ -221,10 +211,7 @@ class LocationDelay {
       internal::ExcessOf(*delayer.time, delayer.cut_path, delayer.cut, scratch_time_, excess_);
       message->SetTime(excess_);
       message->excess = true;
-      internal::Explanation explanation;
-      for (const CallpathTicks& x : excess_) explanation.excess += x.ticks;
-      explanation.waiting = delayer.waiting;
-      explained.Send(r.id, explanation);
+      explained.Send(r.id, internal::Explanation{internal::TotalTicks(excess_), delayer.waiting});
     } else {
       message->SetTime(scratch_time_);
     }

@@ -250,6 +250,7 @@ struct GroupKey {
   bool operator<(const GroupKey& o) const {
     return std::tie(phase, id, self_location) < std::tie(o.phase, o.id, o.self_location);
   }
+  bool operator==(const GroupKey&) const = default;
 };
 
 struct ShippedMember {
@@ -312,18 +313,27 @@ class MemberCodec {
   CollectiveMember last_;
 };
 
-void PutKey(comm::ByteWriter& out, const GroupKey& key, uint32_t round) {
+void PutGroupKey(comm::ByteWriter& out, const GroupKey& key) {
   out.PutVarint(key.phase);
   out.PutVarint(key.id);
   out.PutVarint(key.self_location + 1u);  // kNone (the common case) in one byte
-  out.PutVarint(round);
 }
 
-std::pair<GroupKey, uint32_t> GetKey(comm::ByteReader& in) {
+GroupKey GetGroupKey(comm::ByteReader& in) {
   GroupKey key;
   key.phase = static_cast<uint32_t>(in.GetVarint());
   key.id = static_cast<uint32_t>(in.GetVarint());
   key.self_location = static_cast<uint32_t>(in.GetVarint()) - 1u;
+  return key;
+}
+
+void PutKey(comm::ByteWriter& out, const GroupKey& key, uint32_t round) {
+  PutGroupKey(out, key);
+  out.PutVarint(round);
+}
+
+std::pair<GroupKey, uint32_t> GetKey(comm::ByteReader& in) {
+  const GroupKey key = GetGroupKey(in);
   return {key, static_cast<uint32_t>(in.GetVarint())};
 }
 
@@ -335,15 +345,11 @@ std::pair<GroupKey, uint32_t> GetKey(comm::ByteReader& in) {
 class ShippedMemberCodec {
  public:
   void Write(comm::ByteWriter& out, const ShippedMember& m) {
-    const bool new_key = m.key < last_key_ || last_key_ < m.key;
+    const bool new_key = m.key != last_key_;
     const bool new_call = m.call.op != last_op_ || m.call.root_rank != last_root_;
     out.PutVarint((comm::ZigZag(m.round, last_round_) << 2) | (new_key ? kNewKey : 0) |
                   (new_call ? kNewCall : 0));
-    if (new_key) {
-      out.PutVarint(m.key.phase);
-      out.PutVarint(m.key.id);
-      out.PutVarint(m.key.self_location + 1u);  // kNone (the common case) in one byte
-    }
+    if (new_key) PutGroupKey(out, m.key);
     if (new_call) {
       out.PutVarint(static_cast<uint64_t>(m.call.op));
       out.PutVarint(m.call.root_rank + 1u);
@@ -358,12 +364,7 @@ class ShippedMemberCodec {
     const uint64_t head = in.GetVarint();
     ShippedMember m;
     m.round = static_cast<uint32_t>(comm::UnZigZag(head >> 2, last_round_));
-    m.key = last_key_;
-    if ((head & kNewKey) != 0) {
-      m.key.phase = static_cast<uint32_t>(in.GetVarint());
-      m.key.id = static_cast<uint32_t>(in.GetVarint());
-      m.key.self_location = static_cast<uint32_t>(in.GetVarint()) - 1u;
-    }
+    m.key = (head & kNewKey) != 0 ? GetGroupKey(in) : last_key_;
     m.call.op = last_op_;
     m.call.root_rank = last_root_;
     if ((head & kNewCall) != 0) {

@@ -88,6 +88,13 @@ inline void ExcessOf(std::span<const CallpathTicks> delayer, uint32_t cut_path, 
   }
 }
 
+// δ̂ of an excess vector (or the total of any time vector).
+inline int64_t TotalTicks(std::span<const CallpathTicks> time) {
+  int64_t total = 0;
+  for (const CallpathTicks& t : time) total += t.ticks;
+  return total;
+}
+
 // Calls charge(callpath, short_term, long_term) for every call path with excess time, updates
 // the interval's waits, and returns the split. `excess` is ExcessOf's; `long_term` has one entry
 // per pattern.
@@ -98,7 +105,7 @@ Split DistributeWait(const PatternSlots& slots, std::span<const CallpathTicks> e
   const size_t width = static_cast<size_t>(slots.width);
   Split split;
   Explanation& explanation = split.explanation;
-  for (const CallpathTicks& x : excess) explanation.excess += x.ticks;
+  explanation.excess = TotalTicks(excess);
   for (const IntervalWait& w : waits) explanation.waiting += w.wait;
   const double s = explanation.scale();
   if (s == 0) return split;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <tuple>
 
+#include "analysis/delay/internal/time_wire.h"
 #include "base/check.h"
 #include "comm/wire.h"
 
@@ -21,26 +22,6 @@ struct Candidate {
   uint32_t edge;
   uint32_t group = kNone;  // index among the shared intervals, kNone if not shared
 };
-
-void PutTime(comm::ByteWriter& out, const TimeVector& time) {
-  out.PutVarint(time.size());
-  uint32_t previous = 0;
-  for (const CallpathTicks& t : time) {
-    out.PutDelta(t.callpath, previous);
-    previous = t.callpath;
-    out.PutVarint(static_cast<uint64_t>(t.ticks));  // time is never negative
-  }
-}
-
-TimeVector GetTime(comm::ByteReader& in) {
-  TimeVector time(in.GetVarint());
-  uint32_t previous = 0;
-  for (CallpathTicks& t : time) {
-    t.callpath = previous = in.GetDelta32(previous);
-    t.ticks = static_cast<int64_t>(in.GetVarint());
-  }
-  return time;
-}
 
 // Per destination rank: the stream's intervals are numbered in the order they are first sent; a
 // wait names its interval as the difference to the one the previous wait named plus one (waits
@@ -125,7 +106,8 @@ DelayerIntervals DelayerIntervals::Share(const SyncPoints& sp) {
       w.PutVarint(static_cast<uint64_t>(WaitingIn(l, c.waits_from, c.activity)));
       time.clear();
       l.time.Sum(c.boundary, c.activity + 1, time);
-      PutTime(w, time);
+      w.PutVarint(time.size());
+      PutTimeEntries(w, time);
     } else {
       w.PutVarint(comm::ZigZag(index, stream.last + 1) + 1);
     }
@@ -148,7 +130,7 @@ DelayerIntervals DelayerIntervals::Share(const SyncPoints& sp) {
         index = stream.intervals++;
         const auto cut_path = static_cast<uint32_t>(r.GetVarint()) - 1u;
         const auto waiting = static_cast<int64_t>(r.GetVarint());
-        shared.intervals_.push_back(Interval{cut_path, waiting, GetTime(r)});
+        shared.intervals_.push_back(Interval{cut_path, waiting, GetTimeEntries(r, r.GetVarint())});
       } else {
         index = comm::UnZigZag(head - 1, stream.last + 1);
         CW_CHECK(index < stream.intervals);
