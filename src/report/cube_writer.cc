@@ -3,6 +3,7 @@
 #include <archive.h>
 #include <archive_entry.h>
 
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -63,6 +64,28 @@ void AddText(pugi::xml_node parent, const char* name, const std::string& text) {
   parent.append_child(name).text().set(XmlText(text).c_str());
 }
 
+// CubeLib's scanner accepts the empty-element form `<x/>` only for the elements Score-P writes
+// that way (attr, dim, parameter); every other element must be an open/close pair even when
+// empty (`<mirrors></mirrors>`, a leaf `<cnode ...></cnode>`). pugixml writes an element with an
+// empty text child as a pair, so each empty element other than those three gets one.
+void WriteEmptyElementsAsPairs(pugi::xml_node root) {
+  std::vector<pugi::xml_node> stack{root};
+  while (!stack.empty()) {
+    pugi::xml_node node = stack.back();
+    stack.pop_back();
+    if (!node.first_child()) {
+      const std::string_view name = node.name();
+      if (name != "attr" && name != "dim" && name != "parameter") {
+        node.append_child(pugi::node_pcdata);
+      }
+      continue;
+    }
+    for (pugi::xml_node child : node.children()) {
+      if (child.type() == pugi::node_element) stack.push_back(child);
+    }
+  }
+}
+
 class AnchorBuilder {
  public:
   AnchorBuilder(const Report& report, const trace::Trace& trace)
@@ -109,8 +132,11 @@ std::string AnchorBuilder::Build(CubeIds& ids) {
   Metrics(cube);
   Program(cube, ids);
   System(cube, ids);
+  WriteEmptyElementsAsPairs(cube);
+  // One element per line and no indentation: indenting every level would make the file grow
+  // with the square of the call tree's depth (a region nested 30,000 deep gave 1.8 GB).
   std::ostringstream out;
-  doc.save(out, "  ");
+  doc.save(out, "", pugi::format_indent);
   return out.str();
 }
 
@@ -296,11 +322,25 @@ Status WriteTar(const std::string& path,
   const std::string temporary = path + ".partial";
   std::unique_ptr<archive, decltype(&archive_write_free)> a(archive_write_new(),
                                                             &archive_write_free);
-  auto fail = [&](const char* what) {
-    std::string reason = archive_error_string(a.get()) ? archive_error_string(a.get()) : "";
+  auto fail = [&](const std::string& what) {
+    // libarchive leaves its message empty for some failures (a full disk among them); errno
+    // then says what went wrong.
+    const int error_number = archive_errno(a.get()) != 0 ? archive_errno(a.get()) : errno;
+    std::string reason = archive_error_string(a.get()) != nullptr ? archive_error_string(a.get())
+                         : error_number != 0 ? std::strerror(error_number)
+                                             : "unknown libarchive failure";
     std::remove(temporary.c_str());
     return MakeError(ErrorCode::kIo, path + ": " + what + ": " + reason);
   };
+  // A ustar member holds at most 8 GiB - 1 bytes, and CubeLib reads no other tar format.
+  constexpr uint64_t kMaxMember = (uint64_t{1} << 33) - 1;
+  for (const auto& [name, content] : files) {
+    if (content.size() > kMaxMember) {
+      return MakeError(ErrorCode::kIo, path + ": cannot write " + name + ": it would take " +
+                                           std::to_string(content.size()) +
+                                           " bytes, more than a tar member of a .cubex can hold");
+    }
+  }
   if (archive_write_set_format_ustar(a.get()) != ARCHIVE_OK ||
       archive_write_open_filename(a.get(), temporary.c_str()) != ARCHIVE_OK) {
     return fail("cannot create");
@@ -318,7 +358,7 @@ Status WriteTar(const std::string& path,
     if (archive_write_header(a.get(), entry.get()) != ARCHIVE_OK ||
         archive_write_data(a.get(), content.data(), content.size()) !=
             static_cast<la_ssize_t>(content.size())) {
-      return fail("cannot write");
+      return fail("cannot write " + name);
     }
   }
   if (archive_write_close(a.get()) != ARCHIVE_OK) return fail("cannot write");

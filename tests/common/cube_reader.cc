@@ -5,6 +5,7 @@
 
 #include <cstring>
 #include <memory>
+#include <set>
 
 #include <pugixml.hpp>
 
@@ -133,12 +134,48 @@ Status Values(const std::string& path, const CubeMetric& metric, const std::stri
   return OkStatus();
 }
 
+// CubeLib's anchor parser is a flex scanner, stricter than XML: it knows each element by the
+// literal text of its start tag. Elements without attributes must be written exactly `<name>`,
+// and the empty-element form `<x/>` exists only for attr, dim and parameter (Score-P writes every
+// other element as an open/close pair, and CubeLib rejects `<mirrors />` or a leaf `<cnode
+// ... />`). pugixml accepts all of these, so the same rules are checked here on the text.
+Status CheckCubeLexicalRules(const std::string& path, const std::string& anchor) {
+  static const std::set<std::string> kSelfClosing = {"attr", "dim", "parameter"};
+  static const std::set<std::string> kBare = {
+      "class", "cubeplinit", "descr", "disp_name", "doc",  "dtype", "mangled_name",
+      "mirrors", "murl", "name", "paradigm", "rank", "role", "severity", "topologies", "type",
+      "uniq_name", "uom", "url", "val"};
+  size_t at = 0;
+  while ((at = anchor.find('<', at)) != std::string::npos) {
+    const size_t end = anchor.find('>', at);
+    if (end == std::string::npos) return tl::unexpected(Corrupt(path, "anchor.xml: unterminated tag"));
+    const std::string tag = anchor.substr(at, end - at + 1);
+    at = end + 1;
+    if (tag.size() < 3 || tag[1] == '/' || tag[1] == '?' || tag[1] == '!') continue;
+    const size_t name_end = tag.find_first_of(" \t\n/>", 1);
+    const std::string name = tag.substr(1, name_end - 1);
+    if (tag[tag.size() - 2] == '/' && kSelfClosing.count(name) == 0) {
+      return tl::unexpected(Corrupt(path, "anchor.xml: CubeLib rejects the empty-element tag " + tag));
+    }
+    if (kBare.count(name) != 0 && tag != "<" + name + ">") {
+      return tl::unexpected(Corrupt(
+          path, "anchor.xml: CubeLib accepts only the literal start tag <" + name + ">, not " + tag));
+    }
+    if (name == "cube" && tag.rfind("<cube version=\"4.", 0) != 0) {
+      return tl::unexpected(
+          Corrupt(path, "anchor.xml: CubeLib needs the start tag <cube version=\"4.N\">"));
+    }
+  }
+  return OkStatus();
+}
+
 }  // namespace
 
 Result<CubeFile> ReadCubex(const std::string& path) {
   CW_ASSIGN_OR_RETURN(auto files, ReadTar(path));
   auto anchor = files.find("anchor.xml");
   if (anchor == files.end()) return tl::unexpected(Corrupt(path, "no anchor.xml"));
+  CW_RETURN_IF_ERROR(CheckCubeLexicalRules(path, anchor->second));
   pugi::xml_document doc;
   pugi::xml_parse_result parsed = doc.load_string(anchor->second.c_str());
   if (!parsed)
