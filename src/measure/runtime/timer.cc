@@ -12,6 +12,8 @@ bool g_timer_is_tsc = false;
 
 namespace {
 
+uint64_t g_load_time = 0;
+
 // The counter is usable if it ticks at one rate whatever the core's frequency and sleep state.
 bool CounterIsInvariant() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -28,8 +30,9 @@ bool CounterIsInvariant() {
 
 __attribute__((constructor)) void ChooseTimer() {
   const char* choice = std::getenv("CAUSEWAY_TIMER");
-  if (choice != nullptr && std::strcmp(choice, "monotonic") == 0) return;
-  g_timer_is_tsc = CounterIsInvariant();
+  const bool monotonic = choice != nullptr && std::strcmp(choice, "monotonic") == 0;
+  if (!monotonic) g_timer_is_tsc = CounterIsInvariant();
+  g_load_time = TimerNow();
 }
 
 }  // namespace
@@ -41,5 +44,7 @@ uint64_t MonotonicNow() {
 }
 
 bool TimerIsTsc() { return g_timer_is_tsc; }
+
+uint64_t LibraryLoadTime() { return g_load_time; }
 
 }  // namespace cw::measure

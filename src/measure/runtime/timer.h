@@ -23,6 +23,10 @@ uint64_t MonotonicNow();
 // True if events are stamped with the time-stamp counter (decided once, at library load).
 bool TimerIsTsc();
 
+// The timer's value when the library was loaded, before the program's main (0 if the library
+// was loaded by dlopen before its constructors ran, which does not happen with LD_PRELOAD).
+uint64_t LibraryLoadTime();
+
 inline uint64_t TimerNow() {
 #if defined(__x86_64__) || defined(__i386__)
   extern bool g_timer_is_tsc;
