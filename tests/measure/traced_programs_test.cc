@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include "otf2/trace_reader.h"
 #include "report/json_writer.h"
 #include "testing/scenario.h"
 #include "tests/common/analysis_fixture.h"
@@ -91,6 +92,65 @@ void ExpectOtf2PrintReads(const std::string& dir) {
   EXPECT_EQ(std::regex_search(out, std::regex("warning|error", std::regex::icase)), false);
 }
 
+// What a reader that orders each location's events by time alone (Pipit sorts them with an
+// unstable sort) needs to rebuild the nesting: the program region `main` begins strictly before
+// and ends strictly after everything else on its location, and, ordering events by time with
+// ties in any order (reversed here, the worst case), every region's exclusive time is
+// non-negative. Before main was entered at process start, it shared MPI_Init's Enter timestamp
+// and Pipit computed an exclusive time of -0.5 s for MPI_Init.
+void ExpectNestingSurvivesTimeOrder(const std::string& dir) {
+  Result<trace::Trace> read = otf2::ReadTrace(dir + "/traces.otf2", otf2::ReadOptions{});
+  ASSERT_TRUE(read) << read.error().message();
+  const trace::Trace& t = *read;
+  for (uint32_t l = 0; l < t.location_count(); ++l) {
+    SCOPED_TRACE("location " + std::to_string(l));
+    const trace::LocationEvents& ev = t.location(l);
+    struct Visit {
+      bool enter;
+      uint64_t time;
+      std::string region;
+      uint32_t order;
+    };
+    std::vector<Visit> visits;
+    for (uint32_t i = 0; i < ev.size(); ++i) {
+      if (ev.kind(i) != trace::EventKind::kEnter && ev.kind(i) != trace::EventKind::kLeave) {
+        continue;
+      }
+      const uint32_t callpath = ev.ref(i);
+      visits.push_back({ev.kind(i) == trace::EventKind::kEnter, ev.time(i),
+                        std::string(t.defs.RegionName(t.call_tree.region(callpath))), i});
+    }
+    if (visits.empty()) continue;
+    if (visits.front().region == "main") {
+      ASSERT_GE(visits.size(), 4u);
+      EXPECT_LT(visits.front().time, visits[1].time) << "main begins with its first call";
+      EXPECT_EQ(visits.back().region, "main");
+      EXPECT_GT(visits.back().time, visits[visits.size() - 2].time)
+          << "main ends with its last call";
+    }
+    std::stable_sort(visits.begin(), visits.end(), [](const Visit& a, const Visit& b) {
+      return a.time != b.time ? a.time < b.time : a.order > b.order;
+    });
+    struct Open {
+      uint64_t begin;
+      uint64_t children = 0;
+    };
+    std::vector<Open> stack;
+    for (const Visit& v : visits) {
+      if (v.enter) {
+        stack.push_back({v.time});
+        continue;
+      }
+      ASSERT_FALSE(stack.empty()) << v.region << " left before it was entered";
+      const Open open = stack.back();
+      stack.pop_back();
+      const int64_t inclusive = static_cast<int64_t>(v.time - open.begin);
+      EXPECT_GE(inclusive - static_cast<int64_t>(open.children), 0) << v.region;
+      if (!stack.empty()) stack.back().children += v.time - open.begin;
+    }
+  }
+}
+
 // The `count` most severe instances of `metric` are each a programmed wait of `seconds`; the
 // others (scheduling jitter between phases) stay below the tolerance of one.
 void ExpectInstances(const json& report, const std::string& metric, size_t count, double seconds) {
@@ -117,6 +177,7 @@ TEST_P(TracedWithTimer, LateSender) {
   const std::string dir =
       TraceProgram("late_sender", 2, "", "", nullptr, std::string("CAUSEWAY_TIMER=") + GetParam());
   ExpectOtf2PrintReads(dir);
+  ExpectNestingSurvivesTimeOrder(dir);
   // Each rank: main and MPI_Init (4 events), 2 iterations of three calls with one record each
   // (9 events per iteration), the barrier (Enter, begin, end, Leave) and MPI_Finalize (2):
   // 4 + 18 + 4 + 2 = 28 per rank.
