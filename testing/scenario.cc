@@ -289,7 +289,7 @@ uint32_t Scenario::AddComm(const std::vector<int>& world_ranks) {
 }
 
 std::string Scenario::WriteOrDie(const std::string& directory) const {
-  auto created = otf2_writer::ArchiveWriter::Create(directory, "traces", "causeway tests");
+  auto created = otf2_writer::ArchiveWriter::Create(directory, "traces", creator_);
   if (!created) Die(created.error().message());
   otf2_writer::ArchiveWriter& archive = **created;
 
@@ -298,7 +298,16 @@ std::string Scenario::WriteOrDie(const std::string& directory) const {
   std::vector<uint64_t> locations;
   for (size_t r = 0; r < ranks_.size(); ++r) {
     uint32_t group = archive.DefineLocationGroup("MPI Rank " + std::to_string(r), node);
+    if (auto it = group_override_.find(static_cast<int>(r)); it != group_override_.end()) {
+      group = it->second;
+    }
     locations.push_back(archive.DefineLocation("Master thread", group));
+  }
+  for (const ClockOffset& c : clock_offsets_) {
+    archive.AddClockOffset(locations.at(static_cast<size_t>(c.rank)), c.time, c.offset);
+  }
+  for (const auto& [rank, events] : declared_events_) {
+    archive.DeclareEventCount(locations.at(static_cast<size_t>(rank)), events);
   }
   uint32_t world = archive.DefineMpiWorld(locations);
   (void)world;

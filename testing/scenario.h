@@ -172,6 +172,17 @@ class Scenario {
   // Defines an MPI group of world ranks (for RmaGroupSync) and returns its id for the records.
   uint32_t AddGroup(const std::vector<int>& world_ranks);
 
+  // Damage and oddities for tests of hostile traces: the anchor's creator string, clock offset
+  // records in a rank's local definitions, a rank's location put in location group `group`
+  // (an undefined one if >= the rank count), and a declared event count that is not the number
+  // written.
+  void set_creator(std::string creator) { creator_ = std::move(creator); }
+  void AddClockOffset(int rank, uint64_t time, int64_t offset) {
+    clock_offsets_.push_back({rank, time, offset});
+  }
+  void set_location_group(int rank, uint32_t group) { group_override_[rank] = group; }
+  void DeclareEventCount(int rank, uint64_t events) { declared_events_[rank] = events; }
+
   // Writes the archive into `directory` and returns the anchor path; aborts the test binary on
   // a writer failure (a broken test, not a finding).
   std::string WriteOrDie(const std::string& directory) const;
@@ -182,6 +193,15 @@ class Scenario {
   std::vector<std::vector<int>> comms_;
   std::vector<uint32_t> windows_;  // their communicators
   std::vector<std::vector<int>> groups_;
+  std::string creator_ = "causeway tests";
+  struct ClockOffset {
+    int rank;
+    uint64_t time;
+    int64_t offset;
+  };
+  std::vector<ClockOffset> clock_offsets_;
+  std::map<int, uint32_t> group_override_;
+  std::map<int, uint64_t> declared_events_;
 };
 
 // A fresh empty directory under the test temp dir, unique per call.

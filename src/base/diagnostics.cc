@@ -40,6 +40,14 @@ void Diagnostics::Merge(const Diagnostics& other) {
   }
 }
 
+void Diagnostics::MergeFrom(const Diagnostics& other, std::string_view where) {
+  for (const Entry& entry : other.entries_) {
+    std::string example(where);
+    if (!entry.example.empty()) example += ", " + entry.example;
+    Report(*entry.kind, example, entry.count, entry.order);
+  }
+}
+
 uint64_t Diagnostics::Count(const DiagnosticKind& kind) const {
   for (const Entry& entry : entries_) {
     if (entry.kind->name == kind.name) return entry.count;

@@ -50,6 +50,9 @@ class Diagnostics {
 
   // Adds every entry of `other` (examples of `this` win).
   void Merge(const Diagnostics& other);
+  // The same for the diagnostics of one place (a location), whose examples ("event 12") do not
+  // say where they are: each example is prefixed with `where`.
+  void MergeFrom(const Diagnostics& other, std::string_view where);
 
   uint64_t Count(const DiagnosticKind& kind) const;
   bool empty() const { return entries_.empty(); }

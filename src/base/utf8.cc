@@ -1,5 +1,7 @@
 #include "base/utf8.h"
 
+#include <cstdio>
+
 namespace cw {
 namespace {
 
@@ -41,6 +43,54 @@ std::string ValidUtf8(std::string_view text) {
     }
   }
   return out;
+}
+
+std::string DisplayText(std::string_view text) {
+  const std::string valid = ValidUtf8(text);
+  std::string out;
+  out.reserve(valid.size());
+  char escape[8];
+  for (size_t i = 0; i < valid.size(); ++i) {
+    const auto c = static_cast<unsigned char>(valid[i]);
+    if (c == '\\') {
+      out += "\\\\";
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (c < 0x20 || c == 0x7f) {
+      std::snprintf(escape, sizeof(escape), "\\x%02x", c);
+      out += escape;
+    } else if (c == 0xC2 && i + 1 < valid.size() &&
+               static_cast<unsigned char>(valid[i + 1]) >= 0x80 &&
+               static_cast<unsigned char>(valid[i + 1]) <= 0x9F) {
+      // C1 controls (U+0080-U+009F): CSI (U+009B) starts an escape sequence on many terminals.
+      std::snprintf(escape, sizeof(escape), "\\u%04x", static_cast<unsigned char>(valid[i + 1]));
+      out += escape;
+      ++i;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out;
+}
+
+std::string ShellQuoted(std::string_view text) {
+  const bool plain = !text.empty() && text.find_first_not_of(
+                                          "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                          "0123456789_-+./:,@%=") == std::string_view::npos;
+  if (plain) return std::string(text);
+  std::string out = "'";
+  for (char c : text) {
+    if (c == '\'') {
+      out += "'\\''";
+    } else {
+      out += c;
+    }
+  }
+  return out + "'";
 }
 
 }  // namespace cw

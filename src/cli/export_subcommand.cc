@@ -6,6 +6,7 @@
 #include "base/parallel.h"
 #include "cli/job_guard.h"
 #include "cli/subcommand.h"
+#include "cli/trace_problems.h"
 #include "cli/timeline_output.h"
 #include "match/matcher.h"
 #include "otf2/trace_reader.h"
@@ -54,7 +55,12 @@ class ExportSubcommand final : public Subcommand {
     options.threads = threads;
     options.root_causes = false;
     analysis::AnalysisResult analysis = analysis::AnalyzeTrace(trace, graph, options);
-    return WriteTimeline(trace, graph, analysis.waitstates.instances, timeline, output_);
+    CW_RETURN_IF_ERROR(
+        WriteTimeline(trace, graph, analysis.waitstates.instances, timeline, output_));
+    Diagnostics problems = trace.diagnostics;
+    problems.Merge(graph.diagnostics);
+    PrintTraceProblems(problems, stdout);
+    return OkStatus();
   }
 
  private:

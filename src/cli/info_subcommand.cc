@@ -7,7 +7,9 @@
 #include <nlohmann/json.hpp>
 
 #include "base/parallel.h"
+#include "base/utf8.h"
 #include "cli/subcommand.h"
+#include "match/matcher.h"
 #include "otf2/trace_reader.h"
 #include "trace/event_kind.h"
 
@@ -39,7 +41,7 @@ size_t CountDefined(const auto& table) {
   return n;
 }
 
-json InfoJson(const trace::Trace& t) {
+json InfoJson(const trace::Trace& t, const Diagnostics& problems) {
   const trace::Definitions& d = t.defs;
   json j;
   j["path"] = t.path;
@@ -89,7 +91,7 @@ json InfoJson(const trace::Trace& t) {
                          {"last", t.SecondsSinceStart(t.location(i).last_time())}});
   }
   json& diagnostics = j["diagnostics"] = json::array();
-  for (const Diagnostics::Entry& e : t.diagnostics.Sorted()) {
+  for (const Diagnostics::Entry& e : problems.Sorted()) {
     diagnostics.push_back({{"name", e.kind->name},
                            {"severity", SeverityName(e.kind->severity)},
                            {"count", e.count},
@@ -99,9 +101,11 @@ json InfoJson(const trace::Trace& t) {
 }
 
 void PrintText(const json& j) {
-  std::printf("Trace        %s\n", j["path"].get<std::string>().c_str());
-  std::printf("Written by   %s (OTF2 %s)\n", j["creator"].get<std::string>().c_str(),
-              j["otf2_version"].get<std::string>().c_str());
+  // Names, the creator and the path are the trace's text: escaped for the terminal.
+  auto text = [](const json& value) { return DisplayText(value.get<std::string>()); };
+  std::printf("Trace        %s\n", text(j["path"]).c_str());
+  std::printf("Written by   %s (OTF2 %s)\n", text(j["creator"]).c_str(),
+              text(j["otf2_version"]).c_str());
   const json& clock = j["clock"];
   std::printf("Clock        %llu ticks/s, global offset %llu, length %llu ticks\n",
               static_cast<unsigned long long>(clock["resolution"].get<uint64_t>()),
@@ -124,8 +128,8 @@ void PrintText(const json& j) {
   for (const json& loc : j["locations"]) {
     std::string rank = loc["rank"].is_null() ? "-" : std::to_string(loc["rank"].get<uint32_t>());
     std::printf("  %5u %5s  %-22s %-18s %-12s %10llu %14.6f %14.6f\n", loc["id"].get<uint32_t>(),
-                rank.c_str(), loc["name"].get<std::string>().c_str(),
-                loc["type"].get<std::string>().c_str(), loc["group"].get<std::string>().c_str(),
+                rank.c_str(), text(loc["name"]).c_str(), loc["type"].get<std::string>().c_str(),
+                text(loc["group"]).c_str(),
                 static_cast<unsigned long long>(loc["events"].get<uint64_t>()),
                 loc["first"].get<double>(), loc["last"].get<double>());
   }
@@ -137,7 +141,7 @@ void PrintText(const json& j) {
       std::printf("  [%s] %s x%llu (first: %s)\n", d["severity"].get<std::string>().c_str(),
                   d["name"].get<std::string>().c_str(),
                   static_cast<unsigned long long>(d["count"].get<uint64_t>()),
-                  d["example"].get<std::string>().c_str());
+                  text(d["example"]).c_str());
     }
   }
 }
@@ -161,7 +165,11 @@ class InfoSubcommand final : public Subcommand {
     options.threads = threads_ == 0 ? DefaultThreadCount() : threads_;
     options.allow_partial = partial_;
     CW_ASSIGN_OR_RETURN(trace::Trace t, otf2::ReadTrace(trace_, options));
-    json j = InfoJson(t);
+    // Matching finds what reading cannot (messages on undefined communicators, collectives
+    // that do not match): info lists every problem analyze would, at a fraction of its cost.
+    Diagnostics problems = t.diagnostics;
+    problems.Merge(match::MatchTrace(t, options.threads).diagnostics);
+    json j = InfoJson(t, problems);
     if (json_) {
       std::puts(j.dump(1, ' ', false, json::error_handler_t::replace).c_str());
     } else {

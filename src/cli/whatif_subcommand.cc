@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "base/units.h"
+#include "base/utf8.h"
 #include "cli/job_guard.h"
 #include "cli/output_directory.h"
 #include "cli/subcommand.h"
@@ -67,6 +68,8 @@ class WhatIfSubcommand final : public Subcommand {
                  "also write the simulated execution (first run) as an OTF2 trace in "
                  "<output>/simulated/, for `causeway analyze`");
     app.add_flag("-q,--quiet", quiet_, "do not print the summary");
+    app.add_flag("--partial", partial_,
+                 "replay what can be read of a trace whose event files are missing or truncated");
     app.add_flag("--timings", timings_, "print the time of reading and of replaying on stderr");
   }
 
@@ -99,13 +102,22 @@ class WhatIfSubcommand final : public Subcommand {
                    std::chrono::duration<double>(replayed - opened).count(), runs_);
     }
 
+    result.diagnostics.Merge(trace->definition_problems());
+    if (!result.source_errors.empty() && !partial_) {
+      // As analyze: a trace that could not be read to its end is not replayed as if complete.
+      return MakeError(ErrorCode::kCorrupt,
+                       result.source_errors.front() +
+                           "\n(use --partial to replay the events that could be read)");
+    }
     report::WhatIfContext context;
-    context.trace_path = trace_;
+    // Names and paths are the trace's text: shown escaped (summary.txt, the terminal) and as
+    // valid UTF-8 (whatif.json).
+    context.trace_path = DisplayText(trace_);
     context.seed = seed_;
     for (const trace::Location& loc : trace->defs().locations) {
-      context.location_names.emplace_back(trace->defs().str(loc.name));
+      context.location_names.push_back(DisplayText(trace->defs().str(loc.name)));
     }
-    context.callpath = [&trace](uint32_t cp) { return trace->CallpathName(cp); };
+    context.callpath = [&trace](uint32_t cp) { return DisplayText(trace->CallpathName(cp)); };
     if (simulated) {
       CW_RETURN_IF_ERROR(simulated->Close());
       context.simulated_trace = simulated->anchor();
@@ -206,6 +218,7 @@ class WhatIfSubcommand final : public Subcommand {
   uint32_t runs_ = 1;
   uint64_t seed_ = 1;
   bool quiet_ = false;
+  bool partial_ = false;
   bool write_trace_ = false;
   bool timings_ = false;
 };

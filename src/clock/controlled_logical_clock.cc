@@ -31,8 +31,24 @@ class Corrector {
     latency_ = static_cast<int64_t>(std::llround(options.min_latency_seconds * resolution));
     time_.resize(n_);
     jumps_.resize(n_);
-    for (uint32_t l = 0; l < n_; ++l) time_[l].reserve(trace.location(l).size());
+    // Times are corrected as signed offsets from the trace's first timestamp: OTF2 times are
+    // unsigned, and a trace that starts at 2^63 ticks would overflow as int64.
+    uint64_t last = 0;
+    for (uint32_t l = 0; l < n_; ++l) {
+      const trace::LocationEvents& ev = trace.location(l);
+      time_[l].reserve(ev.size());
+      if (ev.empty()) continue;
+      base_ = std::min(base_, ev.time(0));
+      last = std::max(last, ev.time(ev.size() - 1));
+    }
+    if (base_ == UINT64_MAX) base_ = 0;
+    span_fits_ = last - std::min(last, base_) < kMostSpan;
   }
+
+  // Correcting adds at most the trace's span to a time: spans beyond 2^61 ticks (73 years at
+  // 1 GHz) come only from damaged timestamps, and could overflow.
+  static constexpr uint64_t kMostSpan = uint64_t{1} << 61;
+  bool span_fits() const { return span_fits_; }
 
   void Run(ClockCorrection& out) {
     Forward(out);
@@ -44,12 +60,14 @@ class Corrector {
   // The internally amortised time of the next event of `l`.
   int64_t Internal(uint32_t l, uint32_t i) const {
     const trace::LocationEvents& ev = trace_.location(l);
-    const int64_t t = static_cast<int64_t>(ev.time(i));
+    const int64_t t = Relative(ev.time(i));
     if (i == 0) return t;
-    const int64_t gap = t - static_cast<int64_t>(ev.time(i - 1));
+    const int64_t gap = t - Relative(ev.time(i - 1));
     const int64_t kept = static_cast<int64_t>(std::ceil(options_.gamma * static_cast<double>(gap)));
     return std::max(t, time_[l][i - 1] + kept);
   }
+
+  int64_t Relative(uint64_t time) const { return static_cast<int64_t>(time - base_); }
 
   bool Ready(const Dependency& d) const {
     for (uint32_t k = d.first; k < d.first + d.count; ++k) {
@@ -218,8 +236,8 @@ class Corrector {
         // Rounding never reverses the order; this only guards the invariant the column needs.
         int64_t t = std::max(time[i], previous);
         previous = t;
-        times[i] = static_cast<uint64_t>(t);
-        int64_t shift = t - static_cast<int64_t>(ev.time(i));
+        times[i] = static_cast<uint64_t>(t) + base_;
+        int64_t shift = t - Relative(ev.time(i));
         if (shift != 0) {
           ++out.corrected_events;
           changed = true;
@@ -235,7 +253,9 @@ class Corrector {
   const ClockOptions& options_;
   const uint32_t n_;
   int64_t latency_ = 0;
-  std::vector<std::vector<int64_t>> time_;  // corrected times, per location
+  uint64_t base_ = UINT64_MAX;  // the earliest timestamp of the trace
+  bool span_fits_ = true;
+  std::vector<std::vector<int64_t>> time_;  // corrected times, per location (from base_)
   std::vector<size_t> next_dep_;
   std::vector<std::vector<Jump>> jumps_;
 };
@@ -247,7 +267,12 @@ ClockCorrection CorrectTimestamps(trace::Trace& trace, const match::SyncGraph& g
   ClockCorrection out;
   const ClockCondition cc = BuildClockCondition(trace, graph);
   out.before = CountViolations(trace, cc);
-  Corrector(trace, cc, options).Run(out);
+  Corrector corrector(trace, cc, options);
+  if (!corrector.span_fits()) {
+    out.diagnostics.Report(kClockSpanTooLong);
+    return out;
+  }
+  corrector.Run(out);
   out.after = CountViolations(trace, cc);
   return out;
 }

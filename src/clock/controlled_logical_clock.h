@@ -59,6 +59,11 @@ inline constexpr DiagnosticKind kClockCycle{
     "receive-like events depend on each other in a cycle (an inconsistent trace); the clock "
     "condition of some of them was not enforced"};
 
+inline constexpr DiagnosticKind kClockSpanTooLong{
+    "clock.span_too_long", Severity::kError,
+    "the trace's timestamps span more than 2^61 ticks, which only damaged timestamps do; they "
+    "were not corrected"};
+
 ClockCorrection CorrectTimestamps(trace::Trace& trace, const match::SyncGraph& graph,
                                   const ClockOptions& options);
 

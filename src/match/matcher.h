@@ -42,6 +42,10 @@ inline constexpr DiagnosticKind kCancelledRequest{
 inline constexpr DiagnosticKind kIncompleteCollective{
     "match.incomplete_collective", Severity::kError,
     "a collective instance lacks some members of its communicator; no wait state is computed"};
+inline constexpr DiagnosticKind kCollectiveRootOutside{
+    "match.collective_root_outside", Severity::kError,
+    "a rooted collective names a root rank its communicator does not have; it was analysed "
+    "without a root (no Late Broadcast or Early Reduce)"};
 inline constexpr DiagnosticKind kCollectiveMismatch{
     "match.collective_mismatch", Severity::kError,
     "members of one collective instance recorded different operations or roots"};

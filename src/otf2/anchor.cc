@@ -1,8 +1,14 @@
 #include "otf2/anchor.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
+#include <system_error>
 #include <vector>
 
 namespace cw::otf2 {
@@ -17,24 +23,70 @@ bool LooksLikeAnchor(const std::string& file) {
   return std::string_view(head + 2, 4) == "OTF2";
 }
 
+namespace {
+
+// What the operating system said about `path`, for a user ("permission denied", "too many levels
+// of symbolic links"), and the exit code's category: a path that cannot be looked at is bad input.
+Error PathError(const std::string& path, const std::error_code& ec) {
+  if (ec == std::errc::no_such_file_or_directory) {
+    return Error(ErrorCode::kNotFound, "no such file or directory: " + path);
+  }
+  return Error(ErrorCode::kNotFound, path + ": " + ec.message());
+}
+
+// The kind of a path that is neither a regular file nor a directory.
+std::string KindOf(fs::file_type type) {
+  switch (type) {
+    case fs::file_type::fifo:
+      return "a FIFO (named pipe)";
+    case fs::file_type::character:
+      return "a character device";
+    case fs::file_type::block:
+      return "a block device";
+    case fs::file_type::socket:
+      return "a socket";
+    default:
+      return "neither a file nor a directory";
+  }
+}
+
+// Opens `file` for reading to tell an unreadable file from one that is not an anchor.
+std::optional<Error> Unreadable(const std::string& file) {
+  if (::access(file.c_str(), R_OK) == 0) return std::nullopt;
+  return Error(ErrorCode::kNotFound, "cannot read " + file + ": " + std::strerror(errno));
+}
+
+}  // namespace
+
 Result<std::string> ResolveAnchor(const std::string& path) {
   std::error_code ec;
   fs::file_status status = fs::status(path, ec);
   if (ec || !fs::exists(status)) {
-    return MakeError(ErrorCode::kNotFound, "no such file or directory: " + path);
+    if (!ec) ec = std::make_error_code(std::errc::no_such_file_or_directory);
+    return tl::unexpected(PathError(path, ec));
   }
   if (fs::is_directory(status)) {
     std::vector<std::string> anchors;
+    bool has_event_files = false;
     for (const fs::directory_entry& entry : fs::directory_iterator(path, ec)) {
-      if (entry.is_regular_file() && entry.path().extension() == ".otf2" &&
-          LooksLikeAnchor(entry.path().string())) {
-        anchors.push_back(entry.path().string());
+      if (entry.path().extension() == ".evt") has_event_files = true;
+      if (!entry.is_regular_file() || entry.path().extension() != ".otf2") continue;
+      if (std::optional<Error> unreadable = Unreadable(entry.path().string())) {
+        return tl::unexpected(*unreadable);
       }
+      if (LooksLikeAnchor(entry.path().string())) anchors.push_back(entry.path().string());
     }
-    if (ec) return MakeError(ErrorCode::kIo, "cannot list directory " + path + ": " + ec.message());
+    if (ec) {
+      return MakeError(ErrorCode::kNotFound,
+                       "cannot list directory " + path + ": " + ec.message());
+    }
     if (anchors.empty()) {
       return MakeError(ErrorCode::kNotFound,
-                       "directory " + path + " holds no OTF2 anchor file (*.otf2)");
+                       "directory " + path + " holds no OTF2 anchor file (*.otf2)" +
+                           (has_event_files ? "; it holds event files (*.evt): it is the "
+                                              "archive's per-location directory, give the "
+                                              "directory above it or the .otf2 file beside it"
+                                            : ""));
     }
     if (anchors.size() > 1) {
       std::sort(anchors.begin(), anchors.end());
@@ -50,8 +102,11 @@ Result<std::string> ResolveAnchor(const std::string& path) {
     return anchors.front();
   }
   if (!fs::is_regular_file(status)) {
-    return MakeError(ErrorCode::kInvalidArgument, path + " is neither a file nor a directory");
+    return MakeError(ErrorCode::kUnsupported, path + " is " + KindOf(status.type()) +
+                                                  ", not an OTF2 anchor file or the directory "
+                                                  "of one");
   }
+  if (std::optional<Error> unreadable = Unreadable(path)) return tl::unexpected(*unreadable);
   if (!LooksLikeAnchor(path)) {
     return MakeError(ErrorCode::kCorrupt, path + " is not an OTF2 anchor file");
   }

@@ -50,7 +50,7 @@ OTF2_CallbackCode OnClock(void* user, uint64_t resolution, uint64_t offset, uint
                           uint64_t) {
   trace::ClockProperties& clock = Ctx(user).defs.clock;
   clock.defined = true;
-  clock.resolution = resolution == 0 ? 1 : resolution;
+  clock.resolution = resolution;
   clock.global_offset = offset;
   clock.trace_length = length;
   return OTF2_CALLBACK_SUCCESS;
@@ -281,8 +281,8 @@ OTF2_CallbackCode OnCartCoordinate(void* user, OTF2_CartTopologyRef topology, ui
 
 }  // namespace
 
-Status ReadGlobalDefinitions(OTF2_Reader* reader, trace::Definitions& defs,
-                             Diagnostics& diagnostics) {
+Result<uint64_t> ReadGlobalDefinitions(OTF2_Reader* reader, trace::Definitions& defs,
+                                       Diagnostics& diagnostics) {
   Context ctx{defs, diagnostics, std::nullopt};
   OTF2_GlobalDefReader* def_reader = OTF2_Reader_GetGlobalDefReader(reader);
   if (def_reader == nullptr) {
@@ -321,7 +321,16 @@ Status ReadGlobalDefinitions(OTF2_Reader* reader, trace::Definitions& defs,
   if (rc != OTF2_SUCCESS) {
     return tl::unexpected(LibraryError(ErrorCode::kCorrupt, "reading the global definitions", rc));
   }
-  return OkStatus();
+  if (!defs.clock.defined || defs.clock.resolution == 0) {
+    // Every time in the trace is divided by the resolution: without one, no duration means
+    // anything (a run of 43.7 us would read as 43700 s).
+    return tl::unexpected(Error(ErrorCode::kCorrupt,
+                                defs.clock.defined
+                                    ? "the clock properties declare 0 ticks per second"
+                                    : "the definitions have no clock properties (ticks per "
+                                      "second)"));
+  }
+  return read;
 }
 
 }  // namespace cw::otf2

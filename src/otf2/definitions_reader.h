@@ -23,8 +23,9 @@ inline constexpr DiagnosticKind kUnknownDefinition{
     "otf2.unknown_definition", Severity::kInfo,
     "the archive holds definition records this OTF2 library does not know; they were skipped"};
 
-// Reads all global definitions through `reader` (already opened on the anchor).
-Status ReadGlobalDefinitions(OTF2_Reader* reader, trace::Definitions& defs,
-                             Diagnostics& diagnostics);
+// Reads all global definitions through `reader` (already opened on the anchor); returns the
+// number of definition records read.
+Result<uint64_t> ReadGlobalDefinitions(OTF2_Reader* reader, trace::Definitions& defs,
+                                       Diagnostics& diagnostics);
 
 }  // namespace cw::otf2

@@ -1,5 +1,10 @@
 #include "otf2/event_reader.h"
 
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
 #include <memory>
 
 #include <otf2/otf2.h>
@@ -15,6 +20,7 @@ using internal::ReadLocalDefinitions;
 
 LocationReadResult ReadLocation(OTF2_Reader* reader, const EventReadJob& job, uint32_t location,
                                 const OTF2_EvtReaderCallbacks* callbacks, bool have_def_files,
+                                bool local_definitions_expected,
                                 const std::vector<uint8_t>& defined_regions) {
   const trace::Location& def = job.defs->locations[location];
   LocationReadResult result;
@@ -23,19 +29,39 @@ LocationReadResult ReadLocation(OTF2_Reader* reader, const EventReadJob& job, ui
   ctx.defined_regions = &defined_regions;
   ctx.undefined_region = job.undefined_region;
   ctx.progress = job.progress;
+  const internal::TimeRange range = internal::ValidTimeRange(job.defs->clock);
+  ctx.earliest = range.earliest;
+  ctx.latest = range.latest;
 
-  if (have_def_files) ReadLocalDefinitions(reader, def.otf2_id, result.diagnostics);
   const std::string where = internal::LocationLabel(*job.defs, location);
+  if (have_def_files) ReadLocalDefinitions(reader, def.otf2_id, result.diagnostics);
+  if (local_definitions_expected &&
+      !std::filesystem::exists(internal::ArchiveDirectory(job.anchor) + "/" +
+                               std::to_string(def.otf2_id) + ".def")) {
+    result.diagnostics.Report(internal::kLocalDefinitionsMissing, where);
+  }
+  const std::string event_file =
+      internal::ArchiveDirectory(job.anchor) + "/" + std::to_string(def.otf2_id) + ".evt";
   OTF2_EvtReader* evt_reader = OTF2_Reader_GetEvtReader(reader, def.otf2_id);
-  if (evt_reader == nullptr) {
+  if (::access(event_file.c_str(), R_OK) != 0) {
+    result.error = Error(ErrorCode::kCorrupt, where + ": cannot read its event file " +
+                                                  event_file + ": " + std::strerror(errno));
+    if (evt_reader != nullptr) OTF2_Reader_CloseEvtReader(reader, evt_reader);
+  } else if (evt_reader == nullptr) {
     result.error = Error(ErrorCode::kCorrupt,
                          where + ": cannot open its event file: " + TakeLastLibraryMessage());
   } else {
     OTF2_Reader_RegisterEvtCallbacks(reader, evt_reader, callbacks, &ctx);
+    const internal::RecordBound bound = internal::EventRecordBound(job.anchor, *job.defs, location);
     uint64_t read = 0;
-    OTF2_ErrorCode rc = OTF2_Reader_ReadAllLocalEvents(reader, evt_reader, &read);
-    if (rc != OTF2_SUCCESS) {
+    OTF2_ErrorCode rc = OTF2_Reader_ReadLocalEvents(reader, evt_reader, bound.records, &read);
+    if (ctx.out_of_range) {
+      result.error = internal::OutOfRangeError(*job.defs, location,
+                                                ctx.builder.recorded_events(), *ctx.out_of_range);
+    } else if (rc != OTF2_SUCCESS) {
       result.error = LibraryError(ErrorCode::kCorrupt, where + ": reading events", rc);
+    } else if (read >= bound.records && internal::HasRecordBeyondBound(reader, evt_reader)) {
+      result.error = internal::RecordsBeyondBoundError(*job.defs, location, bound);
     }
     OTF2_Reader_CloseEvtReader(reader, evt_reader);
   }
@@ -47,8 +73,8 @@ LocationReadResult ReadLocation(OTF2_Reader* reader, const EventReadJob& job, ui
   // Finish first: closing what is still open is itself a repair the diagnostics must show.
   result.events = ctx.builder.Finish();
   result.local_tree = ctx.builder.local_tree();
-  result.diagnostics.Merge(ctx.diagnostics);
-  result.diagnostics.Merge(ctx.builder.diagnostics());
+  result.diagnostics.MergeFrom(ctx.diagnostics, where);
+  result.diagnostics.MergeFrom(ctx.builder.diagnostics(), where);
   return result;
 }
 
@@ -73,12 +99,14 @@ Result<std::vector<LocationReadResult>> RunEventReadJob(const EventReadJob& job)
         LibraryError(ErrorCode::kCorrupt, "cannot open the event files of " + job.anchor, rc));
   }
   internal::CallbacksPtr callbacks(internal::NewEventCallbacks());
+  const bool local_definitions_expected =
+      have_def_files && internal::ArchiveHasLocalDefinitions(job.anchor, *job.defs);
   const std::vector<uint8_t> defined_regions = internal::DefinedRegionMask(*job.defs);
   std::vector<LocationReadResult> results;
   results.reserve(job.locations.size());
   for (uint32_t loc : job.locations) {
-    results.push_back(
-        ReadLocation(reader.get(), job, loc, callbacks.get(), have_def_files, defined_regions));
+    results.push_back(ReadLocation(reader.get(), job, loc, callbacks.get(), have_def_files,
+                                   local_definitions_expected, defined_regions));
   }
   OTF2_Reader_CloseEvtFiles(reader.get());
   if (have_def_files) OTF2_Reader_CloseDefFiles(reader.get());

@@ -26,6 +26,10 @@ inline constexpr DiagnosticKind kUnknownEvent{
 inline constexpr DiagnosticKind kUndefinedRegion{
     "otf2.undefined_region", Severity::kError,
     "an Enter or Leave refers to a region that is not defined; it was kept as <undefined region>"};
+inline constexpr DiagnosticKind kImplausibleByteCount{
+    "otf2.implausible_byte_count", Severity::kError,
+    "a message, collective or one-sided record declares 2^48 bytes or more (a damaged record); "
+    "it was counted as 0 bytes"};
 inline constexpr DiagnosticKind kTruncatedLocation{
     "otf2.truncated_location", Severity::kDataLoss,
     "a location's event file ended early; the events up to the break were analysed"};

@@ -1,5 +1,8 @@
 #include "otf2/location_stream.h"
 
+#include <algorithm>
+#include <filesystem>
+
 #include <otf2/otf2.h>
 
 #include "otf2/internal/event_callbacks.h"
@@ -65,6 +68,13 @@ Result<std::unique_ptr<LocationStream>> LocationStream::Open(const std::string& 
   // the callbacks check, so their diagnostic is not kept here.
   Diagnostics ignored;
   if (lib.def_files_open) internal::ReadLocalDefinitions(reader, def.otf2_id, ignored);
+  const std::string where = internal::LocationLabel(defs, location);
+  if (lib.def_files_open && internal::ArchiveHasLocalDefinitions(anchor, defs) &&
+      !std::filesystem::exists(internal::ArchiveDirectory(anchor) + "/" +
+                               std::to_string(def.otf2_id) + ".def")) {
+    stream->diagnostics_.Report(internal::kLocalDefinitionsMissing, where);
+  }
+  stream->bound_ = internal::EventRecordBound(anchor, defs, location);
   lib.events = OTF2_Reader_GetEvtReader(reader, def.otf2_id);
   if (lib.events == nullptr) {
     stream->error_ =
@@ -84,26 +94,43 @@ LocationStream::Segment LocationStream::Next(uint32_t max_records) {
   ctx.defs = &defs_;
   ctx.defined_regions = &defined_regions_;
   ctx.undefined_region = regions_.undefined;
+  const internal::TimeRange range = internal::ValidTimeRange(defs_.clock);
+  ctx.earliest = range.earliest;
+  ctx.latest = range.latest;
   ctx.builder.Resume(continuation_);
   segment.resumed = static_cast<uint32_t>(continuation_.open.size());
 
   OTF2_Reader* reader = library_->reader.get();
   OTF2_Reader_RegisterEvtCallbacks(reader, library_->events, library_->callbacks.get(), &ctx);
+  // Never past the bound: a damaged file can make the library replay records forever.
+  const uint64_t allowed = std::min<uint64_t>(max_records, bound_.records - recorded_);
   uint64_t read = 0;
-  OTF2_ErrorCode rc = OTF2_Reader_ReadLocalEvents(reader, library_->events, max_records, &read);
+  OTF2_ErrorCode rc = allowed == 0 ? OTF2_SUCCESS
+                                   : OTF2_Reader_ReadLocalEvents(reader, library_->events,
+                                                                 allowed, &read);
   recorded_ += ctx.builder.recorded_events();
   if (program_name_ == trace::kNone) program_name_ = ctx.builder.program_name();
 
-  if (rc != OTF2_SUCCESS) {
-    error_ = LibraryError(ErrorCode::kCorrupt,
-                          internal::LocationLabel(defs_, location_) + ": reading events", rc);
+  const std::string where = internal::LocationLabel(defs_, location_);
+  if (ctx.out_of_range) {
+    error_ = internal::OutOfRangeError(defs_, location_, recorded_, *ctx.out_of_range);
     done_ = true;
-  } else if (read < max_records) {
+  } else if (rc != OTF2_SUCCESS) {
+    error_ = LibraryError(ErrorCode::kCorrupt, where + ": reading events", rc);
+    done_ = true;
+  } else if (recorded_ >= bound_.records) {
+    done_ = true;
+    if (internal::HasRecordBeyondBound(reader, library_->events)) {
+      error_ = internal::RecordsBeyondBoundError(defs_, location_, bound_);
+    }
+  } else if (read < allowed) {
     done_ = true;
     error_ = internal::ShortFileError(defs_, location_, recorded_);
   }
   segment.events = done_ ? ctx.builder.Finish() : ctx.builder.FinishSegment(continuation_);
   segment.local_tree = ctx.builder.local_tree();
+  diagnostics_.MergeFrom(ctx.diagnostics, where);
+  diagnostics_.MergeFrom(ctx.builder.diagnostics(), where);
   return segment;
 }
 

@@ -20,7 +20,9 @@
 #include <string>
 #include <vector>
 
+#include "base/diagnostics.h"
 #include "base/status.h"
+#include "otf2/internal/record_bound.h"
 #include "otf2/reader_regions.h"
 #include "trace/call_tree.h"
 #include "trace/definitions.h"
@@ -57,6 +59,8 @@ class LocationStream {
   const std::optional<Error>& error() const { return error_; }
   // The string id of the name its ProgramBegin gave, once read (kNone before or without one).
   uint32_t program_name() const { return program_name_; }
+  // What the segments read so far repaired or found wrong (examples name the location).
+  const Diagnostics& diagnostics() const { return diagnostics_; }
 
  private:
   LocationStream(const trace::Definitions& defs, ReaderRegions regions, uint32_t location);
@@ -72,6 +76,8 @@ class LocationStream {
   uint32_t program_name_ = trace::kNone;
   bool done_ = false;
   std::optional<Error> error_;
+  Diagnostics diagnostics_;
+  internal::RecordBound bound_;
 };
 
 }  // namespace cw::otf2

@@ -1,6 +1,10 @@
 #include "otf2/trace_reader.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <memory>
 #include <numeric>
 #include <optional>
@@ -10,8 +14,10 @@
 
 #include "base/parallel.h"
 #include "otf2/anchor.h"
+#include "otf2/anchor_header.h"
 #include "otf2/definitions_reader.h"
 #include "otf2/event_reader.h"
+#include "otf2/internal/reader_support.h"
 #include "otf2/library_errors.h"
 #include "otf2/reader_regions.h"
 
@@ -34,6 +40,14 @@ void ClassifyRegions(trace::Definitions& defs) {
 
 Result<trace::Definitions> ReadDefinitionsFromAnchor(const std::string& anchor,
                                                      Diagnostics& diagnostics) {
+  // Checked before the library sees it: libotf2 aborts the process on some corrupt anchors.
+  CW_ASSIGN_OR_RETURN(const AnchorHeader header, ReadAnchorHeader(anchor));
+  // libotf2 says only "Could not get global definition reader" for a missing or unreadable file.
+  const std::string definitions = internal::ArchiveDirectory(anchor) + ".def";
+  if (::access(definitions.c_str(), R_OK) != 0) {
+    return MakeError(ErrorCode::kCorrupt, "cannot read the global definitions " + definitions +
+                                              ": " + std::strerror(errno));
+  }
   InstallErrorHandler();
   std::unique_ptr<OTF2_Reader, ReaderCloser> reader(OTF2_Reader_Open(anchor.c_str()));
   if (!reader) {
@@ -52,13 +66,30 @@ Result<trace::Definitions> ReadDefinitionsFromAnchor(const std::string& anchor,
     defs.creator = creator;
     free(creator);
   }
-  Status status = ReadGlobalDefinitions(reader.get(), defs, diagnostics);
-  if (!status) {
-    Error error = status.error();
+  Result<uint64_t> records = ReadGlobalDefinitions(reader.get(), defs, diagnostics);
+  if (!records) {
+    Error error = records.error();
     return tl::unexpected(error.AddContext(anchor));
   }
   if (defs.locations.empty()) {
     return MakeError(ErrorCode::kCorrupt, anchor + ": the definitions declare no locations");
+  }
+  // The anchor counts the archive's locations and global definition records: an anchor copied
+  // from another trace (or definitions of another run beside it) disagrees with what was read.
+  if (header.locations != defs.locations.size() || header.global_definitions != *records) {
+    return MakeError(ErrorCode::kCorrupt,
+                     anchor + ": the anchor declares " + std::to_string(header.locations) +
+                         " locations and " + std::to_string(header.global_definitions) +
+                         " global definitions, but the definitions file holds " +
+                         std::to_string(defs.locations.size()) + " and " +
+                         std::to_string(*records) +
+                         ": the anchor and the definitions belong to different traces");
+  }
+  for (const trace::Location& loc : defs.locations) {
+    if (loc.group >= defs.location_groups.size() || !defs.location_groups[loc.group].defined) {
+      diagnostics.Report(kUndefinedLocationGroup, "location " + std::to_string(loc.otf2_id) +
+                                                      ", group " + std::to_string(loc.group));
+    }
   }
   defs.IndexLocations();
   ClassifyRegions(defs);

@@ -30,6 +30,10 @@ struct ReadOptions {
   std::atomic<uint64_t>* progress = nullptr;  // incremented with the events read, if set
 };
 
+inline constexpr DiagnosticKind kUndefinedLocationGroup{
+    "otf2.undefined_location_group", Severity::kError,
+    "a location belongs to a location group (process) that is not defined; it is counted in no "
+    "process and its rank is unknown"};
 inline constexpr DiagnosticKind kUnresolvedCommunicator{
     "otf2.unresolved_communicator", Severity::kError,
     "a communicator's group could not be mapped to locations; its messages cannot be matched"};

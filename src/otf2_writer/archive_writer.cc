@@ -143,6 +143,7 @@ Status ArchiveWriter::WriteDefinitions(uint64_t resolution, uint64_t global_offs
   for (uint64_t i = 0; i < locations_.size(); ++i) {
     auto it = event_counts_.find(i);
     uint64_t events = it == event_counts_.end() ? 0 : it->second;
+    if (auto declared = declared_.find(i); declared != declared_.end()) events = declared->second;
     OTF2_GlobalDefWriter_WriteLocation(defs, i, locations_[i].name, locations_[i].type, events,
                                        locations_[i].group);
   }
@@ -170,6 +171,10 @@ Status ArchiveWriter::WriteDefinitions(uint64_t resolution, uint64_t global_offs
   return OkStatus();
 }
 
+void ArchiveWriter::AddClockOffset(uint64_t location, uint64_t time, int64_t offset) {
+  clock_offsets_[location].emplace_back(time, offset);
+}
+
 Status ArchiveWriter::Close(uint64_t resolution, uint64_t global_offset) {
   if (closed_) return OkStatus();
   // Strings that the definitions themselves need must exist before they are written.
@@ -185,7 +190,14 @@ Status ArchiveWriter::Close(uint64_t resolution, uint64_t global_offset) {
   CW_RETURN_IF_ERROR(Check(OTF2_Archive_OpenDefFiles(archive_), "opening definition files"));
   for (uint64_t loc = 0; loc < locations_.size(); ++loc) {
     OTF2_DefWriter* local = OTF2_Archive_GetDefWriter(archive_, loc);
-    if (local != nullptr) OTF2_Archive_CloseDefWriter(archive_, local);
+    if (local == nullptr) continue;
+    auto offsets = clock_offsets_.find(loc);
+    if (offsets != clock_offsets_.end()) {
+      for (const auto& [time, offset] : offsets->second) {
+        OTF2_DefWriter_WriteClockOffset(local, time, offset, 0.0);
+      }
+    }
+    OTF2_Archive_CloseDefWriter(archive_, local);
   }
   CW_RETURN_IF_ERROR(Check(OTF2_Archive_CloseDefFiles(archive_), "closing definition files"));
   CW_RETURN_IF_ERROR(WriteDefinitions(resolution, global_offset));

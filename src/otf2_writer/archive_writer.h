@@ -66,6 +66,14 @@ class ArchiveWriter {
   // The event writer of a defined location.
   EventWriter& Events(uint64_t location);
 
+  // A clock offset record in the location's local definitions, as Score-P writes them: OTF2
+  // readers add `offset` (interpolated between records) to the location's timestamps.
+  void AddClockOffset(uint64_t location, uint64_t time, int64_t offset);
+
+  // Declares `events` for the location instead of the number written: only tests that build
+  // damaged archives (a definition that promises more events than the file holds) use it.
+  void DeclareEventCount(uint64_t location, uint64_t events) { declared_[location] = events; }
+
   // Writes the global definitions and closes all files. `resolution` is ticks per second.
   Status Close(uint64_t resolution, uint64_t global_offset = 0);
 
@@ -122,6 +130,8 @@ class ArchiveWriter {
   std::vector<uint32_t> location_group_names_;
   std::vector<uint32_t> location_group_parents_;
   std::vector<LocationDef> locations_;
+  std::map<uint64_t, std::vector<std::pair<uint64_t, int64_t>>> clock_offsets_;
+  std::map<uint64_t, uint64_t> declared_;
   std::vector<GroupDef> groups_;
   std::vector<CommDef> comms_;
   std::vector<WindowDef> windows_;

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <numeric>
 
+#include "base/utf8.h"
 #include "report/output_file.h"
 #include "report/wait_patterns.h"
 
@@ -394,7 +395,7 @@ void CommunicationSection(const Report& r, std::string& out) {
 
 // Where to go from here: the sections of report.html, and the worst waits with the commands
 // that show them on a timeline.
-void NextSection(const Report& r, std::string& out) {
+void NextSection(const Report& r, const std::string& raw_path, std::string& out) {
   out += "What to look at next (report.html in this directory, one page, no network needed):\n";
   out += "  report.html#overview   the efficiencies, the time breakdown and the main findings\n";
   out += "  report.html#browser    metrics, call paths and locations side by side, as in Cube\n";
@@ -420,7 +421,9 @@ void NextSection(const Report& r, std::string& out) {
   const Instance& w = *worst.front();
   const double from = std::max(0.0, w.time - r.trace.begin - w.value);
   const double to = w.time - r.trace.begin + 2 * w.value;
-  out += "  causeway export chrome " + r.trace.path + " -o worst.json --window " +
+  // Quoted for the shell, so that pasting the command runs nothing a directory name holds.
+  out += "  causeway export chrome " + DisplayText(ShellQuoted(raw_path)) +
+         " -o worst.json --window " +
          Format("%.6f", from) + ":" + Format("%.6f", to) + "\n";
   out += "                         the worst wait on a timeline (open it in ui.perfetto.dev)\n\n";
 }
@@ -465,7 +468,30 @@ std::string FormatBytes(double bytes) {
   return Format("%.0f B", bytes);
 }
 
-std::string ToSummaryText(const Report& report) {
+namespace {
+
+// Everything the trace names (its path, creator, locations, regions, the examples of its
+// problems) is untrusted text: a region name holding a newline could forge a report line, one
+// holding an escape sequence could drive the terminal. The summary shows a copy of the report
+// whose text is escaped for display; report.json keeps the names as recorded.
+Report ForDisplay(const Report& raw) {
+  Report r = raw;
+  r.trace.path = DisplayText(r.trace.path);
+  r.trace.creator = DisplayText(r.trace.creator);
+  r.trace.otf2_version = DisplayText(r.trace.otf2_version);
+  for (Location& l : r.locations) {
+    l.name = DisplayText(l.name);
+    l.group = DisplayText(l.group);
+  }
+  for (Callpath& c : r.callpaths) c.region = DisplayText(c.region);
+  for (DiagnosticEntry& d : r.diagnostics) d.example = DisplayText(d.example);
+  return r;
+}
+
+}  // namespace
+
+std::string ToSummaryText(const Report& raw) {
+  const Report report = ForDisplay(raw);
   std::string out;
   TraceSection(report, out);
   BreakdownSection(report, out);
@@ -474,7 +500,7 @@ std::string ToSummaryText(const Report& report) {
   RootCauseSection(report, out);
   CriticalPathSection(report, out);
   CommunicationSection(report, out);
-  NextSection(report, out);
+  NextSection(report, raw.trace.path, out);
   DiagnosticsSection(report, out);
   return out;
 }

@@ -1,5 +1,7 @@
 #include "report/whatif_report.h"
 
+#include "base/utf8.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -108,7 +110,22 @@ std::string ToWhatIfText(const sim::WhatIfResult& r, const WhatIfContext& c) {
   note(s.cancelled_requests, "cancelled sends and receives (never matched)");
   note(s.unmatched_epoch_syncs,
        "RMA epoch calls whose partner never posted or completed (completed on their own)");
-  for (const std::string& e : r.source_errors) out += "  event stream broke off: " + e + "\n";
+  for (const std::string& e : r.source_errors) {
+    out += "  event stream broke off: " + DisplayText(e) + "\n";
+  }
+  // What reading repaired, as analyze lists it: the replay ran on the repaired events.
+  if (r.diagnostics.empty()) {
+    out += "\nTrace problems: none.\n";
+  } else {
+    out += "\nTrace problems (the replay used the repaired events):\n";
+    for (const Diagnostics::Entry& d : r.diagnostics.Sorted()) {
+      out += "  [" + std::string(SeverityName(d.kind->severity)) + "] " +
+             std::string(d.kind->name) + " x" + std::to_string(d.count) + ": " +
+             std::string(d.kind->description);
+      if (!d.example.empty()) out += " (first: " + DisplayText(d.example) + ")";
+      out += "\n";
+    }
+  }
   if (!c.simulated_trace.empty()) {
     out += "\nSimulated trace (first run): " + c.simulated_trace + "\n  " +
            std::to_string(c.simulated_records) + " records";
@@ -181,6 +198,14 @@ std::string ToWhatIfJson(const sim::WhatIfResult& r, const WhatIfContext& c) {
                 {"peak_messages_in_flight", s.peak_messages_in_flight},
                 {"peak_read_ahead", s.peak_buffered_events},
                 {"stream_errors", r.source_errors}}}};
+  json& diagnostics = out["diagnostics"] = json::array();
+  for (const Diagnostics::Entry& d : r.diagnostics.Sorted()) {
+    diagnostics.push_back({{"name", d.kind->name},
+                           {"severity", SeverityName(d.kind->severity)},
+                           {"description", d.kind->description},
+                           {"count", d.count},
+                           {"example", ValidUtf8(d.example)}});
+  }
   if (!c.simulated_trace.empty()) {
     out["simulated_trace"] = {{"path", c.simulated_trace},
                               {"records", c.simulated_records},

@@ -46,6 +46,10 @@ class Otf2Source final : public EventSource {
     return stream_ ? stream_->error() : std::nullopt;
   }
 
+  Diagnostics diagnostics() const override {
+    return stream_ ? stream_->diagnostics() : Diagnostics{};
+  }
+
  private:
   bool NextSegment() {
     if (!stream_ || stream_->done()) return false;
@@ -77,8 +81,8 @@ class Otf2Source final : public EventSource {
 Result<std::unique_ptr<StreamedTrace>> StreamedTrace::Open(const std::string& path) {
   auto streamed = std::make_unique<StreamedTrace>();
   CW_ASSIGN_OR_RETURN(streamed->anchor_, otf2::ResolveAnchor(path));
-  Diagnostics diagnostics;
-  CW_ASSIGN_OR_RETURN(streamed->defs_, otf2::ReadDefinitions(streamed->anchor_, diagnostics));
+  CW_ASSIGN_OR_RETURN(streamed->defs_,
+                      otf2::ReadDefinitions(streamed->anchor_, streamed->definition_problems_));
   streamed->regions_ = otf2::AddReaderRegions(streamed->defs_);
   return streamed;
 }

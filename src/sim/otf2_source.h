@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "base/diagnostics.h"
 #include "base/status.h"
 #include "otf2/reader_regions.h"
 #include "sim/replay.h"
@@ -31,6 +32,8 @@ class StreamedTrace {
 
   const trace::Definitions& defs() const { return defs_; }
   const std::string& anchor() const { return anchor_; }
+  // What reading the definitions found wrong (undefined location groups, ...).
+  const Diagnostics& definition_problems() const { return definition_problems_; }
   const otf2::ReaderRegions& regions() const { return regions_; }
   uint64_t declared_events() const;
 
@@ -58,6 +61,7 @@ class StreamedTrace {
 
   std::string anchor_;
   trace::Definitions defs_;
+  Diagnostics definition_problems_;
   otf2::ReaderRegions regions_;
   trace::CallTree tree_;
   std::string program_name_;  // of the first ProgramBegin read: names the program region

@@ -109,6 +109,7 @@ struct ReplayResult {
   std::vector<TransferSample> transfers;
   ReplayStats stats;
   std::vector<std::string> source_errors;  // locations whose stream broke off
+  Diagnostics diagnostics;                 // what the readers repaired, in location order
 };
 
 Result<ReplayResult> RunReplay(const ReplayInput& input, const ReplayOptions& options);

@@ -12,6 +12,7 @@
 #include <optional>
 #include <vector>
 
+#include "base/diagnostics.h"
 #include "base/status.h"
 #include "trace/enums.h"
 #include "trace/event_kind.h"
@@ -42,6 +43,8 @@ class EventSource {
   virtual size_t Read(std::vector<SimEvent>& out, size_t max) = 0;
   // Set once the source stopped early because its file could not be read further.
   virtual std::optional<Error> error() const { return std::nullopt; }
+  // What reading repaired or found wrong so far (nesting, time reversals, undefined ids).
+  virtual Diagnostics diagnostics() const { return {}; }
 };
 
 }  // namespace cw::sim

@@ -109,6 +109,7 @@ Result<WhatIfResult> RunWhatIf(const ReplayInput& input, const WhatIfOptions& op
     if (run == 0) {
       out.stats = r.stats;
       out.source_errors = r.source_errors;
+      out.diagnostics = r.diagnostics;
       out.measured_runtime = since_begin(r.measured_end);
       out.predicted_ends.assign(r.locations.size(), 0);
       for (const LocationOutcome& o : r.locations) {

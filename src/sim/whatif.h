@@ -52,6 +52,7 @@ struct WhatIfResult {
   ReplayStats stats;                        // of the first run
   std::optional<NetworkEstimate> estimate;  // when the traced network had to be estimated
   std::vector<std::string> source_errors;
+  Diagnostics diagnostics;  // what reading the trace repaired or found wrong (first run)
 
   double MeanPredicted() const;
   double Quantile(double q) const;  // of the predicted runtimes

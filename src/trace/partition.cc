@@ -122,7 +122,10 @@ uint64_t Heaviest(const std::vector<Unit>& units,
 }  // namespace
 
 uint64_t LocationWeight(const Location& location) {
-  return std::max<uint64_t>(location.event_count, 1);
+  // Declared counts are untrusted (a damaged trace can declare 2^63 events): capped far above
+  // any real location so that sums of weights cannot wrap.
+  constexpr uint64_t kMostEvents = uint64_t{1} << 40;
+  return std::clamp<uint64_t>(location.event_count, 1, kMostEvents);
 }
 
 Partition PartitionLocations(const Definitions& defs, uint32_t ranks) {

@@ -5,13 +5,29 @@
 #include "trace/partition.h"
 
 namespace cw::analysis {
+namespace {
+
+// Event counts come from the trace's definitions, which a damaged or hostile trace can set to
+// anything (2^63 events): the estimate saturates instead of wrapping to a small number.
+uint64_t SaturatingAdd(uint64_t a, uint64_t b) {
+  uint64_t sum = 0;
+  return __builtin_add_overflow(a, b, &sum) ? UINT64_MAX : sum;
+}
+
+uint64_t SaturatingMultiply(uint64_t a, uint64_t b) {
+  uint64_t product = 0;
+  return __builtin_mul_overflow(a, b, &product) ? UINT64_MAX : product;
+}
+
+}  // namespace
 
 uint64_t EstimateAnalysisBytes(const trace::Definitions& defs, std::span<const uint32_t> locations,
                                bool root_causes, const MemoryModel& model) {
   const uint64_t per_event = root_causes ? model.per_event : model.per_event_wait_states;
   uint64_t bytes = model.fixed;
   for (uint32_t loc : locations) {
-    bytes += model.per_location + per_event * defs.locations[loc].event_count;
+    bytes = SaturatingAdd(bytes, model.per_location);
+    bytes = SaturatingAdd(bytes, SaturatingMultiply(per_event, defs.locations[loc].event_count));
   }
   return bytes;
 }
@@ -22,8 +38,11 @@ uint64_t EstimatePerRankBytes(const trace::Definitions& defs, uint32_t ranks, bo
   uint64_t heaviest = 0;
   for (uint32_t rank = 0; rank < partition.owned.size(); ++rank) {
     uint64_t bytes = EstimateAnalysisBytes(defs, partition.owned[rank], root_causes, model);
-    if (ranks > 1) bytes += model.mpi_per_rank;
-    if (rank == 0 && ranks > 1) bytes += model.first_rank_per_location * defs.locations.size();
+    if (ranks > 1) bytes = SaturatingAdd(bytes, model.mpi_per_rank);
+    if (rank == 0 && ranks > 1) {
+      bytes = SaturatingAdd(
+          bytes, SaturatingMultiply(model.first_rank_per_location, defs.locations.size()));
+    }
     heaviest = std::max(heaviest, bytes);
   }
   return heaviest;

@@ -128,6 +128,13 @@ void AddInstance(const trace::Trace& trace, uint32_t comm_id, uint32_t window,
   if (mismatch) {
     graph.diagnostics.Report(kCollectiveMismatch, Where(head.location, head.end_event), 1, place);
   }
+  if (root_rank != kNone && instance.root == kNone) {
+    graph.diagnostics.Report(kCollectiveRootOutside,
+                             Where(head.location, head.end_event) + ", root " +
+                                 std::to_string(root_rank) + " of " +
+                                 std::to_string(rank_locations.size()) + " ranks",
+                             1, place);
+  }
   if (!instance.complete) {
     ++graph.stats.incomplete_collectives;
     graph.diagnostics.Report(kIncompleteCollective, Where(head.location, head.end_event), 1, place);

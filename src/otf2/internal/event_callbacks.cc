@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "otf2/event_reader.h"
+#include "otf2/internal/reader_support.h"
 
 namespace cw::otf2::internal {
 namespace {
@@ -34,6 +35,20 @@ OTF2_CallbackCode Done(EventContext& ctx, OTF2_AttributeList* attributes) {
     ctx.unreported_progress = 0;
   }
   return OTF2_CALLBACK_SUCCESS;
+}
+
+// No single message, collective contribution or one-sided transfer moves 2^48 bytes (256 TiB);
+// a larger count is a damaged record, and summing it would wrap the byte totals (a message of
+// 2^64-1 bytes among four of 1 KiB summed to 4095 bytes). It is counted as 0 and reported.
+constexpr uint64_t kMostBytes = uint64_t{1} << 48;
+
+uint64_t CheckedBytes(EventContext& ctx, uint64_t bytes) {
+  if (bytes < kMostBytes) [[likely]]
+    return bytes;
+  ctx.diagnostics.Report(kImplausibleByteCount,
+                         "event " + std::to_string(ctx.builder.recorded_events()) + ", " +
+                             std::to_string(bytes) + " bytes");
+  return 0;
 }
 
 uint32_t CheckedRegion(EventContext& ctx, OTF2_RegionRef region) {
@@ -124,7 +139,7 @@ OTF2_CallbackCode P2p(void* user, OTF2_AttributeList* attributes, OTF2_TimeStamp
                       uint64_t bytes, uint64_t request) {
   EventContext& ctx = Ctx(user);
   trace::P2pPayload payload;
-  payload.bytes = bytes;
+  payload.bytes = CheckedBytes(ctx, bytes);
   payload.comm = comm;
   payload.peer = peer;
   payload.tag = tag;
@@ -198,7 +213,10 @@ OTF2_CallbackCode Collective(void* user, OTF2_AttributeList* attributes, OTF2_Ti
                              EventKind kind, const trace::CollectivePayload& payload,
                              uint64_t request = trace::kNoRequest) {
   EventContext& ctx = Ctx(user);
-  ctx.builder.Collective(time, kind, payload, request);
+  trace::CollectivePayload checked = payload;
+  checked.sent = CheckedBytes(ctx, payload.sent);
+  checked.received = CheckedBytes(ctx, payload.received);
+  ctx.builder.Collective(time, kind, checked, request);
   return Done(ctx, attributes);
 }
 
@@ -248,7 +266,9 @@ OTF2_CallbackCode Rma(void* user, OTF2_AttributeList* attributes, OTF2_TimeStamp
                       EventKind kind, uint32_t window, uint32_t remote, uint64_t sent,
                       uint64_t received, uint64_t id, uint32_t detail) {
   EventContext& ctx = Ctx(user);
-  ctx.builder.Rma(time, kind, trace::RmaPayload{sent, received, id, window, remote, detail});
+  ctx.builder.Rma(time, kind,
+                  trace::RmaPayload{CheckedBytes(ctx, sent), CheckedBytes(ctx, received), id,
+                                    window, remote, detail});
   return Done(ctx, attributes);
 }
 
@@ -478,11 +498,55 @@ OTF2_CallbackCode OnIoTryLock(CW_EVT_ARGS, OTF2_IoHandleRef handle, OTF2_LockTyp
 
 #undef CW_EVT_ARGS
 
+// Every callback runs behind this check of its timestamp (see EventContext::earliest): an event
+// outside the valid range interrupts the reading before it is stored.
+template <auto Callback>
+struct TimeChecked;
+template <typename... Rest, OTF2_CallbackCode (*Callback)(OTF2_LocationRef, OTF2_TimeStamp,
+                                                          uint64_t, void*, OTF2_AttributeList*,
+                                                          Rest...)>
+struct TimeChecked<Callback> {
+  static OTF2_CallbackCode Call(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position,
+                                void* user, OTF2_AttributeList* attributes, Rest... rest) {
+    EventContext& ctx = Ctx(user);
+    if (time < ctx.earliest || time > ctx.latest) [[unlikely]] {
+      ctx.out_of_range = time;
+      return OTF2_CALLBACK_INTERRUPT;
+    }
+    return Callback(location, time, position, user, attributes, rest...);
+  }
+};
+
 }  // namespace
+
+TimeRange ValidTimeRange(const trace::ClockProperties& clock) {
+  TimeRange range;
+  const uint64_t slack = std::max(clock.trace_length, clock.resolution);
+  range.earliest = clock.global_offset > slack ? clock.global_offset - slack : 0;
+  uint64_t end = 0;
+  if (__builtin_add_overflow(clock.global_offset, clock.trace_length, &end) ||
+      __builtin_add_overflow(end, slack, &range.latest)) {
+    range.latest = UINT64_MAX;
+  }
+  return range;
+}
+
+Error OutOfRangeError(const trace::Definitions& defs, uint32_t location, uint64_t recorded,
+                      uint64_t time) {
+  const trace::ClockProperties& clock = defs.clock;
+  return Error(ErrorCode::kCorrupt,
+               LocationLabel(defs, location) + ": event " + std::to_string(recorded) +
+                   " has the timestamp " + std::to_string(time) +
+                   ", far outside the trace's time range (" + std::to_string(clock.global_offset) +
+                   " + " + std::to_string(clock.trace_length) +
+                   " ticks, from its clock properties): a damaged record, or clock offsets that "
+                   "moved it out of range; reading stopped there");
+}
 
 OTF2_EvtReaderCallbacks* NewEventCallbacks() {
   OTF2_EvtReaderCallbacks* cb = OTF2_EvtReaderCallbacks_New();
-#define CW_SET(Name) OTF2_EvtReaderCallbacks_Set##Name##Callback(cb, On##Name)
+#define CW_SET(Name) \
+  OTF2_EvtReaderCallbacks_Set##Name##Callback(cb, TimeChecked<On##Name>::Call)
   CW_SET(Unknown);
   CW_SET(BufferFlush);
   CW_SET(MeasurementOnOff);

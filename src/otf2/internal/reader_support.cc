@@ -1,5 +1,9 @@
 #include "otf2/internal/reader_support.h"
 
+#include <algorithm>
+#include <filesystem>
+#include <system_error>
+
 #include "otf2/library_errors.h"
 
 namespace cw::otf2::internal {
@@ -37,6 +41,63 @@ std::optional<Error> ShortFileError(const trace::Definitions& defs, uint32_t loc
                                         std::to_string(recorded) + " of the " +
                                         std::to_string(declared) +
                                         " events the definitions declare (truncated?)");
+}
+
+std::string ArchiveDirectory(const std::string& anchor) {
+  return std::filesystem::path(anchor).replace_extension().string();
+}
+
+RecordBound EventRecordBound(const std::string& anchor, const trace::Definitions& defs,
+                             uint32_t location) {
+  const trace::Location& def = defs.locations[location];
+  RecordBound bound;
+  std::error_code ec;
+  const std::string file =
+      ArchiveDirectory(anchor) + "/" + std::to_string(def.otf2_id) + ".evt";
+  const uintmax_t bytes = std::filesystem::file_size(file, ec);
+  if (!ec) bound.file_bytes = bytes;
+  const uint64_t by_size = ec ? UINT64_MAX : static_cast<uint64_t>(bytes);
+  const uint64_t declared = def.event_count == 0 ? UINT64_MAX : def.event_count;
+  bound.by_file_size = by_size < declared;
+  bound.records = std::min(by_size, declared);
+  return bound;
+}
+
+bool HasRecordBeyondBound(OTF2_Reader* reader, OTF2_EvtReader* events) {
+  CallbacksPtr none(OTF2_EvtReaderCallbacks_New());
+  OTF2_Reader_RegisterEvtCallbacks(reader, events, none.get(), nullptr);
+  uint64_t read = 0;
+  OTF2_Reader_ReadLocalEvents(reader, events, 1, &read);
+  TakeLastLibraryMessage();
+  return read > 0;
+}
+
+Error RecordsBeyondBoundError(const trace::Definitions& defs, uint32_t location,
+                              const RecordBound& bound) {
+  const std::string where = LocationLabel(defs, location);
+  if (bound.by_file_size) {
+    return Error(ErrorCode::kCorrupt,
+                 where + ": its event file of " + std::to_string(bound.file_bytes) +
+                     " bytes yields more records than it can hold; the file is damaged (the "
+                     "OTF2 library repeats earlier records), reading stopped after " +
+                     std::to_string(bound.records));
+  }
+  return Error(ErrorCode::kCorrupt,
+               where + ": its event file holds more records than the " +
+                   std::to_string(bound.records) +
+                   " the definitions declare (damaged file, or definitions of another trace); "
+                   "reading stopped there");
+}
+
+bool ArchiveHasLocalDefinitions(const std::string& anchor, const trace::Definitions& defs) {
+  const std::string directory = ArchiveDirectory(anchor);
+  std::error_code ec;
+  for (const trace::Location& loc : defs.locations) {
+    if (std::filesystem::exists(directory + "/" + std::to_string(loc.otf2_id) + ".def", ec)) {
+      return true;
+    }
+  }
+  return false;
 }
 
 std::vector<uint8_t> DefinedRegionMask(const trace::Definitions& defs) {

@@ -12,6 +12,7 @@
 
 #include "base/diagnostics.h"
 #include "base/status.h"
+#include "otf2/internal/record_bound.h"
 #include "trace/definitions.h"
 
 namespace cw::otf2::internal {
@@ -37,6 +38,30 @@ std::string LocationLabel(const trace::Definitions& defs, uint32_t location);
 // it held them all, or the definitions did not say).
 std::optional<Error> ShortFileError(const trace::Definitions& defs, uint32_t location,
                                     uint64_t recorded);
+
+RecordBound EventRecordBound(const std::string& anchor, const trace::Definitions& defs,
+                             uint32_t location);
+
+// Reads one record past a location's bound with no callbacks registered: true if the file holds
+// more records than it may. The reader's callbacks must be registered again before further use.
+bool HasRecordBeyondBound(OTF2_Reader* reader, OTF2_EvtReader* events);
+
+// The error for a location whose file held more records than its bound.
+Error RecordsBeyondBoundError(const trace::Definitions& defs, uint32_t location,
+                              const RecordBound& bound);
+
+// The archive directory of an anchor ("run/traces.otf2" -> "run/traces"), where the per-location
+// files ("<id>.evt", "<id>.def") are.
+std::string ArchiveDirectory(const std::string& anchor);
+
+// True if any location of the archive has a local definition file: then a location without one
+// lost it (its events' ids would be read unmapped), which is worth a diagnostic.
+bool ArchiveHasLocalDefinitions(const std::string& anchor, const trace::Definitions& defs);
+
+inline constexpr DiagnosticKind kLocalDefinitionsMissing{
+    "otf2.local_definitions_missing", Severity::kError,
+    "a location's local definition file is missing while the others have theirs: its events' "
+    "communicator and region ids are read unmapped, and its messages may not match"};
 
 // 1 where a region id is defined (the callbacks check every Enter/Leave against it).
 std::vector<uint8_t> DefinedRegionMask(const trace::Definitions& defs);

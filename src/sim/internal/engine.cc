@@ -126,6 +126,7 @@ Result<ReplayResult> Engine::Run() {
     if (std::optional<Error> error = lane->window.source().error()) {
       result_.source_errors.push_back(error->message());
     }
+    result_.diagnostics.Merge(lane->window.source().diagnostics());
     if (o.events == 0) continue;
     result_.measured_begin = any ? std::min(result_.measured_begin, o.first) : o.first;
     result_.measured_end = any ? std::max(result_.measured_end, o.measured_end) : o.measured_end;
