@@ -3,10 +3,12 @@
 
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 60
 JOBS       ?= $(shell nproc)
 CMAKE_ARGS ?=
 
-.PHONY: all deps configure build test test-release test-asan demo bench clean format
+.PHONY: all deps configure build test test-release test-asan test-fuzz fuzz demo bench clean format
 
 all: build
 
@@ -20,8 +22,8 @@ build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
 
 # Every test in a release build, then every test again under AddressSanitizer and
-# UndefinedBehaviorSanitizer.
-test: test-release test-asan
+# UndefinedBehaviorSanitizer, then a short run of the fuzz target over the reading path.
+test: test-release test-asan test-fuzz
 
 test-release: build
 	@ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) --timeout 600
@@ -31,6 +33,15 @@ test-asan: deps
 	  -DCW_SANITIZE=ON -DCW_BUILD_BENCHMARKS=OFF $(CMAKE_ARGS) >/dev/null
 	@cmake --build $(ASAN_BUILD) -j $(JOBS)
 	@ctest --test-dir $(ASAN_BUILD) --output-on-failure -j $(JOBS) --timeout 900
+
+# The libFuzzer target (clang, ASan and UBSan; tests/fuzz/README.md): every input of the corpus
+# and every kept crash reproducer once, then FUZZ_SECONDS of new inputs (kept in a scratch
+# corpus, not in the repository). `make fuzz FUZZ_SECONDS=3600` is the long run.
+test-fuzz fuzz: deps
+	@CC=clang CXX=clang++ cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DCW_FUZZ=ON -DCW_BUILD_TESTS=OFF -DCW_BUILD_BENCHMARKS=OFF $(CMAKE_ARGS) >/dev/null
+	@cmake --build $(FUZZ_BUILD) -j $(JOBS) --target read_trace_fuzzer
+	@tests/fuzz/run.sh $(FUZZ_BUILD)/bin/read_trace_fuzzer $(FUZZ_SECONDS)
 
 # Open MPI refuses to run as root unless told to.
 MPIRUN_FLAGS ?= --oversubscribe $(if $(filter 0,$(shell id -u)),--allow-run-as-root,)
@@ -48,4 +59,4 @@ format:
 	@clang-format -i $$(git ls-files '*.cc' '*.h')
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

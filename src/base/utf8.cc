@@ -52,9 +52,7 @@ std::string DisplayText(std::string_view text) {
   char escape[8];
   for (size_t i = 0; i < valid.size(); ++i) {
     const auto c = static_cast<unsigned char>(valid[i]);
-    if (c == '\\') {
-      out += "\\\\";
-    } else if (c == '\n') {
+    if (c == '\n') {
       out += "\\n";
     } else if (c == '\t') {
       out += "\\t";

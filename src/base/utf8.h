@@ -13,7 +13,7 @@ std::string ValidUtf8(std::string_view text);
 // `text` as it may be shown on a terminal or in a text file: valid UTF-8, and every control
 // character (C0, DEL, C1) written as a visible escape ("\n", "\x1b", "\u009b"), so that a
 // name cannot start a line of its own, forge report lines or send escape sequences to the
-// terminal. Backslashes are doubled, so an escape in the output always means a control byte.
+// terminal. Other text, backslashes included, is unchanged (a shell-quoted path stays pasteable).
 std::string DisplayText(std::string_view text);
 
 // `text` as one word for a POSIX shell: unchanged if it holds only characters no shell treats

@@ -129,6 +129,13 @@ class WhatIfSubcommand final : public Subcommand {
     CW_RETURN_IF_ERROR(
         report::WriteTextFile(directory + "/whatif.json", report::ToWhatIfJson(result, context)));
     if (!quiet_) std::fputs(summary.c_str(), stdout);
+    const std::vector<std::string> problems = report::WhatIfProblems(result);
+    if (quiet_ && !problems.empty()) {
+      // Even quiet, a prediction resting on a repaired trace says so.
+      std::string names;
+      for (const std::string& p : problems) names += (names.empty() ? "" : ", ") + p;
+      std::printf("Trace problems (see summary.txt): %s\n", names.c_str());
+    }
     std::printf("\nPrediction written to %s/ (summary.txt, whatif.json)\n", directory.c_str());
     return OkStatus();
   }

@@ -114,10 +114,10 @@ std::string ToWhatIfText(const sim::WhatIfResult& r, const WhatIfContext& c) {
     out += "  event stream broke off: " + DisplayText(e) + "\n";
   }
   // What reading repaired, as analyze lists it: the replay ran on the repaired events.
-  if (r.diagnostics.empty()) {
+  if (WhatIfProblems(r).empty()) {
     out += "\nTrace problems: none.\n";
-  } else {
-    out += "\nTrace problems (the replay used the repaired events):\n";
+  } else if (!r.diagnostics.empty()) {
+    out += "\nTrace problems (the replay used the repaired events; see also the notes above):\n";
     for (const Diagnostics::Entry& d : r.diagnostics.Sorted()) {
       out += "  [" + std::string(SeverityName(d.kind->severity)) + "] " +
              std::string(d.kind->name) + " x" + std::to_string(d.count) + ": " +
@@ -137,6 +137,23 @@ std::string ToWhatIfText(const sim::WhatIfResult& r, const WhatIfContext& c) {
            "   shows the wait states of the new conditions\n";
   }
   return out;
+}
+
+std::vector<std::string> WhatIfProblems(const sim::WhatIfResult& r) {
+  std::vector<std::string> problems;
+  for (const Diagnostics::Entry& d : r.diagnostics.Sorted()) problems.emplace_back(d.kind->name);
+  const sim::ReplayStats& s = r.stats;
+  auto add = [&problems](uint64_t n, const char* what) {
+    if (n > 0) problems.push_back(std::to_string(n) + " " + what);
+  };
+  add(s.unmatched_receives, "unmatched receives");
+  add(s.unmatched_sends, "unmatched sends");
+  add(s.incomplete_collectives, "incomplete collectives");
+  add(s.undefined_comms, "records on an undefined communicator");
+  add(s.unclosed_calls, "unclosed MPI calls");
+  add(s.unmatched_epoch_syncs, "unmatched RMA epoch calls");
+  add(r.source_errors.size(), "event streams broken off");
+  return problems;
 }
 
 std::string ToWhatIfJson(const sim::WhatIfResult& r, const WhatIfContext& c) {

@@ -22,6 +22,10 @@ struct WhatIfContext {
 };
 
 std::string ToWhatIfText(const sim::WhatIfResult& result, const WhatIfContext& context);
+
+// Every problem of the trace the replay worked around, one short phrase each (the reader's
+// diagnostics by name, the replay's repairs with their counts): empty for a sound trace.
+std::vector<std::string> WhatIfProblems(const sim::WhatIfResult& result);
 std::string ToWhatIfJson(const sim::WhatIfResult& result, const WhatIfContext& context);
 
 }  // namespace cw::report

@@ -1,0 +1,58 @@
+// libFuzzer target over causeway's reading path: anchor check, global and local definitions,
+// events, nesting repairs, matching and the analyses, on archives unpacked from the input
+// (archive_container.h). Any crash, sanitizer report, hang or runaway allocation is a defect.
+//
+//   build-fuzz/bin/read_trace_fuzzer tests/fuzz/corpus -max_total_time=60
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "analysis/pipeline/analysis.h"
+#include "match/matcher.h"
+#include "otf2/trace_reader.h"
+#include "tests/fuzz/archive_container.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string& WorkDirectory() {
+  static const std::string dir = [] {
+    std::string base = fs::temp_directory_path() / ("causeway-fuzz-" + std::to_string(getpid()));
+    fs::create_directories(base);
+    return base;
+  }();
+  return dir;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const cw::fuzz::Container container = cw::fuzz::Unpack(data, size);
+  const std::string dir = WorkDirectory();
+  std::error_code ec;
+  fs::remove_all(dir + "/traces", ec);
+  for (const fs::directory_entry& entry : fs::directory_iterator(dir, ec)) {
+    fs::remove_all(entry.path(), ec);
+  }
+  fs::create_directories(dir + "/traces", ec);
+  for (const auto& [name, content] : container.files) {
+    const fs::path path = fs::path(dir) / name;
+    fs::create_directories(path.parent_path(), ec);
+    std::ofstream(path, std::ios::binary) << content;
+  }
+  cw::otf2::ReadOptions options;
+  options.threads = 1;
+  options.allow_partial = (container.flags & 1) != 0;
+  cw::Result<cw::trace::Trace> trace = cw::otf2::ReadTrace(dir + "/traces.otf2", options);
+  if (!trace) return 0;
+  const cw::match::SyncGraph graph = cw::match::MatchTrace(*trace, 1);
+  cw::analysis::AnalysisOptions analysis;
+  analysis.root_causes = (container.flags & 2) != 0;
+  cw::analysis::AnalyzeTrace(*trace, graph, analysis);
+  return 0;
+}
