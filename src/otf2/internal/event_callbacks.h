@@ -32,20 +32,6 @@ struct EventContext {
   std::optional<uint64_t> out_of_range;  // the first such timestamp
 };
 
-// The timestamps a trace's events may carry: its clock properties' range [global offset, global
-// offset + length], widened by the length (or one second, if more) on either side, because
-// writers round and clock offsets move events a little. Nothing damaged stays within it by chance
-// of a wrapped subtraction; a small error stays a small error.
-struct TimeRange {
-  uint64_t earliest = 0;
-  uint64_t latest = UINT64_MAX;
-};
-TimeRange ValidTimeRange(const trace::ClockProperties& clock);
-
-// The error for a location whose events left the valid range.
-Error OutOfRangeError(const trace::Definitions& defs, uint32_t location, uint64_t recorded,
-                      uint64_t time);
-
 // A callback set covering every event record; the caller owns (and deletes) it.
 OTF2_EvtReaderCallbacks* NewEventCallbacks();
 

@@ -100,6 +100,30 @@ bool ArchiveHasLocalDefinitions(const std::string& anchor, const trace::Definiti
   return false;
 }
 
+TimeRange ValidTimeRange(const trace::ClockProperties& clock) {
+  TimeRange range;
+  const uint64_t slack = std::max(clock.trace_length, clock.resolution);
+  range.earliest = clock.global_offset > slack ? clock.global_offset - slack : 0;
+  uint64_t end = 0;
+  if (__builtin_add_overflow(clock.global_offset, clock.trace_length, &end) ||
+      __builtin_add_overflow(end, slack, &range.latest)) {
+    range.latest = UINT64_MAX;
+  }
+  return range;
+}
+
+Error OutOfRangeError(const trace::Definitions& defs, uint32_t location, uint64_t recorded,
+                      uint64_t time) {
+  const trace::ClockProperties& clock = defs.clock;
+  return Error(ErrorCode::kCorrupt,
+               LocationLabel(defs, location) + ": event " + std::to_string(recorded) +
+                   " has the timestamp " + std::to_string(time) +
+                   ", far outside the trace's time range (" + std::to_string(clock.global_offset) +
+                   " + " + std::to_string(clock.trace_length) +
+                   " ticks, from its clock properties): a damaged record, or clock offsets that "
+                   "moved it out of range; reading stopped there");
+}
+
 std::vector<uint8_t> DefinedRegionMask(const trace::Definitions& defs) {
   std::vector<uint8_t> defined(defs.regions.size());
   for (size_t r = 0; r < defined.size(); ++r) defined[r] = defs.regions[r].defined ? 1 : 0;

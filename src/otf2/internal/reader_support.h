@@ -63,6 +63,20 @@ inline constexpr DiagnosticKind kLocalDefinitionsMissing{
     "a location's local definition file is missing while the others have theirs: its events' "
     "communicator and region ids are read unmapped, and its messages may not match"};
 
+// The timestamps a trace's events may carry: its clock properties' range [global offset, global
+// offset + length], widened by the length (or one second, if more) on either side, because
+// writers round and clock offsets move events a little. Nothing damaged stays within it by chance
+// of a wrapped subtraction; a small error stays a small error.
+struct TimeRange {
+  uint64_t earliest = 0;
+  uint64_t latest = UINT64_MAX;
+};
+TimeRange ValidTimeRange(const trace::ClockProperties& clock);
+
+// The error for a location whose events left the valid range.
+Error OutOfRangeError(const trace::Definitions& defs, uint32_t location, uint64_t recorded,
+                      uint64_t time);
+
 // 1 where a region id is defined (the callbacks check every Enter/Leave against it).
 std::vector<uint8_t> DefinedRegionMask(const trace::Definitions& defs);
 
