@@ -53,6 +53,16 @@ RankScript& RankScript::Add(Record record) {
 RankScript& RankScript::Enter(uint64_t t, const std::string& region) {
   return Add({Record::kEnter, t, region});
 }
+RankScript& RankScript::EnterRegionId(uint64_t t, uint32_t region) {
+  Record r{Record::kEnterId, t, ""};
+  r.tag = region;
+  return Add(r);
+}
+RankScript& RankScript::LeaveRegionId(uint64_t t, uint32_t region) {
+  Record r{Record::kLeaveId, t, ""};
+  r.tag = region;
+  return Add(r);
+}
 RankScript& RankScript::Leave(uint64_t t, const std::string& region) {
   return Add({Record::kLeave, t, region});
 }
@@ -347,6 +357,12 @@ std::string Scenario::WriteOrDie(const std::string& directory) const {
       switch (rec.kind) {
         case RankScript::Record::kEnter:
           ev.Enter(rec.time, region(rec.region));
+          break;
+        case RankScript::Record::kEnterId:
+          ev.Enter(rec.time, rec.tag);
+          break;
+        case RankScript::Record::kLeaveId:
+          ev.Leave(rec.time, rec.tag);
           break;
         case RankScript::Record::kLeave:
           ev.Leave(rec.time, region(rec.region));

@@ -31,6 +31,9 @@ class RankScript {
   RankScript& Enter(uint64_t t, const std::string& region);
   RankScript& Leave(uint64_t t, const std::string& region);
   RankScript& MeasurementOnOff(uint64_t t, bool on);
+  // Enter and Leave of region id `region` whether or not it is defined (damaged traces).
+  RankScript& EnterRegionId(uint64_t t, uint32_t region);
+  RankScript& LeaveRegionId(uint64_t t, uint32_t region);
 
   // Raw MPI records (inside an Enter/Leave of the call written separately).
   RankScript& SendEvent(uint64_t t, int to, uint32_t tag, uint64_t bytes, uint32_t comm = 0);
@@ -115,6 +118,8 @@ class RankScript {
     enum Kind : uint8_t {
       kEnter,
       kLeave,
+      kEnterId,
+      kLeaveId,
       kOnOff,
       kSend,
       kIsend,
