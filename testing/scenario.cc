@@ -303,7 +303,8 @@ std::string Scenario::WriteOrDie(const std::string& directory) const {
   if (!created) Die(created.error().message());
   otf2_writer::ArchiveWriter& archive = **created;
 
-  uint32_t machine = archive.DefineSystemTreeNode("test machine", "machine", OTF2_UNDEFINED_UINT32);
+  uint32_t machine = archive.DefineSystemTreeNode("test machine", "machine",
+                                                  system_tree_cycle_ ? 1 : OTF2_UNDEFINED_UINT32);
   uint32_t node = archive.DefineSystemTreeNode("node0", "node", machine);
   std::vector<uint64_t> locations;
   for (size_t r = 0; r < ranks_.size(); ++r) {

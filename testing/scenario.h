@@ -187,6 +187,8 @@ class Scenario {
   }
   void set_location_group(int rank, uint32_t group) { group_override_[rank] = group; }
   void DeclareEventCount(int rank, uint64_t events) { declared_events_[rank] = events; }
+  // The machine and node of the system tree each other's parent: no root reaches them.
+  void set_system_tree_cycle() { system_tree_cycle_ = true; }
 
   // Writes the archive into `directory` and returns the anchor path; aborts the test binary on
   // a writer failure (a broken test, not a finding).
@@ -207,6 +209,7 @@ class Scenario {
   std::vector<ClockOffset> clock_offsets_;
   std::map<int, uint32_t> group_override_;
   std::map<int, uint64_t> declared_events_;
+  bool system_tree_cycle_ = false;
 };
 
 // A fresh empty directory under the test temp dir, unique per call.

@@ -238,10 +238,20 @@ void AnchorBuilder::System(pugi::xml_node cube, CubeIds& ids) {
     uint32_t g = defs_.locations[l].group;
     group_locations_[g < groups ? g : groups].push_back(l);
   }
+  // Nodes no root reaches (a parent cycle in damaged definitions) lose their place: their
+  // processes go to the synthetic machine, so that every location is in the system tree.
+  std::vector<bool> reached(nodes, false);
+  std::vector<uint32_t> stack(roots.begin(), roots.end());
+  while (!stack.empty()) {
+    const uint32_t n = stack.back();
+    stack.pop_back();
+    reached[n] = true;
+    for (uint32_t child : node_children_[n]) stack.push_back(child);
+  }
   for (uint32_t g = 0; g <= groups; ++g) {
     if (group_locations_[g].empty()) continue;
     uint32_t node = g < groups ? defs_.location_groups[g].system_tree_parent : kNone;
-    node_groups_[node < nodes ? node : nodes].push_back(g);
+    node_groups_[node < nodes && reached[node] ? node : nodes].push_back(g);
   }
   ids.location.assign(report_.locations.size(), kNone);
   for (uint32_t root : roots) SystemNode(system, root, ids);
@@ -249,20 +259,38 @@ void AnchorBuilder::System(pugi::xml_node cube, CubeIds& ids) {
   system.append_child("topologies");
 }
 
-void AnchorBuilder::SystemNode(pugi::xml_node parent, uint32_t node, CubeIds& ids) {
-  const bool defined = node < defs_.system_tree.size();
-  pugi::xml_node element = parent.append_child("systemtreenode");
-  element.append_attribute("Id") = next_node_++;
-  AddText(element, "name",
-          defined ? std::string(defs_.str(defs_.system_tree[node].name)) : "machine");
-  AddText(element, "class",
-          defined ? std::string(defs_.str(defs_.system_tree[node].class_name)) : "machine");
-  if (!defined) {
-    for (uint32_t g : node_groups_[node]) Group(element, g, ids);
-    return;
+void AnchorBuilder::SystemNode(pugi::xml_node parent, uint32_t root, CubeIds& ids) {
+  // Depth first with an explicit stack, as the call tree: definitions can nest nodes deeply. A
+  // node's processes follow its child nodes (numbered after theirs), so each node is visited
+  // twice: to write it and queue its children, then, once they are done, to write its processes.
+  struct Frame {
+    pugi::xml_node element;  // the parent's element on the first visit, its own on the second
+    uint32_t node;
+    bool children_done;
+  };
+  std::vector<Frame> stack{{parent, root, false}};
+  while (!stack.empty()) {
+    Frame frame = stack.back();
+    stack.pop_back();
+    if (frame.children_done) {
+      for (uint32_t g : node_groups_[frame.node]) Group(frame.element, g, ids);
+      continue;
+    }
+    const uint32_t node = frame.node;
+    const bool defined = node < defs_.system_tree.size();
+    pugi::xml_node element = frame.element.append_child("systemtreenode");
+    element.append_attribute("Id") = next_node_++;
+    AddText(element, "name",
+            defined ? std::string(defs_.str(defs_.system_tree[node].name)) : "machine");
+    AddText(element, "class",
+            defined ? std::string(defs_.str(defs_.system_tree[node].class_name)) : "machine");
+    stack.push_back({element, node, true});
+    if (!defined) continue;
+    const std::vector<uint32_t>& children = node_children_[node];
+    for (auto it = children.rbegin(); it != children.rend(); ++it) {
+      stack.push_back({element, *it, false});
+    }
   }
-  for (uint32_t child : node_children_[node]) SystemNode(element, child, ids);
-  for (uint32_t g : node_groups_[node]) Group(element, g, ids);
 }
 
 void AnchorBuilder::Group(pugi::xml_node parent, uint32_t g, CubeIds& ids) {

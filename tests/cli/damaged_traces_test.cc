@@ -18,6 +18,7 @@
 #include <gtest/gtest.h>
 
 #include "testing/scenario.h"
+#include "tests/common/cube_reader.h"
 #include "tests/common/paths.h"
 
 namespace cw::test {
@@ -182,6 +183,26 @@ TEST(DamagedTracesTest, DeepRecursionKeepsTheCubeFileLinear) {
   // that has them (time, visits, computation): well below 1 KB.
   EXPECT_LT(fs::file_size(out + "/report.cubex"), kDepth * 1000);
   EXPECT_LT(o.peak_kib, 2u << 20) << o.out;
+}
+
+// A system tree whose machine and node are each other's parent: no root reaches the processes,
+// which the Cube writer used to leave out of the system tree (and then wrote values past the
+// end of its rows). They are placed under a machine of their own.
+TEST(DamagedTracesTest, SystemTreeCycleKeepsEveryLocationInTheCube) {
+  testing::Scenario s = LateSender();
+  s.set_system_tree_cycle();
+  const std::string anchor = s.WriteOrDie(testing::MakeTempDir("damaged-tree"));
+  const std::string out = Out("tree-out");
+  const Outcome o = Causeway("analyze -q -o " + out + " " + anchor);
+  ExpectNoCrash(o);
+  ASSERT_EQ(o.code, 0) << o.out;
+  Result<CubeFile> cube = ReadCubex(out + "/report.cubex");
+  ASSERT_TRUE(cube) << cube.error().message();
+  ASSERT_EQ(cube->locations.size(), 2u);
+  // Late Sender: rank 1 waits from 1 s to 5 s.
+  double late_sender = 0;
+  for (const auto& [where, value] : cube->values["mpi_latesender"]) late_sender += value;
+  EXPECT_EQ(late_sender, 4.0);
 }
 
 // Item 4: 0 ticks per second turns every duration into nonsense (43.7 us read as 43,700 s).
