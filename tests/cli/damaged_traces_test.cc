@@ -35,10 +35,17 @@ struct Outcome {
 
 // The address-space limit of a release run; AddressSanitizer reserves terabytes of address
 // space, so sanitized builds rely on the measured peak alone.
+// AddressSanitizer's shadow memory and quarantine add a few hundred megabytes to every run, and
+// its unoptimised build runs 20 times slower: the memory allowance of a run grows, and the
+// largest inputs shrink, in sanitized builds.
 #if CW_SANITIZED
 constexpr const char* kLimit = "";
+constexpr uint64_t kProgramBytes = 600ull << 20;
+constexpr uint64_t kManyRegions = 10000;
 #else
 constexpr const char* kLimit = "ulimit -v 8000000; ";
+constexpr uint64_t kProgramBytes = 100ull << 20;
+constexpr uint64_t kManyRegions = 100000;
 #endif
 
 // Runs `causeway ARGS` (ARGS already quoted for the shell) with a 60 s timeout.
@@ -103,7 +110,8 @@ testing::Scenario LateSender(uint64_t ticks_per_second = 1) {
 // Item 1: a location of 600,002 events (7.2 MB, 1 MiB chunks), cut at a chunk boundary and
 // right after the header of the next chunk. libotf2 then replays earlier records forever; the
 // reader stops at the declared count. Memory stays that of the undamaged trace (600,002 events
-// at the estimate's 48 bytes each, plus 100 MB of program), and each run takes seconds.
+// at the estimate's 48 bytes each, plus the program: 100 MB, 600 MB under the sanitizers), and
+// each run takes seconds.
 TEST(DamagedTracesTest, EventFileCutAtAChunkBoundary) {
   testing::Scenario s(2);
   testing::RankScript& r0 = s.rank(0);
@@ -115,7 +123,7 @@ TEST(DamagedTracesTest, EventFileCutAtAChunkBoundary) {
   const std::string events = fs::path(clean).parent_path() / "traces" / "0.evt";
   ASSERT_GT(fs::file_size(events), 2u << 20);
   const std::string original = ReadFile(events);
-  const uint64_t bound_kib = (600002ull * 48 + (100ull << 20)) / 1024;
+  const uint64_t bound_kib = (600002ull * 48 + kProgramBytes) / 1024;
   for (size_t cut : {size_t{1} << 20, (size_t{1} << 20) + 18, size_t{2} << 20}) {
     SCOPED_TRACE("cut at " + std::to_string(cut));
     WriteFile(events, original.substr(0, cut));
@@ -618,10 +626,14 @@ TEST(DamagedTracesTest, EventFilesSwappedBetweenLocations) {
   }
 }
 
+// 10^5 regions (10^4 under the sanitizers), each a call path, and a region name of 1 MB with a
+// newline: analysed, and the newline does not start a line of the summary.
 TEST(DamagedTracesTest, ManyAndHugeRegionNames) {
   testing::Scenario s(2);
   s.rank(0).Enter(0, "main");
-  for (uint64_t i = 0; i < 100000; ++i) s.rank(0).Call(1 + 2 * i, 2 + 2 * i, "f" + std::to_string(i));
+  for (uint64_t i = 0; i < kManyRegions; ++i) {
+    s.rank(0).Call(1 + 2 * i, 2 + 2 * i, "f" + std::to_string(i));
+  }
   s.rank(0).Call(300000, 300001, std::string(1 << 20, 'x') + "\nsecond line");
   s.rank(0).Leave(400000, "main");
   s.rank(1).Enter(0, "main").Leave(400000, "main");
