@@ -449,7 +449,7 @@ std::string Scenario::WriteOrDie(const std::string& directory) const {
       }
     }
   }
-  Status closed = archive.Close(ticks_per_second_);
+  Status closed = archive.Close(ticks_per_second_, global_offset_);
   if (!closed) Die(closed.error().message());
   return archive.anchor_path();
 }

@@ -189,6 +189,8 @@ class Scenario {
   void DeclareEventCount(int rank, uint64_t events) { declared_events_[rank] = events; }
   // The machine and node of the system tree each other's parent: no root reaches them.
   void set_system_tree_cycle() { system_tree_cycle_ = true; }
+  // The clock properties' global offset (0 unless set).
+  void set_global_offset(uint64_t offset) { global_offset_ = offset; }
 
   // Writes the archive into `directory` and returns the anchor path; aborts the test binary on
   // a writer failure (a broken test, not a finding).
@@ -210,6 +212,7 @@ class Scenario {
   std::map<int, uint32_t> group_override_;
   std::map<int, uint64_t> declared_events_;
   bool system_tree_cycle_ = false;
+  uint64_t global_offset_ = 0;
 };
 
 // A fresh empty directory under the test temp dir, unique per call.

@@ -109,6 +109,22 @@ TimeRange ValidTimeRange(const trace::ClockProperties& clock) {
       __builtin_add_overflow(end, slack, &range.latest)) {
     range.latest = UINT64_MAX;
   }
+  // The analyses take differences of timestamps as signed 64-bit numbers. They are exact as long
+  // as no two times of a trace lie on either side of 2^63 and none are 2^62 or more apart: the
+  // range keeps to the half the global offset is in, and to 2^62 ticks (146 years at 1 GHz).
+  constexpr uint64_t kHalf = uint64_t{1} << 63;
+  constexpr uint64_t kMostSpan = uint64_t{1} << 62;
+  if (clock.global_offset >= kHalf) {
+    range.earliest = std::max(range.earliest, kHalf);
+  } else {
+    range.latest = std::min(range.latest, kHalf - 1);
+  }
+  if (range.latest - range.earliest > kMostSpan) {
+    range.earliest = std::max(range.earliest, clock.global_offset > kMostSpan / 2
+                                                  ? clock.global_offset - kMostSpan / 2
+                                                  : 0);
+    range.latest = std::min(range.latest, range.earliest + kMostSpan);
+  }
   return range;
 }
 
@@ -118,10 +134,11 @@ Error OutOfRangeError(const trace::Definitions& defs, uint32_t location, uint64_
   return Error(ErrorCode::kCorrupt,
                LocationLabel(defs, location) + ": event " + std::to_string(recorded) +
                    " has the timestamp " + std::to_string(time) +
-                   ", far outside the trace's time range (" + std::to_string(clock.global_offset) +
+                   ", outside the trace's time range (" + std::to_string(clock.global_offset) +
                    " + " + std::to_string(clock.trace_length) +
-                   " ticks, from its clock properties): a damaged record, or clock offsets that "
-                   "moved it out of range; reading stopped there");
+                   " ticks from its clock properties, widened by that length, within 2^62 ticks "
+                   "and on one side of 2^63): a damaged record, or clock offsets that moved it "
+                   "out of range; reading stopped there");
 }
 
 std::vector<uint8_t> DefinedRegionMask(const trace::Definitions& defs) {

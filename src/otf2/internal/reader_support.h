@@ -66,7 +66,8 @@ inline constexpr DiagnosticKind kLocalDefinitionsMissing{
 // The timestamps a trace's events may carry: its clock properties' range [global offset, global
 // offset + length], widened by the length (or one second, if more) on either side, because
 // writers round and clock offsets move events a little. Nothing damaged stays within it by chance
-// of a wrapped subtraction; a small error stays a small error.
+// of a wrapped subtraction; a small error stays a small error. It never spans 2^62 ticks nor
+// crosses 2^63, so that every difference of two timestamps fits a signed 64-bit number.
 struct TimeRange {
   uint64_t earliest = 0;
   uint64_t latest = UINT64_MAX;
