@@ -1,7 +1,5 @@
 #include "report/whatif_report.h"
 
-#include "base/utf8.h"
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -10,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/units.h"
+#include "base/utf8.h"
 
 namespace cw::report {
 namespace {
