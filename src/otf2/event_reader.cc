@@ -35,11 +35,8 @@ LocationReadResult ReadLocation(OTF2_Reader* reader, const EventReadJob& job, ui
 
   const std::string where = internal::LocationLabel(*job.defs, location);
   if (have_def_files) ReadLocalDefinitions(reader, def.otf2_id, result.diagnostics);
-  if (local_definitions_expected &&
-      !std::filesystem::exists(internal::ArchiveDirectory(job.anchor) + "/" +
-                               std::to_string(def.otf2_id) + ".def")) {
-    result.diagnostics.Report(internal::kLocalDefinitionsMissing, where);
-  }
+  internal::CheckLocalDefinitionFile(job.anchor, *job.defs, location, local_definitions_expected,
+                                     result.diagnostics);
   const std::string event_file =
       internal::ArchiveDirectory(job.anchor) + "/" + std::to_string(def.otf2_id) + ".evt";
   OTF2_EvtReader* evt_reader = OTF2_Reader_GetEvtReader(reader, def.otf2_id);

@@ -68,12 +68,10 @@ Result<std::unique_ptr<LocationStream>> LocationStream::Open(const std::string& 
   // the callbacks check, so their diagnostic is not kept here.
   Diagnostics ignored;
   if (lib.def_files_open) internal::ReadLocalDefinitions(reader, def.otf2_id, ignored);
-  const std::string where = internal::LocationLabel(defs, location);
-  if (lib.def_files_open && internal::ArchiveHasLocalDefinitions(anchor, defs) &&
-      !std::filesystem::exists(internal::ArchiveDirectory(anchor) + "/" +
-                               std::to_string(def.otf2_id) + ".def")) {
-    stream->diagnostics_.Report(internal::kLocalDefinitionsMissing, where);
-  }
+  internal::CheckLocalDefinitionFile(
+      anchor, defs, location,
+      lib.def_files_open && internal::ArchiveHasLocalDefinitions(anchor, defs),
+      stream->diagnostics_);
   stream->bound_ = internal::EventRecordBound(anchor, defs, location);
   lib.events = OTF2_Reader_GetEvtReader(reader, def.otf2_id);
   if (lib.events == nullptr) {

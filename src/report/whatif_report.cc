@@ -117,13 +117,7 @@ std::string ToWhatIfText(const sim::WhatIfResult& r, const WhatIfContext& c) {
     out += "\nTrace problems: none.\n";
   } else if (!r.diagnostics.empty()) {
     out += "\nTrace problems (the replay used the repaired events; see also the notes above):\n";
-    for (const Diagnostics::Entry& d : r.diagnostics.Sorted()) {
-      out += "  [" + std::string(SeverityName(d.kind->severity)) + "] " +
-             std::string(d.kind->name) + " x" + std::to_string(d.count) + ": " +
-             std::string(d.kind->description);
-      if (!d.example.empty()) out += " (first: " + DisplayText(d.example) + ")";
-      out += "\n";
-    }
+    for (const Diagnostics::Entry& d : r.diagnostics.Sorted()) out += TraceProblemLine(d);
   }
   if (!c.simulated_trace.empty()) {
     out += "\nSimulated trace (first run): " + c.simulated_trace + "\n  " +
@@ -136,6 +130,14 @@ std::string ToWhatIfText(const sim::WhatIfResult& r, const WhatIfContext& c) {
            "   shows the wait states of the new conditions\n";
   }
   return out;
+}
+
+std::string TraceProblemLine(const Diagnostics::Entry& d) {
+  std::string line = "  [" + std::string(SeverityName(d.kind->severity)) + "] " +
+                     std::string(d.kind->name) + " x" + std::to_string(d.count) + ": " +
+                     std::string(d.kind->description);
+  if (!d.example.empty()) line += " (first: " + DisplayText(d.example) + ")";
+  return line + "\n";
 }
 
 std::vector<std::string> WhatIfProblems(const sim::WhatIfResult& r) {

@@ -23,6 +23,10 @@ struct WhatIfContext {
 
 std::string ToWhatIfText(const sim::WhatIfResult& result, const WhatIfContext& context);
 
+// "  [warning] trace.time_reversed x3: <description> (first: <example>)\n": how every text output
+// lists a trace problem, its example escaped for display.
+std::string TraceProblemLine(const Diagnostics::Entry& problem);
+
 // Every problem of the trace the replay worked around, one short phrase each (the reader's
 // diagnostics by name, the replay's repairs with their counts): empty for a sound trace.
 std::vector<std::string> WhatIfProblems(const sim::WhatIfResult& result);

@@ -141,6 +141,17 @@ Error OutOfRangeError(const trace::Definitions& defs, uint32_t location, uint64_
                    "out of range; reading stopped there");
 }
 
+void CheckLocalDefinitionFile(const std::string& anchor, const trace::Definitions& defs,
+                              uint32_t location, bool expected, Diagnostics& diagnostics) {
+  if (!expected) return;
+  std::error_code ec;
+  const std::string file = ArchiveDirectory(anchor) + "/" +
+                           std::to_string(defs.locations[location].otf2_id) + ".def";
+  if (!std::filesystem::exists(file, ec)) {
+    diagnostics.Report(kLocalDefinitionsMissing, LocationLabel(defs, location));
+  }
+}
+
 std::vector<uint8_t> DefinedRegionMask(const trace::Definitions& defs) {
   std::vector<uint8_t> defined(defs.regions.size());
   for (size_t r = 0; r < defined.size(); ++r) defined[r] = defs.regions[r].defined ? 1 : 0;

@@ -58,6 +58,11 @@ std::string ArchiveDirectory(const std::string& anchor);
 // lost it (its events' ids would be read unmapped), which is worth a diagnostic.
 bool ArchiveHasLocalDefinitions(const std::string& anchor, const trace::Definitions& defs);
 
+// Reports kLocalDefinitionsMissing for `location` if the archive's other locations have local
+// definition files (`expected`, from ArchiveHasLocalDefinitions) and it has none.
+void CheckLocalDefinitionFile(const std::string& anchor, const trace::Definitions& defs,
+                              uint32_t location, bool expected, Diagnostics& diagnostics);
+
 inline constexpr DiagnosticKind kLocalDefinitionsMissing{
     "otf2.local_definitions_missing", Severity::kError,
     "a location's local definition file is missing while the others have theirs: its events' "
