@@ -84,6 +84,11 @@ class AnalyzeSubcommand final : public Subcommand {
                  "truncated, and report what was lost");
     app.add_flag("--wait-states-only", wait_states_only_,
                  "skip the root-cause (delay) and critical-path analyses");
+    app.add_option("--semantics", semantics_,
+                   "definitions of the root-cause metrics: causeway (default) or scalasca "
+                   "(Scalasca 2.6's, to check a report against Scalasca's value by value; "
+                   "docs/metrics.md lists the differences)")
+        ->check(CLI::IsMember({"causeway", "scalasca"}));
     app.add_flag("--time-correct", time_correct_,
                  "repair clock-condition violations with the controlled logical clock before "
                  "analysing");
@@ -151,6 +156,7 @@ class AnalyzeSubcommand final : public Subcommand {
     analysis_options.threads = threads;
     analysis_options.instances_per_metric = static_cast<size_t>(instances_);
     analysis_options.root_causes = !wait_states_only_;
+    analysis_options.semantics = Semantics();
     analysis::AnalysisResult analysis = analysis::AnalyzeTrace(trace, graph, analysis_options);
     stopwatch.Lap("analysis");
     // POP's serialisation and transfer efficiency need the runtime on an ideal network; if the
@@ -182,6 +188,10 @@ class AnalyzeSubcommand final : public Subcommand {
   }
 
  private:
+  analysis::Semantics Semantics() const {
+    return analysis::ParseSemantics(semantics_).value_or(analysis::Semantics::kCauseway);
+  }
+
   // The worker threads of one rank of a job: a rank the launcher bound to some CPUs uses those;
   // unbound ranks on one node share its CPUs.
   unsigned JobRankThreads(const comm::Communicator& comm) const {
@@ -217,6 +227,7 @@ class AnalyzeSubcommand final : public Subcommand {
     options.read.allow_partial = partial_;
     options.instances_per_metric = static_cast<size_t>(instances_);
     options.root_causes = !wait_states_only_;
+    options.semantics = Semantics();
     CW_ASSIGN_OR_RETURN(std::optional<distributed::JobReport> job,
                         distributed::AnalyzeAsJobRank(trace_, options, comm));
     if (!job) return OkStatus();  // the first rank writes the report
@@ -310,6 +321,7 @@ class AnalyzeSubcommand final : public Subcommand {
   int instances_ = 10;
   bool partial_ = false;
   bool wait_states_only_ = false;
+  std::string semantics_ = "causeway";
   bool time_correct_ = false;
   bool quiet_ = false;
   bool timings_ = false;

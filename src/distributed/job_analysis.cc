@@ -86,18 +86,20 @@ struct RootCauses {
 // for the first rank's finish.
 RootCauses AnalyzeRootCauses(const trace::Trace& trace, analysis::WaitStateResult& waitstates,
                              const trace::Partition& partition, comm::Communicator& comm,
-                             unsigned threads, std::optional<analysis::SyncPoints>& sync_points,
-                             PhaseLog& log) {
+                             unsigned threads, analysis::Semantics semantics,
+                             std::optional<analysis::SyncPoints>& sync_points, PhaseLog& log) {
   const analysis::RankShare share{&comm, &partition};
+  analysis::KeepFollowedEdges(waitstates.sync, semantics);
   sync_points.emplace(analysis::BuildSyncPoints(trace, std::move(waitstates.sync), threads, share));
   log.Lap("sync points");
   RootCauses r;
   r.sync_points = sync_points->diagnostics;
   analysis::DelayOptions delay;
   delay.threads = threads;
+  delay.semantics = semantics;
   r.delay = analysis::AnalyzeDelay(trace, *sync_points, waitstates.severities, delay);
   log.Lap("delay");
-  r.path = analysis::WalkCriticalPath(trace, *sync_points, threads);
+  r.path = analysis::WalkCriticalPath(trace, *sync_points, threads, semantics);
   log.Lap("critical path");
   return r;
 }
@@ -225,6 +227,7 @@ Result<std::optional<JobReport>> AnalyzeAsJobRank(const std::string& path,
   wait_options.threads = options.read.threads;
   wait_options.instances_per_metric = options.instances_per_metric;
   wait_options.sync_edges = options.root_causes;
+  wait_options.probes_wait = options.semantics == analysis::Semantics::kCauseway;
   wait_options.comm = &comm;
   wait_options.partition = &partition;
   analysis::WaitStateResult waitstates = analysis::AnalyzeWaitStates(trace, graph, wait_options);
@@ -233,6 +236,7 @@ Result<std::optional<JobReport>> AnalyzeAsJobRank(const std::string& path,
   std::optional<analysis::SyncPoints> sync_points;
   if (options.root_causes) {
     root_causes = AnalyzeRootCauses(trace, waitstates, partition, comm, options.read.threads,
+                                    options.semantics,
                                     sync_points, log);
   }
 
@@ -246,6 +250,7 @@ Result<std::optional<JobReport>> AnalyzeAsJobRank(const std::string& path,
     report::TraceFacts facts;
     facts.spans.resize(n);
     analysis::AnalysisResult analysis;
+    analysis.semantics = options.semantics;
     analysis.waitstates.severities.assign(n, analysis::LocationSeverities(trace.call_tree.size()));
     std::optional<analysis::CriticalPathFacts> path_facts;
     if (options.root_causes) {
@@ -261,6 +266,7 @@ Result<std::optional<JobReport>> AnalyzeAsJobRank(const std::string& path,
     if (path_facts) {
       analysis::CriticalPathOptions critical;
       critical.threads = options.read.threads;
+      critical.semantics = options.semantics;
       analysis.critical_path = analysis::FinishCriticalPath(
           *sync_points, *path_facts, analysis.waitstates.severities, critical);
       sync_points.reset();

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/metrics/semantics.h"
 #include "base/status.h"
 #include "comm/communicator.h"
 #include "otf2/trace_reader.h"
@@ -32,6 +33,7 @@ struct JobAnalysisOptions {
   otf2::ReadOptions read;  // threads: worker threads within the rank
   size_t instances_per_metric = 10;
   bool root_causes = true;  // delay and critical-path analysis
+  analysis::Semantics semantics = analysis::Semantics::kCauseway;  // of the root-cause metrics
 };
 
 // One phase of the job: the slowest rank's wall time and the bytes all ranks sent.

@@ -58,6 +58,7 @@ std::string ToJson(const Report& report) {
   json j;
   j["format"] = "causeway-report";
   j["version"] = kReportFormatVersion;
+  j["semantics"] = report.semantics;
   j["trace"] = TraceJson(report.trace);
   json& locations = j["locations"] = json::array();
   for (const Location& l : report.locations) {

@@ -125,6 +125,7 @@ Report BuildReport(const trace::Trace& trace, const TraceFacts& facts,
                    const clock::ClockCorrection* correction) {
   const analysis::WaitStateResult& waitstates = analysis.waitstates;
   Report r;
+  r.semantics = std::string(analysis::SemanticsName(analysis.semantics));
   r.trace = Summarize(trace, facts, waitstates);
   const trace::Definitions& defs = trace.defs;
   for (uint32_t i = 0; i < trace.location_count(); ++i) {

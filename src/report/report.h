@@ -114,6 +114,9 @@ struct DiagnosticEntry {
 };
 
 struct Report {
+  // The definitions the metrics follow where causeway's and Scalasca's differ: "causeway" or
+  // "scalasca" (--semantics).
+  std::string semantics = "causeway";
   TraceSummary trace;
   std::vector<Location> locations;
   std::vector<Callpath> callpaths;

@@ -49,7 +49,11 @@ void TraceSection(const Report& r, std::string& out) {
     out += "         written by " + t.creator + " (OTF2 " + t.otf2_version + ")\n";
   out += "         " + std::to_string(t.processes) + " processes, " + std::to_string(t.locations) +
          " locations, " + std::to_string(t.events) + " events, " + FormatSeconds(t.duration) +
-         " from first to last event\n\n";
+         " from first to last event\n";
+  if (r.semantics == "scalasca") {
+    out += "Metrics: Scalasca 2.6's definitions where causeway's differ (--semantics scalasca)\n";
+  }
+  out += "\n";
 }
 
 // Labels that read well without the metric tree around them.
@@ -289,9 +293,11 @@ void CriticalPathSection(const Report& r, std::string& out) {
   if (!r.critical_path) return;
   const CriticalPathSummary& cp = *r.critical_path;
   double window = cp.window_end - cp.window_begin;
-  out += "Critical path: " + FormatSeconds(cp.length) + " from the last MPI_Init to the last " +
-         "MPI_Finalize (" + std::to_string(cp.segments) + " stretch" +
-         (cp.segments == 1 ? "" : "es");
+  const bool scalasca = r.semantics == "scalasca";
+  out += "Critical path: " + FormatSeconds(cp.length) +
+         (scalasca ? " from MPI_Init to the last MPI_Finalize"
+                   : " from the last MPI_Init to the last MPI_Finalize") +
+         " (" + std::to_string(cp.segments) + " stretch" + (cp.segments == 1 ? "" : "es");
   if (cp.end_location) out += ", ending on " + r.LocationLabel(*cp.end_location);
   out += ")\n";
   if (cp.length + cp.untracked < window * (1 - 1e-9)) {

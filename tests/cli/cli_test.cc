@@ -1,6 +1,7 @@
 // The causeway command as users run it: help, exit codes and messages for bad input, files.
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include <nlohmann/json.hpp>
 
@@ -43,6 +44,8 @@ TEST(CliTest, UsageErrorsExitWithOne) {
   EXPECT_EQ(Causeway("analyze", &out), 1);  // no trace
   EXPECT_EQ(Causeway("analyze --no-such-option x", &out), 1);
   EXPECT_EQ(Causeway("analyze --threads 0 x", &out), 1);
+  EXPECT_EQ(Causeway("analyze --semantics scout x", &out), 1);
+  EXPECT_NE(out.find("scalasca"), std::string::npos) << out;  // names what it accepts
   EXPECT_EQ(Causeway("frobnicate", &out), 1);
 }
 
@@ -101,6 +104,26 @@ TEST(CliTest, AnalyzeWritesTheReportDirectory) {
   std::ifstream summary(report + "/summary.txt");
   ASSERT_TRUE(summary);
   EXPECT_TRUE(fs::exists(report + "/report.cubex"));
+}
+
+// --semantics scalasca says so in report.json and summary.txt; the default says causeway.
+TEST(CliTest, AnalyzeNamesTheSemanticsOfItsRootCauseMetrics) {
+  const std::string anchor = SmallTrace("cli-semantics");
+  for (const std::string semantics : {"causeway", "scalasca"}) {
+    const std::string report = testing::MakeTempDir("cli-semantics-" + semantics);
+    const std::string flag = semantics == "causeway" ? "" : " --semantics scalasca";
+    std::string out;
+    ASSERT_EQ(Causeway("analyze -q" + flag + " " + anchor + " -o " + report, &out), 0) << out;
+    std::ifstream json_file(report + "/report.json");
+    ASSERT_TRUE(json_file);
+    EXPECT_EQ(nlohmann::json::parse(json_file)["semantics"], semantics);
+    std::ifstream summary_file(report + "/summary.txt");
+    const std::string summary((std::istreambuf_iterator<char>(summary_file)),
+                              std::istreambuf_iterator<char>());
+    EXPECT_EQ(summary.find("Metrics: Scalasca 2.6's definitions") != std::string::npos,
+              semantics == "scalasca")
+        << summary;
+  }
 }
 
 TEST(CliTest, MemoryLimitRefusesBeforeReading) {

@@ -60,7 +60,8 @@ std::map<std::tuple<std::string, uint32_t, std::string>, double> Analysis::Value
   return values;
 }
 
-Analysis AnalyzeFile(const std::string& anchor, unsigned threads, bool time_correct) {
+Analysis AnalyzeFile(const std::string& anchor, unsigned threads, bool time_correct,
+                     analysis::Semantics semantics) {
   Analysis a;
   otf2::ReadOptions options;
   options.threads = threads;
@@ -78,6 +79,7 @@ Analysis AnalyzeFile(const std::string& anchor, unsigned threads, bool time_corr
   analysis::AnalysisOptions options_all;
   options_all.threads = threads;
   options_all.instances_per_metric = 20;
+  options_all.semantics = semantics;
   a.result = analysis::AnalyzeTrace(a.trace, a.graph, options_all);
   // As `causeway analyze` does: POP's T_ideal from the ideal-network replay.
   Result<sim::ReplayResult> ideal = sim::ReplayOnIdealNetwork(sim::TraceInput(a.trace));
@@ -103,9 +105,10 @@ testing::Scenario HostileNamesLateSender() {
   return s;
 }
 
-Analysis AnalyzeScenario(const testing::Scenario& scenario, unsigned threads) {
+Analysis AnalyzeScenario(const testing::Scenario& scenario, unsigned threads,
+                         analysis::Semantics semantics) {
   std::string dir = testing::MakeTempDir("scenario");
-  return AnalyzeFile(scenario.WriteOrDie(dir), threads);
+  return AnalyzeFile(scenario.WriteOrDie(dir), threads, false, semantics);
 }
 
 }  // namespace cw::test

@@ -40,8 +40,10 @@ struct Analysis {
 };
 
 // Reads `anchor` (with `threads` workers), corrects its timestamps if asked (as
-// `--time-correct`) and analyses it. Fails the test on a read error.
-Analysis AnalyzeFile(const std::string& anchor, unsigned threads = 2, bool time_correct = false);
+// `--time-correct`) and analyses it with the root-cause metrics' `semantics`. Fails the test on a
+// read error.
+Analysis AnalyzeFile(const std::string& anchor, unsigned threads = 2, bool time_correct = false,
+                     analysis::Semantics semantics = analysis::Semantics::kCauseway);
 // A Late Sender whose regions have hostile names, for the writers of untrusted text: rank 0
 // computes 0..10 in kMarkupRegion and sends 10..11; rank 1 receives 4..12 (Late Sender 6 s)
 // inside kHostileRegion, whose name would close a script element and holds quotes, a
@@ -51,6 +53,7 @@ inline constexpr char kHostileRegion[] = "</script><script>alert(2)</script><!--
 testing::Scenario HostileNamesLateSender();
 
 // Writes the scenario to a fresh temporary directory and analyses it.
-Analysis AnalyzeScenario(const testing::Scenario& scenario, unsigned threads = 2);
+Analysis AnalyzeScenario(const testing::Scenario& scenario, unsigned threads = 2,
+                         analysis::Semantics semantics = analysis::Semantics::kCauseway);
 
 }  // namespace cw::test

@@ -29,7 +29,8 @@ struct Pages {
 
 // What `causeway analyze [--wait-states-only]` writes, made by one process.
 Pages SingleProcessPages(const std::string& anchor, const otf2::ReadOptions& options,
-                         bool root_causes) {
+                         bool root_causes,
+                         analysis::Semantics semantics = analysis::Semantics::kCauseway) {
   Result<trace::Trace> trace = otf2::ReadTrace(anchor, options);
   EXPECT_TRUE(trace) << anchor;
   if (!trace) return {};
@@ -37,6 +38,7 @@ Pages SingleProcessPages(const std::string& anchor, const otf2::ReadOptions& opt
   analysis::AnalysisOptions analysis_options;
   analysis_options.threads = 2;
   analysis_options.root_causes = root_causes;
+  analysis_options.semantics = semantics;
   analysis::AnalysisResult analysis = analysis::AnalyzeTrace(*trace, graph, analysis_options);
   if (Result<sim::ReplayResult> ideal = sim::ReplayOnIdealNetwork(sim::TraceInput(*trace))) {
     analysis::AddIdealNetworkRuntime(
@@ -47,11 +49,14 @@ Pages SingleProcessPages(const std::string& anchor, const otf2::ReadOptions& opt
 }
 
 void CheckJobReport(const std::string& anchor, uint32_t ranks, bool root_causes,
-                    const Pages& single) {
+                    const Pages& single,
+                    analysis::Semantics semantics = analysis::Semantics::kCauseway) {
   const std::string where = anchor + " on " + std::to_string(ranks) + " ranks" +
-                            (root_causes ? "" : " (wait states only)");
+                            (root_causes ? "" : " (wait states only)") + " under " +
+                            std::string(analysis::SemanticsName(semantics)) + " semantics";
   JobAnalysisOptions options;
   options.root_causes = root_causes;
+  options.semantics = semantics;
   options.read.allow_partial = true;
   options.read.threads = 2;
   std::mutex mutex;
@@ -90,9 +95,14 @@ TEST(JobAnalysisTest, EveryRealTraceGivesOneProcessesReportOnOneToFourRanks) {
     EXPECT_NE(single.json.find("\"critical_path\": {"), std::string::npos) << name;
     for (uint32_t ranks = 1; ranks <= 4; ++ranks)
       CheckJobReport(test::RealTrace(name), ranks, true, single);
-    // Without them, on the rank count that splits most traces unevenly.
+    // Without them, and under Scalasca's semantics (the path walk ends where the first rank
+    // may not hold the location), on the rank count that splits most traces unevenly.
     CheckJobReport(test::RealTrace(name), 3, false,
                    SingleProcessPages(test::RealTrace(name), options, false));
+    const Pages scalasca =
+        SingleProcessPages(test::RealTrace(name), options, true, analysis::Semantics::kScalasca);
+    EXPECT_NE(scalasca.json.find("\"semantics\": \"scalasca\""), std::string::npos) << name;
+    CheckJobReport(test::RealTrace(name), 3, true, scalasca, analysis::Semantics::kScalasca);
   }
 }
 

@@ -1,6 +1,8 @@
 // causeway against Scalasca 2.6 on the traces Scalasca could analyse: every metric both tools
 // compute must agree per location (Scalasca's values, decoded from its Cube report, are in
-// ../shared/peer-results/scalasca/<trace>/trace.metrics.json).
+// ../shared/peer-results/scalasca/<trace>/trace.metrics.json). Under `--semantics scalasca` the
+// only difference left is Scalasca's Late Receiver defect; under causeway's own semantics the
+// deliberate differences of docs/metrics.md are taken out first.
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -80,12 +82,13 @@ const std::set<std::string>& IncludesLateReceiverCosts() {
   return names;
 }
 
-void CompareWithScalasca(const std::string& name) {
-  SCOPED_TRACE(name);
+void CompareWithScalasca(const std::string& name, analysis::Semantics semantics) {
+  SCOPED_TRACE(name + " under " + std::string(analysis::SemanticsName(semantics)) + " semantics");
+  const bool own = semantics == analysis::Semantics::kCauseway;
   std::ifstream in(ScalascaResult(name, "trace.metrics.json"));
   ASSERT_TRUE(in) << "missing Scalasca results for " << name;
   json scalasca = json::parse(in);
-  Analysis a = AnalyzeFile(RealTrace(name));
+  Analysis a = AnalyzeFile(RealTrace(name), 2, false, semantics);
   std::vector<uint32_t> location_of_rank;
   for (uint32_t loc = 0; loc < a.report.locations.size(); ++loc) {
     ASSERT_TRUE(a.report.locations[loc].rank);
@@ -113,7 +116,7 @@ void CompareWithScalasca(const std::string& name) {
           << "Scalasca metric " << metric << " is neither computed nor listed";
       continue;
     }
-    if (!data.contains("per_location") || DefinedDifferently().contains(metric)) continue;
+    if (!data.contains("per_location") || (own && DefinedDifferently().contains(metric))) continue;
     const json& theirs = data["per_location"];
     ASSERT_EQ(theirs.size(), location_of_rank.size()) << metric;
     for (size_t rank = 0; rank < theirs.size(); ++rank) {
@@ -121,7 +124,7 @@ void CompareWithScalasca(const std::string& name) {
       double expected = theirs[rank].get<double>();
       double ours = a.LocationTotal(metric, loc);
       auto found = CausewayOnlyChildren().find(metric);
-      if (found != CausewayOnlyChildren().end()) {
+      if (own && found != CausewayOnlyChildren().end()) {
         for (const std::string& child : found->second) ours -= a.LocationTotal(child, loc);
       }
       double lr_surplus = a.LocationTotal("delay_latereceiver_aggregate", loc) -
@@ -134,18 +137,46 @@ void CompareWithScalasca(const std::string& name) {
         continue;
       }
       if (IncludesLateReceiverCosts().contains(metric)) ours -= lr_surplus;
-      if (metric == "critical_path" && loc == path_start) ours += skew;
+      if (own && metric == "critical_path" && loc == path_start) ours += skew;
       EXPECT_NEAR(ours, expected, tolerance) << metric << " on rank " << rank;
     }
     ++compared;
   }
   EXPECT_GE(compared, 100);
+  if (!own) {
+    // Scalasca follows neither Wait at Finalize nor Early Scan and classifies point-to-point
+    // waits only: those causeway-only children are empty, not merely taken out.
+    for (const auto& [parent, children] : CausewayOnlyChildren()) {
+      for (const std::string& child : children) EXPECT_EQ(a.Total(child), 0.0) << child;
+    }
+    EXPECT_EQ(a.report.semantics, "scalasca");
+  }
 }
 
-TEST(ScalascaAgreementTest, CasitaLateSenderAndBarrier) { CompareWithScalasca("4_mpi_ls_barr"); }
-TEST(ScalascaAgreementTest, PipitPingPong) { CompareWithScalasca("ping-pong-otf2"); }
+using analysis::Semantics;
+
+TEST(ScalascaAgreementTest, CasitaLateSenderAndBarrier) {
+  CompareWithScalasca("4_mpi_ls_barr", Semantics::kCauseway);
+}
+TEST(ScalascaAgreementTest, PipitPingPong) {
+  CompareWithScalasca("ping-pong-otf2", Semantics::kCauseway);
+}
 TEST(ScalascaAgreementTest, PipitPingPongWithPapiMetrics) {
-  CompareWithScalasca("ping-pong-otf2-papi");
+  CompareWithScalasca("ping-pong-otf2-papi", Semantics::kCauseway);
+}
+
+// Under Scalasca's semantics nothing is taken out but the Late Receiver surplus: the critical
+// path from MPI_Init's Enter, the performance impact and critical-path imbalance of Scalasca's
+// definitions, and the delay and classification metrics without the waits Scalasca does not
+// follow all equal Scalasca's values.
+TEST(ScalascaAgreementTest, CasitaLateSenderAndBarrierUnderScalascaSemantics) {
+  CompareWithScalasca("4_mpi_ls_barr", Semantics::kScalasca);
+}
+TEST(ScalascaAgreementTest, PipitPingPongUnderScalascaSemantics) {
+  CompareWithScalasca("ping-pong-otf2", Semantics::kScalasca);
+}
+TEST(ScalascaAgreementTest, PipitPingPongWithPapiMetricsUnderScalascaSemantics) {
+  CompareWithScalasca("ping-pong-otf2-papi", Semantics::kScalasca);
 }
 
 }  // namespace

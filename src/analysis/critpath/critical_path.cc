@@ -4,6 +4,7 @@
 #include <memory>
 #include <string>
 
+#include "analysis/critpath/scalasca_impact.h"
 #include "base/check.h"
 #include "base/parallel.h"
 #include "comm/wire.h"
@@ -21,8 +22,13 @@ using trace::kNone;
 // where it jumps to another rank's, it hands the path over in one exchange of all ranks.
 class PathWalk {
  public:
-  PathWalk(const trace::Trace& trace, const SyncPoints& sp, CriticalPathFacts& facts)
-      : sp_(sp), facts_(facts), followed_(sp.edges.size(), false) {
+  PathWalk(const trace::Trace& trace, const SyncPoints& sp, Semantics semantics,
+           CriticalPathFacts& facts)
+      : trace_(trace),
+        sp_(sp),
+        semantics_(semantics),
+        facts_(facts),
+        followed_(sp.edges.size(), false) {
     facts_.on_path.assign(trace.location_count(), {});
     facts_.on_path_untracked.assign(trace.location_count(), 0);
   }
@@ -103,6 +109,7 @@ class PathWalk {
       while (role > 0 && l.roles[role - 1].kind != RoleKind::kWaiter) --role;
       if (role == 0) {
         Close(at.location, 0, BoundaryTime(l, 0), at.segment_end);
+        if (semantics_ == Semantics::kScalasca) ExtendToInit(at.location);
         return kNone;
       }
       const SyncRole& r = l.roles[role - 1];
@@ -136,7 +143,26 @@ class PathWalk {
     if (begin < end) facts_.segments.push_back(PathSegment{loc, begin, end});
   }
 
+  // Scalasca's path begins at MPI_Init's Enter on the location where it ends up, not at the
+  // window's begin: it also holds that process's time in MPI_Init before the last process
+  // arrived there (its wait for the launch of the others).
+  void ExtendToInit(uint32_t loc) {
+    const uint32_t init = sp_.init_call[loc];
+    if (init == kNone) return;
+    const trace::LocationEvents& events = trace_.location(loc);
+    const auto init_time = static_cast<int64_t>(events.time(init));
+    if (init_time >= sp_.window.begin) return;
+    const TimeMap before = TimeMap::Build(trace_, events, {}, {}, init_time, sp_.window.begin);
+    TimeVector part;
+    before.Sum(0, 1, part);
+    AddTimes(part, facts_.on_path[loc]);
+    facts_.on_path_untracked[loc] += before.Untracked(0, 1);
+    facts_.segments.push_back(PathSegment{loc, init_time, sp_.window.begin});
+  }
+
+  const trace::Trace& trace_;
   const SyncPoints& sp_;
+  const Semantics semantics_;
   CriticalPathFacts& facts_;
   std::vector<bool> followed_;  // by edge: its waiter role was followed
 };
@@ -256,10 +282,10 @@ class ImpactCalculator {
 }  // namespace
 
 CriticalPathFacts WalkCriticalPath(const trace::Trace& trace, const SyncPoints& sp,
-                                   unsigned threads) {
+                                   unsigned threads, Semantics semantics) {
   CriticalPathFacts facts;
   if (sp.participants.empty() || sp.window.end_location == kNone) return facts;
-  PathWalk walk(trace, sp, facts);
+  PathWalk walk(trace, sp, semantics, facts);
   walk.Run();
   // Every process's own time in the window (the d_p(c) of the impact metrics).
   facts.own.assign(trace.location_count(), {});
@@ -293,6 +319,12 @@ CriticalPathResult FinishCriticalPath(const SyncPoints& sp, const CriticalPathFa
               return a.location != b.location ? a.location < b.location : a.end < b.end;
             });
 
+  if (options.semantics == Semantics::kScalasca) {
+    for (uint32_t loc : sp.participants) result.untracked_time += facts.own_untracked[loc];
+    WriteScalascaImpact(sp.source->call_tree, sp.source->location_count(), sp.participants,
+                        facts.on_path, severities);
+    return result;
+  }
   ImpactCalculator impact(sp, facts, options.threads);
   impact.Write(severities, result);
   return result;
@@ -302,7 +334,8 @@ CriticalPathResult AnalyzeCriticalPath(const trace::Trace& trace, const SyncPoin
                                        std::vector<LocationSeverities>& severities,
                                        const CriticalPathOptions& options) {
   CW_CHECK(!sp.share.distributed());  // an MPI analysis job walks, gathers, then finishes
-  return FinishCriticalPath(sp, WalkCriticalPath(trace, sp, options.threads), severities, options);
+  return FinishCriticalPath(sp, WalkCriticalPath(trace, sp, options.threads, options.semantics),
+                            severities, options);
 }
 
 }  // namespace cw::analysis

@@ -21,12 +21,14 @@
 //                           runs c itself, inter-partition when it never does (MPMD).
 // Quantities defined per call path (ι, the imbalance costs) are written on the locations that
 // carry the path, in proportion to their time on it, so that their sum over locations is the
-// call path's value.
+// call path's value. Under Scalasca semantics (CriticalPathOptions::semantics) the path starts
+// earlier and these metrics follow Scalasca's definitions (scalasca_impact.h).
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
+#include "analysis/metrics/semantics.h"
 #include "analysis/metrics/severity.h"
 #include "analysis/syncpoints/sync_points.h"
 #include "base/diagnostics.h"
@@ -36,6 +38,10 @@ namespace cw::analysis {
 
 struct CriticalPathOptions {
   unsigned threads = 1;
+  // Scalasca semantics: the path starts at MPI_Init's Enter on the location where the walk ends
+  // (so it is longer than the window by that process's launch skew), and the impact and
+  // imbalance metrics follow Scalasca's definitions (scalasca_impact.h).
+  Semantics semantics = Semantics::kCauseway;
 };
 
 // One stretch of the path on one location, [begin, end) in ticks.
@@ -78,7 +84,7 @@ struct CriticalPathFacts {
 // Walks the path. Distributed, every rank of the job calls it (the path is handed from rank to
 // rank where it crosses).
 CriticalPathFacts WalkCriticalPath(const trace::Trace& trace, const SyncPoints& sync,
-                                   unsigned threads);
+                                   unsigned threads, Semantics semantics = Semantics::kCauseway);
 
 // Adds critical_path, critical_path_imbalance and the performance-impact metrics to
 // `severities` (indexed by location), from the facts of every location.

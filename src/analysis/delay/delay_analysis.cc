@@ -169,8 +169,9 @@ class LocationDelay {
  public:
   LocationDelay(const trace::Trace& trace, const SyncPoints& sp,
                 const internal::PatternSlots& slots, const internal::DelayerIntervals& delayers,
-                uint32_t location, LocationSeverities& severities)
-      : sp_(sp),
+                uint32_t location, LocationSeverities& severities, Semantics semantics)
+      : semantics_(semantics),
+        sp_(sp),
         delayers_(delayers),
         loc_(location),
         l_(sp.locations[location]),
@@ -246,8 +247,12 @@ class LocationDelay {
       excess = excess_;
     }
     const PatternMetrics& metrics = MetricsOf(r.pattern);
+    // Scalasca marks a wait as propagating only where it explains a point-to-point wait.
+    const bool scalasca = semantics_ == Semantics::kScalasca;
+    const bool marks_propagating = !scalasca || IsPointToPoint(r.pattern);
+    const bool capped = scalasca && IsPointToPoint(r.pattern);
     internal::Split split = internal::DistributeWait(
-        slots_, excess, r.wait, r.pattern, message->phi, interval_waits_,
+        slots_, excess, r.wait, r.pattern, message->phi, interval_waits_, marks_propagating, capped,
         [&](uint32_t callpath, double short_term, const PatternCosts& long_term) {
           Charge(callpath, metrics.short_term, short_term, long_term);
         });
@@ -256,7 +261,7 @@ class LocationDelay {
       return;
     }
     // Nothing on this location explains the wait: the clock must be off. Keep the costs (they
-    // sum to the waiting time) on the call that made the waiter wait.
+    // sum to the waiting time) on the call that made the waiter wait; Scalasca drops them.
     ++result.unexplained_waits;
     result.unexplained_ticks += static_cast<double>(r.wait);
     result.diagnostics.Report(
@@ -264,16 +269,18 @@ class LocationDelay {
         "location " + std::to_string(loc_) + " event " + std::to_string(l_.call_of(r)), 1,
         (uint64_t{loc_} << 32) | l_.call_of(r));
     uint32_t callpath = l_.call_path[r.activity];
-    if (callpath != kNone) {
+    if (callpath != kNone && semantics_ == Semantics::kCauseway) {
       Charge(callpath, metrics.short_term, static_cast<double>(r.wait), message->phi);
     }
   }
 
-  // After the pass: the direct/indirect and propagating/terminal split of every wait here.
-  void Classify(const replay::ReturnBox<internal::Explanation>& explained) {
+  // After the pass: the direct/indirect and propagating/terminal split of every wait here
+  // (under Scalasca semantics, of point-to-point waits only).
+  void Classify(const replay::ReturnBox<internal::Explanation>& explained, Semantics semantics) {
     for (uint32_t a = 0; a < l_.calls.size(); ++a) {
       if (l_.call_wait[a] == kNone || l_.call_path[a] == kNone) continue;
       const SyncRole& r = l_.roles[l_.call_wait[a]];
+      if (semantics == Semantics::kScalasca && !IsPointToPoint(r.pattern)) continue;
       const uint32_t callpath = l_.call_path[a];
       const double omega = static_cast<double>(r.wait);
       const PatternMetrics& m = MetricsOf(r.pattern);
@@ -312,6 +319,7 @@ class LocationDelay {
     }
   }
 
+  const Semantics semantics_;
   const SyncPoints& sp_;
   const internal::DelayerIntervals& delayers_;
   uint32_t loc_;
@@ -404,7 +412,8 @@ DelayResult AnalyzeDelay(const trace::Trace& trace, const SyncPoints& sp,
   std::vector<DelayResult> partial(n);
   ParallelFor(held.size(), options.threads, [&](size_t i) {
     uint32_t loc = held[i];
-    state[loc] = std::make_unique<LocationDelay>(trace, sp, slots, delayers, loc, severities[loc]);
+    state[loc] = std::make_unique<LocationDelay>(trace, sp, slots, delayers, loc, severities[loc],
+                                                 options.semantics);
   });
   replay::Pass pass(plan.schedule, sp.share.distributed() ? sp.share.comm : nullptr);
   // A waiter's message to a delayer on another rank: consumed by that rank's step, which knows
@@ -433,7 +442,7 @@ DelayResult AnalyzeDelay(const trace::Trace& trace, const SyncPoints& sp,
   // Each location classifies its waits and frees its state on the same task.
   ParallelFor(held.size(), options.threads, [&](size_t i) {
     std::unique_ptr<LocationDelay>& location = state[held[i]];
-    location->Classify(explained);
+    location->Classify(explained, options.semantics);
     location.reset();
   });
 

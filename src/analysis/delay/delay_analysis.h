@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "analysis/metrics/semantics.h"
 #include "analysis/metrics/severity.h"
 #include "analysis/syncpoints/sync_points.h"
 #include "base/diagnostics.h"
@@ -33,6 +34,9 @@ namespace cw::analysis {
 
 struct DelayOptions {
   unsigned threads = 1;
+  // Scalasca semantics: collective wait states are not classified (Scalasca classifies
+  // point-to-point waits only). Which waits are followed is decided before (KeepFollowedEdges).
+  Semantics semantics = Semantics::kCauseway;
 };
 
 struct DelayResult {

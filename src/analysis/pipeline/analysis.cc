@@ -24,24 +24,29 @@ class PhaseClock {
 AnalysisResult AnalyzeTrace(const trace::Trace& trace, const match::SyncGraph& graph,
                             const AnalysisOptions& options) {
   AnalysisResult r;
+  r.semantics = options.semantics;
   PhaseClock clock(r);
   WaitStateOptions ws;
   ws.threads = options.threads;
   ws.instances_per_metric = options.instances_per_metric;
   ws.sync_edges = options.root_causes;
+  ws.probes_wait = options.semantics == Semantics::kCauseway;
   r.waitstates = AnalyzeWaitStates(trace, graph, ws);
   r.pop = ComputePopEfficiency(trace, r.waitstates);
   clock.Lap("wait states");
   if (!options.root_causes) return r;
 
+  KeepFollowedEdges(r.waitstates.sync, options.semantics);
   r.sync_points = BuildSyncPoints(trace, std::move(r.waitstates.sync), options.threads);
   clock.Lap("sync points");
   DelayOptions delay;
   delay.threads = options.threads;
+  delay.semantics = options.semantics;
   r.delay = AnalyzeDelay(trace, *r.sync_points, r.waitstates.severities, delay);
   clock.Lap("delay");
   CriticalPathOptions critical;
   critical.threads = options.threads;
+  critical.semantics = options.semantics;
   r.critical_path = AnalyzeCriticalPath(trace, *r.sync_points, r.waitstates.severities, critical);
   clock.Lap("critical path");
   return r;

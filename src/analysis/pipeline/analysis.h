@@ -17,6 +17,7 @@
 
 #include "analysis/critpath/critical_path.h"
 #include "analysis/delay/delay_analysis.h"
+#include "analysis/metrics/semantics.h"
 #include "analysis/pop/pop_efficiency.h"
 #include "analysis/syncpoints/sync_points.h"
 #include "analysis/waitstates/waitstate_analysis.h"
@@ -29,9 +30,11 @@ struct AnalysisOptions {
   unsigned threads = 1;
   size_t instances_per_metric = 10;
   bool root_causes = true;  // delay and critical-path analysis
+  Semantics semantics = Semantics::kCauseway;  // of the root-cause metrics (semantics.h)
 };
 
 struct AnalysisResult {
+  Semantics semantics = Semantics::kCauseway;  // the definitions the metrics follow
   WaitStateResult waitstates;  // its severities hold every analysis's metrics
   PopEfficiency pop;
   std::optional<SyncPoints> sync_points;

@@ -1,5 +1,7 @@
 #include "analysis/waitstates/sync_edges.h"
 
+#include <algorithm>
+
 namespace cw::analysis {
 
 std::string_view SyncPatternName(SyncPattern p) {
@@ -22,6 +24,11 @@ std::string_view SyncPatternName(SyncPattern p) {
       return "Wait at Finalize";
   }
   return "?";
+}
+
+void KeepFollowedEdges(SyncEdges& sync, Semantics semantics) {
+  std::erase_if(sync.edges,
+                [semantics](const WaitEdge& e) { return !FollowedUnder(e.pattern, semantics); });
 }
 
 }  // namespace cw::analysis

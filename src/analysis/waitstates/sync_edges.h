@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "analysis/metrics/metric_catalog.h"
+#include "analysis/metrics/semantics.h"
 #include "trace/enums.h"
 
 namespace cw::analysis {
@@ -44,6 +45,12 @@ inline bool IsPointToPoint(SyncPattern p) {
   return p == SyncPattern::kLateSender || p == SyncPattern::kLateReceiver;
 }
 std::string_view SyncPatternName(SyncPattern p);
+// Whether the delay and critical-path analyses follow waits of pattern `p` under `semantics`:
+// Scalasca 2.6 follows neither Wait at Finalize nor Early Scan.
+inline bool FollowedUnder(SyncPattern p, Semantics semantics) {
+  return semantics == Semantics::kCauseway ||
+         (p != SyncPattern::kFinalize && p != SyncPattern::kScan);
+}
 
 // One wait state: `waiter` waited `wait` ticks at the start of the call that holds
 // `waiter_event`, until `delayer` entered the call that holds `delayer_event`. Events are indices
@@ -89,5 +96,9 @@ struct SyncEdges {
   std::vector<uint32_t> init_call;
   std::vector<uint32_t> finalize_call;
 };
+
+// Takes the edges of patterns that `semantics` does not follow out of `sync` (before
+// BuildSyncPoints): their waits stay wait states, but nothing explains or follows them.
+void KeepFollowedEdges(SyncEdges& sync, Semantics semantics);
 
 }  // namespace cw::analysis

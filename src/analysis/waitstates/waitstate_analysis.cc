@@ -49,8 +49,14 @@ WaitStateResult AnalyzeWaitStates(const trace::Trace& trace, const match::SyncGr
                                   const WaitStateOptions& options) {
   const std::vector<MetricId> categories = TimeCategories(trace.defs);
   const std::vector<trace::MpiFunction> callpath_mpi = trace::CallpathMpiFunctions(trace);
-  const internal::Context ctx{
-      trace, graph, categories, callpath_mpi, options.sync_edges, options.comm, options.partition};
+  const internal::Context ctx{trace,
+                              graph,
+                              categories,
+                              callpath_mpi,
+                              options.sync_edges,
+                              options.probes_wait,
+                              options.comm,
+                              options.partition};
   const internal::CallpathFlags callpaths = internal::ComputeCallpathFlags(trace);
   const unsigned threads = options.threads == 0 ? 1 : options.threads;
 

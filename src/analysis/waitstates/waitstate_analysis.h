@@ -39,6 +39,10 @@ struct WaitStateOptions {
   unsigned threads = 1;
   size_t instances_per_metric = 10;  // most severe instances kept per metric
   bool sync_edges = true;            // emit WaitStateResult::sync for the root-cause analyses
+  // A probe that found a message is where its receiver waited for it (seed 002 §3.3). false:
+  // as Scalasca 2.6, which has no probe support (--semantics scalasca): the probe is plain MPI
+  // time and only the receive can wait.
+  bool probes_wait = true;
   // One rank of an MPI analysis job (trace and graph hold its share; match::MatchOwnedLocations):
   // the ranks exchange each location's MPI_Init and MPI_Finalize calls, the outcomes of the
   // collective instances they built and their one-sided epochs. Values are complete for the

@@ -97,11 +97,16 @@ inline int64_t TotalTicks(std::span<const CallpathTicks> time) {
 
 // Calls charge(callpath, short_term, long_term) for every call path with excess time, updates
 // the interval's waits, and returns the split. `excess` is ExcessOf's; `long_term` has one entry
-// per pattern.
+// per pattern. `marks_propagating`: whether the interval's waits count as propagating for
+// explaining this one (under Scalasca's semantics only point-to-point waits make them so).
+// `capped`: Scalasca's point-to-point scale min(ω / (δ̂ + ω̂), 1): where the delayer's excess and
+// waiting fall short of the wait, each cause is charged its own size and the rest of the wait
+// goes unexplained (causeway's own semantics charge the whole wait).
 template <typename Charge>
 Split DistributeWait(const PatternSlots& slots, std::span<const CallpathTicks> excess, int64_t wait,
                      SyncPattern pattern, const PatternCosts& phi,
-                     std::span<const IntervalWait> waits, Charge&& charge) {
+                     std::span<const IntervalWait> waits, bool marks_propagating, bool capped,
+                     Charge&& charge) {
   const size_t width = static_cast<size_t>(slots.width);
   Split split;
   Explanation& explanation = split.explanation;
@@ -111,20 +116,23 @@ Split DistributeWait(const PatternSlots& slots, std::span<const CallpathTicks> e
   if (s == 0) return split;
   const double omega = static_cast<double>(wait);
   split.scale = s;
+  // The scale of the wait itself: s, or Scalasca's capped one (s · ω at most 1).
+  const double s_wait = capped ? std::min(s, 1.0 / omega) : s;
 
   PatternCosts long_term;
   for (const CallpathTicks& x : excess) {
     const double share = s * static_cast<double>(x.ticks);
     for (size_t k = 0; k < width; ++k) long_term[k] = share * phi[k];
-    charge(x.callpath, share * omega, long_term);
+    charge(x.callpath, s_wait * static_cast<double>(x.ticks) * omega, long_term);
   }
   const size_t own_slot = static_cast<size_t>(slots.slot[static_cast<size_t>(pattern)]);
   for (const IntervalWait& w : waits) {
     const double k = s * static_cast<double>(w.wait);
+    const double k_wait = s_wait * static_cast<double>(w.wait);
     for (size_t x = 0; x < width; ++x) {
-      w.phi[x] += k * ((x == own_slot ? omega : 0.0) + phi[x]);
+      w.phi[x] += (x == own_slot ? k_wait * omega : 0.0) + k * phi[x];
     }
-    *w.propagating = std::max(*w.propagating, k * omega);
+    if (marks_propagating) *w.propagating = std::max(*w.propagating, k_wait * omega);
   }
   return split;
 }

@@ -139,7 +139,8 @@ std::vector<uint32_t> ReceiverPass::Run() {
   const uint32_t last = sync.first_received + sync.received_count;
   const std::vector<match::ProbeLink>& probes = ctx_.graph.probes;
   uint32_t next_probe = sync.first_probe;
-  const uint32_t probes_end = sync.first_probe + sync.probe_count;
+  // Without probe support (Scalasca's semantics) no probe is looked at: receives wait alone.
+  const uint32_t probes_end = ctx_.probes_wait ? sync.first_probe + sync.probe_count : next_probe;
   for (uint32_t p = next_probe; p < probes_end; ++p) probed_.push_back(probes[p].message);
   std::sort(probed_.begin(), probed_.end());
   uint32_t i = sync.first_received;
