@@ -276,11 +276,11 @@ class LocationDelay {
 
   // After the pass: the direct/indirect and propagating/terminal split of every wait here
   // (under Scalasca semantics, of point-to-point waits only).
-  void Classify(const replay::ReturnBox<internal::Explanation>& explained, Semantics semantics) {
+  void Classify(const replay::ReturnBox<internal::Explanation>& explained) {
     for (uint32_t a = 0; a < l_.calls.size(); ++a) {
       if (l_.call_wait[a] == kNone || l_.call_path[a] == kNone) continue;
       const SyncRole& r = l_.roles[l_.call_wait[a]];
-      if (semantics == Semantics::kScalasca && !IsPointToPoint(r.pattern)) continue;
+      if (semantics_ == Semantics::kScalasca && !IsPointToPoint(r.pattern)) continue;
       const uint32_t callpath = l_.call_path[a];
       const double omega = static_cast<double>(r.wait);
       const PatternMetrics& m = MetricsOf(r.pattern);
@@ -442,7 +442,7 @@ DelayResult AnalyzeDelay(const trace::Trace& trace, const SyncPoints& sp,
   // Each location classifies its waits and frees its state on the same task.
   ParallelFor(held.size(), options.threads, [&](size_t i) {
     std::unique_ptr<LocationDelay>& location = state[held[i]];
-    location->Classify(explained, options.semantics);
+    location->Classify(explained);
     location.reset();
   });
 

@@ -42,7 +42,7 @@ struct DelayOptions {
 struct DelayResult {
   // Waits whose delayer showed neither excess time nor waiting in the interval (possible only
   // where timestamps violate the clock condition or the delayer spent time outside every
-  // region): charged to the delayer's synchronising call.
+  // region): charged to the delayer's synchronising call (Scalasca semantics: dropped).
   uint64_t unexplained_waits = 0;
   double unexplained_ticks = 0;
   uint64_t broken_edges = 0;  // synchronisations given up because the trace contradicts itself
@@ -57,7 +57,8 @@ inline constexpr DiagnosticKind kUnexplainedWait{
     "delay.unexplained_wait", Severity::kWarning,
     "wait state whose delayer spent no more time in any call path than the waiter since their "
     "previous synchronisation (a clock-condition violation, or time outside every region): "
-    "charged to the delayer's synchronising call"};
+    "charged to the delayer's synchronising call (with --semantics scalasca: dropped, as Scalasca "
+    "drops it)"};
 inline constexpr DiagnosticKind kBrokenSynchronisation{
     "replay.contradictory_synchronisation", Severity::kError,
     "synchronisations that depend on each other in a cycle (the trace contradicts itself): one "
