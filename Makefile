@@ -4,7 +4,7 @@
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
 FUZZ_BUILD ?= build-fuzz
-FUZZ_SECONDS ?= 60
+FUZZ_SECONDS ?= 90
 JOBS       ?= $(shell nproc)
 CMAKE_ARGS ?=
 
@@ -35,7 +35,7 @@ test-asan: deps
 	@ctest --test-dir $(ASAN_BUILD) --output-on-failure -j $(JOBS) --timeout 900
 
 # The libFuzzer target (clang, ASan and UBSan; tests/fuzz/README.md): every input of the corpus
-# and every kept crash reproducer once, then FUZZ_SECONDS of new inputs (kept in a scratch
+# and every kept crash reproducer once, then new inputs until FUZZ_SECONDS in all (kept in a scratch
 # corpus, not in the repository). `make fuzz FUZZ_SECONDS=3600` is the long run.
 test-fuzz fuzz: deps
 	@CC=clang CXX=clang++ cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \

@@ -25,6 +25,6 @@ flags="-timeout=20 -rss_limit_mb=2560 -malloc_limit_mb=65536 -artifact_prefix=$a
 # shellcheck disable=SC2086
 "$fuzzer" $flags -max_total_time="$seconds" -print_final_stats=1 "$scratch/new" "$here/corpus" \
   "$here/crashes" 2>"$scratch/fuzz.log" || { tail -60 "$scratch/fuzz.log"; exit 1; }
-echo "fuzz: $(ls "$here/corpus" | wc -l) corpus inputs and $(ls "$here/crashes" | grep -vc README) crash reproducers replayed, then ${seconds} s of fuzzing, without a crash"
+echo "fuzz: $(ls "$here/corpus" | wc -l) corpus inputs and $(ls "$here/crashes" | grep -vc README) crash reproducers replayed and mutated for ${seconds} s in all, without a crash"
 grep -E "stat::number_of_executed_units|stat::new_units_added" "$scratch/fuzz.log" | tr -s ' \n' ' '
 echo
