@@ -156,7 +156,7 @@ class AnalyzeSubcommand final : public Subcommand {
     analysis_options.threads = threads;
     analysis_options.instances_per_metric = static_cast<size_t>(instances_);
     analysis_options.root_causes = !wait_states_only_;
-    analysis_options.semantics = Semantics();
+    analysis_options.semantics = ChosenSemantics();
     analysis::AnalysisResult analysis = analysis::AnalyzeTrace(trace, graph, analysis_options);
     stopwatch.Lap("analysis");
     // POP's serialisation and transfer efficiency need the runtime on an ideal network; if the
@@ -188,7 +188,7 @@ class AnalyzeSubcommand final : public Subcommand {
   }
 
  private:
-  analysis::Semantics Semantics() const {
+  analysis::Semantics ChosenSemantics() const {
     return analysis::ParseSemantics(semantics_).value_or(analysis::Semantics::kCauseway);
   }
 
@@ -227,7 +227,7 @@ class AnalyzeSubcommand final : public Subcommand {
     options.read.allow_partial = partial_;
     options.instances_per_metric = static_cast<size_t>(instances_);
     options.root_causes = !wait_states_only_;
-    options.semantics = Semantics();
+    options.semantics = ChosenSemantics();
     CW_ASSIGN_OR_RETURN(std::optional<distributed::JobReport> job,
                         distributed::AnalyzeAsJobRank(trace_, options, comm));
     if (!job) return OkStatus();  // the first rank writes the report

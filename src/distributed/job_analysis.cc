@@ -236,8 +236,7 @@ Result<std::optional<JobReport>> AnalyzeAsJobRank(const std::string& path,
   std::optional<analysis::SyncPoints> sync_points;
   if (options.root_causes) {
     root_causes = AnalyzeRootCauses(trace, waitstates, partition, comm, options.read.threads,
-                                    options.semantics,
-                                    sync_points, log);
+                                    options.semantics, sync_points, log);
   }
 
   std::vector<comm::Bytes> shares =

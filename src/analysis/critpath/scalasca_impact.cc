@@ -9,14 +9,14 @@ namespace cw::analysis {
 namespace {
 
 constexpr std::array kWaitMetrics = {
-    MetricId::kMpiFinalizeWait,          MetricId::kMpiRmaWaitAtCreate,
-    MetricId::kMpiRmaWaitAtFree,         MetricId::kMpiBarrierWait,
-    MetricId::kMpiRmaSyncLatePost,       MetricId::kMpiRmaEarlyWait,
-    MetricId::kMpiRmaWaitAtFence,        MetricId::kMpiRmaSyncLockCompetition,
-    MetricId::kMpiLateSender,            MetricId::kMpiLateReceiver,
-    MetricId::kMpiEarlyReduce,           MetricId::kMpiEarlyScan,
-    MetricId::kMpiLateBroadcast,         MetricId::kMpiWaitNxn,
-    MetricId::kMpiRmaCommLatePost,       MetricId::kMpiRmaCommLockCompetition,
+    MetricId::kMpiFinalizeWait,    MetricId::kMpiRmaWaitAtCreate,
+    MetricId::kMpiRmaWaitAtFree,   MetricId::kMpiBarrierWait,
+    MetricId::kMpiRmaSyncLatePost, MetricId::kMpiRmaEarlyWait,
+    MetricId::kMpiRmaWaitAtFence,  MetricId::kMpiRmaSyncLockCompetition,
+    MetricId::kMpiLateSender,      MetricId::kMpiLateReceiver,
+    MetricId::kMpiEarlyReduce,     MetricId::kMpiEarlyScan,
+    MetricId::kMpiLateBroadcast,   MetricId::kMpiWaitNxn,
+    MetricId::kMpiRmaCommLatePost, MetricId::kMpiRmaCommLockCompetition,
 };
 
 double WaitOf(const LocationSeverities& sev, uint32_t callpath) {
@@ -119,8 +119,7 @@ void WriteScalascaImpact(const trace::CallTree& tree, uint32_t location_count,
       if (total_written - inter_written != 0) {
         sev.AddWithAncestors(MetricId::kIntraPartitionImbalance, c, total_written - inter_written);
       }
-      const double ratio =
-          (path_inclusive[c] - rest_inclusive[c] / locations) / path_inclusive[c];
+      const double ratio = (path_inclusive[c] - rest_inclusive[c] / locations) / path_inclusive[c];
       if (ratio > 0) sev.Add(MetricId::kCriticalPathImbalance, c, ratio * mine);
     }
   }

@@ -44,8 +44,9 @@ namespace cw::analysis {
 // formula subtracts (the ones causeway computes).
 std::span<const MetricId> ScalascaWaitMetrics();
 
-// Adds the metrics above (critical_path included) to `severities` (indexed by location; they must already hold `time` and
-// the wait states). `on_path`: the critical path's time per call path, by location.
+// Adds the metrics above (critical_path included) to `severities` (indexed by location; they must
+// already hold `time` and the wait states). `on_path`: the critical path's time per call path, by
+// location.
 void WriteScalascaImpact(const trace::CallTree& tree, uint32_t location_count,
                          const std::vector<uint32_t>& participants,
                          const std::vector<TimeVector>& on_path,

@@ -2,8 +2,9 @@
 //
 // causeway's own definitions (the default) differ from Scalasca 2.6's in a few deliberate ways
 // (docs/metrics.md, "Differs from Scalasca"). `--semantics scalasca` switches to Scalasca's for
-// every one of them except a defect of Scalasca's (the sign of the Late Receiver completion
-// time), so that a report can be checked against Scalasca's value by value:
+// these, so that a report can be checked against Scalasca's value by value (docs/metrics.md
+// lists what is left: a defect of Scalasca's in Late Receiver costs, which causeway does not
+// reproduce, and where a delay interval starts inside a collective):
 //   - the critical path starts at MPI_Init's Enter on the location where it ends up, not at the
 //     last process's arrival in MPI_Init;
 //   - performance impact and critical-path imbalance are computed from each process's whole
@@ -12,7 +13,9 @@
 //   - Wait at Finalize and Early Scan are not followed by the delay and critical-path analyses,
 //     and collective wait states are not classified as direct/indirect or
 //     propagating/terminal;
-//   - a probe is plain MPI time (Scalasca has no probe support): only receives wait.
+//   - a probe is plain MPI time (Scalasca has no probe support): only receives wait;
+//   - point-to-point delay costs are capped at the delayer's excess, and a wait nothing explains
+//     is dropped.
 // Metrics Scalasca 2.6 reports as zero because it does not read the records (MPI one-sided
 // transfers, non-blocking collectives' counts) keep causeway's values.
 #pragma once

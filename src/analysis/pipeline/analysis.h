@@ -29,13 +29,13 @@ namespace cw::analysis {
 struct AnalysisOptions {
   unsigned threads = 1;
   size_t instances_per_metric = 10;
-  bool root_causes = true;  // delay and critical-path analysis
+  bool root_causes = true;                     // delay and critical-path analysis
   Semantics semantics = Semantics::kCauseway;  // of the root-cause metrics (semantics.h)
 };
 
 struct AnalysisResult {
   Semantics semantics = Semantics::kCauseway;  // the definitions the metrics follow
-  WaitStateResult waitstates;  // its severities hold every analysis's metrics
+  WaitStateResult waitstates;                  // its severities hold every analysis's metrics
   PopEfficiency pop;
   std::optional<SyncPoints> sync_points;
   std::optional<DelayResult> delay;

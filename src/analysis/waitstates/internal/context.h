@@ -29,7 +29,7 @@ struct Context {
   const match::SyncGraph& graph;
   const std::vector<MetricId>& time_category;           // by region
   const std::vector<trace::MpiFunction>& callpath_mpi;  // by call path: what its region does
-  bool emit_edges = true;  // record every wait as a WaitEdge (for the root-cause analyses)
+  bool emit_edges = true;   // record every wait as a WaitEdge (for the root-cause analyses)
   bool probes_wait = true;  // WaitStateOptions::probes_wait
   // One rank of an MPI analysis job: the trace holds the events of the rank's own locations.
   comm::Communicator* comm = nullptr;
