@@ -232,5 +232,35 @@ TEST(ScalascaSemanticsTest, CostsCappedAtTheExcessAndUnexplainedWaitsDropped) {
   EXPECT_EQ(dropped.result.delay->unexplained_waits, 1u);  // still reported
 }
 
+// Where an interval starts after a broadcast. Rank 1 waits in the broadcast for the root
+// (rank 0) and leaves it after the root; then rank 0 waits for rank 1's message:
+//   R0: Init [0,1]  w [1,3]  Bcast root [3,4]  Recv<-R1 [4,9] (Late Sender 8 - 4 = 4)
+//   R1: Init [0,1]  Bcast [1,5] (Late Broadcast 2)  w [5,8]  Send->R0 [8,9]
+// causeway starts the pair's interval when the first of them (the root, at 4) left the
+// broadcast, so rank 1's excess is the rest of its Bcast [4,5] and w [5,8]: 1 + 3 = 4, the
+// whole wait, split 1 : 3. Scalasca measures rank 1's completion from the earliest end among
+// the receivers that waited, its own (5): none of the Bcast counts, the excess is w 3, and the
+// capped scale min(4 / 3, 1) charges w 3.
+TEST(ScalascaSemanticsTest, IntervalAfterABroadcastStartsAtTheReceiversEarliestEnd) {
+  Scenario s(2);
+  for (int r = 0; r < 2; ++r) s.rank(r).Enter(0, "main").Call(0, 1, "MPI_Init");
+  s.rank(0).Call(1, 3, "w").Collective(3, 4, "MPI_Bcast", OTF2_COLLECTIVE_OP_BCAST, 8, 0, 0);
+  s.rank(0).Recv(4, 9, 1, 0, 8).Call(9, 10, "MPI_Finalize").Leave(10, "main");
+  s.rank(1).Collective(1, 5, "MPI_Bcast", OTF2_COLLECTIVE_OP_BCAST, 0, 8, 0);
+  s.rank(1).Call(5, 8, "w").Send(8, 9, 0, 0, 8).Call(9, 10, "MPI_Finalize").Leave(10, "main");
+  const Analysis own = AnalyzeScenario(s);
+  const Analysis scalasca = AnalyzeScenario(s, 2, Semantics::kScalasca);
+  for (const Analysis* a : {&own, &scalasca}) {
+    EXPECT_EQ(a->Value("mpi_latesender", "main/MPI_Recv", 0), 4.0);
+    EXPECT_EQ(a->Value("mpi_latebroadcast", "main/MPI_Bcast", 1), 2.0);
+  }
+  EXPECT_NEAR(own.Value("delay_latesender", "main/MPI_Bcast", 1), 1.0, kEps);
+  EXPECT_NEAR(own.Value("delay_latesender", "main/w", 1), 3.0, kEps);
+  EXPECT_EQ(scalasca.Value("delay_latesender", "main/MPI_Bcast", 1), 0.0);
+  EXPECT_NEAR(scalasca.Value("delay_latesender", "main/w", 1), 3.0, kEps);
+  EXPECT_NEAR(scalasca.Total("delay_latesender_aggregate"), 3.0, kEps);
+  ExpectRootCauseInvariants(own);
+}
+
 }  // namespace
 }  // namespace cw::test

@@ -2,9 +2,8 @@
 //
 // causeway's own definitions (the default) differ from Scalasca 2.6's in a few deliberate ways
 // (docs/metrics.md, "Differs from Scalasca"). `--semantics scalasca` switches to Scalasca's for
-// these, so that a report can be checked against Scalasca's value by value (docs/metrics.md
-// lists what is left: a defect of Scalasca's in Late Receiver costs, which causeway does not
-// reproduce, and where a delay interval starts inside a collective):
+// these, so that a report can be checked against Scalasca's value by value (docs/metrics.md: a
+// defect of Scalasca's in Late Receiver costs is the one difference left):
 //   - the critical path starts at MPI_Init's Enter on the location where it ends up, not at the
 //     last process's arrival in MPI_Init;
 //   - performance impact and critical-path imbalance are computed from each process's whole
@@ -15,7 +14,9 @@
 //     propagating/terminal;
 //   - a probe is plain MPI time (Scalasca has no probe support): only receives wait;
 //   - point-to-point delay costs are capped at the delayer's excess, and a wait nothing explains
-//     is dropped.
+//     is dropped;
+//   - an interval that starts at a barrier, an N x N operation, MPI_Init or a broadcast starts
+//     after the member's completion as Scalasca measures it (SyncEdges::completions).
 // Metrics Scalasca 2.6 reports as zero because it does not read the records (MPI one-sided
 // transfers, non-blocking collectives' counts) keep causeway's values.
 #pragma once

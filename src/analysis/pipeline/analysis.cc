@@ -31,6 +31,7 @@ AnalysisResult AnalyzeTrace(const trace::Trace& trace, const match::SyncGraph& g
   ws.instances_per_metric = options.instances_per_metric;
   ws.sync_edges = options.root_causes;
   ws.probes_wait = options.semantics == Semantics::kCauseway;
+  ws.interval_completions = options.semantics == Semantics::kScalasca;
   r.waitstates = AnalyzeWaitStates(trace, graph, ws);
   r.pop = ComputePopEfficiency(trace, r.waitstates);
   clock.Lap("wait states");

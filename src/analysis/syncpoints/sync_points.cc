@@ -177,7 +177,11 @@ int64_t StartCut(const SyncPoints& sp, const LocationSyncPoints& l, const SyncRo
     const EdgeEnds& e = sp.ends[start.id];
     partner_exit = start.kind == RoleKind::kWaiter ? e.delayer_exit : e.waiter_exit;
   }
-  const int64_t moment = std::min(l.call_exit[a], partner_exit);
+  int64_t moment = std::min(l.call_exit[a], partner_exit);
+  // Scalasca's completion of the call where it measures it otherwise (semantics.h).
+  if (!l.call_completion.empty() && l.call_completion[a] >= 0) {
+    moment = l.call_exit[a] - l.call_completion[a];
+  }
   const uint32_t waiter = l.call_wait[a];
   int64_t from = l.call_time[a] + (waiter == kNone ? 0 : l.roles[waiter].wait);
   from = std::max(from, sp.window.begin);
@@ -502,7 +506,24 @@ void PlanBackward(const SyncPoints& sp, uint32_t loc, BackwardPlan& plan) {
 
 // Builds a location's time map and finds the interval starts of its edge roles (which need every
 // location's roles).
+// Scalasca's completions of the location's calls (SyncEdges::completions), by call.
+void AttachCompletions(const trace::Trace& trace, uint32_t loc, SyncPoints& sp) {
+  if (loc >= sp.completions.size() || sp.completions[loc].empty()) return;
+  LocationSyncPoints& l = sp.locations[loc];
+  const trace::LocationEvents& ev = trace.location(loc);
+  l.call_completion.assign(l.calls.size(), -1);
+  for (const EventCompletion& c : sp.completions[loc]) {
+    const uint32_t call = CallHolding(ev, c.event);
+    auto it = std::lower_bound(l.calls.begin(), l.calls.end(), call);
+    if (it != l.calls.end() && *it == call) {
+      l.call_completion[static_cast<size_t>(it - l.calls.begin())] = c.ticks;
+    }
+  }
+  std::vector<EventCompletion>().swap(sp.completions[loc]);
+}
+
 void StartLocation(const trace::Trace& trace, uint32_t loc, SyncPoints& sp) {
+  AttachCompletions(trace, loc, sp);
   LocationSyncPoints& l = sp.locations[loc];
   std::vector<int64_t> waits(l.calls.size(), 0);
   for (uint32_t a = 0; a < l.calls.size(); ++a) {
@@ -543,6 +564,7 @@ SyncPoints BuildSyncPoints(const trace::Trace& trace, SyncEdges&& sync, unsigned
   }
   sp.window = FindWindow(trace, sync, sp.participants, share);
   sp.init_call = sync.init_call;
+  sp.completions = std::move(sync.completions);
   sp.locations.resize(n);
 
   KeepEdges(trace, std::move(sync.edges), threads, sp);
@@ -561,6 +583,7 @@ SyncPoints BuildSyncPoints(const trace::Trace& trace, SyncEdges&& sync, unsigned
   if (distributed) internal::FetchPartnerExits(sp);
   ParallelFor(sp.held_participants.size(), threads,
               [&](size_t i) { FinishLocation(sp.held_participants[i], sp); });
+  sp.completions = {};
   return sp;
 }
 

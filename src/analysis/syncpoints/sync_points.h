@@ -25,7 +25,9 @@
 // so that time both spent transferring the same message cancels out, while a side that left
 // later shows the difference. The interval ends at the Enter of the call of the current wait.
 // Measured that way, the wait is at most the delayer's excess time plus its own waits in the
-// interval, so the delay costs of a wait always add up to the wait.
+// interval, so the delay costs of a wait always add up to the wait. (Under Scalasca's semantics
+// a side's part of a barrier, an N x N operation, MPI_Init or a broadcast counts from its
+// completion as Scalasca measures it instead: LocationSyncPoints::call_completion.)
 //
 // Distributed (one rank of an MPI analysis job, RankShare): a rank builds the synchronisation
 // points of its own locations. Its edges are those with an end on its locations, numbered in
@@ -98,7 +100,11 @@ struct LocationSyncPoints {
   std::vector<int64_t> call_exit;   // per call: when it was left
   std::vector<uint32_t> call_path;  // per call: its call path (kNone outside every region)
   std::vector<uint32_t> call_wait;  // per call: the waiter role that waited there, or kNone
-  TimeMap time;                     // boundaries: 0, then call j at j + 1, then the end
+  // Per call, under Scalasca's semantics (SyncEdges::completions): Scalasca's completion of the
+  // synchronisation, where an interval that starts at the call begins; -1 (or empty): from the
+  // moment the partner left.
+  std::vector<int64_t> call_completion;
+  TimeMap time;  // boundaries: 0, then call j at j + 1, then the end
 
   // The Enter event of the call of role `r`.
   uint32_t call_of(const SyncRole& r) const { return calls[r.activity]; }
@@ -154,6 +160,7 @@ struct SyncPoints {
   std::vector<uint32_t> participant_index;    // by location: index in participants, or kNone
   std::vector<uint32_t> init_call;            // by location: its MPI_Init Enter, or kNone
   AnalysisWindow window;
+  std::vector<std::vector<EventCompletion>> completions;  // SyncEdges::completions, until used
   // Waits not followed (edges between non-participants, a second wait in one call), by pattern.
   int64_t unfollowed_wait[kSyncPatternCount] = {};
   Diagnostics diagnostics;

@@ -88,6 +88,14 @@ struct GroupMember {
 
 // Distributed (one rank of an MPI analysis job): the edges of the rank's own waiters, and the
 // groups that have one of its locations as member, with all their members.
+// A location's completion of one synchronisation as Scalasca measures it, where a delay
+// interval that starts there begins (--semantics scalasca): `event` is the synchronisation's
+// record in the call (a collective's end record, MPI_Init's Enter).
+struct EventCompletion {
+  uint32_t event = trace::kNone;
+  int64_t ticks = 0;
+};
+
 struct SyncEdges {
   std::vector<WaitEdge> edges;  // grouped by waiter location, in the order they were found
   std::vector<SyncGroup> groups;
@@ -95,6 +103,10 @@ struct SyncEdges {
   // The first MPI_Init(_thread) and MPI_Finalize call of each location (Enter event or kNone).
   std::vector<uint32_t> init_call;
   std::vector<uint32_t> finalize_call;
+  // By location, in event order: Scalasca's completion of its barriers, N x N operations,
+  // broadcasts it waited in or was the root of, and MPI_Init (WaitStateOptions::
+  // interval_completions; empty otherwise). Elsewhere both tools use the partner's exit.
+  std::vector<std::vector<EventCompletion>> completions;
 };
 
 // Takes the edges of patterns that `semantics` does not follow out of `sync` (before

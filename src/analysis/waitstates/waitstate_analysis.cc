@@ -1,5 +1,6 @@
 #include "analysis/waitstates/waitstate_analysis.h"
 
+#include <algorithm>
 #include <memory>
 
 #include "analysis/waitstates/internal/collective_patterns.h"
@@ -55,6 +56,7 @@ WaitStateResult AnalyzeWaitStates(const trace::Trace& trace, const match::SyncGr
                               callpath_mpi,
                               options.sync_edges,
                               options.probes_wait,
+                              options.interval_completions,
                               options.comm,
                               options.partition};
   const internal::CallpathFlags callpaths = internal::ComputeCallpathFlags(trace);
@@ -115,6 +117,16 @@ WaitStateResult AnalyzeWaitStates(const trace::Trace& trace, const match::SyncGr
       std::copy(outputs[loc]->edges.begin(), outputs[loc]->edges.end(),
                 result.sync.edges.begin() + static_cast<std::ptrdiff_t>(first[loc]));
     });
+    if (options.interval_completions) {
+      result.sync.completions.resize(n);
+      ParallelFor(n, threads, [&](size_t loc) {
+        std::vector<EventCompletion>& c = outputs[loc]->completions;
+        std::sort(c.begin(), c.end(), [](const EventCompletion& a, const EventCompletion& b) {
+          return a.event < b.event;
+        });
+        result.sync.completions[loc] = std::move(c);
+      });
+    }
     internal::CollectSyncGroups(ctx, collective, threads, result.sync);
     internal::CollectInitFinalizeGroups(ctx, init_finalize, result.sync);
   }

@@ -43,6 +43,8 @@ struct WaitStateOptions {
   // as Scalasca 2.6, which has no probe support (--semantics scalasca): the probe is plain MPI
   // time and only the receive can wait.
   bool probes_wait = true;
+  // Fill SyncEdges::completions (--semantics scalasca).
+  bool interval_completions = false;
   // One rank of an MPI analysis job (trace and graph hold its share; match::MatchOwnedLocations):
   // the ranks exchange each location's MPI_Init and MPI_Finalize calls, the outcomes of the
   // collective instances they built and their one-sided epochs. Values are complete for the

@@ -128,15 +128,24 @@ void AllToAll(const std::vector<MemberTimes>& m, MemberOutcome* out) {
   }
 }
 
-// 1-to-N: ranks that receive data wait for the root to enter.
+// 1-to-N: ranks that receive data wait for the root to enter. Scalasca measures the completion
+// of the waiting receivers and of the root from the earliest end of those receivers.
 void OneToAll(const std::vector<MemberTimes>& m, size_t root, MemberOutcome* out) {
   if (root >= m.size() || m[root].sent == 0) return;
   int64_t root_begin = m[root].begin;
+  int64_t earliest_end = std::numeric_limits<int64_t>::max();
   for (size_t i = 0; i < m.size(); ++i) {
     out[i].wait_metric = MetricId::kMpiLateBroadcast;
     if (i == root || m[i].received == 0 || m[i].begin >= root_begin) continue;
     SetPartner(out[i], m[root]);
     Outcome(m[i], root_begin, 0, out[i], false);
+    earliest_end = std::min(earliest_end, m[i].end);
+  }
+  if (earliest_end == std::numeric_limits<int64_t>::max()) return;  // nobody waited
+  for (size_t i = 0; i < m.size(); ++i) {
+    if (i != root && out[i].partner == trace::kNone) continue;
+    const int64_t bound = std::max(earliest_end, std::min(root_begin, m[i].end));
+    out[i].broadcast_completion = Max0(m[i].end - bound);
   }
 }
 
@@ -271,26 +280,30 @@ class OutcomeCodec {
     out.PutDelta(m.end_event, end_event_);
     location_ = m.location;
     end_event_ = m.end_event;
-    out.Put(static_cast<uint8_t>(o.violation ? 1 : 0));
+    out.Put(static_cast<uint8_t>((o.violation ? 1 : 0) | (o.synchronised ? 2 : 0)));
     out.PutVarint(static_cast<uint64_t>(o.wait_metric));
     out.PutVarint(static_cast<uint64_t>(o.completion_metric));
     out.PutVarint(static_cast<uint64_t>(o.wait));
     out.PutVarint(static_cast<uint64_t>(o.completion));
     out.PutDelta(o.partner, m.location);
     if (with_partner_event_) out.PutVarint(uint64_t{o.partner_event} + 1);  // kNone + 1 == 0
+    out.PutVarint(static_cast<uint64_t>(o.broadcast_completion + 1));       // -1 + 1 == 0
   }
   // The member's (location, end event) and its outcome.
   MemberOutcome Read(comm::ByteReader& in, uint32_t& location, uint32_t& end_event) {
     location = location_ = in.GetDelta32(location_);
     end_event = end_event_ = in.GetDelta32(end_event_);
     MemberOutcome o;
-    o.violation = in.Get<uint8_t>() != 0;
+    const auto flags = in.Get<uint8_t>();
+    o.violation = (flags & 1) != 0;
+    o.synchronised = (flags & 2) != 0;
     o.wait_metric = static_cast<MetricId>(in.GetVarint());
     o.completion_metric = static_cast<MetricId>(in.GetVarint());
     o.wait = static_cast<double>(in.GetVarint());
     o.completion = static_cast<double>(in.GetVarint());
     o.partner = in.GetDelta32(location);
     if (with_partner_event_) o.partner_event = static_cast<uint32_t>(in.GetVarint() - 1);
+    o.broadcast_completion = static_cast<int64_t>(in.GetVarint()) - 1;
     return o;
   }
 
@@ -301,7 +314,8 @@ class OutcomeCodec {
 };
 
 // One rank of an MPI analysis job: evaluates the instances it built and sends each member's rank
-// the outcomes that charge anything (a wait, a completion or a violation).
+// the outcomes that charge anything (a wait, a completion or a violation) and, under Scalasca's
+// semantics, those whose completion starts an interval.
 CollectiveOutcomes EvaluateBuiltCollectives(const Context& ctx, unsigned threads) {
   const match::BuiltCollectives& built = ctx.graph.built;
   CollectiveOutcomes result;
@@ -317,7 +331,10 @@ CollectiveOutcomes EvaluateBuiltCollectives(const Context& ctx, unsigned threads
   std::vector<OutcomeCodec> codecs(comm.size(), OutcomeCodec(ctx.emit_edges));
   for (size_t k = 0; k < built.members.size(); ++k) {
     const MemberOutcome& o = evaluated[k];
-    if (o.wait <= 0 && o.completion <= 0 && !o.violation) continue;
+    // Under Scalasca's semantics every synchronising member's completion starts an interval.
+    const bool completes =
+        ctx.interval_completions && (o.synchronised || o.broadcast_completion >= 0);
+    if (o.wait <= 0 && o.completion <= 0 && !o.violation && !completes) continue;
     // Waits are differences of integer timestamps: the varints carry them exactly.
     CW_CHECK(o.wait == std::floor(o.wait) && o.completion == std::floor(o.completion));
     const uint32_t rank = ctx.partition->owner[built.members[k].location];
@@ -478,6 +495,12 @@ void ApplyCollectiveOutcomes(const Context& ctx, uint32_t location,
       out.severities.Add(o.completion_metric, callpath, o.completion);
       out.instances.Offer(
           Instance{o.completion_metric, callpath, location, entered, o.completion, kNone});
+    }
+    if (ctx.interval_completions) {
+      // Barriers and N x N operations: their completion metric is Scalasca's measure.
+      const int64_t completion =
+          o.synchronised ? static_cast<int64_t>(o.completion) : o.broadcast_completion;
+      if (completion >= 0) out.completions.push_back(EventCompletion{member.end_event, completion});
     }
   }
 }

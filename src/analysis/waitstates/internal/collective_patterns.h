@@ -17,6 +17,9 @@ struct MemberOutcome {
   uint32_t partner_event = trace::kNone;  // its end event (an event of `partner`)
   bool violation = false;                 // the member left before the one it waited for entered
   bool synchronised = false;  // barriers and N x N: the member took part in the synchronisation
+  // Broadcasts: Scalasca's completion of a receiver that waited for the root and of the root
+  // (when one did): the time after the earliest end of those receivers. -1: none.
+  int64_t broadcast_completion = -1;
 };
 
 struct CollectiveOutcomes {

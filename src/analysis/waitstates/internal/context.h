@@ -20,8 +20,9 @@ struct LocationOutput {
   LocationSeverities severities;
   InstanceCollector instances;
   ClockViolations violations;
-  TrafficCounts traffic;        // written to `severities` when the location is done
-  std::vector<WaitEdge> edges;  // the wait states this location incurred
+  TrafficCounts traffic;                     // written to `severities` when the location is done
+  std::vector<WaitEdge> edges;               // the wait states this location incurred
+  std::vector<EventCompletion> completions;  // SyncEdges::completions of this location
 };
 
 struct Context {
@@ -31,6 +32,7 @@ struct Context {
   const std::vector<trace::MpiFunction>& callpath_mpi;  // by call path: what its region does
   bool emit_edges = true;   // record every wait as a WaitEdge (for the root-cause analyses)
   bool probes_wait = true;  // WaitStateOptions::probes_wait
+  bool interval_completions = false;  // WaitStateOptions::interval_completions
   // One rank of an MPI analysis job: the trace holds the events of the rank's own locations.
   comm::Communicator* comm = nullptr;
   const trace::Partition* partition = nullptr;

@@ -32,6 +32,9 @@ void ApplyInitFinalize(const Context& ctx, uint32_t location, const InitFinalize
       out.severities.Add(MetricId::kMpiInitCompletion, ev.ref(init.enter),
                          static_cast<double>(completion));
     }
+    if (ctx.interval_completions) {
+      out.completions.push_back(EventCompletion{init.enter, std::max<int64_t>(completion, 0)});
+    }
   }
   const InitFinalize::Call& fin = calls.finalize[location];
   if (fin.enter != trace::kNone) {
