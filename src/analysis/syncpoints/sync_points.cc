@@ -504,8 +504,6 @@ void PlanBackward(const SyncPoints& sp, uint32_t loc, BackwardPlan& plan) {
   }
 }
 
-// Builds a location's time map and finds the interval starts of its edge roles (which need every
-// location's roles).
 // Scalasca's completions of the location's calls (SyncEdges::completions), by call.
 void AttachCompletions(const trace::Trace& trace, uint32_t loc, SyncPoints& sp) {
   if (loc >= sp.completions.size() || sp.completions[loc].empty()) return;
@@ -522,6 +520,8 @@ void AttachCompletions(const trace::Trace& trace, uint32_t loc, SyncPoints& sp) 
   std::vector<EventCompletion>().swap(sp.completions[loc]);
 }
 
+// Builds a location's time map and finds the interval starts of its edge roles (which need every
+// location's roles).
 void StartLocation(const trace::Trace& trace, uint32_t loc, SyncPoints& sp) {
   AttachCompletions(trace, loc, sp);
   LocationSyncPoints& l = sp.locations[loc];
