@@ -19,11 +19,26 @@ constexpr std::array kWaitMetrics = {
     MetricId::kMpiRmaCommLatePost, MetricId::kMpiRmaCommLockCompetition,
 };
 
-double WaitOf(const LocationSeverities& sev, uint32_t callpath) {
-  double w = 0;
-  for (MetricId m : kWaitMetrics) w += sev.Get(m, callpath);
-  return w;
-}
+// A location's time and wait states per call path, read through the metrics' value vectors
+// once (a location's call paths are visited many times).
+class LocationTimes {
+ public:
+  explicit LocationTimes(const LocationSeverities& sev) : time_(sev.Values(MetricId::kTime)) {
+    for (MetricId m : kWaitMetrics) {
+      if (const std::vector<double>* v = sev.Values(m)) waits_.push_back(v);
+    }
+  }
+  double Time(uint32_t c) const { return time_ == nullptr ? 0.0 : (*time_)[c]; }
+  double Wait(uint32_t c) const {
+    double w = 0;
+    for (const std::vector<double>* v : waits_) w += (*v)[c];
+    return w;
+  }
+
+ private:
+  const std::vector<double>* time_;
+  std::vector<const std::vector<double>*> waits_;
+};
 
 // Scalasca's x / y where y may be 0: what its floating-point arithmetic gives.
 double Divide(double x, double y) {
@@ -41,14 +56,10 @@ void WriteScalascaImpact(const trace::CallTree& tree, uint32_t location_count,
                          const std::vector<TimeVector>& on_path,
                          std::vector<LocationSeverities>& severities) {
   const uint32_t k = tree.size();
-  // cp_l(c) as doubles, and cp(c).
-  std::vector<std::vector<double>> local_path(participants.size(), std::vector<double>(k, 0.0));
+  // cp(c); cp_l(c) stays in `on_path`.
   std::vector<double> path(k, 0.0);
-  for (size_t p = 0; p < participants.size(); ++p) {
-    for (const CallpathTicks& e : on_path[participants[p]]) {
-      local_path[p][e.callpath] = static_cast<double>(e.ticks);
-      path[e.callpath] += static_cast<double>(e.ticks);
-    }
+  for (uint32_t loc : participants) {
+    for (const CallpathTicks& e : on_path[loc]) path[e.callpath] += static_cast<double>(e.ticks);
   }
   double path_length = 0;
   for (double v : path) path_length += v;
@@ -58,10 +69,11 @@ void WriteScalascaImpact(const trace::CallTree& tree, uint32_t location_count,
   std::vector<double> own(k);
   for (size_t p = 0; p < participants.size(); ++p) {
     LocationSeverities& sev = severities[participants[p]];
+    const LocationTimes times(sev);
     double own_length = 0, excess_length = 0, run_length = 0, idle_path = 0;
     for (uint32_t c = 0; c < k; ++c) {
-      const double t = sev.Get(MetricId::kTime, c);
-      own[c] = t - std::min(t, WaitOf(sev, c));
+      const double t = times.Time(c);
+      own[c] = t - std::min(t, times.Wait(c));
       own_length += own[c];
       excess_length += std::max(path[c] - own[c], 0.0);
       if (own[c] > 0) {
@@ -90,9 +102,8 @@ void WriteScalascaImpact(const trace::CallTree& tree, uint32_t location_count,
   // parent's), summed over every location.
   std::vector<double> path_inclusive(path), rest_inclusive(k, 0.0);
   for (const LocationSeverities& sev : severities) {
-    for (uint32_t c = 0; c < k; ++c) {
-      rest_inclusive[c] += sev.Get(MetricId::kTime, c) - WaitOf(sev, c);
-    }
+    const LocationTimes times(sev);
+    for (uint32_t c = 0; c < k; ++c) rest_inclusive[c] += times.Time(c) - times.Wait(c);
   }
   for (uint32_t c = k; c-- > 0;) {
     const uint32_t parent = tree.parent(c);
@@ -102,10 +113,11 @@ void WriteScalascaImpact(const trace::CallTree& tree, uint32_t location_count,
   }
 
   const double locations = static_cast<double>(location_count);
-  for (size_t p = 0; p < participants.size(); ++p) {
-    LocationSeverities& sev = severities[participants[p]];
-    for (uint32_t c = 0; c < k; ++c) {
-      const double mine = local_path[p][c];
+  for (uint32_t loc : participants) {
+    LocationSeverities& sev = severities[loc];
+    for (const CallpathTicks& e : on_path[loc]) {
+      const uint32_t c = e.callpath;
+      const auto mine = static_cast<double>(e.ticks);
       if (!(mine > 0)) continue;
       sev.Add(MetricId::kCriticalPath, c, mine);
       const double share = mine / path[c];
