@@ -49,8 +49,6 @@ double Divide(double x, double y) {
 
 }  // namespace
 
-std::span<const MetricId> ScalascaWaitMetrics() { return kWaitMetrics; }
-
 void WriteScalascaImpact(const trace::CallTree& tree, uint32_t location_count,
                          const std::vector<uint32_t>& participants,
                          const std::vector<TimeVector>& on_path,

@@ -3,7 +3,8 @@
 // derived metrics of its Cube remapping specification. With
 //   cp_l(c)  the time of call path c on the critical path on location l, cp(c) = Σ_l cp_l(c);
 //   t_l(c)   l's exclusive time in c over its whole trace (the `time` metric), w_l(c) its wait
-//            states there (the wait metrics of kScalascaWaitMetrics);
+//            states there (the wait metrics its critical-path imbalance formula
+//            subtracts: Late Sender, Late Receiver, the collective waits, Wait at Finalize, RMA);
 //   d_l(c) = t_l(c) − min(t_l(c), w_l(c)), l's non-waiting time in c;
 // on every participating location l and call path c:
 //   critical_path                 cp_l(c), as under causeway's semantics (the path is longer);
@@ -31,7 +32,6 @@
 #pragma once
 
 #include <cstdint>
-#include <span>
 #include <vector>
 
 #include "analysis/metrics/severity.h"
@@ -39,10 +39,6 @@
 #include "trace/call_tree.h"
 
 namespace cw::analysis {
-
-// The wait states Scalasca takes off a process's time: those its critical-path imbalance
-// formula subtracts (the ones causeway computes).
-std::span<const MetricId> ScalascaWaitMetrics();
 
 // Adds the metrics above (critical_path included) to `severities` (indexed by location; they must
 // already hold `time` and the wait states). `on_path`: the critical path's time per call path, by
