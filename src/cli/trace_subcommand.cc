@@ -1,5 +1,5 @@
-// `causeway trace -o DIR -- COMMAND...`: runs an MPI program under libcauseway-mpi.so and
-// writes its OTF2 trace.
+// `causeway trace -o DIR -- COMMAND...`: runs an MPI or OpenSHMEM program under
+// libcauseway-mpi.so and writes its OTF2 trace.
 //
 // The library is preloaded into every rank through LD_PRELOAD (mpirun passes its environment
 // to the ranks it starts), records into DIR/raw/, and leaves the OTF2 export to this command,
@@ -40,8 +40,8 @@ class TraceSubcommand final : public Subcommand {
  public:
   const char* name() const override { return "trace"; }
   const char* description() const override {
-    return "Run an MPI program and record its OTF2 trace: causeway trace -o DIR -- mpirun -np N "
-           "./app args";
+    return "Run an MPI or OpenSHMEM program and record its OTF2 trace: causeway trace -o DIR -- "
+           "mpirun -np N ./app args (or oshrun ...)";
   }
   void AddOptions(CLI::App& app) override {
     app.add_option("-o,--output", output_, "trace directory (default: ./causeway-trace)");
@@ -59,7 +59,8 @@ class TraceSubcommand final : public Subcommand {
                    "(user regions) and functions (-finstrument-functions); default both, "
                    "'none' for MPI only (or CAUSEWAY_RECORD)");
     app.add_flag("--keep-raw", keep_raw_, "keep the raw per-rank files after writing OTF2");
-    app.add_option("command", command_, "the command to run, usually mpirun ... ./app args")
+    app.add_option("command", command_,
+                   "the command to run, usually mpirun ... ./app args or oshrun ... ./app args")
         ->required();
     app.positionals_at_end();
   }
@@ -86,6 +87,7 @@ class TraceSubcommand final : public Subcommand {
     if (!include_.empty()) setenv("CAUSEWAY_FILTER_INCLUDE", include_.c_str(), 1);
     if (!exclude_.empty()) setenv("CAUSEWAY_FILTER_EXCLUDE", exclude_.c_str(), 1);
 
+    WarnAboutOshmemPatcher();
     const auto start = std::chrono::steady_clock::now();
     CW_ASSIGN_OR_RETURN(int exit_status, RunCommand());
     const double seconds =
@@ -94,7 +96,8 @@ class TraceSubcommand final : public Subcommand {
 
     if (!measure::HasRawTrace(dir.string())) {
       return MakeError(ErrorCode::kNotFound,
-                       "the command recorded nothing (did it start MPI programs? exit status " +
+                       "the command recorded nothing (did it start MPI or OpenSHMEM programs? "
+                       "exit status " +
                            std::to_string(exit_status) + ")");
     }
     CW_ASSIGN_OR_RETURN(measure::ExportSummary summary, measure::ExportRawTrace(dir.string()));
@@ -104,6 +107,20 @@ class TraceSubcommand final : public Subcommand {
   }
 
  private:
+  // Open MPI 4.1's oshmem crashes inside shmem_finalize while its memory patcher is on (Debian
+  // 12's does): the user hears how to avoid it before the run rather than after a crash.
+  void WarnAboutOshmemPatcher() const {
+    if (std::getenv("OMPI_MCA_memory") != nullptr) return;
+    for (const std::string& arg : command_) {
+      if (fs::path(arg).filename() == "oshrun") {
+        std::fprintf(stderr,
+                     "causeway trace: note: Open MPI's oshmem may crash in shmem_finalize unless "
+                     "its memory patcher is off: if it does, run with OMPI_MCA_memory=^patcher\n");
+        return;
+      }
+    }
+  }
+
   // Runs the command with this process's environment; its exit status (128 + signal if killed).
   Result<int> RunCommand() {
     std::vector<char*> argv;

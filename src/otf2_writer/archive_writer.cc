@@ -114,6 +114,17 @@ uint32_t ArchiveWriter::DefineMpiComm(std::string_view name,
   return DefineComm(name, group, parent);
 }
 
+uint32_t ArchiveWriter::DefineParadigmComm(std::string_view name, OTF2_Paradigm paradigm,
+                                          const std::vector<uint64_t>& locations,
+                                          const std::vector<uint64_t>& ranks, uint32_t parent) {
+  if (paradigm_locations_.count(paradigm) == 0) {
+    paradigm_locations_[paradigm] =
+        DefineGroup("", OTF2_GROUP_TYPE_COMM_LOCATIONS, paradigm, locations);
+  }
+  const uint32_t group = DefineGroup("", OTF2_GROUP_TYPE_COMM_GROUP, paradigm, ranks);
+  return DefineComm(name, group, parent);
+}
+
 EventWriter& ArchiveWriter::Events(uint64_t location) {
   std::unique_ptr<EventWriter>& writer = writers_[location];
   if (!writer)

@@ -62,6 +62,12 @@ class ArchiveWriter {
   // A sub-communicator of world ranks `ranks` (in communicator rank order).
   uint32_t DefineMpiComm(std::string_view name, const std::vector<uint64_t>& world_ranks,
                          uint32_t parent);
+  // A communicator of another paradigm (OpenSHMEM's PEs, say) over `ranks` of `locations`
+  // (rank order): the paradigm's COMM_LOCATIONS group is defined with its first communicator.
+  uint32_t DefineParadigmComm(std::string_view name, OTF2_Paradigm paradigm,
+                              const std::vector<uint64_t>& locations,
+                              const std::vector<uint64_t>& ranks,
+                              uint32_t parent = OTF2_UNDEFINED_UINT32);
 
   // The event writer of a defined location.
   EventWriter& Events(uint64_t location);
@@ -137,6 +143,7 @@ class ArchiveWriter {
   std::vector<WindowDef> windows_;
   std::vector<AttributeDef> attributes_;
   uint32_t mpi_world_group_ = OTF2_UNDEFINED_UINT32;  // the COMM_LOCATIONS group
+  std::map<OTF2_Paradigm, uint32_t> paradigm_locations_;  // other paradigms' COMM_LOCATIONS
   std::map<uint64_t, std::unique_ptr<EventWriter>> writers_;
   std::map<uint64_t, uint64_t> event_counts_;  // filled on Close
   uint64_t end_time_ = 0;

@@ -6,11 +6,19 @@
 namespace cw::test {
 
 inline constexpr const char* kMpirun = "timeout 180 mpirun --allow-run-as-root --oversubscribe";
+inline constexpr const char* kOshrun = "timeout 180 oshrun --allow-run-as-root --oversubscribe";
+// Debian's Open MPI 4.1 crashes in shmem_finalize unless its memory patcher is off.
+inline constexpr const char* kShmemEnvironment = "OMPI_MCA_memory=^patcher";
 
 // Runs `program args` on `ranks` ranks under causeway trace and returns the trace directory;
 // fails the test if the run fails. `environment` is prefixed to the command (VAR=value ...).
 std::string TraceProgram(const std::string& name, int ranks, const std::string& args = "",
                          const std::string& trace_options = "", std::string* output = nullptr,
                          const std::string& environment = "");
+
+// The same for an OpenSHMEM program on `pes` PEs, run with oshrun.
+std::string TraceShmemProgram(const std::string& name, int pes, const std::string& args = "",
+                              const std::string& trace_options = "",
+                              std::string* output = nullptr);
 
 }  // namespace cw::test

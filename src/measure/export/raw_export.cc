@@ -29,6 +29,9 @@ struct WindowDef {
   uint32_t local = 0;
   long long global = -1;
   uint32_t comm = 0;  // local communicator id
+  // An OpenSHMEM active set's window (global and comm unused): the world ranks of its PEs.
+  bool shmem = false;
+  std::vector<uint64_t> pes;
 };
 
 struct GroupDef {
@@ -119,6 +122,21 @@ RankDefs ReadDefs(const std::string& path) {
       }
       if (d.windows.size() <= w.local) d.windows.resize(w.local + 1);
       d.windows[w.local] = w;
+    } else if (key == "shmem_win") {
+      WindowDef w;
+      w.shmem = true;
+      long long start = 0, log_stride = 0, size = 0;
+      bool ok = static_cast<bool>(words >> w.local >> start >> log_stride >> size) &&
+                w.local < kMaxLocalComms && start >= 0 && log_stride >= 0 && log_stride <= 30 &&
+                size > 0 && d.size > 0 && start + (size - 1) * (1LL << log_stride) < d.size;
+      for (long long i = 0; ok && i < size; ++i)
+        w.pes.push_back(static_cast<uint64_t>(start + i * (1LL << log_stride)));
+      if (!ok) {
+        damaged();  // its events are left out
+        continue;
+      }
+      if (d.windows.size() <= w.local) d.windows.resize(w.local + 1);
+      d.windows[w.local] = std::move(w);
     } else if (key == "group") {
       GroupDef g;
       uint64_t n = 0;
@@ -254,6 +272,25 @@ struct ProbeAttributes {
 
 constexpr uint32_t kNoDefinition = 0xFFFFFFFFu;
 
+// The OpenSHMEM routines' regions, defined when a rank first enters one: MPI programs do not
+// carry a thousand region definitions they never use.
+class ShmemRegions {
+ public:
+  explicit ShmemRegions(otf2_writer::ArchiveWriter& archive)
+      : archive_(archive), ids_(kShmemFunctionCount, kNoDefinition) {}
+  uint32_t Get(uint32_t routine) {
+    if (ids_[routine] == kNoDefinition) {
+      const ShmemFunctionInfo& f = kShmemFunctions[routine];
+      ids_[routine] = archive_.DefineRegion(f.name, f.role, OTF2_PARADIGM_SHMEM, "SHMEM");
+    }
+    return ids_[routine];
+  }
+
+ private:
+  otf2_writer::ArchiveWriter& archive_;
+  std::vector<uint32_t> ids_;
+};
+
 // What turning one rank's records into OTF2 needs: its local definitions mapped to the
 // archive's, and its clocks.
 struct RankContext {
@@ -266,6 +303,14 @@ struct RankContext {
   const TimerMap& timer;
   const ClockMap& clock;
   ProbeAttributes attributes;
+  ShmemRegions& shmem_regions;
+
+  // The archive's region of a raw region index, kUndefinedRegion if nothing defines it.
+  uint32_t Region(uint32_t index) const {
+    if (index >= kShmemFirstRegion && index < kShmemFirstRegion + kShmemFunctionCount)
+      return shmem_regions.Get(index - kShmemFirstRegion);
+    return index < regions.size() ? regions[index] : kUndefinedRegion;
+  }
 
   uint32_t Comm(uint32_t local) const { return local < comms.size() ? comms[local] : world; }
   uint32_t Window(uint32_t local) const {
@@ -300,13 +345,12 @@ void ExportStream(const std::string& path, bool thread, const RankContext& rank,
       last = t;
       min_time = std::min(min_time, t);
       const bool is_region = e.kind == RawKind::kEnter || e.kind == RawKind::kLeave;
-      if (is_region && (e.a >= rank.regions.size() || rank.regions[e.a] == kUndefinedRegion)) {
+      const uint32_t region = is_region ? rank.Region(e.a) : 0;
+      if (is_region && region == kUndefinedRegion) {
         ++summary.invalid_records;  // a region nobody defined: damaged, left out
         continue;
       }
-      const uint32_t region = is_region ? rank.regions[e.a] : 0;
-      const bool is_rma = e.kind >= RawKind::kRmaWinCreate &&
-                          e.kind <= RawKind::kRmaOpCompleteBlocking &&
+      const bool is_rma = e.kind >= RawKind::kRmaWinCreate && e.kind <= RawKind::kRmaWaitChange &&
                           e.kind != RawKind::kRmaCollectiveBegin;
       if (is_rma && (rank.Window(e.a) == kNoDefinition ||
                      (e.kind == RawKind::kRmaGroupSync && rank.Group(e.b) == kNoDefinition))) {
@@ -413,6 +457,12 @@ void ExportStream(const std::string& path, bool thread, const RankContext& rank,
         case RawKind::kRmaOpCompleteBlocking:
           out.RmaOpCompleteBlocking(t, rank.Window(e.a), e.y);
           break;
+        case RawKind::kRmaTryLock:
+          out.RmaTryLock(t, rank.Window(e.a), remote, e.y, static_cast<OTF2_LockType>(e.op));
+          break;
+        case RawKind::kRmaWaitChange:
+          out.RmaWaitChange(t, rank.Window(e.a));
+          break;
         default:
           ++summary.invalid_records;
           continue;  // unknown record kinds are skipped, not guessed at
@@ -461,6 +511,8 @@ Result<ExportSummary> ExportRawTrace(const std::string& dir) {
   std::vector<uint32_t> region_ids;
   for (const MpiFunctionInfo& f : kMpiFunctions)
     region_ids.push_back(archive->DefineRegion(f.name, f.role, OTF2_PARADIGM_MPI, "MPI"));
+  region_ids.resize(kFlushRegion, kUndefinedRegion);  // OpenSHMEM's: see ShmemRegions
+  ShmemRegions shmem_regions(*archive);
   region_ids.push_back(archive->DefineRegion(kFlushRegionName, OTF2_REGION_ROLE_ARTIFICIAL,
                                              OTF2_PARADIGM_MEASUREMENT_SYSTEM));
   region_ids.push_back(
@@ -528,12 +580,38 @@ Result<ExportSummary> ExportRawTrace(const std::string& dir) {
   // groups (of MPI_Win_post/start) by their members.
   std::map<std::pair<long long, uint32_t>, uint32_t> unified_windows;
   std::map<std::vector<uint64_t>, uint32_t> unified_groups;
+  // OpenSHMEM's windows, unified by their active set, over communicators of the SHMEM paradigm.
+  std::map<std::vector<uint64_t>, uint32_t> shmem_windows;
+  uint32_t shmem_world = kNoDefinition;
+  auto shmem_window = [&](const std::vector<uint64_t>& pes) {
+    auto [it, inserted] = shmem_windows.try_emplace(pes, 0);
+    if (!inserted) return it->second;
+    if (shmem_world == kNoDefinition) {
+      std::vector<uint64_t> all(static_cast<size_t>(ranks));
+      for (uint64_t r = 0; r < all.size(); ++r) all[r] = r;
+      shmem_world = archive->DefineParadigmComm("All PEs", OTF2_PARADIGM_SHMEM, locations, all);
+    }
+    const bool all = pes.size() == static_cast<size_t>(ranks);
+    std::string name = all ? "All PEs" : "Active set";
+    if (!all) {
+      for (uint64_t pe : pes) name += " " + std::to_string(pe);
+    }
+    const uint32_t comm =
+        all ? shmem_world
+            : archive->DefineParadigmComm(name, OTF2_PARADIGM_SHMEM, locations, pes, shmem_world);
+    it->second = archive->DefineRmaWindow(name, comm, OTF2_RMA_WIN_FLAG_NONE);
+    return it->second;
+  };
   std::vector<std::vector<uint32_t>> window_of(static_cast<size_t>(ranks));
   std::vector<std::vector<uint32_t>> group_of(static_cast<size_t>(ranks));
   for (int r = 0; r < ranks; ++r) {
     const RankDefs& d = defs[static_cast<size_t>(r)];
     const std::vector<uint32_t>& comms = comm_of[static_cast<size_t>(r)];
     for (const WindowDef& w : d.windows) {
+      if (w.shmem) {
+        window_of[static_cast<size_t>(r)].push_back(shmem_window(w.pes));
+        continue;
+      }
       if (w.global < 0 || w.comm >= comms.size()) {
         window_of[static_cast<size_t>(r)].push_back(kNoDefinition);  // a gap or damaged line
         continue;
@@ -654,7 +732,8 @@ Result<ExportSummary> ExportRawTrace(const std::string& dir) {
                            world,
                            *timer_or,
                            clock,
-                           attributes};
+                           attributes,
+                           shmem_regions};
     // One stream per thread: the thread that initialised MPI, then the others by index.
     for (size_t thread = 0; thread < streams.size(); ++thread) {
       const std::string path = thread == 0 ? RawEventsPath(dir, r)

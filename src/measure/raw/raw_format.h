@@ -14,6 +14,7 @@
 #include <string>
 
 #include "measure/wrappers/mpi_functions.gen.h"
+#include "measure/wrappers/shmem_functions.gen.h"
 
 namespace cw::measure {
 
@@ -54,6 +55,10 @@ enum class RawKind : uint8_t {
   kRmaAtomic,              // a, b, op = OTF2 atomic type, x = bytes sent, c = bytes received,
                            // y = matching id
   kRmaOpCompleteBlocking,  // a = window, y = matching id (where the epoch completed it)
+  // OpenSHMEM (shmem_hooks.cc) adds: a lock attempt that failed (shmem_test_lock), and the start
+  // of a wait for a remote update (shmem_wait_until).
+  kRmaTryLock,     // a, b, op = OTF2 lock type, y = lock id
+  kRmaWaitChange,  // a = window
 };
 
 inline constexpr uint32_t kNoRank = 0xFFFFFFFFu;
@@ -70,6 +75,8 @@ inline constexpr uint32_t kNoRank = 0xFFFFFFFFu;
 //   win LOCAL GLOBAL COMM                  an RMA window: GLOBAL is the id its members agreed
 //                                          on at creation, COMM the local id of its
 //                                          communicator
+//   shmem_win LOCAL START LOGSTRIDE SIZE   an OpenSHMEM active set's window (the symmetric heap
+//                                          as the PEs START + i * 2^LOGSTRIDE, i < SIZE, see it)
 //   group LOCAL N R0 ... R(N-1)            a process group (of MPI_Win_post/start), world ranks
 //   region ID NAME                         a user region
 //   unbalanced_regions N
@@ -89,13 +96,15 @@ struct RawEvent {
 };
 static_assert(sizeof(RawEvent) == 40, "the raw record layout is part of the file format");
 
-// Region indices: the MPI functions first (MpiFunction), then the buffer flush, which the
+// Region indices: the MPI functions first (MpiFunction), the OpenSHMEM routines next
+// (ShmemFunction, from kShmemFirstRegion), then the buffer flush, which the
 // trace shows as a region so that its perturbation is visible, then the program itself: "main",
 // from MPI_Init to MPI_Finalize, so that the time between MPI calls is the program's
 // computation rather than time outside every region.
-inline constexpr uint32_t kFlushRegion = kMpiFunctionCount;
+inline constexpr uint32_t kShmemFirstRegion = kMpiFunctionCount;
+inline constexpr uint32_t kFlushRegion = kShmemFirstRegion + kShmemFunctionCount;
 inline constexpr const char* kFlushRegionName = "TRACE BUFFER FLUSH";
-inline constexpr uint32_t kProgramRegion = kMpiFunctionCount + 1;
+inline constexpr uint32_t kProgramRegion = kFlushRegion + 1;
 inline constexpr const char* kProgramRegionName = "main";
 
 inline std::string RawEventsPath(const std::string& dir, int rank) {

@@ -40,7 +40,8 @@ class HookLock {
 // Records the Enter of a call on construction and its Leave on destruction.
 class CallScope {
  public:
-  explicit CallScope(MpiFunction f);
+  explicit CallScope(MpiFunction f) : CallScope(static_cast<uint32_t>(f)) {}
+  explicit CallScope(uint32_t region);
   ~CallScope();
   CallScope(const CallScope&) = delete;
   CallScope& operator=(const CallScope&) = delete;
@@ -49,8 +50,14 @@ class CallScope {
   uint32_t region_;
 };
 
-void Started(MpiFunction init, uint64_t enter);
-void Finalizing(MpiFunction finalize);
+// The measurement starts after the call to `init_region` that began at `enter` (MPI_Init*,
+// or shmem_init for an OpenSHMEM program), and ends in the call to `finalize_region`.
+void Started(uint32_t init_region, uint64_t enter);
+inline void Started(MpiFunction init, uint64_t enter) {
+  Started(static_cast<uint32_t>(init), enter);
+}
+void Finalizing(uint32_t finalize_region);
+inline void Finalizing(MpiFunction finalize) { Finalizing(static_cast<uint32_t>(finalize)); }
 void Abort(MPI_Comm comm);
 
 inline constexpr uint32_t kNoRoot = kNoRank;

@@ -244,6 +244,12 @@ void RecordAtEnter(RawKind kind, uint32_t a, uint32_t b, uint32_t c, uint64_t x,
   log.Append(RawEvent{std::max(t_state->entered, log.last_time()), kind, 0, 0, a, b, c, x, y});
 }
 
+void RecordCallAt(uint32_t region, uint64_t enter) {
+  EventLog& log = *t_state->log;
+  log.Append(RawEvent{std::max(enter, log.last_time()), RawKind::kEnter, 0, 0, region, 0, 0, 0, 0});
+  Record(RawKind::kLeave, region);
+}
+
 uint64_t Now() { return TimerNow(); }
 
 bool RecordingHere() { return t_state != nullptr && t_state->index == 0 && !S().finished; }
@@ -289,7 +295,7 @@ bool Recording() {
   return AdoptThread();
 }
 
-CallScope::CallScope(MpiFunction f) : region_(static_cast<uint32_t>(f)) {
+CallScope::CallScope(uint32_t region) : region_(region) {
   ThreadState& t = *t_state;
   t.entered = Now();
   t.log->Append(RawEvent{t.entered, RawKind::kEnter, 0, 0, region_, 0, 0, 0, 0});
@@ -300,7 +306,7 @@ CallScope::~CallScope() { Record(RawKind::kLeave, region_); }
 // program region's ends and the first and last MPI calls, so that they never share a timestamp.
 constexpr uint64_t kProgramSeparation = 1000;
 
-void Started(MpiFunction init, uint64_t enter) {
+void Started(uint32_t init, uint64_t enter) {
   State& s = S();
   if (s.started) return;
   PMPI_Comm_rank(MPI_COMM_WORLD, &s.rank);
@@ -345,15 +351,14 @@ void Started(MpiFunction init, uint64_t enter) {
     program_begin = enter > kProgramSeparation ? enter - kProgramSeparation : 0;
   }
   s.log.Append(RawEvent{program_begin, RawKind::kEnter, 0, 0, kProgramRegion, 0, 0, 0, 0});
-  s.log.Append(RawEvent{enter, RawKind::kEnter, 0, 0, static_cast<uint32_t>(init), 0, 0, 0, 0});
-  Record(RawKind::kLeave, static_cast<uint32_t>(init));
+  s.log.Append(RawEvent{enter, RawKind::kEnter, 0, 0, init, 0, 0, 0, 0});
+  Record(RawKind::kLeave, init);
   InstallHandlers();
 }
 
-void Finalizing(MpiFunction finalize) {
+void Finalizing(uint32_t region) {
   State& s = S();
   if (!s.started || s.finished || t_state == nullptr || t_state->index != 0) return;
-  const uint32_t region = static_cast<uint32_t>(finalize);
   Record(RawKind::kEnter, region);
   SyncClocks("finalize");
   Record(RawKind::kLeave, region);

@@ -177,6 +177,10 @@ void Record(RawKind kind, uint32_t a = 0, uint32_t b = 0, uint32_t c = 0, uint64
 void RecordAtEnter(RawKind kind, uint32_t a = 0, uint32_t b = 0, uint32_t c = 0, uint64_t x = 0,
                    uint64_t y = 0);
 
+// Records a call that began at `enter` and ends now (its Enter never before the log's latest
+// record), on the calling thread's log.
+void RecordCallAt(uint32_t region, uint64_t enter);
+
 // True on the thread that initialised MPI while the recorder runs (without counting calls
 // from other threads, as Recording() does). User regions and instrumented functions are
 // recorded on that thread only.

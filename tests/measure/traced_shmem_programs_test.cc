@@ -1,0 +1,131 @@
+// Real OpenSHMEM programs (tests/programs/shmem_*) run under `causeway trace` with oshrun: the
+// records must reproduce every call the programs made, in Score-P's SHMEM conventions, and a
+// crash or shmem_global_exit must lose nothing recorded before it.
+#include <cstdio>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "measure/wrappers/shmem_functions.gen.h"
+#include "testing/scenario.h"
+#include "tests/common/paths.h"
+#include "tests/common/traced_checks.h"
+#include "tests/common/traced_program.h"
+
+namespace cw::test {
+namespace {
+
+// Every routine the installed OpenSHMEM library offers through its profiling interface (a weak
+// shmem_X beside a strong pshmem_X) is wrapped, except the library's own extensions (shmemx_).
+TEST(TracedShmemProgramsTest, EveryProfiledRoutineOfTheLibraryIsWrapped) {
+  std::string symbols;
+  ASSERT_EQ(RunCommand("nm -D --defined-only " CW_OSHMEM_LIBRARY, &symbols), 0) << symbols;
+  std::set<std::string> strong, weak;
+  std::istringstream lines(symbols);
+  std::string address, type, name;
+  while (lines >> address >> type >> name) (type == "T" ? strong : weak).insert(name);
+  std::set<std::string> wrapped;
+  for (const measure::ShmemFunctionInfo& f : measure::kShmemFunctions) wrapped.insert(f.name);
+  size_t profiled = 0;
+  for (const std::string& routine : weak) {
+    if (strong.count("p" + routine) == 0 || routine.rfind("shmemx_", 0) == 0) continue;
+    ++profiled;
+    EXPECT_TRUE(wrapped.count(routine)) << routine << " is not wrapped";
+  }
+  // Open MPI 4.1's oshmem: about 900 routines (a check that the symbol table was read).
+  EXPECT_GT(profiled, 800u);
+}
+
+// tests/programs/shmem_patterns.c on 3 PEs; the counts follow its phases A-F.
+TEST(TracedShmemProgramsTest, EveryCallOfThePatternsIsRecorded) {
+  const std::string dir = TraceShmemProgram("shmem_patterns", 3);
+  ExpectOtf2PrintReads(dir);
+  ExpectNestingSurvivesTimeOrder(dir);
+  const json info = Info(dir);
+  // Gets: 500 shmem_int_g on PEs 1 and 2 (D), 2 shmem_getmem on PE 0 (E), and per PE an iget
+  // and a get_nbi (F): 1000 + 2 + 6.
+  EXPECT_EQ(Count(info, "RMA_GET"), 1008u);
+  // Puts: PE 0's shmem_int_p (B); per PE in F a put, an iput, two nbi puts and a put and an nbi
+  // put on a context: 1 + 3 x 6.
+  EXPECT_EQ(Count(info, "RMA_PUT"), 19u);
+  // Atomics: fetch_add, inc, compare_swap, fetch and fadd per PE.
+  EXPECT_EQ(Count(info, "RMA_ATOMIC"), 15u);
+  // Every transfer is completed once: blocking ones by their own call, the nbi ones by the
+  // quiet (or the context's quiet) after them.
+  EXPECT_EQ(Count(info, "RMA_OP_COMPLETE_BLOCKING"), 1008u + 19u + 15u);
+  // Per PE 8 barrier_all, broadcast, collect, fcollect, sum_to_all, alltoall and sync_all (14),
+  // and shmem_barrier on the active set {0, 1} on PEs 0 and 1: 3 x 14 + 2.
+  EXPECT_EQ(Count(info, "RMA_COLLECTIVE_BEGIN"), 44u);
+  EXPECT_EQ(Count(info, "RMA_COLLECTIVE_END"), 44u);
+  // Locks: each PE's set_lock (a request and an acquisition) and clear_lock (C), and PE 0's
+  // successful test_lock and its clear_lock (F).
+  EXPECT_EQ(Count(info, "RMA_REQUEST_LOCK"), 3u);
+  EXPECT_EQ(Count(info, "RMA_ACQUIRE_LOCK"), 4u);
+  EXPECT_EQ(Count(info, "RMA_RELEASE_LOCK"), 4u);
+  EXPECT_EQ(Count(info, "RMA_TRY_LOCK"), 0u);
+  EXPECT_EQ(Count(info, "RMA_WAIT_CHANGE"), 1u);  // PE 1's wait_until (B)
+  // Regions: per PE main, shmem_init, my_pe, n_pes, 2 mallocs, 8 barrier_all, 2 frees,
+  // finalize, set_lock and clear_lock (19), and in F 8 transfer and ordering calls, 5 context
+  // calls, 5 atomics, 6 collectives and a test (25): 44; PE 0 also int_p, 2 getmem, test_lock,
+  // clear_lock and the active-set barrier (6); PE 1 wait_until, 500 int_g and the barrier
+  // (502); PE 2 500 int_g.
+  EXPECT_EQ(Count(info, "ENTER"), 3u * 44u + 6u + 502u + 500u);
+  EXPECT_EQ(Count(info, "LEAVE"), Count(info, "ENTER"));
+  // The symmetric heap's window over all PEs, and the active set {0, 1}'s.
+  EXPECT_EQ(info["definitions"]["rma_windows"].get<uint64_t>(), 2u);
+  const json report = Analyze(dir);
+  EXPECT_EQ(report["matching"]["collective_instances"].get<uint64_t>(), 15u);
+  for (uint64_t pe : {1u, 2u}) EXPECT_EQ(ValueAt(report, "visits", "main/shmem_int_g", pe), 500.0);
+  EXPECT_EQ(ValueAt(report, "visits", "main/shmem_ctx_putmem_nbi", 0), 1.0);
+}
+
+TEST(TracedShmemProgramsTest, FortranThroughIsoCBinding) {
+#ifndef CW_HAVE_SHMEM_FORTRAN
+  GTEST_SKIP() << "no Fortran compiler";
+#endif
+  const std::string dir = TraceShmemProgram("shmem_fortran", 2);
+  ExpectOtf2PrintReads(dir);
+  const json info = Info(dir);
+  // 3 barriers per PE, PE 0's put and PE 1's wait_until, each PE's lock and unlock.
+  EXPECT_EQ(Count(info, "RMA_COLLECTIVE_END"), 6u);
+  EXPECT_EQ(Count(info, "RMA_PUT"), 1u);
+  EXPECT_EQ(Count(info, "RMA_OP_COMPLETE_BLOCKING"), 1u);
+  EXPECT_EQ(Count(info, "RMA_WAIT_CHANGE"), 1u);
+  EXPECT_EQ(Count(info, "RMA_REQUEST_LOCK"), 2u);
+  EXPECT_EQ(Count(info, "RMA_ACQUIRE_LOCK"), 2u);
+  EXPECT_EQ(Count(info, "RMA_RELEASE_LOCK"), 2u);
+  // main, init, my_pe, 3 barriers, set_lock, clear_lock, finalize per PE; the put or the wait.
+  EXPECT_EQ(Count(info, "ENTER"), 2u * 9u + 2u);
+}
+
+// PE 0 puts 100 values into PE 1 and ends badly; PE 1 has waited for the last one and is killed
+// in its barrier. Both sides' records up to then are in a readable trace.
+void ExpectEverythingUpToTheEnd(const std::string& mode, const std::string& ending) {
+  const std::string dir = testing::MakeTempDir("traced-shmem-crash-" + mode);
+  std::string out;
+  RunCommand(std::string(kShmemEnvironment) + " " + CausewayBinary() + " trace -o " + dir +
+                 " -- " + kOshrun + " -np 2 " + TestProgram("shmem_crash") + " " + mode + " 100",
+             &out);
+  EXPECT_NE(out.find("Trace written to"), std::string::npos) << out;
+  EXPECT_NE(out.find("rank 0 ended early (" + ending), std::string::npos) << out;
+  ExpectOtf2PrintReads(dir);
+  const json info = Info(dir);
+  EXPECT_EQ(Count(info, "RMA_PUT"), 100u);
+  EXPECT_EQ(Count(info, "RMA_OP_COMPLETE_BLOCKING"), 100u);
+  EXPECT_EQ(Count(info, "RMA_WAIT_CHANGE"), 1u);
+  EXPECT_EQ(Count(info, "RMA_COLLECTIVE_BEGIN"), 1u);  // PE 1's barrier, never completed
+  const json report = Analyze(dir);
+  EXPECT_EQ(ValueAt(report, "visits", "main/shmem_int_p", 0), 100.0);
+}
+
+TEST(TracedShmemProgramsTest, SegfaultKeepsEveryEvent) {
+  ExpectEverythingUpToTheEnd("segv", "signal 11");
+}
+TEST(TracedShmemProgramsTest, GlobalExitKeepsEveryEvent) {
+  ExpectEverythingUpToTheEnd("global_exit", "abort");
+}
+
+}  // namespace
+}  // namespace cw::test
