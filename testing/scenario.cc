@@ -22,7 +22,26 @@ namespace {
   std::abort();
 }
 
+bool Contains(const std::string& s, const char* part) { return s.find(part) != std::string::npos; }
+
+// OpenSHMEM routines' roles as causeway's tracer gives them.
+OTF2_RegionRole ShmemRoleOf(const std::string& name) {
+  if (Contains(name, "barrier") || Contains(name, "sync")) return OTF2_REGION_ROLE_BARRIER;
+  if (Contains(name, "broadcast")) return OTF2_REGION_ROLE_COLL_ONE2ALL;
+  if (Contains(name, "collect") || Contains(name, "_to_all") || Contains(name, "alltoall"))
+    return OTF2_REGION_ROLE_COLL_ALL2ALL;
+  if (Contains(name, "atomic")) return OTF2_REGION_ROLE_ATOMIC;
+  if (Contains(name, "lock") || Contains(name, "wait") || Contains(name, "quiet") ||
+      Contains(name, "fence"))
+    return OTF2_REGION_ROLE_FUNCTION;
+  if (Contains(name, "put") || Contains(name, "get") || Contains(name, "_p") ||
+      Contains(name, "_g"))
+    return OTF2_REGION_ROLE_RMA;
+  return OTF2_REGION_ROLE_FUNCTION;
+}
+
 OTF2_RegionRole RoleOf(const std::string& name) {
+  if (name.rfind("shmem_", 0) == 0) return ShmemRoleOf(name);
   if (name == "MPI_Barrier" || name == "MPI_Ibarrier") return OTF2_REGION_ROLE_BARRIER;
   for (const char* one2all : {"MPI_Bcast", "MPI_Scatter", "MPI_Scatterv"}) {
     if (name == one2all) return OTF2_REGION_ROLE_COLL_ONE2ALL;
@@ -192,12 +211,16 @@ RankScript& RankScript::Collective(uint64_t enter, uint64_t leave, const std::st
       .Leave(leave, call);
 }
 RankScript& RankScript::RmaCollective(uint64_t enter, uint64_t leave, const std::string& call,
-                                      OTF2_CollectiveOp op, uint32_t window) {
+                                      OTF2_CollectiveOp op, uint32_t window, uint32_t root,
+                                      uint64_t sent, uint64_t received) {
   Enter(enter, call);
   Add({Record::kRmaCollBegin, enter, ""});
   Record r{Record::kRmaCollEnd, leave, ""};
   r.op = op;
   r.comm = window;
+  r.root = root;
+  r.bytes = sent;
+  r.received = received;
   Add(r);
   return Leave(leave, call);
 }
@@ -221,6 +244,27 @@ RankScript& RankScript::RmaTransfer(uint64_t enter, uint64_t leave, const std::s
   r.peer = static_cast<int>(target);
   r.bytes = bytes;
   r.request = matching;
+  Add(r);
+  return Leave(leave, call);
+}
+RankScript& RankScript::ShmemPut(uint64_t enter, uint64_t leave, const std::string& call,
+                                 uint32_t window, uint32_t target, uint64_t bytes,
+                                 uint64_t matching) {
+  Enter(enter, call);
+  Record r{Record::kRmaPut, enter, ""};
+  r.comm = window;
+  r.peer = static_cast<int>(target);
+  r.bytes = bytes;
+  r.request = matching;
+  Add(r);
+  RmaOpCompleteEvent(leave, window, matching);
+  return Leave(leave, call);
+}
+RankScript& RankScript::ShmemWaitUntil(uint64_t enter, uint64_t leave, uint32_t window,
+                                       const std::string& call) {
+  Enter(enter, call);
+  Record r{Record::kRmaWaitChange, enter, ""};
+  r.comm = window;
   Add(r);
   return Leave(leave, call);
 }
@@ -286,7 +330,11 @@ Scenario::Scenario(int ranks, uint64_t ticks_per_second)
     : ticks_per_second_(ticks_per_second), ranks_(static_cast<size_t>(ranks)) {}
 
 uint32_t Scenario::AddWindow(uint32_t comm) {
-  windows_.push_back(comm);
+  windows_.push_back(WindowDef{comm, {}});
+  return static_cast<uint32_t>(windows_.size() - 1);
+}
+uint32_t Scenario::AddShmemWindow(const std::vector<int>& pes) {
+  windows_.push_back(WindowDef{0, pes});
   return static_cast<uint32_t>(windows_.size() - 1);
 }
 uint32_t Scenario::AddGroup(const std::vector<int>& world_ranks) {
@@ -325,7 +373,16 @@ std::string Scenario::WriteOrDie(const std::string& directory) const {
   for (const std::vector<int>& comm : comms_) {
     archive.DefineMpiComm("", std::vector<uint64_t>(comm.begin(), comm.end()), 0);
   }
-  for (uint32_t comm : windows_) archive.DefineRmaWindow("", comm);
+  for (const WindowDef& w : windows_) {
+    if (w.shmem_pes.empty()) {
+      archive.DefineRmaWindow("", w.comm);
+      continue;
+    }
+    const uint32_t comm =
+        archive.DefineParadigmComm("", OTF2_PARADIGM_SHMEM, locations,
+                                   std::vector<uint64_t>(w.shmem_pes.begin(), w.shmem_pes.end()));
+    archive.DefineRmaWindow("", comm);
+  }
   std::vector<uint32_t> groups;  // archive ids of groups_
   for (const std::vector<int>& g : groups_) {
     groups.push_back(archive.DefineGroup("", OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI,
@@ -336,9 +393,15 @@ std::string Scenario::WriteOrDie(const std::string& directory) const {
   auto region = [&](const std::string& name) {
     auto it = regions.find(name);
     if (it != regions.end()) return it->second;
-    bool mpi = name.rfind("MPI_", 0) == 0;
-    uint32_t id = archive.DefineRegion(
-        name, RoleOf(name), mpi ? OTF2_PARADIGM_MPI : OTF2_PARADIGM_USER, mpi ? "MPI" : "");
+    const bool mpi = name.rfind("MPI_", 0) == 0;
+    const bool shmem = name.rfind("shmem_", 0) == 0;
+    uint32_t id = archive.DefineRegion(name, RoleOf(name),
+                                       mpi     ? OTF2_PARADIGM_MPI
+                                       : shmem ? OTF2_PARADIGM_SHMEM
+                                               : OTF2_PARADIGM_USER,
+                                       mpi     ? "MPI"
+                                       : shmem ? "SHMEM"
+                                               : "");
     regions.emplace(name, id);
     return id;
   };
@@ -412,7 +475,7 @@ std::string Scenario::WriteOrDie(const std::string& directory) const {
           ev.RmaCollectiveEnd(rec.time, rec.op,
                               static_cast<OTF2_RmaSyncLevel>(OTF2_RMA_SYNC_LEVEL_PROCESS |
                                                              OTF2_RMA_SYNC_LEVEL_MEMORY),
-                              rec.comm, OTF2_UNDEFINED_UINT32, 0, 0);
+                              rec.comm, rec.root, rec.bytes, rec.received);
           break;
         case RankScript::Record::kRmaGroupSync: {
           // Post and start synchronise processes; complete and wait also memory.
@@ -445,6 +508,9 @@ std::string Scenario::WriteOrDie(const std::string& directory) const {
         }
         case RankScript::Record::kRmaReleaseLock:
           ev.RmaReleaseLock(rec.time, rec.comm, peer, rec.request);
+          break;
+        case RankScript::Record::kRmaWaitChange:
+          ev.RmaWaitChange(rec.time, rec.comm);
           break;
       }
     }

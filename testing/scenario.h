@@ -78,7 +78,9 @@ class RankScript {
   // window creation with CREATE_HANDLE, freeing with DESTROY_HANDLE): Enter, RmaCollectiveBegin
   // at enter, RmaCollectiveEnd at leave, Leave.
   RankScript& RmaCollective(uint64_t enter, uint64_t leave, const std::string& call,
-                            OTF2_CollectiveOp op, uint32_t window);
+                            OTF2_CollectiveOp op, uint32_t window,
+                            uint32_t root = OTF2_UNDEFINED_UINT32, uint64_t sent = 0,
+                            uint64_t received = 0);
   // General active-target synchronisation on `window` (MPI_Win_post, MPI_Win_start,
   // MPI_Win_complete, MPI_Win_wait, MPI_Win_test): Enter, `records` (e.g. completions),
   // RmaGroupSync over `group` (an id from Scenario::AddGroup) at leave, Leave.
@@ -99,6 +101,16 @@ class RankScript {
   RankScript& RmaUnlock(uint64_t enter, uint64_t leave, const std::string& call, uint32_t window,
                         uint32_t target, uint64_t lock,
                         const std::function<void(RankScript&)>& records = {});
+  // OpenSHMEM, as causeway's tracer and Score-P record it (routines named shmem_* are regions of
+  // the SHMEM paradigm; barriers and collectives are RmaCollective calls on a window from
+  // Scenario::AddShmemWindow, locks RmaLock/RmaUnlock with target OTF2_UNDEFINED_UINT32).
+  // A blocking put (or writing atomic) to PE `target`: Enter, RmaPut at enter, its completion at
+  // leave, Leave.
+  RankScript& ShmemPut(uint64_t enter, uint64_t leave, const std::string& call, uint32_t window,
+                       uint32_t target, uint64_t bytes, uint64_t matching);
+  // shmem_wait_until: Enter, RmaWaitChange at enter, Leave.
+  RankScript& ShmemWaitUntil(uint64_t enter, uint64_t leave, uint32_t window,
+                             const std::string& call = "shmem_int_wait_until");
   // A probe that found the message (from, tag) as causeway's tracer records it: Enter, and a
   // Leave with the probe attributes (trace/probe_attributes.h); `handle` is 0 for MPI_Probe and
   // MPI_Iprobe, the message handle id for MPI_Mprobe/MPI_Improbe. A probe as Score-P records it
@@ -141,6 +153,7 @@ class RankScript {
       kRmaRequestLock,
       kRmaAcquireLock,
       kRmaReleaseLock,
+      kRmaWaitChange,
     };
     Record(Kind k, uint64_t t, std::string name) : kind(k), time(t), region(std::move(name)) {}
     Kind kind;
@@ -174,6 +187,9 @@ class Scenario {
   uint32_t AddComm(const std::vector<int>& world_ranks);
   // Defines an RMA window over communicator `comm` and returns its id (from 0).
   uint32_t AddWindow(uint32_t comm);
+  // Defines an OpenSHMEM window (the symmetric heap as an active set of PEs, world ranks, sees
+  // it) over a communicator of the SHMEM paradigm, and returns its id (windows share the ids).
+  uint32_t AddShmemWindow(const std::vector<int>& pes);
   // Defines an MPI group of world ranks (for RmaGroupSync) and returns its id for the records.
   uint32_t AddGroup(const std::vector<int>& world_ranks);
 
@@ -200,7 +216,11 @@ class Scenario {
   uint64_t ticks_per_second_;
   std::vector<RankScript> ranks_;
   std::vector<std::vector<int>> comms_;
-  std::vector<uint32_t> windows_;  // their communicators
+  struct WindowDef {
+    uint32_t comm = 0;           // MPI windows
+    std::vector<int> shmem_pes;  // OpenSHMEM windows (non-empty)
+  };
+  std::vector<WindowDef> windows_;
   std::vector<std::vector<int>> groups_;
   std::string creator_ = "causeway tests";
   struct ClockOffset {

@@ -115,8 +115,8 @@ uint32_t ArchiveWriter::DefineMpiComm(std::string_view name,
 }
 
 uint32_t ArchiveWriter::DefineParadigmComm(std::string_view name, OTF2_Paradigm paradigm,
-                                          const std::vector<uint64_t>& locations,
-                                          const std::vector<uint64_t>& ranks, uint32_t parent) {
+                                           const std::vector<uint64_t>& locations,
+                                           const std::vector<uint64_t>& ranks, uint32_t parent) {
   if (paradigm_locations_.count(paradigm) == 0) {
     paradigm_locations_[paradigm] =
         DefineGroup("", OTF2_GROUP_TYPE_COMM_LOCATIONS, paradigm, locations);

@@ -142,7 +142,7 @@ class ArchiveWriter {
   std::vector<CommDef> comms_;
   std::vector<WindowDef> windows_;
   std::vector<AttributeDef> attributes_;
-  uint32_t mpi_world_group_ = OTF2_UNDEFINED_UINT32;  // the COMM_LOCATIONS group
+  uint32_t mpi_world_group_ = OTF2_UNDEFINED_UINT32;      // the COMM_LOCATIONS group
   std::map<OTF2_Paradigm, uint32_t> paradigm_locations_;  // other paradigms' COMM_LOCATIONS
   std::map<uint64_t, std::unique_ptr<EventWriter>> writers_;
   std::map<uint64_t, uint64_t> event_counts_;  // filled on Close

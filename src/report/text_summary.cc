@@ -71,6 +71,12 @@ const char* BreakdownLabel(MetricId metric) {
       return "File I/O";
     case MetricId::kOverhead:
       return "Measurement overhead";
+    case MetricId::kShmemRma:
+      return "Transfers and atomics";
+    case MetricId::kShmemSync:
+      return "Synchronization";
+    case MetricId::kShmemCollective:
+      return "Collectives";
     default:
       return analysis::Metric(metric).display.data();
   }
@@ -101,6 +107,13 @@ void BreakdownSection(const Report& r, std::string& out) {
   if (other_mpi > 1e-9 * total) {
     out += Pad("    Other MPI calls", 34) + PadLeft(FormatSeconds(other_mpi), 10) + "  " +
            Percent(other_mpi, total) + "\n";
+  }
+  if (r.Total(MetricId::kShmem) > 0) {
+    BreakdownLine(r, MetricId::kShmem, 0, total, out);
+    for (MetricId m : {MetricId::kShmemRma, MetricId::kShmemSync, MetricId::kShmemCollective,
+                       MetricId::kShmemManagement}) {
+      BreakdownLine(r, m, 1, total, out);
+    }
   }
   for (MetricId m : {MetricId::kOmpTime, MetricId::kPthreadTime, MetricId::kCudaTime,
                      MetricId::kOpenClTime, MetricId::kOpenAccTime, MetricId::kOverhead}) {
@@ -294,9 +307,12 @@ void CriticalPathSection(const Report& r, std::string& out) {
   const CriticalPathSummary& cp = *r.critical_path;
   double window = cp.window_end - cp.window_begin;
   const bool scalasca = r.semantics == "scalasca";
+  // Without MPI (an OpenSHMEM program) the path spans the processes' first and last events.
+  const bool mpi = r.Total(MetricId::kMpi) > 0;
   out += "Critical path: " + FormatSeconds(cp.length) +
-         (scalasca ? " from MPI_Init to the last MPI_Finalize"
-                   : " from the last MPI_Init to the last MPI_Finalize") +
+         (!mpi       ? " from the last process's first event to the last event"
+          : scalasca ? " from MPI_Init to the last MPI_Finalize"
+                     : " from the last MPI_Init to the last MPI_Finalize") +
          " (" + std::to_string(cp.segments) + " stretch" + (cp.segments == 1 ? "" : "es");
   if (cp.end_location) out += ", ending on " + r.LocationLabel(*cp.end_location);
   out += ")\n";
@@ -405,8 +421,9 @@ void NextSection(const Report& r, const std::string& raw_path, std::string& out)
   out += "What to look at next (report.html in this directory, one page, no network needed):\n";
   out += "  report.html#overview   the efficiencies, the time breakdown and the main findings\n";
   out += "  report.html#browser    metrics, call paths and locations side by side, as in Cube\n";
-  out += "  report.html#charts     time per location, waiting per call path and location, the\n"
-         "                         communication matrix and the message sizes\n";
+  out +=
+      "  report.html#charts     time per location, waiting per call path and location, the\n"
+      "                         communication matrix and the message sizes\n";
   std::vector<const Instance*> worst;
   for (const Instance& i : r.instances) worst.push_back(&i);
   std::stable_sort(worst.begin(), worst.end(),
@@ -429,8 +446,7 @@ void NextSection(const Report& r, const std::string& raw_path, std::string& out)
   const double to = w.time - r.trace.begin + 2 * w.value;
   // Quoted for the shell, so that pasting the command runs nothing a directory name holds.
   out += "  causeway export chrome " + DisplayText(ShellQuoted(raw_path)) +
-         " -o worst.json --window " +
-         Format("%.6f", from) + ":" + Format("%.6f", to) + "\n";
+         " -o worst.json --window " + Format("%.6f", from) + ":" + Format("%.6f", to) + "\n";
   out += "                         the worst wait on a timeline (open it in ui.perfetto.dev)\n\n";
 }
 

@@ -18,7 +18,6 @@ std::string TraceProgram(const std::string& name, int ranks, const std::string& 
 
 // The same for an OpenSHMEM program on `pes` PEs, run with oshrun.
 std::string TraceShmemProgram(const std::string& name, int pes, const std::string& args = "",
-                              const std::string& trace_options = "",
-                              std::string* output = nullptr);
+                              const std::string& trace_options = "", std::string* output = nullptr);
 
 }  // namespace cw::test

@@ -112,6 +112,9 @@ TEST(MpiAnalyzeTest, TracedPrograms) {
                                    "persistent_and_nonblocking_collectives");
   CheckJobsWriteOneProcessesReport(TraceProgram("rma_epochs", 3), "rma_epochs");
   CheckJobsWriteOneProcessesReport(TraceProgram("threads", 2), "threads");
+#ifdef CW_HAVE_SHMEM_PROGRAMS
+  CheckJobsWriteOneProcessesReport(TraceShmemProgram("shmem_patterns", 3), "shmem_patterns");
+#endif
 }
 
 TEST(MpiAnalyzeTest, InconsistentAndOneSidedTraces) {

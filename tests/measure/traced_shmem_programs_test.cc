@@ -76,6 +76,17 @@ TEST(TracedShmemProgramsTest, EveryCallOfThePatternsIsRecorded) {
   // The symmetric heap's window over all PEs, and the active set {0, 1}'s.
   EXPECT_EQ(info["definitions"]["rma_windows"].get<uint64_t>(), 2u);
   const json report = Analyze(dir);
+  // The programmed waits. Barriers: 100 ms on PEs 1 and 2 (A), 100 ms on PE 2 (B), and after
+  // the lock chain 100 ms on its first holder and 50 ms on its second (C): 450 ms in 5 parts.
+  ExpectWait(MetricTotal(report, "shmem_barrier_wait"), 0.45, 5);
+  ExpectInstances(report, "shmem_wait_on_value", 1, 0.1);  // PE 1 (B)
+  // The lock chain (C): the second PE waits 50 ms, the third 100 ms.
+  ExpectWait(MetricTotal(report, "shmem_lock_contention"), 0.15, 2);
+  EXPECT_EQ(MetricTotal(report, "mpi"), 0.0);
+  EXPECT_GT(MetricTotal(report, "shmem_rma"), 0.0);
+  EXPECT_GT(MetricTotal(report, "shmem_collective"), 0.0);
+  EXPECT_EQ(MetricTotal(report, "comms_rma_gets"), 1008.0);
+  EXPECT_EQ(MetricTotal(report, "comms_rma_puts"), 19.0);
   EXPECT_EQ(report["matching"]["collective_instances"].get<uint64_t>(), 15u);
   for (uint64_t pe : {1u, 2u}) EXPECT_EQ(ValueAt(report, "visits", "main/shmem_int_g", pe), 500.0);
   EXPECT_EQ(ValueAt(report, "visits", "main/shmem_ctx_putmem_nbi", 0), 1.0);
@@ -98,6 +109,12 @@ TEST(TracedShmemProgramsTest, FortranThroughIsoCBinding) {
   EXPECT_EQ(Count(info, "RMA_RELEASE_LOCK"), 2u);
   // main, init, my_pe, 3 barriers, set_lock, clear_lock, finalize per PE; the put or the wait.
   EXPECT_EQ(Count(info, "ENTER"), 2u * 9u + 2u);
+  // PE 1 waits 100 ms in the first barrier and 100 ms for its flag; the second PE to take the
+  // lock waits 50 ms for it, and the first waits 50 ms for the second in the last barrier.
+  const json report = Analyze(dir);
+  ExpectWait(MetricTotal(report, "shmem_barrier_wait"), 0.15, 3);
+  ExpectInstances(report, "shmem_wait_on_value", 1, 0.1);
+  ExpectInstances(report, "shmem_lock_contention", 1, 0.05);
 }
 
 // PE 0 puts 100 values into PE 1 and ends badly; PE 1 has waited for the last one and is killed
@@ -105,8 +122,8 @@ TEST(TracedShmemProgramsTest, FortranThroughIsoCBinding) {
 void ExpectEverythingUpToTheEnd(const std::string& mode, const std::string& ending) {
   const std::string dir = testing::MakeTempDir("traced-shmem-crash-" + mode);
   std::string out;
-  RunCommand(std::string(kShmemEnvironment) + " " + CausewayBinary() + " trace -o " + dir +
-                 " -- " + kOshrun + " -np 2 " + TestProgram("shmem_crash") + " " + mode + " 100",
+  RunCommand(std::string(kShmemEnvironment) + " " + CausewayBinary() + " trace -o " + dir + " -- " +
+                 kOshrun + " -np 2 " + TestProgram("shmem_crash") + " " + mode + " 100",
              &out);
   EXPECT_NE(out.find("Trace written to"), std::string::npos) << out;
   EXPECT_NE(out.find("rank 0 ended early (" + ending), std::string::npos) << out;

@@ -63,6 +63,42 @@ bool IsOmpSynchronisation(const trace::Region& region, std::string_view name) {
   return StartsWith(name, "omp_") && name.size() > 5 && name.substr(name.size() - 5) == "_lock";
 }
 
+bool Contains(std::string_view s, std::string_view part) {
+  return s.find(part) != std::string_view::npos;
+}
+
+// OpenSHMEM routines by what they do. Region roles tell transfers, atomics, barriers,
+// collectives and allocation apart (causeway and Score-P give them); the names tell the rest:
+// waits for a value, tests, locks, quiet and fence synchronise; everything else (init,
+// finalize, queries, contexts, cache control) manages.
+MetricId ShmemTimeCategory(const trace::Region& region, std::string_view name) {
+  switch (region.role) {
+    case RegionRole::kRma:
+    case RegionRole::kAtomic:
+      return MetricId::kShmemRma;
+    case RegionRole::kBarrier:
+      return MetricId::kShmemSync;
+    case RegionRole::kCollOne2All:
+    case RegionRole::kCollAll2One:
+    case RegionRole::kCollAll2All:
+    case RegionRole::kCollOther:
+      return MetricId::kShmemCollective;
+    case RegionRole::kAllocate:
+    case RegionRole::kDeallocate:
+    case RegionRole::kReallocate:
+      return MetricId::kShmemManagement;
+    default:
+      break;
+  }
+  for (std::string_view sync : {"barrier", "sync", "wait", "_test", "lock", "quiet", "fence"}) {
+    if (Contains(name, sync)) return MetricId::kShmemSync;
+  }
+  for (std::string_view collective : {"broadcast", "collect", "_to_all", "alltoall"}) {
+    if (Contains(name, collective)) return MetricId::kShmemCollective;
+  }
+  return MetricId::kShmemManagement;
+}
+
 bool IsPthreadSynchronisation(std::string_view name) {
   for (std::string_view call :
        {"pthread_cancel", "pthread_create", "pthread_detach", "pthread_exit", "pthread_join"}) {
@@ -91,6 +127,8 @@ MetricId TimeCategoryOf(const trace::Definitions& defs, uint32_t region_id) {
       return IsOmpSynchronisation(region, name) ? MetricId::kOmpTime : MetricId::kComp;
     case Paradigm::kPthread:
       return IsPthreadSynchronisation(name) ? MetricId::kPthreadTime : MetricId::kComp;
+    case Paradigm::kShmem:
+      return ShmemTimeCategory(region, name);
     default:
       break;
   }

@@ -9,6 +9,7 @@
 #include "analysis/waitstates/internal/location_scan.h"
 #include "analysis/waitstates/internal/p2p_patterns.h"
 #include "analysis/waitstates/internal/rma_patterns.h"
+#include "analysis/waitstates/internal/shmem_patterns.h"
 #include "analysis/waitstates/time_categories.h"
 #include "base/parallel.h"
 #include "comm/wire.h"
@@ -67,6 +68,9 @@ WaitStateResult AnalyzeWaitStates(const trace::Trace& trace, const match::SyncGr
   // One-sided epochs pair processes by their window's synchronisation calls.
   const std::vector<std::vector<internal::RmaWait>> rma =
       internal::EvaluateRmaEpochs(ctx, collective.members, threads);
+  // OpenSHMEM's locks and waits for a value pair PEs by their records on the symmetric heap.
+  const std::vector<std::vector<internal::ShmemWait>> shmem =
+      internal::EvaluateShmemWaits(ctx, threads);
 
   const uint32_t n = trace.location_count();
   std::vector<std::unique_ptr<internal::LocationOutput>> outputs(n);
@@ -83,6 +87,7 @@ WaitStateResult AnalyzeWaitStates(const trace::Trace& trace, const match::SyncGr
     internal::AnalyzePointToPoint(ctx, loc, *out);
     internal::ApplyCollectiveOutcomes(ctx, loc, collective, *out);
     internal::ApplyRmaWaits(rma[loc], loc, *out);
+    internal::ApplyShmemWaits(ctx, shmem[loc], loc, *out);
     out->traffic.WriteTo(out->severities);
     out->traffic = internal::TrafficCounts(0);
     outputs[index] = std::move(out);

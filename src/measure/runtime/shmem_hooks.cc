@@ -40,7 +40,7 @@ struct ShmemState {
   uint32_t world_window = kNoWindow;
   std::map<std::tuple<int, int, int>, uint32_t> windows;  // active set -> local window id
   std::unordered_map<ShmemContext, std::vector<PendingOp>> pending;  // non-blocking transfers
-  std::unordered_set<ShmemContext> contexts;  // created by shmem_ctx_create, not yet destroyed
+  std::unordered_set<ShmemContext> contexts;    // created by shmem_ctx_create, not yet destroyed
   std::map<uintptr_t, Allocation> allocations;  // by base address
   uint32_t next_allocation = 0;
 };
@@ -50,8 +50,8 @@ ShmemState& Shmem() {
   return *state;
 }
 
-thread_local int t_inside = 0;          // OpenSHMEM calls the thread is in
-thread_local uint64_t t_blocking = 0;   // the blocking transfer the current call makes
+thread_local int t_inside = 0;         // OpenSHMEM calls the thread is in
+thread_local uint64_t t_blocking = 0;  // the blocking transfer the current call makes
 thread_local uint32_t t_blocking_window = kNoWindow;
 
 uint32_t Target(int pe) { return static_cast<uint32_t>(pe); }
@@ -102,8 +102,8 @@ void CompleteAllPending() {
 }
 
 // A transfer's record; blocking ones are completed by ShmemCompleteBlocking after the call.
-void Transfer(RawKind kind, ShmemContext ctx, int pe, uint64_t sent, uint32_t received,
-              uint8_t op, bool blocking) {
+void Transfer(RawKind kind, ShmemContext ctx, int pe, uint64_t sent, uint32_t received, uint8_t op,
+              bool blocking) {
   ShmemState& shmem = Shmem();
   t_blocking = 0;
   if (shmem.world_window == kNoWindow || pe < 0 || pe >= S().size) return;

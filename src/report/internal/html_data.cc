@@ -61,6 +61,13 @@ json Overview(const Report& r) {
                      MetricId::kMpiRmaCommunication, MetricId::kMpiIo, MetricId::kMpiManagement}) {
     line(m, 1);
   }
+  if (r.Total(MetricId::kShmem) > 0) {
+    line(MetricId::kShmem, 0);
+    for (MetricId m : {MetricId::kShmemRma, MetricId::kShmemSync, MetricId::kShmemCollective,
+                       MetricId::kShmemManagement}) {
+      line(m, 1);
+    }
+  }
   for (MetricId m :
        {MetricId::kOmpTime, MetricId::kPthreadTime, MetricId::kCudaTime, MetricId::kOverhead}) {
     line(m, 1);

@@ -197,9 +197,44 @@ void RmaCollective(const std::vector<MemberTimes>& m, MetricId metric, MemberOut
   }
 }
 
-// `members`: the list `instance` indexes (a graph's members, or the instances a rank built).
+// OpenSHMEM's barriers and collectives (RMA collectives on the symmetric heap's windows) wait
+// as MPI's do: a barrier or sync for the last PE of its active set, a reduction, collect or
+// all-to-all as an N x N operation, a broadcast for its root. Their waits are SHMEM's own
+// metrics, and they have no completion metric.
+void ShmemCollective(const std::vector<MemberTimes>& m, trace::CollectiveOp op, size_t root,
+                     MemberOutcome* out) {
+  MetricId metric = MetricId::kShmemCollectiveWait;
+  switch (op) {
+    case CollectiveOp::kBarrier:
+      Barrier(m, out);
+      metric = MetricId::kShmemBarrierWait;
+      break;
+    case CollectiveOp::kAllgather:
+    case CollectiveOp::kAllgatherv:
+    case CollectiveOp::kAlltoall:
+    case CollectiveOp::kAllreduce:
+      AllToAll(m, out);
+      break;
+    case CollectiveOp::kBcast:
+      OneToAll(m, root, out);
+      break;
+    default:
+      return;
+  }
+  for (size_t i = 0; i < m.size(); ++i) {
+    out[i].wait_metric = metric;
+    out[i].completion = 0;
+    // Not yet followed by the root-cause analyses.
+    out[i].synchronised = false;
+    out[i].partner_event = kNone;
+    out[i].broadcast_completion = -1;
+  }
+}
+
+// `members`: the list `instance` indexes (a graph's members, or the instances a rank built);
+// `shmem`: the instance is on an OpenSHMEM window.
 void EvaluateInstance(const std::vector<match::CollectiveMember>& members,
-                      const match::CollectiveInstance& instance, MemberOutcome* out) {
+                      const match::CollectiveInstance& instance, bool shmem, MemberOutcome* out) {
   std::vector<MemberTimes> m(instance.member_count);
   size_t root = m.size();
   for (uint32_t k = 0; k < instance.member_count; ++k) {
@@ -215,6 +250,10 @@ void EvaluateInstance(const std::vector<match::CollectiveMember>& members,
                        member.location,
                        member.end_event};
     if (member.location == instance.root) root = k;
+  }
+  if (shmem) {
+    ShmemCollective(m, instance.op, root, out);
+    return;
   }
   if (instance.window != kNone) {
     switch (instance.op) {
@@ -324,7 +363,8 @@ CollectiveOutcomes EvaluateBuiltCollectives(const Context& ctx, unsigned threads
   ParallelFor(built.collectives.size(), threads, [&](size_t i) {
     const match::CollectiveInstance& instance = built.collectives[i];
     if (!instance.complete || instance.member_count < 2) return;
-    EvaluateInstance(built.members, instance, &evaluated[instance.first_member]);
+    EvaluateInstance(built.members, instance, IsShmemWindow(ctx.trace.defs, instance.window),
+                     &evaluated[instance.first_member]);
   });
   comm::Communicator& comm = *ctx.comm;
   std::vector<comm::ByteWriter> to_members(comm.size());
@@ -436,7 +476,8 @@ CollectiveOutcomes EvaluateCollectives(const Context& ctx, unsigned threads) {
   ParallelFor(instances.size(), threads, [&](size_t i) {
     const match::CollectiveInstance& instance = instances[i];
     if (!instance.complete || instance.member_count < 2) return;
-    EvaluateInstance(ctx.graph.members, instance, &outcomes[instance.first_member]);
+    EvaluateInstance(ctx.graph.members, instance, IsShmemWindow(ctx.trace.defs, instance.window),
+                     &outcomes[instance.first_member]);
   });
   return result;
 }

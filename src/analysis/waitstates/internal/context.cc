@@ -7,12 +7,24 @@ void AddWithAncestors(LocationSeverities& severities, MetricId metric, uint32_t 
   for (MetricId m : MetricWithAncestors(metric)) severities.Add(m, callpath, value);
 }
 
-bool IsMpiWindow(const trace::Definitions& defs, uint32_t window) {
+namespace {
+
+bool IsWindowOf(const trace::Definitions& defs, uint32_t window, trace::Paradigm paradigm) {
   if (window >= defs.windows.size() || !defs.windows[window].defined) return false;
   uint32_t comm = defs.windows[window].comm;
   if (comm >= defs.comms.size() || !defs.comms[comm].defined) return false;
   uint32_t group = defs.comms[comm].group;
-  return group < defs.groups.size() && defs.groups[group].paradigm == trace::Paradigm::kMpi;
+  return group < defs.groups.size() && defs.groups[group].paradigm == paradigm;
+}
+
+}  // namespace
+
+bool IsMpiWindow(const trace::Definitions& defs, uint32_t window) {
+  return IsWindowOf(defs, window, trace::Paradigm::kMpi);
+}
+
+bool IsShmemWindow(const trace::Definitions& defs, uint32_t window) {
+  return IsWindowOf(defs, window, trace::Paradigm::kShmem);
 }
 
 CallTimes CallOf(const trace::LocationEvents& ev, uint32_t event) {

@@ -52,6 +52,8 @@ void AddWithAncestors(LocationSeverities& severities, MetricId metric, uint32_t 
 // Whether `window` is an MPI window: CUDA and OpenCL memory copies are recorded as RMA on their
 // own windows; only windows of MPI communicators are MPI one-sided communication.
 bool IsMpiWindow(const trace::Definitions& defs, uint32_t window);
+// Whether `window` is an OpenSHMEM window (the symmetric heap as an active set sees it).
+bool IsShmemWindow(const trace::Definitions& defs, uint32_t window);
 
 // Times of the call that contains `event` (its innermost region instance).
 struct CallTimes {

@@ -50,7 +50,10 @@ void ScanLocation(const Context& ctx, const CallpathFlags& callpaths, uint32_t l
       case EventKind::kRmaGet: {
         uint32_t cp = ev.callpath(i);
         const trace::RmaPayload& p = ev.rma(i);
-        if (cp == kNone || !IsMpiWindow(ctx.trace.defs, p.window)) break;
+        if (cp == kNone ||
+            !(IsMpiWindow(ctx.trace.defs, p.window) || IsShmemWindow(ctx.trace.defs, p.window))) {
+          break;
+        }
         bool put = kinds[i] == EventKind::kRmaPut;
         out.traffic.Rma(cp, put, put ? p.sent : p.received);
         break;

@@ -1,0 +1,239 @@
+#include "analysis/waitstates/internal/shmem_patterns.h"
+
+#include <algorithm>
+#include <limits>
+#include <tuple>
+#include <unordered_map>
+
+#include "base/parallel.h"
+#include "comm/wire.h"
+
+namespace cw::analysis::internal {
+namespace {
+
+using trace::EventKind;
+using trace::kNone;
+
+constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
+
+// One acquisition of a distributed lock, and the release that ended the hold.
+struct LockHold {
+  uint64_t lock = 0;
+  uint64_t acquired = 0;  // time of the AcquireLock record
+  uint64_t entered = 0;   // of the acquiring call
+  uint64_t left = 0;
+  uint64_t release_entered = kNever;  // Enter of the call that released the lock
+  uint32_t location = kNone;
+  uint32_t event = kNone;  // the AcquireLock record
+  uint32_t callpath = kNone;
+  uint32_t requested = 0;          // 1: acquired by a call that asked for it and could wait
+  uint32_t release_event = kNone;  // the ReleaseLock record
+};
+
+// A put or writing atomic to another PE's symmetric heap, at its completion.
+struct Transfer {
+  uint32_t target = kNone;  // location
+  uint32_t origin = kNone;  // location
+  uint64_t completed = 0;
+  uint32_t completion_event = kNone;  // the RmaOpComplete record on the origin
+};
+
+// A shmem_wait_until (or shmem_wait) call.
+struct ValueWait {
+  uint32_t callpath = kNone;
+  uint64_t entered = 0;
+  uint64_t left = 0;
+  uint32_t event = kNone;  // its RmaWaitChange record
+};
+
+struct LocationRecords {
+  std::vector<LockHold> holds;
+  std::vector<Transfer> transfers;
+  std::vector<ValueWait> waits;
+};
+
+LocationRecords ScanLocation(const Context& ctx, uint32_t location) {
+  const trace::Definitions& defs = ctx.trace.defs;
+  const trace::LocationEvents& ev = ctx.trace.location(location);
+  LocationRecords out;
+  std::unordered_map<uint64_t, uint32_t> requested;  // lock -> RequestLock records not acquired
+  std::unordered_map<uint64_t, uint32_t> held;       // lock -> its hold (index in out.holds)
+  std::unordered_map<uint64_t, uint32_t> writes;     // matching id -> target location
+  std::span<const EventKind> kinds = ev.kinds();
+  for (uint32_t i = 0; i < kinds.size(); ++i) {
+    const EventKind kind = kinds[i];
+    if (trace::PayloadFamilyOf(kind) != trace::PayloadFamily::kRma) continue;
+    const trace::RmaPayload& p = ev.rma(i);
+    if (!IsShmemWindow(defs, p.window)) continue;
+    switch (kind) {
+      case EventKind::kRmaRequestLock:
+        ++requested[p.id];
+        break;
+      case EventKind::kRmaAcquireLock: {
+        const CallTimes call = CallOf(ev, i);
+        LockHold hold;
+        hold.lock = p.id;
+        hold.acquired = ev.time(i);
+        hold.location = location;
+        hold.event = i;
+        hold.callpath = ev.callpath(i);
+        hold.entered = call.entered;
+        hold.left = call.left;
+        if (auto r = requested.find(p.id); r != requested.end() && r->second > 0) {
+          hold.requested = 1;
+          --r->second;
+        }
+        held[p.id] = static_cast<uint32_t>(out.holds.size());
+        out.holds.push_back(hold);
+        break;
+      }
+      case EventKind::kRmaReleaseLock: {
+        auto it = held.find(p.id);
+        if (it == held.end()) break;
+        out.holds[it->second].release_entered = CallOf(ev, i).entered;
+        out.holds[it->second].release_event = i;
+        held.erase(it);
+        break;
+      }
+      case EventKind::kRmaPut:
+      case EventKind::kRmaAtomic: {
+        if (p.sent == 0 || p.remote == kNone) break;  // a fetch changes nothing
+        const uint32_t target =
+            defs.comms[defs.windows[p.window].comm].LocationOfRank(p.remote, location);
+        if (target != kNone && target != location) writes[p.id] = target;
+        break;
+      }
+      case EventKind::kRmaOpCompleteBlocking:
+      case EventKind::kRmaOpCompleteNonBlocking:
+      case EventKind::kRmaOpCompleteRemote: {
+        auto it = writes.find(p.id);
+        if (it == writes.end()) break;
+        out.transfers.push_back(Transfer{it->second, location, ev.time(i), i});
+        writes.erase(it);
+        break;
+      }
+      case EventKind::kRmaWaitChange: {
+        const CallTimes call = CallOf(ev, i);
+        if (call.enter == kNone) break;
+        out.waits.push_back(ValueWait{ev.callpath(i), call.entered, call.left, i});
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return out;
+}
+
+// Lock Contention: each requested acquisition waited for the hold before it (in acquisition
+// order) of another PE, until that PE entered the call that released the lock.
+void LockContention(std::vector<LockHold> holds, std::vector<std::vector<ShmemWait>>& out) {
+  std::sort(holds.begin(), holds.end(), [](const LockHold& a, const LockHold& b) {
+    return std::tie(a.lock, a.acquired, a.location, a.event) <
+           std::tie(b.lock, b.acquired, b.location, b.event);
+  });
+  for (size_t k = 1; k < holds.size(); ++k) {
+    const LockHold& before = holds[k - 1];
+    const LockHold& hold = holds[k];
+    if (before.lock != hold.lock || !hold.requested || before.location == hold.location ||
+        before.release_event == kNone || hold.callpath == kNone) {
+      continue;
+    }
+    const uint64_t until = std::min(hold.left, before.release_entered);
+    if (until <= hold.entered) continue;
+    out[hold.location].push_back(ShmemWait{MetricId::kShmemLockContention, hold.callpath,
+                                           hold.entered, static_cast<int64_t>(until - hold.entered),
+                                           hold.event, before.location, before.release_event});
+  }
+}
+
+// Wait on Value: a wait ended by the latest write to its PE that completed before it ended.
+void WaitOnValue(const std::vector<LocationRecords>& records, std::vector<Transfer> transfers,
+                 std::vector<std::vector<ShmemWait>>& out) {
+  std::sort(transfers.begin(), transfers.end(), [](const Transfer& a, const Transfer& b) {
+    return std::tie(a.target, a.completed, a.origin, a.completion_event) <
+           std::tie(b.target, b.completed, b.origin, b.completion_event);
+  });
+  for (uint32_t loc = 0; loc < records.size(); ++loc) {
+    for (const ValueWait& w : records[loc].waits) {
+      // The first transfer to `loc` that completed after the wait ended, then the one before.
+      auto after = std::upper_bound(
+          transfers.begin(), transfers.end(), std::make_pair(loc, w.left),
+          [](const std::pair<uint32_t, uint64_t>& key, const Transfer& t) {
+            return std::tie(key.first, key.second) < std::tie(t.target, t.completed);
+          });
+      if (after == transfers.begin()) continue;
+      const Transfer& t = *(after - 1);
+      if (t.target != loc || t.completed <= w.entered || w.callpath == kNone) continue;
+      out[loc].push_back(ShmemWait{MetricId::kShmemWaitOnValue, w.callpath, w.entered,
+                                   static_cast<int64_t>(t.completed - w.entered), w.event, t.origin,
+                                   t.completion_event});
+    }
+  }
+}
+
+// Every rank learns every location's holds, transfers and waits from the rank that scanned
+// them: pairing needs the PEs on both sides, and a process pairs them all as one process would.
+void ShareRecords(const Context& ctx, std::vector<LocationRecords>& records) {
+  comm::ByteWriter out;
+  for (uint32_t loc : ctx.partition->owned[ctx.comm->rank()]) {
+    out.Put(loc);
+    out.PutVector(records[loc].holds);
+    out.PutVector(records[loc].transfers);
+    out.PutVector(records[loc].waits);
+  }
+  for (const comm::Bytes& bytes : ctx.comm->AllGather(out.Take())) {
+    comm::ByteReader in(bytes);
+    while (!in.done()) {
+      const auto loc = in.Get<uint32_t>();
+      CW_CHECK(loc < records.size());
+      records[loc].holds = in.GetVector<LockHold>();
+      records[loc].transfers = in.GetVector<Transfer>();
+      records[loc].waits = in.GetVector<ValueWait>();
+    }
+  }
+}
+
+bool HasShmemWindow(const trace::Definitions& defs) {
+  for (uint32_t w = 0; w < defs.windows.size(); ++w) {
+    if (IsShmemWindow(defs, w)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::vector<std::vector<ShmemWait>> EvaluateShmemWaits(const Context& ctx, unsigned threads) {
+  const uint32_t n = ctx.trace.location_count();
+  std::vector<std::vector<ShmemWait>> out(n);
+  if (!HasShmemWindow(ctx.trace.defs)) return out;
+  std::vector<LocationRecords> records(n);
+  ParallelFor(n, threads, [&](size_t loc) {
+    if (ctx.Holds(static_cast<uint32_t>(loc)))
+      records[loc] = ScanLocation(ctx, static_cast<uint32_t>(loc));
+  });
+  if (ctx.Distributed()) ShareRecords(ctx, records);
+  std::vector<LockHold> holds;
+  std::vector<Transfer> transfers;
+  for (const LocationRecords& r : records) {
+    holds.insert(holds.end(), r.holds.begin(), r.holds.end());
+    transfers.insert(transfers.end(), r.transfers.begin(), r.transfers.end());
+  }
+  LockContention(std::move(holds), out);
+  WaitOnValue(records, std::move(transfers), out);
+  for (uint32_t loc = 0; loc < n; ++loc) {
+    if (!ctx.Holds(loc)) out[loc].clear();
+  }
+  return out;
+}
+
+void ApplyShmemWaits(const Context&, const std::vector<ShmemWait>& waits, uint32_t location,
+                     LocationOutput& out) {
+  for (const ShmemWait& w : waits) {
+    const auto value = static_cast<double>(w.value);
+    out.severities.Add(w.metric, w.callpath, value);
+    out.instances.Offer(Instance{w.metric, w.callpath, location, w.entered, value, w.partner});
+  }
+}
+
+}  // namespace cw::analysis::internal
