@@ -229,6 +229,7 @@ Result<std::optional<JobReport>> AnalyzeAsJobRank(const std::string& path,
   wait_options.sync_edges = options.root_causes;
   wait_options.probes_wait = options.semantics == analysis::Semantics::kCauseway;
   wait_options.interval_completions = options.semantics == analysis::Semantics::kScalasca;
+  wait_options.one_sided_sync = options.semantics == analysis::Semantics::kCauseway;
   wait_options.comm = &comm;
   wait_options.partition = &partition;
   analysis::WaitStateResult waitstates = analysis::AnalyzeWaitStates(trace, graph, wait_options);

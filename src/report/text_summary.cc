@@ -268,12 +268,16 @@ void RootCauseSection(const Report& r, std::string& out) {
   double waiting = r.Total(MetricId::kDelay);
   if (!r.critical_path || waiting <= 0) return;
   out += "Root causes (delay analysis): the call paths whose excess time made others wait\n";
-  std::vector<std::vector<double>> cost = Matrix(r, {MetricId::kDelayMpi});
-  std::vector<std::vector<double>> long_term =
-      Matrix(r, {MetricId::kDelayLateSenderLongterm, MetricId::kDelayLateReceiverLongterm,
-                 MetricId::kDelayBarrierLongterm, MetricId::kDelayN2nLongterm,
-                 MetricId::kDelay12nLongterm, MetricId::kDelayN21Longterm,
-                 MetricId::kDelayScanLongterm, MetricId::kDelayFinalizeLongterm});
+  std::vector<std::vector<double>> cost = Matrix(r, {MetricId::kDelayMpi, MetricId::kDelayShmem});
+  std::vector<std::vector<double>> long_term = Matrix(
+      r,
+      {MetricId::kDelayLateSenderLongterm, MetricId::kDelayLateReceiverLongterm,
+       MetricId::kDelayBarrierLongterm, MetricId::kDelayN2nLongterm, MetricId::kDelay12nLongterm,
+       MetricId::kDelayN21Longterm, MetricId::kDelayScanLongterm, MetricId::kDelayFinalizeLongterm,
+       MetricId::kDelayRmaCollectiveLongterm, MetricId::kDelayRmaLatePostLongterm,
+       MetricId::kDelayRmaEarlyWaitLongterm, MetricId::kDelayRmaLockLongterm,
+       MetricId::kDelayShmemBarrierWaitLongterm, MetricId::kDelayShmemCollectiveWaitLongterm,
+       MetricId::kDelayShmemLockContentionLongterm, MetricId::kDelayShmemWaitOnValueLongterm});
   std::vector<double> per_callpath(r.callpaths.size(), 0.0);
   for (size_t cp = 0; cp < cost.size(); ++cp) {
     per_callpath[cp] = std::accumulate(cost[cp].begin(), cost[cp].end(), 0.0);
@@ -295,8 +299,9 @@ void RootCauseSection(const Report& r, std::string& out) {
            (lt > 0.5 * c ? "mostly through propagation" : "mostly directly") + " (" +
            FormatSeconds(c - lt) + " direct, " + FormatSeconds(lt) + " propagated)\n";
   }
-  double indirect = r.Total(MetricId::kMpiWaitIndirect);
-  double propagating = r.Total(MetricId::kMpiWaitPropagating);
+  double indirect = r.Total(MetricId::kMpiWaitIndirect) + r.Total(MetricId::kShmemWaitIndirect);
+  double propagating =
+      r.Total(MetricId::kMpiWaitPropagating) + r.Total(MetricId::kShmemWaitPropagating);
   out += "    Of all waiting, " + PercentTrimmed(indirect, waiting) +
          " was itself caused by waiting elsewhere (indirect), and " +
          PercentTrimmed(propagating, waiting) + " caused further waiting (propagating).\n\n";

@@ -16,24 +16,51 @@ using analysis::SyncPattern;
 
 // Delay metrics of each pattern, in SyncPattern order.
 constexpr MetricId kDelayAggregate[analysis::kSyncPatternCount] = {
-    MetricId::kDelayLateSenderAggregate, MetricId::kDelayLateReceiverAggregate,
-    MetricId::kDelayBarrierAggregate,    MetricId::kDelayN2nAggregate,
-    MetricId::kDelay12nAggregate,        MetricId::kDelayN21Aggregate,
-    MetricId::kDelayScanAggregate,       MetricId::kDelayFinalizeAggregate,
+    MetricId::kDelayLateSenderAggregate,
+    MetricId::kDelayLateReceiverAggregate,
+    MetricId::kDelayBarrierAggregate,
+    MetricId::kDelayN2nAggregate,
+    MetricId::kDelay12nAggregate,
+    MetricId::kDelayN21Aggregate,
+    MetricId::kDelayScanAggregate,
+    MetricId::kDelayFinalizeAggregate,
+    MetricId::kDelayRmaCollectiveAggregate,
+    MetricId::kDelayRmaLatePostAggregate,
+    MetricId::kDelayRmaEarlyWaitAggregate,
+    MetricId::kDelayRmaLockAggregate,
+    MetricId::kDelayShmemBarrierWaitAggregate,
+    MetricId::kDelayShmemCollectiveWaitAggregate,
+    MetricId::kDelayShmemLockContentionAggregate,
+    MetricId::kDelayShmemWaitOnValueAggregate,
 };
+
+// Patterns classify into groups (direct/indirect, propagating/terminal): Late Sender, Late
+// Receiver, MPI collectives, MPI one-sided, OpenSHMEM.
+constexpr int kGroups = 5;
+int GroupOf(SyncPattern p) {
+  if (analysis::IsPointToPoint(p)) return static_cast<int>(p);
+  if (analysis::IsShmem(p)) return 4;
+  return analysis::IsOneSided(p) ? 3 : 2;
+}
 
 // The classification metrics of a group of patterns.
 struct Classes {
   MetricId direct, indirect, propagating, terminal;
 };
-Classes ClassesOf(SyncPattern p) {
-  switch (p) {
-    case SyncPattern::kLateSender:
+Classes ClassesOf(int group) {
+  switch (group) {
+    case 0:
       return {MetricId::kMpiWaitDirectLateSender, MetricId::kMpiWaitIndirectLateSender,
               MetricId::kMpiWaitPropagatingLs, MetricId::kMpiWaitTerminalLs};
-    case SyncPattern::kLateReceiver:
+    case 1:
       return {MetricId::kMpiWaitDirectLateReceiver, MetricId::kMpiWaitIndirectLateReceiver,
               MetricId::kMpiWaitPropagatingLr, MetricId::kMpiWaitTerminalLr};
+    case 3:
+      return {MetricId::kMpiWaitDirectRma, MetricId::kMpiWaitIndirectRma,
+              MetricId::kMpiWaitPropagatingRma, MetricId::kMpiWaitTerminalRma};
+    case 4:
+      return {MetricId::kShmemWaitDirect, MetricId::kShmemWaitIndirect,
+              MetricId::kShmemWaitPropagating, MetricId::kShmemWaitTerminal};
     default:
       return {MetricId::kMpiWaitDirectCollective, MetricId::kMpiWaitIndirectCollective,
               MetricId::kMpiWaitPropagatingCollective, MetricId::kMpiWaitTerminalCollective};
@@ -84,7 +111,7 @@ void ExpectRootCauseInvariants(const Analysis& a, const InvariantOptions& option
     followed[static_cast<int>(e.pattern)] += w;
     const trace::LocationEvents& ev = a.trace.location(e.waiter);
     uint32_t callpath = ev.callpath(e.waiter_event);
-    int group = analysis::IsPointToPoint(e.pattern) ? static_cast<int>(e.pattern) : 2;
+    int group = GroupOf(e.pattern);
     waited[{group, e.waiter, callpath}] += w;
   }
 
@@ -95,7 +122,8 @@ void ExpectRootCauseInvariants(const Analysis& a, const InvariantOptions& option
     double costs = a.report.Total(kDelayAggregate[p]);
     // Every edge carries its wait-state metric's value: followed + unfollowed = the metric.
     double unfollowed = static_cast<double>(sp.unfollowed_wait[p]) * seconds_per_tick;
-    double metric = a.report.Total(analysis::WaitMetricOf(pattern));
+    double metric = 0;
+    for (MetricId m : analysis::WaitMetricsOf(pattern)) metric += a.report.Total(m);
     EXPECT_NEAR(followed[p] + unfollowed, metric, Near(metric));
     EXPECT_NEAR(costs, followed[p], Near(followed[p]));
     all_waiting += followed[p];
@@ -107,8 +135,8 @@ void ExpectRootCauseInvariants(const Analysis& a, const InvariantOptions& option
   // Direct + indirect and propagating + terminal, per location and call path.
   std::map<std::tuple<int, uint32_t, uint32_t>, double> direct, indirect, propagating, terminal;
   for (const report::Value& v : a.report.values) {
-    for (int group = 0; group < 3; ++group) {
-      Classes c = ClassesOf(static_cast<SyncPattern>(group));
+    for (int group = 0; group < kGroups; ++group) {
+      Classes c = ClassesOf(group);
       auto key = std::make_tuple(group, v.location, v.callpath);
       if (v.metric == c.direct) direct[key] += v.value;
       if (v.metric == c.indirect) indirect[key] += v.value;

@@ -64,7 +64,7 @@ TEST_P(TracedWithTimer, LateSender) {
 TEST(TracedProgramsTest, RootCauseInvariantsHoldOnTracedPrograms) {
   for (const char* program :
        {"late_sender", "many_events", "probes", "persistent_and_nonblocking_collectives",
-        "collectives", "p2p_patterns", "instrumented"}) {
+        "collectives", "p2p_patterns", "instrumented", "rma_epochs"}) {
     SCOPED_TRACE(program);
     const std::string dir =
         TraceProgram(program, 3, program == std::string("many_events") ? "500" : "");

@@ -5,12 +5,17 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <gtest/gtest.h>
 
 #include "measure/wrappers/shmem_functions.gen.h"
+#include "report/json_writer.h"
 #include "testing/scenario.h"
+#include "tests/common/analysis_fixture.h"
 #include "tests/common/paths.h"
+#include "tests/common/root_cause_invariants.h"
 #include "tests/common/traced_checks.h"
 #include "tests/common/traced_program.h"
 
@@ -115,6 +120,32 @@ TEST(TracedShmemProgramsTest, FortranThroughIsoCBinding) {
   ExpectWait(MetricTotal(report, "shmem_barrier_wait"), 0.15, 3);
   ExpectInstances(report, "shmem_wait_on_value", 1, 0.1);
   ExpectInstances(report, "shmem_lock_contention", 1, 0.05);
+}
+
+// The root-cause invariants on the traced OpenSHMEM programs: the delay costs of every pattern
+// (one-sided ones included) sum to its waiting, the critical path spans the run, and the
+// results do not depend on the thread count.
+TEST(TracedShmemProgramsTest, RootCauseInvariantsHold) {
+  std::vector<std::pair<const char*, int>> programs = {{"shmem_patterns", 3}};
+#ifdef CW_HAVE_SHMEM_FORTRAN
+  programs.emplace_back("shmem_fortran", 2);
+#endif
+  for (const auto& [program, pes] : programs) {
+    SCOPED_TRACE(program);
+    const std::string dir = TraceShmemProgram(program, pes);
+    Analysis a = AnalyzeFile(dir + "/traces.otf2", 2);
+    EXPECT_EQ(a.report.trace.clock_violations_p2p + a.report.trace.clock_violations_collective, 0u);
+    ExpectRootCauseInvariants(a, InvariantOptions{});
+    // The one-sided waits are followed: their delay costs explain them.
+    EXPECT_GT(a.Total("delay_shmem_barrier_wait_aggregate"), 0.0);
+    EXPECT_NEAR(a.Total("delay_shmem_lock_contention_aggregate"), a.Total("shmem_lock_contention"),
+                1e-9);
+    EXPECT_NEAR(a.Total("delay_shmem_wait_on_value_aggregate"), a.Total("shmem_wait_on_value"),
+                1e-9);
+    const std::string one = report::ToJson(AnalyzeFile(dir + "/traces.otf2", 1).report);
+    EXPECT_EQ(one, report::ToJson(a.report));
+    EXPECT_EQ(one, report::ToJson(AnalyzeFile(dir + "/traces.otf2", 4).report));
+  }
 }
 
 // PE 0 puts 100 values into PE 1 and ends badly; PE 1 has waited for the last one and is killed

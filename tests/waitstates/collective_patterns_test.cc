@@ -221,9 +221,17 @@ TEST(RmaCollectiveTest, WaitAtFenceCreateAndFree) {
     EXPECT_EQ(a.Value(metric, path, 2), 0.0);
     EXPECT_EQ(a.Total(metric), 11.0);
     EXPECT_EQ(a.report.matching.collective_instances, 1u);
-    // Not a barrier of a communicator, and no wait edge for the root-cause analyses.
+    // Not a barrier of a communicator. Followed by the root-cause analyses as one: two edges
+    // to rank 2, the last to enter, and a group of all three, whose 11 s of waiting the delay
+    // costs explain.
     EXPECT_EQ(a.Total("mpi_barrier_wait"), 0.0);
-    EXPECT_TRUE(a.result.waitstates.sync.edges.empty());
+    ASSERT_EQ(a.result.sync_points->edges.size(), 2u);
+    for (const analysis::WaitEdge& e : a.result.sync_points->edges) {
+      EXPECT_EQ(e.pattern, analysis::SyncPattern::kRmaCollective);
+      EXPECT_EQ(e.delayer, 2u);
+    }
+    EXPECT_EQ(a.result.sync_points->groups.size(), 1u);
+    EXPECT_EQ(a.Total("delay_rma_collective_aggregate"), 11.0);
   }
 }
 

@@ -56,8 +56,12 @@ TEST(RmaActiveTargetTest, LatePostInABlockingStartThenEarlyWaitAndLateComplete) 
   EXPECT_EQ(a.Total("mpi_rma_comm_late_post"), 0.0);
   EXPECT_EQ(TopInstance(a, "mpi_rma_sync_late_post").partner, 0u);
   EXPECT_EQ(TopInstance(a, "mpi_rma_early_wait").partner, 1u);
-  // Not followed by the root-cause analyses: no wait edge.
-  EXPECT_TRUE(a.result.waitstates.sync.edges.empty());
+  // Followed by the root-cause analyses: rank 1's MPI_Win_start waited for rank 0's
+  // MPI_Win_post (Late Post) and rank 0's MPI_Win_wait for rank 1's MPI_Win_complete (Early
+  // Wait); the delay costs explain both.
+  ASSERT_EQ(a.result.sync_points->edges.size(), 2u);
+  EXPECT_EQ(a.Total("delay_rma_latepost_aggregate"), 4.0);
+  EXPECT_EQ(a.Total("delay_rma_earlywait_aggregate"), 2.0);
 }
 
 TEST(RmaActiveTargetTest, LatePostInCompleteWaitsForTheLastTarget) {
@@ -181,8 +185,9 @@ TEST(RmaActiveTargetTest, EpochsPairInOrderAndATestNeverWaits) {
 // ---- Lock contention -------------------------------------------------------------------------
 
 TEST(RmaLockTest, AnEagerLockWaitsInMpiWinLock) {
-  // Rank 0 holds an exclusive lock on rank 2 from 2 until it releases it at 9. Rank 1 asks for
-  // the same lock at 4 and gets it at 10: Lock Contention = 9 - 4 = 5, in MPI_Win_lock.
+  // Rank 0 holds an exclusive lock on rank 2 from 2 and releases it in MPI_Win_unlock, entered
+  // at 8. Rank 1 asks for the same lock at 4 and gets it at 10: Lock Contention = 8 - 4 = 4, in
+  // MPI_Win_lock (until the holder began to release the lock).
   Scenario s(3);
   const uint32_t win = s.AddWindow(0);
   s.rank(0)
@@ -200,18 +205,23 @@ TEST(RmaLockTest, AnEagerLockWaitsInMpiWinLock) {
       .Leave(20, "main");
   s.rank(2).Enter(0, "main").Leave(20, "main");
   Analysis a = AnalyzeScenario(s);
-  EXPECT_EQ(a.Value("mpi_rma_sync_lock_competition", "main/MPI_Win_lock", 1), 5.0);
-  EXPECT_EQ(a.Total("mpi_rma_sync_lock_competition"), 5.0);
+  EXPECT_EQ(a.Value("mpi_rma_sync_lock_competition", "main/MPI_Win_lock", 1), 4.0);
+  EXPECT_EQ(a.Total("mpi_rma_sync_lock_competition"), 4.0);
   EXPECT_EQ(a.Total("mpi_rma_comm_lock_competition"), 0.0);
   EXPECT_EQ(TopInstance(a, "mpi_rma_sync_lock_competition").partner, 0u);
+  // Followed by the root-cause analyses: one edge from rank 1's MPI_Win_lock to rank 0's
+  // MPI_Win_unlock, whose 4 s of waiting the delay costs explain.
+  ASSERT_EQ(a.result.sync_points->edges.size(), 1u);
+  EXPECT_EQ(a.result.sync_points->edges[0].pattern, analysis::SyncPattern::kRmaLock);
+  EXPECT_EQ(a.Total("delay_rma_lock_aggregate"), 4.0);
 }
 
 TEST(RmaLockTest, ALazyLockWaitsWhereTheReleaseHappened) {
   // Rank 0 releases its exclusive lock on rank 2 in MPI_Win_unlock, from 8 to 9. Rank 1's
   // MPI_Win_lock returns at once (the library acquires locks lazily). In the first scenario its
   // put, from 5 to 10, is the call running when the unlock begins: Lock Contention
-  // (communication) = min(10, 9) - 5 = 4, at MPI_Put. In the second the put returns at 6 and
-  // MPI_Win_unlock blocks from 7 to 12: min(12, 9) - 7 = 2, at MPI_Win_unlock.
+  // (communication) = min(10, 8) - 5 = 3, at MPI_Put. In the second the put returns at 6 and
+  // MPI_Win_unlock blocks from 7 to 12: min(12, 8) - 7 = 1, at MPI_Win_unlock.
   for (const bool in_put : {true, false}) {
     SCOPED_TRACE(in_put ? "put" : "unlock");
     Scenario s(3);
@@ -231,10 +241,10 @@ TEST(RmaLockTest, ALazyLockWaitsWhereTheReleaseHappened) {
     s.rank(2).Enter(0, "main").Leave(20, "main");
     Analysis a = AnalyzeScenario(s);
     if (in_put) {
-      EXPECT_EQ(a.Value("mpi_rma_comm_lock_competition", "main/MPI_Put", 1), 4.0);
+      EXPECT_EQ(a.Value("mpi_rma_comm_lock_competition", "main/MPI_Put", 1), 3.0);
       EXPECT_EQ(a.Total("mpi_rma_sync_lock_competition"), 0.0);
     } else {
-      EXPECT_EQ(a.Value("mpi_rma_sync_lock_competition", "main/MPI_Win_unlock", 1), 2.0);
+      EXPECT_EQ(a.Value("mpi_rma_sync_lock_competition", "main/MPI_Win_unlock", 1), 1.0);
       EXPECT_EQ(a.Total("mpi_rma_comm_lock_competition"), 0.0);
     }
   }
@@ -243,8 +253,8 @@ TEST(RmaLockTest, ALazyLockWaitsWhereTheReleaseHappened) {
 TEST(RmaLockTest, TheNextHolderMayReturnBeforeTheUnlockDoes) {
   // A tracer stamps MPI_Win_unlock's return after the library has handed the lock on: rank 0's
   // unlock runs from 8 to 12, while rank 1's MPI_Win_lock (from 4) returns at 10 with the lock.
-  // Rank 1 waited from 4 until it returned: min(10, 12) - 4 = 6, in MPI_Win_lock, not in the
-  // put that follows.
+  // Rank 1 waited from 4 until rank 0 began to unlock: min(10, 8) - 4 = 4, in MPI_Win_lock, not
+  // in the put that follows (which ran while the unlock was still being recorded).
   Scenario s(3);
   const uint32_t win = s.AddWindow(0);
   s.rank(0)
@@ -260,8 +270,8 @@ TEST(RmaLockTest, TheNextHolderMayReturnBeforeTheUnlockDoes) {
       .Leave(20, "main");
   s.rank(2).Enter(0, "main").Leave(20, "main");
   Analysis a = AnalyzeScenario(s);
-  EXPECT_EQ(a.Value("mpi_rma_sync_lock_competition", "main/MPI_Win_lock", 1), 6.0);
-  EXPECT_EQ(a.Total("mpi_rma_sync_lock_competition"), 6.0);
+  EXPECT_EQ(a.Value("mpi_rma_sync_lock_competition", "main/MPI_Win_lock", 1), 4.0);
+  EXPECT_EQ(a.Total("mpi_rma_sync_lock_competition"), 4.0);
   EXPECT_EQ(a.Total("mpi_rma_comm_lock_competition"), 0.0);
 }
 
@@ -290,7 +300,8 @@ TEST(RmaLockTest, SharedLocksWaitOnlyForExclusiveOnes) {
   // Target rank 3. Rank 0 holds a lock_all (shared) until 9; rank 1 asks for a shared lock at 4
   // and gets it at 10 (slow, but not for the lock_all: shared locks do not conflict): no wait.
   // Rank 2 asks for an exclusive lock at 5 and gets it at 13: the latest conflicting release
-  // before its own (14) is rank 1's at 11: Lock Contention = 11 - 5 = 6, partner rank 1.
+  // before its own (14) is rank 1's, in MPI_Win_unlock from 10 to 11: Lock Contention =
+  // 10 - 5 = 5, partner rank 1.
   Scenario s(4);
   const uint32_t win = s.AddWindow(0);
   s.rank(0)
@@ -311,21 +322,21 @@ TEST(RmaLockTest, SharedLocksWaitOnlyForExclusiveOnes) {
   s.rank(3).Enter(0, "main").Leave(20, "main");
   Analysis a = AnalyzeScenario(s);
   EXPECT_EQ(a.LocationTotal("mpi_rma_sync_lock_competition", 1), 0.0);
-  EXPECT_EQ(a.Value("mpi_rma_sync_lock_competition", "main/MPI_Win_lock", 2), 6.0);
-  EXPECT_EQ(a.Total("mpi_rma_sync_lock_competition"), 6.0);
+  EXPECT_EQ(a.Value("mpi_rma_sync_lock_competition", "main/MPI_Win_lock", 2), 5.0);
+  EXPECT_EQ(a.Total("mpi_rma_sync_lock_competition"), 5.0);
   EXPECT_EQ(TopInstance(a, "mpi_rma_sync_lock_competition").partner, 1u);
 }
 
 TEST(RmaLockTest, ALockAllWaitsForAnExclusiveLockOnAnyTarget) {
-  // Rank 0 holds an exclusive lock on rank 1 until 9; rank 2's lock_all (shared, on ranks 0-2)
-  // blocks from 4 to 10: Lock Contention = 9 - 4 = 5, counted once although it covers three
-  // targets.
+  // Rank 0 holds an exclusive lock on rank 1 until it begins to unlock at 8; rank 2's lock_all
+  // (shared, on ranks 0-2) blocks from 4 to 10: Lock Contention = 8 - 4 = 4, counted once
+  // although it covers three targets.
   Scenario s(3);
   const uint32_t win = s.AddWindow(0);
   s.rank(0)
       .Enter(0, "main")
       .RmaLock(1, 2, "MPI_Win_lock", win, 1, 1, true)
-      .RmaUnlock(3, 9, "MPI_Win_unlock", win, 1, 1)
+      .RmaUnlock(8, 9, "MPI_Win_unlock", win, 1, 1)
       .Leave(20, "main");
   s.rank(1).Enter(0, "main").Leave(20, "main");
   s.rank(2)
@@ -334,8 +345,8 @@ TEST(RmaLockTest, ALockAllWaitsForAnExclusiveLockOnAnyTarget) {
       .RmaUnlock(11, 12, "MPI_Win_unlock_all", win, kAllTargets, 1)
       .Leave(20, "main");
   Analysis a = AnalyzeScenario(s);
-  EXPECT_EQ(a.Value("mpi_rma_sync_lock_competition", "main/MPI_Win_lock_all", 2), 5.0);
-  EXPECT_EQ(a.Total("mpi_rma_sync_lock_competition"), 5.0);
+  EXPECT_EQ(a.Value("mpi_rma_sync_lock_competition", "main/MPI_Win_lock_all", 2), 4.0);
+  EXPECT_EQ(a.Total("mpi_rma_sync_lock_competition"), 4.0);
 }
 
 // ---- Early Fence -----------------------------------------------------------------------------

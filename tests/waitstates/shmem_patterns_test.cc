@@ -138,9 +138,10 @@ TEST(ShmemPatternsTest, LockHandOverChain) {
 
 TEST(ShmemPatternsTest, WaitOnValueEndsWithTheLastWriteToThePe) {
   // PE 1 waits in shmem_int_wait_until from 2 to 9. Writes to PE 1: PE 0's put completed at 1
-  // (before the wait: it did not end it) and PE 2's put completed at 7; a put to PE 2
-  // completed at 8 and a get from PE 1 are not writes to PE 1. The wait ended with PE 2's
-  // put: 7 - 2 = 5. PE 2 then waits in shmem_long_wait_until from 10 to 11, for a value PE 0
+  // (before the wait: it did not end it) and PE 2's put, issued at 6, completed at 7; a put to
+  // PE 2 completed at 8 and a get from PE 1 are not writes to PE 1. The wait ended with PE 2's
+  // put, and PE 1 waited until PE 2 issued it: 6 - 2 = 4 (the transfer itself is communication,
+  // as for a message). PE 2 then waits in shmem_long_wait_until from 10 to 11, for a value PE 0
   // had already written at 8: no wait.
   Scenario s(3);
   const uint32_t heap = s.AddShmemWindow({0, 1, 2});
@@ -158,9 +159,9 @@ TEST(ShmemPatternsTest, WaitOnValueEndsWithTheLastWriteToThePe) {
       .ShmemWaitUntil(10, 11, heap, "shmem_long_wait_until")
       .Leave(20, "main");
   Analysis a = AnalyzeScenario(s);
-  EXPECT_EQ(a.Value("shmem_wait_on_value", "main/shmem_int_wait_until", 1), 5.0);
+  EXPECT_EQ(a.Value("shmem_wait_on_value", "main/shmem_int_wait_until", 1), 4.0);
   EXPECT_EQ(a.Value("shmem_wait_on_value", "main/shmem_long_wait_until", 2), 0.0);
-  EXPECT_EQ(a.Total("shmem_wait_on_value"), 5.0);
+  EXPECT_EQ(a.Total("shmem_wait_on_value"), 4.0);
   EXPECT_EQ(TopInstance(a, "shmem_wait_on_value").partner, 2u);
   // Transfers are RMA time: PE 0's two puts and PE 2's put (a get in an MPI_ region is not
   // OpenSHMEM time).

@@ -94,10 +94,10 @@ template <>
 struct cw::replay::ValueCodec<std::unique_ptr<cw::analysis::WaitMessage>> {
   static void Write(comm::ByteWriter& out,
                     const std::unique_ptr<cw::analysis::WaitMessage>& message) {
-    static_assert(cw::analysis::kSyncPatternCount <= 8, "one bit per pattern slot");
-    uint8_t present = 0;
+    static_assert(cw::analysis::kSyncPatternCount <= 16, "one bit per pattern slot");
+    uint16_t present = 0;
     for (size_t x = 0; x < message->phi.size(); ++x) {
-      if (message->phi[x] != 0) present = static_cast<uint8_t>(present | (1u << x));
+      if (message->phi[x] != 0) present = static_cast<uint16_t>(present | (1u << x));
     }
     // Most waits propagate nothing: one bit of the length says whether costs follow, another
     // whether the vector is δ.
@@ -114,7 +114,7 @@ struct cw::replay::ValueCodec<std::unique_ptr<cw::analysis::WaitMessage>> {
   static std::unique_ptr<cw::analysis::WaitMessage> Read(comm::ByteReader& in) {
     std::unique_ptr<cw::analysis::WaitMessage> message = cw::analysis::MessagePool::Get();
     const uint64_t length = in.GetVarint();
-    const auto present = (length & 1) != 0 ? in.Get<uint8_t>() : uint8_t{0};
+    const auto present = (length & 1) != 0 ? in.Get<uint16_t>() : uint16_t{0};
     message->phi.fill(0.0);
     for (size_t x = 0; x < message->phi.size(); ++x) {
       if ((present >> x) & 1u) message->phi[x] = in.Get<double>();
@@ -146,6 +146,24 @@ constexpr PatternMetrics Collective(MetricId short_term, MetricId long_term) {
           MetricId::kMpiWaitTerminalCollective};
 }
 
+constexpr PatternMetrics OneSided(MetricId short_term, MetricId long_term) {
+  return {short_term,
+          long_term,
+          MetricId::kMpiWaitDirectRma,
+          MetricId::kMpiWaitIndirectRma,
+          MetricId::kMpiWaitPropagatingRma,
+          MetricId::kMpiWaitTerminalRma};
+}
+
+constexpr PatternMetrics Shmem(MetricId short_term, MetricId long_term) {
+  return {short_term,
+          long_term,
+          MetricId::kShmemWaitDirect,
+          MetricId::kShmemWaitIndirect,
+          MetricId::kShmemWaitPropagating,
+          MetricId::kShmemWaitTerminal};
+}
+
 // Indexed by SyncPattern.
 constexpr PatternMetrics kMetricsOf[kSyncPatternCount] = {
     {MetricId::kDelayLateSender, MetricId::kDelayLateSenderLongterm,
@@ -160,6 +178,14 @@ constexpr PatternMetrics kMetricsOf[kSyncPatternCount] = {
     Collective(MetricId::kDelayN21, MetricId::kDelayN21Longterm),
     Collective(MetricId::kDelayScan, MetricId::kDelayScanLongterm),
     Collective(MetricId::kDelayFinalize, MetricId::kDelayFinalizeLongterm),
+    OneSided(MetricId::kDelayRmaCollective, MetricId::kDelayRmaCollectiveLongterm),
+    OneSided(MetricId::kDelayRmaLatePost, MetricId::kDelayRmaLatePostLongterm),
+    OneSided(MetricId::kDelayRmaEarlyWait, MetricId::kDelayRmaEarlyWaitLongterm),
+    OneSided(MetricId::kDelayRmaLock, MetricId::kDelayRmaLockLongterm),
+    Shmem(MetricId::kDelayShmemBarrierWait, MetricId::kDelayShmemBarrierWaitLongterm),
+    Shmem(MetricId::kDelayShmemCollectiveWait, MetricId::kDelayShmemCollectiveWaitLongterm),
+    Shmem(MetricId::kDelayShmemLockContention, MetricId::kDelayShmemLockContentionLongterm),
+    Shmem(MetricId::kDelayShmemWaitOnValue, MetricId::kDelayShmemWaitOnValueLongterm),
 };
 
 const PatternMetrics& MetricsOf(SyncPattern p) { return kMetricsOf[static_cast<size_t>(p)]; }
@@ -381,15 +407,15 @@ void ReturnExplanations(const SyncPoints& sp, const internal::DelayerIntervals& 
 // The patterns of the whole trace's edges (distributed: of every rank's), which decide the slots
 // of the propagation costs: every rank must use the same.
 internal::PatternSlots SlotsOf(const SyncPoints& sp) {
-  uint8_t used_mask = 0;
+  uint16_t used_mask = 0;
   for (const WaitEdge& e : sp.edges)
-    used_mask = static_cast<uint8_t>(used_mask | (1u << static_cast<int>(e.pattern)));
+    used_mask = static_cast<uint16_t>(used_mask | (1u << static_cast<int>(e.pattern)));
   if (sp.share.distributed()) {
     comm::ByteWriter out;
     out.Put(used_mask);
     for (const comm::Bytes& bytes : sp.share.comm->AllGather(out.Take())) {
       comm::ByteReader in(bytes);
-      used_mask = static_cast<uint8_t>(used_mask | in.Get<uint8_t>());
+      used_mask = static_cast<uint16_t>(used_mask | in.Get<uint16_t>());
     }
   }
   bool used[kSyncPatternCount] = {};

@@ -124,8 +124,8 @@ constexpr std::array<MetricInfo, kMetricCount> kMetrics = {{
     {M::kShmemLockContention, "shmem_lock_contention", "Lock Contention", U::kSeconds,
      M::kShmemSync, "Time in shmem_set_lock until the PE holding the lock began to release it"},
     {M::kShmemWaitOnValue, "shmem_wait_on_value", "Wait on Value", U::kSeconds, M::kShmemSync,
-     "Time in shmem_wait_until (or shmem_wait) until the remote transfer that changed the value "
-     "completed"},
+     "Time in shmem_wait_until (or shmem_wait) until the PE whose transfer changed the value "
+     "issued it"},
     {M::kShmemRma, "shmem_rma", "Remote Memory Access", U::kSeconds, M::kShmem,
      "Time in OpenSHMEM puts, gets and atomic operations"},
     {M::kShmemCollective, "shmem_collective", "Collective", U::kSeconds, M::kShmem,
@@ -287,6 +287,106 @@ constexpr std::array<MetricInfo, kMetricCount> kMetrics = {{
     {M::kDelayFinalizeLongterm, "delay_finalize_longterm", "Long-term", U::kSeconds,
      M::kDelayFinalizeAggregate,
      "Waiting time in MPI_Finalize caused by delays of these call paths through propagation"},
+    {M::kDelayRma, "delay_rma", "One-sided", U::kSeconds, M::kDelayMpi,
+     "Delay costs of MPI one-sided wait states"},
+    {M::kDelayRmaCollectiveAggregate, "delay_rma_collective_aggregate",
+     "Wait at Fence, Create, Free", U::kSeconds, M::kDelayRma,
+     "Waiting time in fences and window creation and freeing caused by delays of these call paths, "
+     "directly or through "
+     "propagation"},
+    {M::kDelayRmaCollective, "delay_rma_collective", "Short-term", U::kSeconds,
+     M::kDelayRmaCollectiveAggregate,
+     "Waiting time in fences and window creation and freeing caused directly by delays of these "
+     "call paths"},
+    {M::kDelayRmaCollectiveLongterm, "delay_rma_collective_longterm", "Long-term", U::kSeconds,
+     M::kDelayRmaCollectiveAggregate,
+     "Waiting time in fences and window creation and freeing caused by delays of these call paths "
+     "through propagation"},
+    {M::kDelayRmaLatePostAggregate, "delay_rma_latepost_aggregate", "Late Post", U::kSeconds,
+     M::kDelayRma,
+     "Waiting time in Late Post wait states caused by delays of these call paths, directly or "
+     "through "
+     "propagation"},
+    {M::kDelayRmaLatePost, "delay_rma_latepost", "Short-term", U::kSeconds,
+     M::kDelayRmaLatePostAggregate,
+     "Waiting time in Late Post wait states caused directly by delays of these call paths"},
+    {M::kDelayRmaLatePostLongterm, "delay_rma_latepost_longterm", "Long-term", U::kSeconds,
+     M::kDelayRmaLatePostAggregate,
+     "Waiting time in Late Post wait states caused by delays of these call paths through "
+     "propagation"},
+    {M::kDelayRmaEarlyWaitAggregate, "delay_rma_earlywait_aggregate", "Early Wait", U::kSeconds,
+     M::kDelayRma,
+     "Waiting time in Early Wait wait states caused by delays of these call paths, directly or "
+     "through "
+     "propagation"},
+    {M::kDelayRmaEarlyWait, "delay_rma_earlywait", "Short-term", U::kSeconds,
+     M::kDelayRmaEarlyWaitAggregate,
+     "Waiting time in Early Wait wait states caused directly by delays of these call paths"},
+    {M::kDelayRmaEarlyWaitLongterm, "delay_rma_earlywait_longterm", "Long-term", U::kSeconds,
+     M::kDelayRmaEarlyWaitAggregate,
+     "Waiting time in Early Wait wait states caused by delays of these call paths through "
+     "propagation"},
+    {M::kDelayRmaLockAggregate, "delay_rma_lock_aggregate", "Lock Contention", U::kSeconds,
+     M::kDelayRma,
+     "Waiting time in RMA lock contention caused by delays of these call paths, directly or "
+     "through "
+     "propagation"},
+    {M::kDelayRmaLock, "delay_rma_lock", "Short-term", U::kSeconds, M::kDelayRmaLockAggregate,
+     "Waiting time in RMA lock contention caused directly by delays of these call paths"},
+    {M::kDelayRmaLockLongterm, "delay_rma_lock_longterm", "Long-term", U::kSeconds,
+     M::kDelayRmaLockAggregate,
+     "Waiting time in RMA lock contention caused by delays of these call paths through "
+     "propagation"},
+    {M::kDelayShmem, "delay_shmem", "OpenSHMEM", U::kSeconds, M::kDelay,
+     "Delay costs of OpenSHMEM wait states"},
+    {M::kDelayShmemBarrierWaitAggregate, "delay_shmem_barrier_wait_aggregate", "Wait at Barrier",
+     U::kSeconds, M::kDelayShmem,
+     "Waiting time in OpenSHMEM barriers and syncs caused by delays of these call paths, directly "
+     "or through "
+     "propagation"},
+    {M::kDelayShmemBarrierWait, "delay_shmem_barrier_wait", "Short-term", U::kSeconds,
+     M::kDelayShmemBarrierWaitAggregate,
+     "Waiting time in OpenSHMEM barriers and syncs caused directly by delays of these call paths"},
+    {M::kDelayShmemBarrierWaitLongterm, "delay_shmem_barrier_wait_longterm", "Long-term",
+     U::kSeconds, M::kDelayShmemBarrierWaitAggregate,
+     "Waiting time in OpenSHMEM barriers and syncs caused by delays of these call paths through "
+     "propagation"},
+    {M::kDelayShmemCollectiveWaitAggregate, "delay_shmem_collective_wait_aggregate",
+     "Wait at Collective", U::kSeconds, M::kDelayShmem,
+     "Waiting time in OpenSHMEM collectives caused by delays of these call paths, directly or "
+     "through "
+     "propagation"},
+    {M::kDelayShmemCollectiveWait, "delay_shmem_collective_wait", "Short-term", U::kSeconds,
+     M::kDelayShmemCollectiveWaitAggregate,
+     "Waiting time in OpenSHMEM collectives caused directly by delays of these call paths"},
+    {M::kDelayShmemCollectiveWaitLongterm, "delay_shmem_collective_wait_longterm", "Long-term",
+     U::kSeconds, M::kDelayShmemCollectiveWaitAggregate,
+     "Waiting time in OpenSHMEM collectives caused by delays of these call paths through "
+     "propagation"},
+    {M::kDelayShmemLockContentionAggregate, "delay_shmem_lock_contention_aggregate",
+     "Lock Contention", U::kSeconds, M::kDelayShmem,
+     "Waiting time in OpenSHMEM lock contention caused by delays of these call paths, directly or "
+     "through "
+     "propagation"},
+    {M::kDelayShmemLockContention, "delay_shmem_lock_contention", "Short-term", U::kSeconds,
+     M::kDelayShmemLockContentionAggregate,
+     "Waiting time in OpenSHMEM lock contention caused directly by delays of these call paths"},
+    {M::kDelayShmemLockContentionLongterm, "delay_shmem_lock_contention_longterm", "Long-term",
+     U::kSeconds, M::kDelayShmemLockContentionAggregate,
+     "Waiting time in OpenSHMEM lock contention caused by delays of these call paths through "
+     "propagation"},
+    {M::kDelayShmemWaitOnValueAggregate, "delay_shmem_wait_on_value_aggregate", "Wait on Value",
+     U::kSeconds, M::kDelayShmem,
+     "Waiting time in OpenSHMEM waits for a value caused by delays of these call paths, directly "
+     "or through "
+     "propagation"},
+    {M::kDelayShmemWaitOnValue, "delay_shmem_wait_on_value", "Short-term", U::kSeconds,
+     M::kDelayShmemWaitOnValueAggregate,
+     "Waiting time in OpenSHMEM waits for a value caused directly by delays of these call paths"},
+    {M::kDelayShmemWaitOnValueLongterm, "delay_shmem_wait_on_value_longterm", "Long-term",
+     U::kSeconds, M::kDelayShmemWaitOnValueAggregate,
+     "Waiting time in OpenSHMEM waits for a value caused by delays of these call paths through "
+     "propagation"},
     {M::kWaitstatesDirectVsIndirect, "waitstates_direct_vs_indirect",
      "Wait States (direct vs. indirect)", U::kSeconds, std::nullopt,
      "Wait states split by cause: excess work, or propagated waiting"},
@@ -298,6 +398,8 @@ constexpr std::array<MetricInfo, kMetricCount> kMetrics = {{
      M::kMpiWaitDirect, "Direct part of Late Receiver wait states"},
     {M::kMpiWaitDirectCollective, "mpi_wait_direct_collective", "Collective", U::kSeconds,
      M::kMpiWaitDirect, "Direct part of wait states in collective operations and MPI_Finalize"},
+    {M::kMpiWaitDirectRma, "mpi_wait_direct_rma", "One-sided", U::kSeconds, M::kMpiWaitDirect,
+     "Direct part of MPI one-sided wait states"},
     {M::kMpiWaitIndirect, "mpi_wait_indirect", "Indirect", U::kSeconds,
      M::kWaitstatesDirectVsIndirect,
      "The part of wait states caused by waiting of the location waited for (propagation)"},
@@ -307,6 +409,14 @@ constexpr std::array<MetricInfo, kMetricCount> kMetrics = {{
      U::kSeconds, M::kMpiWaitIndirect, "Indirect part of Late Receiver wait states"},
     {M::kMpiWaitIndirectCollective, "mpi_wait_indirect_collective", "Collective", U::kSeconds,
      M::kMpiWaitIndirect, "Indirect part of wait states in collective operations and MPI_Finalize"},
+    {M::kMpiWaitIndirectRma, "mpi_wait_indirect_rma", "One-sided", U::kSeconds, M::kMpiWaitIndirect,
+     "Indirect part of MPI one-sided wait states"},
+    {M::kShmemWaitDirect, "shmem_wait_direct", "OpenSHMEM Direct", U::kSeconds,
+     M::kWaitstatesDirectVsIndirect,
+     "The part of OpenSHMEM wait states caused by excess time of the PE waited for"},
+    {M::kShmemWaitIndirect, "shmem_wait_indirect", "OpenSHMEM Indirect", U::kSeconds,
+     M::kWaitstatesDirectVsIndirect,
+     "The part of OpenSHMEM wait states caused by waiting of the PE waited for (propagation)"},
     {M::kWaitstatesPropagatingVsTerminal, "waitstates_propagating_vs_terminal",
      "Wait States (propagating vs. terminal)", U::kSeconds, std::nullopt,
      "Wait states split by effect: whether they caused later wait states"},
@@ -319,6 +429,8 @@ constexpr std::array<MetricInfo, kMetricCount> kMetrics = {{
     {M::kMpiWaitPropagatingCollective, "mpi_wait_propagating_collective", "Collective", U::kSeconds,
      M::kMpiWaitPropagating,
      "Propagating part of wait states in collective operations and MPI_Finalize"},
+    {M::kMpiWaitPropagatingRma, "mpi_wait_propagating_rma", "One-sided", U::kSeconds,
+     M::kMpiWaitPropagating, "Propagating part of MPI one-sided wait states"},
     {M::kMpiWaitTerminal, "mpi_wait_terminal", "Terminal", U::kSeconds,
      M::kWaitstatesPropagatingVsTerminal,
      "The part of wait states that caused no later wait state"},
@@ -328,6 +440,14 @@ constexpr std::array<MetricInfo, kMetricCount> kMetrics = {{
      M::kMpiWaitTerminal, "Terminal part of Late Receiver wait states"},
     {M::kMpiWaitTerminalCollective, "mpi_wait_terminal_collective", "Collective", U::kSeconds,
      M::kMpiWaitTerminal, "Terminal part of wait states in collective operations and MPI_Finalize"},
+    {M::kMpiWaitTerminalRma, "mpi_wait_terminal_rma", "One-sided", U::kSeconds, M::kMpiWaitTerminal,
+     "Terminal part of MPI one-sided wait states"},
+    {M::kShmemWaitPropagating, "shmem_wait_propagating", "OpenSHMEM Propagating", U::kSeconds,
+     M::kWaitstatesPropagatingVsTerminal,
+     "The part of OpenSHMEM wait states that caused later wait states"},
+    {M::kShmemWaitTerminal, "shmem_wait_terminal", "OpenSHMEM Terminal", U::kSeconds,
+     M::kWaitstatesPropagatingVsTerminal,
+     "The part of OpenSHMEM wait states that caused no later wait state"},
     {M::kCriticalPath, "critical_path", "Critical Path Profile", U::kSeconds, std::nullopt,
      "Time a call path spent on the critical path, while the path ran on this location"},
     {M::kCriticalPathImbalance, "critical_path_imbalance", "Critical-Path Imbalance", U::kSeconds,

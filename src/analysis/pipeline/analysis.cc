@@ -32,6 +32,7 @@ AnalysisResult AnalyzeTrace(const trace::Trace& trace, const match::SyncGraph& g
   ws.sync_edges = options.root_causes;
   ws.probes_wait = options.semantics == Semantics::kCauseway;
   ws.interval_completions = options.semantics == Semantics::kScalasca;
+  ws.one_sided_sync = options.semantics == Semantics::kCauseway;
   r.waitstates = AnalyzeWaitStates(trace, graph, ws);
   r.pop = ComputePopEfficiency(trace, r.waitstates);
   clock.Lap("wait states");

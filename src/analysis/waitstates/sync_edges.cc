@@ -22,8 +22,80 @@ std::string_view SyncPatternName(SyncPattern p) {
       return "Early Scan";
     case SyncPattern::kFinalize:
       return "Wait at Finalize";
+    case SyncPattern::kRmaCollective:
+      return "Wait at Fence, Window Create or Free";
+    case SyncPattern::kRmaLatePost:
+      return "Late Post";
+    case SyncPattern::kRmaEarlyWait:
+      return "Early Wait";
+    case SyncPattern::kRmaLock:
+      return "RMA Lock Contention";
+    case SyncPattern::kShmemBarrier:
+      return "OpenSHMEM Wait at Barrier";
+    case SyncPattern::kShmemCollective:
+      return "OpenSHMEM Wait at Collective";
+    case SyncPattern::kShmemLock:
+      return "OpenSHMEM Lock Contention";
+    case SyncPattern::kShmemWaitOnValue:
+      return "OpenSHMEM Wait on Value";
   }
   return "?";
+}
+
+std::span<const MetricId> WaitMetricsOf(SyncPattern p) {
+  using M = MetricId;
+  static constexpr M kLateSender[] = {M::kMpiLateSender};
+  static constexpr M kLateReceiver[] = {M::kMpiLateReceiver};
+  static constexpr M kBarrier[] = {M::kMpiBarrierWait};
+  static constexpr M kNxN[] = {M::kMpiWaitNxn};
+  static constexpr M kOneToN[] = {M::kMpiLateBroadcast};
+  static constexpr M kNToOne[] = {M::kMpiEarlyReduce};
+  static constexpr M kScan[] = {M::kMpiEarlyScan};
+  static constexpr M kFinalize[] = {M::kMpiFinalizeWait};
+  static constexpr M kRmaCollective[] = {M::kMpiRmaWaitAtFence, M::kMpiRmaWaitAtCreate,
+                                         M::kMpiRmaWaitAtFree};
+  static constexpr M kRmaLatePost[] = {M::kMpiRmaSyncLatePost, M::kMpiRmaCommLatePost};
+  static constexpr M kRmaEarlyWait[] = {M::kMpiRmaEarlyWait};
+  static constexpr M kRmaLock[] = {M::kMpiRmaSyncLockCompetition, M::kMpiRmaCommLockCompetition};
+  static constexpr M kShmemBarrier[] = {M::kShmemBarrierWait};
+  static constexpr M kShmemCollective[] = {M::kShmemCollectiveWait};
+  static constexpr M kShmemLock[] = {M::kShmemLockContention};
+  static constexpr M kShmemWaitOnValue[] = {M::kShmemWaitOnValue};
+  switch (p) {
+    case SyncPattern::kLateSender:
+      return kLateSender;
+    case SyncPattern::kLateReceiver:
+      return kLateReceiver;
+    case SyncPattern::kBarrier:
+      return kBarrier;
+    case SyncPattern::kNxN:
+      return kNxN;
+    case SyncPattern::kOneToN:
+      return kOneToN;
+    case SyncPattern::kNToOne:
+      return kNToOne;
+    case SyncPattern::kScan:
+      return kScan;
+    case SyncPattern::kFinalize:
+      return kFinalize;
+    case SyncPattern::kRmaCollective:
+      return kRmaCollective;
+    case SyncPattern::kRmaLatePost:
+      return kRmaLatePost;
+    case SyncPattern::kRmaEarlyWait:
+      return kRmaEarlyWait;
+    case SyncPattern::kRmaLock:
+      return kRmaLock;
+    case SyncPattern::kShmemBarrier:
+      return kShmemBarrier;
+    case SyncPattern::kShmemCollective:
+      return kShmemCollective;
+    case SyncPattern::kShmemLock:
+      return kShmemLock;
+    case SyncPattern::kShmemWaitOnValue:
+      return kShmemWaitOnValue;
+  }
+  return {};
 }
 
 void KeepFollowedEdges(SyncEdges& sync, Semantics semantics) {

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -22,7 +23,7 @@
 
 namespace cw::analysis {
 
-// The kind of wait: which wait-state metric it is charged to.
+// The kind of wait: which wait-state metrics it is charged to.
 enum class SyncPattern : uint8_t {
   kLateSender,    // mpi_latesender (receives and probes)
   kLateReceiver,  // mpi_latereceiver
@@ -32,24 +33,37 @@ enum class SyncPattern : uint8_t {
   kNToOne,        // mpi_earlyreduce
   kScan,          // mpi_earlyscan
   kFinalize,      // mpi_finalize_wait
+  // MPI one-sided communication.
+  kRmaCollective,  // mpi_rma_wait_at_fence, mpi_rma_wait_at_create, mpi_rma_wait_at_free
+  kRmaLatePost,    // mpi_rma_sync_late_post, mpi_rma_comm_late_post
+  kRmaEarlyWait,   // mpi_rma_early_wait
+  kRmaLock,        // mpi_rma_sync_lock_competition, mpi_rma_comm_lock_competition
+  // OpenSHMEM.
+  kShmemBarrier,      // shmem_barrier_wait
+  kShmemCollective,   // shmem_collective_wait
+  kShmemLock,         // shmem_lock_contention
+  kShmemWaitOnValue,  // shmem_wait_on_value
 };
-inline constexpr int kSyncPatternCount = 8;
+inline constexpr int kSyncPatternCount = 16;
 
-inline constexpr MetricId kSyncPatternWaitMetric[kSyncPatternCount] = {
-    MetricId::kMpiLateSender, MetricId::kMpiLateReceiver,  MetricId::kMpiBarrierWait,
-    MetricId::kMpiWaitNxn,    MetricId::kMpiLateBroadcast, MetricId::kMpiEarlyReduce,
-    MetricId::kMpiEarlyScan,  MetricId::kMpiFinalizeWait,
-};
-inline MetricId WaitMetricOf(SyncPattern p) { return kSyncPatternWaitMetric[static_cast<int>(p)]; }
+// The wait-state metrics a pattern's waits are charged to (one each).
+std::span<const MetricId> WaitMetricsOf(SyncPattern p);
 inline bool IsPointToPoint(SyncPattern p) {
   return p == SyncPattern::kLateSender || p == SyncPattern::kLateReceiver;
 }
+// MPI one-sided communication and OpenSHMEM: waits on windows.
+inline bool IsOneSided(SyncPattern p) {
+  return static_cast<int>(p) >= static_cast<int>(SyncPattern::kRmaCollective);
+}
+inline bool IsShmem(SyncPattern p) {
+  return static_cast<int>(p) >= static_cast<int>(SyncPattern::kShmemBarrier);
+}
 std::string_view SyncPatternName(SyncPattern p);
 // Whether the delay and critical-path analyses follow waits of pattern `p` under `semantics`:
-// Scalasca 2.6 follows neither Wait at Finalize nor Early Scan.
+// Scalasca 2.6 follows neither Wait at Finalize nor Early Scan, nor any one-sided wait.
 inline bool FollowedUnder(SyncPattern p, Semantics semantics) {
   return semantics == Semantics::kCauseway ||
-         (p != SyncPattern::kFinalize && p != SyncPattern::kScan);
+         (p != SyncPattern::kFinalize && p != SyncPattern::kScan && !IsOneSided(p));
 }
 
 // One wait state: `waiter` waited `wait` ticks at the start of the call that holds

@@ -58,6 +58,7 @@ WaitStateResult AnalyzeWaitStates(const trace::Trace& trace, const match::SyncGr
                               options.sync_edges,
                               options.probes_wait,
                               options.interval_completions,
+                              options.one_sided_sync,
                               options.comm,
                               options.partition};
   const internal::CallpathFlags callpaths = internal::ComputeCallpathFlags(trace);
@@ -86,7 +87,7 @@ WaitStateResult AnalyzeWaitStates(const trace::Trace& trace, const match::SyncGr
                            init_finalize.finalize[loc]);
     internal::AnalyzePointToPoint(ctx, loc, *out);
     internal::ApplyCollectiveOutcomes(ctx, loc, collective, *out);
-    internal::ApplyRmaWaits(rma[loc], loc, *out);
+    internal::ApplyRmaWaits(ctx, rma[loc], loc, *out);
     internal::ApplyShmemWaits(ctx, shmem[loc], loc, *out);
     out->traffic.WriteTo(out->severities);
     out->traffic = internal::TrafficCounts(0);

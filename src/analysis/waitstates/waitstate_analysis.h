@@ -45,6 +45,10 @@ struct WaitStateOptions {
   bool probes_wait = true;
   // Fill SyncEdges::completions (--semantics scalasca).
   bool interval_completions = false;
+  // One-sided synchronisation (MPI fences, epochs and locks; OpenSHMEM barriers, collectives,
+  // locks and waits for a value) synchronises processes for the root-cause analyses: its waits
+  // become edges and its barriers groups. false under Scalasca's semantics, which follows none.
+  bool one_sided_sync = true;
   // One rank of an MPI analysis job (trace and graph hold its share; match::MatchOwnedLocations):
   // the ranks exchange each location's MPI_Init and MPI_Finalize calls, the outcomes of the
   // collective instances they built and their one-sided epochs. Values are complete for the

@@ -42,6 +42,14 @@ SyncPattern PatternOf(MetricId wait_metric) {
       return SyncPattern::kOneToN;
     case MetricId::kMpiEarlyReduce:
       return SyncPattern::kNToOne;
+    case MetricId::kMpiRmaWaitAtFence:
+    case MetricId::kMpiRmaWaitAtCreate:
+    case MetricId::kMpiRmaWaitAtFree:
+      return SyncPattern::kRmaCollective;
+    case MetricId::kShmemBarrierWait:
+      return SyncPattern::kShmemBarrier;
+    case MetricId::kShmemCollectiveWait:
+      return SyncPattern::kShmemCollective;
     default:
       return SyncPattern::kScan;
   }
@@ -185,14 +193,14 @@ void Scan(const std::vector<MemberTimes>& m, MemberOutcome* out) {
 
 // RMA collectives (fence, window creation and freeing), as Scalasca evaluates them: only if
 // every member's call overlaps every other's (the first exit after the last entry) did they
-// synchronise; then each member waited from its entry to the last entry. Not followed by the
-// root-cause analyses (no partner member, not synchronised).
+// synchronise; then each member waited from its entry to the last entry, as in a barrier.
 void RmaCollective(const std::vector<MemberTimes>& m, MetricId metric, MemberOutcome* out) {
   const auto [latest, latest_index, earliest_end] = FindOverlap(m);
   if (earliest_end <= latest) return;
   for (size_t i = 0; i < m.size(); ++i) {
     out[i].wait_metric = metric;
-    out[i].partner = m[latest_index].location;
+    out[i].synchronised = true;
+    SetPartner(out[i], m[latest_index]);
     out[i].wait = static_cast<double>(Max0(latest - m[i].begin));
   }
 }
@@ -224,56 +232,38 @@ void ShmemCollective(const std::vector<MemberTimes>& m, trace::CollectiveOp op, 
   for (size_t i = 0; i < m.size(); ++i) {
     out[i].wait_metric = metric;
     out[i].completion = 0;
-    // Not yet followed by the root-cause analyses.
-    out[i].synchronised = false;
-    out[i].partner_event = kNone;
-    out[i].broadcast_completion = -1;
+    out[i].broadcast_completion = -1;  // Scalasca's measure: OpenSHMEM has none
   }
 }
 
-// `members`: the list `instance` indexes (a graph's members, or the instances a rank built);
-// `shmem`: the instance is on an OpenSHMEM window.
-void EvaluateInstance(const std::vector<match::CollectiveMember>& members,
-                      const match::CollectiveInstance& instance, bool shmem, MemberOutcome* out) {
-  std::vector<MemberTimes> m(instance.member_count);
-  size_t root = m.size();
-  for (uint32_t k = 0; k < instance.member_count; ++k) {
-    // The member's facts, not its events: in an MPI analysis job the member's location may be
-    // another rank's. Waits are measured between the Enters of the calls, as Scalasca measures
-    // them (and where the root-cause analyses put the synchronisation), not from the
-    // CollectiveBegin record, which writers other than Score-P may stamp a little after the Enter.
-    const match::CollectiveMember& member = members[instance.first_member + k];
-    m[k] = MemberTimes{static_cast<int64_t>(member.entered),
-                       static_cast<int64_t>(member.end_time),
-                       member.sent,
-                       member.received,
-                       member.location,
-                       member.end_event};
-    if (member.location == instance.root) root = k;
-  }
+// An instance on a window: OpenSHMEM's barriers and collectives, or MPI's RMA collectives.
+void EvaluateWindowInstance(const std::vector<MemberTimes>& m, CollectiveOp op, bool shmem,
+                            size_t root, MemberOutcome* out) {
   if (shmem) {
-    ShmemCollective(m, instance.op, root, out);
+    ShmemCollective(m, op, root, out);
     return;
   }
-  if (instance.window != kNone) {
-    switch (instance.op) {
-      case CollectiveOp::kBarrier:
-        RmaCollective(m, MetricId::kMpiRmaWaitAtFence, out);
-        break;
-      case CollectiveOp::kCreateHandle:
-      case CollectiveOp::kCreateHandleAndAllocate:
-        RmaCollective(m, MetricId::kMpiRmaWaitAtCreate, out);
-        break;
-      case CollectiveOp::kDestroyHandle:
-      case CollectiveOp::kDestroyHandleAndDeallocate:
-        RmaCollective(m, MetricId::kMpiRmaWaitAtFree, out);
-        break;
-      default:
-        break;
-    }
-    return;
+  switch (op) {
+    case CollectiveOp::kBarrier:
+      RmaCollective(m, MetricId::kMpiRmaWaitAtFence, out);
+      break;
+    case CollectiveOp::kCreateHandle:
+    case CollectiveOp::kCreateHandleAndAllocate:
+      RmaCollective(m, MetricId::kMpiRmaWaitAtCreate, out);
+      break;
+    case CollectiveOp::kDestroyHandle:
+    case CollectiveOp::kDestroyHandleAndDeallocate:
+      RmaCollective(m, MetricId::kMpiRmaWaitAtFree, out);
+      break;
+    default:
+      break;
   }
-  switch (instance.op) {
+}
+
+// An instance on a communicator.
+void EvaluateCommInstance(const std::vector<MemberTimes>& m, CollectiveOp op, size_t root,
+                          MemberOutcome* out) {
+  switch (op) {
     case CollectiveOp::kBarrier:
       Barrier(m, out);
       break;
@@ -303,6 +293,39 @@ void EvaluateInstance(const std::vector<match::CollectiveMember>& members,
       // Alltoallv/w: zero-size contributions make the synchronisation unknowable from the
       // trace (seed 000 §2.4); handle and allocation operations do not synchronise.
       break;
+  }
+}
+
+// `members`: the list `instance` indexes (a graph's members, or the instances a rank built).
+void EvaluateInstance(const Context& ctx, const std::vector<match::CollectiveMember>& members,
+                      const match::CollectiveInstance& instance, MemberOutcome* out) {
+  std::vector<MemberTimes> m(instance.member_count);
+  size_t root = m.size();
+  for (uint32_t k = 0; k < instance.member_count; ++k) {
+    // The member's facts, not its events: in an MPI analysis job the member's location may be
+    // another rank's. Waits are measured between the Enters of the calls, as Scalasca measures
+    // them (and where the root-cause analyses put the synchronisation), not from the
+    // CollectiveBegin record, which writers other than Score-P may stamp a little after the Enter.
+    const match::CollectiveMember& member = members[instance.first_member + k];
+    m[k] = MemberTimes{static_cast<int64_t>(member.entered),
+                       static_cast<int64_t>(member.end_time),
+                       member.sent,
+                       member.received,
+                       member.location,
+                       member.end_event};
+    if (member.location == instance.root) root = k;
+  }
+  if (instance.window == kNone) {
+    EvaluateCommInstance(m, instance.op, root, out);
+    return;
+  }
+  EvaluateWindowInstance(m, instance.op, IsShmemWindow(ctx.trace.defs, instance.window), root, out);
+  if (!ctx.one_sided_sync) {
+    // Scalasca's semantics: the waits stay wait states, but nothing follows them.
+    for (size_t i = 0; i < m.size(); ++i) {
+      out[i].synchronised = false;
+      out[i].partner_event = kNone;
+    }
   }
 }
 
@@ -363,8 +386,7 @@ CollectiveOutcomes EvaluateBuiltCollectives(const Context& ctx, unsigned threads
   ParallelFor(built.collectives.size(), threads, [&](size_t i) {
     const match::CollectiveInstance& instance = built.collectives[i];
     if (!instance.complete || instance.member_count < 2) return;
-    EvaluateInstance(built.members, instance, IsShmemWindow(ctx.trace.defs, instance.window),
-                     &evaluated[instance.first_member]);
+    EvaluateInstance(ctx, built.members, instance, &evaluated[instance.first_member]);
   });
   comm::Communicator& comm = *ctx.comm;
   std::vector<comm::ByteWriter> to_members(comm.size());
@@ -476,8 +498,7 @@ CollectiveOutcomes EvaluateCollectives(const Context& ctx, unsigned threads) {
   ParallelFor(instances.size(), threads, [&](size_t i) {
     const match::CollectiveInstance& instance = instances[i];
     if (!instance.complete || instance.member_count < 2) return;
-    EvaluateInstance(ctx.graph.members, instance, IsShmemWindow(ctx.trace.defs, instance.window),
-                     &outcomes[instance.first_member]);
+    EvaluateInstance(ctx, ctx.graph.members, instance, &outcomes[instance.first_member]);
   });
   return result;
 }

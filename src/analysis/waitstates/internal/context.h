@@ -33,6 +33,7 @@ struct Context {
   bool emit_edges = true;   // record every wait as a WaitEdge (for the root-cause analyses)
   bool probes_wait = true;  // WaitStateOptions::probes_wait
   bool interval_completions = false;  // WaitStateOptions::interval_completions
+  bool one_sided_sync = true;         // WaitStateOptions::one_sided_sync
   // One rank of an MPI analysis job: the trace holds the events of the rank's own locations.
   comm::Communicator* comm = nullptr;
   const trace::Partition* partition = nullptr;

@@ -17,6 +17,7 @@ using trace::kNone;
 // An MPI call of an epoch, where it may have waited.
 struct Call {
   uint32_t callpath = kNone;
+  uint32_t enter = kNone;  // its Enter event
   uint64_t entered = 0;
   uint64_t left = 0;
   bool transfer = false;  // a put, get or atomic (else a synchronisation call)
@@ -43,6 +44,7 @@ struct AccessEpoch {
   // Filled by pairing: the latest MPI_Win_post of its targets' exposure epochs.
   uint64_t last_post = 0;
   uint32_t last_poster = kNone;
+  uint32_t last_post_event = kNone;  // the Enter of that MPI_Win_post
 };
 
 // An exposure epoch: MPI_Win_post ... MPI_Win_wait (or a successful MPI_Win_test).
@@ -51,6 +53,7 @@ struct ExposureEpoch {
   uint32_t window = kNone;
   std::vector<uint32_t> origins;  // locations
   uint64_t posted = 0;            // Enter of MPI_Win_post
+  uint32_t post_event = kNone;    // that Enter event
   Call wait;
   bool closed = false;
   bool waited = false;  // closed by MPI_Win_wait: MPI_Win_test never waits
@@ -58,6 +61,7 @@ struct ExposureEpoch {
   // latest operation they issued to this location.
   uint64_t last_complete = 0;
   uint32_t last_completer = kNone;
+  uint32_t last_complete_event = kNone;  // the Enter of that MPI_Win_complete
   uint64_t last_operation = 0;
 };
 
@@ -70,7 +74,8 @@ struct LockEpoch {
   bool closed = false;
   // The call that released the lock (MPI_Win_unlock): the lock became free during it.
   uint64_t release_entered = 0;
-  uint64_t released = 0;  // when that call returned
+  uint64_t released = 0;           // when that call returned
+  uint32_t release_event = kNone;  // its Enter event
 
   std::vector<Call> calls;  // lock, transfers to the target, flushes, unlock: in order
 };
@@ -111,6 +116,7 @@ Call CallAt(const Context& ctx, const trace::LocationEvents& ev, uint32_t event)
   Call call;
   if (times.enter == kNone) return call;
   call.callpath = ev.ref(times.enter);
+  call.enter = times.enter;
   call.entered = times.entered;
   call.left = times.left;
   call.transfer = MpiOf(ctx, ev, times.enter).category == trace::MpiCategory::kRmaComm;
@@ -179,6 +185,7 @@ LocationEpochs ScanLocation(const Context& ctx, uint32_t location,
             out.exposure.back().window = p.window;
             out.exposure.back().origins = defs.GroupLocations(p.remote);
             out.exposure.back().posted = times.entered;
+            out.exposure.back().post_event = times.enter;
             break;
           case trace::MpiRmaGroupCall::kStart:
             w.access = static_cast<uint32_t>(out.access.size());
@@ -262,6 +269,7 @@ LocationEpochs ScanLocation(const Context& ctx, uint32_t location,
           const CallTimes release = CallOf(ev, i);
           epoch.release_entered = release.entered;
           epoch.released = release.left;
+          epoch.release_event = release.enter;
           epoch.closed = true;
           w.locks.erase(it);
         }
@@ -305,10 +313,12 @@ void PairActiveTargetEpochs(std::vector<AccessEpoch>& access,
       if (a.last_poster == kNone || x.posted > a.last_post) {
         a.last_post = x.posted;
         a.last_poster = x.location;
+        a.last_post_event = x.post_event;
       }
       if (x.last_completer == kNone || a.complete.entered > x.last_complete) {
         x.last_complete = a.complete.entered;
         x.last_completer = a.location;
+        x.last_complete_event = a.complete.enter;
       }
       for (const Operation& op : a.operations) {
         if (op.target == x.location) x.last_operation = std::max(x.last_operation, op.time);
@@ -339,7 +349,8 @@ void LatePost(const AccessEpoch& a, std::vector<RmaWait>& out) {
   const MetricId metric =
       waiting->transfer ? MetricId::kMpiRmaCommLatePost : MetricId::kMpiRmaSyncLatePost;
   out.push_back(RmaWait{metric, waiting->callpath, waiting->entered,
-                        static_cast<double>(post - waiting->entered), a.last_poster});
+                        static_cast<double>(post - waiting->entered), a.last_poster, waiting->enter,
+                        a.last_post_event, SyncPattern::kRmaLatePost});
 }
 
 // Early Wait: MPI_Win_wait entered before the last origin entered MPI_Win_complete; Late
@@ -349,7 +360,8 @@ void EarlyWait(const ExposureEpoch& x, std::vector<RmaWait>& out) {
   if (x.last_complete <= x.wait.entered) return;
   const uint64_t bound = std::min(x.last_complete, x.wait.left);
   out.push_back(RmaWait{MetricId::kMpiRmaEarlyWait, x.wait.callpath, x.wait.entered,
-                        static_cast<double>(bound - x.wait.entered), x.last_completer});
+                        static_cast<double>(bound - x.wait.entered), x.last_completer, x.wait.enter,
+                        x.last_complete_event, SyncPattern::kRmaEarlyWait});
   const uint64_t from = std::max(x.last_operation, x.wait.entered);
   if (bound > from) {
     out.push_back(RmaWait{MetricId::kMpiRmaLateComplete, x.wait.callpath, x.wait.entered,
@@ -385,8 +397,9 @@ struct LatestReleases {
 // exclusive ones). The lock became free during that process's MPI_Win_unlock. The waiting call
 // is the epoch's first call still running when that unlock began: MPI_Win_lock if the library
 // acquires locks eagerly, else a transfer, a flush or MPI_Win_unlock. It waited from its Enter
-// until the unlock returned (or until it returned itself, if earlier: a tracer records the
-// unlock's return after the library has already handed the lock on).
+// until the holder entered the unlock (or until it returned itself, if earlier), as a receive
+// waits until its sender entered the send: the unlock's own time is the release's cost, not
+// waiting, and the root-cause analyses meet the holder where its unlock began.
 void LockContention(const trace::Definitions& defs, const std::vector<LockEpoch>& epochs,
                     std::vector<std::vector<RmaWait>>& out) {
   struct Entry {
@@ -443,13 +456,13 @@ void LockContention(const trace::Definitions& defs, const std::vector<LockEpoch>
     const LockEpoch& holder = epochs[waited_for[i]];
     for (const Call& call : epochs[i].calls) {
       if (call.callpath == kNone || call.left <= holder.release_entered) continue;
-      if (call.entered < holder.released) {
+      if (call.entered < holder.release_entered) {
         const MetricId metric = call.transfer ? MetricId::kMpiRmaCommLockCompetition
                                               : MetricId::kMpiRmaSyncLockCompetition;
-        const uint64_t until = std::min(call.left, holder.released);
-        out[epochs[i].location].push_back(RmaWait{metric, call.callpath, call.entered,
-                                                  static_cast<double>(until - call.entered),
-                                                  holder.location});
+        const uint64_t until = std::min(call.left, holder.release_entered);
+        out[epochs[i].location].push_back(
+            RmaWait{metric, call.callpath, call.entered, static_cast<double>(until - call.entered),
+                    holder.location, call.enter, holder.release_event, SyncPattern::kRmaLock});
       }
       break;
     }
@@ -535,6 +548,7 @@ void ShareEpochs(const Context& ctx, std::vector<LocationEpochs>& epochs,
       out.Put(x.window);
       out.PutVector(x.origins);
       out.Put(x.posted);
+      out.Put(x.post_event);
       out.Put(x.wait);
       out.Put(x.closed);
       out.Put(x.waited);
@@ -547,6 +561,7 @@ void ShareEpochs(const Context& ctx, std::vector<LocationEpochs>& epochs,
       out.Put(l.closed);
       out.Put(l.release_entered);
       out.Put(l.released);
+      out.Put(l.release_event);
       out.PutVector(l.calls);
     }
     out.PutVector(arrivals[loc]);
@@ -573,6 +588,7 @@ void ShareEpochs(const Context& ctx, std::vector<LocationEpochs>& epochs,
         x.window = in.Get<uint32_t>();
         x.origins = in.GetVector<uint32_t>();
         x.posted = in.Get<uint64_t>();
+        x.post_event = in.Get<uint32_t>();
         x.wait = in.Get<Call>();
         x.closed = in.Get<bool>();
         x.waited = in.Get<bool>();
@@ -586,6 +602,7 @@ void ShareEpochs(const Context& ctx, std::vector<LocationEpochs>& epochs,
         l.closed = in.Get<bool>();
         l.release_entered = in.Get<uint64_t>();
         l.released = in.Get<uint64_t>();
+        l.release_event = in.Get<uint32_t>();
         l.calls = in.GetVector<Call>();
       }
       arrivals[loc] = in.GetVector<FenceArrival>();
@@ -650,11 +667,18 @@ std::vector<std::vector<RmaWait>> EvaluateRmaEpochs(const Context& ctx,
   return out;
 }
 
-void ApplyRmaWaits(const std::vector<RmaWait>& waits, uint32_t location, LocationOutput& out) {
+void ApplyRmaWaits(const Context& ctx, const std::vector<RmaWait>& waits, uint32_t location,
+                   LocationOutput& out) {
   for (const RmaWait& w : waits) {
     if (w.value <= 0) continue;
     out.severities.Add(w.metric, w.callpath, w.value);
     out.instances.Offer(Instance{w.metric, w.callpath, location, w.entered, w.value, w.partner});
+    // Early Fence and Late Complete are parts of waits that are followed as a whole.
+    if (ctx.emit_edges && ctx.one_sided_sync && w.waiter_event != kNone &&
+        w.partner_event != kNone) {
+      out.edges.push_back(WaitEdge{location, w.waiter_event, w.partner, w.partner_event,
+                                   static_cast<int64_t>(w.value), w.pattern});
+    }
   }
 }
 

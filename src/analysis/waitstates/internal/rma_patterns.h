@@ -5,7 +5,9 @@
 //   - passive target (lock/unlock): Lock Contention;
 //   - fence: Early Fence, the part of a Wait at Fence spent until the last operation that
 //     targets the waiting process was issued.
-// None of these waits is followed by the delay and critical-path analyses.
+// Late Post, Early Wait and Lock Contention are followed by the delay and critical-path analyses
+// (WaitStateOptions::one_sided_sync) as edges from the waiting call to the delayer's post,
+// complete or unlock; the fences are followed as collectives.
 #pragma once
 
 #include <vector>
@@ -21,6 +23,10 @@ struct RmaWait {
   uint64_t entered = 0;  // Enter of the waiting call
   double value = 0;      // ticks
   uint32_t partner = trace::kNone;
+  // Followed waits: the Enters of the waiting call and of the partner's call it waited for.
+  uint32_t waiter_event = trace::kNone;
+  uint32_t partner_event = trace::kNone;
+  SyncPattern pattern = SyncPattern::kRmaEarlyWait;
 };
 
 // The waits of every location, indexed by location (empty vectors when the trace has no MPI
@@ -30,6 +36,7 @@ std::vector<std::vector<RmaWait>> EvaluateRmaEpochs(const Context& ctx,
                                                     unsigned threads);
 
 // Charges one location's waits to their call paths.
-void ApplyRmaWaits(const std::vector<RmaWait>& waits, uint32_t location, LocationOutput& out);
+void ApplyRmaWaits(const Context& ctx, const std::vector<RmaWait>& waits, uint32_t location,
+                   LocationOutput& out);
 
 }  // namespace cw::analysis::internal

@@ -24,18 +24,26 @@ struct LockHold {
   uint64_t left = 0;
   uint64_t release_entered = kNever;  // Enter of the call that released the lock
   uint32_t location = kNone;
-  uint32_t event = kNone;  // the AcquireLock record
+  uint32_t event = kNone;  // the acquiring call's Enter event
   uint32_t callpath = kNone;
   uint32_t requested = 0;          // 1: acquired by a call that asked for it and could wait
-  uint32_t release_event = kNone;  // the ReleaseLock record
+  uint32_t release_event = kNone;  // the releasing call's Enter event
 };
 
-// A put or writing atomic to another PE's symmetric heap, at its completion.
+// A put or writing atomic to another PE's symmetric heap.
 struct Transfer {
-  uint32_t target = kNone;  // location
-  uint32_t origin = kNone;  // location
+  uint64_t issued = 0;  // Enter of the call that issued it
   uint64_t completed = 0;
-  uint32_t completion_event = kNone;  // the RmaOpComplete record on the origin
+  uint32_t target = kNone;       // location
+  uint32_t origin = kNone;       // location
+  uint32_t issue_event = kNone;  // that call's Enter event
+};
+
+// A transfer on its way from its issue to its completion.
+struct Pending {
+  uint32_t target = kNone;
+  uint32_t issue_event = kNone;
+  uint64_t issued = 0;
 };
 
 // A shmem_wait_until (or shmem_wait) call.
@@ -43,7 +51,7 @@ struct ValueWait {
   uint32_t callpath = kNone;
   uint64_t entered = 0;
   uint64_t left = 0;
-  uint32_t event = kNone;  // its RmaWaitChange record
+  uint32_t event = kNone;  // its Enter event
 };
 
 struct LocationRecords {
@@ -58,7 +66,7 @@ LocationRecords ScanLocation(const Context& ctx, uint32_t location) {
   LocationRecords out;
   std::unordered_map<uint64_t, uint32_t> requested;  // lock -> RequestLock records not acquired
   std::unordered_map<uint64_t, uint32_t> held;       // lock -> its hold (index in out.holds)
-  std::unordered_map<uint64_t, uint32_t> writes;     // matching id -> target location
+  std::unordered_map<uint64_t, Pending> writes;      // matching id -> the transfer
   std::span<const EventKind> kinds = ev.kinds();
   for (uint32_t i = 0; i < kinds.size(); ++i) {
     const EventKind kind = kinds[i];
@@ -75,7 +83,7 @@ LocationRecords ScanLocation(const Context& ctx, uint32_t location) {
         hold.lock = p.id;
         hold.acquired = ev.time(i);
         hold.location = location;
-        hold.event = i;
+        hold.event = call.enter;
         hold.callpath = ev.callpath(i);
         hold.entered = call.entered;
         hold.left = call.left;
@@ -90,8 +98,9 @@ LocationRecords ScanLocation(const Context& ctx, uint32_t location) {
       case EventKind::kRmaReleaseLock: {
         auto it = held.find(p.id);
         if (it == held.end()) break;
-        out.holds[it->second].release_entered = CallOf(ev, i).entered;
-        out.holds[it->second].release_event = i;
+        const CallTimes call = CallOf(ev, i);
+        out.holds[it->second].release_entered = call.entered;
+        out.holds[it->second].release_event = call.enter;
         held.erase(it);
         break;
       }
@@ -100,7 +109,9 @@ LocationRecords ScanLocation(const Context& ctx, uint32_t location) {
         if (p.sent == 0 || p.remote == kNone) break;  // a fetch changes nothing
         const uint32_t target =
             defs.comms[defs.windows[p.window].comm].LocationOfRank(p.remote, location);
-        if (target != kNone && target != location) writes[p.id] = target;
+        const CallTimes call = CallOf(ev, i);
+        if (target != kNone && target != location && call.enter != kNone)
+          writes[p.id] = Pending{target, call.enter, call.entered};
         break;
       }
       case EventKind::kRmaOpCompleteBlocking:
@@ -108,14 +119,15 @@ LocationRecords ScanLocation(const Context& ctx, uint32_t location) {
       case EventKind::kRmaOpCompleteRemote: {
         auto it = writes.find(p.id);
         if (it == writes.end()) break;
-        out.transfers.push_back(Transfer{it->second, location, ev.time(i), i});
+        const Pending& w = it->second;
+        out.transfers.push_back(Transfer{w.issued, ev.time(i), w.target, location, w.issue_event});
         writes.erase(it);
         break;
       }
       case EventKind::kRmaWaitChange: {
         const CallTimes call = CallOf(ev, i);
         if (call.enter == kNone) break;
-        out.waits.push_back(ValueWait{ev.callpath(i), call.entered, call.left, i});
+        out.waits.push_back(ValueWait{ev.callpath(i), call.entered, call.left, call.enter});
         break;
       }
       default:
@@ -136,7 +148,7 @@ void LockContention(std::vector<LockHold> holds, std::vector<std::vector<ShmemWa
     const LockHold& before = holds[k - 1];
     const LockHold& hold = holds[k];
     if (before.lock != hold.lock || !hold.requested || before.location == hold.location ||
-        before.release_event == kNone || hold.callpath == kNone) {
+        before.release_event == kNone || hold.callpath == kNone || hold.event == kNone) {
       continue;
     }
     const uint64_t until = std::min(hold.left, before.release_entered);
@@ -147,12 +159,14 @@ void LockContention(std::vector<LockHold> holds, std::vector<std::vector<ShmemWa
   }
 }
 
-// Wait on Value: a wait ended by the latest write to its PE that completed before it ended.
+// Wait on Value: a wait ended with the latest write to its PE that completed before it ended;
+// it waited until that write was issued, as a receive waits until its sender entered the send
+// (the transfer's own time is communication, not waiting).
 void WaitOnValue(const std::vector<LocationRecords>& records, std::vector<Transfer> transfers,
                  std::vector<std::vector<ShmemWait>>& out) {
   std::sort(transfers.begin(), transfers.end(), [](const Transfer& a, const Transfer& b) {
-    return std::tie(a.target, a.completed, a.origin, a.completion_event) <
-           std::tie(b.target, b.completed, b.origin, b.completion_event);
+    return std::tie(a.target, a.completed, a.origin, a.issue_event) <
+           std::tie(b.target, b.completed, b.origin, b.issue_event);
   });
   for (uint32_t loc = 0; loc < records.size(); ++loc) {
     for (const ValueWait& w : records[loc].waits) {
@@ -164,10 +178,12 @@ void WaitOnValue(const std::vector<LocationRecords>& records, std::vector<Transf
           });
       if (after == transfers.begin()) continue;
       const Transfer& t = *(after - 1);
-      if (t.target != loc || t.completed <= w.entered || w.callpath == kNone) continue;
+      if (t.target != loc || w.callpath == kNone) continue;
+      const uint64_t until = std::min(t.issued, w.left);
+      if (until <= w.entered) continue;  // the write was under way before the wait began
       out[loc].push_back(ShmemWait{MetricId::kShmemWaitOnValue, w.callpath, w.entered,
-                                   static_cast<int64_t>(t.completed - w.entered), w.event, t.origin,
-                                   t.completion_event});
+                                   static_cast<int64_t>(until - w.entered), w.event, t.origin,
+                                   t.issue_event});
     }
   }
 }
@@ -227,12 +243,19 @@ std::vector<std::vector<ShmemWait>> EvaluateShmemWaits(const Context& ctx, unsig
   return out;
 }
 
-void ApplyShmemWaits(const Context&, const std::vector<ShmemWait>& waits, uint32_t location,
+void ApplyShmemWaits(const Context& ctx, const std::vector<ShmemWait>& waits, uint32_t location,
                      LocationOutput& out) {
   for (const ShmemWait& w : waits) {
     const auto value = static_cast<double>(w.value);
     out.severities.Add(w.metric, w.callpath, value);
     out.instances.Offer(Instance{w.metric, w.callpath, location, w.entered, value, w.partner});
+    if (ctx.emit_edges && ctx.one_sided_sync) {
+      const SyncPattern pattern = w.metric == MetricId::kShmemLockContention
+                                      ? SyncPattern::kShmemLock
+                                      : SyncPattern::kShmemWaitOnValue;
+      out.edges.push_back(
+          WaitEdge{location, w.waiter_event, w.partner, w.partner_event, w.value, pattern});
+    }
   }
 }
 
