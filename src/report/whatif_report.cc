@@ -99,6 +99,12 @@ std::string ToWhatIfText(const sim::WhatIfResult& r, const WhatIfContext& c) {
   auto note = [&out](uint64_t n, const char* what) {
     if (n > 0) out += "  " + std::to_string(n) + " " + what + "\n";
   };
+  note(s.lock_handovers,
+       "OpenSHMEM lock hand-overs replayed in the measured order (each lock goes to the same "
+       "next holder as in the measured run, now when its holder releases it)");
+  note(s.value_waits,
+       "OpenSHMEM waits for a value replayed against the write that ended them in the measured "
+       "run");
   note(s.eager_resolved, "rendezvous sends completed eagerly to resolve a dependency cycle");
   note(s.unmatched_receives, "receives without a send in the trace (completed on their own)");
   note(s.unmatched_sends, "sends without a receive in the trace");
@@ -213,6 +219,8 @@ std::string ToWhatIfJson(const sim::WhatIfResult& r, const WhatIfContext& c) {
                 {"cancelled_requests", s.cancelled_requests},
                 {"epoch_notifications", s.epoch_syncs},
                 {"unmatched_epoch_notifications", s.unmatched_epoch_syncs},
+                {"lock_handovers", s.lock_handovers},
+                {"value_waits", s.value_waits},
                 {"peak_messages_in_flight", s.peak_messages_in_flight},
                 {"peak_read_ahead", s.peak_buffered_events},
                 {"stream_errors", r.source_errors}}}};

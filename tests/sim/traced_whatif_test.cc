@@ -3,8 +3,10 @@
 // token ring predicts the effect of noise exactly, and a prediction made from one run matches a
 // second run that really has the change.
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -69,6 +71,51 @@ TEST(TracedWhatIfTest, UnchangedReplayReproducesEveryProgram) {
     EXPECT_EQ(traced.report.instance_counts, simulated.report.instance_counts) << p.name;
   }
 }
+
+#ifdef CW_HAVE_SHMEM_PROGRAMS
+TEST(TracedWhatIfTest, UnchangedReplayReproducesEveryOpenShmemProgram) {
+  struct Program {
+    const char* name;
+    int pes;
+    const char* args;
+  };
+  std::vector<Program> programs = {{"shmem_patterns", 3, ""}, {"shmem_ring", 4, "3 2000"}};
+#ifdef CW_HAVE_SHMEM_FORTRAN
+  programs.push_back({"shmem_fortran", 2, ""});
+#endif
+  for (const Program& p : programs) {
+    const std::string dir = TraceShmemProgram(p.name, p.pes, p.args);
+    std::string report;
+    const json w = WhatIf(dir, "--write-trace", &report);
+    ExpectIdentity(w, p.name);
+    EXPECT_EQ(w["replay"]["unmatched_epoch_notifications"].get<uint64_t>(), 0u) << p.name;
+    Analysis traced = AnalyzeFile(dir + "/traces.otf2");
+    Analysis simulated = AnalyzeFile(report + "/simulated/traces.otf2");
+    EXPECT_EQ(traced.ValuesByName(), simulated.ValuesByName()) << p.name;
+  }
+}
+
+TEST(TracedWhatIfTest, OpenShmemPredictionMatchesARunWithTheChange) {
+  // A ring of 4 PEs passing a token through waits for a value, 10 rounds of 10 ms work per hop
+  // (about 0.4 s). The prediction for PE 2 working 3 times as long (--compute-scale 3@2) is
+  // compared with a run in which it really does: every hop is on the path, so both grow by about
+  // 10 x 2 x 10 ms = 0.2 s.
+  const std::string first = TraceShmemProgram("shmem_ring", 4, "10 10000");
+  const json base = WhatIf(first);
+  ExpectIdentity(base, "shmem_ring");
+  // Each PE waits 10 times for the token (PE 0 in rounds 2-10 and once after the last), each
+  // wait replayed against the put that ended it.
+  EXPECT_EQ(base["replay"]["value_waits"].get<uint64_t>(), 4u * 10u);
+  const json predicted = WhatIf(first, "--compute-scale 3@2");
+  const json real = WhatIf(TraceShmemProgram("shmem_ring", 4, "10 10000 2 3"));
+  const double error = std::fabs(Predicted(predicted) - Measured(real)) / Measured(real);
+  std::printf(
+      "OpenSHMEM ring, compute scale 3@2: predicted %.4f s, measured %.4f s, error %.2f %%\n",
+      Predicted(predicted), Measured(real), 100 * error);
+  EXPECT_GT(Predicted(predicted) - Measured(base), 0.15);
+  EXPECT_LT(error, 0.10);
+}
+#endif
 
 TEST(TracedWhatIfTest, TokenRingNoiseGrowsTheRuntimeByTheMessagesOnThePath) {
   // 16 ranks, 10 traversals: the token's path runs through all 160 messages, and each is sent

@@ -96,6 +96,8 @@ void Engine::SetUpLanes() {
 
 Result<ReplayResult> Engine::Run() {
   SetUpComputeRules();
+  SetUpShmemRegions();
+  CW_ASSIGN_OR_RETURN(plan_, BuildOneSidedPlan(input_));
   SetUpLanes();
   while (done_lanes_ < lanes_.size()) {
     if (runnable_.empty()) {
@@ -181,7 +183,7 @@ void Engine::Advance(Lane& lane) {
       ++done_lanes_;
       return;
     }
-    if (next->kind == EventKind::kEnter && FunctionOf(next->region).is_mpi() && BeginCall(lane)) {
+    if (next->kind == EventKind::kEnter && StartsCall(next->region) && BeginCall(lane)) {
       result_.stats.peak_buffered_events =
           std::max(result_.stats.peak_buffered_events, lane.window.buffered());
       if (!TryFinishCall(lane)) return;
@@ -286,8 +288,12 @@ bool Engine::BeginCall(Lane& lane) {
   call.function = FunctionOf(enter.region);
   call.deps.clear();
   call.overhead = 0;
+  call.transfer_delta = 0;
+  const uint8_t shmem = enter.region < shmem_region_.size() ? shmem_region_[enter.region] : 0;
+  call.shmem = shmem != 0;
+  call.shmem_communication = shmem == 1;
   int64_t s = StepClock(lane, enter);
-  bool communication = IsCommunication(call.function);
+  bool communication = call.shmem ? call.shmem_communication : IsCommunication(call.function);
   // Noise falls on the computation between two communication calls (seed 001's local edges):
   // the set-up calls in between (MPI_Comm_rank, ...) do not start a phase of their own.
   if (communication && lane.computed) {

@@ -14,6 +14,7 @@
 #include "sim/internal/lane.h"
 #include "sim/internal/matching.h"
 #include "sim/internal/network_model.h"
+#include "sim/internal/one_sided_plan.h"
 #include "sim/replay.h"
 
 namespace cw::sim::internal {
@@ -59,6 +60,11 @@ class Engine {
   // `dep`, what its completion waits for; false if its communicator is undefined.
   bool JoinCollective(Lane& lane, const SimEvent& e, Moment arrival, Dependency& dep);
   void PublishEpochSync(Lane& lane, const SimEvent& e);
+  // OpenSHMEM (engine_one_sided.cc): which regions are its routines, and what a record of one
+  // publishes or waits for.
+  void SetUpShmemRegions();
+  bool StartsCall(uint32_t region) const;
+  void PublishOneSided(Lane& lane, const SimEvent& e);
   void AddProbe(Lane& lane);
   const SimEvent* FindCompletion(Lane& lane, size_t from, uint64_t request);
   bool TryFinishCall(Lane& lane);
@@ -82,6 +88,9 @@ class Engine {
   MessageTable messages_;
   CollectiveTable collectives_;
   std::vector<std::vector<uint32_t>> comm_ranks_;  // per communicator: rank of each location
+  OneSidedPlan plan_;
+  // Per region: 0 not OpenSHMEM, 1 an OpenSHMEM routine that communicates, 2 one that manages.
+  std::vector<uint8_t> shmem_region_;
   // Compute-scale rules by region id (indices into the perturbation's list), and the rules
   // that apply to all computation.
   std::vector<std::vector<uint32_t>> region_rules_;

@@ -135,6 +135,14 @@ void Engine::Publish(Lane& lane) {
       case EventKind::kRmaGroupSync:
         PublishEpochSync(lane, e);
         break;
+      case EventKind::kRmaPut:
+      case EventKind::kRmaGet:
+      case EventKind::kRmaAtomic:
+      case EventKind::kRmaAcquireLock:
+      case EventKind::kRmaReleaseLock:
+      case EventKind::kRmaWaitChange:
+        PublishOneSided(lane, e);
+        break;
       default:
         break;
     }
@@ -358,8 +366,10 @@ void Engine::FinishCall(Lane& lane, int64_t ready_measured, int64_t ready_sim, i
   int64_t cost = leave - ready_measured;
   // Set-up calls (MPI_Init, communicator creation, file I/O, ...) keep their cost: the network
   // model describes communication.
-  bool communication = IsCommunication(call.function);
-  int64_t leave_sim = ready_sim + (communication ? network_.Cost(cost) : cost) + call.overhead;
+  bool communication = call.shmem ? call.shmem_communication : IsCommunication(call.function);
+  // A one-sided transfer's own time changes with the network, never below nothing.
+  int64_t own = (communication ? network_.Cost(cost) : cost) + call.overhead + call.transfer_delta;
+  int64_t leave_sim = ready_sim + std::max<int64_t>(0, own);
   int64_t enter_measured = call.enter.measured;
   int64_t previous = call.enter.sim;
   for (size_t k = 0; k <= call.leave; ++k) {

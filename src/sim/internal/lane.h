@@ -82,6 +82,11 @@ struct OpenCall {
   trace::MpiFunction function;
   std::vector<Dependency> deps;
   int64_t overhead = 0;  // added per-message overhead
+  // An OpenSHMEM routine (no MPI function): one that communicates (the network model changes its
+  // cost) or one that manages (init, allocation, queries: its cost is kept).
+  bool shmem = false;
+  bool shmem_communication = false;
+  int64_t transfer_delta = 0;  // the network change of its blocking one-sided transfers
 };
 
 struct Request {
@@ -114,6 +119,11 @@ struct Lane {
   int64_t last_injection = INT64_MIN / 2;
   FlatHashMap<uint64_t, Request> requests;
   FlatHashMap<uint64_t, uint32_t> collective_sequence;  // per communicator or window
+  // OpenSHMEM records counted as OneSidedPlan counts them.
+  uint32_t lock_acquisitions = 0;
+  uint32_t lock_releases = 0;
+  uint32_t value_writes = 0;
+  uint32_t value_waits = 0;
   OpenCall call;
   size_t blocked_dep = 0;  // index into call.deps while blocked
   LocationOutcome outcome;

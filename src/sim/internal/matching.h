@@ -43,6 +43,10 @@ struct MessageSlot {
 // origins' MPI_Win_complete, MPI_Win_complete to the target's MPI_Win_wait), with the window id
 // in the low bits: communicator ids never reach it.
 inline constexpr uint32_t kEpochChannel = 1u << 31;
+// The channels of OpenSHMEM's paired calls (sim/internal/one_sided_plan.h), also notifications:
+// a write to the wait for a value it ends, a lock's release to its next holder (tag: the lock).
+inline constexpr uint32_t kValueChannel = kEpochChannel | (1u << 30);
+inline constexpr uint32_t kLockChannel = kEpochChannel | (1u << 29);
 
 struct ChannelKey {
   uint32_t comm, sender, receiver, tag;

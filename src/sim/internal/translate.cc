@@ -46,12 +46,26 @@ SimEvent TranslateEvent(const trace::Definitions& defs, const trace::LocationEve
       if (e.kind == EventKind::kNonBlockingCollectiveComplete) e.request = ev.RequestId(i);
       break;
     }
-    case PayloadFamily::kRma:
+    case PayloadFamily::kRma: {
+      const trace::RmaPayload& r = ev.rma(i);
+      e.comm = r.window;
       if (e.kind == EventKind::kRmaGroupSync) {
-        e.comm = ev.rma(i).window;
-        e.tag = ev.rma(i).remote;  // the group of the epoch's partners
+        e.tag = r.remote;  // the group of the epoch's partners
+        break;
+      }
+      // Transfers and locks: the target as a location, the matching or lock id, and the bytes
+      // the operation moves towards the target (a get's: what it reads).
+      e.request = r.id;
+      e.bytes = e.kind == EventKind::kRmaGet ? r.received : r.sent;
+      if (e.kind == EventKind::kRmaGet && e.bytes == 0) e.bytes = r.sent;
+      if (r.remote != kNone && r.window < defs.windows.size() && defs.windows[r.window].defined) {
+        const uint32_t comm = defs.windows[r.window].comm;
+        if (comm < defs.comms.size() && defs.comms[comm].defined) {
+          e.peer = defs.comms[comm].LocationOfRank(r.remote, location);
+        }
       }
       break;
+    }
     default:
       break;
   }

@@ -1,5 +1,7 @@
 #include "analysis/waitstates/internal/context.h"
 
+#include "trace/one_sided_pairing.h"
+
 namespace cw::analysis::internal {
 
 void AddWithAncestors(LocationSeverities& severities, MetricId metric, uint32_t callpath,
@@ -7,24 +9,12 @@ void AddWithAncestors(LocationSeverities& severities, MetricId metric, uint32_t 
   for (MetricId m : MetricWithAncestors(metric)) severities.Add(m, callpath, value);
 }
 
-namespace {
-
-bool IsWindowOf(const trace::Definitions& defs, uint32_t window, trace::Paradigm paradigm) {
-  if (window >= defs.windows.size() || !defs.windows[window].defined) return false;
-  uint32_t comm = defs.windows[window].comm;
-  if (comm >= defs.comms.size() || !defs.comms[comm].defined) return false;
-  uint32_t group = defs.comms[comm].group;
-  return group < defs.groups.size() && defs.groups[group].paradigm == paradigm;
-}
-
-}  // namespace
-
 bool IsMpiWindow(const trace::Definitions& defs, uint32_t window) {
-  return IsWindowOf(defs, window, trace::Paradigm::kMpi);
+  return trace::WindowParadigm(defs, window) == trace::Paradigm::kMpi;
 }
 
 bool IsShmemWindow(const trace::Definitions& defs, uint32_t window) {
-  return IsWindowOf(defs, window, trace::Paradigm::kShmem);
+  return trace::WindowParadigm(defs, window) == trace::Paradigm::kShmem;
 }
 
 CallTimes CallOf(const trace::LocationEvents& ev, uint32_t event) {

@@ -7,6 +7,7 @@
 
 #include "base/parallel.h"
 #include "comm/wire.h"
+#include "trace/one_sided_pairing.h"
 
 namespace cw::analysis::internal {
 namespace {
@@ -47,7 +48,7 @@ struct Pending {
 };
 
 // A shmem_wait_until (or shmem_wait) call.
-struct ValueWait {
+struct WaitCall {
   uint32_t callpath = kNone;
   uint64_t entered = 0;
   uint64_t left = 0;
@@ -57,7 +58,7 @@ struct ValueWait {
 struct LocationRecords {
   std::vector<LockHold> holds;
   std::vector<Transfer> transfers;
-  std::vector<ValueWait> waits;
+  std::vector<WaitCall> waits;
 };
 
 LocationRecords ScanLocation(const Context& ctx, uint32_t location) {
@@ -127,7 +128,7 @@ LocationRecords ScanLocation(const Context& ctx, uint32_t location) {
       case EventKind::kRmaWaitChange: {
         const CallTimes call = CallOf(ev, i);
         if (call.enter == kNone) break;
-        out.waits.push_back(ValueWait{ev.callpath(i), call.entered, call.left, call.enter});
+        out.waits.push_back(WaitCall{ev.callpath(i), call.entered, call.left, call.enter});
         break;
       }
       default:
@@ -137,20 +138,20 @@ LocationRecords ScanLocation(const Context& ctx, uint32_t location) {
   return out;
 }
 
-// Lock Contention: each requested acquisition waited for the hold before it (in acquisition
-// order) of another PE, until that PE entered the call that released the lock.
-void LockContention(std::vector<LockHold> holds, std::vector<std::vector<ShmemWait>>& out) {
-  std::sort(holds.begin(), holds.end(), [](const LockHold& a, const LockHold& b) {
-    return std::tie(a.lock, a.acquired, a.location, a.event) <
-           std::tie(b.lock, b.acquired, b.location, b.event);
-  });
-  for (size_t k = 1; k < holds.size(); ++k) {
-    const LockHold& before = holds[k - 1];
+// Lock Contention: a requested acquisition waited for the hold before it (trace::PreviousHolds),
+// until that PE entered the call that released the lock.
+void LockContention(const std::vector<LockHold>& holds, std::vector<std::vector<ShmemWait>>& out) {
+  std::vector<trace::LockAcquisition> acquisitions(holds.size());
+  for (size_t i = 0; i < holds.size(); ++i) {
+    acquisitions[i] = trace::LockAcquisition{holds[i].lock, holds[i].acquired, holds[i].location,
+                                             holds[i].requested != 0};
+  }
+  const std::vector<uint32_t> previous = trace::PreviousHolds(acquisitions);
+  for (size_t k = 0; k < holds.size(); ++k) {
+    if (previous[k] == kNone) continue;
+    const LockHold& before = holds[previous[k]];
     const LockHold& hold = holds[k];
-    if (before.lock != hold.lock || !hold.requested || before.location == hold.location ||
-        before.release_event == kNone || hold.callpath == kNone || hold.event == kNone) {
-      continue;
-    }
+    if (before.release_event == kNone || hold.callpath == kNone || hold.event == kNone) continue;
     const uint64_t until = std::min(hold.left, before.release_entered);
     if (until <= hold.entered) continue;
     out[hold.location].push_back(ShmemWait{MetricId::kShmemLockContention, hold.callpath,
@@ -159,32 +160,33 @@ void LockContention(std::vector<LockHold> holds, std::vector<std::vector<ShmemWa
   }
 }
 
-// Wait on Value: a wait ended with the latest write to its PE that completed before it ended;
-// it waited until that write was issued, as a receive waits until its sender entered the send
-// (the transfer's own time is communication, not waiting).
-void WaitOnValue(const std::vector<LocationRecords>& records, std::vector<Transfer> transfers,
-                 std::vector<std::vector<ShmemWait>>& out) {
-  std::sort(transfers.begin(), transfers.end(), [](const Transfer& a, const Transfer& b) {
-    return std::tie(a.target, a.completed, a.origin, a.issue_event) <
-           std::tie(b.target, b.completed, b.origin, b.issue_event);
-  });
+// Wait on Value: a wait ended with the latest write to its PE that completed before it ended
+// (trace::EndingWrites); it waited until that write was issued, as a receive waits until its
+// sender entered the send (the transfer's own time is communication, not waiting).
+void WaitOnValue(const std::vector<LocationRecords>& records,
+                 const std::vector<Transfer>& transfers, std::vector<std::vector<ShmemWait>>& out) {
+  std::vector<trace::ValueWrite> writes(transfers.size());
+  for (size_t i = 0; i < transfers.size(); ++i) {
+    writes[i] = trace::ValueWrite{transfers[i].target, transfers[i].origin, transfers[i].completed};
+  }
+  std::vector<trace::ValueWait> waits;
+  std::vector<const WaitCall*> calls;
   for (uint32_t loc = 0; loc < records.size(); ++loc) {
-    for (const ValueWait& w : records[loc].waits) {
-      // The first transfer to `loc` that completed after the wait ended, then the one before.
-      auto after = std::upper_bound(
-          transfers.begin(), transfers.end(), std::make_pair(loc, w.left),
-          [](const std::pair<uint32_t, uint64_t>& key, const Transfer& t) {
-            return std::tie(key.first, key.second) < std::tie(t.target, t.completed);
-          });
-      if (after == transfers.begin()) continue;
-      const Transfer& t = *(after - 1);
-      if (t.target != loc || w.callpath == kNone) continue;
-      const uint64_t until = std::min(t.issued, w.left);
-      if (until <= w.entered) continue;  // the write was under way before the wait began
-      out[loc].push_back(ShmemWait{MetricId::kShmemWaitOnValue, w.callpath, w.entered,
-                                   static_cast<int64_t>(until - w.entered), w.event, t.origin,
-                                   t.issue_event});
+    for (const WaitCall& w : records[loc].waits) {
+      waits.push_back(trace::ValueWait{loc, w.entered, w.left});
+      calls.push_back(&w);
     }
+  }
+  const std::vector<uint32_t> ending = trace::EndingWrites(waits, writes);
+  for (size_t i = 0; i < waits.size(); ++i) {
+    if (ending[i] == kNone || calls[i]->callpath == kNone) continue;
+    const WaitCall& w = *calls[i];
+    const Transfer& t = transfers[ending[i]];
+    const uint64_t until = std::min(t.issued, w.left);
+    if (until <= w.entered) continue;  // the write was under way before the wait began
+    out[waits[i].location].push_back(ShmemWait{MetricId::kShmemWaitOnValue, w.callpath, w.entered,
+                                               static_cast<int64_t>(until - w.entered), w.event,
+                                               t.origin, t.issue_event});
   }
 }
 
@@ -205,7 +207,7 @@ void ShareRecords(const Context& ctx, std::vector<LocationRecords>& records) {
       CW_CHECK(loc < records.size());
       records[loc].holds = in.GetVector<LockHold>();
       records[loc].transfers = in.GetVector<Transfer>();
-      records[loc].waits = in.GetVector<ValueWait>();
+      records[loc].waits = in.GetVector<WaitCall>();
     }
   }
 }
@@ -235,8 +237,8 @@ std::vector<std::vector<ShmemWait>> EvaluateShmemWaits(const Context& ctx, unsig
     holds.insert(holds.end(), r.holds.begin(), r.holds.end());
     transfers.insert(transfers.end(), r.transfers.begin(), r.transfers.end());
   }
-  LockContention(std::move(holds), out);
-  WaitOnValue(records, std::move(transfers), out);
+  LockContention(holds, out);
+  WaitOnValue(records, transfers, out);
   for (uint32_t loc = 0; loc < n; ++loc) {
     if (!ctx.Holds(loc)) out[loc].clear();
   }

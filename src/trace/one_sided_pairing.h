@@ -1,0 +1,54 @@
+// Which one-sided synchronisation released which wait, from the records of all processes: the
+// holders of a distributed lock in the order they acquired it, and the write that ended a wait
+// for a value. The wait-state analysis measures the waits with it; the what-if replay makes the
+// waiting call depend on the same partner, so that both agree on who waited for whom.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "trace/definitions.h"
+#include "trace/enums.h"
+
+namespace cw::trace {
+
+// The paradigm of `window`'s communicator's group (kMpi for MPI windows, kShmem for OpenSHMEM's;
+// CUDA and OpenCL copies have windows of their own), or kUnknown if something is undefined.
+Paradigm WindowParadigm(const Definitions& defs, uint32_t window);
+
+// One acquisition of a lock (an RmaAcquireLock record of an OpenSHMEM lock).
+struct LockAcquisition {
+  uint64_t lock = 0;
+  uint64_t acquired = 0;  // time of the acquisition record
+  uint32_t location = kNone;
+  bool requested = false;  // made by a call that asked for the lock and could wait for it
+};
+
+// For each acquisition (by index), the acquisition it waited for: the one before it of the same
+// lock, in the order of acquisition times (ties by location, then index), if it was requested
+// and that one was made on another location; kNone otherwise.
+std::vector<uint32_t> PreviousHolds(std::span<const LockAcquisition> acquisitions);
+
+// A write (a put or an atomic that sends data) to another location's memory.
+struct ValueWrite {
+  uint32_t target = kNone;  // location
+  uint32_t origin = kNone;  // location
+  uint64_t completed = 0;   // time of its completion record
+};
+
+// A wait for a value (shmem_wait_until) on `location`, from `entered` to `left`.
+struct ValueWait {
+  uint32_t location = kNone;
+  uint64_t entered = 0;
+  uint64_t left = 0;
+};
+
+// For each wait (by index), the write that ended it: of the writes to its location from other
+// locations, the one that completed last by the time the wait ended (ties by origin, then index),
+// if it completed after the wait began (else the value was there already); kNone otherwise.
+// A write ends at most one wait.
+std::vector<uint32_t> EndingWrites(std::span<const ValueWait> waits,
+                                   std::span<const ValueWrite> writes);
+
+}  // namespace cw::trace
