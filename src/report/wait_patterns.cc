@@ -34,6 +34,8 @@ constexpr WaitPattern kPatterns[] = {
      "a PE waited in shmem_set_lock for the PE holding the lock to release it"},
     {MetricId::kShmemWaitOnValue,
      "a PE waited in shmem_wait_until for the remote put or atomic that changed the value"},
+    {MetricId::kShmemWaitForProgress,
+     "a PE waited in shmem_quiet for a target, busy outside OpenSHMEM, to enter the library"},
     {MetricId::kShmemCollectiveWait,
      "PEs waited in an OpenSHMEM collective for the last PE (or the broadcast's root)"},
     {MetricId::kMpiFinalizeWait, "processes waited in MPI_Finalize for the last one to arrive"},

@@ -13,6 +13,7 @@
 namespace cw::test {
 namespace {
 
+using testing::RankScript;
 using testing::Scenario;
 
 constexpr uint32_t kNoTarget = OTF2_UNDEFINED_UINT32;
@@ -168,6 +169,45 @@ TEST(ShmemPatternsTest, WaitOnValueEndsWithTheLastWriteToThePe) {
   EXPECT_EQ(a.Total("shmem_rma"), 3.0);
   EXPECT_EQ(a.Total("comms_rma_puts"), 3.0);
   EXPECT_EQ(a.Total("bytes_put"), 4.0 + 8.0 + 4.0);
+}
+
+TEST(ShmemPatternsTest, QuietWaitsForATargetBusyOutsideTheLibrary) {
+  // PE 0 issues non-blocking puts to PE 1 and completes each in a shmem_quiet:
+  //   put_nbi [1,2], quiet [3,9]: PE 1 computes in `work` [0,7] and enters shmem_my_pe at 7,
+  //     after the quiet began (3) and before it ended (9), and the quiet returned 2 after that,
+  //     sooner than the 4 it had waited: Wait for Progress = 7 - 3 = 4, partner PE 1;
+  //   put_nbi [10,11], quiet [12,22]: PE 1 enters shmem_my_pe at 13 but the quiet returns 9
+  //     after that, long after its 1: the transfer did not wait for it, no wait;
+  //   put_nbi [23,24], quiet [25,27]: PE 1 was inside shmem_barrier_all [24,30] when the quiet
+  //     began (it could progress the transfer): no wait.
+  // A blocking put ([31,32], completed in its own call) is never a quiet's.
+  Scenario s(2);
+  const uint32_t heap = s.AddShmemWindow({0, 1});
+  auto completes = [&](uint64_t t, uint64_t id) {
+    return [=](RankScript& r) { r.RmaOpCompleteEvent(t, heap, id); };
+  };
+  s.rank(0)
+      .Enter(0, "main")
+      .RmaTransfer(1, 2, "shmem_int_put_nbi", heap, 1, 4, 1)
+      .Complete(3, 9, "shmem_quiet", completes(9, 1))
+      .RmaTransfer(10, 11, "shmem_int_put_nbi", heap, 1, 4, 2)
+      .Complete(12, 22, "shmem_quiet", completes(22, 2))
+      .RmaTransfer(23, 24, "shmem_int_put_nbi", heap, 1, 4, 3)
+      .Complete(25, 27, "shmem_quiet", completes(27, 3))
+      .ShmemPut(31, 32, "shmem_int_put", heap, 1, 4, 4)
+      .Leave(40, "main");
+  s.rank(1)
+      .Enter(0, "main")
+      .Call(0, 7, "work")
+      .Call(7, 8, "shmem_my_pe")
+      .Call(13, 14, "shmem_my_pe")
+      .Call(24, 30, "shmem_barrier_all")
+      .Call(33, 34, "shmem_my_pe")
+      .Leave(40, "main");
+  Analysis a = AnalyzeScenario(s);
+  EXPECT_EQ(a.Total("shmem_wait_for_progress"), 4.0);
+  EXPECT_EQ(a.Value("shmem_wait_for_progress", "main/shmem_quiet", 0), 4.0);
+  EXPECT_EQ(TopInstance(a, "shmem_wait_for_progress").partner, 1u);
 }
 
 }  // namespace

@@ -126,6 +126,10 @@ constexpr std::array<MetricInfo, kMetricCount> kMetrics = {{
     {M::kShmemWaitOnValue, "shmem_wait_on_value", "Wait on Value", U::kSeconds, M::kShmemSync,
      "Time in shmem_wait_until (or shmem_wait) until the PE whose transfer changed the value "
      "issued it"},
+    {M::kShmemWaitForProgress, "shmem_wait_for_progress", "Wait for Progress", U::kSeconds,
+     M::kShmemSync,
+     "Time in shmem_quiet until a target of its transfers, busy outside OpenSHMEM when the quiet "
+     "began, entered the library"},
     {M::kShmemRma, "shmem_rma", "Remote Memory Access", U::kSeconds, M::kShmem,
      "Time in OpenSHMEM puts, gets and atomic operations"},
     {M::kShmemCollective, "shmem_collective", "Collective", U::kSeconds, M::kShmem,

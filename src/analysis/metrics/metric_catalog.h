@@ -69,6 +69,7 @@ enum class MetricId : uint16_t {
   kShmemBarrierWait,
   kShmemLockContention,
   kShmemWaitOnValue,
+  kShmemWaitForProgress,
   kShmemRma,
   kShmemCollective,
   kShmemCollectiveWait,

@@ -10,6 +10,7 @@
 #include "analysis/waitstates/internal/p2p_patterns.h"
 #include "analysis/waitstates/internal/rma_patterns.h"
 #include "analysis/waitstates/internal/shmem_patterns.h"
+#include "analysis/waitstates/internal/shmem_progress.h"
 #include "analysis/waitstates/time_categories.h"
 #include "base/parallel.h"
 #include "comm/wire.h"
@@ -72,6 +73,8 @@ WaitStateResult AnalyzeWaitStates(const trace::Trace& trace, const match::SyncGr
   // OpenSHMEM's locks and waits for a value pair PEs by their records on the symmetric heap.
   const std::vector<std::vector<internal::ShmemWait>> shmem =
       internal::EvaluateShmemWaits(ctx, threads);
+  const std::vector<std::vector<internal::ProgressWait>> progress =
+      internal::EvaluateShmemProgress(ctx, threads);
 
   const uint32_t n = trace.location_count();
   std::vector<std::unique_ptr<internal::LocationOutput>> outputs(n);
@@ -89,6 +92,7 @@ WaitStateResult AnalyzeWaitStates(const trace::Trace& trace, const match::SyncGr
     internal::ApplyCollectiveOutcomes(ctx, loc, collective, *out);
     internal::ApplyRmaWaits(ctx, rma[loc], loc, *out);
     internal::ApplyShmemWaits(ctx, shmem[loc], loc, *out);
+    internal::ApplyProgressWaits(progress[loc], loc, *out);
     out->traffic.WriteTo(out->severities);
     out->traffic = internal::TrafficCounts(0);
     outputs[index] = std::move(out);
