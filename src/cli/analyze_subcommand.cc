@@ -89,6 +89,11 @@ class AnalyzeSubcommand final : public Subcommand {
                    "(Scalasca 2.6's, to check a report against Scalasca's value by value; "
                    "docs/metrics.md lists the differences)")
         ->check(CLI::IsMember({"causeway", "scalasca"}));
+    app.add_option(
+        "--construct-map", construct_map_,
+        "a file of `CONSTRUCT GENERIC-TYPE` lines (shell wildcards allowed) that extends "
+        "or overrides causeway's table of which generic operation type each construct "
+        "is, e.g. `my_wait_until wait_on_value` (docs/report-format.md)");
     app.add_flag("--time-correct", time_correct_,
                  "repair clock-condition violations with the controlled logical clock before "
                  "analysing");
@@ -114,6 +119,8 @@ class AnalyzeSubcommand final : public Subcommand {
     CW_ASSIGN_OR_RETURN(
         const report::TimelineOptions timeline,
         ParseTimelineFlags(timeline_flags_, "--timeline-ranks", "--timeline-window"));
+    // A construct map that does not parse is refused before anything is read.
+    CW_ASSIGN_OR_RETURN(const analysis::ConstructMap constructs, Constructs());
     // Started as several ranks of an MPI job (mpirun -np K, srun -n K): the ranks share the work.
     if (comm::LaunchedJobSize() > 1) {
       CW_ASSIGN_OR_RETURN(std::unique_ptr<comm::MpiSession> session, comm::MpiSession::Start());
@@ -157,6 +164,7 @@ class AnalyzeSubcommand final : public Subcommand {
     analysis_options.instances_per_metric = static_cast<size_t>(instances_);
     analysis_options.root_causes = !wait_states_only_;
     analysis_options.semantics = ChosenSemantics();
+    analysis_options.constructs = &constructs;
     analysis::AnalysisResult analysis = analysis::AnalyzeTrace(trace, graph, analysis_options);
     stopwatch.Lap("analysis");
     // POP's serialisation and transfer efficiency need the runtime on an ideal network; if the
@@ -228,6 +236,8 @@ class AnalyzeSubcommand final : public Subcommand {
     options.instances_per_metric = static_cast<size_t>(instances_);
     options.root_causes = !wait_states_only_;
     options.semantics = ChosenSemantics();
+    CW_ASSIGN_OR_RETURN(analysis::ConstructMap constructs, Constructs());
+    options.constructs = &constructs;
     CW_ASSIGN_OR_RETURN(std::optional<distributed::JobReport> job,
                         distributed::AnalyzeAsJobRank(trace_, options, comm));
     if (!job) return OkStatus();  // the first rank writes the report
@@ -322,6 +332,13 @@ class AnalyzeSubcommand final : public Subcommand {
   bool partial_ = false;
   bool wait_states_only_ = false;
   std::string semantics_ = "causeway";
+  std::string construct_map_;
+
+  // causeway's construct map, extended by --construct-map's file.
+  Result<analysis::ConstructMap> Constructs() const {
+    if (construct_map_.empty()) return analysis::ConstructMap::Builtin();
+    return analysis::ConstructMap::WithUserFile(construct_map_);
+  }
   bool time_correct_ = false;
   bool quiet_ = false;
   bool timings_ = false;

@@ -277,6 +277,9 @@ Result<std::optional<JobReport>> AnalyzeAsJobRank(const std::string& path,
       analysis::AddIdealNetworkRuntime(
           analysis.pop, static_cast<double>(sim::PredictedSpan(*replay, analysis.pop.locations)));
     }
+    analysis.region_types =
+        (options.constructs != nullptr ? *options.constructs : analysis::ConstructMap::Builtin())
+            .ClassifyRegions(trace.defs);
     report::Report report = report::BuildReport(trace, facts, analysis);
     result.emplace(JobReport{std::move(trace), std::move(report), {}, {}, {}});
   }

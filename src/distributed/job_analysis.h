@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/generic/construct_map.h"
 #include "analysis/metrics/semantics.h"
 #include "base/status.h"
 #include "comm/communicator.h"
@@ -34,6 +35,7 @@ struct JobAnalysisOptions {
   size_t instances_per_metric = 10;
   bool root_causes = true;  // delay and critical-path analysis
   analysis::Semantics semantics = analysis::Semantics::kCauseway;  // of the root-cause metrics
+  const analysis::ConstructMap* constructs = nullptr;              // nullptr: causeway's own table
 };
 
 // One phase of the job: the slowest rank's wall time and the bytes all ranks sent.

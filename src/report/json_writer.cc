@@ -67,7 +67,10 @@ std::string ToJson(const Report& report) {
   }
   json& callpaths = j["callpaths"] = json::array();
   for (const Callpath& c : report.callpaths) {
-    callpaths.push_back({{"id", c.id}, {"region", c.region}, {"parent", OptionalId(c.parent)}});
+    callpaths.push_back({{"id", c.id},
+                         {"region", c.region},
+                         {"parent", OptionalId(c.parent)},
+                         {"generic_type", analysis::GenericTypeName(c.type)}});
   }
   j["metrics"] = MetricsJson();
   json& values = j["values"] = json::array();

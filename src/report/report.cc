@@ -140,9 +140,12 @@ Report BuildReport(const trace::Trace& trace, const TraceFacts& facts,
   }
   for (uint32_t cp = 0; cp < trace.call_tree.size(); ++cp) {
     uint32_t parent = trace.call_tree.parent(cp);
+    const uint32_t region = trace.call_tree.region(cp);
     r.callpaths.push_back(
-        Callpath{cp, std::string(defs.RegionName(trace.call_tree.region(cp))),
-                 parent == trace::kNone ? std::nullopt : std::optional<uint32_t>(parent)});
+        Callpath{cp, std::string(defs.RegionName(region)),
+                 parent == trace::kNone ? std::nullopt : std::optional<uint32_t>(parent),
+                 region < analysis.region_types.size() ? analysis.region_types[region]
+                                                       : analysis::GenericType::kLocal});
   }
   for (const analysis::MetricInfo& metric : analysis::AllMetrics()) {
     for (uint32_t loc = 0; loc < waitstates.severities.size(); ++loc) {

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/generic/generic_types.h"
 #include "analysis/metrics/metric_catalog.h"
 #include "analysis/pipeline/analysis.h"
 #include "base/diagnostics.h"
@@ -49,6 +50,8 @@ struct Callpath {
   uint32_t id;
   std::string region;
   std::optional<uint32_t> parent;
+  // The generic operation type of its region (analysis/generic/construct_map.h).
+  analysis::GenericType type = analysis::GenericType::kLocal;
 };
 
 struct Value {

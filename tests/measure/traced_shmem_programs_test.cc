@@ -1,10 +1,12 @@
 // Real OpenSHMEM programs (tests/programs/shmem_*) run under `causeway trace` with oshrun: the
 // records must reproduce every call the programs made, in Score-P's SHMEM conventions, and a
 // crash or shmem_global_exit must lose nothing recorded before it.
+#include <algorithm>
 #include <cstdio>
 #include <set>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -43,6 +45,16 @@ TEST(TracedShmemProgramsTest, EveryProfiledRoutineOfTheLibraryIsWrapped) {
   EXPECT_GT(profiled, 800u);
 }
 
+// The values of `metric` at call path `path` on PEs 0..pes-1, smallest first (for waits whose
+// PE is decided at run time, as who gets a contended lock first).
+std::vector<double> SortedOverPes(const json& report, const std::string& metric,
+                                  const std::string& path, uint64_t pes) {
+  std::vector<double> values;
+  for (uint64_t pe = 0; pe < pes; ++pe) values.push_back(ValueAt(report, metric, path, pe));
+  std::sort(values.begin(), values.end());
+  return values;
+}
+
 // tests/programs/shmem_patterns.c on 3 PEs; the counts follow its phases A-F.
 TEST(TracedShmemProgramsTest, EveryCallOfThePatternsIsRecorded) {
   const std::string dir = TraceShmemProgram("shmem_patterns", 3);
@@ -75,26 +87,43 @@ TEST(TracedShmemProgramsTest, EveryCallOfThePatternsIsRecorded) {
   // finalize, set_lock and clear_lock (19), and in F 8 transfer and ordering calls, 5 context
   // calls, 5 atomics, 6 collectives and a test (25): 44; PE 0 also int_p, 2 getmem, test_lock,
   // clear_lock and the active-set barrier (6); PE 1 wait_until, 500 int_g and the barrier
-  // (502); PE 2 500 int_g.
-  EXPECT_EQ(Count(info, "ENTER"), 3u * 44u + 6u + 502u + 500u);
+  // (502); PE 2 500 int_g. And per PE the six phase regions.
+  EXPECT_EQ(Count(info, "ENTER"), 3u * (44u + 6u) + 6u + 502u + 500u);
   EXPECT_EQ(Count(info, "LEAVE"), Count(info, "ENTER"));
   // The symmetric heap's window over all PEs, and the active set {0, 1}'s.
   EXPECT_EQ(info["definitions"]["rma_windows"].get<uint64_t>(), 2u);
   const json report = Analyze(dir);
-  // The programmed waits. Barriers: 100 ms on PEs 1 and 2 (A), 100 ms on PE 2 (B), and after
-  // the lock chain 100 ms on its first holder and 50 ms on its second (C): 450 ms in 5 parts.
-  ExpectWait(MetricTotal(report, "shmem_barrier_wait"), 0.45, 5);
-  ExpectInstances(report, "shmem_wait_on_value", 1, 0.1);  // PE 1 (B)
-  // The lock chain (C): the second PE waits 50 ms, the third 100 ms.
-  ExpectWait(MetricTotal(report, "shmem_lock_contention"), 0.15, 2);
+  // Each programmed wait, at its phase's call path (within 5 % or 20 ms; ExpectWait).
+  // A: PEs 1 and 2 wait 100 ms in the barrier for PE 0.
+  const std::string a = "main/phase_A/shmem_barrier_all";
+  ExpectWait(ValueAt(report, "shmem_barrier_wait", a, 0), 0.0);
+  ExpectWait(ValueAt(report, "shmem_barrier_wait", a, 1), 0.1);
+  ExpectWait(ValueAt(report, "shmem_barrier_wait", a, 2), 0.1);
+  // B: PE 1 waits 100 ms for its flag, PE 2 100 ms in the barrier.
+  ExpectWait(ValueAt(report, "shmem_wait_on_value", "main/phase_B/shmem_int_wait_until", 1), 0.1);
+  ExpectWait(ValueAt(report, "shmem_barrier_wait", "main/phase_B/shmem_barrier_all", 2), 0.1);
+  // C: whichever PEs get the lock second and third wait 50 and 100 ms for it; in the barrier
+  // after, the first holder waits 100 ms and the second 50 ms.
+  for (const std::string& metric :
+       {std::string("shmem_lock_contention"), std::string("shmem_barrier_wait")}) {
+    SCOPED_TRACE(metric);
+    const std::string path = metric == "shmem_lock_contention" ? "main/phase_C/shmem_set_lock"
+                                                               : "main/phase_C/shmem_barrier_all";
+    const std::vector<double> c = SortedOverPes(report, metric, path, 3);
+    ExpectWait(c[0], 0.0);
+    ExpectWait(c[1], 0.05);
+    ExpectWait(c[2], 0.1);
+  }
   EXPECT_EQ(MetricTotal(report, "mpi"), 0.0);
   EXPECT_GT(MetricTotal(report, "shmem_rma"), 0.0);
   EXPECT_GT(MetricTotal(report, "shmem_collective"), 0.0);
   EXPECT_EQ(MetricTotal(report, "comms_rma_gets"), 1008.0);
   EXPECT_EQ(MetricTotal(report, "comms_rma_puts"), 19.0);
   EXPECT_EQ(report["matching"]["collective_instances"].get<uint64_t>(), 15u);
-  for (uint64_t pe : {1u, 2u}) EXPECT_EQ(ValueAt(report, "visits", "main/shmem_int_g", pe), 500.0);
-  EXPECT_EQ(ValueAt(report, "visits", "main/shmem_ctx_putmem_nbi", 0), 1.0);
+  for (uint64_t pe : {1u, 2u}) {
+    EXPECT_EQ(ValueAt(report, "visits", "main/phase_D/shmem_int_g", pe), 500.0);
+  }
+  EXPECT_EQ(ValueAt(report, "visits", "main/phase_F/shmem_ctx_putmem_nbi", 0), 1.0);
 }
 
 TEST(TracedShmemProgramsTest, FortranThroughIsoCBinding) {
@@ -117,6 +146,17 @@ TEST(TracedShmemProgramsTest, FortranThroughIsoCBinding) {
   // PE 1 waits 100 ms in the first barrier and 100 ms for its flag; the second PE to take the
   // lock waits 50 ms for it, and the first waits 50 ms for the second in the last barrier.
   const json report = Analyze(dir);
+  // The first barrier: PE 1's earliest wait instance. The last: whichever PE got the lock first
+  // waits 50 ms for the other, so the barrier waits add up to 150 ms.
+  double first_time = 1e300, first_wait = 0;
+  for (const json& i : report["instances"]) {
+    if (i["metric"] == "shmem_barrier_wait" && i["location"] == 1 &&
+        i["time"].get<double>() < first_time) {
+      first_time = i["time"].get<double>();
+      first_wait = i["value"].get<double>();
+    }
+  }
+  ExpectWait(first_wait, 0.1);
   ExpectWait(MetricTotal(report, "shmem_barrier_wait"), 0.15, 3);
   ExpectInstances(report, "shmem_wait_on_value", 1, 0.1);
   ExpectInstances(report, "shmem_lock_contention", 1, 0.05);
@@ -126,18 +166,20 @@ TEST(TracedShmemProgramsTest, FortranThroughIsoCBinding) {
 // (one-sided ones included) sum to its waiting, the critical path spans the run, and the
 // results do not depend on the thread count.
 TEST(TracedShmemProgramsTest, RootCauseInvariantsHold) {
-  std::vector<std::pair<const char*, int>> programs = {{"shmem_patterns", 3}};
+  std::vector<std::tuple<const char*, int, const char*>> programs = {{"shmem_patterns", 3, ""},
+                                                                     {"shmem_ring", 4, "5 2000"}};
 #ifdef CW_HAVE_SHMEM_FORTRAN
-  programs.emplace_back("shmem_fortran", 2);
+  programs.emplace_back("shmem_fortran", 2, "");
 #endif
-  for (const auto& [program, pes] : programs) {
+  for (const auto& [program, pes, args] : programs) {
     SCOPED_TRACE(program);
-    const std::string dir = TraceShmemProgram(program, pes);
+    const std::string dir = TraceShmemProgram(program, pes, args);
+    ExpectOtf2PrintReads(dir);
     Analysis a = AnalyzeFile(dir + "/traces.otf2", 2);
     EXPECT_EQ(a.report.trace.clock_violations_p2p + a.report.trace.clock_violations_collective, 0u);
     ExpectRootCauseInvariants(a, InvariantOptions{});
     // The one-sided waits are followed: their delay costs explain them.
-    EXPECT_GT(a.Total("delay_shmem_barrier_wait_aggregate"), 0.0);
+    EXPECT_NEAR(a.Total("delay_shmem_barrier_wait_aggregate"), a.Total("shmem_barrier_wait"), 1e-9);
     EXPECT_NEAR(a.Total("delay_shmem_lock_contention_aggregate"), a.Total("shmem_lock_contention"),
                 1e-9);
     EXPECT_NEAR(a.Total("delay_shmem_wait_on_value_aggregate"), a.Total("shmem_wait_on_value"),

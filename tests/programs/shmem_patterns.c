@@ -11,7 +11,9 @@
  *   E  serialised blocking gets from many PEs: PE 0 gets 1 MiB from PE 1, then from PE 2
  *   F  the rest: blocking, strided and non-blocking transfers with quiet, a context, atomics,
  *      fence, collectives over all PEs and over an active set, sync_all, test_lock, test
- * Usage: shmem_patterns */
+ * Each phase is a user region (phase_A ... phase_F), so that the tests find each programmed wait
+ * at a call path of its own. Usage: shmem_patterns */
+#include <causeway/causeway.h>
 #include <shmem.h>
 #include <stdio.h>
 #include <string.h>
@@ -59,11 +61,12 @@ int main(void) {
   FillSync(psync_barrier, SHMEM_BARRIER_SYNC_SIZE);
   shmem_barrier_all();
 
-  /* A */
+  CAUSEWAY_REGION_BEGIN("phase_A");
   if (me == 0) Sleep(100);
   shmem_barrier_all();
+  CAUSEWAY_REGION_END("phase_A");
 
-  /* B */
+  CAUSEWAY_REGION_BEGIN("phase_B");
   if (me == 0) {
     Sleep(100);
     shmem_int_p(&flag, 1, 1);
@@ -71,27 +74,31 @@ int main(void) {
     shmem_int_wait_until(&flag, SHMEM_CMP_EQ, 1);
   }
   shmem_barrier_all();
+  CAUSEWAY_REGION_END("phase_B");
 
-  /* C */
+  CAUSEWAY_REGION_BEGIN("phase_C");
   shmem_set_lock(&lock);
   Sleep(50);
   shmem_clear_lock(&lock);
   shmem_barrier_all();
+  CAUSEWAY_REGION_END("phase_C");
 
-  /* D */
+  CAUSEWAY_REGION_BEGIN("phase_D");
   int sum = 0;
   if (me != 0) {
     for (int i = 0; i < kGets; ++i) sum += shmem_int_g(&ints[i], 0);
   }
   shmem_barrier_all();
+  CAUSEWAY_REGION_END("phase_D");
 
-  /* E */
+  CAUSEWAY_REGION_BEGIN("phase_E");
   if (me == 0) {
     for (int pe = 1; pe < n; ++pe) shmem_getmem(local, block, kBlock, pe);
   }
   shmem_barrier_all();
+  CAUSEWAY_REGION_END("phase_E");
 
-  /* F */
+  CAUSEWAY_REGION_BEGIN("phase_F");
   const int next = (me + 1) % n;
   shmem_int_put(dst, src, 4, next);
   shmem_int_iput(dst, src, 2, 1, 2, next);
@@ -129,6 +136,7 @@ int main(void) {
   }
   sum += shmem_int_test(&flag, SHMEM_CMP_EQ, 1);
   shmem_barrier_all();
+  CAUSEWAY_REGION_END("phase_F");
   shmem_free(local);
   shmem_free(block);
   if (me == 0) printf("shmem_patterns: done (%d)\n", sum > 0);

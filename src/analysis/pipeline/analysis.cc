@@ -26,6 +26,8 @@ AnalysisResult AnalyzeTrace(const trace::Trace& trace, const match::SyncGraph& g
   AnalysisResult r;
   r.semantics = options.semantics;
   PhaseClock clock(r);
+  r.region_types = (options.constructs != nullptr ? *options.constructs : ConstructMap::Builtin())
+                       .ClassifyRegions(trace.defs);
   WaitStateOptions ws;
   ws.threads = options.threads;
   ws.instances_per_metric = options.instances_per_metric;

@@ -17,6 +17,7 @@
 
 #include "analysis/critpath/critical_path.h"
 #include "analysis/delay/delay_analysis.h"
+#include "analysis/generic/construct_map.h"
 #include "analysis/metrics/semantics.h"
 #include "analysis/pop/pop_efficiency.h"
 #include "analysis/syncpoints/sync_points.h"
@@ -31,6 +32,8 @@ struct AnalysisOptions {
   size_t instances_per_metric = 10;
   bool root_causes = true;                     // delay and critical-path analysis
   Semantics semantics = Semantics::kCauseway;  // of the root-cause metrics (semantics.h)
+  // Which generic operation type each construct is (nullptr: causeway's own table).
+  const ConstructMap* constructs = nullptr;
 };
 
 struct AnalysisResult {
@@ -41,6 +44,7 @@ struct AnalysisResult {
   std::optional<DelayResult> delay;
   std::optional<CriticalPathResult> critical_path;
   std::vector<std::pair<std::string, double>> phase_seconds;  // wall-clock time per phase
+  std::vector<GenericType> region_types;  // by region: its generic operation type
 };
 
 AnalysisResult AnalyzeTrace(const trace::Trace& trace, const match::SyncGraph& graph,
