@@ -102,18 +102,19 @@ TEST(TracedShmemProgramsTest, EveryCallOfThePatternsIsRecorded) {
   // B: PE 1 waits 100 ms for its flag, PE 2 100 ms in the barrier.
   ExpectWait(ValueAt(report, "shmem_wait_on_value", "main/phase_B/shmem_int_wait_until", 1), 0.1);
   ExpectWait(ValueAt(report, "shmem_barrier_wait", "main/phase_B/shmem_barrier_all", 2), 0.1);
-  // C: whichever PEs get the lock second and third wait 50 and 100 ms for it; in the barrier
-  // after, the first holder waits 100 ms and the second 50 ms.
-  for (const std::string& metric :
-       {std::string("shmem_lock_contention"), std::string("shmem_barrier_wait")}) {
-    SCOPED_TRACE(metric);
-    const std::string path = metric == "shmem_lock_contention" ? "main/phase_C/shmem_set_lock"
-                                                               : "main/phase_C/shmem_barrier_all";
-    const std::vector<double> c = SortedOverPes(report, metric, path, 3);
-    ExpectWait(c[0], 0.0);
-    ExpectWait(c[1], 0.05);
-    ExpectWait(c[2], 0.1);
-  }
+  // C: whichever PEs get the lock second and third wait 50 and 100 ms for it (until the holder
+  // before them began to release it). The barrier after the chain also holds the hand-overs'
+  // latency, which the program does not set: only its order is checked.
+  const std::vector<double> lock =
+      SortedOverPes(report, "shmem_lock_contention", "main/phase_C/shmem_set_lock", 3);
+  ExpectWait(lock[0], 0.0);
+  ExpectWait(lock[1], 0.05);
+  ExpectWait(lock[2], 0.1);
+  const std::vector<double> after =
+      SortedOverPes(report, "shmem_barrier_wait", "main/phase_C/shmem_barrier_all", 3);
+  EXPECT_LT(after[0], 0.02);
+  EXPECT_GT(after[1], 0.04);
+  EXPECT_GT(after[2], after[1] + 0.04);
   EXPECT_EQ(MetricTotal(report, "mpi"), 0.0);
   EXPECT_GT(MetricTotal(report, "shmem_rma"), 0.0);
   EXPECT_GT(MetricTotal(report, "shmem_collective"), 0.0);

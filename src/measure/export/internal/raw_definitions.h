@@ -1,0 +1,126 @@
+// The definitions file of one rank of a raw trace (raw_format.h), as the exporter reads it, and
+// the maps that move the rank's timestamps onto rank 0's clock (private to measure/export).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace cw::measure::internal {
+
+// The id the tracer gives MPI_COMM_SELF (each rank's own: never unified across ranks, since
+// its members differ).
+constexpr long long kSelfCommId = -2;
+
+struct CommDef {
+  uint32_t local = 0;
+  long long global = -1;
+  bool world = false;
+  std::vector<uint64_t> ranks;  // world ranks in communicator rank order
+};
+
+struct WindowDef {
+  uint32_t local = 0;
+  long long global = -1;
+  uint32_t comm = 0;  // local communicator id
+  // An OpenSHMEM active set's window (global and comm unused): the world ranks of its PEs.
+  bool shmem = false;
+  std::vector<uint64_t> pes;
+};
+
+struct GroupDef {
+  uint32_t local = 0;
+  std::vector<uint64_t> ranks;  // world ranks
+};
+
+struct ClockPoint {
+  long long local = 0;
+  long long offset = 0;  // this rank's clock minus rank 0's
+};
+
+struct TimerPoint {
+  uint64_t ticks = 0;
+  uint64_t ns = 0;
+};
+
+// Bounds that no real run reaches: definitions beyond them are damaged, not believed (a corrupt
+// count must not become a huge allocation).
+constexpr int kMaxRanks = 1 << 22;
+constexpr uint32_t kMaxLocalComms = 1 << 20;
+constexpr uint32_t kMaxUserRegions = 1 << 24;
+constexpr uint32_t kUndefinedRegion = 0xFFFFFFFFu;  // a region index no definition names
+
+struct RankDefs {
+  bool present = false;
+  std::vector<std::string> problems;    // damaged lines, skipped
+  bool tsc = false;                     // events are stamped with the time-stamp counter
+  std::vector<TimerPoint> calibration;  // (counter, CLOCK_MONOTONIC) pairs
+  int size = 0;
+  std::string host = "localhost";
+  std::vector<CommDef> comms;
+  std::vector<WindowDef> windows;
+  std::vector<GroupDef> groups;
+  std::vector<ClockPoint> clock;  // init, then finalize
+  std::string ending = "no end";
+  std::vector<std::pair<uint32_t, std::string>> regions;  // user regions: local id, name
+  uint64_t unbalanced_regions = 0;
+  uint64_t unrecorded = 0, flushes = 0, flush_ns = 0;
+  bool lost = false;
+  int threads = 1;  // the thread that initialised MPI and the others that recorded
+};
+
+// Reads `path`; damaged lines are skipped and listed in `problems`, a missing file leaves
+// `present` false.
+RankDefs ReadDefs(const std::string& path);
+
+// Maps a rank's time-stamp counter values to CLOCK_MONOTONIC nanoseconds: the line through its
+// first and last calibration point (the counter runs at a constant rate).
+class TimerMap {
+ public:
+  TimerMap() = default;
+  TimerMap(TimerPoint origin, double ns_per_tick) : origin_(origin), ns_per_tick_(ns_per_tick) {}
+  static bool Slope(const std::vector<TimerPoint>& points, double* ns_per_tick) {
+    if (points.size() < 2 || points.back().ticks <= points.front().ticks) return false;
+    *ns_per_tick = static_cast<double>(points.back().ns - points.front().ns) /
+                   static_cast<double>(points.back().ticks - points.front().ticks);
+    return true;
+  }
+  uint64_t operator()(uint64_t ticks) const {
+    if (ns_per_tick_ == 0) return ticks;  // already nanoseconds
+    const double delta =
+        (static_cast<double>(ticks) - static_cast<double>(origin_.ticks)) * ns_per_tick_;
+    const double ns = static_cast<double>(origin_.ns) + delta;
+    return ns <= 0 ? 0 : static_cast<uint64_t>(ns + 0.5);
+  }
+
+ private:
+  TimerPoint origin_;
+  double ns_per_tick_ = 0;
+};
+
+// Maps a rank's clock to rank 0's: the offset interpolated linearly between the measurements.
+class ClockMap {
+ public:
+  explicit ClockMap(const std::vector<ClockPoint>& points) : points_(points) {}
+  uint64_t operator()(uint64_t t) const {
+    if (points_.empty()) return t;
+    const ClockPoint& a = points_.front();
+    if (points_.size() == 1 || points_.back().local == a.local) return Shift(t, a.offset);
+    const ClockPoint& b = points_.back();
+    const double slope =
+        static_cast<double>(b.offset - a.offset) / static_cast<double>(b.local - a.local);
+    const double offset = static_cast<double>(a.offset) +
+                          slope * (static_cast<double>(t) - static_cast<double>(a.local));
+    return Shift(t, static_cast<long long>(offset));
+  }
+
+ private:
+  static uint64_t Shift(uint64_t t, long long offset) {
+    long long v = static_cast<long long>(t) - offset;
+    return v < 0 ? 0 : static_cast<uint64_t>(v);
+  }
+  std::vector<ClockPoint> points_;
+};
+
+}  // namespace cw::measure::internal
