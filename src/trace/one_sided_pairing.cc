@@ -14,6 +14,13 @@ Paradigm WindowParadigm(const Definitions& defs, uint32_t window) {
   return group < defs.groups.size() ? defs.groups[group].paradigm : Paradigm::kUnknown;
 }
 
+bool HasWindowOf(const Definitions& defs, Paradigm paradigm) {
+  for (uint32_t w = 0; w < defs.windows.size(); ++w) {
+    if (WindowParadigm(defs, w) == paradigm) return true;
+  }
+  return false;
+}
+
 std::vector<uint32_t> PreviousHolds(std::span<const LockAcquisition> acquisitions) {
   std::vector<uint32_t> order(acquisitions.size());
   std::iota(order.begin(), order.end(), 0u);

@@ -16,6 +16,9 @@ namespace cw::trace {
 // The paradigm of `window`'s communicator's group (kMpi for MPI windows, kShmem for OpenSHMEM's;
 // CUDA and OpenCL copies have windows of their own), or kUnknown if something is undefined.
 Paradigm WindowParadigm(const Definitions& defs, uint32_t window);
+// Whether `defs` define a window of `paradigm` (passes that only windows of one paradigm concern
+// skip traces without one).
+bool HasWindowOf(const Definitions& defs, Paradigm paradigm);
 
 // One acquisition of a lock (an RmaAcquireLock record of an OpenSHMEM lock).
 struct LockAcquisition {

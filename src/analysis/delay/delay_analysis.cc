@@ -137,31 +137,34 @@ struct PatternMetrics {
   MetricId terminal;
 };
 
+// The direct/indirect and propagating/terminal metrics of a group of patterns.
+struct ClassMetrics {
+  MetricId direct;
+  MetricId indirect;
+  MetricId propagating;
+  MetricId terminal;
+};
+constexpr ClassMetrics kCollectiveClasses = {
+    MetricId::kMpiWaitDirectCollective, MetricId::kMpiWaitIndirectCollective,
+    MetricId::kMpiWaitPropagatingCollective, MetricId::kMpiWaitTerminalCollective};
+constexpr ClassMetrics kRmaClasses = {MetricId::kMpiWaitDirectRma, MetricId::kMpiWaitIndirectRma,
+                                      MetricId::kMpiWaitPropagatingRma,
+                                      MetricId::kMpiWaitTerminalRma};
+constexpr ClassMetrics kShmemClasses = {MetricId::kShmemWaitDirect, MetricId::kShmemWaitIndirect,
+                                        MetricId::kShmemWaitPropagating,
+                                        MetricId::kShmemWaitTerminal};
+
+constexpr PatternMetrics Pattern(MetricId short_term, MetricId long_term, ClassMetrics c) {
+  return {short_term, long_term, c.direct, c.indirect, c.propagating, c.terminal};
+}
 constexpr PatternMetrics Collective(MetricId short_term, MetricId long_term) {
-  return {short_term,
-          long_term,
-          MetricId::kMpiWaitDirectCollective,
-          MetricId::kMpiWaitIndirectCollective,
-          MetricId::kMpiWaitPropagatingCollective,
-          MetricId::kMpiWaitTerminalCollective};
+  return Pattern(short_term, long_term, kCollectiveClasses);
 }
-
 constexpr PatternMetrics OneSided(MetricId short_term, MetricId long_term) {
-  return {short_term,
-          long_term,
-          MetricId::kMpiWaitDirectRma,
-          MetricId::kMpiWaitIndirectRma,
-          MetricId::kMpiWaitPropagatingRma,
-          MetricId::kMpiWaitTerminalRma};
+  return Pattern(short_term, long_term, kRmaClasses);
 }
-
 constexpr PatternMetrics Shmem(MetricId short_term, MetricId long_term) {
-  return {short_term,
-          long_term,
-          MetricId::kShmemWaitDirect,
-          MetricId::kShmemWaitIndirect,
-          MetricId::kShmemWaitPropagating,
-          MetricId::kShmemWaitTerminal};
+  return Pattern(short_term, long_term, kShmemClasses);
 }
 
 // Indexed by SyncPattern.

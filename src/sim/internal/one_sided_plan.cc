@@ -132,13 +132,6 @@ class LocationScan {
   Counts counts_;
 };
 
-bool HasPlannedWindow(const trace::Definitions& defs) {
-  for (uint32_t w = 0; w < defs.windows.size(); ++w) {
-    if (IsPlannedWindow(defs, w)) return true;
-  }
-  return false;
-}
-
 }  // namespace
 
 bool IsPlannedWindow(const trace::Definitions& defs, uint32_t window) {
@@ -148,7 +141,7 @@ bool IsPlannedWindow(const trace::Definitions& defs, uint32_t window) {
 Result<OneSidedPlan> BuildOneSidedPlan(const ReplayInput& input) {
   OneSidedPlan plan;
   const trace::Definitions& defs = *input.defs;
-  if (!HasPlannedWindow(defs)) return plan;
+  if (!trace::HasWindowOf(defs, trace::Paradigm::kShmem)) return plan;
   const uint32_t n = input.locations;
   std::vector<Hold> holds;
   std::vector<Write> writes;

@@ -7,6 +7,7 @@
 
 #include "base/parallel.h"
 #include "comm/wire.h"
+#include "trace/one_sided_pairing.h"
 
 namespace cw::analysis::internal {
 namespace {
@@ -610,13 +611,6 @@ void ShareEpochs(const Context& ctx, std::vector<LocationEpochs>& epochs,
   }
 }
 
-bool HasMpiWindow(const trace::Definitions& defs) {
-  for (uint32_t w = 0; w < defs.windows.size(); ++w) {
-    if (IsMpiWindow(defs, w)) return true;
-  }
-  return false;
-}
-
 }  // namespace
 
 std::vector<std::vector<RmaWait>> EvaluateRmaEpochs(const Context& ctx,
@@ -624,7 +618,7 @@ std::vector<std::vector<RmaWait>> EvaluateRmaEpochs(const Context& ctx,
                                                     unsigned threads) {
   const uint32_t n = ctx.trace.location_count();
   std::vector<std::vector<RmaWait>> out(n);
-  if (!HasMpiWindow(ctx.trace.defs)) return out;
+  if (!trace::HasWindowOf(ctx.trace.defs, trace::Paradigm::kMpi)) return out;
 
   // Fence members, by location and end event, and their instances.
   std::unordered_map<uint32_t, uint32_t> member_instance;

@@ -212,19 +212,12 @@ void ShareRecords(const Context& ctx, std::vector<LocationRecords>& records) {
   }
 }
 
-bool HasShmemWindow(const trace::Definitions& defs) {
-  for (uint32_t w = 0; w < defs.windows.size(); ++w) {
-    if (IsShmemWindow(defs, w)) return true;
-  }
-  return false;
-}
-
 }  // namespace
 
 std::vector<std::vector<ShmemWait>> EvaluateShmemWaits(const Context& ctx, unsigned threads) {
   const uint32_t n = ctx.trace.location_count();
   std::vector<std::vector<ShmemWait>> out(n);
-  if (!HasShmemWindow(ctx.trace.defs)) return out;
+  if (!trace::HasWindowOf(ctx.trace.defs, trace::Paradigm::kShmem)) return out;
   std::vector<LocationRecords> records(n);
   ParallelFor(n, threads, [&](size_t loc) {
     if (ctx.Holds(static_cast<uint32_t>(loc)))

@@ -7,6 +7,7 @@
 
 #include "base/parallel.h"
 #include "comm/wire.h"
+#include "trace/one_sided_pairing.h"
 
 namespace cw::analysis::internal {
 namespace {
@@ -140,10 +141,7 @@ uint64_t ArrivalAfter(const std::vector<std::pair<uint64_t, uint64_t>>& interval
 std::vector<std::vector<ProgressWait>> EvaluateShmemProgress(const Context& ctx, unsigned threads) {
   const uint32_t n = ctx.trace.location_count();
   std::vector<std::vector<ProgressWait>> out(n);
-  bool any_window = false;
-  for (uint32_t w = 0; w < ctx.trace.defs.windows.size() && !any_window; ++w)
-    any_window = IsShmemWindow(ctx.trace.defs, w);
-  if (!any_window) return out;
+  if (!trace::HasWindowOf(ctx.trace.defs, trace::Paradigm::kShmem)) return out;
   std::vector<std::vector<QuietCall>> quiets(n);
   std::vector<std::vector<QuietTarget>> targets(n);
   ParallelFor(n, threads, [&](size_t loc) {
