@@ -100,8 +100,9 @@ std::string ToWhatIfText(const sim::WhatIfResult& r, const WhatIfContext& c) {
     if (n > 0) out += "  " + std::to_string(n) + " " + what + "\n";
   };
   note(s.lock_handovers,
-       "OpenSHMEM lock hand-overs replayed in the measured order (each lock goes to the same "
-       "next holder as in the measured run, now when its holder releases it)");
+       "lock hand-overs (OpenSHMEM locks, MPI window locks) replayed in the measured order (each "
+       "lock goes to the same next holder as in the measured run, now when its holder releases "
+       "it)");
   note(s.value_waits,
        "OpenSHMEM waits for a value replayed against the write that ended them in the measured "
        "run");

@@ -95,11 +95,12 @@ struct ReplayStats {
   uint64_t unclosed_calls = 0;          // MPI calls without a Leave (truncated location)
   uint64_t cancelled_requests = 0;      // sends and receives cancelled: never matched
   uint64_t epoch_syncs = 0;             // PSCW notifications (posts and completes) replayed
-  uint64_t unmatched_epoch_syncs = 0;   // PSCW and paired OpenSHMEM calls whose partner never
+  uint64_t unmatched_epoch_syncs = 0;   // PSCW and paired one-sided calls whose partner never
                                         // notified them
-  // OpenSHMEM calls paired as in the measured run (sim/internal/one_sided_plan.h): lock
-  // acquisitions that waited for the previous holder's release (the order in which contenders
-  // got each lock stays the measured one), and waits for a value that waited for their write.
+  // One-sided calls paired as in the measured run (sim/internal/one_sided_plan.h): OpenSHMEM
+  // lock acquisitions and MPI lock epochs that waited for the previous holder's release (the
+  // order in which contenders got each lock stays the measured one), and OpenSHMEM waits for a
+  // value that waited for their write.
   uint64_t lock_handovers = 0;
   uint64_t value_waits = 0;
   size_t peak_messages_in_flight = 0;

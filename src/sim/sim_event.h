@@ -30,10 +30,15 @@ struct SimEvent {
   uint32_t region = kNone;               // Enter/Leave
   uint32_t comm = kNone;  // p2p, MPI collective: communicator; RMA collective, group sync: window
   uint32_t peer = kNone;  // p2p: the partner location; collectives: root location
-  uint32_t tag = 0;       // p2p: tag; RMA group sync: the group of the epoch's partners
+  uint32_t tag = 0;       // p2p: tag; RMA group sync: the group of the epoch's partners; RMA lock
+                          // records: the lock type (trace::kLockExclusive, ...), | kLockOnAllRanks
   trace::EventKind kind = trace::EventKind::kEnter;
   trace::CollectiveOp op = trace::CollectiveOp::kBarrier;  // collectives
 };
+
+// In SimEvent::tag of an RMA lock record: the record names no rank (MPI_Win_lock_all's, an
+// OpenSHMEM lock's), as opposed to a rank outside the window (peer is kNone for both).
+inline constexpr uint32_t kLockOnAllRanks = 1u << 31;
 
 // One location's events in order. Read() is called once per chunk, not per event.
 class EventSource {

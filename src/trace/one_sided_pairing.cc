@@ -41,6 +41,84 @@ std::vector<uint32_t> PreviousHolds(std::span<const LockAcquisition> acquisition
   return previous;
 }
 
+namespace {
+
+// The latest lock epoch seen so far, and the latest of another location than that one's.
+struct LatestReleases {
+  uint32_t epoch[2] = {kNone, kNone};
+  uint32_t location[2] = {kNone, kNone};
+
+  void Add(uint32_t e, uint32_t loc) {  // released no earlier than any added before
+    if (loc != location[0]) {
+      epoch[1] = epoch[0];
+      location[1] = location[0];
+    }
+    epoch[0] = e;
+    location[0] = loc;
+  }
+  // The latest epoch of a location other than `loc`, or kNone.
+  uint32_t Other(uint32_t loc) const {
+    if (location[0] != kNone && location[0] != loc) return epoch[0];
+    return epoch[1];
+  }
+};
+
+}  // namespace
+
+std::vector<uint32_t> ConflictingHolds(const Definitions& defs,
+                                       std::span<const PassiveEpoch> epochs) {
+  struct Entry {
+    uint32_t window;
+    uint32_t target;
+    uint64_t released;
+    uint32_t epoch;
+  };
+  std::vector<bool> window_has_exclusive;
+  for (const PassiveEpoch& e : epochs) {
+    if (!e.exclusive) continue;
+    if (window_has_exclusive.size() <= e.window) window_has_exclusive.resize(e.window + 1, false);
+    window_has_exclusive[e.window] = true;
+  }
+  std::vector<Entry> entries;
+  for (uint32_t i = 0; i < epochs.size(); ++i) {
+    const PassiveEpoch& e = epochs[i];
+    if (e.window >= window_has_exclusive.size() || !window_has_exclusive[e.window]) continue;
+    if (e.target != kNone) {
+      entries.push_back(Entry{e.window, e.target, e.released, i});
+      continue;
+    }
+    if (e.window >= defs.windows.size() || defs.windows[e.window].comm >= defs.comms.size()) {
+      continue;
+    }
+    const Comm& comm = defs.comms[defs.windows[e.window].comm];
+    for (uint32_t rank = 0; rank < comm.size(); ++rank) {
+      const uint32_t target = comm.LocationOfRank(rank, e.location);
+      if (target != kNone) entries.push_back(Entry{e.window, target, e.released, i});
+    }
+  }
+  std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
+    return std::tie(a.window, a.target, a.released, a.epoch) <
+           std::tie(b.window, b.target, b.released, b.epoch);
+  });
+  std::vector<uint32_t> waited_for(epochs.size(), kNone);
+  LatestReleases any, exclusive;
+  for (size_t i = 0; i < entries.size(); ++i) {
+    if (i == 0 || entries[i].window != entries[i - 1].window ||
+        entries[i].target != entries[i - 1].target) {
+      any = exclusive = LatestReleases{};
+    }
+    const uint32_t e = entries[i].epoch;
+    const uint32_t holder = (epochs[e].exclusive ? any : exclusive).Other(epochs[e].location);
+    if (holder != kNone &&
+        (waited_for[e] == kNone || epochs[holder].released > epochs[waited_for[e]].released)) {
+      waited_for[e] = holder;
+    }
+    any.Add(e, epochs[e].location);
+    if (epochs[e].exclusive) exclusive.Add(e, epochs[e].location);
+  }
+  return waited_for;
+}
+
 std::vector<uint32_t> EndingWrites(std::span<const ValueWait> waits,
                                    std::span<const ValueWrite> writes) {
   std::vector<uint32_t> order(writes.size());

@@ -33,6 +33,38 @@ struct LockAcquisition {
 // and that one was made on another location; kNone otherwise.
 std::vector<uint32_t> PreviousHolds(std::span<const LockAcquisition> acquisitions);
 
+// A passive-target epoch of an MPI window, closed by its unlock: MPI_Win_lock ... MPI_Win_unlock,
+// or MPI_Win_lock_all ... MPI_Win_unlock_all.
+struct PassiveEpoch {
+  uint32_t window = kNone;
+  uint32_t location = kNone;
+  uint32_t target = kNone;  // location; kNone: every rank of the window (lock_all)
+  bool exclusive = false;
+  uint64_t released = 0;  // when its unlock returned
+};
+
+// For each epoch (by index), the epoch it waited for, or kNone. The holders of conflicting locks
+// on one target are serialised, so they release in the order they held the lock: an epoch waited
+// for the latest conflicting release before its own by another location (exclusive locks
+// conflict with every lock, shared ones with exclusive ones; a lock_all with each target's, and
+// waits for the latest of them). Windows without an exclusive lock never wait.
+std::vector<uint32_t> ConflictingHolds(const Definitions& defs,
+                                       std::span<const PassiveEpoch> epochs);
+
+// Which of an epoch's calls (in order; each with `entered` and `left`) waited for a holder whose
+// unlock began at `release_entered`: the first call still running then, if it had begun before
+// (MPI_Win_lock if the library acquires locks eagerly, else a transfer, a flush or the unlock);
+// nullptr if none. It waited until the holder entered its unlock, as a receive waits until its
+// sender entered the send.
+template <typename Call>
+const Call* WaitingCall(std::span<const Call> calls, uint64_t release_entered) {
+  for (const Call& call : calls) {
+    if (call.left <= release_entered) continue;
+    return call.entered < release_entered ? &call : nullptr;
+  }
+  return nullptr;
+}
+
 // A write (a put or an atomic that sends data) to another location's memory.
 struct ValueWrite {
   uint32_t target = kNone;  // location

@@ -1,8 +1,10 @@
-// Exact timing rules of the what-if replay for OpenSHMEM on hand-built traces (one tick is one
-// second): its routines are calls, its barriers RMA collectives, a blocking transfer takes the
-// network change, and lock hand-overs and waits for a value wait for the partner the measured
-// run paired them with. As in replay_rules_test.cc: a call's Leave = max(Enter', each
-// dependency' + delta) + its measured cost, the cost being what it took after its dependencies.
+// Exact timing rules of the what-if replay for one-sided synchronisation on hand-built traces
+// (one tick is one second). OpenSHMEM: its routines are calls, its barriers RMA collectives, a
+// blocking transfer takes the network change, and lock hand-overs and waits for a value wait for
+// the partner the measured run paired them with. MPI passive target: the call of an epoch that
+// waited for a conflicting lock waits for the holder's MPI_Win_unlock to begin. As in
+// replay_rules_test.cc: a call's Leave = max(Enter', each dependency' + delta) + its measured cost,
+// the cost being what it took after its dependencies.
 #include <gtest/gtest.h>
 
 #include "testing/scenario.h"
@@ -13,7 +15,7 @@ namespace {
 
 using testing::Scenario;
 
-constexpr uint32_t kNoTarget = OTF2_UNDEFINED_UINT32;
+constexpr uint32_t kNoTarget = OTF2_UNDEFINED_UINT32;  // an OpenSHMEM lock, MPI_Win_lock_all
 
 // PE 0 works 0..4 and puts PE 1's flag in shmem_int_p 4..5; PE 1 waits in shmem_int_wait_until
 // 1..6. Events: PE 0 = main, work, /work, shmem_int_p, put, complete, /shmem_int_p, /main; PE 1 =
@@ -113,6 +115,140 @@ TEST(OneSidedReplayTest, OpenShmemBarriersWaitForTheLastPe) {
   EXPECT_EQ(r.Time(1, 4), 9u);
   EXPECT_EQ(r.End(1), 10u);
   EXPECT_EQ(r.result.stats.collectives, 2u);
+}
+
+// ---- MPI passive target -----------------------------------------------------------------------
+
+// Rank 0 holds an exclusive lock on rank 2's window from 2, works in `crit` 3..8 and unlocks
+// 8..9. Rank 1 asks for the same lock at 4 and gets it at 10 (the library acquires it eagerly,
+// in MPI_Win_lock): it waited for rank 0's unlock to begin (8) and took 10 - 8 = 2 after it.
+// Events of rank 1: main, MPI_Win_lock, request, acquire, /MPI_Win_lock, MPI_Put, put, /MPI_Put,
+// MPI_Win_unlock, release, /MPI_Win_unlock, /main.
+Scenario EagerLockHandOver() {
+  Scenario s(3);
+  const uint32_t win = s.AddWindow(0);
+  s.rank(0)
+      .Enter(0, "main")
+      .RmaLock(1, 2, "MPI_Win_lock", win, 2, 1, true)
+      .RmaTransfer(2, 3, "MPI_Put", win, 2, 4, 1)
+      .Call(3, 8, "crit")
+      .RmaUnlock(8, 9, "MPI_Win_unlock", win, 2, 1,
+                 [&](testing::RankScript& r) { r.RmaOpCompleteEvent(9, win, 1); })
+      .Leave(20, "main");
+  s.rank(1)
+      .Enter(0, "main")
+      .RmaLock(4, 10, "MPI_Win_lock", win, 2, 1, true)
+      .RmaTransfer(10, 11, "MPI_Put", win, 2, 4, 2)
+      .RmaUnlock(11, 12, "MPI_Win_unlock", win, 2, 1,
+                 [&](testing::RankScript& r) { r.RmaOpCompleteEvent(12, win, 2); })
+      .Leave(20, "main");
+  s.rank(2).Enter(0, "main").Leave(20, "main");
+  return s;
+}
+
+TEST(OneSidedReplayTest, MpiLockWaitsForTheHoldersUnlock) {
+  ExpectIdentity(Replay(EagerLockHandOver()));
+  // crit x2 on rank 0 (3..13, MPI_Win_unlock 13..14): rank 1's MPI_Win_lock is ready at 13 and
+  // leaves at 13 + 2 = 15; its put runs 15..16, its unlock 16..17, main ends 17 + 8 = 25.
+  Replayed slower = Replay(EagerLockHandOver(), ComputeScaled("crit=2@0"));
+  EXPECT_EQ(slower.Time(1, 4), 15u);
+  EXPECT_EQ(slower.Time(1, 10), 17u);
+  EXPECT_EQ(slower.End(1), 25u);
+  EXPECT_EQ(slower.result.stats.lock_handovers, 1u);
+  EXPECT_EQ(slower.result.stats.unmatched_epoch_syncs + slower.result.stats.cycles_broken, 0u);
+  // crit x0.2 (3..4, MPI_Win_unlock 4..5): the lock is ready at max(4, 4) = 4 and leaves at 6.
+  Replayed faster = Replay(EagerLockHandOver(), ComputeScaled("crit=0.2@0"));
+  EXPECT_EQ(faster.Time(1, 4), 6u);
+}
+
+TEST(OneSidedReplayTest, ALazyMpiLockWaitsInTheCallThatWaited) {
+  // MPI_Win_lock returns at once (4..5); rank 1's put (5..10) is the call running when rank 0's
+  // unlock begins (8): it took 10 - 8 = 2 after it. crit x2 on rank 0 (2..14, unlock 14..15):
+  // the put is ready at 14 and leaves at 16; MPI_Win_unlock follows 1 later, 17..19.
+  Scenario s(3);
+  const uint32_t win = s.AddWindow(0);
+  s.rank(0)
+      .Enter(0, "main")
+      .RmaLock(1, 2, "MPI_Win_lock", win, 2, 1, true)
+      .Call(2, 8, "crit")
+      .RmaUnlock(8, 9, "MPI_Win_unlock", win, 2, 1)
+      .Leave(20, "main");
+  s.rank(1)
+      .Enter(0, "main")
+      .RmaLock(4, 5, "MPI_Win_lock", win, 2, 1, true)
+      .RmaTransfer(5, 10, "MPI_Put", win, 2, 4, 1)
+      .RmaUnlock(11, 13, "MPI_Win_unlock", win, 2, 1,
+                 [&](testing::RankScript& r) { r.RmaOpCompleteEvent(12, win, 1); })
+      .Leave(20, "main");
+  s.rank(2).Enter(0, "main").Leave(20, "main");
+  ExpectIdentity(Replay(s));
+  Replayed r = Replay(s, ComputeScaled("crit=2@0"));
+  EXPECT_EQ(r.Time(1, 4), 5u);  // MPI_Win_lock did not wait
+  EXPECT_EQ(r.Time(1, 7), 16u);
+  EXPECT_EQ(r.Time(1, 8), 17u);
+  EXPECT_EQ(r.Time(1, 11), 19u);
+  EXPECT_EQ(r.result.stats.lock_handovers, 1u);
+}
+
+TEST(OneSidedReplayTest, SharedMpiLocksWaitOnlyForExclusiveOnes) {
+  // Target rank 3. Rank 0 holds a lock_all (shared), works 2..8 and unlocks 8..9; rank 1 holds
+  // a shared lock 4..10, works 10..12 and unlocks 12..13; rank 2 asks for an exclusive lock at 5
+  // and gets it at 15, 15 - 12 = 3 after rank 1's unlock began (the latest conflicting release
+  // before its own). Events of ranks 1 and 2: main, MPI_Win_lock, request, acquire,
+  // /MPI_Win_lock, ...
+  Scenario s(4);
+  const uint32_t win = s.AddWindow(0);
+  s.rank(0)
+      .Enter(0, "main")
+      .RmaLock(1, 2, "MPI_Win_lock_all", win, kNoTarget, 1, false)
+      .Call(2, 8, "work")
+      .RmaUnlock(8, 9, "MPI_Win_unlock_all", win, kNoTarget, 1)
+      .Leave(20, "main");
+  s.rank(1)
+      .Enter(0, "main")
+      .RmaLock(4, 10, "MPI_Win_lock", win, 3, 1, false)
+      .Call(10, 12, "crit")
+      .RmaUnlock(12, 13, "MPI_Win_unlock", win, 3, 1)
+      .Leave(20, "main");
+  s.rank(2)
+      .Enter(0, "main")
+      .RmaLock(5, 15, "MPI_Win_lock", win, 3, 1, true)
+      .RmaUnlock(15, 16, "MPI_Win_unlock", win, 3, 1)
+      .Leave(20, "main");
+  s.rank(3).Enter(0, "main").Leave(20, "main");
+  ExpectIdentity(Replay(s));
+  // work x2 on rank 0 (2..14): the shared lock of rank 1 does not wait for the lock_all.
+  Replayed shared = Replay(s, ComputeScaled("work=2@0"));
+  EXPECT_EQ(shared.Time(1, 4), 10u);
+  EXPECT_EQ(shared.Time(2, 4), 15u);
+  // crit x2 on rank 1 (10..14, unlock 14..15): rank 2 is ready at 14 and leaves at 14 + 3 = 17.
+  Replayed exclusive = Replay(s, ComputeScaled("crit=2@1"));
+  EXPECT_EQ(exclusive.Time(2, 4), 17u);
+  EXPECT_EQ(exclusive.result.stats.lock_handovers, 1u);
+}
+
+TEST(OneSidedReplayTest, AnMpiLockAllWaitsForAnExclusiveLockOnAnyTarget) {
+  // Rank 0 holds an exclusive lock on rank 1, works 2..8 and unlocks 8..9; rank 2's lock_all
+  // (shared, on ranks 0-2) blocks from 4 to 10, 10 - 8 = 2 after that unlock began. crit x2 on
+  // rank 0 (2..14, unlock 14..15): the lock_all is ready at 14 and leaves at 16.
+  Scenario s(3);
+  const uint32_t win = s.AddWindow(0);
+  s.rank(0)
+      .Enter(0, "main")
+      .RmaLock(1, 2, "MPI_Win_lock", win, 1, 1, true)
+      .Call(2, 8, "crit")
+      .RmaUnlock(8, 9, "MPI_Win_unlock", win, 1, 1)
+      .Leave(20, "main");
+  s.rank(1).Enter(0, "main").Leave(20, "main");
+  s.rank(2)
+      .Enter(0, "main")
+      .RmaLock(4, 10, "MPI_Win_lock_all", win, kNoTarget, 1, false)
+      .RmaUnlock(11, 12, "MPI_Win_unlock_all", win, kNoTarget, 1)
+      .Leave(20, "main");
+  ExpectIdentity(Replay(s));
+  Replayed r = Replay(s, ComputeScaled("crit=2@0"));
+  EXPECT_EQ(r.Time(2, 4), 16u);
+  EXPECT_EQ(r.result.stats.lock_handovers, 1u);
 }
 
 }  // namespace

@@ -72,6 +72,28 @@ TEST(TracedWhatIfTest, UnchangedReplayReproducesEveryProgram) {
   }
 }
 
+TEST(TracedWhatIfTest, MpiLockPredictionMatchesARunWithTheChange) {
+  // 5 rounds on 3 ranks: rank 1 holds an exclusive lock on rank 0's window for 10 ms, rank 2
+  // waits for it, then works 30 ms; rank 1 reaches each round's closing barrier before rank 2,
+  // so its hold reaches the runtime only through the lock hand-over (about 5 x 40 ms). The
+  // prediction for rank 1 working 3 times as long (--compute-scale 3@1) is compared with a run
+  // in which it really does: each round grows by 2 x 10 ms, 0.1 s in all. A replay that did
+  // not follow the hand-over would predict no change.
+  const std::string first = TraceProgram("rma_lock_handover", 3, "5 10000 30000");
+  const json base = WhatIf(first);
+  ExpectIdentity(base, "rma_lock_handover");
+  EXPECT_EQ(base["replay"]["lock_handovers"].get<uint64_t>(), 5u);
+  const json predicted = WhatIf(first, "--compute-scale 3@1");
+  const json real = WhatIf(TraceProgram("rma_lock_handover", 3, "5 10000 30000 1 3"));
+  const double error = std::fabs(Predicted(predicted) - Measured(real)) / Measured(real);
+  std::printf(
+      "MPI lock hand-overs, compute scale 3@1: predicted %.4f s, measured %.4f s, "
+      "error %.2f %%\n",
+      Predicted(predicted), Measured(real), 100 * error);
+  EXPECT_GT(Predicted(predicted) - Measured(base), 0.07);
+  EXPECT_LT(error, 0.10);
+}
+
 #ifdef CW_HAVE_SHMEM_PROGRAMS
 TEST(TracedWhatIfTest, UnchangedReplayReproducesEveryOpenShmemProgram) {
   struct Program {

@@ -239,6 +239,8 @@ void Engine::LocalEvent(Lane& lane, const SimEvent& e) {
   } else if (e.kind == EventKind::kLeave && !lane.factors.empty()) {
     lane.factors.pop_back();
     lane.callpaths.pop_back();
+  } else if (trace::PayloadFamilyOf(e.kind) == trace::PayloadFamily::kRma) {
+    CountOneSided(lane, e);
   }
   Record(lane, e, s);
 }

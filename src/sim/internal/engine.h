@@ -60,11 +60,12 @@ class Engine {
   // `dep`, what its completion waits for; false if its communicator is undefined.
   bool JoinCollective(Lane& lane, const SimEvent& e, Moment arrival, Dependency& dep);
   void PublishEpochSync(Lane& lane, const SimEvent& e);
-  // OpenSHMEM (engine_one_sided.cc): which regions are its routines, and what a record of one
-  // publishes or waits for.
+  // One-sided synchronisation (engine_one_sided.cc): which regions are OpenSHMEM's routines,
+  // what a one-sided record of a call publishes or waits for, and one outside calls counted.
   void SetUpShmemRegions();
   bool StartsCall(uint32_t region) const;
   void PublishOneSided(Lane& lane, const SimEvent& e);
+  void CountOneSided(Lane& lane, const SimEvent& e);
   void AddProbe(Lane& lane);
   const SimEvent* FindCompletion(Lane& lane, size_t from, uint64_t request);
   bool TryFinishCall(Lane& lane);

@@ -138,6 +138,12 @@ void Engine::Publish(Lane& lane) {
       case EventKind::kRmaPut:
       case EventKind::kRmaGet:
       case EventKind::kRmaAtomic:
+      case EventKind::kRmaOpCompleteBlocking:
+      case EventKind::kRmaOpCompleteNonBlocking:
+      case EventKind::kRmaOpCompleteRemote:
+      case EventKind::kRmaOpTest:
+      case EventKind::kRmaRequestLock:
+      case EventKind::kRmaTryLock:
       case EventKind::kRmaAcquireLock:
       case EventKind::kRmaReleaseLock:
       case EventKind::kRmaWaitChange:

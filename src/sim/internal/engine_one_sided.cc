@@ -1,6 +1,8 @@
-// OpenSHMEM in the replay: its routines are calls as MPI's are, their barriers and collectives
-// are RMA collectives (engine_calls.cc), and what no record pairs (lock hand-overs, waits for a
-// value) follows the measured run's pairing (one_sided_plan.h).
+// One-sided synchronisation in the replay. OpenSHMEM's routines are calls as MPI's are, their
+// barriers and collectives are RMA collectives (engine_calls.cc); what no record pairs (lock
+// hand-overs of OpenSHMEM and of MPI windows, waits for a value) follows the measured run's
+// pairing (one_sided_plan.h).
+#include <span>
 #include <string_view>
 
 #include "sim/internal/engine.h"
@@ -52,6 +54,18 @@ uint32_t PartnerAt(const std::vector<std::vector<uint32_t>>& plan, uint32_t lane
   return plan[lane][ordinal];
 }
 
+// The notices of `lane` at record `ordinal`, from `next` on (the list is sorted by ordinal and
+// the records come in order; notices of records no call held are passed over).
+std::span<const PlannedNotice> TakeNotices(const std::vector<std::vector<PlannedNotice>>& plan,
+                                           uint32_t lane, size_t& next, uint32_t ordinal) {
+  if (lane >= plan.size()) return {};
+  const std::vector<PlannedNotice>& notices = plan[lane];
+  while (next < notices.size() && notices[next].ordinal < ordinal) ++next;
+  const size_t first = next;
+  while (next < notices.size() && notices[next].ordinal == ordinal) ++next;
+  return std::span<const PlannedNotice>(notices).subspan(first, next - first);
+}
+
 }  // namespace
 
 void Engine::SetUpShmemRegions() {
@@ -68,19 +82,22 @@ bool Engine::StartsCall(uint32_t region) const {
 }
 
 // A transfer of a blocking OpenSHMEM call takes the network's change of its latency and bytes.
-// A write that ended a wait for a value notifies that wait, from when it was issued (the call's
-// Enter); the wait waits for it. A lock's release notifies its next holder from the Enter of the
-// releasing call; the acquisition waits for it. Records are counted as the plan counts them.
+// The plan's partners (one_sided_plan.h), from the Enter of the notifying call:
+//   - a write that ended a wait for a value notifies that wait; the wait waits for it;
+//   - an OpenSHMEM lock's release notifies its next holder; the acquisition waits for it;
+//   - an MPI_Win_unlock notifies the epochs that waited for it; their waiting call waits for it.
+// Records are counted as the plan counts them, also outside calls (CountOneSided).
 void Engine::PublishOneSided(Lane& lane, const SimEvent& e) {
   OpenCall& call = lane.call;
-  const bool planned = IsPlannedWindow(defs_, e.comm);
   if (call.shmem && (e.kind == trace::EventKind::kRmaPut || e.kind == trace::EventKind::kRmaGet ||
                      e.kind == trace::EventKind::kRmaAtomic)) {
     if (CompletesInCall(lane.window, call.leave, e.request)) {
       call.transfer_delta += network_.TransferDelta(e.bytes);
     }
   }
-  if (!planned) return;
+  const OneSidedRecord kind = RecordKindOf(defs_, e);
+  if (kind == OneSidedRecord::kUnnamed) return;
+  const uint32_t ordinal = lane.one_sided.Take(kind);
   auto notify = [&](uint32_t channel, uint32_t to, uint32_t tag, uint64_t bytes) {
     uint32_t wake = kNone;
     uint32_t slot =
@@ -96,38 +113,54 @@ void Engine::PublishOneSided(Lane& lane, const SimEvent& e) {
   };
   const uint32_t window = e.comm;
   const auto lock_tag = static_cast<uint32_t>(e.request ^ (e.request >> 32));
-  switch (e.kind) {
-    case trace::EventKind::kRmaPut:
-    case trace::EventKind::kRmaAtomic: {
-      if (e.bytes == 0) break;
-      const uint32_t to = PartnerAt(plan_.write_to, lane.id, lane.value_writes++);
+  switch (kind) {
+    case OneSidedRecord::kShmemWrite: {
+      const uint32_t to = PartnerAt(plan_.write_to, lane.id, ordinal);
       if (to != kNone) notify(kValueChannel | window, to, 0, e.bytes);
       break;
     }
-    case trace::EventKind::kRmaWaitChange: {
-      const uint32_t from = PartnerAt(plan_.wait_from, lane.id, lane.value_waits++);
+    case OneSidedRecord::kShmemWait: {
+      const uint32_t from = PartnerAt(plan_.wait_from, lane.id, ordinal);
       if (from != kNone) {
         await(kValueChannel | window, from, 0);
         ++result_.stats.value_waits;
       }
       break;
     }
-    case trace::EventKind::kRmaReleaseLock: {
-      const uint32_t to = PartnerAt(plan_.release_to, lane.id, lane.lock_releases++);
+    case OneSidedRecord::kShmemRelease: {
+      const uint32_t to = PartnerAt(plan_.release_to, lane.id, ordinal);
       if (to != kNone) notify(kLockChannel | window, to, lock_tag, 0);
       break;
     }
-    case trace::EventKind::kRmaAcquireLock: {
-      const uint32_t from = PartnerAt(plan_.acquire_from, lane.id, lane.lock_acquisitions++);
+    case OneSidedRecord::kShmemAcquire: {
+      const uint32_t from = PartnerAt(plan_.acquire_from, lane.id, ordinal);
       if (from != kNone) {
         await(kLockChannel | window, from, lock_tag);
         ++result_.stats.lock_handovers;
       }
       break;
     }
+    case OneSidedRecord::kMpiEpoch:
+      for (const PlannedNotice& n :
+           TakeNotices(plan_.unlock_notices, lane.id, lane.next_unlock_notice, ordinal)) {
+        notify(kLockChannel | window, n.partner, n.tag, 0);
+      }
+      for (const PlannedNotice& n :
+           TakeNotices(plan_.lock_waits, lane.id, lane.next_lock_wait, ordinal)) {
+        await(kLockChannel | window, n.partner, n.tag);
+        ++result_.stats.lock_handovers;
+      }
+      break;
     default:
       break;
   }
+}
+
+// A record outside every call: the plan counted it, so the replay does too, but it can neither
+// wait nor notify (the plan pairs calls).
+void Engine::CountOneSided(Lane& lane, const SimEvent& e) {
+  const OneSidedRecord kind = RecordKindOf(defs_, e);
+  if (kind != OneSidedRecord::kUnnamed) lane.one_sided.Take(kind);
 }
 
 }  // namespace cw::sim::internal

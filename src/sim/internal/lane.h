@@ -9,6 +9,7 @@
 
 #include "base/flat_hash_map.h"
 #include "sim/internal/matching.h"
+#include "sim/internal/one_sided_plan.h"
 #include "sim/replay.h"
 #include "sim/sim_event.h"
 #include "trace/mpi_function.h"
@@ -119,11 +120,11 @@ struct Lane {
   int64_t last_injection = INT64_MIN / 2;
   FlatHashMap<uint64_t, Request> requests;
   FlatHashMap<uint64_t, uint32_t> collective_sequence;  // per communicator or window
-  // OpenSHMEM records counted as OneSidedPlan counts them.
-  uint32_t lock_acquisitions = 0;
-  uint32_t lock_releases = 0;
-  uint32_t value_writes = 0;
-  uint32_t value_waits = 0;
+  // One-sided records counted as OneSidedPlan counts them, and how far its MPI lock hand-overs
+  // (sorted by ordinal) have been taken.
+  OneSidedOrdinals one_sided;
+  size_t next_lock_wait = 0;
+  size_t next_unlock_notice = 0;
   OpenCall call;
   size_t blocked_dep = 0;  // index into call.deps while blocked
   LocationOutcome outcome;

@@ -2,6 +2,7 @@
 
 #include <unordered_map>
 
+#include "sim/internal/lock_epoch_plan.h"
 #include "trace/one_sided_pairing.h"
 
 namespace cw::sim::internal {
@@ -9,7 +10,8 @@ namespace {
 
 using trace::EventKind;
 
-// One location's lock holds, writes and waits, with the ordinals the replay counts them by.
+// One location's OpenSHMEM lock holds, writes and waits, with the ordinals the replay counts
+// them by.
 struct Hold {
   trace::LockAcquisition acquisition;
   uint32_t ordinal = kNone;          // among the location's AcquireLock records
@@ -25,16 +27,13 @@ struct Wait {
   bool closed = false;       // its call's Leave was seen
 };
 
-struct Counts {
-  uint32_t acquisitions = 0, releases = 0, writes = 0, waits = 0;
-};
-
-class LocationScan {
+class ShmemScan {
  public:
-  LocationScan(const trace::Definitions& defs, uint32_t location)
-      : defs_(defs), location_(location) {}
+  explicit ShmemScan(uint32_t location) : location_(location) {}
 
-  void Add(const SimEvent& e) {
+  // `kind`: the event's kind as RecordKindOf says, and `ordinal` its ordinal among them;
+  // `on_shmem_window`: the event is an RMA record on an OpenSHMEM window.
+  void Add(const SimEvent& e, OneSidedRecord kind, uint32_t ordinal, bool on_shmem_window) {
     switch (e.kind) {
       case EventKind::kEnter:
         open_.push_back(Open{e.time, {}});
@@ -50,42 +49,46 @@ class LocationScan {
       default:
         break;
     }
-    if (trace::PayloadFamilyOf(e.kind) != trace::PayloadFamily::kRma ||
-        !IsPlannedWindow(defs_, e.comm)) {
-      return;
-    }
-    switch (e.kind) {
-      case EventKind::kRmaRequestLock:
-        ++requested_[e.request];
-        break;
-      case EventKind::kRmaAcquireLock: {
+    switch (kind) {
+      case OneSidedRecord::kShmemAcquire: {
         Hold h;
         h.acquisition = trace::LockAcquisition{e.request, e.time, location_, false};
         if (auto r = requested_.find(e.request); r != requested_.end() && r->second > 0) {
           h.acquisition.requested = true;
           --r->second;
         }
-        h.ordinal = counts_.acquisitions++;
+        h.ordinal = ordinal;
         held_[e.request] = static_cast<uint32_t>(holds_.size());
         holds_.push_back(h);
-        break;
+        return;
       }
-      case EventKind::kRmaReleaseLock: {
-        const uint32_t ordinal = counts_.releases++;
+      case OneSidedRecord::kShmemRelease: {
         auto it = held_.find(e.request);
-        if (it == held_.end()) break;
+        if (it == held_.end()) return;
         holds_[it->second].release_ordinal = ordinal;
         held_.erase(it);
-        break;
+        return;
       }
-      case EventKind::kRmaPut:
-      case EventKind::kRmaAtomic:
-        // Counted as the replay counts them: every record that sends data.
-        if (e.bytes == 0) break;
+      case OneSidedRecord::kShmemWrite:
         if (e.peer != kNone && e.peer != location_) {
-          pending_[e.request] = Write{trace::ValueWrite{e.peer, location_, 0}, counts_.writes};
+          pending_[e.request] = Write{trace::ValueWrite{e.peer, location_, 0}, ordinal};
         }
-        ++counts_.writes;
+        return;
+      case OneSidedRecord::kShmemWait: {
+        Wait w;
+        w.wait = trace::ValueWait{location_, open_.empty() ? e.time : open_.back().entered, e.time};
+        w.ordinal = ordinal;
+        if (!open_.empty()) open_.back().waits.push_back(static_cast<uint32_t>(waits_.size()));
+        waits_.push_back(w);
+        return;
+      }
+      default:
+        break;
+    }
+    if (!on_shmem_window) return;
+    switch (e.kind) {
+      case EventKind::kRmaRequestLock:
+        ++requested_[e.request];
         break;
       case EventKind::kRmaOpCompleteBlocking:
       case EventKind::kRmaOpCompleteNonBlocking:
@@ -97,14 +100,6 @@ class LocationScan {
         pending_.erase(it);
         break;
       }
-      case EventKind::kRmaWaitChange: {
-        Wait w;
-        w.wait = trace::ValueWait{location_, open_.empty() ? e.time : open_.back().entered, e.time};
-        w.ordinal = counts_.waits++;
-        if (!open_.empty()) open_.back().waits.push_back(static_cast<uint32_t>(waits_.size()));
-        waits_.push_back(w);
-        break;
-      }
       default:
         break;
     }
@@ -113,14 +108,12 @@ class LocationScan {
   std::vector<Hold>& holds() { return holds_; }
   std::vector<Write>& writes() { return writes_; }
   std::vector<Wait>& waits() { return waits_; }
-  const Counts& counts() const { return counts_; }
 
  private:
   struct Open {
     uint64_t entered;
     std::vector<uint32_t> waits;  // waits in this call, closed by its Leave
   };
-  const trace::Definitions& defs_;
   uint32_t location_;
   std::vector<Open> open_;
   std::unordered_map<uint64_t, uint32_t> requested_;  // lock -> requests not yet acquired
@@ -129,53 +122,54 @@ class LocationScan {
   std::vector<Hold> holds_;
   std::vector<Write> writes_;
   std::vector<Wait> waits_;
-  Counts counts_;
 };
 
 }  // namespace
 
-bool IsPlannedWindow(const trace::Definitions& defs, uint32_t window) {
-  return trace::WindowParadigm(defs, window) == trace::Paradigm::kShmem;
+OneSidedRecord RecordKindOf(const trace::Definitions& defs, const SimEvent& e) {
+  if (trace::PayloadFamilyOf(e.kind) != trace::PayloadFamily::kRma) return OneSidedRecord::kUnnamed;
+  switch (trace::WindowParadigm(defs, e.comm)) {
+    case trace::Paradigm::kShmem:
+      switch (e.kind) {
+        case EventKind::kRmaAcquireLock:
+          return OneSidedRecord::kShmemAcquire;
+        case EventKind::kRmaReleaseLock:
+          return OneSidedRecord::kShmemRelease;
+        case EventKind::kRmaPut:
+        case EventKind::kRmaAtomic:
+          return e.bytes != 0 ? OneSidedRecord::kShmemWrite : OneSidedRecord::kUnnamed;
+        case EventKind::kRmaWaitChange:
+          return OneSidedRecord::kShmemWait;
+        default:
+          return OneSidedRecord::kUnnamed;
+      }
+    case trace::Paradigm::kMpi:
+      switch (e.kind) {
+        case EventKind::kRmaPut:
+        case EventKind::kRmaGet:
+        case EventKind::kRmaAtomic:
+        case EventKind::kRmaOpCompleteBlocking:
+        case EventKind::kRmaOpCompleteNonBlocking:
+        case EventKind::kRmaOpCompleteRemote:
+        case EventKind::kRmaOpTest:
+        case EventKind::kRmaRequestLock:
+        case EventKind::kRmaTryLock:
+        case EventKind::kRmaAcquireLock:
+        case EventKind::kRmaReleaseLock:
+          return OneSidedRecord::kMpiEpoch;
+        default:
+          return OneSidedRecord::kUnnamed;
+      }
+    default:
+      return OneSidedRecord::kUnnamed;
+  }
 }
 
-Result<OneSidedPlan> BuildOneSidedPlan(const ReplayInput& input) {
-  OneSidedPlan plan;
-  const trace::Definitions& defs = *input.defs;
-  if (!trace::HasWindowOf(defs, trace::Paradigm::kShmem)) return plan;
-  const uint32_t n = input.locations;
-  std::vector<Hold> holds;
-  std::vector<Write> writes;
-  std::vector<Wait> waits;
-  std::vector<Counts> counts(n);
-  std::vector<SimEvent> chunk;
-  for (uint32_t loc = 0; loc < n; ++loc) {
-    std::unique_ptr<EventSource> source = input.open(loc);
-    if (source == nullptr) continue;
-    LocationScan scan(defs, loc);
-    while (true) {
-      chunk.clear();
-      if (source->Read(chunk, 1 << 14) == 0) break;
-      for (const SimEvent& e : chunk) scan.Add(e);
-    }
-    // A stream that broke off pairs what it holds; the replay reports the error itself.
-    holds.insert(holds.end(), scan.holds().begin(), scan.holds().end());
-    writes.insert(writes.end(), scan.writes().begin(), scan.writes().end());
-    for (const Wait& w : scan.waits()) {
-      if (w.closed) waits.push_back(w);
-    }
-    counts[loc] = scan.counts();
-  }
-  plan.acquire_from.resize(n);
-  plan.release_to.resize(n);
-  plan.wait_from.resize(n);
-  plan.write_to.resize(n);
-  for (uint32_t loc = 0; loc < n; ++loc) {
-    plan.acquire_from[loc].assign(counts[loc].acquisitions, kNone);
-    plan.release_to[loc].assign(counts[loc].releases, kNone);
-    plan.wait_from[loc].assign(counts[loc].waits, kNone);
-    plan.write_to[loc].assign(counts[loc].writes, kNone);
-  }
+namespace {
 
+// OpenSHMEM's hand-overs and waits for a value, from all locations' scans.
+void PlanShmem(std::vector<Hold>& holds, std::vector<Write>& writes, std::vector<Wait>& waits,
+               OneSidedPlan& plan) {
   std::vector<trace::LockAcquisition> acquisitions(holds.size());
   for (size_t i = 0; i < holds.size(); ++i) acquisitions[i] = holds[i].acquisition;
   const std::vector<uint32_t> previous = trace::PreviousHolds(acquisitions);
@@ -187,7 +181,7 @@ Result<OneSidedPlan> BuildOneSidedPlan(const ReplayInput& input) {
     plan.acquire_from[hold.acquisition.location][hold.ordinal] = before.acquisition.location;
     plan.release_to[before.acquisition.location][before.release_ordinal] =
         hold.acquisition.location;
-    ++plan.handovers;
+    ++plan.shmem_handovers;
   }
 
   std::vector<trace::ValueWrite> value_writes(writes.size());
@@ -202,6 +196,71 @@ Result<OneSidedPlan> BuildOneSidedPlan(const ReplayInput& input) {
     plan.write_to[w.write.origin][w.ordinal] = waits[i].wait.location;
     ++plan.value_waits;
   }
+}
+
+}  // namespace
+
+Result<OneSidedPlan> BuildOneSidedPlan(const ReplayInput& input) {
+  OneSidedPlan plan;
+  const trace::Definitions& defs = *input.defs;
+  const bool shmem = trace::HasWindowOf(defs, trace::Paradigm::kShmem);
+  const bool mpi = trace::HasWindowOf(defs, trace::Paradigm::kMpi);
+  if (!shmem && !mpi) return plan;
+  const uint32_t n = input.locations;
+  std::vector<Hold> holds;
+  std::vector<Write> writes;
+  std::vector<Wait> waits;
+  std::vector<OneSidedOrdinals> counts(n);
+  std::vector<LockEpochScan> lock_epochs;
+  lock_epochs.reserve(n);
+  std::vector<SimEvent> chunk;
+  for (uint32_t loc = 0; loc < n; ++loc) {
+    LockEpochScan& epochs = lock_epochs.emplace_back(loc);
+    std::unique_ptr<EventSource> source = input.open(loc);
+    if (source == nullptr) continue;
+    ShmemScan scan(loc);
+    while (true) {
+      chunk.clear();
+      if (source->Read(chunk, 1 << 14) == 0) break;
+      for (const SimEvent& e : chunk) {
+        const OneSidedRecord kind = RecordKindOf(defs, e);
+        const uint32_t ordinal = kind == OneSidedRecord::kUnnamed ? kNone : counts[loc].Take(kind);
+        if (shmem) {
+          const bool on_shmem_window =
+              trace::PayloadFamilyOf(e.kind) == trace::PayloadFamily::kRma &&
+              trace::WindowParadigm(defs, e.comm) == trace::Paradigm::kShmem;
+          scan.Add(e, kind, ordinal, on_shmem_window);
+        }
+        if (mpi && (kind == OneSidedRecord::kMpiEpoch || e.kind == EventKind::kEnter ||
+                    e.kind == EventKind::kLeave)) {
+          epochs.Add(e, kind == OneSidedRecord::kMpiEpoch ? ordinal : kNone);
+        }
+      }
+    }
+    // A stream that broke off pairs what it holds; the replay reports the error itself.
+    holds.insert(holds.end(), scan.holds().begin(), scan.holds().end());
+    writes.insert(writes.end(), scan.writes().begin(), scan.writes().end());
+    for (const Wait& w : scan.waits()) {
+      if (w.closed) waits.push_back(w);
+    }
+  }
+  plan.acquire_from.resize(n);
+  plan.release_to.resize(n);
+  plan.wait_from.resize(n);
+  plan.write_to.resize(n);
+  plan.lock_waits.resize(n);
+  plan.unlock_notices.resize(n);
+  auto count = [&](uint32_t loc, OneSidedRecord kind) {
+    return counts[loc].next[static_cast<size_t>(kind)];
+  };
+  for (uint32_t loc = 0; loc < n; ++loc) {
+    plan.acquire_from[loc].assign(count(loc, OneSidedRecord::kShmemAcquire), kNone);
+    plan.release_to[loc].assign(count(loc, OneSidedRecord::kShmemRelease), kNone);
+    plan.wait_from[loc].assign(count(loc, OneSidedRecord::kShmemWait), kNone);
+    plan.write_to[loc].assign(count(loc, OneSidedRecord::kShmemWrite), kNone);
+  }
+  PlanShmem(holds, writes, waits, plan);
+  PlanLockHandOvers(defs, lock_epochs, plan);
   return plan;
 }
 

@@ -56,6 +56,16 @@ SimEvent TranslateEvent(const trace::Definitions& defs, const trace::LocationEve
       // Transfers and locks: the target as a location, the matching or lock id, and the bytes
       // the operation moves towards the target (a get's: what it reads).
       e.request = r.id;
+      switch (e.kind) {
+        case EventKind::kRmaRequestLock:
+        case EventKind::kRmaTryLock:
+        case EventKind::kRmaAcquireLock:
+        case EventKind::kRmaReleaseLock:
+          e.tag = r.detail | (r.remote == kNone ? kLockOnAllRanks : 0);
+          break;
+        default:
+          break;
+      }
       e.bytes = e.kind == EventKind::kRmaGet ? r.received : r.sent;
       if (e.kind == EventKind::kRmaGet && e.bytes == 0) e.bytes = r.sent;
       if (r.remote != kNone && r.window < defs.windows.size() && defs.windows[r.window].defined) {
