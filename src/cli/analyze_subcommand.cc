@@ -10,6 +10,7 @@
 #include "analysis/pipeline/memory_estimate.h"
 #include "base/parallel.h"
 #include "base/units.h"
+#include "cli/advice_flags.h"
 #include "cli/output_directory.h"
 #include "cli/progress.h"
 #include "cli/subcommand.h"
@@ -94,6 +95,7 @@ class AnalyzeSubcommand final : public Subcommand {
         "a file of `CONSTRUCT GENERIC-TYPE` lines (shell wildcards allowed) that extends "
         "or overrides causeway's table of which generic operation type each construct "
         "is, e.g. `my_wait_until wait_on_value` (docs/report-format.md)");
+    AddAdviceOptions(app, advice_);
     app.add_flag("--time-correct", time_correct_,
                  "repair clock-condition violations with the controlled logical clock before "
                  "analysing");
@@ -121,6 +123,7 @@ class AnalyzeSubcommand final : public Subcommand {
         ParseTimelineFlags(timeline_flags_, "--timeline-ranks", "--timeline-window"));
     // A construct map that does not parse is refused before anything is read.
     CW_ASSIGN_OR_RETURN(const analysis::ConstructMap constructs, Constructs());
+    CW_ASSIGN_OR_RETURN(const std::optional<analysis::Baselines> baselines, ReadBaselines(advice_));
     // Started as several ranks of an MPI job (mpirun -np K, srun -n K): the ranks share the work.
     if (comm::LaunchedJobSize() > 1) {
       CW_ASSIGN_OR_RETURN(std::unique_ptr<comm::MpiSession> session, comm::MpiSession::Start());
@@ -165,6 +168,12 @@ class AnalyzeSubcommand final : public Subcommand {
     analysis_options.root_causes = !wait_states_only_;
     analysis_options.semantics = ChosenSemantics();
     analysis_options.constructs = &constructs;
+    analysis_options.advice = advice_.enabled();
+    analysis_options.advice_parameters = advice_.parameters;
+    if (baselines) {
+      analysis_options.baselines = &*baselines;
+      analysis_options.baselines_path = advice_.baselines;
+    }
     analysis::AnalysisResult analysis = analysis::AnalyzeTrace(trace, graph, analysis_options);
     stopwatch.Lap("analysis");
     // POP's serialisation and transfer efficiency need the runtime on an ideal network; if the
@@ -217,6 +226,12 @@ class AnalyzeSubcommand final : public Subcommand {
   // its share of the locations, the first writes the report (distributed/job_analysis.h).
   Status RunAsJobRank(comm::Communicator& comm) {
     const std::string ranks = std::to_string(comm.size());
+    if (advice_.enabled()) {
+      return MakeError(ErrorCode::kInvalidArgument,
+                       "as an MPI job (" + ranks +
+                           " ranks), analyze does not run the bottleneck analysis yet: --advice "
+                           "and --baselines need one process (without mpirun)");
+    }
     if (time_correct_ || !timeline_.empty()) {
       return MakeError(ErrorCode::kInvalidArgument,
                        "as an MPI job (" + ranks +
@@ -333,6 +348,7 @@ class AnalyzeSubcommand final : public Subcommand {
   bool wait_states_only_ = false;
   std::string semantics_ = "causeway";
   std::string construct_map_;
+  AdviceFlags advice_;
 
   // causeway's construct map, extended by --construct-map's file.
   Result<analysis::ConstructMap> Constructs() const {

@@ -52,6 +52,59 @@ json MetricsJson() {
   return metrics;
 }
 
+// report.json's `advice` (null without the analysis).
+json AdviceJson(const Report& report) {
+  auto optional = [](const std::optional<double>& v) { return v ? json(*v) : json(nullptr); };
+  if (!report.advice) return nullptr;
+  const AdviceReport& a = *report.advice;
+  json findings = json::array();
+  for (const AdviceFindingEntry& f : a.findings) {
+    json counts = json::object();
+    for (const auto& [pattern, n] : f.pattern_counts) {
+      counts[std::string(analysis::AdvicePatternName(pattern))] = n;
+    }
+    json causes = json::array();
+    for (const AdviceCauseEntry& c : f.causes) {
+      causes.push_back({{"location", c.location},
+                        {"callpath", c.callpath ? json(*c.callpath) : json(nullptr)},
+                        {"time", c.time},
+                        {"instances", c.instances},
+                        {"first", c.first}});
+    }
+    const std::string_view filter = analysis::DetectionFilterName(f.filter);
+    findings.push_back({{"pattern", analysis::AdvicePatternName(f.pattern)},
+                        {"callpath", f.callpath},
+                        {"generic_type", analysis::GenericTypeName(f.type)},
+                        {"locations", f.locations},
+                        {"filter", filter.empty() ? json(nullptr) : json(filter)},
+                        {"time", f.time},
+                        {"bottleneck_time", f.bottleneck_time},
+                        {"excess", f.excess},
+                        {"expected", optional(f.expected)},
+                        {"mean", f.mean},
+                        {"min", f.min},
+                        {"max", f.max},
+                        {"instances", f.instances},
+                        {"bottleneck_instances", f.bottleneck_instances},
+                        {"pattern_counts", counts},
+                        {"causes", causes},
+                        {"hints", f.hints},
+                        {"predicted_saving", optional(f.predicted_saving)}});
+  }
+  const analysis::AdviceParameters& p = a.parameters;
+  return {{"parameters",
+           {{"hotspot_share", p.hotspot_share},
+            {"baseline_ratio", p.baseline_ratio},
+            {"deviation_high", p.deviation_high},
+            {"deviation_low", p.deviation_low},
+            {"max_findings", p.max_findings}}},
+          {"baselines", a.baselines ? json(*a.baselines) : json(nullptr)},
+          {"total_time", a.total_time},
+          {"candidates", a.candidates},
+          {"findings", findings},
+          {"findings_left_out", a.findings_left_out}};
+}
+
 }  // namespace
 
 std::string ToJson(const Report& report) {
@@ -156,6 +209,7 @@ std::string ToJson(const Report& report) {
   } else {
     j["clock_correction"] = nullptr;
   }
+  j["advice"] = AdviceJson(report);
   json& diagnostics = j["diagnostics"] = json::array();
   for (const DiagnosticEntry& d : report.diagnostics) {
     diagnostics.push_back({{"name", d.name},

@@ -187,6 +187,7 @@ Report BuildReport(const trace::Trace& trace, const TraceFacts& facts,
     r.pop.computation.emplace_back(
         pop.locations[k], pop.computation[k] / static_cast<double>(trace.defs.clock.resolution));
   }
+  if (analysis.advice) r.advice = SummarizeAdvice(*analysis.advice, trace);
   Diagnostics all;
   if (correction != nullptr) {
     r.trace.time_corrected = true;

@@ -19,6 +19,7 @@
 #include "base/diagnostics.h"
 #include "clock/controlled_logical_clock.h"
 #include "match/sync_graph.h"
+#include "report/advice_section.h"
 #include "trace/trace.h"
 
 namespace cw::report {
@@ -130,6 +131,7 @@ struct Report {
   std::optional<CriticalPathSummary> critical_path;  // absent without root-cause analysis
   std::optional<ClockCorrectionSummary> clock_correction;
   PopSummary pop;
+  std::optional<AdviceReport> advice;        // the automatic bottleneck analysis, if it ran
   std::vector<DiagnosticEntry> diagnostics;  // reader, matching and analysis, worst first
 
   // Sum of `metric` over call paths and locations.

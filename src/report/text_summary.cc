@@ -521,6 +521,7 @@ std::string ToSummaryText(const Report& raw) {
   const Report report = ForDisplay(raw);
   std::string out;
   TraceSection(report, out);
+  AdviceTextSection(report, out);
   BreakdownSection(report, out);
   PopSection(report, out);
   WaitStateSection(report, out);

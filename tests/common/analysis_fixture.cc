@@ -105,6 +105,24 @@ testing::Scenario HostileNamesLateSender() {
   return s;
 }
 
+Analysis AnalyzeScenarioWith(const testing::Scenario& scenario,
+                             const analysis::AnalysisOptions& options) {
+  Analysis a;
+  const std::string anchor = scenario.WriteOrDie(testing::MakeTempDir("scenario"));
+  otf2::ReadOptions read;
+  read.threads = options.threads;
+  Result<trace::Trace> trace = otf2::ReadTrace(anchor, read);
+  if (!trace) {
+    ADD_FAILURE() << "reading " << anchor << ": " << trace.error().message();
+    return a;
+  }
+  a.trace = std::move(*trace);
+  a.graph = match::MatchTrace(a.trace, options.threads);
+  a.result = analysis::AnalyzeTrace(a.trace, a.graph, options);
+  a.report = report::BuildReport(a.trace, a.graph, a.result);
+  return a;
+}
+
 Analysis AnalyzeScenario(const testing::Scenario& scenario, unsigned threads,
                          analysis::Semantics semantics) {
   std::string dir = testing::MakeTempDir("scenario");

@@ -52,6 +52,11 @@ inline constexpr char kMarkupRegion[] = "<script>alert(1)</script>";
 inline constexpr char kHostileRegion[] = "</script><script>alert(2)</script><!-- \"q\" \\ \xff";
 testing::Scenario HostileNamesLateSender();
 
+// Writes the scenario to a fresh temporary directory and analyses it with `options` (no
+// ideal-network replay: the report has no POP serialisation or transfer efficiency).
+Analysis AnalyzeScenarioWith(const testing::Scenario& scenario,
+                             const analysis::AnalysisOptions& options);
+
 // Writes the scenario to a fresh temporary directory and analyses it.
 Analysis AnalyzeScenario(const testing::Scenario& scenario, unsigned threads = 2,
                          analysis::Semantics semantics = analysis::Semantics::kCauseway);

@@ -19,6 +19,19 @@ class PhaseClock {
   std::chrono::steady_clock::time_point last_;
 };
 
+void RunAdvice(const trace::Trace& trace, const match::SyncGraph& graph,
+               const AnalysisOptions& options, std::span<const WaitEdge> edges, AnalysisResult& r) {
+  AdviceInput in;
+  in.trace = &trace;
+  in.graph = &graph;
+  in.edges = edges;
+  in.region_types = r.region_types;
+  in.baselines = options.baselines;
+  in.baselines_path = options.baselines_path;
+  in.threads = options.threads;
+  r.advice = AnalyzeAdvice(in, options.advice_parameters);
+}
+
 }  // namespace
 
 AnalysisResult AnalyzeTrace(const trace::Trace& trace, const match::SyncGraph& graph,
@@ -31,14 +44,21 @@ AnalysisResult AnalyzeTrace(const trace::Trace& trace, const match::SyncGraph& g
   WaitStateOptions ws;
   ws.threads = options.threads;
   ws.instances_per_metric = options.instances_per_metric;
-  ws.sync_edges = options.root_causes;
+  ws.sync_edges = options.root_causes || options.advice;
   ws.probes_wait = options.semantics == Semantics::kCauseway;
   ws.interval_completions = options.semantics == Semantics::kScalasca;
   ws.one_sided_sync = options.semantics == Semantics::kCauseway;
   r.waitstates = AnalyzeWaitStates(trace, graph, ws);
   r.pop = ComputePopEfficiency(trace, r.waitstates);
   clock.Lap("wait states");
-  if (!options.root_causes) return r;
+  if (!options.root_causes) {
+    if (options.advice) {
+      KeepFollowedEdges(r.waitstates.sync, options.semantics);
+      RunAdvice(trace, graph, options, r.waitstates.sync.edges, r);
+      clock.Lap("advice");
+    }
+    return r;
+  }
 
   KeepFollowedEdges(r.waitstates.sync, options.semantics);
   r.sync_points = BuildSyncPoints(trace, std::move(r.waitstates.sync), options.threads);
@@ -53,6 +73,10 @@ AnalysisResult AnalyzeTrace(const trace::Trace& trace, const match::SyncGraph& g
   critical.semantics = options.semantics;
   r.critical_path = AnalyzeCriticalPath(trace, *r.sync_points, r.waitstates.severities, critical);
   clock.Lap("critical path");
+  if (options.advice) {
+    RunAdvice(trace, graph, options, r.sync_points->edges, r);
+    clock.Lap("advice");
+  }
   return r;
 }
 

@@ -1,6 +1,6 @@
 // Every analysis of a matched trace, in order: wait states and the POP efficiencies, then (unless
 // switched off) the synchronisation points, delay analysis and critical-path analysis built on
-// them.
+// them, then (if asked for) the automatic bottleneck analysis.
 //
 // This is what `causeway analyze` and the tests run; each analysis adds its metrics to the same
 // per-location severities, so a report reads one cube.
@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/advice/advice.h"
 #include "analysis/critpath/critical_path.h"
 #include "analysis/delay/delay_analysis.h"
 #include "analysis/generic/construct_map.h"
@@ -34,6 +35,11 @@ struct AnalysisOptions {
   Semantics semantics = Semantics::kCauseway;  // of the root-cause metrics (semantics.h)
   // Which generic operation type each construct is (nullptr: causeway's own table).
   const ConstructMap* constructs = nullptr;
+  // The automatic bottleneck analysis (advice.h), with its thresholds and baselines.
+  bool advice = false;
+  AdviceParameters advice_parameters{};
+  const Baselines* baselines = nullptr;
+  std::optional<std::string> baselines_path{};
 };
 
 struct AnalysisResult {
@@ -45,6 +51,7 @@ struct AnalysisResult {
   std::optional<CriticalPathResult> critical_path;
   std::vector<std::pair<std::string, double>> phase_seconds;  // wall-clock time per phase
   std::vector<GenericType> region_types;  // by region: its generic operation type
+  std::optional<Advice> advice;
 };
 
 AnalysisResult AnalyzeTrace(const trace::Trace& trace, const match::SyncGraph& graph,

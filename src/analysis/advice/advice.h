@@ -1,0 +1,37 @@
+// The automatic bottleneck analysis of seed 004 (PPW ch. 5), written against the generic
+// operation types (analysis/generic/): detection (detection.h) finds the call paths whose
+// instances took longer than they should, cause analysis (cause_analysis.h) finds for each of
+// their slow instances the remote operations that caused it, and each finding gets resolution
+// hints (hints.h). Findings are ranked by the time their bottleneck instances took beyond
+// what was expected of them.
+//
+//   Advice a = AnalyzeAdvice({&trace, &graph, edges, region_types}, {});
+#pragma once
+
+#include <span>
+
+#include "analysis/advice/advice_types.h"
+#include "analysis/advice/baselines.h"
+#include "analysis/waitstates/sync_edges.h"
+#include "match/sync_graph.h"
+#include "trace/trace.h"
+
+namespace cw::analysis {
+
+struct AdviceInput {
+  const trace::Trace* trace = nullptr;
+  const match::SyncGraph* graph = nullptr;
+  std::span<const WaitEdge> edges;            // the wait-state analysis's synchronisation edges
+  std::span<const GenericType> region_types;  // by region
+  const Baselines* baselines = nullptr;
+  std::optional<std::string> baselines_path;
+  unsigned threads = 1;
+};
+
+Advice AnalyzeAdvice(const AdviceInput& in, const AdviceParameters& parameters);
+
+// The time a finding's bottleneck instances took beyond what was expected of them (ticks): the
+// baseline, or the call path's mean instance. Findings without a predicted saving rank by it.
+double ExcessTime(const AdviceFinding& f);
+
+}  // namespace cw::analysis

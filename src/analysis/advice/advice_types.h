@@ -1,0 +1,94 @@
+// What the automatic bottleneck analysis (seed 004, PPW ch. 5) finds, in the analysis's units
+// (ticks; the report converts). advice.h runs it; docs/metrics.md ("Bottlenecks and what to
+// do") defines every pattern and filter.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analysis/generic/generic_types.h"
+#include "trace/enums.h"
+
+namespace cw::analysis {
+
+// A finding's pattern: the cause-analysis patterns of PPW's Table 5-2 (with the standard meaning
+// of Late Sender and Late Receiver), an instance without a remote cause, and the patterns of the
+// global and frequency analyses.
+enum class AdvicePattern : uint8_t {
+  kWaitOnGroup,        // a collective or epoch synchronisation waited for members entering later
+  kWaitOnLock,         // a lock acquisition waited for the holder's release
+  kWaitOnValue,        // a wait for a value waited for the remote write that changed it
+  kCompetingTransfer,  // a one-sided transfer overlapped other processes' transfers to its target
+  kLateSender,         // a receive waited for its send
+  kLateReceiver,       // a send waited for its receive
+  kNoRemoteCause,      // slow without a remote operation to blame: the operation itself
+  kImbalancedBlock,    // global analyses
+  kImbalancedCallpath,
+  kRedundantBarrier,
+  kSmallTransfers,  // frequency analysis
+  kSerialisedTransfers,
+  kHighFrequency,
+};
+inline constexpr int kAdvicePatternCount = static_cast<int>(AdvicePattern::kHighFrequency) + 1;
+std::string_view AdvicePatternName(AdvicePattern p);
+
+// How bottleneck detection found a call path (PPW §5.2.2).
+enum class DetectionFilter : uint8_t {
+  kBaseline,   // its mean instance time exceeds the measured baseline by the baseline ratio
+  kDeviation,  // its instances differ: max/mean or min/mean beyond the deviation bounds
+  kNone,       // found by a global or frequency analysis
+};
+std::string_view DetectionFilterName(DetectionFilter f);  // "baseline", "deviation", ""
+
+// Every threshold of the analysis, printed in the reports.
+struct AdviceParameters {
+  double hotspot_share = 0.01;  // a call path takes more than this share of all time
+  double baseline_ratio = 2.0;  // mean instance time / baseline above this: a bottleneck
+  double deviation_high = 2.0;  // max instance / mean above this: a bottleneck
+  double deviation_low = 0.5;   // min instance / mean below this: a bottleneck
+  size_t max_findings = 20;     // findings reported (the rest are counted)
+};
+
+// A remote operation that made bottleneck instances wait, summed over the instances.
+struct AdviceCause {
+  uint32_t location = trace::kNone;
+  uint32_t callpath = trace::kNone;  // of the remote operation
+  uint64_t time = 0;                 // ticks of waiting it caused (or overlap, for transfers)
+  uint64_t instances = 0;            // bottleneck instances it took part in
+  uint64_t first = 0;                // timestamp of its earliest causing operation
+};
+
+struct AdviceFinding {
+  AdvicePattern pattern = AdvicePattern::kNoRemoteCause;  // the instances' dominant pattern
+  uint32_t callpath = trace::kNone;
+  GenericType type = GenericType::kLocal;
+  DetectionFilter filter = DetectionFilter::kNone;
+  std::vector<uint32_t> locations;  // holding bottleneck instances, ascending
+  uint64_t time = 0;                // ticks: all instances of the call path, every location
+  uint64_t bottleneck_time = 0;     // ticks: its bottleneck instances
+  double mean = 0;                  // ticks per instance
+  uint64_t min = 0, max = 0;        // the shortest and longest instance
+  std::optional<double> expected;   // ticks per instance: the baseline (baseline filter)
+  uint64_t instances = 0;           // of the call path
+  uint64_t bottleneck_instances = 0;
+  std::array<uint64_t, kAdvicePatternCount> pattern_counts{};  // of the bottleneck instances
+  std::array<uint64_t, kAdvicePatternCount> pattern_time{};    // their ticks
+  std::vector<AdviceCause> causes;                             // most waiting first
+  std::vector<std::string> hints;
+  std::optional<double> predicted_saving;  // ticks, from the what-if replay
+};
+
+struct Advice {
+  AdviceParameters parameters;
+  std::optional<std::string> baselines;  // the file whose baselines were used
+  uint64_t total_time = 0;               // ticks: every location's span, summed
+  uint64_t candidates = 0;               // call paths past the hotspot filter
+  std::vector<AdviceFinding> findings;   // ranked
+  uint64_t findings_left_out = 0;        // beyond parameters.max_findings
+};
+
+}  // namespace cw::analysis

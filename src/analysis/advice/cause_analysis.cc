@@ -1,0 +1,375 @@
+#include "analysis/advice/cause_analysis.h"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+#include <unordered_map>
+
+#include "base/parallel.h"
+#include "trace/event_kind.h"
+
+namespace cw::analysis {
+
+AdvicePattern PatternOfWait(SyncPattern p) {
+  switch (p) {
+    case SyncPattern::kLateSender:
+      return AdvicePattern::kLateSender;
+    case SyncPattern::kLateReceiver:
+      return AdvicePattern::kLateReceiver;
+    case SyncPattern::kRmaLock:
+    case SyncPattern::kShmemLock:
+      return AdvicePattern::kWaitOnLock;
+    case SyncPattern::kShmemWaitOnValue:
+      return AdvicePattern::kWaitOnValue;
+    default:
+      // Collectives, fences, window creation and freeing, and general active target epochs
+      // (MPI_Win_post/start/complete/wait synchronise the groups they name).
+      return AdvicePattern::kWaitOnGroup;
+  }
+}
+
+namespace {
+
+using trace::EventKind;
+using trace::kNone;
+
+// The Enter of the call holding `event` (the event itself if it is an Enter or outside calls).
+uint32_t CallOf(const trace::LocationEvents& ev, uint32_t event) {
+  if (ev.kind(event) == EventKind::kEnter) return event;
+  const uint32_t enter = ev.pair(event);
+  return enter == kNone ? event : enter;
+}
+
+// Whether collective member `self` of `c` can wait for member `other`: a broadcast or scatter
+// waits for its root, a reduce or gather's root for everyone, a prefix operation for the lower
+// ranks, every other operation (barriers, all-to-all, window handles) for everyone.
+bool CanWaitFor(const match::CollectiveInstance& c, const match::CollectiveMember& self,
+                const match::CollectiveMember& other) {
+  using trace::CollectiveOp;
+  switch (c.op) {
+    case CollectiveOp::kBcast:
+    case CollectiveOp::kScatter:
+    case CollectiveOp::kScatterv:
+      return other.location == c.root;
+    case CollectiveOp::kGather:
+    case CollectiveOp::kGatherv:
+    case CollectiveOp::kReduce:
+      return self.location == c.root;
+    case CollectiveOp::kScan:
+    case CollectiveOp::kExscan:
+      return other.rank < self.rank;
+    default:
+      return true;
+  }
+}
+
+// A one-sided transfer record, indexed by its target.
+struct Transfer {
+  uint64_t time;
+  uint32_t origin;
+  uint32_t event;
+};
+
+// Per target location, the transfers to it, by time.
+std::vector<std::vector<Transfer>> TransfersByTarget(const trace::Trace& trace) {
+  const trace::Definitions& defs = trace.defs;
+  std::vector<std::vector<Transfer>> out(trace.location_count());
+  for (uint32_t loc = 0; loc < trace.location_count(); ++loc) {
+    const trace::LocationEvents& ev = trace.location(loc);
+    std::span<const EventKind> kinds = ev.kinds();
+    for (uint32_t i = 0; i < kinds.size(); ++i) {
+      if (kinds[i] != EventKind::kRmaPut && kinds[i] != EventKind::kRmaGet &&
+          kinds[i] != EventKind::kRmaAtomic) {
+        continue;
+      }
+      const trace::RmaPayload& r = ev.rma(i);
+      if (r.window >= defs.windows.size() || !defs.windows[r.window].defined) continue;
+      const uint32_t comm = defs.windows[r.window].comm;
+      if (comm >= defs.comms.size() || !defs.comms[comm].defined) continue;
+      const uint32_t target = defs.comms[comm].LocationOfRank(r.remote, loc);
+      if (target < out.size() && target != loc) out[target].push_back(Transfer{ev.time(i), loc, i});
+    }
+  }
+  for (auto& v : out) {
+    std::sort(v.begin(), v.end(), [](const Transfer& a, const Transfer& b) {
+      return std::tie(a.time, a.origin, a.event) < std::tie(b.time, b.origin, b.event);
+    });
+  }
+  return out;
+}
+
+// What one location's bottleneck instances add to one finding.
+struct Partial {
+  uint64_t instances = 0;
+  uint64_t time = 0;
+  std::array<uint64_t, kAdvicePatternCount> counts{};
+  std::array<uint64_t, kAdvicePatternCount> pattern_time{};
+  std::map<std::pair<uint32_t, uint32_t>, AdviceCause> causes;  // (location, callpath)
+};
+
+class LocationCauses {
+ public:
+  LocationCauses(const CauseInput& in, const std::vector<uint32_t>& finding_of,
+                 const std::vector<std::vector<uint32_t>>& edges_by_location,
+                 const std::unordered_map<uint64_t, uint32_t>& member_of,
+                 const std::vector<std::vector<Transfer>>& transfers, uint32_t location)
+      : in_(in),
+        trace_(*in.trace),
+        ev_(trace_.location(location)),
+        finding_of_(finding_of),
+        member_of_(member_of),
+        transfers_(transfers),
+        location_(location) {
+    for (uint32_t e : edges_by_location[location]) {
+      calls_[CallOf(ev_, in.edges[e].waiter_event)].push_back(e);
+    }
+  }
+
+  std::map<uint32_t, Partial> Run() {
+    struct Open {
+      uint32_t enter;
+      uint64_t children = 0;
+    };
+    std::vector<Open> open;
+    std::span<const EventKind> kinds = ev_.kinds();
+    for (uint32_t i = 0; i < kinds.size(); ++i) {
+      if (kinds[i] == EventKind::kEnter) {
+        open.push_back(Open{i});
+        continue;
+      }
+      if (kinds[i] != EventKind::kLeave || open.empty()) continue;
+      const Open o = open.back();
+      open.pop_back();
+      const uint64_t inclusive = ev_.time(i) - ev_.time(o.enter);
+      if (!open.empty()) open.back().children += inclusive;
+      const uint32_t callpath = ev_.ref(o.enter);
+      if (callpath >= finding_of_.size() || finding_of_[callpath] == kNone) continue;
+      const uint32_t f = finding_of_[callpath];
+      const DetectedBottleneck& b = in_.bottlenecks[f];
+      const uint64_t measure = InstanceMeasure(TypeOf(callpath), inclusive, o.children);
+      if (static_cast<double>(measure) <= b.bound) continue;
+      Partial& p = out_[f];
+      ++p.instances;
+      p.time += measure;
+      const AdvicePattern pattern = Classify(o.enter, i, TypeOf(callpath));
+      FlushCauses(p);
+      ++p.counts[static_cast<size_t>(pattern)];
+      p.pattern_time[static_cast<size_t>(pattern)] += measure;
+    }
+    return std::move(out_);
+  }
+
+ private:
+  GenericType TypeOf(uint32_t callpath) const {
+    const uint32_t region = trace_.CallpathRegion(callpath);
+    return region < in_.region_types.size() ? in_.region_types[region] : GenericType::kLocal;
+  }
+
+  // A remote operation that made the current instance wait; Classify passes each instance's
+  // causes to its finding once done (a cause counts one instance however many of its
+  // operations took part).
+  void AddCause(uint32_t location, uint32_t event, uint64_t time, uint64_t at) {
+    const uint32_t callpath = event == kNone ? kNone : trace_.location(location).callpath(event);
+    auto [it, inserted] = instance_causes_.try_emplace({location, callpath});
+    AdviceCause& c = it->second;
+    if (inserted) {
+      c.location = location;
+      c.callpath = callpath;
+      c.first = at;
+      c.instances = 1;
+    }
+    c.time += time;
+    c.first = std::min(c.first, at);
+  }
+
+  void FlushCauses(Partial& p) {
+    for (const auto& [key, c] : instance_causes_) {
+      auto [it, inserted] = p.causes.try_emplace(key, c);
+      if (inserted) continue;
+      it->second.time += c.time;
+      it->second.instances += c.instances;
+      it->second.first = std::min(it->second.first, c.first);
+    }
+    instance_causes_.clear();
+  }
+
+  AdvicePattern Classify(uint32_t enter, uint32_t leave, GenericType type) {
+    const uint64_t t0 = ev_.time(enter);
+    const uint64_t t1 = ev_.time(leave);
+    // 1. A collective member: the members it can wait for that entered after it, before it
+    //    ended (all of them; the wait-state edges name only the last).
+    if (auto it = member_of_.find((uint64_t{location_} << 32) | enter); it != member_of_.end()) {
+      const match::CollectiveInstance& c = in_.graph->collectives[it->second];
+      const match::CollectiveMember* self = nullptr;
+      for (uint32_t k = c.first_member; k < c.first_member + c.member_count; ++k) {
+        if (in_.graph->members[k].location == location_) self = &in_.graph->members[k];
+      }
+      bool any = false;
+      for (uint32_t k = c.first_member; k < c.first_member + c.member_count; ++k) {
+        const match::CollectiveMember& m = in_.graph->members[k];
+        if (m.location == location_ || m.entered <= t0 || m.entered > t1) continue;
+        if (self == nullptr || !CanWaitFor(c, *self, m)) continue;
+        const trace::LocationEvents& other = trace_.location(m.location);
+        const uint32_t call = m.begin_event < other.size() ? CallOf(other, m.begin_event) : kNone;
+        AddCause(m.location, call, m.entered - t0, m.entered);
+        any = true;
+      }
+      if (any) return AdvicePattern::kWaitOnGroup;
+    }
+    // 2. The waits the analysis charged to this call: the largest decides the pattern.
+    if (auto it = calls_.find(enter); it != calls_.end()) {
+      int64_t largest = -1;
+      AdvicePattern pattern = AdvicePattern::kNoRemoteCause;
+      for (uint32_t e : it->second) {
+        const WaitEdge& w = in_.edges[e];
+        const uint32_t delayer_event = w.delayer_event;
+        const bool known = w.delayer < trace_.location_count() && delayer_event != kNone &&
+                           delayer_event < trace_.location(w.delayer).size();
+        const uint32_t call = known ? CallOf(trace_.location(w.delayer), delayer_event) : kNone;
+        AddCause(w.delayer, call, static_cast<uint64_t>(w.wait),
+                 known ? trace_.location(w.delayer).time(call) : t0);
+        if (w.wait > largest) {
+          largest = w.wait;
+          pattern = PatternOfWait(w.pattern);
+        }
+      }
+      return pattern;
+    }
+    // 3. A one-sided transfer: other processes' transfers to its targets inside its window.
+    if (type == GenericType::kPut || type == GenericType::kGet || type == GenericType::kAtomic) {
+      bool any = false;
+      for (uint32_t target : TargetsOf(enter, leave)) {
+        const std::vector<Transfer>& to = transfers_[target];
+        auto first = std::lower_bound(to.begin(), to.end(), t0,
+                                      [](const Transfer& x, uint64_t t) { return x.time < t; });
+        for (auto it = first; it != to.end() && it->time <= t1; ++it) {
+          if (it->origin == location_) continue;
+          AddCause(it->origin, CallOf(trace_.location(it->origin), it->event), t1 - it->time,
+                   it->time);
+          any = true;
+        }
+      }
+      if (any) return AdvicePattern::kCompetingTransfer;
+    }
+    return AdvicePattern::kNoRemoteCause;
+  }
+
+  // The target locations of the one-sided transfers directly inside the call.
+  std::vector<uint32_t> TargetsOf(uint32_t enter, uint32_t leave) const {
+    std::vector<uint32_t> targets;
+    const trace::Definitions& defs = trace_.defs;
+    for (uint32_t i = enter + 1; i < leave; ++i) {
+      const EventKind k = ev_.kind(i);
+      if (k != EventKind::kRmaPut && k != EventKind::kRmaGet && k != EventKind::kRmaAtomic) {
+        continue;
+      }
+      const trace::RmaPayload& r = ev_.rma(i);
+      if (r.window >= defs.windows.size() || !defs.windows[r.window].defined) continue;
+      const uint32_t comm = defs.windows[r.window].comm;
+      if (comm >= defs.comms.size() || !defs.comms[comm].defined) continue;
+      const uint32_t target = defs.comms[comm].LocationOfRank(r.remote, location_);
+      if (target < transfers_.size() &&
+          std::find(targets.begin(), targets.end(), target) == targets.end()) {
+        targets.push_back(target);
+      }
+    }
+    return targets;
+  }
+
+  const CauseInput& in_;
+  const trace::Trace& trace_;
+  const trace::LocationEvents& ev_;
+  const std::vector<uint32_t>& finding_of_;
+  const std::unordered_map<uint64_t, uint32_t>& member_of_;
+  const std::vector<std::vector<Transfer>>& transfers_;
+  uint32_t location_;
+  std::unordered_map<uint32_t, std::vector<uint32_t>> calls_;  // call Enter -> edges
+  std::map<uint32_t, Partial> out_;                            // by finding
+  std::map<std::pair<uint32_t, uint32_t>, AdviceCause> instance_causes_;
+};
+
+}  // namespace
+
+std::vector<AdviceFinding> AnalyzeCauses(const CauseInput& in) {
+  const trace::Trace& trace = *in.trace;
+  const uint32_t n = trace.location_count();
+  std::vector<AdviceFinding> findings(in.bottlenecks.size());
+  if (in.bottlenecks.empty()) return findings;
+  std::vector<uint32_t> finding_of(trace.call_tree.size(), kNone);
+  bool transfers_needed = false;
+  for (uint32_t f = 0; f < in.bottlenecks.size(); ++f) {
+    finding_of[in.bottlenecks[f].callpath] = f;
+    const uint32_t region = trace.CallpathRegion(in.bottlenecks[f].callpath);
+    const GenericType t =
+        region < in.region_types.size() ? in.region_types[region] : GenericType::kLocal;
+    transfers_needed |=
+        t == GenericType::kPut || t == GenericType::kGet || t == GenericType::kAtomic;
+  }
+  std::vector<std::vector<uint32_t>> edges_by_location(n);
+  for (uint32_t e = 0; e < in.edges.size(); ++e) {
+    const WaitEdge& w = in.edges[e];
+    if (w.waiter < n && w.waiter_event < trace.location(w.waiter).size()) {
+      edges_by_location[w.waiter].push_back(e);
+    }
+  }
+  // Each member's call, by (location, Enter).
+  std::unordered_map<uint64_t, uint32_t> member_of;
+  for (uint32_t c = 0; c < in.graph->collectives.size(); ++c) {
+    const match::CollectiveInstance& inst = in.graph->collectives[c];
+    for (uint32_t k = inst.first_member; k < inst.first_member + inst.member_count; ++k) {
+      const match::CollectiveMember& m = in.graph->members[k];
+      if (m.location >= n || m.begin_event >= trace.location(m.location).size()) continue;
+      const uint32_t call = CallOf(trace.location(m.location), m.begin_event);
+      member_of.emplace((uint64_t{m.location} << 32) | call, c);
+    }
+  }
+  const std::vector<std::vector<Transfer>> transfers =
+      transfers_needed ? TransfersByTarget(trace) : std::vector<std::vector<Transfer>>(n);
+
+  std::vector<std::map<uint32_t, Partial>> partials(n);
+  ParallelFor(n, in.threads, [&](size_t loc) {
+    partials[loc] = LocationCauses(in, finding_of, edges_by_location, member_of, transfers,
+                                   static_cast<uint32_t>(loc))
+                        .Run();
+  });
+  std::vector<std::map<std::pair<uint32_t, uint32_t>, AdviceCause>> causes(findings.size());
+  for (uint32_t loc = 0; loc < n; ++loc) {
+    for (auto& [f, p] : partials[loc]) {
+      AdviceFinding& finding = findings[f];
+      finding.locations.push_back(loc);
+      finding.bottleneck_instances += p.instances;
+      finding.bottleneck_time += p.time;
+      for (size_t k = 0; k < kAdvicePatternCount; ++k) {
+        finding.pattern_counts[k] += p.counts[k];
+        finding.pattern_time[k] += p.pattern_time[k];
+      }
+      for (auto& [key, c] : p.causes) {
+        auto [it, inserted] = causes[f].try_emplace(key, c);
+        if (inserted) continue;
+        it->second.time += c.time;
+        it->second.instances += c.instances;
+        it->second.first = std::min(it->second.first, c.first);
+      }
+    }
+  }
+  for (uint32_t f = 0; f < findings.size(); ++f) {
+    AdviceFinding& finding = findings[f];
+    finding.callpath = in.bottlenecks[f].callpath;
+    finding.filter = in.bottlenecks[f].filter;
+    finding.expected = in.bottlenecks[f].expected;
+    for (auto& [key, c] : causes[f]) finding.causes.push_back(c);
+    std::sort(finding.causes.begin(), finding.causes.end(),
+              [](const AdviceCause& a, const AdviceCause& b) {
+                return std::tie(b.time, a.location, a.callpath) <
+                       std::tie(a.time, b.location, b.callpath);
+              });
+    size_t best = static_cast<size_t>(AdvicePattern::kNoRemoteCause);
+    for (size_t k = 0; k < kAdvicePatternCount; ++k) {
+      if (finding.pattern_time[k] > finding.pattern_time[best]) best = k;
+    }
+    finding.pattern = static_cast<AdvicePattern>(best);
+  }
+  return findings;
+}
+
+}  // namespace cw::analysis

@@ -1,0 +1,43 @@
+// Cause analysis (PPW §5.2.2, Table 5-2): for each bottleneck instance, the remote operations
+// inside its time window that made it slow, and so its pattern:
+//   - a member of a collective operation: the members it can wait for (a broadcast's root, ...)
+//     that entered after it did and before it ended (Wait on group synchronisation);
+//   - else a wait the wait-state analysis charged to the call (its edges): a receive's Late
+//     Sender, a send's Late Receiver, a lock's holder, the write that ended a wait for a value,
+//     an epoch's partners;
+//   - else a one-sided transfer: the other processes' transfers to the same target inside its
+//     window (Competing put/get);
+//   - else no remote cause: the operation itself was slow (the network, contention from outside
+//     the program, a bad algorithm), which is what sets it apart from a wait state.
+// The waits come from the analysis's synchronisation edges, so Late Sender and Late Receiver
+// have their standard meaning (PPW's Table 5-2 prints them swapped).
+#pragma once
+
+#include <span>
+#include <vector>
+
+#include "analysis/advice/advice_types.h"
+#include "analysis/advice/detection.h"
+#include "analysis/waitstates/sync_edges.h"
+#include "match/sync_graph.h"
+#include "trace/trace.h"
+
+namespace cw::analysis {
+
+struct CauseInput {
+  const trace::Trace* trace = nullptr;
+  const match::SyncGraph* graph = nullptr;
+  std::span<const WaitEdge> edges;  // waiter events inside the waiting call or its Enter
+  std::span<const GenericType> region_types;
+  std::span<const DetectedBottleneck> bottlenecks;
+  unsigned threads = 1;
+};
+
+// One finding per bottleneck, in the same order, with its locations, bottleneck instances,
+// pattern counts and causes filled in (pattern: the one with most bottleneck time).
+std::vector<AdviceFinding> AnalyzeCauses(const CauseInput& in);
+
+// The finding pattern of a wait-state edge.
+AdvicePattern PatternOfWait(SyncPattern p);
+
+}  // namespace cw::analysis

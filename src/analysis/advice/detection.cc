@@ -1,0 +1,52 @@
+#include "analysis/advice/detection.h"
+
+namespace cw::analysis {
+
+std::vector<DetectedBottleneck> DetectBottlenecks(const DetectionInput& in,
+                                                  const AdviceParameters& p, uint64_t* candidates) {
+  std::vector<DetectedBottleneck> out;
+  uint64_t hot = 0;
+  const trace::Trace& trace = *in.trace;
+  const double resolution = static_cast<double>(trace.defs.clock.resolution);
+  for (uint32_t c = 0; c < in.stats.size(); ++c) {
+    const InstanceStats& s = in.stats[c];
+    if (s.count == 0 || s.total == 0 || in.total_time == 0) continue;
+    const uint32_t region = trace.CallpathRegion(c);
+    const GenericType type =
+        region < in.region_types.size() ? in.region_types[region] : GenericType::kLocal;
+    if (type == GenericType::kInitialization || type == GenericType::kTermination) continue;
+    if (static_cast<double>(s.total) <= p.hotspot_share * static_cast<double>(in.total_time)) {
+      continue;
+    }
+    ++hot;
+    const double mean = s.Mean();
+    std::optional<double> baseline;
+    if (in.baselines != nullptr && type != GenericType::kLocal &&
+        region < trace.defs.regions.size()) {
+      baseline =
+          in.baselines->Seconds(trace.defs.str(trace.defs.regions[region].name), in.processes,
+                                static_cast<double>(s.bytes) / static_cast<double>(s.count));
+    }
+    if (baseline) {
+      const double expected = *baseline * resolution;
+      if (mean > p.baseline_ratio * expected) {
+        out.push_back(DetectedBottleneck{c, DetectionFilter::kBaseline, expected,
+                                         p.baseline_ratio * expected});
+      }
+      continue;
+    }
+    if (s.count < 2) continue;
+    // A local operation deviates within a process; any other construct over all its instances
+    // (a barrier's waiting members against its last one).
+    const bool local = type == GenericType::kLocal;
+    const double high = local ? s.within_high : static_cast<double>(s.max) / mean;
+    const double low = local ? s.within_low : static_cast<double>(s.min) / mean;
+    if (high > p.deviation_high || low < p.deviation_low) {
+      out.push_back(DetectedBottleneck{c, DetectionFilter::kDeviation, std::nullopt, mean});
+    }
+  }
+  if (candidates != nullptr) *candidates = hot;
+  return out;
+}
+
+}  // namespace cw::analysis

@@ -1,0 +1,63 @@
+#include "analysis/advice/hints.h"
+
+namespace cw::analysis {
+
+std::vector<std::string> HintsFor(AdvicePattern pattern, GenericType type) {
+  switch (pattern) {
+    case AdvicePattern::kWaitOnGroup:
+      return {"distribute the work before this operation more evenly over the processes",
+              "replace the global synchronisation by point-to-point synchronisation with the "
+              "processes that really depend on each other",
+              "use the non-blocking form (MPI_Ibarrier, MPI_Iallreduce, ...) and compute while "
+              "the others arrive"};
+    case AdvicePattern::kWaitOnLock:
+      return {"do more local computation before asking for the lock",
+              "hold the lock for less time: move work out of the locked region",
+              "use several locks (one per independent datum) or shared locks for readers"};
+    case AdvicePattern::kWaitOnValue:
+      return {"do more local computation before waiting for the value",
+              "have the writer update the value earlier"};
+    case AdvicePattern::kCompetingTransfer:
+      return {"use non-blocking transfers (_nbi, MPI_Rput/MPI_Rget) and complete them together",
+              "spread the transfers over several target processes or over time"};
+    case AdvicePattern::kLateSender:
+      return {"send earlier: less computation before the send on the sending process",
+              "post the receive as non-blocking (MPI_Irecv) early and compute until MPI_Wait",
+              "balance the work between sender and receiver"};
+    case AdvicePattern::kLateReceiver:
+      return {"post the receive earlier on the receiving process",
+              "use a non-blocking send (MPI_Isend) and compute until MPI_Wait",
+              "messages above the eager limit wait for their receive: send smaller messages or "
+              "raise the eager limit"};
+    case AdvicePattern::kNoRemoteCause:
+      if (type == GenericType::kLocal) {
+        return {
+            "its instances differ although they should do alike: look for input-dependent "
+            "work, cache effects or operating-system noise"};
+      }
+      return {
+          "the operation itself was slow, with no process to blame: check the network and "
+          "other jobs sharing it, the message sizes, and the algorithm the library chose "
+          "(another collective algorithm or a different collective)",
+          "overlap it with computation (its non-blocking form)"};
+    case AdvicePattern::kImbalancedBlock:
+    case AdvicePattern::kImbalancedCallpath:
+      return {"distribute the work of this part more evenly over the processes"};
+    case AdvicePattern::kRedundantBarrier:
+      return {"remove the barrier: no process communicates since the previous synchronisation"};
+    case AdvicePattern::kSmallTransfers:
+      return {
+          "combine the small transfers to one target into one bulk transfer (message "
+          "aggregation)"};
+    case AdvicePattern::kSerialisedTransfers:
+      return {"use non-blocking transfers to the different targets and complete them together",
+              "use a bulk or collective transfer if appropriate"};
+    case AdvicePattern::kHighFrequency:
+      return {
+          "the operation is short and very frequent: merge its calls, or leave it out of "
+          "the measurement (its recording distorts the timing)"};
+  }
+  return {};
+}
+
+}  // namespace cw::analysis

@@ -1,0 +1,15 @@
+// Resolution hints (PPW §5.2.5, Table 5-3, with what MPI users need besides: a receive posted
+// earlier, message aggregation, another collective, overlap of communication and computation).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "analysis/advice/advice_types.h"
+
+namespace cw::analysis {
+
+// What to try against a finding of `pattern` on a construct of generic type `type`.
+std::vector<std::string> HintsFor(AdvicePattern pattern, GenericType type);
+
+}  // namespace cw::analysis

@@ -1,0 +1,117 @@
+#include "analysis/advice/instance_stats.h"
+
+#include <algorithm>
+
+#include "base/flat_hash_map.h"
+#include "base/parallel.h"
+#include "trace/event_kind.h"
+
+namespace cw::analysis {
+
+void InstanceStats::Merge(const InstanceStats& o) {
+  count += o.count;
+  total += o.total;
+  min = std::min(min, o.min);
+  max = std::max(max, o.max);
+  bytes += o.bytes;
+}
+
+namespace {
+
+using trace::EventKind;
+using trace::PayloadFamily;
+
+// The bytes record `i` moves.
+uint64_t BytesOf(const trace::LocationEvents& ev, uint32_t i) {
+  switch (trace::PayloadFamilyOf(ev.kind(i))) {
+    case PayloadFamily::kP2p:
+      return ev.p2p(i).bytes;
+    case PayloadFamily::kCollective:
+      return ev.collective(i).sent + ev.collective(i).received;
+    case PayloadFamily::kRma:
+      return ev.rma(i).sent + ev.rma(i).received;
+    default:
+      return 0;
+  }
+}
+
+GenericType TypeOf(const trace::Trace& trace, std::span<const GenericType> region_types,
+                   uint32_t callpath) {
+  const uint32_t region = trace.CallpathRegion(callpath);
+  return region < region_types.size() ? region_types[region] : GenericType::kLocal;
+}
+
+FlatHashMap<uint32_t, InstanceStats> LocationStats(const trace::Trace& trace,
+                                                   std::span<const GenericType> region_types,
+                                                   uint32_t location) {
+  const trace::LocationEvents& ev = trace.location(location);
+  FlatHashMap<uint32_t, InstanceStats> stats;
+  struct Open {
+    uint32_t enter;
+    uint64_t children = 0;
+    uint64_t bytes = 0;
+  };
+  std::vector<Open> open;
+  std::span<const EventKind> kinds = ev.kinds();
+  for (uint32_t i = 0; i < kinds.size(); ++i) {
+    switch (kinds[i]) {
+      case EventKind::kEnter:
+        open.push_back(Open{i});
+        break;
+      case EventKind::kLeave: {
+        if (open.empty()) break;
+        const Open o = open.back();
+        open.pop_back();
+        const uint64_t inclusive = ev.time(i) - ev.time(o.enter);
+        const uint32_t callpath = ev.ref(o.enter);
+        InstanceStats* s = stats.Find(callpath);
+        if (s == nullptr) {
+          stats.Insert(callpath, InstanceStats{});
+          s = stats.Find(callpath);
+        }
+        s->Add(InstanceMeasure(TypeOf(trace, region_types, callpath), inclusive, o.children));
+        s->bytes += o.bytes;
+        if (!open.empty()) open.back().children += inclusive;
+        break;
+      }
+      default:
+        if (!open.empty()) open.back().bytes += BytesOf(ev, i);
+        break;
+    }
+  }
+  return stats;
+}
+
+}  // namespace
+
+std::vector<InstanceStats> CollectInstanceStats(const trace::Trace& trace,
+                                                std::span<const GenericType> region_types,
+                                                unsigned threads) {
+  const uint32_t n = trace.location_count();
+  std::vector<FlatHashMap<uint32_t, InstanceStats>> per_location(n);
+  ParallelFor(n, threads, [&](size_t loc) {
+    per_location[loc] = LocationStats(trace, region_types, static_cast<uint32_t>(loc));
+  });
+  std::vector<InstanceStats> out(trace.call_tree.size());
+  for (const auto& stats : per_location) {
+    stats.ForEach([&](uint32_t callpath, const InstanceStats& s) {
+      if (callpath >= out.size()) return;
+      InstanceStats& all = out[callpath];
+      all.Merge(s);
+      if (s.count < 2 || s.total == 0) return;
+      all.within_high = std::max(all.within_high, static_cast<double>(s.max) / s.Mean());
+      all.within_low = std::min(all.within_low, static_cast<double>(s.min) / s.Mean());
+    });
+  }
+  return out;
+}
+
+uint64_t TotalLocationTime(const trace::Trace& trace) {
+  uint64_t total = 0;
+  for (const trace::LocationEvents& ev : trace.locations) {
+    if (!ev.empty()) total += ev.last_time() - ev.first_time();
+  }
+  return total;
+}
+
+}  // namespace cw::analysis

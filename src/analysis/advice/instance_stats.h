@@ -1,0 +1,54 @@
+// Per call path, the statistics of its instances over every location, and within each: what
+// bottleneck detection (detection.h) filters. An instance is one visit of the call path (Enter to
+// Leave); a local operation (a user function, computation) is measured by its exclusive time, so
+// that a function is not a bottleneck for the calls it makes, every other construct by its
+// inclusive time.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "analysis/generic/generic_types.h"
+#include "trace/trace.h"
+
+namespace cw::analysis {
+
+struct InstanceStats {
+  uint64_t count = 0;
+  uint64_t total = 0;  // ticks
+  uint64_t min = UINT64_MAX;
+  uint64_t max = 0;
+  uint64_t bytes = 0;  // sent and received by the records directly inside its instances
+  // Over the locations with two instances or more, the largest max/mean and the smallest
+  // min/mean of one location's instances: how a local operation deviates within a process
+  // (across processes its instances differ by load imbalance, which the global analyses see).
+  double within_high = 0;
+  double within_low = 1;
+
+  void Add(uint64_t duration) {
+    ++count;
+    total += duration;
+    min = duration < min ? duration : min;
+    max = duration > max ? duration : max;
+  }
+  void Merge(const InstanceStats& o);
+  double Mean() const {
+    return count == 0 ? 0 : static_cast<double>(total) / static_cast<double>(count);
+  }
+};
+
+// The measure of an instance lasting `inclusive` ticks, `children` of them in nested regions.
+inline uint64_t InstanceMeasure(GenericType type, uint64_t inclusive, uint64_t children) {
+  return type == GenericType::kLocal ? inclusive - children : inclusive;
+}
+
+// Indexed by call path. `region_types` by region (ConstructMap::ClassifyRegions).
+std::vector<InstanceStats> CollectInstanceStats(const trace::Trace& trace,
+                                                std::span<const GenericType> region_types,
+                                                unsigned threads);
+
+// Every location's span (first to last event), summed: the time hotspots are a share of.
+uint64_t TotalLocationTime(const trace::Trace& trace);
+
+}  // namespace cw::analysis

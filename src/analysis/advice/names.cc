@@ -1,0 +1,49 @@
+#include "analysis/advice/advice_types.h"
+
+namespace cw::analysis {
+
+std::string_view AdvicePatternName(AdvicePattern p) {
+  switch (p) {
+    case AdvicePattern::kWaitOnGroup:
+      return "wait_on_group";
+    case AdvicePattern::kWaitOnLock:
+      return "wait_on_lock";
+    case AdvicePattern::kWaitOnValue:
+      return "wait_on_value";
+    case AdvicePattern::kCompetingTransfer:
+      return "competing_transfer";
+    case AdvicePattern::kLateSender:
+      return "late_sender";
+    case AdvicePattern::kLateReceiver:
+      return "late_receiver";
+    case AdvicePattern::kNoRemoteCause:
+      return "no_remote_cause";
+    case AdvicePattern::kImbalancedBlock:
+      return "imbalanced_block";
+    case AdvicePattern::kImbalancedCallpath:
+      return "imbalanced_callpath";
+    case AdvicePattern::kRedundantBarrier:
+      return "redundant_barrier";
+    case AdvicePattern::kSmallTransfers:
+      return "small_transfers";
+    case AdvicePattern::kSerialisedTransfers:
+      return "serialised_transfers";
+    case AdvicePattern::kHighFrequency:
+      return "high_frequency";
+  }
+  return "";
+}
+
+std::string_view DetectionFilterName(DetectionFilter f) {
+  switch (f) {
+    case DetectionFilter::kBaseline:
+      return "baseline";
+    case DetectionFilter::kDeviation:
+      return "deviation";
+    case DetectionFilter::kNone:
+      return "";
+  }
+  return "";
+}
+
+}  // namespace cw::analysis

@@ -1,0 +1,130 @@
+#include "report/advice_section.h"
+
+#include <cstdio>
+
+#include "analysis/advice/advice.h"
+#include "report/report.h"
+#include "report/text_summary.h"
+
+namespace cw::report {
+
+AdviceReport SummarizeAdvice(const analysis::Advice& advice, const trace::Trace& trace) {
+  const double resolution = static_cast<double>(trace.defs.clock.resolution);
+  auto seconds = [&](double ticks) { return ticks / resolution; };
+  AdviceReport r;
+  r.parameters = advice.parameters;
+  r.baselines = advice.baselines;
+  r.total_time = seconds(static_cast<double>(advice.total_time));
+  r.candidates = advice.candidates;
+  r.findings_left_out = advice.findings_left_out;
+  for (const analysis::AdviceFinding& f : advice.findings) {
+    AdviceFindingEntry e;
+    e.pattern = f.pattern;
+    e.callpath = f.callpath;
+    e.type = f.type;
+    e.filter = f.filter;
+    e.locations = f.locations;
+    e.time = seconds(static_cast<double>(f.time));
+    e.bottleneck_time = seconds(static_cast<double>(f.bottleneck_time));
+    e.excess = seconds(analysis::ExcessTime(f));
+    e.mean = seconds(f.mean);
+    e.min = seconds(static_cast<double>(f.min));
+    e.max = seconds(static_cast<double>(f.max));
+    if (f.expected) e.expected = seconds(*f.expected);
+    e.instances = f.instances;
+    e.bottleneck_instances = f.bottleneck_instances;
+    for (int k = 0; k < analysis::kAdvicePatternCount; ++k) {
+      const uint64_t n = f.pattern_counts[static_cast<size_t>(k)];
+      if (n > 0) e.pattern_counts.emplace_back(static_cast<analysis::AdvicePattern>(k), n);
+    }
+    for (const analysis::AdviceCause& c : f.causes) {
+      e.causes.push_back(AdviceCauseEntry{
+          c.location,
+          c.callpath == trace::kNone ? std::nullopt : std::optional<uint32_t>(c.callpath),
+          seconds(static_cast<double>(c.time)), c.instances, trace.SecondsSinceStart(c.first)});
+    }
+    e.hints = f.hints;
+    if (f.predicted_saving) e.predicted_saving = seconds(*f.predicted_saving);
+    r.findings.push_back(std::move(e));
+  }
+  return r;
+}
+
+namespace {
+
+std::string Locations(const Report& r, const std::vector<uint32_t>& locations) {
+  std::string out;
+  const size_t shown = std::min<size_t>(locations.size(), 4);
+  for (size_t k = 0; k < shown; ++k) out += (k ? ", " : "") + r.LocationLabel(locations[k]);
+  if (locations.size() > shown) {
+    out += " and " + std::to_string(locations.size() - shown) + " more";
+  }
+  return out;
+}
+
+std::string Why(const Report& r, const AdviceFindingEntry& f) {
+  std::string why;
+  switch (f.pattern) {
+    case analysis::AdvicePattern::kNoRemoteCause:
+      why = f.type == analysis::GenericType::kLocal
+                ? "its instances differ (no other process is involved)"
+                : "slow with no other process to blame (the operation itself)";
+      break;
+    default:
+      why = std::string(analysis::AdvicePatternName(f.pattern));
+      if (!f.causes.empty()) {
+        why += ", caused by " + r.LocationLabel(f.causes.front().location);
+        if (f.causes.front().callpath) why += " in " + r.CallpathName(*f.causes.front().callpath);
+      }
+      break;
+  }
+  return why;
+}
+
+}  // namespace
+
+void AdviceTextSection(const Report& r, std::string& out) {
+  if (!r.advice) return;
+  const AdviceReport& a = *r.advice;
+  const analysis::AdviceParameters& p = a.parameters;
+  char line[256];
+  out += "Bottlenecks and what to do\n";
+  std::snprintf(line, sizeof(line), "  hotspots above %.3g %% of all time; %s\n",
+                100 * p.hotspot_share,
+                a.baselines ? "baseline filter (ratio above the baseline) where a baseline exists, "
+                              "else deviation filter"
+                            : "no baselines (--baselines): deviation filter only");
+  out += line;
+  std::snprintf(line, sizeof(line),
+                "  (baseline ratio %.3g, deviation: longest/mean above %.3g or shortest/mean "
+                "below %.3g)\n",
+                p.baseline_ratio, p.deviation_high, p.deviation_low);
+  out += line;
+  if (a.findings.empty()) {
+    out += "  none found: no call path past the hotspot filter took longer than expected.\n\n";
+    return;
+  }
+  int rank = 0;
+  for (const AdviceFindingEntry& f : a.findings) {
+    std::snprintf(line, sizeof(line), "%2d. ", ++rank);
+    out += line + r.CallpathName(f.callpath) + " on " + Locations(r, f.locations) + "\n";
+    out += "    what:  " + FormatSeconds(f.excess) + " beyond " +
+           (f.expected ? "the baseline " + FormatSeconds(*f.expected) + " per call"
+                       : "the mean " + FormatSeconds(f.mean) + " per call") +
+           " (" + std::to_string(f.bottleneck_instances) + " of " + std::to_string(f.instances) +
+           " calls, found by the " + std::string(analysis::DetectionFilterName(f.filter)) +
+           " filter)\n";
+    out += "    why:   " + Why(r, f) + "\n";
+    if (!f.hints.empty()) out += "    fix:   " + f.hints.front() + "\n";
+    out += "    saves: " +
+           (f.predicted_saving ? FormatSeconds(*f.predicted_saving) + " (predicted)"
+                               : std::string("not predicted yet")) +
+           "\n";
+  }
+  if (a.findings_left_out > 0) {
+    out += "  ... and " + std::to_string(a.findings_left_out) + " more in report.json\n";
+  }
+  out += "\n";
+}
+
+}  // namespace cw::report

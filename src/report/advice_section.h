@@ -1,0 +1,59 @@
+// The automatic bottleneck analysis in the reports (analysis/advice/): the model in report
+// units (report.json's `advice`, json_writer.cc) and the "Bottlenecks and what to do" section
+// of summary.txt. docs/report-format.md documents every field.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis/advice/advice_types.h"
+#include "trace/trace.h"
+
+namespace cw::report {
+
+struct Report;
+
+struct AdviceCauseEntry {
+  uint32_t location = 0;
+  std::optional<uint32_t> callpath;
+  double time = 0;  // seconds of waiting it caused
+  uint64_t instances = 0;
+  double first = 0;  // seconds since the trace's global offset
+};
+
+struct AdviceFindingEntry {
+  analysis::AdvicePattern pattern = analysis::AdvicePattern::kNoRemoteCause;
+  uint32_t callpath = 0;
+  analysis::GenericType type = analysis::GenericType::kLocal;
+  analysis::DetectionFilter filter = analysis::DetectionFilter::kNone;
+  std::vector<uint32_t> locations;
+  double time = 0;                    // seconds, all instances
+  double bottleneck_time = 0;         // seconds, its bottleneck instances
+  double excess = 0;                  // seconds beyond what was expected of them
+  double mean = 0, min = 0, max = 0;  // seconds per instance
+  std::optional<double> expected;     // seconds per instance
+  uint64_t instances = 0;
+  uint64_t bottleneck_instances = 0;
+  std::vector<std::pair<analysis::AdvicePattern, uint64_t>> pattern_counts;  // non-zero ones
+  std::vector<AdviceCauseEntry> causes;
+  std::vector<std::string> hints;
+  std::optional<double> predicted_saving;  // seconds
+};
+
+struct AdviceReport {
+  analysis::AdviceParameters parameters;
+  std::optional<std::string> baselines;
+  double total_time = 0;  // seconds
+  uint64_t candidates = 0;
+  std::vector<AdviceFindingEntry> findings;
+  uint64_t findings_left_out = 0;
+};
+
+AdviceReport SummarizeAdvice(const analysis::Advice& advice, const trace::Trace& trace);
+
+// summary.txt's "Bottlenecks and what to do" (nothing without the analysis).
+void AdviceTextSection(const Report& report, std::string& out);
+
+}  // namespace cw::report

@@ -1,0 +1,89 @@
+// `causeway analyze --advice` and `--baselines` from the command line.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "testing/scenario.h"
+#include "tests/common/paths.h"
+
+namespace cw {
+namespace {
+
+// Rank 1's second receive (3..11) waits 7 s for rank 0's send, entered at 10; its others last 2
+// and 1 s (advice_test.cc derives the finding).
+testing::Scenario LateSecondSend() {
+  testing::Scenario s(2);
+  s.rank(0)
+      .Enter(0, "main")
+      .Call(0, 1, "a")
+      .Send(1, 2, 1, 0, 8)
+      .Call(2, 10, "b")
+      .Send(10, 11, 1, 0, 8)
+      .Call(11, 12, "c")
+      .Send(12, 13, 1, 0, 8)
+      .Leave(40, "main");
+  s.rank(1)
+      .Enter(0, "main")
+      .Recv(0, 2, 0, 0, 8)
+      .Recv(3, 11, 0, 0, 8)
+      .Recv(12, 13, 0, 0, 8)
+      .Leave(40, "main");
+  return s;
+}
+
+std::string Slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+TEST(AdviceCliTest, AnalyzeWritesTheBottlenecks) {
+  const std::string dir = testing::MakeTempDir("advice-cli");
+  const std::string anchor = LateSecondSend().WriteOrDie(dir);
+  std::string out;
+  ASSERT_EQ(test::RunCommand(test::CausewayBinary() + " analyze -q --advice " + anchor + " -o " +
+                                 dir + "/report",
+                             &out),
+            0)
+      << out;
+  const nlohmann::json report = nlohmann::json::parse(Slurp(dir + "/report/report.json"));
+  ASSERT_EQ(report["advice"]["findings"].size(), 1u);
+  EXPECT_EQ(report["advice"]["findings"][0]["pattern"], "late_sender");
+  const std::string summary = Slurp(dir + "/report/summary.txt");
+  EXPECT_NE(summary.find("Bottlenecks and what to do"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("late_sender, caused by rank 0 in main/MPI_Send"), std::string::npos)
+      << summary;
+
+  // Baselines: a stricter deviation bound finds nothing without them, the baseline of
+  // MPI_Recv (0.5 s: mean 11/3 is 7.3 times it) finds the receive again.
+  const std::string baselines = dir + "/machine.baselines";
+  std::ofstream(baselines) << "MPI_Recv 2 8 0.5\n";
+  ASSERT_EQ(test::RunCommand(test::CausewayBinary() + " analyze -q --deviation-high 5 " +
+                                 "--deviation-low 0.1 --baselines " + baselines + " " + anchor +
+                                 " -o " + dir + "/with-baselines",
+                             &out),
+            0)
+      << out;
+  const nlohmann::json with = nlohmann::json::parse(Slurp(dir + "/with-baselines/report.json"));
+  EXPECT_EQ(with["advice"]["baselines"], baselines);
+  ASSERT_EQ(with["advice"]["findings"].size(), 1u);
+  EXPECT_EQ(with["advice"]["findings"][0]["filter"], "baseline");
+  EXPECT_EQ(with["advice"]["findings"][0]["expected"], 0.5);
+  EXPECT_EQ(with["advice"]["parameters"]["deviation_high"], 5.0);
+
+  // A malformed baselines file stops the analysis before reading, naming its line.
+  std::ofstream(baselines) << "MPI_Recv 2 8\n";
+  EXPECT_EQ(test::RunCommand(test::CausewayBinary() + " analyze -q --baselines " + baselines + " " +
+                                 anchor + " -o " + dir + "/bad",
+                             &out),
+            1)
+      << out;
+  EXPECT_NE(out.find("machine.baselines:1"), std::string::npos) << out;
+}
+
+}  // namespace
+}  // namespace cw
