@@ -26,6 +26,21 @@ void AddAdviceOptions(CLI::App& app, AdviceFlags& flags) {
                  "bottleneck detection without a baseline: shortest instance / mean below this "
                  "is a bottleneck (0.5)")
       ->check(CLI::Range(0.0, 1.0));
+  app.add_option("--imbalance", p.imbalance,
+                 "load balance: a program block or call path whose slowest process exceeds the "
+                 "mean by more than this share is imbalanced (0.25)")
+      ->check(CLI::Range(0.0, 1e9));
+  app.add_option("--frequent-count", p.frequent_count,
+                 "frequency analysis: least calls of a call path on one location (1000)")
+      ->check(CLI::Range(uint64_t{1}, UINT64_MAX));
+  app.add_option("--frequent-mean", p.frequent_mean,
+                 "frequency analysis: longest mean call, seconds (1e-5)")
+      ->check(CLI::Range(0.0, 1e9));
+  app.add_option("--transfer-run", p.transfer_run,
+                 "frequency analysis: least consecutive transfers that make a run (8)")
+      ->check(CLI::Range(uint64_t{2}, UINT64_MAX));
+  app.add_option("--small-bytes", p.small_bytes,
+                 "frequency analysis: largest transfer counted as small, bytes (4096)");
 }
 
 Result<std::optional<analysis::Baselines>> ReadBaselines(const AdviceFlags& flags) {

@@ -47,6 +47,28 @@ AdviceReport SummarizeAdvice(const analysis::Advice& advice, const trace::Trace&
     if (f.predicted_saving) e.predicted_saving = seconds(*f.predicted_saving);
     r.findings.push_back(std::move(e));
   }
+  const analysis::LoadBalance& lb = advice.load_balance;
+  auto ticks = [&](uint64_t t) { return seconds(static_cast<double>(t)); };
+  for (const analysis::ProcessBalance& b : lb.processes) {
+    r.processes.push_back(ProcessBalanceEntry{b.location, ticks(b.computation),
+                                              ticks(b.communication), ticks(b.synchronisation),
+                                              ticks(b.other)});
+  }
+  r.computation_imbalance = lb.computation_imbalance;
+  r.bottleneck_processes = lb.bottleneck_processes;
+  for (const analysis::BlockBalance& b : lb.blocks) {
+    r.blocks.push_back(BlockBalanceEntry{
+        b.index, b.closing == trace::kNone ? std::nullopt : std::optional<uint32_t>(b.closing),
+        trace.SecondsSinceStart(b.begin), seconds(b.mean), ticks(b.max), b.max_location});
+  }
+  r.block_count = lb.block_count;
+  for (const analysis::CallpathBalance& b : lb.callpaths) {
+    r.callpath_balance.push_back(CallpathBalanceEntry{b.callpath, seconds(b.mean), ticks(b.max),
+                                                      b.max_location, b.processes});
+  }
+  for (const analysis::RedundantBarrier& b : advice.redundant_barriers) {
+    r.redundant_barriers.push_back(RedundantBarrierEntry{b.callpath, b.instances, ticks(b.time)});
+  }
   return r;
 }
 
@@ -60,6 +82,35 @@ std::string Locations(const Report& r, const std::vector<uint32_t>& locations) {
     out += " and " + std::to_string(locations.size() - shown) + " more";
   }
   return out;
+}
+
+std::string What(const AdviceFindingEntry& f) {
+  using analysis::AdvicePattern;
+  const std::string n = std::to_string(f.bottleneck_instances);
+  switch (f.pattern) {
+    case AdvicePattern::kImbalancedBlock:
+      return FormatSeconds(f.excess) + " beyond the mean over the processes (" +
+             FormatSeconds(f.mean) + " per block) in " + n + " program block(s) it ends";
+    case AdvicePattern::kImbalancedCallpath:
+      return FormatSeconds(f.bottleneck_time) + " on the slowest process against a mean of " +
+             FormatSeconds(f.mean) + " (load balance)";
+    case AdvicePattern::kRedundantBarrier:
+      return FormatSeconds(f.time) + " in " + n +
+             " call(s) with no communication since the previous synchronisation";
+    case AdvicePattern::kSmallTransfers:
+    case AdvicePattern::kSerialisedTransfers:
+      return FormatSeconds(f.time) + " in " + n + " transfers, " + std::to_string(f.instances) +
+             " run(s) of consecutive ones";
+    case AdvicePattern::kHighFrequency:
+      return std::to_string(f.instances) + " calls of " + FormatSeconds(f.mean) + " on average, " +
+             FormatSeconds(f.time) + " in all";
+    default:
+      return FormatSeconds(f.excess) + " beyond " +
+             (f.expected ? "the baseline " + FormatSeconds(*f.expected) + " per call"
+                         : "the mean " + FormatSeconds(f.mean) + " per call") +
+             " (" + n + " of " + std::to_string(f.instances) + " calls, found by the " +
+             std::string(analysis::DetectionFilterName(f.filter)) + " filter)";
+  }
 }
 
 std::string Why(const Report& r, const AdviceFindingEntry& f) {
@@ -108,12 +159,7 @@ void AdviceTextSection(const Report& r, std::string& out) {
   for (const AdviceFindingEntry& f : a.findings) {
     std::snprintf(line, sizeof(line), "%2d. ", ++rank);
     out += line + r.CallpathName(f.callpath) + " on " + Locations(r, f.locations) + "\n";
-    out += "    what:  " + FormatSeconds(f.excess) + " beyond " +
-           (f.expected ? "the baseline " + FormatSeconds(*f.expected) + " per call"
-                       : "the mean " + FormatSeconds(f.mean) + " per call") +
-           " (" + std::to_string(f.bottleneck_instances) + " of " + std::to_string(f.instances) +
-           " calls, found by the " + std::string(analysis::DetectionFilterName(f.filter)) +
-           " filter)\n";
+    out += "    what:  " + What(f) + "\n";
     out += "    why:   " + Why(r, f) + "\n";
     if (!f.hints.empty()) out += "    fix:   " + f.hints.front() + "\n";
     out += "    saves: " +

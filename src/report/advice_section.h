@@ -42,6 +42,29 @@ struct AdviceFindingEntry {
   std::optional<double> predicted_saving;  // seconds
 };
 
+struct ProcessBalanceEntry {
+  uint32_t location = 0;
+  double computation = 0, communication = 0, synchronisation = 0, other = 0;  // seconds
+};
+struct BlockBalanceEntry {
+  uint32_t index = 0;
+  std::optional<uint32_t> closing;  // call path of the synchronisation that ends it
+  double begin = 0;                 // seconds since the trace's global offset
+  double mean = 0, max = 0;         // seconds per process
+  uint32_t max_location = 0;
+};
+struct CallpathBalanceEntry {
+  uint32_t callpath = 0;
+  double mean = 0, max = 0;  // seconds per process
+  uint32_t max_location = 0;
+  uint32_t processes = 0;
+};
+struct RedundantBarrierEntry {
+  uint32_t callpath = 0;
+  uint64_t instances = 0;
+  double time = 0;  // seconds, over every member
+};
+
 struct AdviceReport {
   analysis::AdviceParameters parameters;
   std::optional<std::string> baselines;
@@ -49,6 +72,13 @@ struct AdviceReport {
   uint64_t candidates = 0;
   std::vector<AdviceFindingEntry> findings;
   uint64_t findings_left_out = 0;
+  std::vector<ProcessBalanceEntry> processes;
+  double computation_imbalance = 0;
+  std::vector<uint32_t> bottleneck_processes;
+  std::vector<BlockBalanceEntry> blocks;
+  uint64_t block_count = 0;
+  std::vector<CallpathBalanceEntry> callpath_balance;
+  std::vector<RedundantBarrierEntry> redundant_barriers;
 };
 
 AdviceReport SummarizeAdvice(const analysis::Advice& advice, const trace::Trace& trace);

@@ -52,6 +52,40 @@ json MetricsJson() {
   return metrics;
 }
 
+json LoadBalanceJson(const AdviceReport& a) {
+  json processes = json::array();
+  for (const ProcessBalanceEntry& b : a.processes) {
+    processes.push_back({{"location", b.location},
+                         {"computation", b.computation},
+                         {"communication", b.communication},
+                         {"synchronisation", b.synchronisation},
+                         {"other", b.other}});
+  }
+  json blocks = json::array();
+  for (const BlockBalanceEntry& b : a.blocks) {
+    blocks.push_back({{"index", b.index},
+                      {"closing", OptionalId(b.closing)},
+                      {"begin", b.begin},
+                      {"mean", b.mean},
+                      {"max", b.max},
+                      {"max_location", b.max_location}});
+  }
+  json callpaths = json::array();
+  for (const CallpathBalanceEntry& b : a.callpath_balance) {
+    callpaths.push_back({{"callpath", b.callpath},
+                         {"mean", b.mean},
+                         {"max", b.max},
+                         {"max_location", b.max_location},
+                         {"processes", b.processes}});
+  }
+  return {{"processes", processes},
+          {"computation_imbalance", a.computation_imbalance},
+          {"bottleneck_processes", a.bottleneck_processes},
+          {"blocks", blocks},
+          {"block_count", a.block_count},
+          {"callpaths", callpaths}};
+}
+
 // report.json's `advice` (null without the analysis).
 json AdviceJson(const Report& report) {
   auto optional = [](const std::optional<double>& v) { return v ? json(*v) : json(nullptr); };
@@ -91,18 +125,29 @@ json AdviceJson(const Report& report) {
                         {"hints", f.hints},
                         {"predicted_saving", optional(f.predicted_saving)}});
   }
+  json barriers = json::array();
+  for (const RedundantBarrierEntry& b : a.redundant_barriers) {
+    barriers.push_back({{"callpath", b.callpath}, {"instances", b.instances}, {"time", b.time}});
+  }
   const analysis::AdviceParameters& p = a.parameters;
   return {{"parameters",
            {{"hotspot_share", p.hotspot_share},
             {"baseline_ratio", p.baseline_ratio},
             {"deviation_high", p.deviation_high},
             {"deviation_low", p.deviation_low},
-            {"max_findings", p.max_findings}}},
+            {"max_findings", p.max_findings},
+            {"imbalance", p.imbalance},
+            {"frequent_count", p.frequent_count},
+            {"frequent_mean", p.frequent_mean},
+            {"transfer_run", p.transfer_run},
+            {"small_bytes", p.small_bytes}}},
           {"baselines", a.baselines ? json(*a.baselines) : json(nullptr)},
           {"total_time", a.total_time},
           {"candidates", a.candidates},
           {"findings", findings},
-          {"findings_left_out", a.findings_left_out}};
+          {"findings_left_out", a.findings_left_out},
+          {"load_balance", LoadBalanceJson(a)},
+          {"redundant_barriers", barriers}};
 }
 
 }  // namespace

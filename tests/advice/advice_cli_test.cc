@@ -51,8 +51,10 @@ TEST(AdviceCliTest, AnalyzeWritesTheBottlenecks) {
             0)
       << out;
   const nlohmann::json report = nlohmann::json::parse(Slurp(dir + "/report/report.json"));
-  ASSERT_EQ(report["advice"]["findings"].size(), 1u);
+  // The Late Sender and its cause, b's imbalance (advice_test.cc).
+  ASSERT_EQ(report["advice"]["findings"].size(), 2u);
   EXPECT_EQ(report["advice"]["findings"][0]["pattern"], "late_sender");
+  EXPECT_EQ(report["advice"]["findings"][1]["pattern"], "imbalanced_callpath");
   const std::string summary = Slurp(dir + "/report/summary.txt");
   EXPECT_NE(summary.find("Bottlenecks and what to do"), std::string::npos) << summary;
   EXPECT_NE(summary.find("late_sender, caused by rank 0 in main/MPI_Send"), std::string::npos)
@@ -70,7 +72,7 @@ TEST(AdviceCliTest, AnalyzeWritesTheBottlenecks) {
       << out;
   const nlohmann::json with = nlohmann::json::parse(Slurp(dir + "/with-baselines/report.json"));
   EXPECT_EQ(with["advice"]["baselines"], baselines);
-  ASSERT_EQ(with["advice"]["findings"].size(), 1u);
+  ASSERT_EQ(with["advice"]["findings"].size(), 2u);
   EXPECT_EQ(with["advice"]["findings"][0]["filter"], "baseline");
   EXPECT_EQ(with["advice"]["findings"][0]["expected"], 0.5);
   EXPECT_EQ(with["advice"]["parameters"]["deviation_high"], 5.0);

@@ -30,6 +30,42 @@ Analysis AdviseOn(const Scenario& s, const Baselines* baselines = nullptr,
   return test::AnalyzeScenarioWith(s, options);
 }
 
+// "pattern at call path on locations" for each finding, for failure messages.
+std::string Describe(const Analysis& a) {
+  std::string out;
+  for (const AdviceFinding& f : a.result.advice->findings) {
+    out += std::string(AdvicePatternName(f.pattern)) + " at " + a.trace.CallpathName(f.callpath) +
+           " on";
+    for (uint32_t l : f.locations) out += " " + std::to_string(l);
+    out += " (excess " + std::to_string(ExcessTime(f)) + ")\n";
+  }
+  return out;
+}
+
+// Each finding as "pattern at call path on locations", in rank order.
+std::vector<std::string> Patterns(const Analysis& a) {
+  std::vector<std::string> out;
+  for (const AdviceFinding& f : a.result.advice->findings) {
+    std::string line = std::string(AdvicePatternName(f.pattern)) + " at " +
+                       a.trace.CallpathName(f.callpath) + " on";
+    for (uint32_t l : f.locations) line += " " + std::to_string(l);
+    out.push_back(line);
+  }
+  return out;
+}
+
+// The finding of `pattern` at `callpath`; fails the test if there is none.
+const AdviceFinding& Finding(const Analysis& a, AdvicePattern pattern,
+                             const std::string& callpath) {
+  for (const AdviceFinding& f : a.result.advice->findings) {
+    if (f.pattern == pattern && a.trace.CallpathName(f.callpath) == callpath) return f;
+  }
+  ADD_FAILURE() << "no " << AdvicePatternName(pattern) << " at " << callpath << " in\n"
+                << Describe(a);
+  static const AdviceFinding none;
+  return none;
+}
+
 Baselines ParseOrDie(const std::string& text) {
   Result<Baselines> b = Baselines::Parse(text, "test");
   EXPECT_TRUE(b.has_value()) << (b ? "" : b.error().message());
@@ -69,7 +105,12 @@ TEST(AdviceTest, TheDeviationFilterFindsALateSender) {
   // Past the 1 % hotspot filter (0.8 s): main (exclusive 27 + 29 s), MPI_Recv (11), b (8),
   // MPI_Send (3), a (1) and c (1).
   EXPECT_EQ(advice.candidates, 6u);
-  ASSERT_EQ(advice.findings.size(), 1u);
+  // Besides the Late Sender, its cause: b runs on rank 0 only (8 s; mean over the two processes
+  // 4, max - mean 4 s > 0.8 s, max/mean - 1 = 1 > 0.25), an imbalanced call path. Ranked by
+  // excess: 8 - 11/3 = 4.33 before 4.
+  EXPECT_EQ(Patterns(a), (std::vector<std::string>{"late_sender at main/MPI_Recv on 1",
+                                                   "imbalanced_callpath at main/b on 0"}))
+      << Describe(a);
   const AdviceFinding& f = advice.findings[0];
   EXPECT_EQ(f.pattern, AdvicePattern::kLateSender);
   EXPECT_EQ(f.callpath, a.Callpath("main/MPI_Recv"));
@@ -101,15 +142,17 @@ TEST(AdviceTest, TheHotspotFilterComesFirst) {
   p.hotspot_share = 0.2;
   Analysis a = AdviseOn(LateSecondSend(), nullptr, p);
   EXPECT_EQ(a.result.advice->candidates, 1u);
-  EXPECT_TRUE(a.result.advice->findings.empty());
+  // b's imbalance (4 s over the mean) is not above 20 % of all time either.
+  EXPECT_TRUE(a.result.advice->findings.empty()) << Describe(a);
   // A stricter deviation bound (max/mean above 2.5) lets MPI_Recv pass at 1 % too, unless the
   // low bound (min/mean = 1 / (11/3) = 0.27) catches it.
   p.hotspot_share = 0.01;
   p.deviation_high = 2.5;
   p.deviation_low = 0.25;
-  EXPECT_TRUE(AdviseOn(LateSecondSend(), nullptr, p).result.advice->findings.empty());
+  EXPECT_EQ(Patterns(AdviseOn(LateSecondSend(), nullptr, p)),
+            std::vector<std::string>{"imbalanced_callpath at main/b on 0"});
   p.deviation_low = 0.3;
-  EXPECT_EQ(AdviseOn(LateSecondSend(), nullptr, p).result.advice->findings.size(), 1u);
+  EXPECT_EQ(Patterns(AdviseOn(LateSecondSend(), nullptr, p)).size(), 2u);
 }
 
 // Seed 004's barrier: 16 processes work 1 s and enter MPI_Barrier at 1, except process 8 (at
@@ -127,9 +170,16 @@ TEST(AdviceTest, ABarrierWaitsForItsLateEntrants) {
         .Leave(20, "main");
   }
   Analysis a = AdviseOn(s);
-  ASSERT_EQ(a.result.advice->findings.size(), 1u);
-  const AdviceFinding& f = a.result.advice->findings[0];
-  EXPECT_EQ(f.pattern, AdvicePattern::kWaitOnGroup);
+  // Also: nobody communicated before the barrier, so it is redundant (its 131 s are the excess:
+  // removed, it takes none); and work is imbalanced (29 s over 16 processes, mean 1.8125, max 9
+  // on process 15: 7.19 s over the mean > 3.2 s, 1 % of 320). By excess: 131, 11.375, 7.19.
+  EXPECT_EQ(Patterns(a),
+            (std::vector<std::string>{
+                "redundant_barrier at main/MPI_Barrier on 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15",
+                "wait_on_group at main/MPI_Barrier on 0 1 2 3 4 5 6 7 9 10 11 12 13 14",
+                "imbalanced_callpath at main/work on 15"}))
+      << Describe(a);
+  const AdviceFinding& f = Finding(a, AdvicePattern::kWaitOnGroup, "main/MPI_Barrier");
   EXPECT_EQ(f.callpath, a.Callpath("main/MPI_Barrier"));
   EXPECT_EQ(f.type, GenericType::kGroupSync);
   EXPECT_EQ(f.locations, (std::vector<uint32_t>{0, 1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 13, 14}));
@@ -172,9 +222,13 @@ TEST(AdviceTest, TheBaselineFilterFindsAWaitForALock) {
   const Baselines baselines = ParseOrDie("MPI_Win_lock 3 0 0.5\n");
   Analysis a = AdviseOn(s, &baselines);
   EXPECT_EQ(a.result.advice->baselines, "baselines.txt");
-  ASSERT_EQ(a.result.advice->findings.size(), 1u);
-  const AdviceFinding& f = a.result.advice->findings[0];
-  EXPECT_EQ(f.pattern, AdvicePattern::kWaitOnLock);
+  // Also imbalanced call paths: main's exclusive time is 5, 6 and 10 s (mean 7; 3 s over it,
+  // 43 %), crit runs on rank 0 only (3 s, mean 1). By excess: 3, 3 - 0.5, 2.
+  EXPECT_EQ(Patterns(a), (std::vector<std::string>{"imbalanced_callpath at main on 2",
+                                                   "wait_on_lock at main/MPI_Win_lock on 1",
+                                                   "imbalanced_callpath at main/crit on 0"}))
+      << Describe(a);
+  const AdviceFinding& f = Finding(a, AdvicePattern::kWaitOnLock, "main/MPI_Win_lock");
   EXPECT_EQ(f.callpath, a.Callpath("main/MPI_Win_lock"));
   EXPECT_EQ(f.filter, DetectionFilter::kBaseline);
   ASSERT_TRUE(f.expected.has_value());
@@ -206,7 +260,7 @@ TEST(AdviceTest, ACollectiveSlowerThanItsBaselineHasNoRemoteCause) {
       "# construct processes bytes seconds\nMPI_Allreduce 2 0 0.1\n"
       "MPI_Allreduce 2 64 0.9\nMPI_Allreduce 4 0 7\n");
   Analysis a = AdviseOn(s, &baselines);
-  ASSERT_EQ(a.result.advice->findings.size(), 1u);
+  ASSERT_EQ(a.result.advice->findings.size(), 1u) << Describe(a);
   const AdviceFinding& f = a.result.advice->findings[0];
   EXPECT_EQ(f.pattern, AdvicePattern::kNoRemoteCause);
   EXPECT_EQ(f.filter, DetectionFilter::kBaseline);
@@ -233,9 +287,11 @@ TEST(AdviceTest, OverlappingTransfersToOneTargetCompete) {
       .RmaTransfer(4, 5, "MPI_Put", win, 0, 4, 2)
       .Leave(10, "main");
   Analysis a = AdviseOn(s);
-  ASSERT_EQ(a.result.advice->findings.size(), 1u);
-  const AdviceFinding& f = a.result.advice->findings[0];
-  EXPECT_EQ(f.pattern, AdvicePattern::kCompetingTransfer);
+  // Also: main's exclusive time is 10, 5 and 8 s (mean 23/3; 2.33 s over it, 30 %).
+  EXPECT_EQ(Patterns(a), (std::vector<std::string>{"competing_transfer at main/MPI_Put on 1",
+                                                   "imbalanced_callpath at main on 0"}))
+      << Describe(a);
+  const AdviceFinding& f = Finding(a, AdvicePattern::kCompetingTransfer, "main/MPI_Put");
   EXPECT_EQ(f.callpath, a.Callpath("main/MPI_Put"));
   EXPECT_EQ(f.type, GenericType::kPut);
   EXPECT_EQ(f.locations, std::vector<uint32_t>{1});
@@ -264,13 +320,169 @@ TEST(AdviceTest, AUserFunctionDeviatesWithinAProcessOnly) {
       .Call(8, 12, "step")
       .Leave(20, "main");
   Analysis a = AdviseOn(s);
-  ASSERT_EQ(a.result.advice->findings.size(), 1u);
+  ASSERT_EQ(a.result.advice->findings.size(), 1u) << Describe(a);
   const AdviceFinding& f = a.result.advice->findings[0];
   EXPECT_EQ(f.pattern, AdvicePattern::kNoRemoteCause);
   EXPECT_EQ(f.type, GenericType::kLocal);
   // Over both processes the mean is 21/6 = 3.5: rank 0's 7 s and rank 1's three 4 s lie above.
   EXPECT_EQ(f.locations, (std::vector<uint32_t>{0, 1}));
   EXPECT_EQ(f.bottleneck_instances, 4u);
+}
+
+// Two ranks between MPI_Init (0..1) and MPI_Finalize, with two barriers: rank 0 works 4 s in
+// the first block and 1 s in the second, rank 1 the other way round.
+//   rank 0: Init 0..1, work 1..5, Barrier 5..6, work2 6..7, Barrier 7..11, Finalize 11..12
+//   rank 1: Init 0..1, work 1..2, Barrier 2..6, work2 6..10, Barrier 10..11, Finalize 11..12
+Scenario TwoImbalancedBlocks() {
+  Scenario s(2);
+  for (int r = 0; r < 2; ++r) {
+    const uint64_t first = r == 0 ? 5 : 2, second = r == 0 ? 7 : 10;
+    s.rank(r)
+        .Enter(0, "main")
+        .Call(0, 1, "MPI_Init")
+        .Call(1, first, "work")
+        .Collective(first, 6, "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, 0, 0)
+        .Call(6, second, "work2")
+        .Collective(second, 11, "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, 0, 0)
+        .Call(11, 12, "MPI_Finalize")
+        .Leave(13, "main");
+  }
+  return s;
+}
+
+TEST(AdviceTest, LoadBalanceAtThreeLevels) {
+  Analysis a = AdviseOn(TwoImbalancedBlocks());
+  const LoadBalance& lb = a.result.advice->load_balance;
+  // Per process: rank 0 computes main 1 + work 4 + work2 1 = 6 s, synchronises 1 + 4 = 5 s in
+  // the barriers, and spends 2 s in MPI_Init and MPI_Finalize; rank 1 alike with 1 + 1 + 4.
+  ASSERT_EQ(lb.processes.size(), 2u);
+  EXPECT_EQ(lb.processes[0].computation, 6u);
+  EXPECT_EQ(lb.processes[0].synchronisation, 5u);
+  EXPECT_EQ(lb.processes[0].communication, 0u);
+  EXPECT_EQ(lb.processes[0].other, 2u);
+  EXPECT_EQ(lb.processes[1].computation, 6u);
+  EXPECT_NEAR(lb.computation_imbalance, 1.0, kEps);
+  EXPECT_EQ(lb.bottleneck_processes, (std::vector<uint32_t>{0, 1}));
+  // Blocks, bounded by MPI_Init's end (1), the barriers and MPI_Finalize's start (11): the
+  // first (1..5 and 1..2: 4 and 1 s, mean 2.5), the second (6..7 and 6..10) and the last (0 s).
+  EXPECT_EQ(lb.block_count, 3u);
+  ASSERT_EQ(lb.blocks.size(), 3u);
+  EXPECT_EQ(lb.blocks[0].index, 0u);  // ties by location: rank 0's block first
+  EXPECT_EQ(lb.blocks[0].max, 4u);
+  EXPECT_EQ(lb.blocks[0].max_location, 0u);
+  EXPECT_NEAR(lb.blocks[0].mean, 2.5, kEps);
+  EXPECT_EQ(lb.blocks[0].closing, a.Callpath("main/MPI_Barrier"));
+  EXPECT_EQ(lb.blocks[1].index, 1u);
+  EXPECT_EQ(lb.blocks[1].max_location, 1u);
+  EXPECT_EQ(lb.blocks[2].max, 0u);
+  // Both blocks are imbalanced (1.5 s over the mean > 0.26 s, 1 % of 26; 4/2.5 - 1 = 0.6 >
+  // 0.25): one finding at the barrier that ends them, 2 x 1.5 = 3 s beyond the mean. work and
+  // work2 are imbalanced call paths (4 against a mean of 2.5 s). The barriers deviate (1, 4, 4,
+  // 1 s: min/mean 0.4), each 4 s instance waited 3 s for the other rank: Wait on group, 8 - 2 x
+  // 2.5 = 3 s beyond the mean. Nobody communicates: both barriers are redundant (10 s). Equal
+  // excesses keep the order of the analyses: cause analysis before the global ones.
+  EXPECT_EQ(Patterns(a), (std::vector<std::string>{"redundant_barrier at main/MPI_Barrier on 0 1",
+                                                   "wait_on_group at main/MPI_Barrier on 0 1",
+                                                   "imbalanced_block at main/MPI_Barrier on 0 1",
+                                                   "imbalanced_callpath at main/work on 0",
+                                                   "imbalanced_callpath at main/work2 on 1"}))
+      << Describe(a);
+  const AdviceFinding& block = Finding(a, AdvicePattern::kImbalancedBlock, "main/MPI_Barrier");
+  EXPECT_EQ(block.bottleneck_instances, 2u);
+  EXPECT_EQ(block.filter, DetectionFilter::kNone);
+  EXPECT_NEAR(*block.expected, 2.5, kEps);
+  EXPECT_NEAR(ExcessTime(block), 3, kEps);
+  const AdviceFinding& work = Finding(a, AdvicePattern::kImbalancedCallpath, "main/work");
+  EXPECT_NEAR(ExcessTime(work), 1.5, kEps);
+  ASSERT_EQ(a.result.advice->redundant_barriers.size(), 1u);
+  EXPECT_EQ(a.result.advice->redundant_barriers[0].instances, 2u);
+  EXPECT_EQ(a.result.advice->redundant_barriers[0].time, 10u);
+}
+
+TEST(AdviceTest, ABarrierAfterCommunicationIsNotRedundant) {
+  // Rank 0 sends rank 1 a message before the first barrier only: the first barrier is needed,
+  // so its call path is not redundant; the second barrier's call path (another one: it is in
+  // `phase`) has nothing before it.
+  Scenario s(2);
+  s.rank(0)
+      .Enter(0, "main")
+      .Send(1, 2, 1, 0, 8)
+      .Collective(2, 4, "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, 0, 0)
+      .Enter(4, "phase")
+      .Collective(5, 6, "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, 0, 0)
+      .Leave(7, "phase")
+      .Leave(8, "main");
+  s.rank(1)
+      .Enter(0, "main")
+      .Recv(1, 3, 0, 0, 8)
+      .Collective(3, 4, "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, 0, 0)
+      .Enter(4, "phase")
+      .Collective(5, 6, "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, 0, 0)
+      .Leave(7, "phase")
+      .Leave(8, "main");
+  Analysis a = AdviseOn(s);
+  ASSERT_EQ(a.result.advice->redundant_barriers.size(), 1u);
+  EXPECT_EQ(a.result.advice->redundant_barriers[0].callpath, a.Callpath("main/phase/MPI_Barrier"));
+  EXPECT_EQ(a.result.advice->redundant_barriers[0].time, 2u);
+}
+
+// Rank 0 calls MPI_Comm_rank 5 times (0..5, 1 s each), sends 8 messages of 8 bytes to rank 1
+// in `small` (5..13, 1 s each), meets everybody in a barrier (13..14), then sends 8 to ranks 2,
+// 3, 1, 2, 3, 1, 2, 3 in `spread` (14..22). The others receive them as they come.
+Scenario TransferRuns() {
+  Scenario s(4);
+  testing::RankScript& r0 = s.rank(0).Enter(0, "main");
+  for (uint64_t k = 0; k < 5; ++k) r0.Call(k, k + 1, "MPI_Comm_rank");
+  r0.Enter(5, "small");
+  for (uint64_t k = 0; k < 8; ++k) r0.Send(5 + k, 6 + k, 1, 0, 8);
+  r0.Leave(13, "small").Collective(13, 14, "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, 0, 0);
+  r0.Enter(14, "spread");
+  const int targets[8] = {2, 3, 1, 2, 3, 1, 2, 3};
+  for (uint64_t k = 0; k < 8; ++k) r0.Send(14 + k, 15 + k, targets[k], 0, 8);
+  r0.Leave(22, "spread").Leave(40, "main");
+  for (int r = 1; r < 4; ++r) {
+    testing::RankScript& rs = s.rank(r).Enter(0, "main");
+    if (r == 1) {
+      for (uint64_t k = 0; k < 8; ++k) rs.Recv(5 + k, 6 + k, 0, 0, 8);
+    }
+    rs.Collective(13, 14, "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, 0, 0);
+    for (uint64_t k = 0; k < 8; ++k) {
+      if (targets[k] == r) rs.Recv(14 + k, 15 + k, 0, 0, 8);
+    }
+    rs.Leave(40, "main");
+  }
+  return s;
+}
+
+TEST(AdviceTest, FrequencyAnalysisFindsShortFrequentCallsAndTransferRuns) {
+  // With runs of 8 and high frequency at 5 calls of at most 2 s: the 8 sends in `small` are a
+  // run of small transfers to one target, the 8 in `spread` a run of blocking transfers to
+  // changing targets (the barrier ends the first run; 8 s each, more than 1 % of 4 x 40 s), and
+  // MPI_Comm_rank is frequent.
+  Scenario s = TransferRuns();
+  AdviceParameters p;
+  p.frequent_count = 5;
+  p.frequent_mean = 2;
+  Analysis a = AdviseOn(s, nullptr, p);
+  const AdviceFinding& small = Finding(a, AdvicePattern::kSmallTransfers, "main/small/MPI_Send");
+  EXPECT_EQ(small.instances, 1u);  // one run
+  EXPECT_EQ(small.bottleneck_instances, 8u);
+  EXPECT_EQ(small.time, 8u);
+  EXPECT_EQ(small.locations, std::vector<uint32_t>{0});
+  const AdviceFinding& serial =
+      Finding(a, AdvicePattern::kSerialisedTransfers, "main/spread/MPI_Send");
+  EXPECT_EQ(serial.bottleneck_instances, 8u);
+  EXPECT_EQ(serial.time, 8u);
+  const AdviceFinding& frequent = Finding(a, AdvicePattern::kHighFrequency, "main/MPI_Comm_rank");
+  EXPECT_EQ(frequent.instances, 5u);
+  EXPECT_NEAR(frequent.mean, 1, kEps);
+  // Eight sends are not a run of 9.
+  p.transfer_run = 9;
+  Analysis b = AdviseOn(s, nullptr, p);
+  for (const AdviceFinding& f : b.result.advice->findings) {
+    EXPECT_NE(f.pattern, AdvicePattern::kSmallTransfers) << Describe(b);
+    EXPECT_NE(f.pattern, AdvicePattern::kSerialisedTransfers) << Describe(b);
+  }
 }
 
 TEST(AdviceTest, FindingsAreTheSameOnAnyThreadCount) {
@@ -291,7 +503,10 @@ TEST(AdviceTest, TheReportsCarryTheFindings) {
   EXPECT_EQ(advice.at("parameters").at("hotspot_share"), 0.01);
   EXPECT_EQ(advice.at("parameters").at("deviation_high"), 2.0);
   EXPECT_TRUE(advice.at("baselines").is_null());
-  ASSERT_EQ(advice.at("findings").size(), 1u);
+  ASSERT_EQ(advice.at("findings").size(), 2u);
+  EXPECT_EQ(advice.at("findings")[1].at("pattern"), "imbalanced_callpath");
+  EXPECT_TRUE(advice.at("findings")[1].at("filter").is_null());
+  EXPECT_EQ(advice.at("load_balance").at("processes").size(), 2u);
   const nlohmann::json& f = advice.at("findings")[0];
   EXPECT_EQ(f.at("pattern"), "late_sender");
   EXPECT_EQ(f.at("callpath"), a.Callpath("main/MPI_Recv"));

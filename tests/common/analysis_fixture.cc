@@ -107,8 +107,11 @@ testing::Scenario HostileNamesLateSender() {
 
 Analysis AnalyzeScenarioWith(const testing::Scenario& scenario,
                              const analysis::AnalysisOptions& options) {
+  return AnalyzeFileWith(scenario.WriteOrDie(testing::MakeTempDir("scenario")), options);
+}
+
+Analysis AnalyzeFileWith(const std::string& anchor, const analysis::AnalysisOptions& options) {
   Analysis a;
-  const std::string anchor = scenario.WriteOrDie(testing::MakeTempDir("scenario"));
   otf2::ReadOptions read;
   read.threads = options.threads;
   Result<trace::Trace> trace = otf2::ReadTrace(anchor, read);

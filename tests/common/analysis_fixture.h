@@ -52,8 +52,10 @@ inline constexpr char kMarkupRegion[] = "<script>alert(1)</script>";
 inline constexpr char kHostileRegion[] = "</script><script>alert(2)</script><!-- \"q\" \\ \xff";
 testing::Scenario HostileNamesLateSender();
 
-// Writes the scenario to a fresh temporary directory and analyses it with `options` (no
-// ideal-network replay: the report has no POP serialisation or transfer efficiency).
+// Reads `anchor` and analyses it with `options` (no ideal-network replay: the report has no POP
+// serialisation or transfer efficiency).
+Analysis AnalyzeFileWith(const std::string& anchor, const analysis::AnalysisOptions& options);
+// The same for a scenario, written to a fresh temporary directory.
 Analysis AnalyzeScenarioWith(const testing::Scenario& scenario,
                              const analysis::AnalysisOptions& options);
 

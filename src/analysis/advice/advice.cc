@@ -3,10 +3,13 @@
 #include <algorithm>
 #include <tuple>
 
+#include "analysis/advice/barrier_redundancy.h"
 #include "analysis/advice/cause_analysis.h"
 #include "analysis/advice/detection.h"
+#include "analysis/advice/frequency.h"
 #include "analysis/advice/hints.h"
 #include "analysis/advice/instance_stats.h"
+#include "analysis/advice/load_balance.h"
 
 namespace cw::analysis {
 namespace {
@@ -64,8 +67,19 @@ Advice AnalyzeAdvice(const AdviceInput& in, const AdviceParameters& parameters) 
     f.instances = s.count;
     f.hints = HintsFor(f.pattern, f.type);
   }
-  // Findings with bottleneck instances, by the time those took beyond what was expected.
   std::erase_if(findings, [](const AdviceFinding& f) { return f.bottleneck_instances == 0; });
+
+  GlobalInput global;
+  global.trace = &trace;
+  global.graph = in.graph;
+  global.region_types = in.region_types;
+  global.severities = in.severities;
+  global.total_time = advice.total_time;
+  advice.load_balance = AnalyzeLoadBalance(global, parameters, findings);
+  advice.redundant_barriers = FindRedundantBarriers(global, findings);
+  AnalyzeFrequency(global, parameters, in.threads, findings);
+
+  // By the time their bottleneck instances took beyond what was expected of them.
   std::stable_sort(findings.begin(), findings.end(),
                    [](const AdviceFinding& a, const AdviceFinding& b) {
                      return std::make_tuple(-ExcessTime(a), a.callpath) <

@@ -1,9 +1,10 @@
 // The automatic bottleneck analysis of seed 004 (PPW ch. 5), written against the generic
 // operation types (analysis/generic/): detection (detection.h) finds the call paths whose
 // instances took longer than they should, cause analysis (cause_analysis.h) finds for each of
-// their slow instances the remote operations that caused it, and each finding gets resolution
-// hints (hints.h). Findings are ranked by the time their bottleneck instances took beyond
-// what was expected of them.
+// their slow instances the remote operations that caused it; the global analyses add the load
+// balance at three levels (load_balance.h), redundant barriers (barrier_redundancy.h) and the
+// frequency analysis (frequency.h). Each finding gets resolution hints (hints.h); findings are
+// ranked by the time their bottleneck instances took beyond what was expected of them.
 //
 //   Advice a = AnalyzeAdvice({&trace, &graph, edges, region_types}, {});
 #pragma once
@@ -12,6 +13,7 @@
 
 #include "analysis/advice/advice_types.h"
 #include "analysis/advice/baselines.h"
+#include "analysis/metrics/severity.h"
 #include "analysis/waitstates/sync_edges.h"
 #include "match/sync_graph.h"
 #include "trace/trace.h"
@@ -23,6 +25,7 @@ struct AdviceInput {
   const match::SyncGraph* graph = nullptr;
   std::span<const WaitEdge> edges;            // the wait-state analysis's synchronisation edges
   std::span<const GenericType> region_types;  // by region
+  std::span<const LocationSeverities> severities;  // the wait states, by location
   const Baselines* baselines = nullptr;
   std::optional<std::string> baselines_path;
   unsigned threads = 1;

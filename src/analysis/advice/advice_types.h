@@ -51,6 +51,18 @@ struct AdviceParameters {
   double deviation_high = 2.0;  // max instance / mean above this: a bottleneck
   double deviation_low = 0.5;   // min instance / mean below this: a bottleneck
   size_t max_findings = 20;     // findings reported (the rest are counted)
+  // Global analyses: a program block or a local call path is imbalanced if its max - mean over
+  // the processes exceeds `hotspot_share` of all time and max/mean - 1 exceeds this.
+  double imbalance = 0.25;
+  // Frequency analysis: a call path is high-frequency on a location with at least this many
+  // instances of at most `frequent_mean` seconds on average.
+  uint64_t frequent_count = 1000;
+  double frequent_mean = 10e-6;
+  // Runs of consecutive transfers: this many or more of at most `small_bytes` each to one
+  // target (merge them), or blocking ones to as many different targets (make them
+  // non-blocking), taking more than `hotspot_share` of all time together.
+  uint64_t transfer_run = 8;
+  uint64_t small_bytes = 4096;
 };
 
 // A remote operation that made bottleneck instances wait, summed over the instances.
@@ -82,6 +94,54 @@ struct AdviceFinding {
   std::optional<double> predicted_saving;  // ticks, from the what-if replay
 };
 
+// High-level load balance (PPW §5.2.3): each process's time by what it did, from the generic
+// types of its call paths' exclusive time. Waiting inside point-to-point calls (Late Sender,
+// Late Receiver) counts as synchronisation.
+struct ProcessBalance {
+  uint32_t location = trace::kNone;
+  uint64_t computation = 0;      // ticks: local operations and work sharing
+  uint64_t communication = 0;    // transfers, sends, receives, data-moving collectives
+  uint64_t synchronisation = 0;  // barriers, completion calls, locks, waits for a value, p2p waits
+  uint64_t other = 0;            // initialisation, termination, queries, memory management
+};
+
+// A program block: the interval between two consecutive global synchronisations, on every
+// process (PPW's block-level analysis).
+struct BlockBalance {
+  uint32_t index = 0;               // its place among the blocks
+  uint32_t closing = trace::kNone;  // the call path of the synchronisation that ends it
+  uint64_t begin = 0;               // the earliest start over the processes (timestamp)
+  double mean = 0;                  // ticks of work per process
+  uint64_t max = 0;
+  uint32_t max_location = trace::kNone;
+};
+
+// A call path's time across the processes (PPW's event-level analysis).
+struct CallpathBalance {
+  uint32_t callpath = trace::kNone;
+  double mean = 0;  // ticks per process that visited it
+  uint64_t max = 0;
+  uint32_t max_location = trace::kNone;
+  uint32_t processes = 0;
+};
+
+struct LoadBalance {
+  std::vector<ProcessBalance> processes;       // by location
+  double computation_imbalance = 0;            // max / mean of computation over the processes
+  std::vector<uint32_t> bottleneck_processes;  // those with the most computation
+  std::vector<BlockBalance> blocks;            // most imbalanced first (max - mean), at most 20
+  uint64_t block_count = 0;
+  std::vector<CallpathBalance> callpaths;  // most imbalanced first, at most 20
+};
+
+// A barrier call path none of whose instances had communication since the previous
+// synchronisation on any member (PPW's barrier-redundancy analysis).
+struct RedundantBarrier {
+  uint32_t callpath = trace::kNone;
+  uint64_t instances = 0;  // all of them redundant
+  uint64_t time = 0;       // ticks, over every member
+};
+
 struct Advice {
   AdviceParameters parameters;
   std::optional<std::string> baselines;  // the file whose baselines were used
@@ -89,6 +149,8 @@ struct Advice {
   uint64_t candidates = 0;               // call paths past the hotspot filter
   std::vector<AdviceFinding> findings;   // ranked
   uint64_t findings_left_out = 0;        // beyond parameters.max_findings
+  LoadBalance load_balance;
+  std::vector<RedundantBarrier> redundant_barriers;
 };
 
 }  // namespace cw::analysis

@@ -26,6 +26,7 @@ void RunAdvice(const trace::Trace& trace, const match::SyncGraph& graph,
   in.graph = &graph;
   in.edges = edges;
   in.region_types = r.region_types;
+  in.severities = r.waitstates.severities;
   in.baselines = options.baselines;
   in.baselines_path = options.baselines_path;
   in.threads = options.threads;

@@ -1,0 +1,149 @@
+#include "analysis/advice/barrier_redundancy.h"
+
+#include <algorithm>
+#include <map>
+
+#include "analysis/advice/hints.h"
+#include "trace/event_kind.h"
+#include "trace/one_sided_pairing.h"
+
+namespace cw::analysis {
+namespace {
+
+using trace::EventKind;
+using trace::kNone;
+
+bool IsTransfer(EventKind k) {
+  switch (k) {
+    case EventKind::kMpiSend:
+    case EventKind::kMpiIsend:
+    case EventKind::kMpiRecv:
+    case EventKind::kMpiIrecv:
+    case EventKind::kRmaPut:
+    case EventKind::kRmaGet:
+    case EventKind::kRmaAtomic:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// One location's transfer times, and the (Enter, Leave) of its collective calls, in order.
+struct LocationActivity {
+  std::vector<uint64_t> transfers;
+  std::vector<std::pair<uint64_t, uint64_t>> syncs;
+  uint64_t start = 0;  // the end of MPI_Init, else the first event
+};
+
+}  // namespace
+
+std::vector<RedundantBarrier> FindRedundantBarriers(const GlobalInput& in,
+                                                    std::vector<AdviceFinding>& findings) {
+  const trace::Trace& trace = *in.trace;
+  const match::SyncGraph& g = *in.graph;
+  const uint32_t n = trace.location_count();
+  std::vector<LocationActivity> activity(n);
+  for (uint32_t loc = 0; loc < n; ++loc) {
+    const trace::LocationEvents& ev = trace.location(loc);
+    LocationActivity& a = activity[loc];
+    a.start = ev.first_time();
+    bool init = false;
+    std::span<const EventKind> kinds = ev.kinds();
+    for (uint32_t i = 0; i < kinds.size(); ++i) {
+      if (IsTransfer(kinds[i])) {
+        a.transfers.push_back(ev.time(i));
+      } else if (kinds[i] == EventKind::kEnter && !init && ev.pair(i) != kNone) {
+        const uint32_t region = trace.CallpathRegion(ev.ref(i));
+        if (region < in.region_types.size() &&
+            in.region_types[region] == GenericType::kInitialization) {
+          a.start = ev.time(ev.pair(i));
+          init = true;
+        }
+      }
+    }
+  }
+  // Every collective member's call, per location (their order is their Enters').
+  auto call_of = [&](const match::CollectiveMember& m) -> uint32_t {
+    if (m.location >= n) return kNone;
+    const trace::LocationEvents& ev = trace.location(m.location);
+    if (m.begin_event >= ev.size()) return kNone;
+    const uint32_t call =
+        ev.kind(m.begin_event) == EventKind::kEnter ? m.begin_event : ev.pair(m.begin_event);
+    return call != kNone && ev.pair(call) != kNone ? call : kNone;
+  };
+  for (const match::CollectiveMember& m : g.members) {
+    const uint32_t call = call_of(m);
+    if (call == kNone) continue;
+    const trace::LocationEvents& ev = trace.location(m.location);
+    activity[m.location].syncs.emplace_back(ev.time(call), ev.time(ev.pair(call)));
+  }
+  for (LocationActivity& a : activity) std::sort(a.syncs.begin(), a.syncs.end());
+
+  struct Tally {
+    uint64_t instances = 0, redundant = 0, time = 0;
+    std::vector<uint32_t> locations;
+  };
+  std::map<uint32_t, Tally> by_callpath;
+  for (const match::CollectiveInstance& c : g.collectives) {
+    if (c.op != trace::CollectiveOp::kBarrier || c.member_count == 0) continue;
+    if (c.window != kNone &&
+        trace::WindowParadigm(trace.defs, c.window) != trace::Paradigm::kShmem) {
+      continue;
+    }
+    uint32_t callpath = kNone;
+    bool redundant = true;
+    uint64_t time = 0;
+    std::vector<uint32_t> locations;
+    for (uint32_t k = c.first_member; k < c.first_member + c.member_count; ++k) {
+      const match::CollectiveMember& m = g.members[k];
+      const uint32_t call = call_of(m);
+      if (call == kNone) {
+        redundant = false;  // a member whose call is not whole: nothing to say
+        continue;
+      }
+      const trace::LocationEvents& ev = trace.location(m.location);
+      const uint64_t entered = ev.time(call);
+      if (callpath == kNone) callpath = ev.ref(call);
+      time += ev.time(ev.pair(call)) - entered;
+      locations.push_back(m.location);
+      const LocationActivity& a = activity[m.location];
+      // The previous synchronisation: the latest collective call entered before this one.
+      auto it =
+          std::lower_bound(a.syncs.begin(), a.syncs.end(), std::make_pair(entered, uint64_t{0}));
+      const uint64_t since = it == a.syncs.begin() ? a.start : std::prev(it)->second;
+      auto t = std::upper_bound(a.transfers.begin(), a.transfers.end(), since);
+      if (t != a.transfers.end() && *t < entered) redundant = false;
+    }
+    if (callpath == kNone) continue;
+    Tally& tally = by_callpath[callpath];
+    ++tally.instances;
+    if (!redundant) continue;
+    ++tally.redundant;
+    tally.time += time;
+    for (uint32_t loc : locations) tally.locations.push_back(loc);
+  }
+  std::vector<RedundantBarrier> out;
+  for (auto& [callpath, tally] : by_callpath) {
+    if (tally.redundant == 0 || tally.redundant < tally.instances) continue;
+    out.push_back(RedundantBarrier{callpath, tally.instances, tally.time});
+    std::sort(tally.locations.begin(), tally.locations.end());
+    tally.locations.erase(std::unique(tally.locations.begin(), tally.locations.end()),
+                          tally.locations.end());
+    AdviceFinding f;
+    f.pattern = AdvicePattern::kRedundantBarrier;
+    f.callpath = callpath;
+    const uint32_t region = trace.CallpathRegion(callpath);
+    f.type = region < in.region_types.size() ? in.region_types[region] : GenericType::kGroupSync;
+    f.filter = DetectionFilter::kNone;
+    f.locations = std::move(tally.locations);
+    f.time = f.bottleneck_time = tally.time;
+    f.instances = f.bottleneck_instances = tally.instances;
+    f.expected = 0;  // removed, it takes no time
+    f.pattern_counts[static_cast<size_t>(AdvicePattern::kRedundantBarrier)] = tally.instances;
+    f.hints = HintsFor(f.pattern, f.type);
+    findings.push_back(std::move(f));
+  }
+  return out;
+}
+
+}  // namespace cw::analysis

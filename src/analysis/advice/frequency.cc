@@ -1,0 +1,233 @@
+#include "analysis/advice/frequency.h"
+
+#include <algorithm>
+#include <map>
+
+#include "analysis/advice/hints.h"
+#include "base/parallel.h"
+#include "trace/event_kind.h"
+
+namespace cw::analysis {
+namespace {
+
+using trace::EventKind;
+using trace::kNone;
+
+// One transfer call: where it went, how much, whether the call completed it.
+struct TransferCall {
+  uint32_t callpath = kNone;
+  uint32_t target = kNone;
+  uint64_t bytes = 0;
+  uint64_t duration = 0;
+  bool blocking = false;
+};
+
+// What a location's runs add to the findings, per (pattern, call path of the run's first call).
+struct RunTally {
+  uint64_t runs = 0;
+  uint64_t transfers = 0;
+  uint64_t time = 0;
+};
+using Tallies = std::map<std::pair<AdvicePattern, uint32_t>, RunTally>;
+
+class TransferRuns {
+ public:
+  TransferRuns(const AdviceParameters& p, Tallies& out) : p_(p), out_(out) {}
+
+  void Add(const TransferCall& t) {
+    Extend(small_, t, t.bytes <= p_.small_bytes, AdvicePattern::kSmallTransfers,
+           [&](const TransferCall& last) { return last.target == t.target; });
+    Extend(serial_, t, t.blocking, AdvicePattern::kSerialisedTransfers,
+           [&](const TransferCall& last) { return last.target != t.target; });
+  }
+  // Another communication call ends both runs.
+  void Break() {
+    Close(small_, AdvicePattern::kSmallTransfers);
+    Close(serial_, AdvicePattern::kSerialisedTransfers);
+  }
+
+ private:
+  using Run = std::vector<TransferCall>;
+
+  // Continues `run` with `t` if `t` may be in such a run and follows its last call.
+  template <typename Follows>
+  void Extend(Run& run, const TransferCall& t, bool eligible, AdvicePattern pattern,
+              Follows follows) {
+    if (!eligible) {
+      Close(run, pattern);
+      return;
+    }
+    if (!run.empty() && !follows(run.back())) Close(run, pattern);
+    run.push_back(t);
+  }
+  void Close(Run& run, AdvicePattern pattern) {
+    if (run.size() >= p_.transfer_run) {
+      RunTally& tally = out_[{pattern, run.front().callpath}];
+      ++tally.runs;
+      tally.transfers += run.size();
+      for (const TransferCall& t : run) tally.time += t.duration;
+    }
+    run.clear();
+  }
+
+  const AdviceParameters& p_;
+  Tallies& out_;
+  Run small_, serial_;
+};
+
+// Whether a record other than a transfer is communication: a receive, a request's completion,
+// a collective, a one-sided synchronisation.
+bool Communicates(EventKind kind) {
+  switch (trace::PayloadFamilyOf(kind)) {
+    case trace::PayloadFamily::kP2p:
+    case trace::PayloadFamily::kRequest:
+    case trace::PayloadFamily::kCollective:
+    case trace::PayloadFamily::kRma:
+      return true;
+    default:
+      return kind == EventKind::kMpiCollectiveBegin || kind == EventKind::kRmaCollectiveBegin;
+  }
+}
+
+uint32_t TargetOf(const trace::Trace& trace, const trace::LocationEvents& ev, uint32_t i,
+                  uint32_t location) {
+  const trace::Definitions& defs = trace.defs;
+  if (trace::PayloadFamilyOf(ev.kind(i)) == trace::PayloadFamily::kP2p) {
+    const trace::P2pPayload& p = ev.p2p(i);
+    return p.comm < defs.comms.size() && defs.comms[p.comm].defined
+               ? defs.comms[p.comm].LocationOfRank(p.peer, location)
+               : kNone;
+  }
+  const trace::RmaPayload& r = ev.rma(i);
+  if (r.window >= defs.windows.size() || !defs.windows[r.window].defined) return kNone;
+  const uint32_t comm = defs.windows[r.window].comm;
+  return comm < defs.comms.size() && defs.comms[comm].defined
+             ? defs.comms[comm].LocationOfRank(r.remote, location)
+             : kNone;
+}
+
+// The transfer calls and the other communication calls of one location, in order.
+Tallies LocationRuns(const GlobalInput& in, const AdviceParameters& p, uint32_t location) {
+  Tallies out;
+  TransferRuns runs(p, out);
+  const trace::Trace& trace = *in.trace;
+  const trace::LocationEvents& ev = trace.location(location);
+  std::span<const EventKind> kinds = ev.kinds();
+  for (uint32_t i = 0; i < kinds.size(); ++i) {
+    if (kinds[i] != EventKind::kEnter || ev.pair(i) == kNone) continue;
+    const uint32_t leave = ev.pair(i);
+    // A call with records directly inside: a transfer if it holds one send or one-sided
+    // transfer and nothing else that communicates.
+    TransferCall t;
+    bool other = false;
+    uint32_t transfers = 0;
+    for (uint32_t k = i + 1; k < leave; ++k) {
+      if (ev.pair(k) != i) continue;
+      switch (kinds[k]) {
+        case EventKind::kMpiSend:
+        case EventKind::kMpiIsend:
+        case EventKind::kRmaPut:
+        case EventKind::kRmaGet:
+        case EventKind::kRmaAtomic: {
+          ++transfers;
+          t.target = TargetOf(trace, ev, k, location);
+          if (kinds[k] == EventKind::kMpiSend) t.blocking = true;
+          t.bytes = trace::PayloadFamilyOf(kinds[k]) == trace::PayloadFamily::kP2p
+                        ? ev.p2p(k).bytes
+                        : ev.rma(k).sent + ev.rma(k).received;
+          break;
+        }
+        case EventKind::kRmaOpCompleteBlocking:
+          t.blocking = true;  // a one-sided transfer the call completed itself
+          break;
+        default:
+          other = other || Communicates(kinds[k]);
+          break;
+      }
+    }
+    if (transfers == 0 && !other) continue;  // computation, queries, set-up
+    if (transfers == 1 && !other && t.target != kNone) {
+      t.callpath = ev.ref(i);
+      t.duration = ev.time(leave) - ev.time(i);
+      runs.Add(t);
+    } else {
+      runs.Break();
+    }
+  }
+  runs.Break();
+  return out;
+}
+
+}  // namespace
+
+void AnalyzeFrequency(const GlobalInput& in, const AdviceParameters& p, unsigned threads,
+                      std::vector<AdviceFinding>& findings) {
+  const trace::Trace& trace = *in.trace;
+  const uint32_t n = trace.location_count();
+  const double resolution = static_cast<double>(trace.defs.clock.resolution);
+  auto type_of = [&](uint32_t callpath) {
+    const uint32_t region = trace.CallpathRegion(callpath);
+    return region < in.region_types.size() ? in.region_types[region] : GenericType::kLocal;
+  };
+  auto finding = [&](AdvicePattern pattern, uint32_t callpath) {
+    AdviceFinding f;
+    f.pattern = pattern;
+    f.callpath = callpath;
+    f.type = type_of(callpath);
+    f.filter = DetectionFilter::kNone;
+    f.hints = HintsFor(pattern, f.type);
+    return f;
+  };
+
+  // High frequency, from the profile.
+  std::map<uint32_t, AdviceFinding> frequent;
+  for (uint32_t loc = 0; loc < n; ++loc) {
+    for (const trace::LocationEvents::CallpathTime& t : trace.location(loc).profile()) {
+      if (t.visits < p.frequent_count ||
+          static_cast<double>(t.inclusive) >
+              p.frequent_mean * resolution * static_cast<double>(t.visits)) {
+        continue;
+      }
+      auto [it, inserted] =
+          frequent.try_emplace(t.callpath, finding(AdvicePattern::kHighFrequency, t.callpath));
+      AdviceFinding& f = it->second;
+      f.locations.push_back(loc);
+      f.instances += t.visits;
+      f.bottleneck_instances += t.visits;
+      f.time += t.inclusive;
+      f.bottleneck_time += t.inclusive;
+    }
+  }
+  for (auto& [callpath, f] : frequent) {
+    f.mean = static_cast<double>(f.time) / static_cast<double>(f.instances);
+    f.pattern_counts[static_cast<size_t>(AdvicePattern::kHighFrequency)] = f.instances;
+    findings.push_back(std::move(f));
+  }
+
+  // Runs of transfers, per location, merged in location order.
+  std::vector<Tallies> per_location(n);
+  ParallelFor(n, threads, [&](size_t loc) {
+    per_location[loc] = LocationRuns(in, p, static_cast<uint32_t>(loc));
+  });
+  std::map<std::pair<AdvicePattern, uint32_t>, AdviceFinding> runs;
+  for (uint32_t loc = 0; loc < n; ++loc) {
+    for (const auto& [key, tally] : per_location[loc]) {
+      auto [it, inserted] = runs.try_emplace(key, finding(key.first, key.second));
+      AdviceFinding& f = it->second;
+      f.locations.push_back(loc);
+      f.instances += tally.runs;
+      f.bottleneck_instances += tally.transfers;
+      f.time += tally.time;
+      f.bottleneck_time += tally.time;
+    }
+  }
+  for (auto& [key, f] : runs) {
+    if (static_cast<double>(f.time) <= p.hotspot_share * static_cast<double>(in.total_time)) {
+      continue;
+    }
+    f.pattern_counts[static_cast<size_t>(key.first)] = f.bottleneck_instances;
+    findings.push_back(std::move(f));
+  }
+}
+
+}  // namespace cw::analysis

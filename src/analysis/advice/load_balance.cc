@@ -1,0 +1,329 @@
+#include "analysis/advice/load_balance.h"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+#include "analysis/advice/hints.h"
+#include "trace/event_kind.h"
+#include "trace/one_sided_pairing.h"
+
+namespace cw::analysis {
+namespace {
+
+using trace::EventKind;
+using trace::kNone;
+
+GenericType TypeOf(const GlobalInput& in, uint32_t callpath) {
+  const uint32_t region = in.trace->CallpathRegion(callpath);
+  return region < in.region_types.size() ? in.region_types[region] : GenericType::kLocal;
+}
+
+uint32_t ProcessCount(const trace::Definitions& defs) {
+  uint32_t processes = 0;
+  for (const trace::LocationGroup& g : defs.location_groups) {
+    if (g.defined && g.rank != kNone) ++processes;
+  }
+  return processes;
+}
+
+// The locations whose time the analyses compare: those with events.
+std::vector<uint32_t> ActiveLocations(const trace::Trace& trace) {
+  std::vector<uint32_t> out;
+  for (uint32_t loc = 0; loc < trace.location_count(); ++loc) {
+    if (!trace.location(loc).empty()) out.push_back(loc);
+  }
+  return out;
+}
+
+std::vector<ProcessBalance> ProcessLevel(const GlobalInput& in,
+                                         const std::vector<uint32_t>& active) {
+  std::vector<ProcessBalance> out;
+  for (uint32_t loc : active) {
+    ProcessBalance b;
+    b.location = loc;
+    for (const trace::LocationEvents::CallpathTime& t : in.trace->location(loc).profile()) {
+      switch (TypeOf(in, t.callpath)) {
+        case GenericType::kLocal:
+        case GenericType::kWorkSharing:
+          b.computation += t.exclusive;
+          break;
+        case GenericType::kGroupComm:
+        case GenericType::kPut:
+        case GenericType::kGet:
+        case GenericType::kSend:
+        case GenericType::kReceive:
+        case GenericType::kAtomic:
+          b.communication += t.exclusive;
+          break;
+        case GenericType::kGroupSync:
+        case GenericType::kCommSync:
+        case GenericType::kLockAcquire:
+        case GenericType::kLockRelease:
+        case GenericType::kWaitOnValue:
+          b.synchronisation += t.exclusive;
+          break;
+        default:
+          b.other += t.exclusive;
+          break;
+      }
+    }
+    if (loc < in.severities.size()) {
+      double waits = 0;
+      for (MetricId m : {MetricId::kMpiLateSender, MetricId::kMpiLateReceiver}) {
+        waits += in.severities[loc].Total(m);
+      }
+      const auto moved = std::min(b.communication, static_cast<uint64_t>(std::max(0.0, waits)));
+      b.communication -= moved;
+      b.synchronisation += moved;
+    }
+    out.push_back(b);
+  }
+  return out;
+}
+
+// A global synchronisation call of one location.
+struct Boundary {
+  uint64_t enter;
+  uint64_t leave;
+  uint32_t callpath;
+};
+
+// Per location, its MPI_Init's end, its global synchronisations and its MPI_Finalize's start,
+// in time order.
+std::vector<std::vector<Boundary>> Boundaries(const GlobalInput& in,
+                                              const std::vector<bool>& global) {
+  const trace::Trace& trace = *in.trace;
+  std::vector<std::vector<Boundary>> out(trace.location_count());
+  const match::SyncGraph& g = *in.graph;
+  for (uint32_t c = 0; c < g.collectives.size(); ++c) {
+    if (!global[c]) continue;
+    const match::CollectiveInstance& inst = g.collectives[c];
+    for (uint32_t k = inst.first_member; k < inst.first_member + inst.member_count; ++k) {
+      const match::CollectiveMember& m = g.members[k];
+      if (m.location >= out.size()) continue;
+      const trace::LocationEvents& ev = trace.location(m.location);
+      if (m.begin_event >= ev.size()) continue;
+      const uint32_t call =
+          ev.kind(m.begin_event) == EventKind::kEnter ? m.begin_event : ev.pair(m.begin_event);
+      if (call == kNone || ev.pair(call) == kNone) continue;
+      out[m.location].push_back(Boundary{ev.time(call), ev.time(ev.pair(call)), ev.ref(call)});
+    }
+  }
+  for (uint32_t loc = 0; loc < out.size(); ++loc) {
+    const trace::LocationEvents& ev = trace.location(loc);
+    std::span<const EventKind> kinds = ev.kinds();
+    bool init = false;
+    for (uint32_t i = 0; i < kinds.size(); ++i) {
+      if (kinds[i] != EventKind::kEnter) continue;
+      const GenericType t = TypeOf(in, ev.ref(i));
+      if (t == GenericType::kInitialization && !init && ev.pair(i) != kNone) {
+        const uint64_t left = ev.time(ev.pair(i));
+        out[loc].push_back(Boundary{left, left, ev.ref(i)});
+        init = true;
+      } else if (t == GenericType::kTermination) {
+        out[loc].push_back(Boundary{ev.time(i), ev.time(i), ev.ref(i)});
+        break;
+      }
+    }
+    std::sort(out[loc].begin(), out[loc].end(), [](const Boundary& a, const Boundary& b) {
+      return std::tie(a.enter, a.leave) < std::tie(b.enter, b.leave);
+    });
+  }
+  return out;
+}
+
+std::vector<BlockBalance> BlockLevel(const std::vector<uint32_t>& active,
+                                     const std::vector<std::vector<Boundary>>& boundaries) {
+  std::vector<BlockBalance> blocks;
+  std::vector<uint32_t> members;
+  size_t count = SIZE_MAX;
+  for (uint32_t loc : active) {
+    if (boundaries[loc].empty()) continue;
+    members.push_back(loc);
+    count = std::min(count, boundaries[loc].size());
+  }
+  if (members.empty() || count < 2) return blocks;
+  for (size_t k = 0; k + 1 < count; ++k) {
+    BlockBalance b;
+    b.index = static_cast<uint32_t>(k);
+    b.begin = UINT64_MAX;
+    uint64_t sum = 0;
+    for (uint32_t loc : members) {
+      const Boundary& from = boundaries[loc][k];
+      const Boundary& to = boundaries[loc][k + 1];
+      const uint64_t work = to.enter > from.leave ? to.enter - from.leave : 0;
+      sum += work;
+      b.begin = std::min(b.begin, from.leave);
+      if (b.max_location == kNone || work > b.max) {
+        b.max = work;
+        b.max_location = loc;
+        b.closing = to.callpath;
+      }
+    }
+    b.mean = static_cast<double>(sum) / static_cast<double>(members.size());
+    blocks.push_back(b);
+  }
+  return blocks;
+}
+
+std::vector<CallpathBalance> CallpathLevel(const GlobalInput& in,
+                                           const std::vector<uint32_t>& active) {
+  const size_t n = in.trace->call_tree.size();
+  std::vector<CallpathBalance> out(n);
+  std::vector<uint64_t> sum(n, 0);
+  for (uint32_t c = 0; c < n; ++c) out[c].callpath = c;
+  for (uint32_t loc : active) {
+    for (const trace::LocationEvents::CallpathTime& t : in.trace->location(loc).profile()) {
+      if (t.callpath >= n) continue;
+      const uint64_t v = TypeOf(in, t.callpath) == GenericType::kLocal ? t.exclusive : t.inclusive;
+      CallpathBalance& b = out[t.callpath];
+      sum[t.callpath] += v;
+      ++b.processes;
+      if (b.max_location == kNone || v > b.max) {
+        b.max = v;
+        b.max_location = loc;
+      }
+    }
+  }
+  for (uint32_t c = 0; c < n; ++c) {
+    out[c].mean =
+        active.empty() ? 0 : static_cast<double>(sum[c]) / static_cast<double>(active.size());
+  }
+  std::erase_if(out, [](const CallpathBalance& b) { return b.processes == 0; });
+  return out;
+}
+
+bool Imbalanced(double max, double mean, const GlobalInput& in, const AdviceParameters& p) {
+  return mean > 0 && max - mean > p.hotspot_share * static_cast<double>(in.total_time) &&
+         max / mean - 1 > p.imbalance;
+}
+
+AdviceFinding GlobalFinding(AdvicePattern pattern, uint32_t callpath, GenericType type) {
+  AdviceFinding f;
+  f.pattern = pattern;
+  f.callpath = callpath;
+  f.type = type;
+  f.filter = DetectionFilter::kNone;
+  f.hints = HintsFor(pattern, type);
+  return f;
+}
+
+}  // namespace
+
+std::vector<bool> GlobalSynchronisations(const trace::Trace& trace, const match::SyncGraph& graph) {
+  using trace::CollectiveOp;
+  const uint32_t processes = std::max<uint32_t>(ProcessCount(trace.defs), 1);
+  std::vector<bool> global(graph.collectives.size(), false);
+  for (uint32_t c = 0; c < graph.collectives.size(); ++c) {
+    const match::CollectiveInstance& inst = graph.collectives[c];
+    if (!inst.complete || inst.member_count < processes) continue;
+    if (inst.window != kNone) {
+      // OpenSHMEM barriers; an MPI fence completes one-sided transfers, it is not a barrier.
+      global[c] = inst.op == CollectiveOp::kBarrier &&
+                  trace::WindowParadigm(trace.defs, inst.window) == trace::Paradigm::kShmem;
+      continue;
+    }
+    switch (inst.op) {
+      case CollectiveOp::kBarrier:
+      case CollectiveOp::kAllgather:
+      case CollectiveOp::kAllgatherv:
+      case CollectiveOp::kAlltoall:
+      case CollectiveOp::kAlltoallv:
+      case CollectiveOp::kAlltoallw:
+      case CollectiveOp::kAllreduce:
+      case CollectiveOp::kReduceScatter:
+      case CollectiveOp::kReduceScatterBlock:
+        global[c] = true;
+        break;
+      default:
+        break;
+    }
+  }
+  return global;
+}
+
+LoadBalance AnalyzeLoadBalance(const GlobalInput& in, const AdviceParameters& p,
+                               std::vector<AdviceFinding>& findings) {
+  LoadBalance lb;
+  const std::vector<uint32_t> active = ActiveLocations(*in.trace);
+  lb.processes = ProcessLevel(in, active);
+  uint64_t max_computation = 0, sum = 0;
+  for (const ProcessBalance& b : lb.processes) {
+    max_computation = std::max(max_computation, b.computation);
+    sum += b.computation;
+  }
+  if (sum > 0) {
+    lb.computation_imbalance = static_cast<double>(max_computation) *
+                               static_cast<double>(lb.processes.size()) / static_cast<double>(sum);
+  }
+  for (const ProcessBalance& b : lb.processes) {
+    if (max_computation > 0 && b.computation == max_computation) {
+      lb.bottleneck_processes.push_back(b.location);
+    }
+  }
+
+  // Blocks: imbalanced ones grouped by the synchronisation that ends them.
+  std::vector<BlockBalance> blocks =
+      BlockLevel(active, Boundaries(in, GlobalSynchronisations(*in.trace, *in.graph)));
+  lb.block_count = blocks.size();
+  std::map<uint32_t, AdviceFinding> by_closing;
+  for (const BlockBalance& b : blocks) {
+    if (!Imbalanced(static_cast<double>(b.max), b.mean, in, p)) continue;
+    auto [it, inserted] = by_closing.try_emplace(
+        b.closing,
+        GlobalFinding(AdvicePattern::kImbalancedBlock, b.closing, TypeOf(in, b.closing)));
+    AdviceFinding& f = it->second;
+    ++f.instances;
+    ++f.bottleneck_instances;
+    f.time += b.max;
+    f.bottleneck_time += b.max;
+    f.mean += b.mean;
+    if (std::find(f.locations.begin(), f.locations.end(), b.max_location) == f.locations.end()) {
+      f.locations.push_back(b.max_location);
+    }
+  }
+  for (auto& [closing, f] : by_closing) {
+    std::sort(f.locations.begin(), f.locations.end());
+    f.expected = f.mean / static_cast<double>(f.instances);  // the mean block, per block
+    f.mean = *f.expected;
+    ++f.pattern_counts[static_cast<size_t>(AdvicePattern::kImbalancedBlock)];
+    findings.push_back(std::move(f));
+  }
+  auto by_excess = [](const auto& a, const auto& b) {
+    return std::make_tuple(-(static_cast<double>(a.max) - a.mean), a.max_location) <
+           std::make_tuple(-(static_cast<double>(b.max) - b.mean), b.max_location);
+  };
+  std::stable_sort(blocks.begin(), blocks.end(), by_excess);
+  if (blocks.size() > 20) blocks.resize(20);
+  lb.blocks = std::move(blocks);
+
+  // Call paths: the imbalanced local ones are findings.
+  std::vector<CallpathBalance> callpaths = CallpathLevel(in, active);
+  for (const CallpathBalance& b : callpaths) {
+    if (TypeOf(in, b.callpath) != GenericType::kLocal ||
+        !Imbalanced(static_cast<double>(b.max), b.mean, in, p)) {
+      continue;
+    }
+    AdviceFinding f =
+        GlobalFinding(AdvicePattern::kImbalancedCallpath, b.callpath, GenericType::kLocal);
+    f.locations = {b.max_location};
+    f.time = b.max;
+    f.bottleneck_time = b.max;
+    f.instances = f.bottleneck_instances = 1;
+    f.mean = b.mean;
+    f.expected = b.mean;
+    f.max = b.max;
+    ++f.pattern_counts[static_cast<size_t>(AdvicePattern::kImbalancedCallpath)];
+    findings.push_back(std::move(f));
+  }
+  std::stable_sort(callpaths.begin(), callpaths.end(), [&](const auto& a, const auto& b) {
+    return std::make_tuple(-(static_cast<double>(a.max) - a.mean), a.callpath) <
+           std::make_tuple(-(static_cast<double>(b.max) - b.mean), b.callpath);
+  });
+  if (callpaths.size() > 20) callpaths.resize(20);
+  lb.callpaths = std::move(callpaths);
+  return lb;
+}
+
+}  // namespace cw::analysis
