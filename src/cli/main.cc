@@ -38,6 +38,7 @@ int Main(int argc, char** argv) {
   app.set_version_flag("--version", "causeway 0.1.0");
   std::vector<std::unique_ptr<Subcommand>> subcommands;
   subcommands.push_back(MakeAnalyzeSubcommand());
+  subcommands.push_back(MakeBaselineSubcommand());
   subcommands.push_back(MakeExportSubcommand());
   subcommands.push_back(MakeInfoSubcommand());
   subcommands.push_back(MakeTraceSubcommand());
