@@ -26,6 +26,10 @@ void AddAdviceOptions(CLI::App& app, AdviceFlags& flags) {
                  "bottleneck detection without a baseline: shortest instance / mean below this "
                  "is a bottleneck (0.5)")
       ->check(CLI::Range(0.0, 1.0));
+  app.add_option("--predictions", flags.predictions,
+                 "what-if replays that predict the runtime fixing the top findings saves (5; 0: "
+                 "none)")
+      ->check(CLI::Range(0, 1000));
   app.add_option("--imbalance", p.imbalance,
                  "load balance: a program block or call path whose slowest process exceeds the "
                  "mean by more than this share is imbalanced (0.25)")

@@ -17,6 +17,7 @@ struct AdviceFlags {
   bool advice = false;
   std::string baselines;  // a file written by `causeway baseline`
   analysis::AdviceParameters parameters;
+  int predictions = 5;  // what-if replays that predict the savings of the top findings
 
   bool enabled() const { return advice || !baselines.empty(); }
 };

@@ -10,6 +10,7 @@
 #include "analysis/pipeline/memory_estimate.h"
 #include "base/parallel.h"
 #include "base/units.h"
+#include "advice_savings/predicted_saving.h"
 #include "cli/advice_flags.h"
 #include "cli/output_directory.h"
 #include "cli/progress.h"
@@ -184,6 +185,12 @@ class AnalyzeSubcommand final : public Subcommand {
                                                          *ideal_replay, analysis.pop.locations)));
     }
     stopwatch.Lap("ideal replay");
+    if (analysis.advice && advice_.predictions > 0) {
+      progress.SetPhase("predicting what fixing the bottlenecks saves");
+      CW_RETURN_IF_ERROR(advice_savings::PredictSavings(
+          trace, *analysis.advice, static_cast<size_t>(advice_.predictions)));
+      stopwatch.Lap("predicted savings");
+    }
     if (timings_) {
       for (const auto& [phase, seconds] : analysis.phase_seconds)
         std::fprintf(stderr, "  %-10s %8.3f s\n", phase.c_str(), seconds);
