@@ -13,13 +13,10 @@
 namespace cw::advice_savings {
 namespace {
 
-// The change that removes finding `f`, if the replay can model it.
-std::optional<sim::Perturbation> FixOf(const trace::Trace& trace,
-                                       const analysis::AdviceFinding& f) {
-  if (f.pattern != analysis::AdvicePattern::kImbalancedCallpath || f.locations.empty() ||
-      f.max == 0 || f.mean <= 0) {
-    return std::nullopt;
-  }
+// Computation of the finding's region on its slowest process at the mean over the processes.
+std::optional<sim::Perturbation> BalanceCallpath(const trace::Trace& trace,
+                                                 const analysis::AdviceFinding& f) {
+  if (f.locations.empty() || f.max == 0 || f.mean <= 0) return std::nullopt;
   const trace::Definitions& defs = trace.defs;
   const uint32_t location = f.locations.front();
   if (location >= defs.locations.size()) return std::nullopt;
@@ -27,8 +24,7 @@ std::optional<sim::Perturbation> FixOf(const trace::Trace& trace,
   if (group >= defs.location_groups.size() || defs.location_groups[group].rank == trace::kNone) {
     return std::nullopt;
   }
-  Result<sim::RankSet> rank =
-      sim::ParseRankSet(std::to_string(defs.location_groups[group].rank));
+  Result<sim::RankSet> rank = sim::ParseRankSet(std::to_string(defs.location_groups[group].rank));
   if (!rank) return std::nullopt;
   sim::ComputeScale scale;
   scale.region = std::string(defs.RegionName(trace.CallpathRegion(f.callpath)));
@@ -39,18 +35,49 @@ std::optional<sim::Perturbation> FixOf(const trace::Trace& trace,
   return p;
 }
 
-Result<uint64_t> PredictedRuntime(const trace::Trace& trace, const sim::Perturbation& p,
-                                  std::span<const uint32_t> locations) {
+// The change that removes finding `f`, if the replay can model it.
+std::optional<sim::Perturbation> FixOf(const trace::Trace& trace,
+                                       const analysis::AdviceFinding& f) {
+  using analysis::AdvicePattern;
+  const double resolution = static_cast<double>(trace.defs.clock.resolution);
+  sim::Perturbation p;
+  switch (f.pattern) {
+    case AdvicePattern::kImbalancedCallpath:
+      return BalanceCallpath(trace, f);
+    case AdvicePattern::kRedundantBarrier:
+      p.calls.push_back(sim::CallChange{f.callpath, true, std::nullopt});
+      return p;
+    case AdvicePattern::kNoRemoteCause:
+    case AdvicePattern::kCompetingTransfer: {
+      // The operation at its baseline time, or at its mean where no baseline exists; a local
+      // operation (no call) is not modelled.
+      if (f.type == analysis::GenericType::kLocal) return std::nullopt;
+      const double expected = f.expected ? *f.expected : f.mean;
+      p.calls.push_back(sim::CallChange{f.callpath, false, expected / resolution});
+      return p;
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
+// The predicted runtime, or nullopt if the replay had to give up a wait (a change that left a
+// collective without some of its members): no prediction rather than a wrong one.
+Result<std::optional<uint64_t>> PredictedRuntime(const trace::Trace& trace,
+                                                 const sim::Perturbation& p,
+                                                 std::span<const uint32_t> locations) {
   sim::ReplayOptions options;
   options.perturbation = p;
   CW_ASSIGN_OR_RETURN(sim::ReplayResult r, sim::RunReplay(sim::TraceInput(trace), options));
-  return sim::PredictedSpan(r, locations);
+  if (r.stats.cycles_broken > 0 || r.stats.incomplete_collectives > 0) {
+    return std::optional<uint64_t>();
+  }
+  return std::optional<uint64_t>(sim::PredictedSpan(r, locations));
 }
 
 }  // namespace
 
-Status PredictSavings(const trace::Trace& trace, analysis::Advice& advice,
-                      size_t max_predictions) {
+Status PredictSavings(const trace::Trace& trace, analysis::Advice& advice, size_t max_predictions) {
   std::vector<uint32_t> locations;
   for (uint32_t l = 0; l < trace.location_count(); ++l) {
     if (!trace.location(l).empty()) locations.push_back(l);
@@ -62,14 +89,18 @@ Status PredictSavings(const trace::Trace& trace, analysis::Advice& advice,
     const std::optional<sim::Perturbation> fix = FixOf(trace, f);
     if (!fix) continue;
     if (!unchanged) {
-      CW_ASSIGN_OR_RETURN(const uint64_t span, PredictedRuntime(trace, {}, locations));
-      unchanged = span;
+      CW_ASSIGN_OR_RETURN(const std::optional<uint64_t> span,
+                          PredictedRuntime(trace, {}, locations));
+      if (!span) return OkStatus();  // the trace itself does not replay cleanly
+      unchanged = *span;
     }
-    CW_ASSIGN_OR_RETURN(const uint64_t fixed, PredictedRuntime(trace, *fix, locations));
+    CW_ASSIGN_OR_RETURN(const std::optional<uint64_t> fixed,
+                        PredictedRuntime(trace, *fix, locations));
+    ++predicted;
+    if (!fixed) continue;
     // A fix the replay predicts to gain nothing (its time was hidden by waiting elsewhere)
     // saves 0, not a negative time.
-    f.predicted_saving = fixed < *unchanged ? static_cast<double>(*unchanged - fixed) : 0.0;
-    ++predicted;
+    f.predicted_saving = *fixed < *unchanged ? static_cast<double>(*unchanged - *fixed) : 0.0;
   }
   std::stable_sort(advice.findings.begin(), advice.findings.end(),
                    [](const analysis::AdviceFinding& a, const analysis::AdviceFinding& b) {

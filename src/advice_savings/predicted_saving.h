@@ -17,7 +17,6 @@
 namespace cw::advice_savings {
 
 // Runs at most `max_predictions` replays besides the unchanged one.
-Status PredictSavings(const trace::Trace& trace, analysis::Advice& advice,
-                      size_t max_predictions);
+Status PredictSavings(const trace::Trace& trace, analysis::Advice& advice, size_t max_predictions);
 
 }  // namespace cw::advice_savings

@@ -6,11 +6,11 @@
 #include <future>
 #include <optional>
 
+#include "advice_savings/predicted_saving.h"
 #include "analysis/pipeline/analysis.h"
 #include "analysis/pipeline/memory_estimate.h"
 #include "base/parallel.h"
 #include "base/units.h"
-#include "advice_savings/predicted_saving.h"
 #include "cli/advice_flags.h"
 #include "cli/output_directory.h"
 #include "cli/progress.h"
@@ -187,8 +187,8 @@ class AnalyzeSubcommand final : public Subcommand {
     stopwatch.Lap("ideal replay");
     if (analysis.advice && advice_.predictions > 0) {
       progress.SetPhase("predicting what fixing the bottlenecks saves");
-      CW_RETURN_IF_ERROR(advice_savings::PredictSavings(
-          trace, *analysis.advice, static_cast<size_t>(advice_.predictions)));
+      CW_RETURN_IF_ERROR(advice_savings::PredictSavings(trace, *analysis.advice,
+                                                        static_cast<size_t>(advice_.predictions)));
       stopwatch.Lap("predicted savings");
     }
     if (timings_) {

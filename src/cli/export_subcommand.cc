@@ -6,8 +6,8 @@
 #include "base/parallel.h"
 #include "cli/job_guard.h"
 #include "cli/subcommand.h"
-#include "cli/trace_problems.h"
 #include "cli/timeline_output.h"
+#include "cli/trace_problems.h"
 #include "match/matcher.h"
 #include "otf2/trace_reader.h"
 

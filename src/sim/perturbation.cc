@@ -107,7 +107,7 @@ bool Perturbation::Empty() const {
   for (const ComputeScale& c : compute) {
     if (c.factor != 1) return false;
   }
-  return !noise.active();
+  return calls.empty() && !noise.active();
 }
 
 std::vector<std::string> Perturbation::Describe() const {
@@ -127,6 +127,11 @@ std::vector<std::string> Perturbation::Describe() const {
   for (const ComputeScale& c : compute) {
     lines.push_back("computation" + (c.region.empty() ? std::string() : " in " + c.region) + " x" +
                     std::to_string(c.factor) + " on " + c.ranks.Describe());
+  }
+  for (const CallChange& c : calls) {
+    lines.push_back("calls of call path " + std::to_string(c.callpath) +
+                    (c.remove ? std::string(" removed")
+                              : " cost at most " + FormatDuration(c.max_cost.value_or(0))));
   }
   if (noise.active()) {
     lines.push_back("noise per computation phase: " + noise.Describe() + " on " +

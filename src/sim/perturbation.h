@@ -63,10 +63,22 @@ struct NetworkChange {
   bool ChangesTransfers() const { return latency || per_byte; }
 };
 
+// The calls of one call path (an MPI or OpenSHMEM call's, by id): removed (they take no time
+// and synchronise with nobody, as if the program did not make them; every member of a
+// collective must be removed alike), or their own cost, the time after their dependencies,
+// capped. The automatic bottleneck analysis's predicted savings use them
+// (advice_savings/predicted_saving.h); they have no command-line form.
+struct CallChange {
+  uint32_t callpath = UINT32_MAX;
+  bool remove = false;
+  std::optional<double> max_cost;  // seconds
+};
+
 struct Perturbation {
   NetworkChange network;
   std::vector<ComputeScale> compute;  // later rules win where several apply
-  Distribution noise;                 // added once per computation phase
+  std::vector<CallChange> calls;
+  Distribution noise;  // added once per computation phase
   RankSet noise_ranks;
   bool Empty() const;
   // One line per change, for reports: "network: ideal", "noise: exp:mean=2 us on ranks 0-3".

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "advice_savings/predicted_saving.h"
+#include "analysis/advice/baselines.h"
 #include "tests/common/analysis_fixture.h"
 
 namespace cw::analysis {
@@ -54,6 +55,75 @@ TEST(PredictedSavingTest, BalancingAnImbalancedCallPathIsReplayed) {
   ASSERT_TRUE(advice_savings::PredictSavings(b.trace, *b.result.advice, 0).has_value());
   EXPECT_EQ(b.result.advice->findings[0].pattern, AdvicePattern::kLateSender);
   EXPECT_FALSE(b.result.advice->findings[1].predicted_saving.has_value());
+}
+
+// The saving of the finding of `pattern` at `callpath` (fails the test if it has none).
+double SavingOf(const test::Analysis& a, AdvicePattern pattern, const std::string& callpath) {
+  for (const AdviceFinding& f : a.result.advice->findings) {
+    if (f.pattern != pattern || a.trace.CallpathName(f.callpath) != callpath) continue;
+    EXPECT_TRUE(f.predicted_saving.has_value()) << callpath;
+    return f.predicted_saving.value_or(-1);
+  }
+  ADD_FAILURE() << "no " << AdvicePatternName(pattern) << " at " << callpath;
+  return -1;
+}
+
+TEST(PredictedSavingTest, ARedundantBarrierIsRemoved) {
+  // rank 0: a 0..4, MPI_Barrier 4..5, b 5..6, main ends at 6
+  // rank 1: c 0..1, MPI_Barrier 1..5, d 5..9, main ends at 9
+  // Nobody communicates: the barrier is redundant. Without it rank 0 runs a, b (0..5) and rank
+  // 1 c, d (0..5): the run takes 5 s instead of 9, a saving of 4. Balancing a (4 s on rank 0
+  // against a mean of 2): rank 0 enters the barrier at 2, both leave at 3 (its 1 s after the
+  // last arrival), rank 1's d ends at 7: 2 s saved; balancing d (mean 2) on rank 1 the same.
+  testing::Scenario s(2);
+  s.rank(0)
+      .Enter(0, "main")
+      .Call(0, 4, "a")
+      .Collective(4, 5, "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, 0, 0)
+      .Call(5, 6, "b")
+      .Leave(6, "main");
+  s.rank(1)
+      .Enter(0, "main")
+      .Call(0, 1, "c")
+      .Collective(1, 5, "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, 0, 0)
+      .Call(5, 9, "d")
+      .Leave(9, "main");
+  AnalysisOptions options;
+  options.advice = true;
+  test::Analysis a = test::AnalyzeScenarioWith(s, options);
+  ASSERT_TRUE(advice_savings::PredictSavings(a.trace, *a.result.advice, 5).has_value());
+  EXPECT_DOUBLE_EQ(SavingOf(a, AdvicePattern::kRedundantBarrier, "main/MPI_Barrier"), 4.0);
+  EXPECT_DOUBLE_EQ(SavingOf(a, AdvicePattern::kImbalancedCallpath, "main/a"), 2.0);
+  EXPECT_DOUBLE_EQ(SavingOf(a, AdvicePattern::kImbalancedCallpath, "main/d"), 2.0);
+  // Ranked by saving: the barrier, then a and d.
+  const std::vector<AdviceFinding>& f = a.result.advice->findings;
+  ASSERT_GE(f.size(), 3u);
+  EXPECT_EQ(f[0].pattern, AdvicePattern::kRedundantBarrier);
+  EXPECT_EQ(a.trace.CallpathName(f[1].callpath), "main/a");
+  EXPECT_EQ(a.trace.CallpathName(f[2].callpath), "main/d");
+}
+
+TEST(PredictedSavingTest, AnOperationAtItsBaselineTime) {
+  // advice_test.cc's two MPI_Allreduce calls of 5 s (0..5 and 10..15) that nobody waited in,
+  // with a baseline of 1 s (5 / 1 > 2): at the baseline, the first ends at 1, the 5 s of
+  // computation after it end at 6, the second ends at 7 and main 5 s later, at 12 instead of
+  // 20. (The trace's clock has 1 tick per second: a baseline below 1 s would round to 0.)
+  testing::Scenario s(2);
+  for (int r = 0; r < 2; ++r) {
+    s.rank(r)
+        .Enter(0, "main")
+        .Collective(0, 5, "MPI_Allreduce", OTF2_COLLECTIVE_OP_ALLREDUCE, 8, 8)
+        .Collective(10, 15, "MPI_Allreduce", OTF2_COLLECTIVE_OP_ALLREDUCE, 8, 8)
+        .Leave(20, "main");
+  }
+  Result<Baselines> baselines = Baselines::Parse("MPI_Allreduce 2 16 1\n", "test");
+  ASSERT_TRUE(baselines.has_value());
+  AnalysisOptions options;
+  options.advice = true;
+  options.baselines = &*baselines;
+  test::Analysis a = test::AnalyzeScenarioWith(s, options);
+  ASSERT_TRUE(advice_savings::PredictSavings(a.trace, *a.result.advice, 5).has_value());
+  EXPECT_DOUBLE_EQ(SavingOf(a, AdvicePattern::kNoRemoteCause, "main/MPI_Allreduce"), 8.0);
 }
 
 }  // namespace

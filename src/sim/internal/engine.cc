@@ -97,6 +97,7 @@ void Engine::SetUpLanes() {
 Result<ReplayResult> Engine::Run() {
   SetUpComputeRules();
   SetUpShmemRegions();
+  SetUpCallChanges();
   CW_ASSIGN_OR_RETURN(plan_, BuildOneSidedPlan(input_));
   SetUpLanes();
   while (done_lanes_ < lanes_.size()) {
@@ -310,10 +311,33 @@ bool Engine::BeginCall(Lane& lane) {
   }
   call.enter = Moment{s, Relative(enter.time)};
   CountVisit(enter.callpath);
+  call.removed = false;
+  call.max_cost = INT64_MAX;
+  if (enter.callpath < call_change_.size()) {
+    call.removed = call_change_[enter.callpath].remove;
+    call.max_cost = call_change_[enter.callpath].max_cost;
+  }
+  // A removed call publishes nothing: its partners (all removed alike) do not wait for it.
+  if (call.removed) return true;
   Publish(lane);
   if (call.function.has(trace::kMpiProbe) && !call.function.has(trace::kMpiTest)) AddProbe(lane);
   if (call.function.has(trace::kMpiFinalize) && lane.rank != kNone) JoinFinalize(lane);
   return true;
+}
+
+void Engine::SetUpCallChanges() {
+  call_change_.clear();
+  for (const CallChange& c : options_.perturbation.calls) {
+    if (c.callpath == UINT32_MAX) continue;
+    if (c.callpath >= call_change_.size()) call_change_.resize(c.callpath + 1);
+    CallChangeTicks& t = call_change_[c.callpath];
+    t.remove = t.remove || c.remove;
+    if (c.max_cost) {
+      t.max_cost = std::min(
+          t.max_cost, static_cast<int64_t>(
+                          std::llround(*c.max_cost * static_cast<double>(defs_.clock.resolution))));
+    }
+  }
 }
 
 // Every location waits: give up one wait, by the first rule that applies (replay.h).

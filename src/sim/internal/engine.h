@@ -63,6 +63,8 @@ class Engine {
   // One-sided synchronisation (engine_one_sided.cc): which regions are OpenSHMEM's routines,
   // what a one-sided record of a call publishes or waits for, and one outside calls counted.
   void SetUpShmemRegions();
+  // Perturbation::calls, by call path: kKeep, kRemove, or a cost cap in ticks.
+  void SetUpCallChanges();
   bool StartsCall(uint32_t region) const;
   void PublishOneSided(Lane& lane, const SimEvent& e);
   void CountOneSided(Lane& lane, const SimEvent& e);
@@ -92,6 +94,11 @@ class Engine {
   OneSidedPlan plan_;
   // Per region: 0 not OpenSHMEM, 1 an OpenSHMEM routine that communicates, 2 one that manages.
   std::vector<uint8_t> shmem_region_;
+  struct CallChangeTicks {
+    bool remove = false;
+    int64_t max_cost = INT64_MAX;
+  };
+  std::vector<CallChangeTicks> call_change_;  // by call path (empty: no change anywhere)
   // Compute-scale rules by region id (indices into the perturbation's list), and the rules
   // that apply to all computation.
   std::vector<std::vector<uint32_t>> region_rules_;

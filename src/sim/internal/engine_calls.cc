@@ -375,6 +375,8 @@ void Engine::FinishCall(Lane& lane, int64_t ready_measured, int64_t ready_sim, i
   bool communication = call.shmem ? call.shmem_communication : IsCommunication(call.function);
   // A one-sided transfer's own time changes with the network, never below nothing.
   int64_t own = (communication ? network_.Cost(cost) : cost) + call.overhead + call.transfer_delta;
+  if (call.removed) own = 0;
+  own = std::min(own, call.max_cost);
   int64_t leave_sim = ready_sim + std::max<int64_t>(0, own);
   int64_t enter_measured = call.enter.measured;
   int64_t previous = call.enter.sim;

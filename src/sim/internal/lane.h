@@ -88,6 +88,9 @@ struct OpenCall {
   bool shmem = false;
   bool shmem_communication = false;
   int64_t transfer_delta = 0;  // the network change of its blocking one-sided transfers
+  // Perturbation::calls: removed (no dependencies, no cost), or its own cost capped (ticks).
+  bool removed = false;
+  int64_t max_cost = INT64_MAX;
 };
 
 struct Request {
