@@ -34,6 +34,45 @@ TEST(HtmlReportTest, HostileRegionNamesStayText) {
   EXPECT_EQ(test::Count(loaded.dom, "<script"), 3u);
 }
 
+TEST(HtmlReportTest, BottlenecksShowFindingsCausesAndLoadBalance) {
+  // advice_test.cc's Late Sender: rank 1's second receive waits for rank 0's send after b.
+  testing::Scenario s(2);
+  s.rank(0)
+      .Enter(0, "main")
+      .Call(0, 1, "a")
+      .Send(1, 2, 1, 0, 8)
+      .Call(2, 10, "b")
+      .Send(10, 11, 1, 0, 8)
+      .Call(11, 12, "c")
+      .Send(12, 13, 1, 0, 8)
+      .Leave(40, "main");
+  s.rank(1)
+      .Enter(0, "main")
+      .Recv(0, 2, 0, 0, 8)
+      .Recv(3, 11, 0, 0, 8)
+      .Recv(12, 13, 0, 0, 8)
+      .Leave(40, "main");
+  analysis::AnalysisOptions options;
+  options.advice = true;
+  test::Analysis a = test::AnalyzeScenarioWith(s, options);
+  test::ExpectReportDrawn(a, "bottlenecks", /*expect_waits=*/true);
+  const std::string page = testing::MakeTempDir("html-advice") + "/report.html";
+  ASSERT_TRUE(WriteHtmlReport(a.report, a.trace, a.graph, page));
+  test::LoadedPage loaded = test::LoadInBrowser(page);
+  EXPECT_EQ(loaded.console, "");
+  // The two findings as rows, the first selected with its cause and its load-balance chart.
+  EXPECT_EQ(test::Count(loaded.dom, "<tr class=\"row"), 2u) << loaded.dom;
+  EXPECT_NE(loaded.dom.find("<td>late_sender</td>"), std::string::npos);
+  EXPECT_NE(loaded.dom.find("<td>main/MPI_Send</td>"), std::string::npos);  // the cause
+  const size_t chart = loaded.dom.find("id=\"chart-balance\"");
+  ASSERT_NE(chart, std::string::npos);
+  EXPECT_NE(loaded.dom.find("<rect", chart), std::string::npos);
+  // Without the analysis the section says how to run it.
+  test::Analysis plain = test::AnalyzeScenario(s);
+  ASSERT_TRUE(WriteHtmlReport(plain.report, plain.trace, plain.graph, page));
+  EXPECT_NE(test::LoadInBrowser(page).dom.find("run causeway analyze --advice"), std::string::npos);
+}
+
 TEST(HtmlReportTest, RealTracesDraw) {
   for (const char* name : {"2_jacobi_blame_cpu_015", "sst-macro-otf2_test_traces"}) {
     SCOPED_TRACE(name);

@@ -385,10 +385,99 @@
     });
   }
 
+  // ---- Bottlenecks ---------------------------------------------------------------------------
+  // PPW's multi-table view: the findings; for the selected one its instances by pattern, its
+  // remote causes, the hints, and its call path's time on each location.
+  function row(table, cells, header) {
+    const tr = element('tr');
+    cells.forEach(function (c) { tr.appendChild(element(header ? 'th' : 'td', c)); });
+    table.appendChild(tr);
+    return tr;
+  }
+  function clear(id) {
+    const e = document.getElementById(id);
+    while (e.firstChild) e.removeChild(e.firstChild);
+    return e;
+  }
+  function renderBalance(f) {
+    clear('chart-balance');
+    const rows = f.balance;
+    if (rows.length === 0) return;
+    const margin = { left: 140, right: 20, top: 10, bottom: 30 };
+    const band = Math.max(6, Math.min(22, 400 / rows.length));
+    const width = 520, height = margin.top + margin.bottom + band * rows.length;
+    const chart = svg('chart-balance', width, height, 'chart-balance');
+    const x = d3.scale.linear().domain([0, d3.max(rows, function (r) { return r[1]; }) || 1])
+      .range([margin.left, width - margin.right]);
+    const mean = d3.mean(rows, function (r) { return r[1]; });
+    rows.forEach(function (r, i) {
+      const y = margin.top + i * band;
+      chart.append('rect').attr('x', x(0)).attr('y', y + 1)
+        .attr('width', Math.max(0.5, x(r[1]) - x(0))).attr('height', band - 2)
+        .attr('fill', r[1] > mean ? '#e63946' : '#457b9d')
+        .append('title').text(r[0] + ': ' + seconds(r[1]));
+      if (band >= 10) {
+        chart.append('text').attr('x', margin.left - 6).attr('y', y + band / 2 + 4)
+          .attr('text-anchor', 'end').text(r[0]);
+      }
+    });
+    chart.append('line').attr('x1', x(mean)).attr('x2', x(mean)).attr('y1', margin.top)
+      .attr('y2', height - margin.bottom).attr('stroke', '#1d2430').attr('stroke-dasharray', '4,3')
+      .append('title').text('mean ' + seconds(mean));
+    chart.append('g').attr('class', 'axis')
+      .attr('transform', 'translate(0,' + (height - margin.bottom) + ')')
+      .call(d3.svg.axis().scale(x).orient('bottom').ticks(4).tickFormat(seconds));
+  }
+  function selectFinding(index, rows) {
+    const f = D.advice.findings[index];
+    rows.forEach(function (tr, i) { tr.className = i === index ? 'row selected' : 'row'; });
+    const instances = clear('advice-instances');
+    row(instances, ['pattern', 'instances'], true);
+    f.counts.forEach(function (c) { row(instances, [c[0], String(c[1])]); });
+    const causes = clear('advice-causes');
+    if (f.causes.length === 0) {
+      causes.appendChild(element('tr', 'none: no remote operation made it wait'));
+    } else {
+      row(causes, ['location', 'call path', 'waiting caused', 'instances'], true);
+      f.causes.forEach(function (c) { row(causes, [c[0], c[1], seconds(c[2]), String(c[3])]); });
+    }
+    const hints = clear('advice-hints');
+    f.hints.forEach(function (h) { hints.appendChild(element('li', h)); });
+    renderBalance(f);
+  }
+  function renderAdvice() {
+    const note = document.getElementById('advice-note');
+    const A = D.advice;
+    if (!A) {
+      note.textContent = 'Not analysed: run causeway analyze --advice (or --baselines FILE).';
+      document.getElementById('advice-details').style.display = 'none';
+      return;
+    }
+    note.textContent = (A.baselines ? 'Baselines: ' + A.baselines + '. '
+      : 'No baselines: the deviation filter only. ') +
+      'Select a finding for its instances, causes and load balance.';
+    if (A.findings.length === 0) {
+      note.textContent += ' No bottleneck found.';
+      document.getElementById('advice-details').style.display = 'none';
+      return;
+    }
+    const table = document.getElementById('advice-findings');
+    row(table, ['#', 'pattern', 'call path', 'where', 'found by', 'beyond expected',
+      'predicted saving'], true);
+    const rows = A.findings.map(function (f, i) {
+      const tr = row(table, [String(i + 1), f.pattern, f.callpath,
+        f.where.join(', ') + (f.more > 0 ? ' and ' + f.more + ' more' : ''), f.filter,
+        seconds(f.excess), f.saving === null ? 'not predicted' : seconds(f.saving)]);
+      tr.addEventListener('click', function () { selectFinding(i, rows); });
+      return tr;
+    });
+    selectFinding(0, rows);
+  }
+
   // ---- Sections ------------------------------------------------------------------------------
   function route() {
     const id = (location.hash || '#overview').slice(1);
-    const known = ['overview', 'browser', 'charts', 'instances'];
+    const known = ['overview', 'bottlenecks', 'browser', 'charts', 'instances'];
     const shown = known.indexOf(id) >= 0 ? id : 'overview';
     known.forEach(function (s) {
       document.getElementById(s).className = s === shown ? 'shown' : '';
@@ -397,6 +486,7 @@
 
   try {
     renderOverview();
+    renderAdvice();
     renderBrowser();
     renderStacked();
     renderHeatmap();

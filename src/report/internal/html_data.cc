@@ -323,6 +323,59 @@ json Timelines(const Report& r, const trace::Trace& trace,
   return out;
 }
 
+// The bottleneck analysis (report.json's `advice`) as PPW's multi-table view shows it:
+// findings, then for the one selected its instances by pattern, its remote causes, the hints
+// and the event-level load balance of its call path (its time on each location).
+json Advice(const Report& r) {
+  if (!r.advice) return nullptr;
+  const AdviceReport& a = *r.advice;
+  std::vector<std::vector<double>> time_by_location;  // per finding, per location
+  json findings = json::array();
+  for (const AdviceFindingEntry& f : a.findings) {
+    json where = json::array();
+    for (uint32_t l : f.locations) {
+      if (where.size() == 8) break;
+      where.push_back(r.LocationLabel(l));
+    }
+    json counts = json::array();
+    for (const auto& [pattern, n] : f.pattern_counts) {
+      counts.push_back({analysis::AdvicePatternName(pattern), n});
+    }
+    json causes = json::array();
+    for (const AdviceCauseEntry& c : f.causes) {
+      if (causes.size() == 20) break;
+      causes.push_back({r.LocationLabel(c.location),
+                        c.callpath ? r.CallpathName(*c.callpath) : std::string("(no region)"),
+                        Round(c.time), c.instances});
+    }
+    json balance = json::array();
+    for (const Value& v : r.values) {
+      if (v.metric == analysis::MetricId::kTime && v.callpath == f.callpath) {
+        balance.push_back({r.LocationLabel(v.location), Round(v.value)});
+      }
+    }
+    const std::string_view filter = analysis::DetectionFilterName(f.filter);
+    findings.push_back(
+        {{"pattern", analysis::AdvicePatternName(f.pattern)},
+         {"callpath", r.CallpathName(f.callpath)},
+         {"where", where},
+         {"more", f.locations.size() - where.size()},
+         {"filter", filter.empty() ? std::string("global analysis") : std::string(filter)},
+         {"excess", Round(f.excess)},
+         {"expected", f.expected ? json(Round(*f.expected)) : json(nullptr)},
+         {"saving", f.predicted_saving ? json(Round(*f.predicted_saving)) : json(nullptr)},
+         {"instances", f.instances},
+         {"bottleneck_instances", f.bottleneck_instances},
+         {"counts", counts},
+         {"causes", causes},
+         {"hints", f.hints},
+         {"balance", balance}});
+  }
+  return {{"baselines", a.baselines ? json(*a.baselines) : json(nullptr)},
+          {"findings", findings},
+          {"left_out", a.findings_left_out}};
+}
+
 }  // namespace
 
 std::string HtmlData(const Report& report, const trace::Trace& trace, const EventViews& views) {
@@ -332,7 +385,8 @@ std::string HtmlData(const Report& report, const trace::Trace& trace, const Even
                {"categories", Categories(report)},
                {"heatmap", Heatmap(report)},
                {"communication", Communication(views.communication)},
-               {"timelines", Timelines(report, trace, views.timelines)}};
+               {"timelines", Timelines(report, trace, views.timelines)},
+               {"advice", Advice(report)}};
   // Names from the trace may be invalid UTF-8: replaced, never an exception.
   return data.dump(-1, ' ', false, json::error_handler_t::replace);
 }
