@@ -75,6 +75,9 @@ Advice AnalyzeAdvice(const AdviceInput& in, const AdviceParameters& parameters) 
   global.region_types = in.region_types;
   global.severities = in.severities;
   global.total_time = advice.total_time;
+  global.threads = in.threads;
+  const std::vector<uint32_t> member_instance = MemberInstances(*in.graph);
+  global.member_instance = member_instance;
   advice.load_balance = AnalyzeLoadBalance(global, parameters, findings);
   advice.redundant_barriers = FindRedundantBarriers(global, findings);
   AnalyzeFrequency(global, parameters, in.threads, findings);

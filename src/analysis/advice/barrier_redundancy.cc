@@ -4,6 +4,7 @@
 #include <map>
 
 #include "analysis/advice/hints.h"
+#include "base/parallel.h"
 #include "trace/event_kind.h"
 #include "trace/one_sided_pairing.h"
 
@@ -43,8 +44,8 @@ std::vector<RedundantBarrier> FindRedundantBarriers(const GlobalInput& in,
   const match::SyncGraph& g = *in.graph;
   const uint32_t n = trace.location_count();
   std::vector<LocationActivity> activity(n);
-  for (uint32_t loc = 0; loc < n; ++loc) {
-    const trace::LocationEvents& ev = trace.location(loc);
+  ParallelFor(n, in.threads, [&](size_t loc) {
+    const trace::LocationEvents& ev = trace.location(static_cast<uint32_t>(loc));
     LocationActivity& a = activity[loc];
     a.start = ev.first_time();
     bool init = false;
@@ -61,7 +62,7 @@ std::vector<RedundantBarrier> FindRedundantBarriers(const GlobalInput& in,
         }
       }
     }
-  }
+  });
   // Every collective member's call, per location (their order is their Enters').
   auto call_of = [&](const match::CollectiveMember& m) -> uint32_t {
     if (m.location >= n) return kNone;
@@ -71,13 +72,16 @@ std::vector<RedundantBarrier> FindRedundantBarriers(const GlobalInput& in,
         ev.kind(m.begin_event) == EventKind::kEnter ? m.begin_event : ev.pair(m.begin_event);
     return call != kNone && ev.pair(call) != kNone ? call : kNone;
   };
-  for (const match::CollectiveMember& m : g.members) {
-    const uint32_t call = call_of(m);
-    if (call == kNone) continue;
-    const trace::LocationEvents& ev = trace.location(m.location);
-    activity[m.location].syncs.emplace_back(ev.time(call), ev.time(ev.pair(call)));
-  }
-  for (LocationActivity& a : activity) std::sort(a.syncs.begin(), a.syncs.end());
+  ParallelFor(std::min<size_t>(n, g.by_location.size()), in.threads, [&](size_t loc) {
+    const trace::LocationEvents& ev = trace.location(static_cast<uint32_t>(loc));
+    LocationActivity& a = activity[loc];
+    for (uint32_t k : g.by_location[loc].collectives) {
+      if (k >= g.members.size()) continue;
+      const uint32_t call = call_of(g.members[k]);
+      if (call != kNone) a.syncs.emplace_back(ev.time(call), ev.time(ev.pair(call)));
+    }
+    std::sort(a.syncs.begin(), a.syncs.end());
+  });
 
   struct Tally {
     uint64_t instances = 0, redundant = 0, time = 0;

@@ -5,6 +5,7 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "base/flat_hash_map.h"
 #include "base/parallel.h"
 #include "trace/event_kind.h"
 
@@ -104,20 +105,40 @@ struct Partial {
   uint64_t time = 0;
   std::array<uint64_t, kAdvicePatternCount> counts{};
   std::array<uint64_t, kAdvicePatternCount> pattern_time{};
-  std::map<std::pair<uint32_t, uint32_t>, AdviceCause> causes;  // (location, callpath)
+  // By (location << 32 | callpath), with the serial of the last instance it took part in (so
+  // that an instance counts once however many of the cause's operations were in its window).
+  struct Cause {
+    AdviceCause cause;
+    uint64_t last_instance = UINT64_MAX;
+  };
+  FlatHashMap<uint64_t, Cause> causes;
+};
+
+// The collective members: by member index, its instance and its call's call path; per
+// location, the (call Enter, member index) of its members in bottleneck call paths, ascending.
+struct MemberIndex {
+  std::vector<uint32_t> instance;
+  std::vector<uint32_t> callpath;
+  std::vector<std::vector<std::pair<uint32_t, uint32_t>>> bottlenecks;
+
+  uint32_t Find(uint32_t location, uint32_t enter) const {
+    const auto& calls = bottlenecks[location];
+    auto it = std::lower_bound(calls.begin(), calls.end(), std::make_pair(enter, uint32_t{0}));
+    return it != calls.end() && it->first == enter ? it->second : kNone;
+  }
 };
 
 class LocationCauses {
  public:
   LocationCauses(const CauseInput& in, const std::vector<uint32_t>& finding_of,
                  const std::vector<std::vector<uint32_t>>& edges_by_location,
-                 const std::unordered_map<uint64_t, uint32_t>& member_of,
-                 const std::vector<std::vector<Transfer>>& transfers, uint32_t location)
+                 const MemberIndex& members, const std::vector<std::vector<Transfer>>& transfers,
+                 uint32_t location)
       : in_(in),
         trace_(*in.trace),
         ev_(trace_.location(location)),
         finding_of_(finding_of),
-        member_of_(member_of),
+        members_(members),
         transfers_(transfers),
         location_(location) {
     for (uint32_t e : edges_by_location[location]) {
@@ -151,8 +172,9 @@ class LocationCauses {
       Partial& p = out_[f];
       ++p.instances;
       p.time += measure;
+      partial_ = &p;
+      ++serial_;
       const AdvicePattern pattern = Classify(o.enter, i, TypeOf(callpath));
-      FlushCauses(p);
       ++p.counts[static_cast<size_t>(pattern)];
       p.pattern_time[static_cast<size_t>(pattern)] += measure;
     }
@@ -165,32 +187,25 @@ class LocationCauses {
     return region < in_.region_types.size() ? in_.region_types[region] : GenericType::kLocal;
   }
 
-  // A remote operation that made the current instance wait; Classify passes each instance's
-  // causes to its finding once done (a cause counts one instance however many of its
-  // operations took part).
-  void AddCause(uint32_t location, uint32_t event, uint64_t time, uint64_t at) {
-    const uint32_t callpath = event == kNone ? kNone : trace_.location(location).callpath(event);
-    auto [it, inserted] = instance_causes_.try_emplace({location, callpath});
-    AdviceCause& c = it->second;
-    if (inserted) {
-      c.location = location;
-      c.callpath = callpath;
-      c.first = at;
-      c.instances = 1;
+  // A remote operation (of `callpath`) that made the current instance (`serial_`) wait, for
+  // finding `partial_`.
+  void AddCause(uint32_t location, uint32_t callpath, uint64_t time, uint64_t at) {
+    const uint64_t key = (uint64_t{location} << 32) | callpath;
+    Partial::Cause* c = partial_->causes.Find(key);
+    if (c == nullptr) {
+      Partial::Cause fresh;
+      fresh.cause.location = location;
+      fresh.cause.callpath = callpath;
+      fresh.cause.first = at;
+      partial_->causes.Insert(key, fresh);
+      c = partial_->causes.Find(key);
     }
-    c.time += time;
-    c.first = std::min(c.first, at);
-  }
-
-  void FlushCauses(Partial& p) {
-    for (const auto& [key, c] : instance_causes_) {
-      auto [it, inserted] = p.causes.try_emplace(key, c);
-      if (inserted) continue;
-      it->second.time += c.time;
-      it->second.instances += c.instances;
-      it->second.first = std::min(it->second.first, c.first);
+    c->cause.time += time;
+    c->cause.first = std::min(c->cause.first, at);
+    if (c->last_instance != serial_) {
+      c->last_instance = serial_;
+      ++c->cause.instances;
     }
-    instance_causes_.clear();
   }
 
   AdvicePattern Classify(uint32_t enter, uint32_t leave, GenericType type) {
@@ -198,20 +213,15 @@ class LocationCauses {
     const uint64_t t1 = ev_.time(leave);
     // 1. A collective member: the members it can wait for that entered after it, before it
     //    ended (all of them; the wait-state edges name only the last).
-    if (auto it = member_of_.find((uint64_t{location_} << 32) | enter); it != member_of_.end()) {
-      const match::CollectiveInstance& c = in_.graph->collectives[it->second];
-      const match::CollectiveMember* self = nullptr;
-      for (uint32_t k = c.first_member; k < c.first_member + c.member_count; ++k) {
-        if (in_.graph->members[k].location == location_) self = &in_.graph->members[k];
-      }
+    if (const uint32_t member = members_.Find(location_, enter); member != kNone) {
+      const match::CollectiveMember& self = in_.graph->members[member];
+      const match::CollectiveInstance& c = in_.graph->collectives[members_.instance[member]];
       bool any = false;
       for (uint32_t k = c.first_member; k < c.first_member + c.member_count; ++k) {
         const match::CollectiveMember& m = in_.graph->members[k];
         if (m.location == location_ || m.entered <= t0 || m.entered > t1) continue;
-        if (self == nullptr || !CanWaitFor(c, *self, m)) continue;
-        const trace::LocationEvents& other = trace_.location(m.location);
-        const uint32_t call = m.begin_event < other.size() ? CallOf(other, m.begin_event) : kNone;
-        AddCause(m.location, call, m.entered - t0, m.entered);
+        if (!CanWaitFor(c, self, m)) continue;
+        AddCause(m.location, members_.callpath[k], m.entered - t0, m.entered);
         any = true;
       }
       if (any) return AdvicePattern::kWaitOnGroup;
@@ -225,9 +235,10 @@ class LocationCauses {
         const uint32_t delayer_event = w.delayer_event;
         const bool known = w.delayer < trace_.location_count() && delayer_event != kNone &&
                            delayer_event < trace_.location(w.delayer).size();
-        const uint32_t call = known ? CallOf(trace_.location(w.delayer), delayer_event) : kNone;
-        AddCause(w.delayer, call, static_cast<uint64_t>(w.wait),
-                 known ? trace_.location(w.delayer).time(call) : t0);
+        const trace::LocationEvents* delayer = known ? &trace_.location(w.delayer) : nullptr;
+        const uint32_t call = known ? CallOf(*delayer, delayer_event) : kNone;
+        AddCause(w.delayer, known ? delayer->callpath(call) : kNone, static_cast<uint64_t>(w.wait),
+                 known ? delayer->time(call) : t0);
         if (w.wait > largest) {
           largest = w.wait;
           pattern = PatternOfWait(w.pattern);
@@ -244,8 +255,8 @@ class LocationCauses {
                                       [](const Transfer& x, uint64_t t) { return x.time < t; });
         for (auto it = first; it != to.end() && it->time <= t1; ++it) {
           if (it->origin == location_) continue;
-          AddCause(it->origin, CallOf(trace_.location(it->origin), it->event), t1 - it->time,
-                   it->time);
+          const trace::LocationEvents& origin = trace_.location(it->origin);
+          AddCause(it->origin, origin.callpath(CallOf(origin, it->event)), t1 - it->time, it->time);
           any = true;
         }
       }
@@ -280,12 +291,13 @@ class LocationCauses {
   const trace::Trace& trace_;
   const trace::LocationEvents& ev_;
   const std::vector<uint32_t>& finding_of_;
-  const std::unordered_map<uint64_t, uint32_t>& member_of_;
+  const MemberIndex& members_;
   const std::vector<std::vector<Transfer>>& transfers_;
   uint32_t location_;
   std::unordered_map<uint32_t, std::vector<uint32_t>> calls_;  // call Enter -> edges
   std::map<uint32_t, Partial> out_;                            // by finding
-  std::map<std::pair<uint32_t, uint32_t>, AdviceCause> instance_causes_;
+  Partial* partial_ = nullptr;                                 // the current instance's finding
+  uint64_t serial_ = 0;                                        // the current instance's number
 };
 
 }  // namespace
@@ -312,27 +324,41 @@ std::vector<AdviceFinding> AnalyzeCauses(const CauseInput& in) {
       edges_by_location[w.waiter].push_back(e);
     }
   }
-  // Each member's call, by (location, Enter).
-  std::unordered_map<uint64_t, uint32_t> member_of;
+  MemberIndex members;
+  const std::vector<match::CollectiveMember>& all = in.graph->members;
+  members.instance.assign(all.size(), kNone);
+  members.callpath.assign(all.size(), kNone);
+  members.bottlenecks.resize(n);
   for (uint32_t c = 0; c < in.graph->collectives.size(); ++c) {
     const match::CollectiveInstance& inst = in.graph->collectives[c];
     for (uint32_t k = inst.first_member; k < inst.first_member + inst.member_count; ++k) {
-      const match::CollectiveMember& m = in.graph->members[k];
-      if (m.location >= n || m.begin_event >= trace.location(m.location).size()) continue;
-      const uint32_t call = CallOf(trace.location(m.location), m.begin_event);
-      member_of.emplace((uint64_t{m.location} << 32) | call, c);
+      members.instance[k] = c;
     }
   }
+  // Each location resolves its own members' calls (the graph lists them in event order).
+  ParallelFor(std::min<size_t>(n, in.graph->by_location.size()), in.threads, [&](size_t loc) {
+    const trace::LocationEvents& ev = trace.location(static_cast<uint32_t>(loc));
+    for (uint32_t k : in.graph->by_location[loc].collectives) {
+      if (k >= all.size() || all[k].begin_event >= ev.size()) continue;
+      const uint32_t call = CallOf(ev, all[k].begin_event);
+      const uint32_t cp = ev.callpath(call);
+      members.callpath[k] = cp;
+      if (cp < finding_of.size() && finding_of[cp] != kNone) {
+        members.bottlenecks[loc].emplace_back(call, k);
+      }
+    }
+    std::sort(members.bottlenecks[loc].begin(), members.bottlenecks[loc].end());
+  });
   const std::vector<std::vector<Transfer>> transfers =
       transfers_needed ? TransfersByTarget(trace) : std::vector<std::vector<Transfer>>(n);
 
   std::vector<std::map<uint32_t, Partial>> partials(n);
   ParallelFor(n, in.threads, [&](size_t loc) {
-    partials[loc] = LocationCauses(in, finding_of, edges_by_location, member_of, transfers,
+    partials[loc] = LocationCauses(in, finding_of, edges_by_location, members, transfers,
                                    static_cast<uint32_t>(loc))
                         .Run();
   });
-  std::vector<std::map<std::pair<uint32_t, uint32_t>, AdviceCause>> causes(findings.size());
+  std::vector<std::map<uint64_t, AdviceCause>> causes(findings.size());  // by (location, callpath)
   for (uint32_t loc = 0; loc < n; ++loc) {
     for (auto& [f, p] : partials[loc]) {
       AdviceFinding& finding = findings[f];
@@ -343,13 +369,13 @@ std::vector<AdviceFinding> AnalyzeCauses(const CauseInput& in) {
         finding.pattern_counts[k] += p.counts[k];
         finding.pattern_time[k] += p.pattern_time[k];
       }
-      for (auto& [key, c] : p.causes) {
-        auto [it, inserted] = causes[f].try_emplace(key, c);
-        if (inserted) continue;
-        it->second.time += c.time;
-        it->second.instances += c.instances;
-        it->second.first = std::min(it->second.first, c.first);
-      }
+      p.causes.ForEach([&](uint64_t key, const Partial::Cause& c) {
+        auto [it, inserted] = causes[f].try_emplace(key, c.cause);
+        if (inserted) return;
+        it->second.time += c.cause.time;
+        it->second.instances += c.cause.instances;
+        it->second.first = std::min(it->second.first, c.cause.first);
+      });
     }
   }
   for (uint32_t f = 0; f < findings.size(); ++f) {

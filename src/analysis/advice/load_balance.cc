@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "analysis/advice/hints.h"
+#include "base/parallel.h"
 #include "trace/event_kind.h"
 #include "trace/one_sided_pairing.h"
 
@@ -96,22 +97,20 @@ std::vector<std::vector<Boundary>> Boundaries(const GlobalInput& in,
   const trace::Trace& trace = *in.trace;
   std::vector<std::vector<Boundary>> out(trace.location_count());
   const match::SyncGraph& g = *in.graph;
-  for (uint32_t c = 0; c < g.collectives.size(); ++c) {
-    if (!global[c]) continue;
-    const match::CollectiveInstance& inst = g.collectives[c];
-    for (uint32_t k = inst.first_member; k < inst.first_member + inst.member_count; ++k) {
-      const match::CollectiveMember& m = g.members[k];
-      if (m.location >= out.size()) continue;
-      const trace::LocationEvents& ev = trace.location(m.location);
-      if (m.begin_event >= ev.size()) continue;
-      const uint32_t call =
-          ev.kind(m.begin_event) == EventKind::kEnter ? m.begin_event : ev.pair(m.begin_event);
-      if (call == kNone || ev.pair(call) == kNone) continue;
-      out[m.location].push_back(Boundary{ev.time(call), ev.time(ev.pair(call)), ev.ref(call)});
+  ParallelFor(out.size(), in.threads, [&](size_t loc) {
+    const trace::LocationEvents& ev = trace.location(static_cast<uint32_t>(loc));
+    // Its members of global synchronisations (the graph lists them in event order).
+    if (loc < g.by_location.size()) {
+      for (uint32_t k : g.by_location[loc].collectives) {
+        if (k >= in.member_instance.size() || !global[in.member_instance[k]]) continue;
+        const match::CollectiveMember& m = g.members[k];
+        if (m.begin_event >= ev.size()) continue;
+        const uint32_t call =
+            ev.kind(m.begin_event) == EventKind::kEnter ? m.begin_event : ev.pair(m.begin_event);
+        if (call == kNone || ev.pair(call) == kNone) continue;
+        out[loc].push_back(Boundary{ev.time(call), ev.time(ev.pair(call)), ev.ref(call)});
+      }
     }
-  }
-  for (uint32_t loc = 0; loc < out.size(); ++loc) {
-    const trace::LocationEvents& ev = trace.location(loc);
     std::span<const EventKind> kinds = ev.kinds();
     bool init = false;
     for (uint32_t i = 0; i < kinds.size(); ++i) {
@@ -129,7 +128,7 @@ std::vector<std::vector<Boundary>> Boundaries(const GlobalInput& in,
     std::sort(out[loc].begin(), out[loc].end(), [](const Boundary& a, const Boundary& b) {
       return std::tie(a.enter, a.leave) < std::tie(b.enter, b.leave);
     });
-  }
+  });
   return out;
 }
 
@@ -210,6 +209,17 @@ AdviceFinding GlobalFinding(AdvicePattern pattern, uint32_t callpath, GenericTyp
 }
 
 }  // namespace
+
+std::vector<uint32_t> MemberInstances(const match::SyncGraph& graph) {
+  std::vector<uint32_t> out(graph.members.size(), kNone);
+  for (uint32_t c = 0; c < graph.collectives.size(); ++c) {
+    const match::CollectiveInstance& inst = graph.collectives[c];
+    for (uint32_t k = inst.first_member; k < inst.first_member + inst.member_count; ++k) {
+      out[k] = c;
+    }
+  }
+  return out;
+}
 
 std::vector<bool> GlobalSynchronisations(const trace::Trace& trace, const match::SyncGraph& graph) {
   using trace::CollectiveOp;

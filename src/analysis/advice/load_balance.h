@@ -29,11 +29,16 @@ struct GlobalInput {
   std::span<const GenericType> region_types;       // by region
   std::span<const LocationSeverities> severities;  // by location (empty: no p2p waits known)
   uint64_t total_time = 0;                         // TotalLocationTime
+  std::span<const uint32_t> member_instance;       // by collective member: its instance
+  unsigned threads = 1;
 };
 
 // Appends its findings to `findings`.
 LoadBalance AnalyzeLoadBalance(const GlobalInput& in, const AdviceParameters& p,
                                std::vector<AdviceFinding>& findings);
+
+// By collective member of `graph`: the index of its instance.
+std::vector<uint32_t> MemberInstances(const match::SyncGraph& graph);
 
 // The collective instances after which every process has synchronised with every other.
 std::vector<bool> GlobalSynchronisations(const trace::Trace& trace, const match::SyncGraph& graph);
