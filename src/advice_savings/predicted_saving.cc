@@ -13,26 +13,24 @@
 namespace cw::advice_savings {
 namespace {
 
-// Computation of the finding's region on its slowest process at the mean over the processes.
-std::optional<sim::Perturbation> BalanceCallpath(const trace::Trace& trace,
-                                                 const analysis::AdviceFinding& f) {
-  if (f.locations.empty() || f.max == 0 || f.mean <= 0) return std::nullopt;
+// Computation of `callpath`'s region on `location`'s rank at `mean` instead of `max` (ticks).
+bool Balance(const trace::Trace& trace, uint32_t callpath, uint32_t location, double max,
+             double mean, sim::Perturbation& p) {
+  if (max <= 0 || mean <= 0) return false;
   const trace::Definitions& defs = trace.defs;
-  const uint32_t location = f.locations.front();
-  if (location >= defs.locations.size()) return std::nullopt;
+  if (location >= defs.locations.size()) return false;
   const uint32_t group = defs.locations[location].group;
   if (group >= defs.location_groups.size() || defs.location_groups[group].rank == trace::kNone) {
-    return std::nullopt;
+    return false;
   }
   Result<sim::RankSet> rank = sim::ParseRankSet(std::to_string(defs.location_groups[group].rank));
-  if (!rank) return std::nullopt;
+  if (!rank) return false;
   sim::ComputeScale scale;
-  scale.region = std::string(defs.RegionName(trace.CallpathRegion(f.callpath)));
-  scale.factor = f.mean / static_cast<double>(f.max);
+  scale.region = std::string(defs.RegionName(trace.CallpathRegion(callpath)));
+  scale.factor = mean / max;
   scale.ranks = *rank;
-  sim::Perturbation p;
   p.compute.push_back(scale);
-  return p;
+  return true;
 }
 
 // The change that removes finding `f`, if the replay can model it.
@@ -43,7 +41,22 @@ std::optional<sim::Perturbation> FixOf(const trace::Trace& trace,
   sim::Perturbation p;
   switch (f.pattern) {
     case AdvicePattern::kImbalancedCallpath:
-      return BalanceCallpath(trace, f);
+      if (f.locations.empty() ||
+          !Balance(trace, f.callpath, f.locations.front(), static_cast<double>(f.max), f.mean, p)) {
+        return std::nullopt;
+      }
+      return p;
+    case AdvicePattern::kWaitOnGroup:
+    case AdvicePattern::kWaitOnLock:
+    case AdvicePattern::kWaitOnValue:
+    case AdvicePattern::kLateSender:
+    case AdvicePattern::kLateReceiver:
+      // A wait goes with the imbalance of its causes: each root cause balanced.
+      for (const analysis::RootCause& r : f.root_causes) {
+        Balance(trace, r.callpath, r.location, static_cast<double>(r.time), r.mean, p);
+      }
+      if (p.compute.empty()) return std::nullopt;
+      return p;
     case AdvicePattern::kRedundantBarrier:
       p.calls.push_back(sim::CallChange{f.callpath, true, std::nullopt});
       return p;

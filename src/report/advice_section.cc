@@ -43,6 +43,11 @@ AdviceReport SummarizeAdvice(const analysis::Advice& advice, const trace::Trace&
           c.callpath == trace::kNone ? std::nullopt : std::optional<uint32_t>(c.callpath),
           seconds(static_cast<double>(c.time)), c.instances, trace.SecondsSinceStart(c.first)});
     }
+    for (const analysis::RootCause& rc : f.root_causes) {
+      e.root_causes.push_back(RootCauseEntry{
+          rc.callpath, rc.location, seconds(static_cast<double>(rc.time)), seconds(rc.mean)});
+    }
+    e.imbalanced_blocks = f.imbalanced_blocks;
     e.hints = f.hints;
     if (f.predicted_saving) e.predicted_saving = seconds(*f.predicted_saving);
     r.findings.push_back(std::move(e));
@@ -161,6 +166,11 @@ void AdviceTextSection(const Report& r, std::string& out) {
     out += line + r.CallpathName(f.callpath) + " on " + Locations(r, f.locations) + "\n";
     out += "    what:  " + What(f) + "\n";
     out += "    why:   " + Why(r, f) + "\n";
+    for (const RootCauseEntry& rc : f.root_causes) {
+      out += "    root:  " + r.CallpathName(rc.callpath) + " on " + r.LocationLabel(rc.location) +
+             " computes " + FormatSeconds(rc.time) + " against a mean of " +
+             FormatSeconds(rc.mean) + "\n";
+    }
     if (!f.hints.empty()) out += "    fix:   " + f.hints.front() + "\n";
     out += "    saves: " +
            (f.predicted_saving ? FormatSeconds(*f.predicted_saving) + " (predicted)"

@@ -23,6 +23,13 @@ struct AdviceCauseEntry {
   double first = 0;  // seconds since the trace's global offset
 };
 
+struct RootCauseEntry {
+  uint32_t callpath = 0;
+  uint32_t location = 0;
+  double time = 0;  // seconds on that location
+  double mean = 0;  // seconds per process
+};
+
 struct AdviceFindingEntry {
   analysis::AdvicePattern pattern = analysis::AdvicePattern::kNoRemoteCause;
   uint32_t callpath = 0;
@@ -38,6 +45,8 @@ struct AdviceFindingEntry {
   uint64_t bottleneck_instances = 0;
   std::vector<std::pair<analysis::AdvicePattern, uint64_t>> pattern_counts;  // non-zero ones
   std::vector<AdviceCauseEntry> causes;
+  std::vector<RootCauseEntry> root_causes;
+  uint64_t imbalanced_blocks = 0;
   std::vector<std::string> hints;
   std::optional<double> predicted_saving;  // seconds
 };

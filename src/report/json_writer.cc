@@ -105,6 +105,13 @@ json AdviceJson(const Report& report) {
                         {"instances", c.instances},
                         {"first", c.first}});
     }
+    json roots = json::array();
+    for (const RootCauseEntry& rc : f.root_causes) {
+      roots.push_back({{"callpath", rc.callpath},
+                       {"location", rc.location},
+                       {"time", rc.time},
+                       {"mean", rc.mean}});
+    }
     const std::string_view filter = analysis::DetectionFilterName(f.filter);
     findings.push_back({{"pattern", analysis::AdvicePatternName(f.pattern)},
                         {"callpath", f.callpath},
@@ -122,6 +129,8 @@ json AdviceJson(const Report& report) {
                         {"bottleneck_instances", f.bottleneck_instances},
                         {"pattern_counts", counts},
                         {"causes", causes},
+                        {"root_causes", roots},
+                        {"imbalanced_blocks", f.imbalanced_blocks},
                         {"hints", f.hints},
                         {"predicted_saving", optional(f.predicted_saving)}});
   }

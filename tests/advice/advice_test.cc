@@ -105,13 +105,17 @@ TEST(AdviceTest, TheDeviationFilterFindsALateSender) {
   // Past the 1 % hotspot filter (0.8 s): main (exclusive 27 + 29 s), MPI_Recv (11), b (8),
   // MPI_Send (3), a (1) and c (1).
   EXPECT_EQ(advice.candidates, 6u);
-  // Besides the Late Sender, its cause: b runs on rank 0 only (8 s; mean over the two processes
-  // 4, max - mean 4 s > 0.8 s, max/mean - 1 = 1 > 0.25), an imbalanced call path. Ranked by
-  // excess: 8 - 11/3 = 4.33 before 4.
-  EXPECT_EQ(Patterns(a), (std::vector<std::string>{"late_sender at main/MPI_Recv on 1",
-                                                   "imbalanced_callpath at main/b on 0"}))
+  // Its root cause: b runs on rank 0 only (8 s; mean over the two processes 4, max - mean 4 s
+  // > 0.8 s, max/mean - 1 = 1 > 0.25), an imbalanced call path of the process the receive
+  // waited for: folded into the Late Sender, not a finding of its own.
+  EXPECT_EQ(Patterns(a), (std::vector<std::string>{"late_sender at main/MPI_Recv on 1"}))
       << Describe(a);
   const AdviceFinding& f = advice.findings[0];
+  ASSERT_EQ(f.root_causes.size(), 1u);
+  EXPECT_EQ(f.root_causes[0].callpath, a.Callpath("main/b"));
+  EXPECT_EQ(f.root_causes[0].location, 0u);
+  EXPECT_EQ(f.root_causes[0].time, 8u);
+  EXPECT_NEAR(f.root_causes[0].mean, 4, kEps);
   EXPECT_EQ(f.pattern, AdvicePattern::kLateSender);
   EXPECT_EQ(f.callpath, a.Callpath("main/MPI_Recv"));
   EXPECT_EQ(f.type, GenericType::kReceive);
@@ -152,7 +156,8 @@ TEST(AdviceTest, TheHotspotFilterComesFirst) {
   EXPECT_EQ(Patterns(AdviseOn(LateSecondSend(), nullptr, p)),
             std::vector<std::string>{"imbalanced_callpath at main/b on 0"});
   p.deviation_low = 0.3;
-  EXPECT_EQ(Patterns(AdviseOn(LateSecondSend(), nullptr, p)).size(), 2u);
+  EXPECT_EQ(Patterns(AdviseOn(LateSecondSend(), nullptr, p)),
+            std::vector<std::string>{"late_sender at main/MPI_Recv on 1"});
 }
 
 // Seed 004's barrier: 16 processes work 1 s and enter MPI_Barrier at 1, except process 8 (at
@@ -171,15 +176,18 @@ TEST(AdviceTest, ABarrierWaitsForItsLateEntrants) {
   }
   Analysis a = AdviseOn(s);
   // Also: nobody communicated before the barrier, so it is redundant (its 131 s are the excess:
-  // removed, it takes none); and work is imbalanced (29 s over 16 processes, mean 1.8125, max 9
-  // on process 15: 7.19 s over the mean > 3.2 s, 1 % of 320). By excess: 131, 11.375, 7.19.
+  // removed, it takes none). work is imbalanced (29 s over 16 processes, mean 1.8125, max 9 on
+  // process 15: 7.19 s over the mean > 3.2 s, 1 % of 320), and process 15 is a cause of the
+  // wait: its root cause. By excess: 131, 11.375.
   EXPECT_EQ(Patterns(a),
             (std::vector<std::string>{
                 "redundant_barrier at main/MPI_Barrier on 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15",
-                "wait_on_group at main/MPI_Barrier on 0 1 2 3 4 5 6 7 9 10 11 12 13 14",
-                "imbalanced_callpath at main/work on 15"}))
+                "wait_on_group at main/MPI_Barrier on 0 1 2 3 4 5 6 7 9 10 11 12 13 14"}))
       << Describe(a);
   const AdviceFinding& f = Finding(a, AdvicePattern::kWaitOnGroup, "main/MPI_Barrier");
+  ASSERT_EQ(f.root_causes.size(), 1u);
+  EXPECT_EQ(f.root_causes[0].callpath, a.Callpath("main/work"));
+  EXPECT_EQ(f.root_causes[0].location, 15u);
   EXPECT_EQ(f.callpath, a.Callpath("main/MPI_Barrier"));
   EXPECT_EQ(f.type, GenericType::kGroupSync);
   EXPECT_EQ(f.locations, (std::vector<uint32_t>{0, 1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 13, 14}));
@@ -223,12 +231,14 @@ TEST(AdviceTest, TheBaselineFilterFindsAWaitForALock) {
   Analysis a = AdviseOn(s, &baselines);
   EXPECT_EQ(a.result.advice->baselines, "baselines.txt");
   // Also imbalanced call paths: main's exclusive time is 5, 6 and 10 s (mean 7; 3 s over it,
-  // 43 %), crit runs on rank 0 only (3 s, mean 1). By excess: 3, 3 - 0.5, 2.
+  // 43 %); crit runs on rank 0 only (3 s, mean 1), the holder rank 1 waited for: the wait's root
+  // cause. By excess: 3, 3 - 0.5.
   EXPECT_EQ(Patterns(a), (std::vector<std::string>{"imbalanced_callpath at main on 2",
-                                                   "wait_on_lock at main/MPI_Win_lock on 1",
-                                                   "imbalanced_callpath at main/crit on 0"}))
+                                                   "wait_on_lock at main/MPI_Win_lock on 1"}))
       << Describe(a);
   const AdviceFinding& f = Finding(a, AdvicePattern::kWaitOnLock, "main/MPI_Win_lock");
+  ASSERT_EQ(f.root_causes.size(), 1u);
+  EXPECT_EQ(f.root_causes[0].callpath, a.Callpath("main/crit"));
   EXPECT_EQ(f.callpath, a.Callpath("main/MPI_Win_lock"));
   EXPECT_EQ(f.filter, DetectionFilter::kBaseline);
   ASSERT_TRUE(f.expected.has_value());
@@ -379,20 +389,37 @@ TEST(AdviceTest, LoadBalanceAtThreeLevels) {
   // 0.25): one finding at the barrier that ends them, 2 x 1.5 = 3 s beyond the mean. work and
   // work2 are imbalanced call paths (4 against a mean of 2.5 s). The barriers deviate (1, 4, 4,
   // 1 s: min/mean 0.4), each 4 s instance waited 3 s for the other rank: Wait on group, 8 - 2 x
-  // 2.5 = 3 s beyond the mean. Nobody communicates: both barriers are redundant (10 s). Equal
-  // excesses keep the order of the analyses: cause analysis before the global ones.
+  // 2.5 = 3 s beyond the mean. Nobody communicates: both barriers are redundant (10 s). The
+  // wait holds the rest: the blocks the barrier ends, and work and work2, the imbalance of the
+  // processes it waited for.
   EXPECT_EQ(Patterns(a), (std::vector<std::string>{"redundant_barrier at main/MPI_Barrier on 0 1",
-                                                   "wait_on_group at main/MPI_Barrier on 0 1",
+                                                   "wait_on_group at main/MPI_Barrier on 0 1"}))
+      << Describe(a);
+  const AdviceFinding& wait = Finding(a, AdvicePattern::kWaitOnGroup, "main/MPI_Barrier");
+  EXPECT_EQ(wait.imbalanced_blocks, 2u);
+  ASSERT_EQ(wait.root_causes.size(), 2u);
+  EXPECT_EQ(wait.root_causes[0].callpath, a.Callpath("main/work"));
+  EXPECT_EQ(wait.root_causes[0].location, 0u);
+  EXPECT_EQ(wait.root_causes[1].callpath, a.Callpath("main/work2"));
+  EXPECT_EQ(wait.root_causes[1].location, 1u);
+  // Without the waits (deviation bounds no instance reaches, low 0.1 and high 5), the block and
+  // call-path imbalances are findings of their own: the blocks 2 x 1.5 = 3 s beyond the mean of
+  // 2.5 s per block, work and work2 1.5 s each.
+  AdviceParameters loose;
+  loose.deviation_low = 0.1;
+  loose.deviation_high = 5;
+  Analysis b = AdviseOn(TwoImbalancedBlocks(), nullptr, loose);
+  EXPECT_EQ(Patterns(b), (std::vector<std::string>{"redundant_barrier at main/MPI_Barrier on 0 1",
                                                    "imbalanced_block at main/MPI_Barrier on 0 1",
                                                    "imbalanced_callpath at main/work on 0",
                                                    "imbalanced_callpath at main/work2 on 1"}))
-      << Describe(a);
-  const AdviceFinding& block = Finding(a, AdvicePattern::kImbalancedBlock, "main/MPI_Barrier");
+      << Describe(b);
+  const AdviceFinding& block = Finding(b, AdvicePattern::kImbalancedBlock, "main/MPI_Barrier");
   EXPECT_EQ(block.bottleneck_instances, 2u);
   EXPECT_EQ(block.filter, DetectionFilter::kNone);
   EXPECT_NEAR(*block.expected, 2.5, kEps);
   EXPECT_NEAR(ExcessTime(block), 3, kEps);
-  const AdviceFinding& work = Finding(a, AdvicePattern::kImbalancedCallpath, "main/work");
+  const AdviceFinding& work = Finding(b, AdvicePattern::kImbalancedCallpath, "main/work");
   EXPECT_NEAR(ExcessTime(work), 1.5, kEps);
   ASSERT_EQ(a.result.advice->redundant_barriers.size(), 1u);
   EXPECT_EQ(a.result.advice->redundant_barriers[0].instances, 2u);
@@ -503,9 +530,7 @@ TEST(AdviceTest, TheReportsCarryTheFindings) {
   EXPECT_EQ(advice.at("parameters").at("hotspot_share"), 0.01);
   EXPECT_EQ(advice.at("parameters").at("deviation_high"), 2.0);
   EXPECT_TRUE(advice.at("baselines").is_null());
-  ASSERT_EQ(advice.at("findings").size(), 2u);
-  EXPECT_EQ(advice.at("findings")[1].at("pattern"), "imbalanced_callpath");
-  EXPECT_TRUE(advice.at("findings")[1].at("filter").is_null());
+  ASSERT_EQ(advice.at("findings").size(), 1u);
   EXPECT_EQ(advice.at("load_balance").at("processes").size(), 2u);
   const nlohmann::json& f = advice.at("findings")[0];
   EXPECT_EQ(f.at("pattern"), "late_sender");
@@ -517,6 +542,9 @@ TEST(AdviceTest, TheReportsCarryTheFindings) {
   EXPECT_EQ(f.at("pattern_counts").at("late_sender"), 1);
   EXPECT_EQ(f.at("causes")[0].at("location"), 0);
   EXPECT_EQ(f.at("causes")[0].at("time"), 7.0);
+  EXPECT_EQ(f.at("root_causes")[0].at("callpath"), a.Callpath("main/b"));
+  EXPECT_EQ(f.at("root_causes")[0].at("time"), 8.0);
+  EXPECT_EQ(f.at("imbalanced_blocks"), 0);
   EXPECT_TRUE(f.at("predicted_saving").is_null());
   EXPECT_FALSE(f.at("hints").empty());
   const std::string text = report::ToSummaryText(a.report);

@@ -22,6 +22,61 @@ uint32_t ProcessCount(const trace::Definitions& defs) {
   return std::max<uint32_t>(processes, 1);
 }
 
+bool IsWait(AdvicePattern p) {
+  switch (p) {
+    case AdvicePattern::kWaitOnGroup:
+    case AdvicePattern::kWaitOnLock:
+    case AdvicePattern::kWaitOnValue:
+    case AdvicePattern::kLateSender:
+    case AdvicePattern::kLateReceiver:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// One problem, one finding: a wait is what its causes' imbalance costs the others. An
+// imbalanced local call path whose slowest process caused a wait finding's instances becomes
+// that finding's root cause, and the imbalanced blocks a waited-at synchronisation ends are
+// counted in it; both leave the list. Waits take them in order of excess.
+void FoldIntoWaits(std::vector<AdviceFinding>& findings) {
+  std::vector<size_t> waits;
+  for (size_t i = 0; i < findings.size(); ++i) {
+    if (IsWait(findings[i].pattern)) waits.push_back(i);
+  }
+  std::stable_sort(waits.begin(), waits.end(), [&](size_t a, size_t b) {
+    return ExcessTime(findings[a]) > ExcessTime(findings[b]);
+  });
+  std::vector<bool> folded(findings.size(), false);
+  for (size_t w : waits) {
+    AdviceFinding& wait = findings[w];
+    for (size_t i = 0; i < findings.size(); ++i) {
+      AdviceFinding& f = findings[i];
+      if (folded[i] || f.locations.empty()) continue;
+      if (f.pattern == AdvicePattern::kImbalancedCallpath) {
+        const uint32_t slowest = f.locations.front();
+        const bool caused =
+            std::any_of(wait.causes.begin(), wait.causes.end(),
+                        [&](const AdviceCause& c) { return c.location == slowest; });
+        if (!caused) continue;
+        wait.root_causes.push_back(RootCause{f.callpath, slowest, f.max, f.mean});
+        folded[i] = true;
+      } else if (f.pattern == AdvicePattern::kImbalancedBlock && f.callpath == wait.callpath &&
+                 wait.pattern == AdvicePattern::kWaitOnGroup) {
+        wait.imbalanced_blocks += f.bottleneck_instances;
+        folded[i] = true;
+      }
+    }
+  }
+  size_t kept = 0;
+  for (size_t i = 0; i < findings.size(); ++i) {
+    if (folded[i]) continue;
+    if (kept != i) findings[kept] = std::move(findings[i]);
+    ++kept;
+  }
+  findings.resize(kept);
+}
+
 }  // namespace
 
 double ExcessTime(const AdviceFinding& f) {
@@ -81,6 +136,8 @@ Advice AnalyzeAdvice(const AdviceInput& in, const AdviceParameters& parameters) 
   advice.load_balance = AnalyzeLoadBalance(global, parameters, findings);
   advice.redundant_barriers = FindRedundantBarriers(global, findings);
   AnalyzeFrequency(global, parameters, in.threads, findings);
+
+  FoldIntoWaits(findings);
 
   // By the time their bottleneck instances took beyond what was expected of them.
   std::stable_sort(findings.begin(), findings.end(),

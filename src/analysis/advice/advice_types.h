@@ -74,6 +74,15 @@ struct AdviceCause {
   uint64_t first = 0;                // timestamp of its earliest causing operation
 };
 
+// The computation a wait finding's causes did too much of: an imbalanced local call path on a
+// process that made the finding's instances wait (its `imbalanced_callpath` finding, folded in).
+struct RootCause {
+  uint32_t callpath = trace::kNone;
+  uint32_t location = trace::kNone;  // the slowest process
+  uint64_t time = 0;                 // ticks there
+  double mean = 0;                   // ticks per process
+};
+
 struct AdviceFinding {
   AdvicePattern pattern = AdvicePattern::kNoRemoteCause;  // the instances' dominant pattern
   uint32_t callpath = trace::kNone;
@@ -90,6 +99,8 @@ struct AdviceFinding {
   std::array<uint64_t, kAdvicePatternCount> pattern_counts{};  // of the bottleneck instances
   std::array<uint64_t, kAdvicePatternCount> pattern_time{};    // their ticks
   std::vector<AdviceCause> causes;                             // most waiting first
+  std::vector<RootCause> root_causes;  // wait patterns: the imbalances behind the causes
+  uint64_t imbalanced_blocks = 0;      // imbalanced program blocks this synchronisation ends
   std::vector<std::string> hints;
   std::optional<double> predicted_saving;  // ticks, from the what-if replay
 };
