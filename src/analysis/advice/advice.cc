@@ -10,17 +10,10 @@
 #include "analysis/advice/hints.h"
 #include "analysis/advice/instance_stats.h"
 #include "analysis/advice/load_balance.h"
+#include "analysis/advice/records.h"
 
 namespace cw::analysis {
 namespace {
-
-uint32_t ProcessCount(const trace::Definitions& defs) {
-  uint32_t processes = 0;
-  for (const trace::LocationGroup& g : defs.location_groups) {
-    if (g.defined && g.rank != trace::kNone) ++processes;
-  }
-  return std::max<uint32_t>(processes, 1);
-}
 
 bool IsWait(AdvicePattern p) {
   switch (p) {

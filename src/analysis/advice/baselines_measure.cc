@@ -4,27 +4,13 @@
 #include <set>
 
 #include "analysis/advice/baselines.h"
+#include "analysis/advice/records.h"
 #include "trace/event_kind.h"
 
 namespace cw::analysis {
 namespace {
 
 using trace::EventKind;
-using trace::PayloadFamily;
-
-// The bytes record `i` moves, as instance_stats.cc counts them for the analysis.
-uint64_t BytesOf(const trace::LocationEvents& ev, uint32_t i) {
-  switch (trace::PayloadFamilyOf(ev.kind(i))) {
-    case PayloadFamily::kP2p:
-      return ev.p2p(i).bytes;
-    case PayloadFamily::kCollective:
-      return ev.collective(i).sent + ev.collective(i).received;
-    case PayloadFamily::kRma:
-      return ev.rma(i).sent + ev.rma(i).received;
-    default:
-      return 0;
-  }
-}
 
 bool Measured(GenericType t) {
   switch (t) {
@@ -42,11 +28,7 @@ bool Measured(GenericType t) {
 }  // namespace
 
 Baselines Baselines::Measure(const trace::Trace& trace, std::span<const GenericType> region_types) {
-  uint32_t processes = 0;
-  for (const trace::LocationGroup& g : trace.defs.location_groups) {
-    if (g.defined && g.rank != trace::kNone) ++processes;
-  }
-  processes = std::max<uint32_t>(processes, 1);
+  const uint32_t processes = ProcessCount(trace.defs);
   std::map<std::pair<uint32_t, uint64_t>, uint64_t> shortest;  // (region, bytes) -> ticks
   for (const trace::LocationEvents& ev : trace.locations) {
     struct Open {
@@ -68,7 +50,7 @@ Baselines Baselines::Measure(const trace::Trace& trace, std::span<const GenericT
         auto [it, inserted] = shortest.try_emplace({region, o.bytes}, ticks);
         if (!inserted) it->second = std::min(it->second, ticks);
       } else if (!open.empty()) {
-        open.back().bytes += BytesOf(ev, i);
+        open.back().bytes += RecordBytes(ev, i);
       }
     }
   }

@@ -5,6 +5,7 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "analysis/advice/records.h"
 #include "base/flat_hash_map.h"
 #include "base/parallel.h"
 #include "trace/event_kind.h"
@@ -79,15 +80,8 @@ std::vector<std::vector<Transfer>> TransfersByTarget(const trace::Trace& trace) 
     const trace::LocationEvents& ev = trace.location(loc);
     std::span<const EventKind> kinds = ev.kinds();
     for (uint32_t i = 0; i < kinds.size(); ++i) {
-      if (kinds[i] != EventKind::kRmaPut && kinds[i] != EventKind::kRmaGet &&
-          kinds[i] != EventKind::kRmaAtomic) {
-        continue;
-      }
-      const trace::RmaPayload& r = ev.rma(i);
-      if (r.window >= defs.windows.size() || !defs.windows[r.window].defined) continue;
-      const uint32_t comm = defs.windows[r.window].comm;
-      if (comm >= defs.comms.size() || !defs.comms[comm].defined) continue;
-      const uint32_t target = defs.comms[comm].LocationOfRank(r.remote, loc);
+      if (!IsOneSidedTransfer(kinds[i])) continue;
+      const uint32_t target = TransferTarget(defs, ev, i, loc);
       if (target < out.size() && target != loc) out[target].push_back(Transfer{ev.time(i), loc, i});
     }
   }
@@ -270,15 +264,8 @@ class LocationCauses {
     std::vector<uint32_t> targets;
     const trace::Definitions& defs = trace_.defs;
     for (uint32_t i = enter + 1; i < leave; ++i) {
-      const EventKind k = ev_.kind(i);
-      if (k != EventKind::kRmaPut && k != EventKind::kRmaGet && k != EventKind::kRmaAtomic) {
-        continue;
-      }
-      const trace::RmaPayload& r = ev_.rma(i);
-      if (r.window >= defs.windows.size() || !defs.windows[r.window].defined) continue;
-      const uint32_t comm = defs.windows[r.window].comm;
-      if (comm >= defs.comms.size() || !defs.comms[comm].defined) continue;
-      const uint32_t target = defs.comms[comm].LocationOfRank(r.remote, location_);
+      if (!IsOneSidedTransfer(ev_.kind(i))) continue;
+      const uint32_t target = TransferTarget(defs, ev_, i, location_);
       if (target < transfers_.size() &&
           std::find(targets.begin(), targets.end(), target) == targets.end()) {
         targets.push_back(target);
@@ -369,8 +356,9 @@ std::vector<AdviceFinding> AnalyzeCauses(const CauseInput& in) {
         finding.pattern_counts[k] += p.counts[k];
         finding.pattern_time[k] += p.pattern_time[k];
       }
-      p.causes.ForEach([&](uint64_t key, const Partial::Cause& c) {
-        auto [it, inserted] = causes[f].try_emplace(key, c.cause);
+      std::map<uint64_t, AdviceCause>& into = causes[f];  // (lambdas cannot name a binding)
+      p.causes.ForEach([&into](uint64_t key, const Partial::Cause& c) {
+        auto [it, inserted] = into.try_emplace(key, c.cause);
         if (inserted) return;
         it->second.time += c.cause.time;
         it->second.instances += c.cause.instances;

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "analysis/advice/hints.h"
+#include "analysis/advice/records.h"
 #include "base/parallel.h"
 #include "trace/event_kind.h"
 
@@ -89,23 +90,6 @@ bool Communicates(EventKind kind) {
   }
 }
 
-uint32_t TargetOf(const trace::Trace& trace, const trace::LocationEvents& ev, uint32_t i,
-                  uint32_t location) {
-  const trace::Definitions& defs = trace.defs;
-  if (trace::PayloadFamilyOf(ev.kind(i)) == trace::PayloadFamily::kP2p) {
-    const trace::P2pPayload& p = ev.p2p(i);
-    return p.comm < defs.comms.size() && defs.comms[p.comm].defined
-               ? defs.comms[p.comm].LocationOfRank(p.peer, location)
-               : kNone;
-  }
-  const trace::RmaPayload& r = ev.rma(i);
-  if (r.window >= defs.windows.size() || !defs.windows[r.window].defined) return kNone;
-  const uint32_t comm = defs.windows[r.window].comm;
-  return comm < defs.comms.size() && defs.comms[comm].defined
-             ? defs.comms[comm].LocationOfRank(r.remote, location)
-             : kNone;
-}
-
 // The transfer calls and the other communication calls of one location, in order.
 Tallies LocationRuns(const GlobalInput& in, const AdviceParameters& p, uint32_t location) {
   Tallies out;
@@ -130,11 +114,9 @@ Tallies LocationRuns(const GlobalInput& in, const AdviceParameters& p, uint32_t 
         case EventKind::kRmaGet:
         case EventKind::kRmaAtomic: {
           ++transfers;
-          t.target = TargetOf(trace, ev, k, location);
+          t.target = TransferTarget(trace.defs, ev, k, location);
           if (kinds[k] == EventKind::kMpiSend) t.blocking = true;
-          t.bytes = trace::PayloadFamilyOf(kinds[k]) == trace::PayloadFamily::kP2p
-                        ? ev.p2p(k).bytes
-                        : ev.rma(k).sent + ev.rma(k).received;
+          t.bytes = RecordBytes(ev, k);
           break;
         }
         case EventKind::kRmaOpCompleteBlocking:

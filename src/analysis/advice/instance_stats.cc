@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "analysis/advice/records.h"
 #include "base/flat_hash_map.h"
 #include "base/parallel.h"
 #include "trace/event_kind.h"
@@ -19,21 +20,6 @@ void InstanceStats::Merge(const InstanceStats& o) {
 namespace {
 
 using trace::EventKind;
-using trace::PayloadFamily;
-
-// The bytes record `i` moves.
-uint64_t BytesOf(const trace::LocationEvents& ev, uint32_t i) {
-  switch (trace::PayloadFamilyOf(ev.kind(i))) {
-    case PayloadFamily::kP2p:
-      return ev.p2p(i).bytes;
-    case PayloadFamily::kCollective:
-      return ev.collective(i).sent + ev.collective(i).received;
-    case PayloadFamily::kRma:
-      return ev.rma(i).sent + ev.rma(i).received;
-    default:
-      return 0;
-  }
-}
 
 GenericType TypeOf(const trace::Trace& trace, std::span<const GenericType> region_types,
                    uint32_t callpath) {
@@ -75,7 +61,7 @@ FlatHashMap<uint32_t, InstanceStats> LocationStats(const trace::Trace& trace,
         break;
       }
       default:
-        if (!open.empty()) open.back().bytes += BytesOf(ev, i);
+        if (!open.empty()) open.back().bytes += RecordBytes(ev, i);
         break;
     }
   }

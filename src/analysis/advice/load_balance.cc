@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "analysis/advice/hints.h"
+#include "analysis/advice/records.h"
 #include "base/parallel.h"
 #include "trace/event_kind.h"
 #include "trace/one_sided_pairing.h"
@@ -18,14 +19,6 @@ using trace::kNone;
 GenericType TypeOf(const GlobalInput& in, uint32_t callpath) {
   const uint32_t region = in.trace->CallpathRegion(callpath);
   return region < in.region_types.size() ? in.region_types[region] : GenericType::kLocal;
-}
-
-uint32_t ProcessCount(const trace::Definitions& defs) {
-  uint32_t processes = 0;
-  for (const trace::LocationGroup& g : defs.location_groups) {
-    if (g.defined && g.rank != kNone) ++processes;
-  }
-  return processes;
 }
 
 // The locations whose time the analyses compare: those with events.
@@ -223,7 +216,7 @@ std::vector<uint32_t> MemberInstances(const match::SyncGraph& graph) {
 
 std::vector<bool> GlobalSynchronisations(const trace::Trace& trace, const match::SyncGraph& graph) {
   using trace::CollectiveOp;
-  const uint32_t processes = std::max<uint32_t>(ProcessCount(trace.defs), 1);
+  const uint32_t processes = ProcessCount(trace.defs);
   std::vector<bool> global(graph.collectives.size(), false);
   for (uint32_t c = 0; c < graph.collectives.size(); ++c) {
     const match::CollectiveInstance& inst = graph.collectives[c];

@@ -1,0 +1,28 @@
+// What the advice passes read of single records and of the definitions, in one place: the bytes
+// a record moves (as instance statistics and baselines count them), the location a transfer
+// goes to, whether a record is a one-sided transfer, and the number of processes.
+#pragma once
+
+#include <cstdint>
+
+#include "trace/trace.h"
+
+namespace cw::analysis {
+
+// Bytes record `i` moves: a message's size, a collective's or one-sided record's sent plus
+// received bytes; 0 for other records.
+uint64_t RecordBytes(const trace::LocationEvents& ev, uint32_t i);
+
+// The location that send or one-sided record `i` of `location` goes to, or kNone.
+uint32_t TransferTarget(const trace::Definitions& defs, const trace::LocationEvents& ev, uint32_t i,
+                        uint32_t location);
+
+inline bool IsOneSidedTransfer(trace::EventKind k) {
+  return k == trace::EventKind::kRmaPut || k == trace::EventKind::kRmaGet ||
+         k == trace::EventKind::kRmaAtomic;
+}
+
+// MPI processes (location groups with a rank); at least 1.
+uint32_t ProcessCount(const trace::Definitions& defs);
+
+}  // namespace cw::analysis
