@@ -7,32 +7,11 @@
 #include <nlohmann/json.hpp>
 
 #include "testing/scenario.h"
+#include "tests/common/analysis_fixture.h"
 #include "tests/common/paths.h"
 
 namespace cw {
 namespace {
-
-// Rank 1's second receive (3..11) waits 7 s for rank 0's send, entered at 10; its others last 2
-// and 1 s (advice_test.cc derives the finding).
-testing::Scenario LateSecondSend() {
-  testing::Scenario s(2);
-  s.rank(0)
-      .Enter(0, "main")
-      .Call(0, 1, "a")
-      .Send(1, 2, 1, 0, 8)
-      .Call(2, 10, "b")
-      .Send(10, 11, 1, 0, 8)
-      .Call(11, 12, "c")
-      .Send(12, 13, 1, 0, 8)
-      .Leave(40, "main");
-  s.rank(1)
-      .Enter(0, "main")
-      .Recv(0, 2, 0, 0, 8)
-      .Recv(3, 11, 0, 0, 8)
-      .Recv(12, 13, 0, 0, 8)
-      .Leave(40, "main");
-  return s;
-}
 
 std::string Slurp(const std::string& path) {
   std::ifstream in(path);
@@ -43,7 +22,7 @@ std::string Slurp(const std::string& path) {
 
 TEST(AdviceCliTest, AnalyzeWritesTheBottlenecks) {
   const std::string dir = testing::MakeTempDir("advice-cli");
-  const std::string anchor = LateSecondSend().WriteOrDie(dir);
+  const std::string anchor = test::LateSecondSend().WriteOrDie(dir);
   std::string out;
   ASSERT_EQ(test::RunCommand(test::CausewayBinary() + " analyze -q --advice " + anchor + " -o " +
                                  dir + "/report",

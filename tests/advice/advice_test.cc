@@ -15,6 +15,7 @@ namespace cw::analysis {
 namespace {
 
 using test::Analysis;
+using test::LateSecondSend;
 using testing::Scenario;
 
 constexpr double kEps = 1e-9;
@@ -72,31 +73,10 @@ Baselines ParseOrDie(const std::string& text) {
   return b ? std::move(*b) : Baselines{};
 }
 
-// Rank 0 sends three messages to rank 1, after regions a (0..1), b (2..10) and c (11..12);
-// rank 1 receives them in 0..2, 3..11 and 12..13. The receives last 2, 8 and 1 s: mean 11/3,
-// max/mean = 8 / (11/3) = 2.18 > 2, so the deviation filter finds main/MPI_Recv; its one
-// instance above the mean (3..11) waited 10 - 3 = 7 s for the send entered at 10: a Late
-// Sender. The sends (1 s each) do not deviate; a, b, c and main have one instance per process.
-Scenario LateSecondSend() {
-  Scenario s(2);
-  s.rank(0)
-      .Enter(0, "main")
-      .Call(0, 1, "a")
-      .Send(1, 2, 1, 0, 8)
-      .Call(2, 10, "b")
-      .Send(10, 11, 1, 0, 8)
-      .Call(11, 12, "c")
-      .Send(12, 13, 1, 0, 8)
-      .Leave(40, "main");
-  s.rank(1)
-      .Enter(0, "main")
-      .Recv(0, 2, 0, 0, 8)
-      .Recv(3, 11, 0, 0, 8)
-      .Recv(12, 13, 0, 0, 8)
-      .Leave(40, "main");
-  return s;
-}
-
+// test::LateSecondSend: rank 1's receives last 2, 8 and 1 s: mean 11/3, max/mean = 8 / (11/3)
+// = 2.18 > 2, so the deviation filter finds main/MPI_Recv; its one instance above the mean
+// (3..11) waited 10 - 3 = 7 s for the send entered at 10: a Late Sender. The sends (1 s each)
+// do not deviate; a, b, c and main have one instance per process.
 TEST(AdviceTest, TheDeviationFilterFindsALateSender) {
   Analysis a = AdviseOn(LateSecondSend());
   ASSERT_TRUE(a.result.advice.has_value());

@@ -9,33 +9,11 @@
 namespace cw::analysis {
 namespace {
 
-// advice_test.cc's trace: rank 0 runs a (0..1), sends, b (2..10), sends, c (11..12), sends;
-// rank 1's second receive (3..11) waits 7 s for the send after b.
-testing::Scenario LateSecondSend() {
-  testing::Scenario s(2);
-  s.rank(0)
-      .Enter(0, "main")
-      .Call(0, 1, "a")
-      .Send(1, 2, 1, 0, 8)
-      .Call(2, 10, "b")
-      .Send(10, 11, 1, 0, 8)
-      .Call(11, 12, "c")
-      .Send(12, 13, 1, 0, 8)
-      .Leave(40, "main");
-  s.rank(1)
-      .Enter(0, "main")
-      .Recv(0, 2, 0, 0, 8)
-      .Recv(3, 11, 0, 0, 8)
-      .Recv(12, 13, 0, 0, 8)
-      .Leave(40, "main");
-  return s;
-}
-
 TEST(PredictedSavingTest, BalancingAnImbalancedCallPathIsReplayed) {
   AnalysisOptions options;
   options.threads = 2;
   options.advice = true;
-  test::Analysis a = test::AnalyzeScenarioWith(LateSecondSend(), options);
+  test::Analysis a = test::AnalyzeScenarioWith(test::LateSecondSend(), options);
   Advice& advice = *a.result.advice;
   // One finding: the Late Sender, with b (rank 0's imbalance) as its root cause.
   ASSERT_EQ(advice.findings.size(), 1u);
@@ -49,7 +27,7 @@ TEST(PredictedSavingTest, BalancingAnImbalancedCallPathIsReplayed) {
   ASSERT_TRUE(first.predicted_saving.has_value());
   EXPECT_DOUBLE_EQ(*first.predicted_saving, 4.0);
   // No replay at all: nothing predicted.
-  test::Analysis b = test::AnalyzeScenarioWith(LateSecondSend(), options);
+  test::Analysis b = test::AnalyzeScenarioWith(test::LateSecondSend(), options);
   ASSERT_TRUE(advice_savings::PredictSavings(b.trace, *b.result.advice, 0).has_value());
   EXPECT_FALSE(b.result.advice->findings[0].predicted_saving.has_value());
 }

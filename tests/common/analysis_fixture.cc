@@ -105,6 +105,26 @@ testing::Scenario HostileNamesLateSender() {
   return s;
 }
 
+testing::Scenario LateSecondSend() {
+  testing::Scenario s(2);
+  s.rank(0)
+      .Enter(0, "main")
+      .Call(0, 1, "a")
+      .Send(1, 2, 1, 0, 8)
+      .Call(2, 10, "b")
+      .Send(10, 11, 1, 0, 8)
+      .Call(11, 12, "c")
+      .Send(12, 13, 1, 0, 8)
+      .Leave(40, "main");
+  s.rank(1)
+      .Enter(0, "main")
+      .Recv(0, 2, 0, 0, 8)
+      .Recv(3, 11, 0, 0, 8)
+      .Recv(12, 13, 0, 0, 8)
+      .Leave(40, "main");
+  return s;
+}
+
 Analysis AnalyzeScenarioWith(const testing::Scenario& scenario,
                              const analysis::AnalysisOptions& options) {
   return AnalyzeFileWith(scenario.WriteOrDie(testing::MakeTempDir("scenario")), options);

@@ -51,6 +51,10 @@ Analysis AnalyzeFile(const std::string& anchor, unsigned threads = 2, bool time_
 inline constexpr char kMarkupRegion[] = "<script>alert(1)</script>";
 inline constexpr char kHostileRegion[] = "</script><script>alert(2)</script><!-- \"q\" \\ \xff";
 testing::Scenario HostileNamesLateSender();
+// The bottleneck analysis's Late Sender (tests/advice/advice_test.cc derives its findings): rank
+// 0 runs a (0..1), sends, b (2..10), sends, c (11..12), sends; rank 1 receives in 0..2, 3..11
+// and 12..13, so its second receive waits 7 s for the send after b. main ends at 40 on both.
+testing::Scenario LateSecondSend();
 
 // Reads `anchor` and analyses it with `options` (no ideal-network replay: the report has no POP
 // serialisation or transfer efficiency).

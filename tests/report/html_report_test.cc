@@ -36,22 +36,7 @@ TEST(HtmlReportTest, HostileRegionNamesStayText) {
 
 TEST(HtmlReportTest, BottlenecksShowFindingsCausesAndLoadBalance) {
   // advice_test.cc's Late Sender: rank 1's second receive waits for rank 0's send after b.
-  testing::Scenario s(2);
-  s.rank(0)
-      .Enter(0, "main")
-      .Call(0, 1, "a")
-      .Send(1, 2, 1, 0, 8)
-      .Call(2, 10, "b")
-      .Send(10, 11, 1, 0, 8)
-      .Call(11, 12, "c")
-      .Send(12, 13, 1, 0, 8)
-      .Leave(40, "main");
-  s.rank(1)
-      .Enter(0, "main")
-      .Recv(0, 2, 0, 0, 8)
-      .Recv(3, 11, 0, 0, 8)
-      .Recv(12, 13, 0, 0, 8)
-      .Leave(40, "main");
+  const testing::Scenario s = test::LateSecondSend();
   analysis::AnalysisOptions options;
   options.advice = true;
   test::Analysis a = test::AnalyzeScenarioWith(s, options);
