@@ -48,6 +48,7 @@ AdviceReport SummarizeAdvice(const analysis::Advice& advice, const trace::Trace&
           rc.callpath, rc.location, seconds(static_cast<double>(rc.time)), seconds(rc.mean)});
     }
     e.imbalanced_blocks = f.imbalanced_blocks;
+    e.caused_wait = seconds(static_cast<double>(f.caused_wait));
     e.hints = f.hints;
     if (f.predicted_saving) e.predicted_saving = seconds(*f.predicted_saving);
     r.findings.push_back(std::move(e));
@@ -94,6 +95,7 @@ std::string What(const AdviceFindingEntry& f) {
   const std::string n = std::to_string(f.bottleneck_instances);
   switch (f.pattern) {
     case AdvicePattern::kImbalancedBlock:
+      if (f.imbalanced_blocks > 0) break;  // a synchronisation's waits: described as a wait
       return FormatSeconds(f.excess) + " beyond the mean over the processes (" +
              FormatSeconds(f.mean) + " per block) in " + n + " program block(s) it ends";
     case AdvicePattern::kImbalancedCallpath:
@@ -105,17 +107,24 @@ std::string What(const AdviceFindingEntry& f) {
     case AdvicePattern::kSmallTransfers:
     case AdvicePattern::kSerialisedTransfers:
       return FormatSeconds(f.time) + " in " + n + " transfers, " + std::to_string(f.instances) +
-             " run(s) of consecutive ones";
+             " run(s) of consecutive ones" +
+             (f.caused_wait > 0
+                  ? "; their targets waited " + FormatSeconds(f.caused_wait) + " for them"
+                  : "");
     case AdvicePattern::kHighFrequency:
       return std::to_string(f.instances) + " calls of " + FormatSeconds(f.mean) + " on average, " +
              FormatSeconds(f.time) + " in all";
     default:
-      return FormatSeconds(f.excess) + " beyond " +
-             (f.expected ? "the baseline " + FormatSeconds(*f.expected) + " per call"
-                         : "the mean " + FormatSeconds(f.mean) + " per call") +
-             " (" + n + " of " + std::to_string(f.instances) + " calls, found by the " +
-             std::string(analysis::DetectionFilterName(f.filter)) + " filter)";
+      break;
   }
+  return FormatSeconds(f.excess) + " beyond " +
+         (f.expected ? "the baseline " + FormatSeconds(*f.expected) + " per call"
+                     : "the mean " + FormatSeconds(f.mean) + " per call") +
+         " (" + n + " of " + std::to_string(f.instances) + " calls, found by the " +
+         std::string(analysis::DetectionFilterName(f.filter)) + " filter)" +
+         (f.imbalanced_blocks > 0
+              ? "; it ends " + std::to_string(f.imbalanced_blocks) + " imbalanced program block(s)"
+              : "");
 }
 
 std::string Why(const Report& r, const AdviceFindingEntry& f) {

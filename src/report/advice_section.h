@@ -47,6 +47,7 @@ struct AdviceFindingEntry {
   std::vector<AdviceCauseEntry> causes;
   std::vector<RootCauseEntry> root_causes;
   uint64_t imbalanced_blocks = 0;
+  double caused_wait = 0;  // seconds: transfer runs, what their targets waited for them
   std::vector<std::string> hints;
   std::optional<double> predicted_saving;  // seconds
 };

@@ -131,6 +131,7 @@ json AdviceJson(const Report& report) {
                         {"causes", causes},
                         {"root_causes", roots},
                         {"imbalanced_blocks", f.imbalanced_blocks},
+                        {"caused_wait", f.caused_wait},
                         {"hints", f.hints},
                         {"predicted_saving", optional(f.predicted_saving)}});
   }

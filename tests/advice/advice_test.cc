@@ -263,6 +263,49 @@ TEST(AdviceTest, ACollectiveSlowerThanItsBaselineHasNoRemoteCause) {
   EXPECT_TRUE(AdviseOn(s).result.advice->findings.empty());
 }
 
+// A member late by less than half of a slow collective does not explain it. Rank 1 enters the
+// allreduce at 1 and 12, rank 0 at 0 and 10; both leave at 5 and 15. With the baselines above
+// (0.3 s at 16 bytes; the mean (5 + 4 + 5 + 3) / 4 = 4.25 s is 14 times that) every instance
+// exceeds max(2 x 0.3, 0.5 x 4.25 = 2.125). Rank 0's first instance (0..5) had rank 1 enter 1 s
+// after it, and 2 x 1 < 5: the operation itself was slow. Its second (10..15) had rank 1 enter
+// 2 s after it, 2 x 2 < 5 again. With rank 1's second entry at 13 instead, the mean is
+// (5 + 4 + 5 + 2) / 4 = 4 and rank 1's 2 s instance is no longer above 0.5 x 4; rank 0's second
+// is a group wait (2 x 3 >= 5) caused by rank 1, 3 s.
+TEST(AdviceTest, AMemberLateByLessThanHalfOfACollectiveIsNoCause) {
+  auto scenario = [](uint64_t second_entry) {
+    Scenario s(2);
+    for (int r = 0; r < 2; ++r) {
+      s.rank(r)
+          .Enter(0, "main")
+          .Collective(r == 0 ? 0 : 1, 5, "MPI_Allreduce", OTF2_COLLECTIVE_OP_ALLREDUCE, 8, 8)
+          .Collective(r == 0 ? 10 : second_entry, 15, "MPI_Allreduce", OTF2_COLLECTIVE_OP_ALLREDUCE,
+                      8, 8)
+          .Leave(20, "main");
+    }
+    return s;
+  };
+  const Baselines baselines = ParseOrDie("MPI_Allreduce 2 0 0.1\nMPI_Allreduce 2 64 0.9\n");
+  Analysis a = AdviseOn(scenario(12), &baselines);
+  ASSERT_EQ(a.result.advice->findings.size(), 1u) << Describe(a);
+  const AdviceFinding& slow = a.result.advice->findings[0];
+  EXPECT_EQ(slow.pattern, AdvicePattern::kNoRemoteCause);
+  EXPECT_EQ(slow.bottleneck_instances, 4u);
+  EXPECT_EQ(slow.pattern_counts[static_cast<size_t>(AdvicePattern::kNoRemoteCause)], 4u);
+  EXPECT_TRUE(slow.causes.empty());
+
+  Analysis b = AdviseOn(scenario(13), &baselines);
+  ASSERT_EQ(b.result.advice->findings.size(), 1u) << Describe(b);
+  const AdviceFinding& mixed = b.result.advice->findings[0];
+  EXPECT_EQ(mixed.bottleneck_instances, 3u);
+  EXPECT_EQ(mixed.pattern_counts[static_cast<size_t>(AdvicePattern::kWaitOnGroup)], 1u);
+  EXPECT_EQ(mixed.pattern_counts[static_cast<size_t>(AdvicePattern::kNoRemoteCause)], 2u);
+  ASSERT_EQ(mixed.causes.size(), 1u);
+  EXPECT_EQ(mixed.causes[0].location, 1u);
+  EXPECT_EQ(mixed.causes[0].time, 3u);
+  // The wait's instance took 5 s, the other two 5 + 4: no_remote_cause leads.
+  EXPECT_EQ(mixed.pattern, AdvicePattern::kNoRemoteCause);
+}
+
 // Ranks 1 and 2 put into rank 0's window: rank 1's MPI_Put lasts 1..6, rank 2's 2..3 and 4..5
 // (puts of 5, 1 and 1 s: mean 7/3, max/mean = 2.14). Rank 1's overlapped both of rank 2's
 // transfers to the same target, issued at 2 and 4: they competed for 6 - 2 + 6 - 4 = 6 s.
@@ -323,17 +366,16 @@ TEST(AdviceTest, AUserFunctionDeviatesWithinAProcessOnly) {
 // the first block and 1 s in the second, rank 1 the other way round.
 //   rank 0: Init 0..1, work 1..5, Barrier 5..6, work2 6..7, Barrier 7..11, Finalize 11..12
 //   rank 1: Init 0..1, work 1..2, Barrier 2..6, work2 6..10, Barrier 10..11, Finalize 11..12
-Scenario TwoImbalancedBlocks() {
+// With `in_main`, both blocks compute in main itself: 6 s on each process in all.
+Scenario TwoImbalancedBlocks(bool in_main = false) {
   Scenario s(2);
   for (int r = 0; r < 2; ++r) {
     const uint64_t first = r == 0 ? 5 : 2, second = r == 0 ? 7 : 10;
-    s.rank(r)
-        .Enter(0, "main")
-        .Call(0, 1, "MPI_Init")
-        .Call(1, first, "work")
-        .Collective(first, 6, "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, 0, 0)
-        .Call(6, second, "work2")
-        .Collective(second, 11, "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, 0, 0)
+    testing::RankScript& rs = s.rank(r).Enter(0, "main").Call(0, 1, "MPI_Init");
+    if (!in_main) rs.Call(1, first, "work");
+    rs.Collective(first, 6, "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, 0, 0);
+    if (!in_main) rs.Call(6, second, "work2");
+    rs.Collective(second, 11, "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, 0, 0)
         .Call(11, 12, "MPI_Finalize")
         .Leave(13, "main");
   }
@@ -404,6 +446,28 @@ TEST(AdviceTest, LoadBalanceAtThreeLevels) {
   ASSERT_EQ(a.result.advice->redundant_barriers.size(), 1u);
   EXPECT_EQ(a.result.advice->redundant_barriers[0].instances, 2u);
   EXPECT_EQ(a.result.advice->redundant_barriers[0].time, 10u);
+}
+
+// The same blocks, computing in main: 1 + 4 + 1 = 6 s on each process, so no call path is
+// imbalanced. The barrier's waits (the two 4 s instances, each
+// 3 s for the other rank) are explained by the two imbalanced blocks alone: the finding is an
+// imbalanced block at the barrier, with the wait's filter, causes and instances.
+TEST(AdviceTest, WaitsOnlyImbalancedBlocksExplainAreAnImbalancedBlock) {
+  Analysis a = AdviseOn(TwoImbalancedBlocks(/*in_main=*/true));
+  EXPECT_EQ(Patterns(a), (std::vector<std::string>{"redundant_barrier at main/MPI_Barrier on 0 1",
+                                                   "imbalanced_block at main/MPI_Barrier on 0 1"}))
+      << Describe(a);
+  const AdviceFinding& f = Finding(a, AdvicePattern::kImbalancedBlock, "main/MPI_Barrier");
+  EXPECT_EQ(f.filter, DetectionFilter::kDeviation);
+  EXPECT_EQ(f.imbalanced_blocks, 2u);
+  EXPECT_TRUE(f.root_causes.empty());
+  EXPECT_EQ(f.pattern_counts[static_cast<size_t>(AdvicePattern::kWaitOnGroup)], 2u);
+  EXPECT_EQ(f.pattern_counts[static_cast<size_t>(AdvicePattern::kImbalancedBlock)], 2u);
+  ASSERT_EQ(f.causes.size(), 2u);
+  EXPECT_EQ(f.causes[0].time, 3u);
+  EXPECT_EQ(f.causes[1].time, 3u);
+  // 8 s in the two 4 s instances, against the mean (1 + 4 + 4 + 1) / 4 = 2.5: 3 s beyond it.
+  EXPECT_NEAR(ExcessTime(f), 3, kEps);
 }
 
 TEST(AdviceTest, ABarrierAfterCommunicationIsNotRedundant) {
@@ -490,6 +554,71 @@ TEST(AdviceTest, FrequencyAnalysisFindsShortFrequentCallsAndTransferRuns) {
     EXPECT_NE(f.pattern, AdvicePattern::kSmallTransfers) << Describe(b);
     EXPECT_NE(f.pattern, AdvicePattern::kSerialisedTransfers) << Describe(b);
   }
+}
+
+// Transfers with computation between them are no run: rank 0 sends 8 messages of 8 bytes to
+// rank 1, 1 s each, `gap` s apart; rank 1 receives each as it comes. With --frequent-mean 2, a
+// gap of 2 s keeps them consecutive (one run of 8, 8 s > 1 % of 2 x 100 s), a gap of 3 s ends
+// the run after every transfer.
+TEST(AdviceTest, ComputationBetweenTransfersEndsARun) {
+  auto scenario = [](uint64_t gap) {
+    Scenario s(2);
+    testing::RankScript& r0 = s.rank(0).Enter(0, "main");
+    testing::RankScript& r1 = s.rank(1).Enter(0, "main");
+    for (uint64_t k = 0; k < 8; ++k) {
+      r0.Send(k * (1 + gap), k * (1 + gap) + 1, 1, 0, 8);
+      r1.Recv(k * (1 + gap), k * (1 + gap) + 1, 0, 0, 8);
+    }
+    r0.Leave(100, "main");
+    r1.Leave(100, "main");
+    return s;
+  };
+  AdviceParameters p;
+  p.frequent_mean = 2;
+  Analysis back_to_back = AdviseOn(scenario(2), nullptr, p);
+  const AdviceFinding& run = Finding(back_to_back, AdvicePattern::kSmallTransfers, "main/MPI_Send");
+  EXPECT_EQ(run.instances, 1u);
+  EXPECT_EQ(run.bottleneck_instances, 8u);
+  Analysis apart = AdviseOn(scenario(3), nullptr, p);
+  for (const AdviceFinding& f : apart.result.advice->findings) {
+    EXPECT_NE(f.pattern, AdvicePattern::kSmallTransfers) << Describe(apart);
+  }
+}
+
+// Rank 0 sends 8 bytes to ranks 1, 2, 3, 1, 2, 3, 1, 2, one blocking send of 2 s after the
+// other (send k from 2k to 2k + 2); each receiver enters its next receive when the last ended
+// (the first at 0), and a receive ends with its send:
+//   rank 1: 0..2 (its send began at 0), 2..8 (send at 6: 4 s Late Sender), 8..14 (4 s)
+//   rank 2: 0..4 (2 s), 4..10 (4 s), 10..16 (4 s)
+//   rank 3: 0..6 (4 s), 6..12 (4 s)
+// The receives (2, 6, 6, 4, 6, 6, 6, 6: mean 5.25, min/mean 0.38) deviate; the six 6 s ones
+// each waited 4 s for rank 0's MPI_Send. The sends are a run of 8 blocking transfers to
+// changing targets (16 s > 1 % of 4 x 40 s): the receivers wait because the sends are
+// serialised, and their wait (6 x 4 = 24 s) is counted in the run's finding.
+TEST(AdviceTest, ReceiversWaitingForSerialisedSendsAreTheRunsFinding) {
+  Scenario s(4);
+  const int targets[8] = {1, 2, 3, 1, 2, 3, 1, 2};
+  testing::RankScript& r0 = s.rank(0).Enter(0, "main");
+  for (uint64_t k = 0; k < 8; ++k) r0.Send(2 * k, 2 * k + 2, targets[k], 0, 8);
+  r0.Leave(40, "main");
+  for (int r = 1; r < 4; ++r) {
+    testing::RankScript& rs = s.rank(r).Enter(0, "main");
+    uint64_t entered = 0;
+    for (uint64_t k = 0; k < 8; ++k) {
+      if (targets[k] != r) continue;
+      rs.Recv(entered, 2 * k + 2, 0, 0, 8);
+      entered = 2 * k + 2;
+    }
+    rs.Leave(40, "main");
+  }
+  Analysis a = AdviseOn(s);
+  EXPECT_EQ(Patterns(a), (std::vector<std::string>{"serialised_transfers at main/MPI_Send on 0"}))
+      << Describe(a);
+  const AdviceFinding& f = Finding(a, AdvicePattern::kSerialisedTransfers, "main/MPI_Send");
+  EXPECT_EQ(f.bottleneck_instances, 8u);
+  EXPECT_EQ(f.time, 16u);
+  EXPECT_EQ(f.pattern_counts[static_cast<size_t>(AdvicePattern::kLateSender)], 6u);
+  EXPECT_EQ(f.caused_wait, 24u);
 }
 
 TEST(AdviceTest, FindingsAreTheSameOnAnyThreadCount) {

@@ -28,6 +28,49 @@ bool IsWait(AdvicePattern p) {
   }
 }
 
+bool IsTransferRun(AdvicePattern p) {
+  return p == AdvicePattern::kSmallTransfers || p == AdvicePattern::kSerialisedTransfers;
+}
+
+// One problem, one finding: a run of transfers is what makes its call path frequent and what
+// its targets wait for. A high-frequency finding at a run's call path, and a wait finding all of
+// whose causes are the run's call path on the run's locations (receivers waiting for the
+// serialised sends before theirs), are counted in the run's finding and leave the list.
+void FoldIntoTransferRuns(std::vector<AdviceFinding>& findings) {
+  std::vector<bool> folded(findings.size(), false);
+  for (AdviceFinding& run : findings) {
+    if (!IsTransferRun(run.pattern)) continue;
+    auto in_run = [&run](const AdviceCause& c) {
+      return c.callpath == run.callpath &&
+             std::binary_search(run.locations.begin(), run.locations.end(), c.location);
+    };
+    for (size_t i = 0; i < findings.size(); ++i) {
+      AdviceFinding& f = findings[i];
+      if (folded[i] || &f == &run) continue;
+      const bool frequent =
+          f.pattern == AdvicePattern::kHighFrequency && f.callpath == run.callpath;
+      const bool waits_for_it = IsWait(f.pattern) && !f.causes.empty() &&
+                                std::all_of(f.causes.begin(), f.causes.end(), in_run);
+      if (!frequent && !waits_for_it) continue;
+      for (size_t k = 0; k < kAdvicePatternCount; ++k) {
+        run.pattern_counts[k] += f.pattern_counts[k];
+        run.pattern_time[k] += f.pattern_time[k];
+      }
+      if (waits_for_it) {
+        for (const AdviceCause& c : f.causes) run.caused_wait += c.time;
+      }
+      folded[i] = true;
+    }
+  }
+  size_t kept = 0;
+  for (size_t i = 0; i < findings.size(); ++i) {
+    if (folded[i]) continue;
+    if (kept != i) findings[kept] = std::move(findings[i]);
+    ++kept;
+  }
+  findings.resize(kept);
+}
+
 // One problem, one finding: a wait is what its causes' imbalance costs the others. An
 // imbalanced local call path whose slowest process caused a wait finding's instances becomes
 // that finding's root cause, and the imbalanced blocks a waited-at synchronisation ends are
@@ -60,6 +103,19 @@ void FoldIntoWaits(std::vector<AdviceFinding>& findings) {
         folded[i] = true;
       }
     }
+  }
+  // A group wait that imbalanced blocks explain but no imbalanced call path does: every process
+  // works as much as the others in all, yet not in each block. The blocks are what to fix.
+  for (size_t w : waits) {
+    AdviceFinding& wait = findings[w];
+    if (wait.pattern != AdvicePattern::kWaitOnGroup || wait.imbalanced_blocks == 0 ||
+        !wait.root_causes.empty()) {
+      continue;
+    }
+    wait.pattern = AdvicePattern::kImbalancedBlock;
+    wait.pattern_counts[static_cast<size_t>(AdvicePattern::kImbalancedBlock)] =
+        wait.imbalanced_blocks;
+    wait.hints = HintsFor(wait.pattern, wait.type);
   }
   size_t kept = 0;
   for (size_t i = 0; i < findings.size(); ++i) {
@@ -130,6 +186,7 @@ Advice AnalyzeAdvice(const AdviceInput& in, const AdviceParameters& parameters) 
   advice.redundant_barriers = FindRedundantBarriers(global, findings);
   AnalyzeFrequency(global, parameters, in.threads, findings);
 
+  FoldIntoTransferRuns(findings);
   FoldIntoWaits(findings);
 
   // By the time their bottleneck instances took beyond what was expected of them.

@@ -101,6 +101,7 @@ struct AdviceFinding {
   std::vector<AdviceCause> causes;                             // most waiting first
   std::vector<RootCause> root_causes;  // wait patterns: the imbalances behind the causes
   uint64_t imbalanced_blocks = 0;      // imbalanced program blocks this synchronisation ends
+  uint64_t caused_wait = 0;            // transfer runs: ticks their targets waited for them
   std::vector<std::string> hints;
   std::optional<double> predicted_saving;  // ticks, from the what-if replay
 };

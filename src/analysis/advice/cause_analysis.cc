@@ -210,35 +210,50 @@ class LocationCauses {
     if (const uint32_t member = members_.Find(location_, enter); member != kNone) {
       const match::CollectiveMember& self = in_.graph->members[member];
       const match::CollectiveInstance& c = in_.graph->collectives[members_.instance[member]];
-      bool any = false;
+      // A wait for the group when the last of them kept it at least half of its time; else
+      // the operation itself was slow (a member a microsecond late explains nothing).
+      uint64_t latest = 0;
       for (uint32_t k = c.first_member; k < c.first_member + c.member_count; ++k) {
         const match::CollectiveMember& m = in_.graph->members[k];
         if (m.location == location_ || m.entered <= t0 || m.entered > t1) continue;
-        if (!CanWaitFor(c, self, m)) continue;
-        AddCause(m.location, members_.callpath[k], m.entered - t0, m.entered);
-        any = true;
+        if (CanWaitFor(c, self, m)) latest = std::max(latest, m.entered - t0);
       }
-      if (any) return AdvicePattern::kWaitOnGroup;
+      if (latest > 0 && 2 * latest >= t1 - t0) {
+        for (uint32_t k = c.first_member; k < c.first_member + c.member_count; ++k) {
+          const match::CollectiveMember& m = in_.graph->members[k];
+          if (m.location == location_ || m.entered <= t0 || m.entered > t1) continue;
+          if (CanWaitFor(c, self, m)) {
+            AddCause(m.location, members_.callpath[k], m.entered - t0, m.entered);
+          }
+        }
+        return AdvicePattern::kWaitOnGroup;
+      }
     }
-    // 2. The waits the analysis charged to this call: the largest decides the pattern.
+    // 2. The waits the analysis charged to this call: the largest decides the pattern, if it
+    //    took at least half of the call (as for a group).
     if (auto it = calls_.find(enter); it != calls_.end()) {
-      int64_t largest = -1;
+      int64_t largest = 0;
       AdvicePattern pattern = AdvicePattern::kNoRemoteCause;
       for (uint32_t e : it->second) {
         const WaitEdge& w = in_.edges[e];
-        const uint32_t delayer_event = w.delayer_event;
-        const bool known = w.delayer < trace_.location_count() && delayer_event != kNone &&
-                           delayer_event < trace_.location(w.delayer).size();
-        const trace::LocationEvents* delayer = known ? &trace_.location(w.delayer) : nullptr;
-        const uint32_t call = known ? CallOf(*delayer, delayer_event) : kNone;
-        AddCause(w.delayer, known ? delayer->callpath(call) : kNone, static_cast<uint64_t>(w.wait),
-                 known ? delayer->time(call) : t0);
         if (w.wait > largest) {
           largest = w.wait;
           pattern = PatternOfWait(w.pattern);
         }
       }
-      return pattern;
+      if (largest > 0 && 2 * static_cast<uint64_t>(largest) >= t1 - t0) {
+        for (uint32_t e : it->second) {
+          const WaitEdge& w = in_.edges[e];
+          const uint32_t delayer_event = w.delayer_event;
+          const bool known = w.delayer < trace_.location_count() && delayer_event != kNone &&
+                             delayer_event < trace_.location(w.delayer).size();
+          const trace::LocationEvents* delayer = known ? &trace_.location(w.delayer) : nullptr;
+          const uint32_t call = known ? CallOf(*delayer, delayer_event) : kNone;
+          AddCause(w.delayer, known ? delayer->callpath(call) : kNone,
+                   static_cast<uint64_t>(w.wait), known ? delayer->time(call) : t0);
+        }
+        return pattern;
+      }
     }
     // 3. A one-sided transfer: other processes' transfers to its targets inside its window.
     if (type == GenericType::kPut || type == GenericType::kGet || type == GenericType::kAtomic) {

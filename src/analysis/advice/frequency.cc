@@ -97,6 +97,11 @@ Tallies LocationRuns(const GlobalInput& in, const AdviceParameters& p, uint32_t 
   const trace::Trace& trace = *in.trace;
   const trace::LocationEvents& ev = trace.location(location);
   std::span<const EventKind> kinds = ev.kinds();
+  // Transfers are consecutive when back to back: no longer apart than a short operation takes
+  // (`frequent_mean`). Transfers with computation between them cannot simply be merged.
+  const double short_gap = p.frequent_mean * static_cast<double>(trace.defs.clock.resolution);
+  uint64_t previous_end = 0;
+  bool have_previous = false;
   for (uint32_t i = 0; i < kinds.size(); ++i) {
     if (kinds[i] != EventKind::kEnter || ev.pair(i) == kNone) continue;
     const uint32_t leave = ev.pair(i);
@@ -131,9 +136,14 @@ Tallies LocationRuns(const GlobalInput& in, const AdviceParameters& p, uint32_t 
     if (transfers == 1 && !other && t.target != kNone) {
       t.callpath = ev.ref(i);
       t.duration = ev.time(leave) - ev.time(i);
+      const uint64_t gap = ev.time(i) - std::min(previous_end, ev.time(i));
+      if (have_previous && static_cast<double>(gap) > short_gap) runs.Break();
       runs.Add(t);
+      previous_end = ev.time(leave);
+      have_previous = true;
     } else {
       runs.Break();
+      have_previous = false;
     }
   }
   runs.Break();

@@ -1,9 +1,9 @@
 /* The bottleneck-free microbenchmark `causeway baseline` traces to measure the minimal time of
  * each construct on this machine (analysis/advice/baselines.h). Every measured call starts
  * right after a barrier, so that no process waits for a late partner: barriers, the common
- * collectives, blocking sends and receives between pairs of ranks, one-sided puts, gets and
- * flushes to the right neighbour, and exclusive locks of the right neighbour's window (no two
- * ranks lock the same target), each over message sizes from 8 bytes to 256 KiB.
+ * collectives, blocking and synchronous sends and receives between pairs of ranks, one-sided
+ * puts, gets and flushes to the right neighbour, and exclusive locks of the right neighbour's
+ * window (no two ranks lock the same target), each over message sizes from 8 bytes to 256 KiB.
  * Usage: causeway-baseline-bench [REPETITIONS] */
 #include <mpi.h>
 #include <stdlib.h>
@@ -66,9 +66,19 @@ int main(int argc, char** argv) {
           } else {
             MPI_Recv(recv, n, MPI_BYTE, partner, s, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
           }
+          /* A synchronous send to a posted receive: the handshake without waiting. */
+          if (!sender) {
+            MPI_Request req;
+            MPI_Irecv(recv, n, MPI_BYTE, partner, s, MPI_COMM_WORLD, &req);
+            MPI_Barrier(MPI_COMM_WORLD);
+            MPI_Wait(&req, MPI_STATUS_IGNORE);
+          } else {
+            MPI_Barrier(MPI_COMM_WORLD);
+            MPI_Ssend(send, n, MPI_BYTE, partner, s, MPI_COMM_WORLD);
+          }
         }
       } else {
-        for (int k = 0; k < 4; ++k) MPI_Barrier(MPI_COMM_WORLD);
+        for (int k = 0; k < 6; ++k) MPI_Barrier(MPI_COMM_WORLD);
       }
       MPI_Barrier(MPI_COMM_WORLD);
       MPI_Win_lock_all(0, win);
