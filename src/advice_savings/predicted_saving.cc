@@ -69,6 +69,21 @@ std::optional<sim::Perturbation> FixOf(const trace::Trace& trace,
       p.calls.push_back(sim::CallChange{f.callpath, false, expected / resolution});
       return p;
     }
+    case AdvicePattern::kSmallTransfers:
+    case AdvicePattern::kSerialisedTransfers: {
+      // A run of L transfers merged into one costs as much as the call path's shortest transfer
+      // (small payloads: the latency decides); made non-blocking, its transfers overlap and the
+      // run costs its longest one. Each of the L calls gets an L-th of that, which keeps every
+      // message matched in the replay. Only the transferring side changes.
+      if (f.instances == 0 || f.bottleneck_instances < f.instances) return std::nullopt;
+      const double run = static_cast<double>(f.bottleneck_instances) /
+                         static_cast<double>(f.instances);
+      const double one = f.pattern == AdvicePattern::kSmallTransfers
+                             ? static_cast<double>(f.min)
+                             : static_cast<double>(f.max);
+      p.calls.push_back(sim::CallChange{f.callpath, false, one / run / resolution});
+      return p;
+    }
     default:
       return std::nullopt;
   }

@@ -49,6 +49,7 @@ AdviceReport SummarizeAdvice(const analysis::Advice& advice, const trace::Trace&
     }
     e.imbalanced_blocks = f.imbalanced_blocks;
     e.caused_wait = seconds(static_cast<double>(f.caused_wait));
+    e.completed_by = f.completed_by;
     e.hints = f.hints;
     if (f.predicted_saving) e.predicted_saving = seconds(*f.predicted_saving);
     r.findings.push_back(std::move(e));

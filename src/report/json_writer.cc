@@ -132,6 +132,7 @@ json AdviceJson(const Report& report) {
                         {"root_causes", roots},
                         {"imbalanced_blocks", f.imbalanced_blocks},
                         {"caused_wait", f.caused_wait},
+                        {"completed_by", f.completed_by},
                         {"hints", f.hints},
                         {"predicted_saving", optional(f.predicted_saving)}});
   }

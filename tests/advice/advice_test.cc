@@ -621,6 +621,39 @@ TEST(AdviceTest, ReceiversWaitingForSerialisedSendsAreTheRunsFinding) {
   EXPECT_EQ(f.caused_wait, 24u);
 }
 
+// Rank 0 takes MPI_Win_lock_all, puts 4 bytes into rank 1's window 8 times back to back (0..8,
+// 1 s each), then calls MPI_Win_unlock_all, which takes 4 s to complete them (8..12); main ends
+// at 20, rank 1's (computing 8 s as rank 0 does) at 8. With a baseline of 0.5 s for
+// MPI_Win_unlock_all, its 4 s instance (mean 4 > 2 x 0.5) is slow with no remote cause; the
+// puts are a run of 8 small transfers (8 s > 1 % of 28 s). The unlock
+// right after the run pays for it: one finding, the run's, which counts the unlock's instance.
+// Entered 1 s after the last put instead, it is no longer part of it: two findings.
+TEST(AdviceTest, TheCallCompletingARunIsTheRunsFinding) {
+  auto scenario = [](uint64_t unlock) {
+    Scenario s(2);
+    const uint32_t win = s.AddWindow(0);
+    testing::RankScript& r0 = s.rank(0).Enter(0, "main").RmaLock(0, 0, "MPI_Win_lock_all", win,
+                                                                 OTF2_UNDEFINED_UINT32, 1, false);
+    for (uint64_t k = 0; k < 8; ++k) r0.RmaTransfer(k, k + 1, "MPI_Put", win, 1, 4, k + 1);
+    r0.RmaUnlock(unlock, unlock + 4, "MPI_Win_unlock_all", win, OTF2_UNDEFINED_UINT32, 1)
+        .Leave(20, "main");
+    s.rank(1).Enter(0, "main").Leave(8, "main");
+    return s;
+  };
+  const Baselines baselines = ParseOrDie("MPI_Win_unlock_all 2 0 0.5\n");
+  Analysis a = AdviseOn(scenario(8), &baselines);
+  EXPECT_EQ(Patterns(a), (std::vector<std::string>{"small_transfers at main/MPI_Put on 0"}))
+      << Describe(a);
+  const AdviceFinding& run = Finding(a, AdvicePattern::kSmallTransfers, "main/MPI_Put");
+  EXPECT_EQ(run.completed_by, std::vector<uint32_t>{a.Callpath("main/MPI_Win_unlock_all")});
+  EXPECT_EQ(run.pattern_counts[static_cast<size_t>(AdvicePattern::kNoRemoteCause)], 1u);
+  Analysis b = AdviseOn(scenario(9), &baselines);
+  EXPECT_EQ(Patterns(b),
+            (std::vector<std::string>{"small_transfers at main/MPI_Put on 0",
+                                      "no_remote_cause at main/MPI_Win_unlock_all on 0"}))
+      << Describe(b);
+}
+
 TEST(AdviceTest, FindingsAreTheSameOnAnyThreadCount) {
   Scenario s = LateSecondSend();
   const std::string one = report::ToJson(AdviseOn(s, nullptr, {}, 1).report);

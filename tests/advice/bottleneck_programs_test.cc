@@ -101,7 +101,7 @@ TEST_F(BottleneckProgramsTest, EachProgramYieldsExactlyItsPattern) {
       {"imbalanced_block", 2, "", "imbalanced_block", "main/MPI_Allreduce"},
       // A barrier between two phases of computation with no communication.
       {"redundant_barrier", 2, "", "redundant_barrier", "main/MPI_Barrier"},
-      // 25,000 puts of 8 bytes each to the other rank, twice.
+      // 50,000 puts of 8 bytes each to the other rank, four times.
       {"small_messages", 2, "", "small_transfers", "main/MPI_Put"},
       // Rank 0 sends 256 KiB to ranks 1, 2 and 3 in turn (runs of 3 with --transfer-run 3).
       {"serialised_sends", 4, "--transfer-run 3", "serialised_transfers", "main/MPI_Send"},

@@ -107,5 +107,23 @@ TEST(PredictedSavingTest, AnOperationAtItsBaselineTime) {
   EXPECT_DOUBLE_EQ(SavingOf(a, AdvicePattern::kNoRemoteCause, "main/MPI_Allreduce"), 8.0);
 }
 
+TEST(PredictedSavingTest, SmallTransfersMergedCostOneTransfer) {
+  // Rank 0 puts 4 bytes into rank 1's window 8 times back to back, 8 s each (0..64), and main
+  // ends at 68; rank 1's main lasts 0..4. One run of 8 small transfers to one target, 64 s of
+  // the 72: merged, the run costs one transfer, 8 s, spread over its 8 calls (1 s each), so rank
+  // 0 ends at 8 + 4 = 12 instead of 68: 56 s saved.
+  testing::Scenario s(2);
+  const uint32_t win = s.AddWindow(0);
+  testing::RankScript& r0 = s.rank(0).Enter(0, "main");
+  for (uint64_t k = 0; k < 8; ++k) r0.RmaTransfer(8 * k, 8 * k + 8, "MPI_Put", win, 1, 4, k + 1);
+  r0.Leave(68, "main");
+  s.rank(1).Enter(0, "main").Leave(4, "main");
+  AnalysisOptions options;
+  options.advice = true;
+  test::Analysis a = test::AnalyzeScenarioWith(s, options);
+  ASSERT_TRUE(advice_savings::PredictSavings(a.trace, *a.result.advice, 5).has_value());
+  EXPECT_DOUBLE_EQ(SavingOf(a, AdvicePattern::kSmallTransfers, "main/MPI_Put"), 56.0);
+}
+
 }  // namespace
 }  // namespace cw::analysis

@@ -32,10 +32,11 @@ bool IsTransferRun(AdvicePattern p) {
   return p == AdvicePattern::kSmallTransfers || p == AdvicePattern::kSerialisedTransfers;
 }
 
-// One problem, one finding: a run of transfers is what makes its call path frequent and what
-// its targets wait for. A high-frequency finding at a run's call path, and a wait finding all of
-// whose causes are the run's call path on the run's locations (receivers waiting for the
-// serialised sends before theirs), are counted in the run's finding and leave the list.
+// One problem, one finding: a run of transfers is what makes its call path frequent, what its
+// targets wait for and what the call completing it takes. A high-frequency finding at a run's
+// call path, a wait finding all of whose causes are the run's call path on the run's locations
+// (receivers waiting for the serialised sends before theirs), and a slow completion call right
+// after the runs on their locations are counted in the run's finding and leave the list.
 void FoldIntoTransferRuns(std::vector<AdviceFinding>& findings) {
   std::vector<bool> folded(findings.size(), false);
   for (AdviceFinding& run : findings) {
@@ -51,7 +52,15 @@ void FoldIntoTransferRuns(std::vector<AdviceFinding>& findings) {
           f.pattern == AdvicePattern::kHighFrequency && f.callpath == run.callpath;
       const bool waits_for_it = IsWait(f.pattern) && !f.causes.empty() &&
                                 std::all_of(f.causes.begin(), f.causes.end(), in_run);
-      if (!frequent && !waits_for_it) continue;
+      // The completion call after the run (MPI_Win_unlock_all after the puts) is slow because
+      // it completes them.
+      const bool completes_it =
+          f.pattern == AdvicePattern::kNoRemoteCause &&
+          std::binary_search(run.completed_by.begin(), run.completed_by.end(), f.callpath) &&
+          std::all_of(f.locations.begin(), f.locations.end(), [&run](uint32_t l) {
+            return std::binary_search(run.locations.begin(), run.locations.end(), l);
+          });
+      if (!frequent && !waits_for_it && !completes_it) continue;
       for (size_t k = 0; k < kAdvicePatternCount; ++k) {
         run.pattern_counts[k] += f.pattern_counts[k];
         run.pattern_time[k] += f.pattern_time[k];
@@ -185,6 +194,13 @@ Advice AnalyzeAdvice(const AdviceInput& in, const AdviceParameters& parameters) 
   advice.load_balance = AnalyzeLoadBalance(global, parameters, findings);
   advice.redundant_barriers = FindRedundantBarriers(global, findings);
   AnalyzeFrequency(global, parameters, in.threads, findings);
+  // A run's transfers among all of its call path's (the predicted saving merges or overlaps
+  // them at the shortest or longest).
+  for (AdviceFinding& f : findings) {
+    if (!IsTransferRun(f.pattern) || f.callpath >= stats.size()) continue;
+    f.min = stats[f.callpath].min;
+    f.max = stats[f.callpath].max;
+  }
 
   FoldIntoTransferRuns(findings);
   FoldIntoWaits(findings);

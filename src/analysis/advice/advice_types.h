@@ -102,6 +102,7 @@ struct AdviceFinding {
   std::vector<RootCause> root_causes;  // wait patterns: the imbalances behind the causes
   uint64_t imbalanced_blocks = 0;      // imbalanced program blocks this synchronisation ends
   uint64_t caused_wait = 0;            // transfer runs: ticks their targets waited for them
+  std::vector<uint32_t> completed_by;  // transfer runs: call paths of the calls completing them
   std::vector<std::string> hints;
   std::optional<double> predicted_saving;  // ticks, from the what-if replay
 };

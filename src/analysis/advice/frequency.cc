@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "analysis/advice/hints.h"
 #include "analysis/advice/records.h"
@@ -28,6 +29,7 @@ struct RunTally {
   uint64_t runs = 0;
   uint64_t transfers = 0;
   uint64_t time = 0;
+  std::set<uint32_t> completed_by;  // call paths of the calls that completed runs at once
 };
 using Tallies = std::map<std::pair<AdvicePattern, uint32_t>, RunTally>;
 
@@ -41,10 +43,11 @@ class TransferRuns {
     Extend(serial_, t, t.blocking, AdvicePattern::kSerialisedTransfers,
            [&](const TransferCall& last) { return last.target != t.target; });
   }
-  // Another communication call ends both runs.
-  void Break() {
-    Close(small_, AdvicePattern::kSmallTransfers);
-    Close(serial_, AdvicePattern::kSerialisedTransfers);
+  // Another communication call ends both runs; `completer`, if not kNone, is the call path of
+  // a call right after them that completes their transfers (an unlock, a flush, a quiet).
+  void Break(uint32_t completer = kNone) {
+    Close(small_, AdvicePattern::kSmallTransfers, completer);
+    Close(serial_, AdvicePattern::kSerialisedTransfers, completer);
   }
 
  private:
@@ -61,12 +64,13 @@ class TransferRuns {
     if (!run.empty() && !follows(run.back())) Close(run, pattern);
     run.push_back(t);
   }
-  void Close(Run& run, AdvicePattern pattern) {
+  void Close(Run& run, AdvicePattern pattern, uint32_t completer = kNone) {
     if (run.size() >= p_.transfer_run) {
       RunTally& tally = out_[{pattern, run.front().callpath}];
       ++tally.runs;
       tally.transfers += run.size();
       for (const TransferCall& t : run) tally.time += t.duration;
+      if (completer != kNone) tally.completed_by.insert(completer);
     }
     run.clear();
   }
@@ -142,7 +146,16 @@ Tallies LocationRuns(const GlobalInput& in, const AdviceParameters& p, uint32_t 
       previous_end = ev.time(leave);
       have_previous = true;
     } else {
-      runs.Break();
+      // A completion call right after the transfers pays for them (an MPI_Win_unlock_all
+      // after many puts): the run's finding takes it in (advice.cc).
+      const uint32_t region = trace.CallpathRegion(ev.ref(i));
+      const GenericType type =
+          region < in.region_types.size() ? in.region_types[region] : GenericType::kLocal;
+      const bool completes = type == GenericType::kCommSync || type == GenericType::kLockRelease;
+      const bool at_once =
+          have_previous &&
+          static_cast<double>(ev.time(i) - std::min(previous_end, ev.time(i))) <= short_gap;
+      runs.Break(completes && at_once ? ev.ref(i) : kNone);
       have_previous = false;
     }
   }
@@ -211,6 +224,8 @@ void AnalyzeFrequency(const GlobalInput& in, const AdviceParameters& p, unsigned
       f.bottleneck_instances += tally.transfers;
       f.time += tally.time;
       f.bottleneck_time += tally.time;
+      f.completed_by.insert(f.completed_by.end(), tally.completed_by.begin(),
+                            tally.completed_by.end());
     }
   }
   for (auto& [key, f] : runs) {
@@ -218,6 +233,9 @@ void AnalyzeFrequency(const GlobalInput& in, const AdviceParameters& p, unsigned
       continue;
     }
     f.pattern_counts[static_cast<size_t>(key.first)] = f.bottleneck_instances;
+    std::sort(f.completed_by.begin(), f.completed_by.end());
+    f.completed_by.erase(std::unique(f.completed_by.begin(), f.completed_by.end()),
+                         f.completed_by.end());
     findings.push_back(std::move(f));
   }
 }

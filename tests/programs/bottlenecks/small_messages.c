@@ -1,7 +1,9 @@
 /* Many small messages to one target: in each of ROUNDS rounds each of 2 ranks puts COUNT
  * values of 8 bytes one by one into the other's window (MPI_Put in a passive-target epoch),
  * where one put of COUNT x 8 bytes would do. The ranks do the same, so neither waits for the
- * other. Usage: small_messages ROUNDS COUNT; run with 2 ranks. */
+ * other; each round also computes 100 ms, against which the few milliseconds by which one rank's
+ * puts may run behind the other's do not count. Usage: small_messages ROUNDS COUNT; run with 2
+ * ranks. */
 #include <mpi.h>
 #include <stdlib.h>
 
@@ -13,14 +15,14 @@ int main(int argc, char** argv) {
   double* exposed;
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  const int rounds = (int)arg_or(argc, argv, 1, 2);
-  const int count = (int)arg_or(argc, argv, 2, 25000);
+  const int rounds = (int)arg_or(argc, argv, 1, 4);
+  const int count = (int)arg_or(argc, argv, 2, 50000);
   double* values = calloc((size_t)count, sizeof(double));
   MPI_Win_allocate((MPI_Aint)(count * sizeof(double)), sizeof(double), MPI_INFO_NULL,
                    MPI_COMM_WORLD, &exposed, &win);
   const int peer = 1 - rank;
   for (int round = 0; round < rounds; ++round) {
-    work_ms(10);
+    work_ms(100);
     MPI_Win_lock_all(0, win);
     for (int i = 0; i < count; ++i) {
       MPI_Put(&values[i], 1, MPI_DOUBLE, peer, i, 1, MPI_DOUBLE, win);
