@@ -76,11 +76,10 @@ std::optional<sim::Perturbation> FixOf(const trace::Trace& trace,
       // run costs its longest one. Each of the L calls gets an L-th of that, which keeps every
       // message matched in the replay. Only the transferring side changes.
       if (f.instances == 0 || f.bottleneck_instances < f.instances) return std::nullopt;
-      const double run = static_cast<double>(f.bottleneck_instances) /
-                         static_cast<double>(f.instances);
-      const double one = f.pattern == AdvicePattern::kSmallTransfers
-                             ? static_cast<double>(f.min)
-                             : static_cast<double>(f.max);
+      const double run =
+          static_cast<double>(f.bottleneck_instances) / static_cast<double>(f.instances);
+      const double one = f.pattern == AdvicePattern::kSmallTransfers ? static_cast<double>(f.min)
+                                                                     : static_cast<double>(f.max);
       p.calls.push_back(sim::CallChange{f.callpath, false, one / run / resolution});
       return p;
     }

@@ -355,8 +355,8 @@ Status WriteTar(const std::string& path,
     // then says what went wrong.
     const int error_number = archive_errno(a.get()) != 0 ? archive_errno(a.get()) : errno;
     std::string reason = archive_error_string(a.get()) != nullptr ? archive_error_string(a.get())
-                         : error_number != 0 ? std::strerror(error_number)
-                                             : "unknown libarchive failure";
+                         : error_number != 0                      ? std::strerror(error_number)
+                                                                  : "unknown libarchive failure";
     std::remove(temporary.c_str());
     return MakeError(ErrorCode::kIo, path + ": " + what + ": " + reason);
   };

@@ -34,8 +34,8 @@ TEST(BaselineCommandTest, MeasuresEveryConstructAndAddsProcessCounts) {
   // Every construct of the benchmark, measured on 2 and on 3 processes.
   for (const char* construct :
        {"MPI_Barrier", "MPI_Bcast", "MPI_Allreduce", "MPI_Reduce", "MPI_Allgather", "MPI_Alltoall",
-        "MPI_Gather", "MPI_Scatter", "MPI_Send", "MPI_Ssend", "MPI_Recv", "MPI_Wait", "MPI_Put", "MPI_Get",
-        "MPI_Win_flush", "MPI_Win_lock", "MPI_Win_unlock"}) {
+        "MPI_Gather", "MPI_Scatter", "MPI_Send", "MPI_Ssend", "MPI_Recv", "MPI_Wait", "MPI_Put",
+        "MPI_Get", "MPI_Win_flush", "MPI_Win_lock", "MPI_Win_unlock"}) {
     SCOPED_TRACE(construct);
     auto it = b->entries().find(construct);
     ASSERT_NE(it, b->entries().end());
