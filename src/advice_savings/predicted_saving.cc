@@ -1,11 +1,14 @@
 #include "advice_savings/predicted_saving.h"
 
 #include <algorithm>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <tuple>
 
 #include "analysis/advice/advice.h"
+#include "sim/otf2_source.h"
 #include "sim/replay.h"
 #include "sim/trace_source.h"
 #include "sim/whatif.h"
@@ -88,27 +91,27 @@ std::optional<sim::Perturbation> FixOf(const trace::Trace& trace,
   }
 }
 
+// Replays the trace under `options`: from the trace in memory, or streamed from its file.
+using Replay = std::function<Result<sim::ReplayResult>(const sim::ReplayOptions&)>;
+
 // The predicted runtime, or nullopt if the replay had to give up a wait (a change that left a
 // collective without some of its members): no prediction rather than a wrong one.
-Result<std::optional<uint64_t>> PredictedRuntime(const trace::Trace& trace,
-                                                 const sim::Perturbation& p,
+Result<std::optional<uint64_t>> PredictedRuntime(const Replay& replay, const sim::Perturbation& p,
                                                  std::span<const uint32_t> locations) {
   sim::ReplayOptions options;
   options.perturbation = p;
-  CW_ASSIGN_OR_RETURN(sim::ReplayResult r, sim::RunReplay(sim::TraceInput(trace), options));
+  CW_ASSIGN_OR_RETURN(sim::ReplayResult r, replay(options));
   if (r.stats.cycles_broken > 0 || r.stats.incomplete_collectives > 0) {
     return std::optional<uint64_t>();
   }
   return std::optional<uint64_t>(sim::PredictedSpan(r, locations));
 }
 
-}  // namespace
-
-Status PredictSavings(const trace::Trace& trace, analysis::Advice& advice, size_t max_predictions) {
-  std::vector<uint32_t> locations;
-  for (uint32_t l = 0; l < trace.location_count(); ++l) {
-    if (!trace.location(l).empty()) locations.push_back(l);
-  }
+Status Predict(const trace::Trace& trace, const Replay& replay, analysis::Advice& advice,
+               size_t max_predictions) {
+  // Every location; those without events do not count (PredictedSpan).
+  std::vector<uint32_t> locations(trace.location_count());
+  for (uint32_t l = 0; l < locations.size(); ++l) locations[l] = l;
   std::optional<uint64_t> unchanged;
   size_t predicted = 0;
   for (analysis::AdviceFinding& f : advice.findings) {
@@ -117,12 +120,12 @@ Status PredictSavings(const trace::Trace& trace, analysis::Advice& advice, size_
     if (!fix) continue;
     if (!unchanged) {
       CW_ASSIGN_OR_RETURN(const std::optional<uint64_t> span,
-                          PredictedRuntime(trace, {}, locations));
+                          PredictedRuntime(replay, {}, locations));
       if (!span) return OkStatus();  // the trace itself does not replay cleanly
       unchanged = *span;
     }
     CW_ASSIGN_OR_RETURN(const std::optional<uint64_t> fixed,
-                        PredictedRuntime(trace, *fix, locations));
+                        PredictedRuntime(replay, *fix, locations));
     ++predicted;
     if (!fixed) continue;
     // A fix the replay predicts to gain nothing (its time was hidden by waiting elsewhere)
@@ -138,6 +141,29 @@ Status PredictSavings(const trace::Trace& trace, analysis::Advice& advice, size_
                      return analysis::ExcessTime(a) > analysis::ExcessTime(b);
                    });
   return OkStatus();
+}
+
+}  // namespace
+
+Status PredictSavings(const trace::Trace& trace, analysis::Advice& advice, size_t max_predictions) {
+  return Predict(
+      trace,
+      [&trace](const sim::ReplayOptions& options) {
+        return sim::RunReplay(sim::TraceInput(trace), options);
+      },
+      advice, max_predictions);
+}
+
+Status PredictSavings(const trace::Trace& trace, const std::string& path, analysis::Advice& advice,
+                      size_t max_predictions) {
+  return Predict(
+      trace,
+      [&path](const sim::ReplayOptions& options) -> Result<sim::ReplayResult> {
+        CW_ASSIGN_OR_RETURN(std::unique_ptr<sim::StreamedTrace> streamed,
+                            sim::StreamedTrace::Open(path));
+        return sim::RunReplay(streamed->Input(), options);
+      },
+      advice, max_predictions);
 }
 
 }  // namespace cw::advice_savings

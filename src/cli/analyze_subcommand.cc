@@ -128,7 +128,7 @@ class AnalyzeSubcommand final : public Subcommand {
     // Started as several ranks of an MPI job (mpirun -np K, srun -n K): the ranks share the work.
     if (comm::LaunchedJobSize() > 1) {
       CW_ASSIGN_OR_RETURN(std::unique_ptr<comm::MpiSession> session, comm::MpiSession::Start());
-      return RunAsJobRank(session->world());
+      return RunAsJobRank(session->world(), baselines ? &*baselines : nullptr);
     }
     Stopwatch stopwatch(timings_);
     unsigned threads = threads_ == 0 ? DefaultThreadCount() : threads_;
@@ -231,14 +231,8 @@ class AnalyzeSubcommand final : public Subcommand {
 
   // `causeway analyze` as one of the `comm.size()` ranks of an MPI job: each reads and analyses
   // its share of the locations, the first writes the report (distributed/job_analysis.h).
-  Status RunAsJobRank(comm::Communicator& comm) {
+  Status RunAsJobRank(comm::Communicator& comm, const analysis::Baselines* baselines) {
     const std::string ranks = std::to_string(comm.size());
-    if (advice_.enabled()) {
-      return MakeError(ErrorCode::kInvalidArgument,
-                       "as an MPI job (" + ranks +
-                           " ranks), analyze does not run the bottleneck analysis yet: --advice "
-                           "and --baselines need one process (without mpirun)");
-    }
     if (time_correct_ || !timeline_.empty()) {
       return MakeError(ErrorCode::kInvalidArgument,
                        "as an MPI job (" + ranks +
@@ -260,6 +254,11 @@ class AnalyzeSubcommand final : public Subcommand {
     options.semantics = ChosenSemantics();
     CW_ASSIGN_OR_RETURN(analysis::ConstructMap constructs, Constructs());
     options.constructs = &constructs;
+    options.advice = advice_.enabled();
+    options.advice_parameters = advice_.parameters;
+    options.baselines = baselines;
+    if (baselines != nullptr) options.baselines_path = advice_.baselines;
+    options.predictions = static_cast<size_t>(advice_.predictions);
     CW_ASSIGN_OR_RETURN(std::optional<distributed::JobReport> job,
                         distributed::AnalyzeAsJobRank(trace_, options, comm));
     if (!job) return OkStatus();  // the first rank writes the report

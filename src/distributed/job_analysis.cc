@@ -5,6 +5,8 @@
 #include <chrono>
 #include <future>
 
+#include "advice_savings/predicted_saving.h"
+#include "analysis/advice/advice.h"
 #include "analysis/pipeline/analysis.h"
 #include "analysis/pop/pop_efficiency.h"
 #include "analysis/waitstates/waitstate_analysis.h"
@@ -226,7 +228,7 @@ Result<std::optional<JobReport>> AnalyzeAsJobRank(const std::string& path,
   analysis::WaitStateOptions wait_options;
   wait_options.threads = options.read.threads;
   wait_options.instances_per_metric = options.instances_per_metric;
-  wait_options.sync_edges = options.root_causes;
+  wait_options.sync_edges = options.root_causes || options.advice;
   wait_options.probes_wait = options.semantics == analysis::Semantics::kCauseway;
   wait_options.interval_completions = options.semantics == analysis::Semantics::kScalasca;
   wait_options.one_sided_sync = options.semantics == analysis::Semantics::kCauseway;
@@ -239,6 +241,26 @@ Result<std::optional<JobReport>> AnalyzeAsJobRank(const std::string& path,
   if (options.root_causes) {
     root_causes = AnalyzeRootCauses(trace, waitstates, partition, comm, options.read.threads,
                                     options.semantics, sync_points, log);
+  } else if (options.advice) {
+    analysis::KeepFollowedEdges(waitstates.sync, options.semantics);
+  }
+  const std::vector<analysis::GenericType> region_types =
+      (options.constructs != nullptr ? *options.constructs : analysis::ConstructMap::Builtin())
+          .ClassifyRegions(trace.defs);
+  std::optional<analysis::Advice> advice;
+  if (options.advice) {
+    analysis::AdviceInput in;
+    in.trace = &trace;
+    in.graph = &graph;
+    in.edges = sync_points ? std::span<const analysis::WaitEdge>(sync_points->edges)
+                           : std::span<const analysis::WaitEdge>(waitstates.sync.edges);
+    in.region_types = region_types;
+    in.severities = waitstates.severities;
+    in.baselines = options.baselines;
+    in.baselines_path = options.baselines_path;
+    in.threads = options.read.threads;
+    advice = analysis::AnalyzeAdviceAsJobRank(in, options.advice_parameters, comm, partition);
+    log.Lap("advice");
   }
 
   std::vector<comm::Bytes> shares =
@@ -277,9 +299,14 @@ Result<std::optional<JobReport>> AnalyzeAsJobRank(const std::string& path,
       analysis::AddIdealNetworkRuntime(
           analysis.pop, static_cast<double>(sim::PredictedSpan(*replay, analysis.pop.locations)));
     }
-    analysis.region_types =
-        (options.constructs != nullptr ? *options.constructs : analysis::ConstructMap::Builtin())
-            .ClassifyRegions(trace.defs);
+    analysis.region_types = region_types;
+    if (advice) {
+      if (options.predictions > 0) {
+        CW_RETURN_IF_ERROR(
+            advice_savings::PredictSavings(trace, path, *advice, options.predictions));
+      }
+      analysis.advice = std::move(advice);
+    }
     report::Report report = report::BuildReport(trace, facts, analysis);
     result.emplace(JobReport{std::move(trace), std::move(report), {}, {}, {}});
   }

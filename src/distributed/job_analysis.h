@@ -7,7 +7,9 @@
 // needs from every rank (severities, instances, counts, diagnostics, the critical path's facts,
 // the event views), finishes the critical-path metrics, replays the trace on an ideal network
 // for the POP efficiencies (streamed from the file, beside the analysis), and holds the report:
-// the same report, value for value, as one process makes of the same trace.
+// the same report, value for value, as one process makes of the same trace. With `advice`, the
+// ranks run the bottleneck analysis on their locations and the first finishes it
+// (analysis/advice/advice.h) and replays the predicted savings from the file.
 //
 // Every rank must call it, with the same options; errors are the same on every rank.
 //
@@ -19,6 +21,8 @@
 #include <string>
 #include <vector>
 
+#include "analysis/advice/advice_types.h"
+#include "analysis/advice/baselines.h"
 #include "analysis/generic/construct_map.h"
 #include "analysis/metrics/semantics.h"
 #include "base/status.h"
@@ -36,6 +40,13 @@ struct JobAnalysisOptions {
   bool root_causes = true;  // delay and critical-path analysis
   analysis::Semantics semantics = analysis::Semantics::kCauseway;  // of the root-cause metrics
   const analysis::ConstructMap* constructs = nullptr;              // nullptr: causeway's own table
+  // The bottleneck analysis (`--advice`), with the savings of the first `predictions` findings
+  // replayed from the trace file on the first rank.
+  bool advice = false;
+  analysis::AdviceParameters advice_parameters;
+  const analysis::Baselines* baselines = nullptr;
+  std::optional<std::string> baselines_path;
+  size_t predictions = 0;
 };
 
 // One phase of the job: the slowest rank's wall time and the bytes all ranks sent.

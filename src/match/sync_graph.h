@@ -64,6 +64,9 @@ struct CollectiveInstance {
   uint32_t first_member = 0;  // index into SyncGraph::members
   uint32_t member_count = 0;
   bool complete = false;  // every rank of the communicator took part
+  // Names the instance on every rank of an MPI analysis job: the rank that built it (whole, in
+  // SyncGraph::built) << 32 | its index there. One process: its index in `collectives`.
+  uint64_t origin = 0;
 };
 
 // A probe that found a message (seed 002 ch. 3). The receiving side of a probed message

@@ -8,6 +8,7 @@
 #include <sstream>
 #include <tuple>
 
+#include "advice_savings/predicted_saving.h"
 #include "analysis/pipeline/analysis.h"
 #include "comm/local_group.h"
 #include "distributed/job_analysis.h"
@@ -16,11 +17,15 @@
 #include "report/json_writer.h"
 #include "sim/trace_source.h"
 #include "sim/whatif.h"
+#include "tests/common/analysis_fixture.h"
 #include "tests/common/paths.h"
 #include "tests/distributed/job_scenarios.h"
 
 namespace cw::distributed {
 namespace {
+
+// The predicted savings of the bottleneck analysis's first findings, replayed.
+constexpr size_t kPredictions = 5;
 
 struct Pages {
   std::string json;
@@ -30,7 +35,8 @@ struct Pages {
 // What `causeway analyze [--wait-states-only]` writes, made by one process.
 Pages SingleProcessPages(const std::string& anchor, const otf2::ReadOptions& options,
                          bool root_causes,
-                         analysis::Semantics semantics = analysis::Semantics::kCauseway) {
+                         analysis::Semantics semantics = analysis::Semantics::kCauseway,
+                         bool advice = false) {
   Result<trace::Trace> trace = otf2::ReadTrace(anchor, options);
   EXPECT_TRUE(trace) << anchor;
   if (!trace) return {};
@@ -39,7 +45,11 @@ Pages SingleProcessPages(const std::string& anchor, const otf2::ReadOptions& opt
   analysis_options.threads = 2;
   analysis_options.root_causes = root_causes;
   analysis_options.semantics = semantics;
+  analysis_options.advice = advice;
   analysis::AnalysisResult analysis = analysis::AnalyzeTrace(*trace, graph, analysis_options);
+  if (analysis.advice) {
+    EXPECT_TRUE(advice_savings::PredictSavings(*trace, *analysis.advice, kPredictions));
+  }
   if (Result<sim::ReplayResult> ideal = sim::ReplayOnIdealNetwork(sim::TraceInput(*trace))) {
     analysis::AddIdealNetworkRuntime(
         analysis.pop, static_cast<double>(sim::PredictedSpan(*ideal, analysis.pop.locations)));
@@ -50,13 +60,17 @@ Pages SingleProcessPages(const std::string& anchor, const otf2::ReadOptions& opt
 
 void CheckJobReport(const std::string& anchor, uint32_t ranks, bool root_causes,
                     const Pages& single,
-                    analysis::Semantics semantics = analysis::Semantics::kCauseway) {
+                    analysis::Semantics semantics = analysis::Semantics::kCauseway,
+                    bool advice = false) {
   const std::string where = anchor + " on " + std::to_string(ranks) + " ranks" +
-                            (root_causes ? "" : " (wait states only)") + " under " +
+                            (root_causes ? "" : " (wait states only)") +
+                            (advice ? " with the bottleneck analysis" : "") + " under " +
                             std::string(analysis::SemanticsName(semantics)) + " semantics";
   JobAnalysisOptions options;
   options.root_causes = root_causes;
   options.semantics = semantics;
+  options.advice = advice;
+  options.predictions = kPredictions;
   options.read.allow_partial = true;
   options.read.threads = 2;
   std::mutex mutex;
@@ -129,6 +143,37 @@ TEST(JobAnalysisTest, InconsistentAndOneSidedTracesGiveOneProcessesReportOnOneTo
     for (uint32_t ranks = 1; ranks <= 4; ++ranks) CheckJobReport(anchor, ranks, true, single);
     CheckJobReport(anchor, 3, false, SingleProcessPages(anchor, options, false));
   }
+}
+
+// The bottleneck analysis as a job: every finding, its causes and root causes, the three
+// load-balance levels, the redundant barriers, the frequency analysis and the predicted savings
+// (replayed from the file on the first rank) as one process finds them, on 1 to 4 ranks.
+TEST(JobAnalysisTest, TheBottleneckAnalysisIsOneProcessesOnOneToFourRanks) {
+  std::vector<std::string> anchors;
+  for (const std::string& name : test::RealTraceNames()) anchors.push_back(test::RealTrace(name));
+  for (const auto& [name, anchor] : test::WriteJobScenarios()) anchors.push_back(anchor);
+  // A Late Sender with an imbalanced call path as its root cause.
+  anchors.push_back(test::LateSecondSend().WriteOrDie(cw::testing::MakeTempDir("job-advice")));
+  size_t findings = 0;
+  for (const std::string& anchor : anchors) {
+    otf2::ReadOptions options;
+    options.allow_partial = true;
+    options.threads = 2;
+    const Pages single =
+        SingleProcessPages(anchor, options, true, analysis::Semantics::kCauseway, true);
+    ASSERT_NE(single.json.find("\"advice\": {"), std::string::npos) << anchor;
+    for (size_t at = single.json.find("\"predicted_saving\""); at != std::string::npos;
+         at = single.json.find("\"predicted_saving\"", at + 1)) {
+      ++findings;
+    }
+    for (uint32_t ranks = 1; ranks <= 4; ++ranks) {
+      CheckJobReport(anchor, ranks, true, single, analysis::Semantics::kCauseway, true);
+    }
+    CheckJobReport(anchor, 3, false,
+                   SingleProcessPages(anchor, options, false, analysis::Semantics::kCauseway, true),
+                   analysis::Semantics::kCauseway, true);
+  }
+  EXPECT_GT(findings, 5u);  // equal reports are not equally empty
 }
 
 }  // namespace

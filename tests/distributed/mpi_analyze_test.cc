@@ -117,6 +117,35 @@ TEST(MpiAnalyzeTest, TracedPrograms) {
 #endif
 }
 
+// The bottleneck analysis (--advice, with baselines and the predicted savings) on the
+// validation programs of tests/programs/bottlenecks, each with its finding, and on real traces.
+TEST(MpiAnalyzeTest, BottleneckAnalysis) {
+  const std::string baselines = testing::MakeTempDir("mpi-analyze-baselines") + "/b.txt";
+  std::ofstream(baselines) << "MPI_Barrier 2 0 1e-6\nMPI_Barrier 4 0 2e-6\n"
+                              "MPI_Allreduce 2 8 2e-6\nMPI_Allreduce 4 8 4e-6\n"
+                              "MPI_Recv 2 8 1e-6\nMPI_Ssend 2 8 2e-6\nMPI_Win_lock 2 0 1e-6\n"
+                              "MPI_Win_lock 4 0 2e-6\n";
+  const std::string advice = "--advice --baselines " + baselines;
+  struct Program {
+    const char* name;
+    int ranks;
+    const char* args;     // of the program
+    const char* options;  // of causeway analyze
+  };
+  for (const Program& p :
+       {Program{"barrier_imbalance", 3, "", ""}, Program{"late_receiver", 2, "", ""},
+        Program{"imbalanced_block", 2, "", ""}, Program{"contended_lock", 3, "", ""},
+        Program{"serialised_sends", 4, "", " --transfer-run 3"},
+        Program{"small_messages", 2, "2 5000", ""}, Program{"redundant_barrier", 2, "", ""}}) {
+    CheckJobsWriteOneProcessesReport(
+        TraceProgram(std::string("bottleneck_") + p.name, p.ranks, p.args), p.name,
+        advice + p.options);
+  }
+  for (const std::string& name : RealTraceNames()) {
+    CheckJobsWriteOneProcessesReport(RealTrace(name), name + "-advice", "--partial --advice");
+  }
+}
+
 TEST(MpiAnalyzeTest, InconsistentAndOneSidedTraces) {
   for (const auto& [name, anchor] : WriteJobScenarios()) {
     CheckJobsWriteOneProcessesReport(anchor, name, "--partial");

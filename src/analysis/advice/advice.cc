@@ -10,7 +10,9 @@
 #include "analysis/advice/hints.h"
 #include "analysis/advice/instance_stats.h"
 #include "analysis/advice/load_balance.h"
+#include "analysis/advice/rank_shares.h"
 #include "analysis/advice/records.h"
+#include "comm/wire.h"
 
 namespace cw::analysis {
 namespace {
@@ -143,13 +145,47 @@ double ExcessTime(const AdviceFinding& f) {
                            expected * static_cast<double>(f.bottleneck_instances));
 }
 
-Advice AnalyzeAdvice(const AdviceInput& in, const AdviceParameters& parameters) {
+namespace {
+
+// The analysis in one process (`comm` null) or on one rank of an MPI analysis job, whose
+// `in.trace` holds the events of its own locations only: the ranks merge their instance
+// statistics (every rank detects the same bottlenecks from them), analyse the causes and the
+// shares of the global analyses on their own locations, and the first rank combines the shares
+// in location order and finishes, with the same code one process runs.
+std::optional<Advice> AnalyzeAdviceShared(const AdviceInput& in, const AdviceParameters& parameters,
+                                          comm::Communicator* comm,
+                                          const trace::Partition* partition) {
+  constexpr uint32_t kFirst = 0;
+  const bool first = comm == nullptr || comm->rank() == kFirst;
   Advice advice;
   advice.parameters = parameters;
   if (in.baselines != nullptr) advice.baselines = in.baselines_path;
   const trace::Trace& trace = *in.trace;
-  const std::vector<InstanceStats> stats = CollectInstanceStats(trace, in.region_types, in.threads);
+  std::vector<InstanceStats> stats = CollectInstanceStats(trace, in.region_types, in.threads);
   advice.total_time = TotalLocationTime(trace);
+  if (comm != nullptr) {
+    comm::ByteWriter mine;
+    PutStats(mine, stats);
+    mine.Put(advice.total_time);
+    std::vector<comm::Bytes> shares = comm->Gather(mine.Take(), kFirst);
+    comm::ByteWriter merged;
+    if (first) {
+      stats.assign(stats.size(), InstanceStats{});
+      advice.total_time = 0;
+      for (const comm::Bytes& bytes : shares) {
+        comm::ByteReader r(bytes);
+        const std::vector<InstanceStats> share = GetStats(r);
+        for (size_t c = 0; c < share.size() && c < stats.size(); ++c) stats[c].Merge(share[c]);
+        advice.total_time += r.Get<uint64_t>();
+      }
+      PutStats(merged, stats);
+      merged.Put(advice.total_time);
+    }
+    const comm::Bytes all = comm->Broadcast(merged.Take(), kFirst);
+    comm::ByteReader r(all);
+    stats = GetStats(r);
+    advice.total_time = r.Get<uint64_t>();
+  }
 
   DetectionInput detect;
   detect.trace = &trace;
@@ -168,7 +204,50 @@ Advice AnalyzeAdvice(const AdviceInput& in, const AdviceParameters& parameters) 
   causes.region_types = in.region_types;
   causes.bottlenecks = bottlenecks;
   causes.threads = in.threads;
+  causes.comm = comm;
+  causes.partition = partition;
   std::vector<AdviceFinding> findings = AnalyzeCauses(causes);
+
+  GlobalInput global;
+  global.trace = &trace;
+  global.graph = in.graph;
+  global.region_types = in.region_types;
+  global.severities = in.severities;
+  global.total_time = advice.total_time;
+  global.threads = in.threads;
+  const std::vector<uint32_t> member_instance = MemberInstances(*in.graph);
+  global.member_instance = member_instance;
+  LoadBalanceShare balance = ShareLoadBalance(global);
+  std::vector<BarrierMember> barriers = ShareBarrierMembers(global);
+  FrequencyShare frequency = ShareFrequency(global, parameters);
+  if (comm != nullptr) {
+    comm::ByteWriter mine;
+    PutCauses(mine, findings);
+    PutLoadBalance(mine, balance);
+    mine.PutVector(barriers);
+    PutFrequency(mine, frequency);
+    const std::vector<comm::Bytes> shares = comm->Gather(mine.Take(), kFirst);
+    if (!first) return std::nullopt;
+    findings.clear();
+    balance = {};
+    barriers.clear();
+    frequency = {};
+    for (const comm::Bytes& bytes : shares) {
+      comm::ByteReader r(bytes);
+      std::vector<AdviceFinding> share = GetCauses(r);
+      if (findings.empty()) {
+        findings = std::move(share);
+      } else {
+        MergeCauses(findings, share);
+      }
+      MergeLoadBalance(balance, GetLoadBalance(r));
+      const std::vector<BarrierMember> members = r.GetVector<BarrierMember>();
+      barriers.insert(barriers.end(), members.begin(), members.end());
+      MergeFrequency(frequency, GetFrequency(r));
+    }
+  }
+
+  FinishCauses(findings);
   for (AdviceFinding& f : findings) {
     const InstanceStats& s = stats[f.callpath];
     const uint32_t region = trace.CallpathRegion(f.callpath);
@@ -181,19 +260,9 @@ Advice AnalyzeAdvice(const AdviceInput& in, const AdviceParameters& parameters) 
     f.hints = HintsFor(f.pattern, f.type);
   }
   std::erase_if(findings, [](const AdviceFinding& f) { return f.bottleneck_instances == 0; });
-
-  GlobalInput global;
-  global.trace = &trace;
-  global.graph = in.graph;
-  global.region_types = in.region_types;
-  global.severities = in.severities;
-  global.total_time = advice.total_time;
-  global.threads = in.threads;
-  const std::vector<uint32_t> member_instance = MemberInstances(*in.graph);
-  global.member_instance = member_instance;
-  advice.load_balance = AnalyzeLoadBalance(global, parameters, findings);
-  advice.redundant_barriers = FindRedundantBarriers(global, findings);
-  AnalyzeFrequency(global, parameters, in.threads, findings);
+  advice.load_balance = FinishLoadBalance(balance, global, parameters, findings);
+  advice.redundant_barriers = FinishRedundantBarriers(std::move(barriers), global, findings);
+  FinishFrequency(std::move(frequency), global, parameters, findings);
   // A run's transfers among all of its call path's (the predicted saving merges or overlaps
   // them at the shortest or longest).
   for (AdviceFinding& f : findings) {
@@ -217,6 +286,19 @@ Advice AnalyzeAdvice(const AdviceInput& in, const AdviceParameters& parameters) 
   }
   advice.findings = std::move(findings);
   return advice;
+}
+
+}  // namespace
+
+Advice AnalyzeAdvice(const AdviceInput& in, const AdviceParameters& parameters) {
+  return *AnalyzeAdviceShared(in, parameters, nullptr, nullptr);
+}
+
+std::optional<Advice> AnalyzeAdviceAsJobRank(const AdviceInput& in,
+                                             const AdviceParameters& parameters,
+                                             comm::Communicator& comm,
+                                             const trace::Partition& partition) {
+  return AnalyzeAdviceShared(in, parameters, &comm, &partition);
 }
 
 }  // namespace cw::analysis

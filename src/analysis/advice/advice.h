@@ -9,13 +9,16 @@
 //   Advice a = AnalyzeAdvice({&trace, &graph, edges, region_types}, {});
 #pragma once
 
+#include <optional>
 #include <span>
 
 #include "analysis/advice/advice_types.h"
 #include "analysis/advice/baselines.h"
 #include "analysis/metrics/severity.h"
 #include "analysis/waitstates/sync_edges.h"
+#include "comm/communicator.h"
 #include "match/sync_graph.h"
+#include "trace/partition.h"
 #include "trace/trace.h"
 
 namespace cw::analysis {
@@ -32,6 +35,14 @@ struct AdviceInput {
 };
 
 Advice AnalyzeAdvice(const AdviceInput& in, const AdviceParameters& parameters);
+
+// The same as one rank of an MPI analysis job, whose `in.trace` holds the events of its own
+// locations (those `partition` gives it) and `in.graph`, `in.edges` and `in.severities` theirs:
+// every rank calls it; the first returns what AnalyzeAdvice returns for the whole trace.
+std::optional<Advice> AnalyzeAdviceAsJobRank(const AdviceInput& in,
+                                             const AdviceParameters& parameters,
+                                             comm::Communicator& comm,
+                                             const trace::Partition& partition);
 
 // The time a finding's bottleneck instances took beyond what was expected of them (ticks): the
 // baseline, or the call path's mean instance. Findings without a predicted saving rank by it.

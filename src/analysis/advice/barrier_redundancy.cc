@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <tuple>
 
 #include "analysis/advice/hints.h"
 #include "base/parallel.h"
@@ -38,8 +39,7 @@ struct LocationActivity {
 
 }  // namespace
 
-std::vector<RedundantBarrier> FindRedundantBarriers(const GlobalInput& in,
-                                                    std::vector<AdviceFinding>& findings) {
+std::vector<BarrierMember> ShareBarrierMembers(const GlobalInput& in) {
   const trace::Trace& trace = *in.trace;
   const match::SyncGraph& g = *in.graph;
   const uint32_t n = trace.location_count();
@@ -72,7 +72,8 @@ std::vector<RedundantBarrier> FindRedundantBarriers(const GlobalInput& in,
         ev.kind(m.begin_event) == EventKind::kEnter ? m.begin_event : ev.pair(m.begin_event);
     return call != kNone && ev.pair(call) != kNone ? call : kNone;
   };
-  ParallelFor(std::min<size_t>(n, g.by_location.size()), in.threads, [&](size_t loc) {
+  const size_t held = std::min<size_t>(n, g.by_location.size());
+  ParallelFor(held, in.threads, [&](size_t loc) {
     const trace::LocationEvents& ev = trace.location(static_cast<uint32_t>(loc));
     LocationActivity& a = activity[loc];
     for (uint32_t k : g.by_location[loc].collectives) {
@@ -83,41 +84,74 @@ std::vector<RedundantBarrier> FindRedundantBarriers(const GlobalInput& in,
     std::sort(a.syncs.begin(), a.syncs.end());
   });
 
+  // The members of barriers on the locations this rank holds.
+  std::vector<BarrierMember> out;
+  for (uint32_t loc = 0; loc < held; ++loc) {
+    if (trace.location(loc).empty()) continue;
+    for (uint32_t k : g.by_location[loc].collectives) {
+      if (k >= in.member_instance.size() || in.member_instance[k] == kNone) continue;
+      const match::CollectiveInstance& c = g.collectives[in.member_instance[k]];
+      if (c.op != trace::CollectiveOp::kBarrier || c.member_count == 0) continue;
+      if (c.window != kNone &&
+          trace::WindowParadigm(trace.defs, c.window) != trace::Paradigm::kShmem) {
+        continue;
+      }
+      BarrierMember b;
+      b.instance = c.origin;
+      b.position = g.members[k].rank;
+      b.location = loc;
+      const uint32_t call = call_of(g.members[k]);
+      if (call != kNone) {
+        const trace::LocationEvents& ev = trace.location(loc);
+        const uint64_t entered = ev.time(call);
+        b.callpath = ev.ref(call);
+        b.time = ev.time(ev.pair(call)) - entered;
+        const LocationActivity& a = activity[loc];
+        // The previous synchronisation: the latest collective call entered before this one.
+        auto it =
+            std::lower_bound(a.syncs.begin(), a.syncs.end(), std::make_pair(entered, uint64_t{0}));
+        const uint64_t since = it == a.syncs.begin() ? a.start : std::prev(it)->second;
+        auto t = std::upper_bound(a.transfers.begin(), a.transfers.end(), since);
+        b.communicated = t != a.transfers.end() && *t < entered;
+      }
+      out.push_back(b);
+    }
+  }
+  return out;
+}
+
+std::vector<RedundantBarrier> FinishRedundantBarriers(std::vector<BarrierMember> members,
+                                                      const GlobalInput& in,
+                                                      std::vector<AdviceFinding>& findings) {
+  const trace::Trace& trace = *in.trace;
+  // Each instance's members together, in their order.
+  std::sort(members.begin(), members.end(), [](const BarrierMember& a, const BarrierMember& b) {
+    return std::tie(a.instance, a.position) < std::tie(b.instance, b.position);
+  });
   struct Tally {
     uint64_t instances = 0, redundant = 0, time = 0;
     std::vector<uint32_t> locations;
   };
   std::map<uint32_t, Tally> by_callpath;
-  for (const match::CollectiveInstance& c : g.collectives) {
-    if (c.op != trace::CollectiveOp::kBarrier || c.member_count == 0) continue;
-    if (c.window != kNone &&
-        trace::WindowParadigm(trace.defs, c.window) != trace::Paradigm::kShmem) {
-      continue;
-    }
+  for (size_t i = 0; i < members.size();) {
+    size_t end = i;
+    while (end < members.size() && members[end].instance == members[i].instance) ++end;
     uint32_t callpath = kNone;
     bool redundant = true;
     uint64_t time = 0;
     std::vector<uint32_t> locations;
-    for (uint32_t k = c.first_member; k < c.first_member + c.member_count; ++k) {
-      const match::CollectiveMember& m = g.members[k];
-      const uint32_t call = call_of(m);
-      if (call == kNone) {
+    for (size_t k = i; k < end; ++k) {
+      const BarrierMember& m = members[k];
+      if (m.callpath == kNone) {
         redundant = false;  // a member whose call is not whole: nothing to say
         continue;
       }
-      const trace::LocationEvents& ev = trace.location(m.location);
-      const uint64_t entered = ev.time(call);
-      if (callpath == kNone) callpath = ev.ref(call);
-      time += ev.time(ev.pair(call)) - entered;
+      if (callpath == kNone) callpath = m.callpath;
+      time += m.time;
       locations.push_back(m.location);
-      const LocationActivity& a = activity[m.location];
-      // The previous synchronisation: the latest collective call entered before this one.
-      auto it =
-          std::lower_bound(a.syncs.begin(), a.syncs.end(), std::make_pair(entered, uint64_t{0}));
-      const uint64_t since = it == a.syncs.begin() ? a.start : std::prev(it)->second;
-      auto t = std::upper_bound(a.transfers.begin(), a.transfers.end(), since);
-      if (t != a.transfers.end() && *t < entered) redundant = false;
+      if (m.communicated) redundant = false;
     }
+    i = end;
     if (callpath == kNone) continue;
     Tally& tally = by_callpath[callpath];
     ++tally.instances;
@@ -148,6 +182,11 @@ std::vector<RedundantBarrier> FindRedundantBarriers(const GlobalInput& in,
     findings.push_back(std::move(f));
   }
   return out;
+}
+
+std::vector<RedundantBarrier> FindRedundantBarriers(const GlobalInput& in,
+                                                    std::vector<AdviceFinding>& findings) {
+  return FinishRedundantBarriers(ShareBarrierMembers(in), in, findings);
 }
 
 }  // namespace cw::analysis

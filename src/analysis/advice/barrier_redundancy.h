@@ -14,6 +14,24 @@
 namespace cw::analysis {
 
 // Appends its findings to `findings`.
+// One member of a barrier, as the analysis rank holding its location sees it.
+struct BarrierMember {
+  uint64_t instance = 0;  // its CollectiveInstance::origin, the same on every rank
+  uint32_t position = 0;  // the member's rank in the communicator
+  uint32_t location = trace::kNone;
+  uint32_t callpath = trace::kNone;  // of its call; kNone if the call is not whole
+  uint64_t time = 0;                 // ticks in the call
+  bool communicated = false;         // sent, received or transferred since its last collective
+};
+
+// The barrier members of the locations whose events `in.trace` holds (every location in one
+// process, a rank's own in an MPI analysis job).
+std::vector<BarrierMember> ShareBarrierMembers(const GlobalInput& in);
+// The redundant barriers from every rank's members; appends the findings to `findings`.
+std::vector<RedundantBarrier> FinishRedundantBarriers(std::vector<BarrierMember> members,
+                                                      const GlobalInput& in,
+                                                      std::vector<AdviceFinding>& findings);
+// Both, in one process.
 std::vector<RedundantBarrier> FindRedundantBarriers(const GlobalInput& in,
                                                     std::vector<AdviceFinding>& findings);
 

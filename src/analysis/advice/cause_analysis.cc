@@ -2,12 +2,16 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <tuple>
 #include <unordered_map>
 
+#include "analysis/advice/internal/cause_facts.h"
 #include "analysis/advice/records.h"
+#include "base/check.h"
 #include "base/flat_hash_map.h"
 #include "base/parallel.h"
+#include "comm/wire.h"
 #include "trace/event_kind.h"
 
 namespace cw::analysis {
@@ -32,15 +36,17 @@ AdvicePattern PatternOfWait(SyncPattern p) {
 
 namespace {
 
+using advice_internal::ByTarget;
+using advice_internal::CallFacts;
+using advice_internal::CallOf;
+using advice_internal::HeldTransfers;
+using advice_internal::LearnWholeInstances;
+using advice_internal::MemberIndex;
+using advice_internal::OtherCalls;
+using advice_internal::Transfer;
+using advice_internal::TransfersToHeldLocations;
 using trace::EventKind;
 using trace::kNone;
-
-// The Enter of the call holding `event` (the event itself if it is an Enter or outside calls).
-uint32_t CallOf(const trace::LocationEvents& ev, uint32_t event) {
-  if (ev.kind(event) == EventKind::kEnter) return event;
-  const uint32_t enter = ev.pair(event);
-  return enter == kNone ? event : enter;
-}
 
 // Whether collective member `self` of `c` can wait for member `other`: a broadcast or scatter
 // waits for its root, a reduce or gather's root for everyone, a prefix operation for the lower
@@ -65,34 +71,6 @@ bool CanWaitFor(const match::CollectiveInstance& c, const match::CollectiveMembe
   }
 }
 
-// A one-sided transfer record, indexed by its target.
-struct Transfer {
-  uint64_t time;
-  uint32_t origin;
-  uint32_t event;
-};
-
-// Per target location, the transfers to it, by time.
-std::vector<std::vector<Transfer>> TransfersByTarget(const trace::Trace& trace) {
-  const trace::Definitions& defs = trace.defs;
-  std::vector<std::vector<Transfer>> out(trace.location_count());
-  for (uint32_t loc = 0; loc < trace.location_count(); ++loc) {
-    const trace::LocationEvents& ev = trace.location(loc);
-    std::span<const EventKind> kinds = ev.kinds();
-    for (uint32_t i = 0; i < kinds.size(); ++i) {
-      if (!IsOneSidedTransfer(kinds[i])) continue;
-      const uint32_t target = TransferTarget(defs, ev, i, loc);
-      if (target < out.size() && target != loc) out[target].push_back(Transfer{ev.time(i), loc, i});
-    }
-  }
-  for (auto& v : out) {
-    std::sort(v.begin(), v.end(), [](const Transfer& a, const Transfer& b) {
-      return std::tie(a.time, a.origin, a.event) < std::tie(b.time, b.origin, b.event);
-    });
-  }
-  return out;
-}
-
 // What one location's bottleneck instances add to one finding.
 struct Partial {
   uint64_t instances = 0;
@@ -108,32 +86,19 @@ struct Partial {
   FlatHashMap<uint64_t, Cause> causes;
 };
 
-// The collective members: by member index, its instance and its call's call path; per
-// location, the (call Enter, member index) of its members in bottleneck call paths, ascending.
-struct MemberIndex {
-  std::vector<uint32_t> instance;
-  std::vector<uint32_t> callpath;
-  std::vector<std::vector<std::pair<uint32_t, uint32_t>>> bottlenecks;
-
-  uint32_t Find(uint32_t location, uint32_t enter) const {
-    const auto& calls = bottlenecks[location];
-    auto it = std::lower_bound(calls.begin(), calls.end(), std::make_pair(enter, uint32_t{0}));
-    return it != calls.end() && it->first == enter ? it->second : kNone;
-  }
-};
-
 class LocationCauses {
  public:
   LocationCauses(const CauseInput& in, const std::vector<uint32_t>& finding_of,
                  const std::vector<std::vector<uint32_t>>& edges_by_location,
                  const MemberIndex& members, const std::vector<std::vector<Transfer>>& transfers,
-                 uint32_t location)
+                 const OtherCalls& calls, uint32_t location)
       : in_(in),
         trace_(*in.trace),
         ev_(trace_.location(location)),
         finding_of_(finding_of),
         members_(members),
         transfers_(transfers),
+        other_calls_(calls),
         location_(location) {
     for (uint32_t e : edges_by_location[location]) {
       calls_[CallOf(ev_, in.edges[e].waiter_event)].push_back(e);
@@ -209,22 +174,32 @@ class LocationCauses {
     //    ended (all of them; the wait-state edges name only the last).
     if (const uint32_t member = members_.Find(location_, enter); member != kNone) {
       const match::CollectiveMember& self = in_.graph->members[member];
-      const match::CollectiveInstance& c = in_.graph->collectives[members_.instance[member]];
+      const uint32_t instance = members_.instance[member];
+      const match::CollectiveInstance& c = in_.graph->collectives[instance];
+      // All its members: in the graph, or (a rank of a job, which lists only its own) as the
+      // rank that built the instance sent them.
+      std::span<const match::CollectiveMember> all(in_.graph->members.data() + c.first_member,
+                                                   c.member_count);
+      const std::vector<match::CollectiveMember>* whole = members_.Whole(instance);
+      if (whole != nullptr) all = *whole;
+      auto callpath_of = [&](size_t i) {
+        if (whole == nullptr) return members_.callpath[c.first_member + i];
+        const std::optional<CallFacts> f = other_calls_.Find(all[i].location, all[i].begin_event);
+        return f ? f->callpath : kNone;
+      };
       // A wait for the group when the last of them kept it at least half of its time; else
       // the operation itself was slow (a member a microsecond late explains nothing).
       uint64_t latest = 0;
-      for (uint32_t k = c.first_member; k < c.first_member + c.member_count; ++k) {
-        const match::CollectiveMember& m = in_.graph->members[k];
+      for (const match::CollectiveMember& m : all) {
         if (m.location == location_ || m.entered <= t0 || m.entered > t1) continue;
         if (CanWaitFor(c, self, m)) latest = std::max(latest, m.entered - t0);
       }
       if (latest > 0 && 2 * latest >= t1 - t0) {
-        for (uint32_t k = c.first_member; k < c.first_member + c.member_count; ++k) {
-          const match::CollectiveMember& m = in_.graph->members[k];
+        for (size_t i = 0; i < all.size(); ++i) {
+          const match::CollectiveMember& m = all[i];
           if (m.location == location_ || m.entered <= t0 || m.entered > t1) continue;
-          if (CanWaitFor(c, self, m)) {
-            AddCause(m.location, members_.callpath[k], m.entered - t0, m.entered);
-          }
+          if (CanWaitFor(c, self, m))
+            AddCause(m.location, callpath_of(i), m.entered - t0, m.entered);
         }
         return AdvicePattern::kWaitOnGroup;
       }
@@ -244,13 +219,11 @@ class LocationCauses {
       if (largest > 0 && 2 * static_cast<uint64_t>(largest) >= t1 - t0) {
         for (uint32_t e : it->second) {
           const WaitEdge& w = in_.edges[e];
-          const uint32_t delayer_event = w.delayer_event;
-          const bool known = w.delayer < trace_.location_count() && delayer_event != kNone &&
-                             delayer_event < trace_.location(w.delayer).size();
-          const trace::LocationEvents* delayer = known ? &trace_.location(w.delayer) : nullptr;
-          const uint32_t call = known ? CallOf(*delayer, delayer_event) : kNone;
-          AddCause(w.delayer, known ? delayer->callpath(call) : kNone,
-                   static_cast<uint64_t>(w.wait), known ? delayer->time(call) : t0);
+          const std::optional<CallFacts> delayer =
+              w.delayer_event == kNone ? std::nullopt
+                                       : other_calls_.Find(w.delayer, w.delayer_event);
+          AddCause(w.delayer, delayer ? delayer->callpath : kNone, static_cast<uint64_t>(w.wait),
+                   delayer ? delayer->enter : t0);
         }
         return pattern;
       }
@@ -264,8 +237,7 @@ class LocationCauses {
                                       [](const Transfer& x, uint64_t t) { return x.time < t; });
         for (auto it = first; it != to.end() && it->time <= t1; ++it) {
           if (it->origin == location_) continue;
-          const trace::LocationEvents& origin = trace_.location(it->origin);
-          AddCause(it->origin, origin.callpath(CallOf(origin, it->event)), t1 - it->time, it->time);
+          AddCause(it->origin, it->callpath, t1 - it->time, it->time);
           any = true;
         }
       }
@@ -295,6 +267,7 @@ class LocationCauses {
   const std::vector<uint32_t>& finding_of_;
   const MemberIndex& members_;
   const std::vector<std::vector<Transfer>>& transfers_;
+  const OtherCalls& other_calls_;
   uint32_t location_;
   std::unordered_map<uint32_t, std::vector<uint32_t>> calls_;  // call Enter -> edges
   std::map<uint32_t, Partial> out_;                            // by finding
@@ -351,13 +324,57 @@ std::vector<AdviceFinding> AnalyzeCauses(const CauseInput& in) {
     }
     std::sort(members.bottlenecks[loc].begin(), members.bottlenecks[loc].end());
   });
+  OtherCalls other_calls(trace);
+  if (in.comm != nullptr) {
+    // An MPI analysis job: the members of this rank's bottleneck collectives, their calls, and
+    // the calls of the delayers of its wait edges, from the ranks that hold them.
+    LearnWholeInstances(in, members);
+    std::vector<std::pair<uint32_t, uint32_t>> wanted;
+    std::vector<bool> asked(in.graph->collectives.size(), false);
+    for (uint32_t loc = 0; loc < n; ++loc) {
+      for (const auto& [call, k] : members.bottlenecks[loc]) {
+        const uint32_t c = members.instance[k];
+        if (c == kNone || asked[c]) continue;
+        asked[c] = true;
+        if (const std::vector<match::CollectiveMember>* whole = members.Whole(c)) {
+          for (const match::CollectiveMember& m : *whole) {
+            if (m.location < n && m.begin_event >= trace.location(m.location).size()) {
+              wanted.emplace_back(m.location, m.begin_event);
+            }
+          }
+          continue;
+        }
+        const match::CollectiveInstance& inst = in.graph->collectives[c];
+        for (uint32_t m = inst.first_member; m < inst.first_member + inst.member_count; ++m) {
+          if (members.callpath[m] == kNone)
+            wanted.emplace_back(all[m].location, all[m].begin_event);
+        }
+      }
+    }
+    for (const WaitEdge& w : in.edges) {
+      if (w.delayer < n && w.delayer_event != kNone &&
+          w.delayer_event >= trace.location(w.delayer).size()) {
+        wanted.emplace_back(w.delayer, w.delayer_event);
+      }
+    }
+    std::sort(wanted.begin(), wanted.end());
+    wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
+    other_calls.Learn(wanted, in);
+    for (uint32_t k = 0; k < all.size(); ++k) {
+      if (members.callpath[k] != kNone) continue;
+      if (std::optional<CallFacts> f = other_calls.Find(all[k].location, all[k].begin_event)) {
+        members.callpath[k] = f->callpath;
+      }
+    }
+  }
   const std::vector<std::vector<Transfer>> transfers =
-      transfers_needed ? TransfersByTarget(trace) : std::vector<std::vector<Transfer>>(n);
+      transfers_needed ? ByTarget(n, TransfersToHeldLocations(HeldTransfers(trace), in))
+                       : std::vector<std::vector<Transfer>>(n);
 
   std::vector<std::map<uint32_t, Partial>> partials(n);
   ParallelFor(n, in.threads, [&](size_t loc) {
     partials[loc] = LocationCauses(in, finding_of, edges_by_location, members, transfers,
-                                   static_cast<uint32_t>(loc))
+                                   other_calls, static_cast<uint32_t>(loc))
                         .Run();
   });
   std::vector<std::map<uint64_t, AdviceCause>> causes(findings.size());  // by (location, callpath)
@@ -387,6 +404,40 @@ std::vector<AdviceFinding> AnalyzeCauses(const CauseInput& in) {
     finding.filter = in.bottlenecks[f].filter;
     finding.expected = in.bottlenecks[f].expected;
     for (auto& [key, c] : causes[f]) finding.causes.push_back(c);
+  }
+  return findings;
+}
+
+void MergeCauses(std::vector<AdviceFinding>& into, const std::vector<AdviceFinding>& share) {
+  CW_CHECK(into.size() == share.size());
+  for (size_t f = 0; f < into.size(); ++f) {
+    AdviceFinding& a = into[f];
+    const AdviceFinding& b = share[f];
+    a.locations.insert(a.locations.end(), b.locations.begin(), b.locations.end());
+    a.bottleneck_instances += b.bottleneck_instances;
+    a.bottleneck_time += b.bottleneck_time;
+    for (size_t k = 0; k < kAdvicePatternCount; ++k) {
+      a.pattern_counts[k] += b.pattern_counts[k];
+      a.pattern_time[k] += b.pattern_time[k];
+    }
+    for (const AdviceCause& c : b.causes) {
+      auto same = std::find_if(a.causes.begin(), a.causes.end(), [&c](const AdviceCause& x) {
+        return x.location == c.location && x.callpath == c.callpath;
+      });
+      if (same == a.causes.end()) {
+        a.causes.push_back(c);
+        continue;
+      }
+      same->time += c.time;
+      same->instances += c.instances;
+      same->first = std::min(same->first, c.first);
+    }
+  }
+}
+
+void FinishCauses(std::vector<AdviceFinding>& findings) {
+  for (AdviceFinding& finding : findings) {
+    std::sort(finding.locations.begin(), finding.locations.end());
     std::sort(finding.causes.begin(), finding.causes.end(),
               [](const AdviceCause& a, const AdviceCause& b) {
                 return std::tie(b.time, a.location, a.callpath) <
@@ -398,7 +449,6 @@ std::vector<AdviceFinding> AnalyzeCauses(const CauseInput& in) {
     }
     finding.pattern = static_cast<AdvicePattern>(best);
   }
-  return findings;
 }
 
 }  // namespace cw::analysis

@@ -19,7 +19,9 @@
 #include "analysis/advice/advice_types.h"
 #include "analysis/advice/detection.h"
 #include "analysis/waitstates/sync_edges.h"
+#include "comm/communicator.h"
 #include "match/sync_graph.h"
+#include "trace/partition.h"
 #include "trace/trace.h"
 
 namespace cw::analysis {
@@ -31,11 +33,19 @@ struct CauseInput {
   std::span<const GenericType> region_types;
   std::span<const DetectedBottleneck> bottlenecks;
   unsigned threads = 1;
+  // An MPI analysis job: this rank's communicator and the job's partition; `trace` holds the
+  // events of this rank's locations only, the others' calls are asked of their ranks.
+  comm::Communicator* comm = nullptr;
+  const trace::Partition* partition = nullptr;
 };
 
-// One finding per bottleneck, in the same order, with its locations, bottleneck instances,
-// pattern counts and causes filled in (pattern: the one with most bottleneck time).
+// One finding per bottleneck, in the same order, with what the locations whose events `trace`
+// holds add to it: its locations, bottleneck instances, pattern counts and causes (every rank
+// of a job calls it). MergeCauses adds another rank's share; FinishCauses orders the locations
+// and causes and sets each pattern (the one with most bottleneck time).
 std::vector<AdviceFinding> AnalyzeCauses(const CauseInput& in);
+void MergeCauses(std::vector<AdviceFinding>& into, const std::vector<AdviceFinding>& share);
+void FinishCauses(std::vector<AdviceFinding>& findings);
 
 // The finding pattern of a wait-state edge.
 AdvicePattern PatternOfWait(SyncPattern p);

@@ -165,11 +165,46 @@ Tallies LocationRuns(const GlobalInput& in, const AdviceParameters& p, uint32_t 
 
 }  // namespace
 
-void AnalyzeFrequency(const GlobalInput& in, const AdviceParameters& p, unsigned threads,
-                      std::vector<AdviceFinding>& findings) {
+FrequencyShare ShareFrequency(const GlobalInput& in, const AdviceParameters& p) {
   const trace::Trace& trace = *in.trace;
   const uint32_t n = trace.location_count();
   const double resolution = static_cast<double>(trace.defs.clock.resolution);
+  FrequencyShare share;
+  // High frequency, from the profile.
+  for (uint32_t loc = 0; loc < n; ++loc) {
+    for (const trace::LocationEvents::CallpathTime& t : trace.location(loc).profile()) {
+      if (t.visits < p.frequent_count ||
+          static_cast<double>(t.inclusive) >
+              p.frequent_mean * resolution * static_cast<double>(t.visits)) {
+        continue;
+      }
+      share.frequent.push_back(FrequencyShare::Frequent{loc, t.callpath, t.visits, t.inclusive});
+    }
+  }
+  // Runs of transfers, per location.
+  std::vector<Tallies> per_location(n);
+  ParallelFor(n, in.threads, [&](size_t loc) {
+    per_location[loc] = LocationRuns(in, p, static_cast<uint32_t>(loc));
+  });
+  for (uint32_t loc = 0; loc < n; ++loc) {
+    for (const auto& [key, tally] : per_location[loc]) {
+      share.runs.push_back(FrequencyShare::Runs{
+          loc, key.first, key.second, tally.runs, tally.transfers, tally.time,
+          std::vector<uint32_t>(tally.completed_by.begin(), tally.completed_by.end())});
+    }
+  }
+  return share;
+}
+
+void MergeFrequency(FrequencyShare& into, FrequencyShare&& share) {
+  into.frequent.insert(into.frequent.end(), share.frequent.begin(), share.frequent.end());
+  into.runs.insert(into.runs.end(), std::make_move_iterator(share.runs.begin()),
+                   std::make_move_iterator(share.runs.end()));
+}
+
+void FinishFrequency(FrequencyShare all, const GlobalInput& in, const AdviceParameters& p,
+                     std::vector<AdviceFinding>& findings) {
+  const trace::Trace& trace = *in.trace;
   auto type_of = [&](uint32_t callpath) {
     const uint32_t region = trace.CallpathRegion(callpath);
     return region < in.region_types.size() ? in.region_types[region] : GenericType::kLocal;
@@ -183,25 +218,22 @@ void AnalyzeFrequency(const GlobalInput& in, const AdviceParameters& p, unsigned
     f.hints = HintsFor(pattern, f.type);
     return f;
   };
+  // In location order, as one process finds them (each location's own order kept).
+  std::stable_sort(all.frequent.begin(), all.frequent.end(),
+                   [](const auto& a, const auto& b) { return a.location < b.location; });
+  std::stable_sort(all.runs.begin(), all.runs.end(),
+                   [](const auto& a, const auto& b) { return a.location < b.location; });
 
-  // High frequency, from the profile.
   std::map<uint32_t, AdviceFinding> frequent;
-  for (uint32_t loc = 0; loc < n; ++loc) {
-    for (const trace::LocationEvents::CallpathTime& t : trace.location(loc).profile()) {
-      if (t.visits < p.frequent_count ||
-          static_cast<double>(t.inclusive) >
-              p.frequent_mean * resolution * static_cast<double>(t.visits)) {
-        continue;
-      }
-      auto [it, inserted] =
-          frequent.try_emplace(t.callpath, finding(AdvicePattern::kHighFrequency, t.callpath));
-      AdviceFinding& f = it->second;
-      f.locations.push_back(loc);
-      f.instances += t.visits;
-      f.bottleneck_instances += t.visits;
-      f.time += t.inclusive;
-      f.bottleneck_time += t.inclusive;
-    }
+  for (const FrequencyShare::Frequent& t : all.frequent) {
+    auto [it, inserted] =
+        frequent.try_emplace(t.callpath, finding(AdvicePattern::kHighFrequency, t.callpath));
+    AdviceFinding& f = it->second;
+    f.locations.push_back(t.location);
+    f.instances += t.visits;
+    f.bottleneck_instances += t.visits;
+    f.time += t.inclusive;
+    f.bottleneck_time += t.inclusive;
   }
   for (auto& [callpath, f] : frequent) {
     f.mean = static_cast<double>(f.time) / static_cast<double>(f.instances);
@@ -209,24 +241,16 @@ void AnalyzeFrequency(const GlobalInput& in, const AdviceParameters& p, unsigned
     findings.push_back(std::move(f));
   }
 
-  // Runs of transfers, per location, merged in location order.
-  std::vector<Tallies> per_location(n);
-  ParallelFor(n, threads, [&](size_t loc) {
-    per_location[loc] = LocationRuns(in, p, static_cast<uint32_t>(loc));
-  });
   std::map<std::pair<AdvicePattern, uint32_t>, AdviceFinding> runs;
-  for (uint32_t loc = 0; loc < n; ++loc) {
-    for (const auto& [key, tally] : per_location[loc]) {
-      auto [it, inserted] = runs.try_emplace(key, finding(key.first, key.second));
-      AdviceFinding& f = it->second;
-      f.locations.push_back(loc);
-      f.instances += tally.runs;
-      f.bottleneck_instances += tally.transfers;
-      f.time += tally.time;
-      f.bottleneck_time += tally.time;
-      f.completed_by.insert(f.completed_by.end(), tally.completed_by.begin(),
-                            tally.completed_by.end());
-    }
+  for (const FrequencyShare::Runs& r : all.runs) {
+    auto [it, inserted] = runs.try_emplace({r.pattern, r.callpath}, finding(r.pattern, r.callpath));
+    AdviceFinding& f = it->second;
+    f.locations.push_back(r.location);
+    f.instances += r.runs;
+    f.bottleneck_instances += r.transfers;
+    f.time += r.time;
+    f.bottleneck_time += r.time;
+    f.completed_by.insert(f.completed_by.end(), r.completed_by.begin(), r.completed_by.end());
   }
   for (auto& [key, f] : runs) {
     if (static_cast<double>(f.time) <= p.hotspot_share * static_cast<double>(in.total_time)) {
@@ -238,6 +262,11 @@ void AnalyzeFrequency(const GlobalInput& in, const AdviceParameters& p, unsigned
                          f.completed_by.end());
     findings.push_back(std::move(f));
   }
+}
+
+void AnalyzeFrequency(const GlobalInput& in, const AdviceParameters& p,
+                      std::vector<AdviceFinding>& findings) {
+  FinishFrequency(ShareFrequency(in, p), in, p, findings);
 }
 
 }  // namespace cw::analysis

@@ -20,7 +20,34 @@
 namespace cw::analysis {
 
 // Appends its findings to `findings`.
-void AnalyzeFrequency(const GlobalInput& in, const AdviceParameters& p, unsigned threads,
+// What the locations whose events `in.trace` holds (every location in one process, a rank's
+// own in an MPI analysis job) add to the frequency analysis.
+struct FrequencyShare {
+  struct Frequent {  // a call path frequent on one location
+    uint32_t location;
+    uint32_t callpath;
+    uint64_t visits;
+    uint64_t inclusive;  // ticks
+  };
+  struct Runs {  // one location's runs of one pattern, by the call path of their first transfer
+    uint32_t location;
+    AdvicePattern pattern;
+    uint32_t callpath;
+    uint64_t runs;
+    uint64_t transfers;
+    uint64_t time;                       // ticks in the transfers
+    std::vector<uint32_t> completed_by;  // call paths of the calls completing them, ascending
+  };
+  std::vector<Frequent> frequent;
+  std::vector<Runs> runs;
+};
+FrequencyShare ShareFrequency(const GlobalInput& in, const AdviceParameters& p);
+void MergeFrequency(FrequencyShare& into, FrequencyShare&& share);
+// The findings from every rank's share, appended to `findings`.
+void FinishFrequency(FrequencyShare all, const GlobalInput& in, const AdviceParameters& p,
+                     std::vector<AdviceFinding>& findings);
+// Both, in one process.
+void AnalyzeFrequency(const GlobalInput& in, const AdviceParameters& p,
                       std::vector<AdviceFinding>& findings);
 
 }  // namespace cw::analysis

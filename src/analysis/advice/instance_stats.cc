@@ -15,6 +15,8 @@ void InstanceStats::Merge(const InstanceStats& o) {
   min = std::min(min, o.min);
   max = std::max(max, o.max);
   bytes += o.bytes;
+  within_high = std::max(within_high, o.within_high);
+  within_low = std::min(within_low, o.within_low);
 }
 
 namespace {
@@ -83,10 +85,12 @@ std::vector<InstanceStats> CollectInstanceStats(const trace::Trace& trace,
     stats.ForEach([&](uint32_t callpath, const InstanceStats& s) {
       if (callpath >= out.size()) return;
       InstanceStats& all = out[callpath];
-      all.Merge(s);
-      if (s.count < 2 || s.total == 0) return;
-      all.within_high = std::max(all.within_high, static_cast<double>(s.max) / s.Mean());
-      all.within_low = std::min(all.within_low, static_cast<double>(s.min) / s.Mean());
+      InstanceStats location = s;  // one location's: its deviation within the process
+      if (s.count >= 2 && s.total > 0) {
+        location.within_high = static_cast<double>(s.max) / s.Mean();
+        location.within_low = static_cast<double>(s.min) / s.Mean();
+      }
+      all.Merge(location);
     });
   }
   return out;

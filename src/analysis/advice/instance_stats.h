@@ -32,6 +32,7 @@ struct InstanceStats {
     min = duration < min ? duration : min;
     max = duration > max ? duration : max;
   }
+  // Adds another share's instances (another location's, another analysis rank's).
   void Merge(const InstanceStats& o);
   double Mean() const {
     return count == 0 ? 0 : static_cast<double>(total) / static_cast<double>(count);

@@ -76,13 +76,6 @@ std::vector<ProcessBalance> ProcessLevel(const GlobalInput& in,
   return out;
 }
 
-// A global synchronisation call of one location.
-struct Boundary {
-  uint64_t enter;
-  uint64_t leave;
-  uint32_t callpath;
-};
-
 // Per location, its MPI_Init's end, its global synchronisations and its MPI_Finalize's start,
 // in time order.
 std::vector<std::vector<Boundary>> Boundaries(const GlobalInput& in,
@@ -125,15 +118,14 @@ std::vector<std::vector<Boundary>> Boundaries(const GlobalInput& in,
   return out;
 }
 
-std::vector<BlockBalance> BlockLevel(const std::vector<uint32_t>& active,
-                                     const std::vector<std::vector<Boundary>>& boundaries) {
+std::vector<BlockBalance> BlockLevel(const LoadBalanceShare& all) {
   std::vector<BlockBalance> blocks;
-  std::vector<uint32_t> members;
+  std::vector<size_t> members;  // into the share's locations
   size_t count = SIZE_MAX;
-  for (uint32_t loc : active) {
-    if (boundaries[loc].empty()) continue;
-    members.push_back(loc);
-    count = std::min(count, boundaries[loc].size());
+  for (size_t i = 0; i < all.processes.size(); ++i) {
+    if (all.boundaries[i].empty()) continue;
+    members.push_back(i);
+    count = std::min(count, all.boundaries[i].size());
   }
   if (members.empty() || count < 2) return blocks;
   for (size_t k = 0; k + 1 < count; ++k) {
@@ -141,9 +133,10 @@ std::vector<BlockBalance> BlockLevel(const std::vector<uint32_t>& active,
     b.index = static_cast<uint32_t>(k);
     b.begin = UINT64_MAX;
     uint64_t sum = 0;
-    for (uint32_t loc : members) {
-      const Boundary& from = boundaries[loc][k];
-      const Boundary& to = boundaries[loc][k + 1];
+    for (size_t i : members) {
+      const uint32_t loc = all.processes[i].location;
+      const Boundary& from = all.boundaries[i][k];
+      const Boundary& to = all.boundaries[i][k + 1];
       const uint64_t work = to.enter > from.leave ? to.enter - from.leave : 0;
       sum += work;
       b.begin = std::min(b.begin, from.leave);
@@ -159,18 +152,29 @@ std::vector<BlockBalance> BlockLevel(const std::vector<uint32_t>& active,
   return blocks;
 }
 
-std::vector<CallpathBalance> CallpathLevel(const GlobalInput& in,
-                                           const std::vector<uint32_t>& active) {
+// Each location's time per call path: exclusive for local operations, else inclusive.
+std::vector<std::pair<uint32_t, uint64_t>> CallpathTimes(const GlobalInput& in, uint32_t loc) {
+  std::vector<std::pair<uint32_t, uint64_t>> out;
+  for (const trace::LocationEvents::CallpathTime& t : in.trace->location(loc).profile()) {
+    if (t.callpath >= in.trace->call_tree.size()) continue;
+    out.emplace_back(t.callpath,
+                     TypeOf(in, t.callpath) == GenericType::kLocal ? t.exclusive : t.inclusive);
+  }
+  return out;
+}
+
+std::vector<CallpathBalance> CallpathLevel(const GlobalInput& in, const LoadBalanceShare& all) {
   const size_t n = in.trace->call_tree.size();
+  const size_t active = all.processes.size();
   std::vector<CallpathBalance> out(n);
   std::vector<uint64_t> sum(n, 0);
   for (uint32_t c = 0; c < n; ++c) out[c].callpath = c;
-  for (uint32_t loc : active) {
-    for (const trace::LocationEvents::CallpathTime& t : in.trace->location(loc).profile()) {
-      if (t.callpath >= n) continue;
-      const uint64_t v = TypeOf(in, t.callpath) == GenericType::kLocal ? t.exclusive : t.inclusive;
-      CallpathBalance& b = out[t.callpath];
-      sum[t.callpath] += v;
+  for (size_t i = 0; i < active; ++i) {
+    const uint32_t loc = all.processes[i].location;
+    for (const auto& [callpath, v] : all.callpaths[i]) {
+      if (callpath >= n) continue;
+      CallpathBalance& b = out[callpath];
+      sum[callpath] += v;
       ++b.processes;
       if (b.max_location == kNone || v > b.max) {
         b.max = v;
@@ -179,8 +183,7 @@ std::vector<CallpathBalance> CallpathLevel(const GlobalInput& in,
     }
   }
   for (uint32_t c = 0; c < n; ++c) {
-    out[c].mean =
-        active.empty() ? 0 : static_cast<double>(sum[c]) / static_cast<double>(active.size());
+    out[c].mean = active == 0 ? 0 : static_cast<double>(sum[c]) / static_cast<double>(active);
   }
   std::erase_if(out, [](const CallpathBalance& b) { return b.processes == 0; });
   return out;
@@ -220,7 +223,12 @@ std::vector<bool> GlobalSynchronisations(const trace::Trace& trace, const match:
   std::vector<bool> global(graph.collectives.size(), false);
   for (uint32_t c = 0; c < graph.collectives.size(); ++c) {
     const match::CollectiveInstance& inst = graph.collectives[c];
-    if (!inst.complete || inst.member_count < processes) continue;
+    // Every rank of a communicator of every process (a rank of an MPI analysis job lists only
+    // its own members of an instance: the communicator says how many there are).
+    if (!inst.complete || inst.comm >= trace.defs.comms.size() ||
+        trace.defs.comms[inst.comm].size() < processes) {
+      continue;
+    }
     if (inst.window != kNone) {
       // OpenSHMEM barriers; an MPI fence completes one-sided transfers, it is not a barrier.
       global[c] = inst.op == CollectiveOp::kBarrier &&
@@ -246,11 +254,49 @@ std::vector<bool> GlobalSynchronisations(const trace::Trace& trace, const match:
   return global;
 }
 
+LoadBalanceShare ShareLoadBalance(const GlobalInput& in) {
+  LoadBalanceShare share;
+  const std::vector<uint32_t> active = ActiveLocations(*in.trace);
+  share.processes = ProcessLevel(in, active);
+  std::vector<std::vector<Boundary>> boundaries =
+      Boundaries(in, GlobalSynchronisations(*in.trace, *in.graph));
+  for (uint32_t loc : active) {
+    share.boundaries.push_back(std::move(boundaries[loc]));
+    share.callpaths.push_back(CallpathTimes(in, loc));
+  }
+  return share;
+}
+
+void MergeLoadBalance(LoadBalanceShare& into, LoadBalanceShare&& share) {
+  for (size_t i = 0; i < share.processes.size(); ++i) {
+    into.processes.push_back(share.processes[i]);
+    into.boundaries.push_back(std::move(share.boundaries[i]));
+    into.callpaths.push_back(std::move(share.callpaths[i]));
+  }
+  // In location order, as one process lists them.
+  std::vector<size_t> order(into.processes.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&into](size_t a, size_t b) {
+    return into.processes[a].location < into.processes[b].location;
+  });
+  LoadBalanceShare sorted;
+  for (size_t i : order) {
+    sorted.processes.push_back(into.processes[i]);
+    sorted.boundaries.push_back(std::move(into.boundaries[i]));
+    sorted.callpaths.push_back(std::move(into.callpaths[i]));
+  }
+  into = std::move(sorted);
+}
+
 LoadBalance AnalyzeLoadBalance(const GlobalInput& in, const AdviceParameters& p,
                                std::vector<AdviceFinding>& findings) {
+  return FinishLoadBalance(ShareLoadBalance(in), in, p, findings);
+}
+
+LoadBalance FinishLoadBalance(const LoadBalanceShare& all, const GlobalInput& in,
+                              const AdviceParameters& p, std::vector<AdviceFinding>& findings) {
   LoadBalance lb;
-  const std::vector<uint32_t> active = ActiveLocations(*in.trace);
-  lb.processes = ProcessLevel(in, active);
+  lb.processes = all.processes;
   uint64_t max_computation = 0, sum = 0;
   for (const ProcessBalance& b : lb.processes) {
     max_computation = std::max(max_computation, b.computation);
@@ -267,8 +313,7 @@ LoadBalance AnalyzeLoadBalance(const GlobalInput& in, const AdviceParameters& p,
   }
 
   // Blocks: imbalanced ones grouped by the synchronisation that ends them.
-  std::vector<BlockBalance> blocks =
-      BlockLevel(active, Boundaries(in, GlobalSynchronisations(*in.trace, *in.graph)));
+  std::vector<BlockBalance> blocks = BlockLevel(all);
   lb.block_count = blocks.size();
   std::map<uint32_t, AdviceFinding> by_closing;
   for (const BlockBalance& b : blocks) {
@@ -302,7 +347,7 @@ LoadBalance AnalyzeLoadBalance(const GlobalInput& in, const AdviceParameters& p,
   lb.blocks = std::move(blocks);
 
   // Call paths: the imbalanced local ones are findings.
-  std::vector<CallpathBalance> callpaths = CallpathLevel(in, active);
+  std::vector<CallpathBalance> callpaths = CallpathLevel(in, all);
   for (const CallpathBalance& b : callpaths) {
     if (TypeOf(in, b.callpath) != GenericType::kLocal ||
         !Imbalanced(static_cast<double>(b.max), b.mean, in, p)) {

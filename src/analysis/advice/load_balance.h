@@ -33,7 +33,27 @@ struct GlobalInput {
   unsigned threads = 1;
 };
 
-// Appends its findings to `findings`.
+// A location's global synchronisation call (or its MPI_Init's end, or its MPI_Finalize's start).
+struct Boundary {
+  uint64_t enter;
+  uint64_t leave;
+  uint32_t callpath;
+};
+
+// What the locations whose events `in.trace` holds (every location in one process, a rank's own
+// in an MPI analysis job) add to the load balance, per location with events, ascending.
+struct LoadBalanceShare {
+  std::vector<ProcessBalance> processes;
+  std::vector<std::vector<Boundary>> boundaries;                      // in time order
+  std::vector<std::vector<std::pair<uint32_t, uint64_t>>> callpaths;  // (call path, ticks)
+};
+LoadBalanceShare ShareLoadBalance(const GlobalInput& in);
+// Adds another rank's share, keeping the locations in order.
+void MergeLoadBalance(LoadBalanceShare& into, LoadBalanceShare&& share);
+// The three levels from every location's share; appends the findings to `findings`.
+LoadBalance FinishLoadBalance(const LoadBalanceShare& all, const GlobalInput& in,
+                              const AdviceParameters& p, std::vector<AdviceFinding>& findings);
+// Both, in one process.
 LoadBalance AnalyzeLoadBalance(const GlobalInput& in, const AdviceParameters& p,
                                std::vector<AdviceFinding>& findings);
 

@@ -233,6 +233,7 @@ void MatchCollectives(const trace::Trace& trace, unsigned threads, SyncGraph& gr
     BuildFromScans(trace, comm, window, comms[comm].rank_to_location, calls, graph);
   }
   graph.stats.collective_instances = graph.collectives.size();
+  for (uint64_t c = 0; c < graph.collectives.size(); ++c) graph.collectives[c].origin = c;
 
   for (uint32_t m = 0; m < graph.members.size(); ++m) {
     graph.by_location[graph.members[m].location].collectives.push_back(m);
@@ -408,6 +409,7 @@ class InstanceCodec {
     out.PutVarint(static_cast<uint64_t>(c.op));
     out.PutVarint(c.root + 1u);
     out.PutVarint(c.complete ? 1 : 0);
+    out.Put(c.origin);
     out.PutVarint(members.size());
     for (const CollectiveMember* m : members) members_.Write(out, *m);
   }
@@ -420,6 +422,7 @@ class InstanceCodec {
     c.op = static_cast<trace::CollectiveOp>(in.GetVarint());
     c.root = static_cast<uint32_t>(in.GetVarint()) - 1u;
     c.complete = in.GetVarint() != 0;
+    c.origin = in.Get<uint64_t>();
     c.member_count = static_cast<uint32_t>(in.GetVarint());
     members.clear();
     for (uint32_t k = 0; k < c.member_count; ++k) members.push_back(members_.Read(in));
@@ -539,6 +542,7 @@ void MatchCollectives(const trace::Trace& trace, const trace::Partition& partiti
     round.clear();
     for (const auto& [rank, call] : members) round.push_back(&call);
     AddInstance(trace, comm_id, key.phase == 0 ? kNone : key.id, rank_locations, round, built);
+    built.collectives.back().origin = (uint64_t{me} << 32) | (built.collectives.size() - 1);
     // The instance to each rank that owns members of it, with those members (a one-sided
     // instance with all its members). The members' outcomes follow once evaluated here.
     const CollectiveInstance& instance = built.collectives.back();

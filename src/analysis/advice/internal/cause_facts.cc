@@ -1,0 +1,163 @@
+#include "analysis/advice/internal/cause_facts.h"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+#include "analysis/advice/records.h"
+#include "base/check.h"
+#include "comm/wire.h"
+#include "trace/event_kind.h"
+
+namespace cw::analysis::advice_internal {
+
+using trace::EventKind;
+using trace::kNone;
+
+uint32_t CallOf(const trace::LocationEvents& ev, uint32_t event) {
+  if (ev.kind(event) == EventKind::kEnter) return event;
+  const uint32_t enter = ev.pair(event);
+  return enter == kNone ? event : enter;
+}
+
+std::vector<Transfer> HeldTransfers(const trace::Trace& trace) {
+  const trace::Definitions& defs = trace.defs;
+  std::vector<Transfer> out;
+  for (uint32_t loc = 0; loc < trace.location_count(); ++loc) {
+    const trace::LocationEvents& ev = trace.location(loc);
+    std::span<const EventKind> kinds = ev.kinds();
+    for (uint32_t i = 0; i < kinds.size(); ++i) {
+      if (!IsOneSidedTransfer(kinds[i])) continue;
+      const uint32_t target = TransferTarget(defs, ev, i, loc);
+      if (target < trace.location_count() && target != loc) {
+        out.push_back(Transfer{ev.time(i), loc, i, ev.callpath(CallOf(ev, i)), target});
+      }
+    }
+  }
+  return out;
+}
+
+std::vector<std::vector<Transfer>> ByTarget(uint32_t locations, std::vector<Transfer> all) {
+  std::vector<std::vector<Transfer>> out(locations);
+  for (const Transfer& t : all) out[t.target].push_back(t);
+  for (auto& v : out) {
+    std::sort(v.begin(), v.end(), [](const Transfer& a, const Transfer& b) {
+      return std::tie(a.time, a.origin, a.event) < std::tie(b.time, b.origin, b.event);
+    });
+  }
+  return out;
+}
+
+namespace {
+
+uint64_t EventKey(uint32_t location, uint32_t event) { return (uint64_t{location} << 32) | event; }
+
+}  // namespace
+
+std::optional<CallFacts> OtherCalls::Find(uint32_t location, uint32_t event) const {
+  if (location >= trace_.location_count()) return std::nullopt;
+  const trace::LocationEvents& ev = trace_.location(location);
+  if (event < ev.size()) {
+    const uint32_t call = CallOf(ev, event);
+    return CallFacts{ev.callpath(call), ev.time(call)};
+  }
+  if (const CallFacts* f = learnt_.Find(EventKey(location, event))) return *f;
+  return std::nullopt;
+}
+
+void OtherCalls::Learn(const std::vector<std::pair<uint32_t, uint32_t>>& wanted,
+                       const CauseInput& in) {
+  comm::Communicator& comm = *in.comm;
+  const trace::Partition& partition = *in.partition;
+  std::vector<comm::ByteWriter> ask(comm.size());
+  for (const auto& [location, event] : wanted) {
+    if (location >= partition.owner.size()) continue;
+    const uint32_t owner = partition.owner[location];
+    ask[owner].Put(location);
+    ask[owner].Put(event);
+  }
+  const std::vector<comm::Bytes> questions = comm.Exchange(comm::TakeAll(ask));
+  std::vector<comm::ByteWriter> answer(comm.size());
+  for (uint32_t r = 0; r < comm.size(); ++r) {
+    comm::ByteReader q(questions[r]);
+    while (!q.done()) {
+      const auto location = q.Get<uint32_t>();
+      const auto event = q.Get<uint32_t>();
+      const std::optional<CallFacts> f = Find(location, event);
+      answer[r].Put(location);
+      answer[r].Put(event);
+      answer[r].Put(f ? f->callpath : kNone);
+      answer[r].Put(f ? f->enter : uint64_t{0});
+    }
+  }
+  for (const comm::Bytes& bytes : comm.Exchange(comm::TakeAll(answer))) {
+    comm::ByteReader a(bytes);
+    while (!a.done()) {
+      const auto location = a.Get<uint32_t>();
+      const auto event = a.Get<uint32_t>();
+      CallFacts f;
+      f.callpath = a.Get<uint32_t>();
+      f.enter = a.Get<uint64_t>();
+      if (f.callpath != kNone) learnt_.Insert(EventKey(location, event), f);
+    }
+  }
+}
+
+std::vector<Transfer> TransfersToHeldLocations(std::vector<Transfer> held, const CauseInput& in) {
+  if (in.comm == nullptr) return held;
+  comm::Communicator& comm = *in.comm;
+  std::vector<comm::ByteWriter> out(comm.size());
+  for (const Transfer& t : held) out[in.partition->owner[t.target]].Put(t);
+  std::vector<Transfer> mine;
+  for (const comm::Bytes& bytes : comm.Exchange(comm::TakeAll(out))) {
+    comm::ByteReader r(bytes);
+    while (!r.done()) mine.push_back(r.Get<Transfer>());
+  }
+  return mine;
+}
+
+void LearnWholeInstances(const CauseInput& in, MemberIndex& members) {
+  comm::Communicator& comm = *in.comm;
+  const match::SyncGraph& g = *in.graph;
+  std::vector<comm::ByteWriter> ask(comm.size());
+  std::vector<bool> asked(g.collectives.size(), false);
+  std::map<uint64_t, std::vector<uint32_t>> instances_of;  // origin -> this rank's instances
+  for (const auto& calls : members.bottlenecks) {
+    for (const auto& [call, k] : calls) {
+      const uint32_t c = members.instance[k];
+      if (c == kNone || asked[c] || g.collectives[c].window != kNone) continue;
+      asked[c] = true;
+      const uint64_t origin = g.collectives[c].origin;
+      if (instances_of[origin].empty()) ask[origin >> 32].Put(origin);
+      instances_of[origin].push_back(c);
+    }
+  }
+  const std::vector<comm::Bytes> questions = comm.Exchange(comm::TakeAll(ask));
+  std::vector<comm::ByteWriter> answer(comm.size());
+  for (uint32_t r = 0; r < comm.size(); ++r) {
+    comm::ByteReader q(questions[r]);
+    while (!q.done()) {
+      const auto origin = q.Get<uint64_t>();
+      const uint64_t index = origin & 0xFFFFFFFFu;
+      CW_CHECK(index < g.built.collectives.size());
+      const match::CollectiveInstance& c = g.built.collectives[index];
+      std::vector<match::CollectiveMember> list(
+          g.built.members.begin() + c.first_member,
+          g.built.members.begin() + c.first_member + c.member_count);
+      answer[r].Put(origin);
+      answer[r].PutVector(list);
+    }
+  }
+  for (const comm::Bytes& bytes : comm.Exchange(comm::TakeAll(answer))) {
+    comm::ByteReader a(bytes);
+    while (!a.done()) {
+      const auto origin = a.Get<uint64_t>();
+      members.whole.push_back(a.GetVector<match::CollectiveMember>());
+      for (uint32_t c : instances_of[origin]) {
+        members.whole_of.Insert(c, static_cast<uint32_t>(members.whole.size() - 1));
+      }
+    }
+  }
+}
+
+}  // namespace cw::analysis::advice_internal

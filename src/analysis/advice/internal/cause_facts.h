@@ -1,0 +1,89 @@
+// What cause analysis (cause_analysis.h) knows of calls beyond the location it analyses: the
+// members of collective instances, the one-sided transfers to a target and the calls of
+// delayers. In one process the trace holds every location's events; a rank of an MPI analysis
+// job asks the ranks that hold the others' (every rank calls the exchanges).
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "analysis/advice/cause_analysis.h"
+#include "base/flat_hash_map.h"
+#include "match/sync_graph.h"
+#include "trace/trace.h"
+
+namespace cw::analysis::advice_internal {
+
+// The Enter of the call holding `event` (the event itself if it is an Enter or outside calls).
+uint32_t CallOf(const trace::LocationEvents& ev, uint32_t event);
+
+// A one-sided transfer record, indexed by its target: when, from where, and the call path of
+// the call that issued it (the origin's rank resolves it, so that the target's need not hold the
+// origin's events).
+struct Transfer {
+  uint64_t time;
+  uint32_t origin;
+  uint32_t event;
+  uint32_t callpath;
+  uint32_t target;
+};
+
+// The one-sided transfers of the locations this rank holds, to other locations.
+std::vector<Transfer> HeldTransfers(const trace::Trace& trace);
+// Every transfer to a location this rank holds, from whichever rank holds its origin.
+std::vector<Transfer> TransfersToHeldLocations(std::vector<Transfer> held, const CauseInput& in);
+// Per target location, the transfers to it, by time.
+std::vector<std::vector<Transfer>> ByTarget(uint32_t locations, std::vector<Transfer> all);
+
+// The call holding an event: its call path and when it was entered.
+struct CallFacts {
+  uint32_t callpath = trace::kNone;
+  uint64_t enter = 0;
+};
+
+// The calls holding events of any location: this rank's directly, the others' once learnt from
+// the ranks that hold them (for collective members and the delayers of wait edges).
+class OtherCalls {
+ public:
+  explicit OtherCalls(const trace::Trace& trace) : trace_(trace) {}
+  std::optional<CallFacts> Find(uint32_t location, uint32_t event) const;
+  // Asks the owners of the (location, event) pairs in `wanted`.
+  void Learn(const std::vector<std::pair<uint32_t, uint32_t>>& wanted, const CauseInput& in);
+
+ private:
+  const trace::Trace& trace_;
+  FlatHashMap<uint64_t, CallFacts> learnt_;  // by location << 32 | event
+};
+
+// The collective members: by member index, its instance and its call's call path; per
+// location, the (call Enter, member index) of its members in bottleneck call paths, ascending.
+struct MemberIndex {
+  std::vector<uint32_t> instance;
+  std::vector<uint32_t> callpath;
+  std::vector<std::vector<std::pair<uint32_t, uint32_t>>> bottlenecks;
+
+  // A rank of an MPI analysis job: the whole member lists of the instances of its bottleneck
+  // members, by instance, from the ranks that built them.
+  FlatHashMap<uint32_t, uint32_t> whole_of;
+  std::vector<std::vector<match::CollectiveMember>> whole;
+
+  uint32_t Find(uint32_t location, uint32_t enter) const {
+    const auto& calls = bottlenecks[location];
+    auto it = std::lower_bound(calls.begin(), calls.end(), std::make_pair(enter, uint32_t{0}));
+    return it != calls.end() && it->first == enter ? it->second : trace::kNone;
+  }
+  const std::vector<match::CollectiveMember>* Whole(uint32_t of) const {
+    const uint32_t* i = whole_of.Find(of);
+    return i == nullptr ? nullptr : &whole[*i];
+  }
+};
+
+// Fills `members.whole` (every rank of the job calls it): asks the rank that built each instance
+// of this rank's bottleneck members (on a communicator; window instances are listed whole) for
+// its members.
+void LearnWholeInstances(const CauseInput& in, MemberIndex& members);
+
+}  // namespace cw::analysis::advice_internal
