@@ -233,6 +233,46 @@ TEST(AdviceTest, TheBaselineFilterFindsAWaitForALock) {
   EXPECT_NEAR(ExcessTime(f), 3 - 0.5, kEps);
 }
 
+// Seed 004's FT example: the upc_barrier at line 1943 averaged 78.71 ms against an expected 2 ms
+// on 16 PEs. Here (10 us ticks) processes 0..14 enter MPI_Barrier at 0 and process 15, which
+// computed 83.84 ms first, at 8384; all leave at 8395 (83.95 ms): the mean instance is
+// (15 x 83.95 + 0.11) / 16 = 78.71 ms. With a baseline of 2 ms on 16 processes, 78.71 / 2 =
+// 39.4 > 2: a bottleneck by the baseline filter, whose bound max(2 x 2, 0.5 x 78.71) ms leaves
+// process 15's instance out. The other 15 waited 83.84 ms each for process 15 (more than half of
+// their 83.95 ms): Wait on group, 15 x 83.95 - 15 x 2 = 1229.25 ms beyond the baseline; process
+// 15's computation in main (99.89 ms against a mean of 21.3 ms) is its root cause.
+TEST(AdviceTest, SeedsBarrierOf78MsAgainstABaselineOf2Ms) {
+  Scenario s(16, 100000);
+  for (int r = 0; r < 16; ++r) {
+    const uint64_t entered = r == 15 ? 8384 : 0;
+    s.rank(r)
+        .Enter(0, "main")
+        .Collective(entered, 8395, "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, 0, 0)
+        .Leave(10000, "main");
+  }
+  const Baselines baselines = ParseOrDie("MPI_Barrier 16 0 0.002\n");
+  Analysis a = AdviseOn(s, &baselines);
+  // (Nobody communicates before it here, unlike FT's memgets: the barrier is also redundant.)
+  EXPECT_EQ(Patterns(a),
+            (std::vector<std::string>{
+                "redundant_barrier at main/MPI_Barrier on 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15",
+                "wait_on_group at main/MPI_Barrier on 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14"}))
+      << Describe(a);
+  const AdviceFinding& f = Finding(a, AdvicePattern::kWaitOnGroup, "main/MPI_Barrier");
+  EXPECT_EQ(f.filter, DetectionFilter::kBaseline);
+  EXPECT_NEAR(*f.expected, 200, kEps);  // ticks: 2 ms
+  EXPECT_NEAR(f.mean, 7871, kEps);      // 78.71 ms
+  EXPECT_EQ(f.bottleneck_instances, 15u);
+  ASSERT_EQ(f.causes.size(), 1u);
+  EXPECT_EQ(f.causes[0].location, 15u);
+  EXPECT_EQ(f.causes[0].time, 15u * 8384);
+  EXPECT_NEAR(ExcessTime(f), 15 * 8395 - 15 * 200, kEps);
+  ASSERT_EQ(f.root_causes.size(), 1u);
+  EXPECT_EQ(f.root_causes[0].callpath, a.Callpath("main"));
+  EXPECT_EQ(f.root_causes[0].location, 15u);
+  EXPECT_EQ(f.root_causes[0].time, 10000u - 11);
+}
+
 // Both ranks enter MPI_Allreduce together (0..5 and 10..15), 8 bytes sent and 8 received: no
 // member waited for another, yet each took 5 s. Baselines on 2 processes of 0.1 s at 0 bytes
 // and 0.9 s at 64: at 16 bytes, 0.1 + 0.8 x 16/64 = 0.3 s; 5 / 0.3 > 2, and all four instances
