@@ -39,6 +39,7 @@ int Main(int argc, char** argv) {
   std::vector<std::unique_ptr<Subcommand>> subcommands;
   subcommands.push_back(MakeAnalyzeSubcommand());
   subcommands.push_back(MakeBaselineSubcommand());
+  subcommands.push_back(MakeCompareSubcommand());
   subcommands.push_back(MakeExportSubcommand());
   subcommands.push_back(MakeInfoSubcommand());
   subcommands.push_back(MakeTraceSubcommand());

@@ -25,6 +25,7 @@ class Subcommand {
 
 std::unique_ptr<Subcommand> MakeAnalyzeSubcommand();
 std::unique_ptr<Subcommand> MakeBaselineSubcommand();
+std::unique_ptr<Subcommand> MakeCompareSubcommand();
 std::unique_ptr<Subcommand> MakeExportSubcommand();
 std::unique_ptr<Subcommand> MakeInfoSubcommand();
 std::unique_ptr<Subcommand> MakeTraceSubcommand();

@@ -1,0 +1,253 @@
+#include "compare/comparison.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+namespace cw::compare {
+namespace {
+
+double Mean(const std::vector<double>& v) {
+  double sum = 0;
+  for (double x : v) sum += x;
+  return v.empty() ? 0 : sum / static_cast<double>(v.size());
+}
+
+// The sample standard deviation (0 for fewer than two values).
+double Stddev(const std::vector<double>& v) {
+  if (v.size() < 2) return 0;
+  const double m = Mean(v);
+  double sum = 0;
+  for (double x : v) sum += (x - m) * (x - m);
+  return std::sqrt(sum / static_cast<double>(v.size() - 1));
+}
+
+std::optional<double> MeanOf(const std::vector<const RunSummary*>& runs,
+                             std::optional<double> PopFigures::*field) {
+  std::vector<double> known;
+  for (const RunSummary* r : runs) {
+    if (r->pop.*field) known.push_back(*(r->pop.*field));
+  }
+  if (known.empty()) return std::nullopt;
+  return Mean(known);
+}
+
+// Parallel efficiency of `t` on `p` processes against `t0` on `p0`.
+std::optional<double> Efficiency(double t0, double p0, double t, double p, bool weak) {
+  if (t <= 0 || t0 <= 0 || p <= 0 || p0 <= 0) return std::nullopt;
+  return weak ? t0 / t : (t0 / t) / (p / p0);
+}
+
+// Runs of different programs share few call paths: compare what they share, and say so.
+void CheckSamePrograms(const std::vector<RunSummary>& runs, std::vector<std::string>& warnings) {
+  for (size_t r = 1; r < runs.size(); ++r) {
+    size_t shared = 0;
+    for (const auto& [path, t] : runs[r].callpaths) shared += runs[0].callpaths.count(path);
+    const size_t smaller = std::min(runs[0].callpaths.size(), runs[r].callpaths.size());
+    if (smaller > 0 && 2 * shared < smaller) {
+      warnings.push_back(runs[r].label + " (" + runs[r].source + ") shares " +
+                         std::to_string(shared) + " of its call paths with " + runs[0].label +
+                         ": runs of different programs? Only the shared call paths are compared");
+    }
+  }
+}
+
+}  // namespace
+
+Result<Comparison> Compare(const std::vector<RunSummary>& runs, const CompareOptions& options) {
+  if (runs.size() < 2) {
+    return MakeError(ErrorCode::kInvalidArgument,
+                     "compare needs at least two runs (traces or report directories)");
+  }
+  Comparison out;
+  out.weak = options.weak;
+  std::set<uint32_t> counts;
+  for (const RunSummary& r : runs) counts.insert(r.processes);
+  out.scaling = counts.size() > 1;
+  CheckSamePrograms(runs, out.warnings);
+
+  // Groups: by process count (scaling, ascending) or by label (revisions, in order of first
+  // appearance).
+  std::vector<std::vector<const RunSummary*>> members;
+  std::vector<std::string> keys;
+  for (const RunSummary& r : runs) {
+    const std::string key = out.scaling ? std::to_string(r.processes) : r.label;
+    auto it = std::find(keys.begin(), keys.end(), key);
+    if (it == keys.end()) {
+      keys.push_back(key);
+      members.emplace_back();
+      it = keys.end() - 1;
+    }
+    members[static_cast<size_t>(it - keys.begin())].push_back(&r);
+  }
+  if (out.scaling) {
+    std::vector<size_t> order(members.size());
+    for (size_t g = 0; g < order.size(); ++g) order[g] = g;
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      return members[a].front()->processes < members[b].front()->processes;
+    });
+    std::vector<std::vector<const RunSummary*>> sorted;
+    for (size_t g : order) sorted.push_back(members[g]);
+    members = std::move(sorted);
+  }
+  for (const std::vector<const RunSummary*>& group : members) {
+    RunGroup g;
+    g.processes = group.front()->processes;
+    g.repetitions = group.size();
+    std::vector<double> times;
+    std::vector<std::string> labels;
+    for (const RunSummary* r : group) {
+      times.push_back(r->runtime);
+      if (std::find(labels.begin(), labels.end(), r->label) == labels.end()) {
+        labels.push_back(r->label);
+      }
+    }
+    for (const std::string& l : labels) g.label += (g.label.empty() ? "" : ", ") + l;
+    g.runtime = Mean(times);
+    g.runtime_min = *std::min_element(times.begin(), times.end());
+    g.runtime_max = *std::max_element(times.begin(), times.end());
+    g.runtime_stddev = Stddev(times);
+    g.pop.parallel = MeanOf(group, &PopFigures::parallel);
+    g.pop.load_balance = MeanOf(group, &PopFigures::load_balance);
+    g.pop.communication = MeanOf(group, &PopFigures::communication);
+    g.pop.serialisation = MeanOf(group, &PopFigures::serialisation);
+    g.pop.transfer = MeanOf(group, &PopFigures::transfer);
+    g.pop.average_computation = MeanOf(group, &PopFigures::average_computation);
+    out.groups.push_back(std::move(g));
+  }
+  const RunGroup& base = out.groups.front();
+  if (out.scaling) {
+    for (RunGroup& g : out.groups) {
+      g.efficiency = Efficiency(base.runtime, base.processes, g.runtime, g.processes, options.weak);
+    }
+  }
+
+  // Call paths every group has (the others are not comparable), and the metric totals.
+  std::set<std::string> shared_paths;
+  for (const auto& [path, t] : runs.front().callpaths) shared_paths.insert(path);
+  for (const RunSummary& r : runs) {
+    std::set<std::string> keep;
+    for (const std::string& p : shared_paths) {
+      if (r.callpaths.count(p)) keep.insert(p);
+    }
+    shared_paths = std::move(keep);
+  }
+  std::set<std::string> metric_names;
+  for (const RunSummary& r : runs) {
+    for (const auto& [name, total] : r.metrics) metric_names.insert(name);
+  }
+  auto series = [&](auto value_of) {
+    Series s;
+    for (const std::vector<const RunSummary*>& group : members) {
+      std::vector<double> v;
+      for (const RunSummary* r : group) v.push_back(value_of(*r));
+      s.mean.push_back(Mean(v));
+      s.stddev.push_back(Stddev(v));
+    }
+    return s;
+  };
+  // The scaling models fit each process count's mean over its repetitions (leaving one
+  // repetition out would leave its siblings in: no cross-validation).
+  auto points = [&](auto value_of) {
+    std::vector<std::pair<double, double>> p;
+    const Series s = series(value_of);
+    for (size_t g = 0; g < members.size(); ++g)
+      p.emplace_back(members[g].front()->processes, s.mean[g]);
+    return p;
+  };
+  const bool models = out.scaling && counts.size() >= 3;
+  if (out.scaling) {
+    out.target_processes = options.predict ? *options.predict : 4.0 * *counts.rbegin();
+  }
+  if (models) {
+    out.runtime_model = FitScalingModel(points([](const RunSummary& r) { return r.runtime; }));
+    out.predicted_runtime = out.runtime_model->At(*out.target_processes);
+  }
+  for (const std::string& path : shared_paths) {
+    CallpathComparison c;
+    c.path = path;
+    c.setup = runs.front().setup.count(path) > 0;
+    auto time_of = [&path](const RunSummary& r) { return r.callpaths.at(path).max; };
+    c.time = series(time_of);
+    for (size_t g = 0; g < out.groups.size(); ++g) {
+      c.share.push_back(out.groups[g].runtime > 0 ? c.time.mean[g] / out.groups[g].runtime : 0);
+      if (out.scaling) {
+        c.efficiency.push_back(Efficiency(c.time.mean.front(), base.processes, c.time.mean[g],
+                                          out.groups[g].processes, options.weak));
+      }
+    }
+    if (models) {
+      c.model = FitScalingModel(points(time_of));
+      c.predicted = std::max(0.0, c.model->At(*out.target_processes));
+    }
+    out.callpaths.push_back(std::move(c));
+  }
+  for (const std::string& name : metric_names) {
+    MetricComparison m;
+    m.name = name;
+    auto total_of = [&name](const RunSummary& r) {
+      auto it = r.metrics.find(name);
+      return it == r.metrics.end() ? 0.0 : it->second;
+    };
+    m.total = series(total_of);
+    if (models) {
+      m.model = FitScalingModel(points(total_of));
+      m.predicted = std::max(0.0, m.model->At(*out.target_processes));
+    }
+    out.metrics.push_back(std::move(m));
+  }
+  // Scaling: the call paths that will dominate at the target size first (else those that take
+  // the most time at the largest size); revisions: the most time in any group first.
+  auto weight = [&](const CallpathComparison& c) {
+    if (c.predicted) return *c.predicted;
+    return out.scaling ? c.time.mean.back()
+                       : *std::max_element(c.time.mean.begin(), c.time.mean.end());
+  };
+  std::stable_sort(out.callpaths.begin(), out.callpaths.end(),
+                   [&](const CallpathComparison& a, const CallpathComparison& b) {
+                     if (a.setup != b.setup) return b.setup;
+                     return weight(a) > weight(b);
+                   });
+
+  if (!out.scaling) {
+    // Each later revision against the first: the runtime, the top call paths, every metric.
+    auto change = [&](const std::string& what, const Series& s, size_t g) {
+      Change c;
+      c.what = what;
+      c.group = g;
+      c.before = s.mean.front();
+      c.after = s.mean[g];
+      const double delta = std::fabs(c.after - c.before);
+      const size_t n0 = out.groups.front().repetitions, n1 = out.groups[g].repetitions;
+      c.confirmed = n0 >= 2 && n1 >= 2;
+      if (c.confirmed) {
+        // Beyond twice the standard error of the difference of the means.
+        const double error =
+            std::sqrt(s.stddev.front() * s.stddev.front() / static_cast<double>(n0) +
+                      s.stddev[g] * s.stddev[g] / static_cast<double>(n1));
+        c.significant = delta > 2 * error && delta > 0;
+      } else {
+        c.significant = delta >= options.change_threshold * std::fabs(c.before) && delta > 0;
+      }
+      return c;
+    };
+    const Series runtime = series([](const RunSummary& r) { return r.runtime; });
+    for (size_t g = 1; g < out.groups.size(); ++g) {
+      out.changes.push_back(change("runtime", runtime, g));
+      for (size_t k = 0; k < out.callpaths.size() && k < options.top_callpaths; ++k) {
+        out.changes.push_back(change(out.callpaths[k].path, out.callpaths[k].time, g));
+      }
+      for (const MetricComparison& m : out.metrics) {
+        out.changes.push_back(change("metric " + m.name, m.total, g));
+      }
+    }
+    std::stable_sort(out.changes.begin(), out.changes.end(), [](const Change& a, const Change& b) {
+      if (a.significant != b.significant) return a.significant;
+      return std::fabs(a.after - a.before) > std::fabs(b.after - b.before);
+    });
+  }
+  return out;
+}
+
+}  // namespace cw::compare

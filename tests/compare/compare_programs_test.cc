@@ -1,0 +1,52 @@
+// `causeway compare` end to end: a bundled MPI program (tests/programs/scaling.c) traced at 2,
+// 3, 4, 6 and 8 processes (more than the cores: small steps), the traces compared as they are
+// (analysed on the way); the call path built to scale badly, the all-to-all exchange whose data
+// per process grows with the process count, is ranked first and scales worst, the computation
+// divided among the processes scales well.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "testing/scenario.h"
+#include "tests/common/paths.h"
+#include "tests/common/traced_program.h"
+
+namespace cw::test {
+namespace {
+
+using nlohmann::json;
+
+TEST(CompareProgramsTest, TheAllToAllIsRankedFirst) {
+  std::string runs;
+  for (int processes : {2, 3, 4, 6, 8}) runs += " " + TraceProgram("scaling", processes);
+  const std::string out = cw::testing::MakeTempDir("compare-scaling");
+  std::string output;
+  ASSERT_EQ(RunCommand(CausewayBinary() + " compare" + runs + " -o " + out, &output), 0) << output;
+  std::ifstream in(out + "/compare.json");
+  const json c = json::parse(in);
+  ASSERT_EQ(c.at("runs").size(), 5u);
+  EXPECT_EQ(c.at("kind"), "scalability");
+  EXPECT_EQ(c.at("target_processes"), 32);  // 4 x the largest run
+  const json& first = c.at("callpaths")[0];
+  EXPECT_EQ(first.at("callpath"), "main/MPI_Alltoall") << c.at("callpaths").dump(1);
+  EXPECT_TRUE(first.at("model").is_string());
+  EXPECT_TRUE(first.at("predicted").is_number());
+  // It scales worst: its efficiency on 8 processes is the lowest; main's computation, divided
+  // among the processes, stays near 1.
+  for (const json& p : c.at("callpaths")) {
+    if (p.at("callpath") == "main") {
+      EXPECT_GT(p.at("efficiency")[4].get<double>(), 0.7);
+    }
+    if (p.at("callpath") == "main/MPI_Alltoall") {
+      EXPECT_LT(p.at("efficiency")[4].get<double>(), 0.5);
+    }
+  }
+  EXPECT_NE(output.find("Call paths that scale worst"), std::string::npos) << output;
+  EXPECT_NE(output.find(" 1. main/MPI_Alltoall"), std::string::npos) << output;
+}
+
+}  // namespace
+}  // namespace cw::test

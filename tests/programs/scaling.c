@@ -1,0 +1,29 @@
+/* A program built to scale badly in one place, for `causeway compare` (tests/compare): in each
+ * of STEPS steps every rank computes WORK_MS / size milliseconds (its share of a fixed amount of
+ * work, which scales perfectly), then all exchange BYTES with every other rank in MPI_Alltoall
+ * (each rank sends (size - 1) x BYTES: its time grows with the process count).
+ * Usage: scaling STEPS WORK_MS BYTES */
+#include <mpi.h>
+#include <stdlib.h>
+#include <time.h>
+
+int main(int argc, char** argv) {
+  int size;
+  MPI_Init(&argc, &argv);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const int steps = argc > 1 ? atoi(argv[1]) : 10;
+  const double work_ms = argc > 2 ? atof(argv[2]) : 40;
+  const int bytes = argc > 3 ? atoi(argv[3]) : 262144;
+  char* out = calloc((size_t)bytes * (size_t)size, 1);
+  char* in = calloc((size_t)bytes * (size_t)size, 1);
+  for (int step = 0; step < steps; ++step) {
+    const long ns = (long)(work_ms / size * 1e6);
+    struct timespec ts = {ns / 1000000000L, ns % 1000000000L};
+    nanosleep(&ts, NULL);
+    MPI_Alltoall(out, bytes, MPI_CHAR, in, bytes, MPI_CHAR, MPI_COMM_WORLD);
+  }
+  free(out);
+  free(in);
+  MPI_Finalize();
+  return 0;
+}
