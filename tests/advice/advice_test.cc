@@ -273,6 +273,54 @@ TEST(AdviceTest, SeedsBarrierOf78MsAgainstABaselineOf2Ms) {
   EXPECT_EQ(f.root_causes[0].time, 10000u - 11);
 }
 
+// A Late Receiver: rank 0's MPI_Ssend lasts 1..7, rank 1 computes in `work` until 5 and
+// receives 5..7. With a baseline of 0.5 s for MPI_Ssend on 2 processes, its 6 s instance (mean 6
+// > 2 x 0.5) is a bottleneck (bound max(1, 3)); the wait-state analysis charged it 5 - 1 = 4 s
+// for rank 1's MPI_Recv (at least half of the call): late_receiver. `work` runs on rank 1 only
+// (5 s against a mean of 2.5 over the two processes): the imbalance behind the wait, its root
+// cause.
+TEST(AdviceTest, ASendWaitingForItsReceiveIsALateReceiver) {
+  Scenario s(2);
+  s.rank(0).Enter(0, "main").Send(1, 7, 1, 0, 8, "MPI_Ssend").Leave(10, "main");
+  s.rank(1).Enter(0, "main").Call(0, 5, "work").Recv(5, 7, 0, 0, 8).Leave(10, "main");
+  const Baselines baselines = ParseOrDie("MPI_Ssend 2 8 0.5\n");
+  Analysis a = AdviseOn(s, &baselines);
+  EXPECT_EQ(Patterns(a), (std::vector<std::string>{"late_receiver at main/MPI_Ssend on 0"}))
+      << Describe(a);
+  const AdviceFinding& f = Finding(a, AdvicePattern::kLateReceiver, "main/MPI_Ssend");
+  EXPECT_EQ(f.filter, DetectionFilter::kBaseline);
+  ASSERT_EQ(f.causes.size(), 1u);
+  EXPECT_EQ(f.causes[0].location, 1u);
+  EXPECT_EQ(f.causes[0].callpath, a.Callpath("main/MPI_Recv"));
+  EXPECT_EQ(f.causes[0].time, 4u);
+  EXPECT_EQ(f.causes[0].first, 5u);
+  ASSERT_EQ(f.root_causes.size(), 1u);
+  EXPECT_EQ(f.root_causes[0].callpath, a.Callpath("main/work"));
+  EXPECT_EQ(f.root_causes[0].location, 1u);
+}
+
+// Wait on value, as in tests/waitstates/shmem_patterns_test.cc: PE 1 waits in
+// shmem_int_wait_until from 2 to 9 for the value PE 2 puts at 6 (PE 0's put at 0..1 came before
+// the wait). With a baseline of 0.5 s on 3 processes, the 7 s wait is a bottleneck (bound
+// max(1, 3.5)); the analysis charged it 6 - 2 = 4 s for PE 2's shmem_int_put: wait_on_value.
+TEST(AdviceTest, AWaitForAValueWaitsForTheWriteThatEndedIt) {
+  Scenario s(3);
+  const uint32_t heap = s.AddShmemWindow({0, 1, 2});
+  s.rank(0).Enter(0, "main").ShmemPut(0, 1, "shmem_int_p", heap, 1, 4, 1).Leave(20, "main");
+  s.rank(1).Enter(0, "main").ShmemWaitUntil(2, 9, heap).Leave(20, "main");
+  s.rank(2).Enter(0, "main").ShmemPut(6, 7, "shmem_int_put", heap, 1, 4, 1).Leave(20, "main");
+  const Baselines baselines = ParseOrDie("shmem_int_wait_until 3 0 0.5\n");
+  Analysis a = AdviseOn(s, &baselines);
+  const AdviceFinding& f = Finding(a, AdvicePattern::kWaitOnValue, "main/shmem_int_wait_until");
+  EXPECT_EQ(f.type, GenericType::kWaitOnValue);
+  EXPECT_EQ(f.filter, DetectionFilter::kBaseline);
+  EXPECT_EQ(f.locations, std::vector<uint32_t>{1});
+  ASSERT_EQ(f.causes.size(), 1u);
+  EXPECT_EQ(f.causes[0].location, 2u);
+  EXPECT_EQ(f.causes[0].callpath, a.Callpath("main/shmem_int_put"));
+  EXPECT_EQ(f.causes[0].time, 4u);
+}
+
 // Both ranks enter MPI_Allreduce together (0..5 and 10..15), 8 bytes sent and 8 received: no
 // member waited for another, yet each took 5 s. Baselines on 2 processes of 0.1 s at 0 bytes
 // and 0.9 s at 64: at 16 bytes, 0.1 + 0.8 x 16/64 = 0.3 s; 5 / 0.3 > 2, and all four instances
