@@ -395,9 +395,12 @@ std::string Scenario::WriteOrDie(const std::string& directory) const {
     if (it != regions.end()) return it->second;
     const bool mpi = name.rfind("MPI_", 0) == 0;
     const bool shmem = name.rfind("shmem_", 0) == 0;
+    // The tracer's buffer flush, as Score-P and causeway's tracer define it.
+    const bool flush = name == "TRACE BUFFER FLUSH";
     uint32_t id = archive.DefineRegion(name, RoleOf(name),
                                        mpi     ? OTF2_PARADIGM_MPI
                                        : shmem ? OTF2_PARADIGM_SHMEM
+                                       : flush ? OTF2_PARADIGM_MEASUREMENT_SYSTEM
                                                : OTF2_PARADIGM_USER,
                                        mpi     ? "MPI"
                                        : shmem ? "SHMEM"

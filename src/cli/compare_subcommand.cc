@@ -10,6 +10,7 @@
 
 #include "analysis/pipeline/analysis.h"
 #include "cli/subcommand.h"
+#include "compare/compare_html.h"
 #include "compare/compare_json.h"
 #include "compare/compare_text.h"
 #include "compare/comparison.h"
@@ -91,8 +92,14 @@ class CompareSubcommand final : public Subcommand {
     CW_RETURN_IF_ERROR(report::WriteTextFile(directory + "/summary.txt", summary));
     CW_RETURN_IF_ERROR(
         report::WriteTextFile(directory + "/compare.json", compare::CompareJson(comparison)));
+    std::string title;
+    for (const compare::RunGroup& g : comparison.groups)
+      title += (title.empty() ? "" : ", ") + g.label;
+    CW_RETURN_IF_ERROR(report::WriteTextFile(directory + "/compare.html",
+                                             compare::CompareHtml(comparison, title)));
     if (!quiet_) std::fputs(summary.c_str(), stdout);
-    std::printf("\nComparison written to %s/ (summary.txt, compare.json)\n", directory.c_str());
+    std::printf("\nComparison written to %s/ (summary.txt, compare.json, compare.html)\n",
+                directory.c_str());
     return OkStatus();
   }
 

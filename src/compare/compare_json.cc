@@ -84,6 +84,13 @@ std::string CompareJson(const Comparison& c) {
                        {"fit", Model(m.model)},
                        {"predicted", Optional(m.predicted)}});
   }
+  json categories = json::array();
+  for (const CategoryComparison& k : c.categories) {
+    categories.push_back({{"metric", k.metric},
+                          {"display", k.display},
+                          {"seconds", k.seconds.mean},
+                          {"stddev", k.seconds.stddev}});
+  }
   json changes = json::array();
   for (const Change& ch : c.changes) {
     changes.push_back({{"what", ch.what},
@@ -101,6 +108,7 @@ std::string CompareJson(const Comparison& c) {
                     {"runs", runs},
                     {"callpaths", callpaths},
                     {"metrics", metrics},
+                    {"categories", categories},
                     {"target_processes", Optional(c.target_processes)},
                     {"runtime_model", Model(c.runtime_model)},
                     {"predicted_runtime", Optional(c.predicted_runtime)},

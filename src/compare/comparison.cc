@@ -197,6 +197,30 @@ Result<Comparison> Compare(const std::vector<RunSummary>& runs, const CompareOpt
     }
     out.metrics.push_back(std::move(m));
   }
+  std::vector<std::pair<std::string, std::string>> categories;  // (metric, display)
+  for (const RunSummary& r : runs) {
+    for (const Category& k : r.categories) {
+      const bool known = std::any_of(categories.begin(), categories.end(),
+                                     [&k](const auto& c) { return c.first == k.metric; });
+      if (!known) categories.emplace_back(k.metric, k.display);
+    }
+  }
+  for (const auto& [metric, display] : categories) {
+    CategoryComparison k;
+    k.metric = metric;
+    k.display = display;
+    const std::string name = metric;  // (lambdas cannot name a binding)
+    k.seconds = series([&name](const RunSummary& r) {
+      for (const Category& c : r.categories) {
+        if (c.metric == name) return c.seconds;
+      }
+      return 0.0;
+    });
+    // Categories the program never used (OpenACC in an MPI code) would only crowd the legend.
+    if (std::any_of(k.seconds.mean.begin(), k.seconds.mean.end(), [](double v) { return v > 0; })) {
+      out.categories.push_back(std::move(k));
+    }
+  }
   // Scaling: the call paths that will dominate at the target size first (else those that take
   // the most time at the largest size); revisions: the most time in any group first.
   auto weight = [&](const CallpathComparison& c) {

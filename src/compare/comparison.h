@@ -63,6 +63,13 @@ struct MetricComparison {
   std::optional<double> predicted;
 };
 
+// A category of the time (computation, MPI, ...) per group: seconds over every process.
+struct CategoryComparison {
+  std::string metric;
+  std::string display;
+  Series seconds;
+};
+
 // A revision's difference to the first group in one value.
 struct Change {
   std::string what;   // "runtime", a call path or "metric <name>"
@@ -80,6 +87,7 @@ struct Comparison {
   // Scaling: by predicted time, else by time; initialisation and termination last.
   std::vector<CallpathComparison> callpaths;
   std::vector<MetricComparison> metrics;
+  std::vector<CategoryComparison> categories;  // in the first run's order
   std::optional<double> target_processes;
   std::optional<ScalingModel> runtime_model;
   std::optional<double> predicted_runtime;

@@ -87,6 +87,26 @@ Result<RunSummary> ReadRunSummary(const nlohmann::json& report, std::string labe
     t.max = std::max(t.max, seconds);
     t.sum += seconds;
   }
+  // The categories of the time: the children of `execution`, each with its subtree's total
+  // (the values are exclusive, as in Cube). Children come after their parents in the list.
+  if (report.contains("metrics") && report["metrics"].is_array()) {
+    const nlohmann::json& metrics = report["metrics"];
+    std::map<std::string, double> inclusive;
+    for (auto it = metrics.rbegin(); it != metrics.rend(); ++it) {
+      if (!it->is_object() || !it->contains("name") || !(*it)["name"].is_string()) continue;
+      const std::string name = (*it)["name"].get<std::string>();
+      auto own = run.metrics.find(name);
+      inclusive[name] += own == run.metrics.end() ? 0.0 : own->second;
+      if (it->contains("parent") && (*it)["parent"].is_string()) {
+        inclusive[(*it)["parent"].get<std::string>()] += inclusive[name];
+      }
+    }
+    for (const nlohmann::json& m : metrics) {
+      if (!m.is_object() || !m.contains("parent") || m["parent"] != "execution") continue;
+      const std::string name = m.value("name", std::string());
+      run.categories.push_back(Category{name, m.value("display", name), inclusive[name]});
+    }
+  }
   return run;
 }
 

@@ -10,6 +10,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -27,6 +28,14 @@ struct PopFigures {
   std::optional<double> average_computation;  // seconds per process
 };
 
+// A top-level category of the time (a child of the `execution` metric: computation, MPI,
+// OpenSHMEM, ...), over every process.
+struct Category {
+  std::string metric;
+  std::string display;
+  double seconds = 0;  // the metric's inclusive total
+};
+
 struct RunSummary {
   std::string label;   // --label, else the directory's name
   std::string source;  // the path it was read from
@@ -38,6 +47,7 @@ struct RunSummary {
   // not ranked among those that scale worst or will dominate (they are not the program's work).
   std::set<std::string> setup;
   std::map<std::string, double> metrics;  // metric name -> total, seconds or count
+  std::vector<Category> categories;       // in the report's order
 };
 
 // Refuses a document that is not a causeway report (format, version, the fields used).

@@ -1,58 +1,11 @@
 #include "report/html_report.h"
 
+#include "base/html_text.h"
 #include "report/internal/html_assets.h"
 #include "report/internal/html_data.h"
 #include "report/output_file.h"
 
 namespace cw::report {
-namespace {
-
-// JSON placed inside <script>: "</script>" or "<!--" in a name must not end the element, so
-// every '<' is written as its JSON escape (the JSON means the same), and so are the two line
-// separators older JavaScript parsers reject in strings.
-std::string ForScript(const std::string& json) {
-  std::string out;
-  out.reserve(json.size() + json.size() / 64);
-  for (size_t i = 0; i < json.size(); ++i) {
-    char c = json[i];
-    if (c == '<') {
-      out += "\\u003c";
-    } else if (c == '\xE2' && i + 2 < json.size() && json[i + 1] == '\x80' &&
-               (json[i + 2] == '\xA8' || json[i + 2] == '\xA9')) {
-      out += json[i + 2] == '\xA8' ? "\\u2028" : "\\u2029";
-      i += 2;
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
-// The title is the trace's directory name, escaped as HTML text.
-std::string HtmlText(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '&':
-        out += "&amp;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
-
-}  // namespace
 
 std::string HtmlReport(const Report& report, const trace::Trace& trace,
                        const match::SyncGraph& graph) {
@@ -70,7 +23,7 @@ std::string HtmlReport(const Report& report, const trace::Trace& trace, const Ev
   page += "<script>\n";
   page += internal::kD3;
   page += "\n</script>\n<script>\nconst CAUSEWAY = ";
-  page += ForScript(internal::HtmlData(report, trace, views));
+  page += JsonForScript(internal::HtmlData(report, trace, views));
   page += ";\n</script>\n<script>\n";
   page += internal::kReportJs;
   page += "\n</script>\n</body></html>\n";

@@ -109,6 +109,7 @@ class LocationCauses {
     struct Open {
       uint32_t enter;
       uint64_t children = 0;
+      uint64_t overhead = 0;
     };
     std::vector<Open> open;
     std::span<const EventKind> kinds = ev_.kinds();
@@ -121,12 +122,16 @@ class LocationCauses {
       const Open o = open.back();
       open.pop_back();
       const uint64_t inclusive = ev_.time(i) - ev_.time(o.enter);
-      if (!open.empty()) open.back().children += inclusive;
       const uint32_t callpath = ev_.ref(o.enter);
+      const GenericType type = TypeOf(callpath);
+      if (!open.empty()) {
+        open.back().children += inclusive;
+        open.back().overhead += OverheadOf(type, inclusive, o.overhead);
+      }
       if (callpath >= finding_of_.size() || finding_of_[callpath] == kNone) continue;
       const uint32_t f = finding_of_[callpath];
       const DetectedBottleneck& b = in_.bottlenecks[f];
-      const uint64_t measure = InstanceMeasure(TypeOf(callpath), inclusive, o.children);
+      const uint64_t measure = InstanceMeasure(type, inclusive, o.children, o.overhead);
       if (static_cast<double>(measure) <= b.bound) continue;
       Partial& p = out_[f];
       ++p.instances;

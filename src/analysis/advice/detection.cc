@@ -16,7 +16,10 @@ std::vector<DetectedBottleneck> DetectBottlenecks(const DetectionInput& in,
     const uint32_t region = trace.CallpathRegion(c);
     const GenericType type =
         region < in.region_types.size() ? in.region_types[region] : GenericType::kLocal;
-    if (type == GenericType::kInitialization || type == GenericType::kTermination) continue;
+    if (type == GenericType::kInitialization || type == GenericType::kTermination ||
+        type == GenericType::kMeasurement) {
+      continue;
+    }
     if (static_cast<double>(s.total) <= p.hotspot_share * static_cast<double>(in.total_time)) {
       continue;
     }

@@ -37,6 +37,7 @@ FlatHashMap<uint32_t, InstanceStats> LocationStats(const trace::Trace& trace,
   struct Open {
     uint32_t enter;
     uint64_t children = 0;
+    uint64_t overhead = 0;
     uint64_t bytes = 0;
   };
   std::vector<Open> open;
@@ -57,9 +58,13 @@ FlatHashMap<uint32_t, InstanceStats> LocationStats(const trace::Trace& trace,
           stats.Insert(callpath, InstanceStats{});
           s = stats.Find(callpath);
         }
-        s->Add(InstanceMeasure(TypeOf(trace, region_types, callpath), inclusive, o.children));
+        const GenericType type = TypeOf(trace, region_types, callpath);
+        s->Add(InstanceMeasure(type, inclusive, o.children, o.overhead));
         s->bytes += o.bytes;
-        if (!open.empty()) open.back().children += inclusive;
+        if (!open.empty()) {
+          open.back().children += inclusive;
+          open.back().overhead += OverheadOf(type, inclusive, o.overhead);
+        }
         break;
       }
       default:

@@ -39,9 +39,18 @@ struct InstanceStats {
   }
 };
 
-// The measure of an instance lasting `inclusive` ticks, `children` of them in nested regions.
-inline uint64_t InstanceMeasure(GenericType type, uint64_t inclusive, uint64_t children) {
-  return type == GenericType::kLocal ? inclusive - children : inclusive;
+// The measure of an instance lasting `inclusive` ticks, `children` of them in nested regions and
+// `overhead` in the measurement system's regions nested in it (trace buffer flushes: the tracer's
+// time, not the operation's).
+inline uint64_t InstanceMeasure(GenericType type, uint64_t inclusive, uint64_t children,
+                                uint64_t overhead) {
+  return type == GenericType::kLocal ? inclusive - children : inclusive - overhead;
+}
+
+// What a closed region adds to its parent's measurement overhead: all of it if it is the
+// measurement system's, else the overhead nested in it.
+inline uint64_t OverheadOf(GenericType type, uint64_t inclusive, uint64_t nested) {
+  return type == GenericType::kMeasurement ? inclusive : nested;
 }
 
 // Indexed by call path. `region_types` by region (ConstructMap::ClassifyRegions).

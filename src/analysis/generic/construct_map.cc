@@ -94,7 +94,12 @@ GenericType ConstructMap::Classify(std::string_view name) const {
 std::vector<GenericType> ConstructMap::ClassifyRegions(const trace::Definitions& defs) const {
   std::vector<GenericType> types(defs.regions.size(), GenericType::kLocal);
   for (uint32_t r = 0; r < defs.regions.size(); ++r) {
-    if (defs.regions[r].defined) types[r] = Classify(defs.str(defs.regions[r].name));
+    if (!defs.regions[r].defined) continue;
+    // The measurement system's regions (Score-P's and causeway's trace buffer flushes) are its
+    // own work, whatever a rule says of their names.
+    types[r] = defs.regions[r].paradigm == trace::Paradigm::kMeasurementSystem
+                   ? GenericType::kMeasurement
+                   : Classify(defs.str(defs.regions[r].name));
   }
   return types;
 }

@@ -23,6 +23,7 @@ constexpr std::array<std::string_view, kGenericTypeCount> kNames = {
     "atomic",
     "work_sharing",
     "wait_on_value",
+    "measurement",
 };
 
 }  // namespace

@@ -27,8 +27,9 @@ enum class GenericType : uint8_t {
   kAtomic,       // one-sided atomic operations
   kWorkSharing,  // OpenMP loops, sections, single
   kWaitOnValue,  // shmem_wait_until
+  kMeasurement,  // the measurement system's own work (trace buffer flushes): never the program's
 };
-inline constexpr int kGenericTypeCount = static_cast<int>(GenericType::kWaitOnValue) + 1;
+inline constexpr int kGenericTypeCount = static_cast<int>(GenericType::kMeasurement) + 1;
 
 // The type's name in the construct map and in reports: "group_sync", "wait_on_value", ...
 std::string_view GenericTypeName(GenericType type);
