@@ -7,7 +7,8 @@
 // others, scored by the symmetric mean absolute percentage error), and a term is taken only if
 // it predicts them clearly better than the constant, so that noise does not pick a needlessly
 // complex model. With 5 % noise on five process counts neighbouring exponents (p^(1/3),
-// p^(1/2), log2(p)) cannot always be told apart; the predictions they make stay close.
+// p^(1/2), p^(1/3) * log2(p)) cannot always be told apart; the predictions they make stay close
+// (docs/metrics.md, "Comparing runs", gives the rates).
 //
 //   ScalingModel m = FitScalingModel({{2, 3.0}, {4, 5.1}, {8, 10.2}});
 //   m.Formula();   // "1.0 + 0.5 * p * log2(p)"

@@ -5,6 +5,8 @@
 
 #include <cmath>
 #include <cstdint>
+#include <map>
+#include <tuple>
 
 #include "compare/compare_json.h"
 #include "compare/compare_text.h"
@@ -110,41 +112,50 @@ class Noise {
 
 struct Recovery {
   int exact = 0;  // the true exponents chosen
-  int close = 0;  // the prediction at 256 processes within 20 % of the truth
+  int close = 0;  // the prediction at 4 x the largest count within 20 % of the truth
+  int rival = 0;  // how often the most frequent other choice was made
 };
 
-// 200 draws of the function at p = 4, 8, 16, 32, 64 with 5 % noise, each fitted.
+// 200 draws of the function at p = 2, 8, 32, 128, 512 (a scaling study's five counts) with 5 %
+// noise, each fitted.
 Recovery Recover(double (*f)(double), bool constant, int i_num, int i_den, int j) {
   Recovery r;
+  std::map<std::tuple<bool, int, int, int>, int> chosen;
   for (uint64_t seed = 1; seed <= 200; ++seed) {
     Noise noise(seed);
     std::vector<std::pair<double, double>> points;
-    for (double p : {4.0, 8.0, 16.0, 32.0, 64.0}) points.emplace_back(p, f(p) * (1 + noise.Next()));
+    for (double p : {2.0, 8.0, 32.0, 128.0, 512.0})
+      points.emplace_back(p, f(p) * (1 + noise.Next()));
     const ScalingModel m = FitScalingModel(points);
-    r.exact += constant
-                   ? m.constant
-                   : !m.constant && m.i.numerator == i_num && m.i.denominator == i_den && m.j == j;
-    r.close += std::fabs(m.At(256) - f(256)) < 0.2 * f(256);
+    const bool exact =
+        constant ? m.constant
+                 : !m.constant && m.i.numerator == i_num && m.i.denominator == i_den && m.j == j;
+    r.exact += exact;
+    if (!exact) ++chosen[{m.constant, m.i.numerator, m.i.denominator, m.j}];
+    r.close += std::fabs(m.At(2048) - f(2048)) < 0.2 * f(2048);
   }
+  for (const auto& [model, n] : chosen) r.rival = std::max(r.rival, n);
   return r;
 }
 
-// With 5 % noise on five process counts, neighbouring exponents cannot always be told apart
-// (p * log2(p) from p^(4/3), p^(1/2) from p^(1/3) * log2(p)): on these 200 draws the exact
-// exponents are chosen for 49 of the p * log2(p) draws and 31 of the p^(1/2) ones (a fitter that
-// preferred simple exponents on near ties would trade one for the other), but the prediction at
-// 4 x the largest count is within 20 % of the truth for 160 and 179 of them, and constant data
-// keep the constant model in 196. The floors below are those rates, less a margin for rounding.
+// With 5 % noise on five process counts neighbouring exponents cannot always be told apart
+// (p * log2(p) from p^(4/3), p^(1/2) from p^(1/3) * log2(p)): on these 200 draws the true model is
+// chosen more often than any other (129 and 115 times), the prediction at 4 x the largest count
+// is within 20 % of the truth for 180 and 200 of them, and constant data keep the constant model
+// in 191. (On the narrower counts 4..64 the true model wins only 49 and 31 times; the
+// predictions stay close.) The floors below are these rates less a margin for rounding.
 TEST(CompareTest, ModelsAreRecoveredFromNoisyData) {
   const Recovery plogp =
       Recover([](double p) { return 2 + 0.5 * p * std::log2(p); }, false, 1, 1, 1);
   const Recovery sqrt_p = Recover([](double p) { return 10 + 3 * std::sqrt(p); }, false, 1, 2, 0);
   const Recovery constant = Recover([](double) { return 7.0; }, true, 0, 1, 0);
-  EXPECT_GE(plogp.exact, 45) << plogp.close;
-  EXPECT_GE(plogp.close, 155);
-  EXPECT_GE(sqrt_p.exact, 28) << sqrt_p.close;
-  EXPECT_GE(sqrt_p.close, 175);
-  EXPECT_GE(constant.exact, 190);
+  EXPECT_GT(plogp.exact, plogp.rival);
+  EXPECT_GE(plogp.exact, 120) << plogp.close;
+  EXPECT_GE(plogp.close, 170);
+  EXPECT_GT(sqrt_p.exact, sqrt_p.rival);
+  EXPECT_GE(sqrt_p.exact, 105) << sqrt_p.close;
+  EXPECT_GE(sqrt_p.close, 195);
+  EXPECT_GE(constant.exact, 185);
   EXPECT_GE(constant.close, 195);
 }
 
