@@ -63,6 +63,12 @@ class CompareSubcommand final : public Subcommand {
                    "reach (default 0.05)")
         ->check(CLI::Range(0.0, 10.0));
     app.add_flag("--partial", partial_, "traces: analyse what a damaged trace holds");
+    app.add_flag("--wait-states-only", wait_states_only_,
+                 "traces: skip the root-cause (delay) and critical-path analyses");
+    app.add_option("--semantics", semantics_,
+                   "traces: definitions of the root-cause metrics, causeway (default) or "
+                   "scalasca")
+        ->check(CLI::IsMember({"causeway", "scalasca"}));
     app.add_option("--threads", threads_, "traces: worker threads (default: all CPUs)");
     app.add_flag("-q,--quiet", quiet_, "do not print the summary");
   }
@@ -146,6 +152,9 @@ class CompareSubcommand final : public Subcommand {
     const match::SyncGraph graph = match::MatchTrace(trace, threads);
     analysis::AnalysisOptions options;
     options.threads = threads;
+    options.root_causes = !wait_states_only_;
+    options.semantics =
+        analysis::ParseSemantics(semantics_).value_or(analysis::Semantics::kCauseway);
     analysis::AnalysisResult analysis = analysis::AnalyzeTrace(trace, graph, options);
     if (Result<sim::ReplayResult> ideal = sim::ReplayOnIdealNetwork(sim::TraceInput(trace))) {
       analysis::AddIdealNetworkRuntime(
@@ -162,6 +171,8 @@ class CompareSubcommand final : public Subcommand {
   double predict_ = 0;
   double threshold_ = 0.05;
   bool partial_ = false;
+  bool wait_states_only_ = false;
+  std::string semantics_ = "causeway";
   unsigned threads_ = 0;
   bool quiet_ = false;
 };
