@@ -197,6 +197,8 @@ TEST_F(BottleneckProgramsTest, FixedVariantsGainWhatWasPredicted) {
     ASSERT_TRUE(saving.is_number()) << Describe(original);
     const double predicted = saving.get<double>();
     const double gain = RuntimeAfterInit(original_trace) - RuntimeAfterInit(fixed_trace);
+    RecordProperty(std::string(v.program) + "_predicted", std::to_string(predicted));
+    RecordProperty(std::string(v.program) + "_measured", std::to_string(gain));
     EXPECT_NEAR(gain, predicted, 0.15 * predicted)
         << "predicted " << predicted << " s, measured " << gain << " s";
   }
