@@ -30,6 +30,17 @@ bool IsWait(AdvicePattern p) {
   }
 }
 
+// Removes the findings `folded` marks (another finding took them in), keeping the order.
+void EraseFolded(std::vector<AdviceFinding>& findings, const std::vector<bool>& folded) {
+  size_t kept = 0;
+  for (size_t i = 0; i < findings.size(); ++i) {
+    if (folded[i]) continue;
+    if (kept != i) findings[kept] = std::move(findings[i]);
+    ++kept;
+  }
+  findings.resize(kept);
+}
+
 bool IsTransferRun(AdvicePattern p) {
   return p == AdvicePattern::kSmallTransfers || p == AdvicePattern::kSerialisedTransfers;
 }
@@ -73,13 +84,7 @@ void FoldIntoTransferRuns(std::vector<AdviceFinding>& findings) {
       folded[i] = true;
     }
   }
-  size_t kept = 0;
-  for (size_t i = 0; i < findings.size(); ++i) {
-    if (folded[i]) continue;
-    if (kept != i) findings[kept] = std::move(findings[i]);
-    ++kept;
-  }
-  findings.resize(kept);
+  EraseFolded(findings, folded);
 }
 
 // One problem, one finding: a wait is what its causes' imbalance costs the others. An
@@ -128,13 +133,7 @@ void FoldIntoWaits(std::vector<AdviceFinding>& findings) {
         wait.imbalanced_blocks;
     wait.hints = HintsFor(wait.pattern, wait.type);
   }
-  size_t kept = 0;
-  for (size_t i = 0; i < findings.size(); ++i) {
-    if (folded[i]) continue;
-    if (kept != i) findings[kept] = std::move(findings[i]);
-    ++kept;
-  }
-  findings.resize(kept);
+  EraseFolded(findings, folded);
 }
 
 }  // namespace

@@ -13,6 +13,25 @@ static const int kSizes[] = {8, 64, 512, 4096, 32768, 262144};
 #define SIZES (int)(sizeof(kSizes) / sizeof(kSizes[0]))
 #define LARGEST 262144
 
+/* A send (MPI_Ssend if `synchronous`) of n bytes to a receive the partner posted before a
+ * barrier, so that neither waits for the other beyond the transfer; both ranks call it. */
+static void ToPostedReceive(int sender, int synchronous, char* send, char* recv, int n,
+                            int partner, int tag) {
+  if (!sender) {
+    MPI_Request req;
+    MPI_Irecv(recv, n, MPI_BYTE, partner, tag, MPI_COMM_WORLD, &req);
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Wait(&req, MPI_STATUS_IGNORE);
+  } else {
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (synchronous) {
+      MPI_Ssend(send, n, MPI_BYTE, partner, tag, MPI_COMM_WORLD);
+    } else {
+      MPI_Send(send, n, MPI_BYTE, partner, tag, MPI_COMM_WORLD);
+    }
+  }
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   int rank, size;
@@ -51,15 +70,7 @@ int main(int argc, char** argv) {
       if (partner < size) {
         for (int turn = 0; turn < 2; ++turn) {
           const int sender = (rank % 2) == turn;
-          if (!sender) {
-            MPI_Request req;
-            MPI_Irecv(recv, n, MPI_BYTE, partner, s, MPI_COMM_WORLD, &req);
-            MPI_Barrier(MPI_COMM_WORLD);
-            MPI_Wait(&req, MPI_STATUS_IGNORE);
-          } else {
-            MPI_Barrier(MPI_COMM_WORLD);
-            MPI_Send(send, n, MPI_BYTE, partner, s, MPI_COMM_WORLD);
-          }
+          ToPostedReceive(sender, 0, send, recv, n, partner, s);
           MPI_Barrier(MPI_COMM_WORLD);
           if (sender) {
             MPI_Send(send, n, MPI_BYTE, partner, s, MPI_COMM_WORLD);
@@ -67,15 +78,7 @@ int main(int argc, char** argv) {
             MPI_Recv(recv, n, MPI_BYTE, partner, s, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
           }
           /* A synchronous send to a posted receive: the handshake without waiting. */
-          if (!sender) {
-            MPI_Request req;
-            MPI_Irecv(recv, n, MPI_BYTE, partner, s, MPI_COMM_WORLD, &req);
-            MPI_Barrier(MPI_COMM_WORLD);
-            MPI_Wait(&req, MPI_STATUS_IGNORE);
-          } else {
-            MPI_Barrier(MPI_COMM_WORLD);
-            MPI_Ssend(send, n, MPI_BYTE, partner, s, MPI_COMM_WORLD);
-          }
+          ToPostedReceive(sender, 1, send, recv, n, partner, s);
         }
       } else {
         for (int k = 0; k < 6; ++k) MPI_Barrier(MPI_COMM_WORLD);
