@@ -42,6 +42,7 @@ int Main(int argc, char** argv) {
   subcommands.push_back(MakeCompareSubcommand());
   subcommands.push_back(MakeExportSubcommand());
   subcommands.push_back(MakeInfoSubcommand());
+  subcommands.push_back(MakeTagSubcommand());
   subcommands.push_back(MakeTraceSubcommand());
   subcommands.push_back(MakeWhatIfSubcommand());
   Subcommand* selected = nullptr;

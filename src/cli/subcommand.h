@@ -28,6 +28,7 @@ std::unique_ptr<Subcommand> MakeBaselineSubcommand();
 std::unique_ptr<Subcommand> MakeCompareSubcommand();
 std::unique_ptr<Subcommand> MakeExportSubcommand();
 std::unique_ptr<Subcommand> MakeInfoSubcommand();
+std::unique_ptr<Subcommand> MakeTagSubcommand();
 std::unique_ptr<Subcommand> MakeTraceSubcommand();
 std::unique_ptr<Subcommand> MakeWhatIfSubcommand();
 

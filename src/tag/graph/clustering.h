@@ -1,0 +1,49 @@
+// Behavioural clustering of processes (seed 003 §5.2): processes whose TAGs are the same graph
+// with the same counts and nearly the same times form one class, so that the application's
+// graph grows with the number of behaviours, not of processes.
+//
+// Two TAGs are equivalent when
+//   - structure: the same nodes (kind and call path), the same flow and completion edges, and
+//     message edges that pair up one to one with the same kind, node, collective form and
+//     sender call path, and a partner that is the same relative rank (both exchange with their
+//     left neighbour, -1) or the same absolute rank (both report to a master, rank 0): relative
+//     ranks alone would split the workers of a master, as the seed's XFire and WaveSend classes
+//     show;
+//   - counts: every node and edge ran equally often;
+//   - times: Eq. 2's distance, the square root of the summed squared differences of the
+//     nodes' and edges' total times, is at most `tolerance` times the larger process's total
+//     time (seed 003 leaves "2%" undefined; this is its reading).
+// A process joins the first class whose representative (its lowest rank) it is equivalent to.
+//
+//   std::vector<Cluster> classes = ClusterProcesses(graphs, {.tolerance = 0.02});
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "tag/model/activity_graph.h"
+
+namespace cw::tag {
+
+struct ClusterOptions {
+  double tolerance = 0.02;
+};
+
+struct Cluster {
+  std::vector<uint32_t> members;  // indices into the graphs, ascending
+  uint32_t representative = 0;    // the first member
+  double min_ticks = 0;           // the members' total times
+  double mean_ticks = 0;
+  double max_ticks = 0;
+};
+
+// Why two graphs are not equivalent, or kEquivalent; `distance` (ticks) is set when the
+// structure and counts agree.
+enum class Difference : uint8_t { kEquivalent, kStructure, kCounts, kTimes };
+Difference Compare(const std::vector<ProcessGraph>& graphs, uint32_t a, uint32_t b,
+                   double tolerance, double* distance = nullptr);
+
+std::vector<Cluster> ClusterProcesses(const std::vector<ProcessGraph>& graphs,
+                                      const ClusterOptions& options);
+
+}  // namespace cw::tag

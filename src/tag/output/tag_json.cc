@@ -1,0 +1,160 @@
+#include <nlohmann/json.hpp>
+
+#include "tag/model/loops.h"
+#include "tag/output/tag_document.h"
+
+namespace cw::tag {
+namespace {
+
+using nlohmann::json;
+
+json StatsJson(const Stats& s, const ProcessGraph& g) {
+  return {{"time", g.Seconds(s.total)},
+          {"min", g.Seconds(s.min)},
+          {"max", g.Seconds(s.max)},
+          {"mean", g.Seconds(s.mean())},
+          {"stddev", g.Seconds(s.stddev())}};
+}
+
+json OptionalNode(uint32_t node) { return node == kNoNode ? json(nullptr) : json(node); }
+
+json ProcessJson(const ProcessGraph& g) {
+  const double total = g.TotalTicks();
+  auto share = [&](double ticks) { return total > 0 ? ticks / total : 0.0; };
+  json nodes = json::array();
+  for (uint32_t v = 0; v < g.nodes.size(); ++v) {
+    const Node& n = g.nodes[v];
+    json j = {{"id", v},
+              {"kind", NodeKindName(n.kind)},
+              {"name", n.name},
+              {"callpath", n.callpath},
+              {"count", n.time.count},
+              {"share", share(n.time.total)}};
+    j.update(StatsJson(n.time, g));
+    nodes.push_back(std::move(j));
+  }
+  json edges = json::array();
+  for (const Edge& e : g.edges) {
+    json j = {{"from", OptionalNode(e.from)},
+              {"to", OptionalNode(e.to)},
+              {"kind", EdgeKindName(e.kind)},
+              {"count", e.time.count},
+              {"share", e.kind == EdgeKind::kFlow ? share(e.time.total) : 0.0}};
+    j.update(StatsJson(e.time, g));
+    if (e.kind == EdgeKind::kFlow) j["back"] = e.back;
+    if (e.kind == EdgeKind::kMessageIn || e.kind == EdgeKind::kMessageOut) {
+      j["peer"] = e.peer;
+      j["peer_location"] = e.peer_location;
+      j["via"] = MessageViaName(e.via);
+      j["bytes"] = e.bytes;
+      json histogram = json::array();
+      for (int b = 0; b < kSizeBuckets; ++b) {
+        uint64_t count = e.size_histogram[static_cast<size_t>(b)];
+        if (count == 0) continue;
+        histogram.push_back(
+            {{"min_bytes", b == 0 ? 0 : uint64_t{1} << (b - 1)}, {"count", count}});
+      }
+      j["size_histogram"] = std::move(histogram);
+    }
+    if (e.kind == EdgeKind::kMessageIn) j["delta_t"] = StatsJson(e.delta_t, g);
+    edges.push_back(std::move(j));
+  }
+  json loops = json::array();
+  for (const Loop& l : FindLoops(g)) {
+    loops.push_back({{"head", l.head},
+                     {"nodes", l.body},
+                     {"iterations", l.iterations},
+                     {"instances", l.instances},
+                     {"time", g.Seconds(l.ticks)},
+                     {"share", share(l.ticks)}});
+  }
+  return {{"rank", g.rank},        {"location", g.location},
+          {"name", g.location_name}, {"total_time", g.Seconds(total)},
+          {"nodes", std::move(nodes)}, {"edges", std::move(edges)},
+          {"loops", std::move(loops)}};
+}
+
+}  // namespace
+
+std::string TagJson(const TagDocument& doc) {
+  json j;
+  j["format"] = "causeway-tag";
+  j["version"] = 1;
+  j["source"] = doc.source;
+  j["parameters"] = {{"tolerance", doc.tolerance},
+                     {"recursion_depth", doc.recursion_depth},
+                     {"regions", doc.regions}};
+  j["folded_callpaths"] = doc.folded_callpaths;
+  json processes = json::array();
+  for (const ProcessGraph& g : doc.processes) processes.push_back(ProcessJson(g));
+  j["processes"] = std::move(processes);
+  json clusters = json::array();
+  for (const Cluster& c : doc.clusters) {
+    const ProcessGraph& rep = doc.processes[c.representative];
+    clusters.push_back({{"members", MemberRanks(doc, c)},
+                        {"representative", rep.rank},
+                        {"total_time",
+                         {{"min", rep.Seconds(c.min_ticks)},
+                          {"mean", rep.Seconds(c.mean_ticks)},
+                          {"max", rep.Seconds(c.max_ticks)}}}});
+  }
+  j["clusters"] = std::move(clusters);
+  json ptag = json::array();
+  for (const PtagEdge& e : doc.ptag) {
+    double tps = doc.processes.empty() ? 1 : doc.processes.front().ticks_per_second;
+    ptag.push_back({{"from_rank", e.from_rank},
+                    {"from_node", e.from_node},
+                    {"to_rank", e.to_rank},
+                    {"to_node", e.to_node},
+                    {"via", MessageViaName(e.via)},
+                    {"count", e.count},
+                    {"bytes", e.bytes},
+                    {"time", e.ticks / tps}});
+  }
+  j["ptag_edges"] = std::move(ptag);
+  json phases = json::array();
+  for (const PhaseEdge& e : CommunicationPhaseView(doc.ptag)) {
+    phases.push_back({{"from_rank", e.from_rank},
+                      {"to_rank", e.to_rank},
+                      {"count", e.count},
+                      {"bytes", e.bytes}});
+  }
+  j["communication_view"] = std::move(phases);
+
+  const double tps = doc.processes.empty() ? 1 : doc.processes.front().ticks_per_second;
+  json tendencies = json::array();
+  for (const Tendency& t : doc.findings.tendencies) {
+    const ProcessGraph& g = doc.processes[t.process];
+    tendencies.push_back({{"kind", TendencyKindName(t.kind)},
+                          {"rank", g.rank},
+                          {"node", t.node},
+                          {"callpath", g.nodes[t.node].callpath},
+                          {"peers", t.peers},
+                          {"messages", t.messages},
+                          {"late", t.late},
+                          {"time", t.ticks / tps},
+                          {"many_senders", t.many_senders}});
+  }
+  j["tendencies"] = std::move(tendencies);
+  auto spread_json = [&](const ClassSpread& s) {
+    return json{{"class", s.cluster},
+                {"callpath", s.callpath},
+                {"min", s.min_ticks / tps},
+                {"mean", s.mean_ticks / tps},
+                {"max", s.max_ticks / tps},
+                {"slowest_rank", s.slowest_rank}};
+  };
+  json spreads = json::array();
+  for (const ClassSpread& s : doc.findings.class_spreads) spreads.push_back(spread_json(s));
+  j["class_imbalance"] = std::move(spreads);
+  json between = json::array();
+  for (const auto& group : doc.findings.between_classes) {
+    json classes = json::array();
+    for (const ClassSpread& s : group) classes.push_back(spread_json(s));
+    between.push_back({{"callpath", group.front().callpath}, {"classes", std::move(classes)}});
+  }
+  j["between_classes"] = std::move(between);
+  return j.dump(1, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace cw::tag

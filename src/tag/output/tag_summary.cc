@@ -1,0 +1,157 @@
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+#include "base/units.h"
+#include "base/utf8.h"
+#include "tag/model/loops.h"
+#include "tag/output/tag_document.h"
+
+namespace cw::tag {
+namespace {
+
+std::string Percent(double share) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.0f%%", 100.0 * share);
+  return buffer;
+}
+
+// The class in words: its dominant loop, where its time goes, its heaviest computation.
+std::string DescribeClass(const TagDocument& doc, const Cluster& c, size_t index) {
+  const ProcessGraph& g = doc.processes[c.representative];
+  const double total = g.TotalTicks();
+  auto share = [&](double ticks) { return total > 0 ? ticks / total : 0.0; };
+  std::vector<uint32_t> ranks = MemberRanks(doc, c);
+  std::string text = "Class " + std::to_string(index + 1) + ": " +
+                     (ranks.size() == 1 ? "rank " + RankList(ranks) + " behaves on its own"
+                                        : "ranks " + RankList(ranks) + " behave alike");
+  std::vector<Loop> loops = FindLoops(g);
+  auto heaviest = std::max_element(loops.begin(), loops.end(), [](const Loop& a, const Loop& b) {
+    return a.ticks < b.ticks;
+  });
+  if (heaviest != loops.end()) {
+    text += ": loop at " + DisplayText(g.nodes[heaviest->head].callpath) + ", " +
+            std::to_string(heaviest->iterations) + " iterations";
+    if (heaviest->instances > 1) text += " in " + std::to_string(heaviest->instances) + " runs";
+    text += " (" + Percent(share(heaviest->ticks)) + " of the time)";
+  }
+  uint32_t top = kNoNode;
+  for (uint32_t v = 0; v < g.nodes.size(); ++v) {
+    if (top == kNoNode || g.nodes[v].time.total > g.nodes[top].time.total) top = v;
+  }
+  if (top != kNoNode && g.nodes[top].time.total > 0) {
+    text += ", " + Percent(share(g.nodes[top].time.total)) + " of the time in " +
+            DisplayText(g.nodes[top].name);
+  }
+  text += "\n  time per process " + FormatDuration(g.Seconds(c.min_ticks));
+  if (c.max_ticks > c.min_ticks) text += " to " + FormatDuration(g.Seconds(c.max_ticks));
+  text += "; " + std::to_string(g.nodes.size()) + " nodes, " + std::to_string(g.edges.size()) +
+          " edges\n";
+
+  // The heaviest activities and computations of the representative.
+  struct Item {
+    double ticks;
+    std::string what;
+  };
+  std::vector<Item> items;
+  for (const Node& n : g.nodes) {
+    if (n.time.total > 0) {
+      items.push_back({n.time.total, DisplayText(n.callpath) + " (" +
+                                         std::to_string(n.time.count) + " calls)"});
+    }
+  }
+  for (const Edge& e : g.edges) {
+    if (e.kind == EdgeKind::kFlow && e.time.total > 0) {
+      items.push_back({e.time.total, "computing between " + DisplayText(g.nodes[e.from].name) +
+                                         " and " + DisplayText(g.nodes[e.to].name) + " (" +
+                                         std::to_string(e.time.count) + " times)"});
+    }
+  }
+  std::stable_sort(items.begin(), items.end(),
+                   [](const Item& a, const Item& b) { return a.ticks > b.ticks; });
+  for (size_t i = 0; i < items.size() && i < 3; ++i) {
+    char line[64];
+    std::snprintf(line, sizeof line, "  %5.1f%%  ", 100.0 * share(items[i].ticks));
+    text += line + items[i].what + "\n";
+  }
+  return text;
+}
+
+}  // namespace
+
+std::string RankList(std::vector<uint32_t> ranks) {
+  std::sort(ranks.begin(), ranks.end());
+  ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+  std::string text;
+  for (size_t i = 0; i < ranks.size();) {
+    size_t j = i;
+    while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1) ++j;
+    if (!text.empty()) text += ", ";
+    text += std::to_string(ranks[i]);
+    if (j > i) text += (j == i + 1 ? ", " : "\u2013") + std::to_string(ranks[j]);
+    i = j + 1;
+  }
+  return text;
+}
+
+std::vector<uint32_t> MemberRanks(const TagDocument& doc, const Cluster& cluster) {
+  std::vector<uint32_t> ranks;
+  for (uint32_t m : cluster.members) ranks.push_back(doc.processes[m].rank);
+  return ranks;
+}
+
+std::string TagSummary(const TagDocument& doc) {
+  std::string text = "Task activity graphs of " + DisplayText(doc.source) + "\n";
+  size_t nodes = 0, edges = 0;
+  for (const ProcessGraph& g : doc.processes) {
+    nodes += g.nodes.size();
+    edges += g.edges.size();
+  }
+  char tolerance[32];
+  std::snprintf(tolerance, sizeof tolerance, "%g%%", 100.0 * doc.tolerance);
+  text += std::to_string(doc.processes.size()) + " processes, " + std::to_string(nodes) +
+          " nodes and " + std::to_string(edges) + " edges in all, " +
+          std::to_string(doc.ptag.size()) + " inter-process edges; " +
+          std::to_string(doc.clusters.size()) + " behaviour classes (time tolerance " +
+          tolerance + ")\n\n";
+  for (size_t i = 0; i < doc.clusters.size(); ++i) {
+    text += DescribeClass(doc, doc.clusters[i], i) + "\n";
+  }
+  const double tps = doc.processes.empty() ? 1 : doc.processes.front().ticks_per_second;
+  const std::vector<Tendency>& tendencies = doc.findings.tendencies;
+  if (!tendencies.empty()) text += "Waiting, from the message edges\n";
+  for (size_t i = 0; i < tendencies.size() && i < 5; ++i) {
+    const Tendency& t = tendencies[i];
+    const ProcessGraph& g = doc.processes[t.process];
+    text += "  rank " + std::to_string(g.rank) + " " + DisplayText(g.nodes[t.node].callpath);
+    if (t.kind == TendencyKind::kLateSender) {
+      text += std::string(t.many_senders ? " waits for many late senders (" : " waits for a late sender (") +
+              RankList(t.peers) + "): " + std::to_string(t.late) + " of " +
+              std::to_string(t.messages) + " messages, about " + FormatDuration(t.ticks / tps) +
+              "\n";
+    } else {
+      text += " receives late from " + RankList(t.peers) + ": " + std::to_string(t.late) +
+              " of " + std::to_string(t.messages) + " messages were sent " +
+              FormatDuration(t.ticks / tps) + " earlier in all\n";
+    }
+  }
+  if (!tendencies.empty()) text += "\n";
+  const std::vector<ClassSpread>& spreads = doc.findings.class_spreads;
+  if (!spreads.empty()) text += "Imbalance within classes\n";
+  for (size_t i = 0; i < spreads.size() && i < 5; ++i) {
+    const ClassSpread& s = spreads[i];
+    text += "  class " + std::to_string(s.cluster + 1) + " " + DisplayText(s.callpath) + ": " +
+            FormatDuration(s.min_ticks / tps) + " to " + FormatDuration(s.max_ticks / tps) +
+            " (mean " + FormatDuration(s.mean_ticks / tps) + "), slowest rank " +
+            std::to_string(s.slowest_rank) + "\n";
+  }
+  if (!spreads.empty()) text += "\n";
+  if (doc.folded_callpaths > 0) {
+    text += "Recursion: " + std::to_string(doc.folded_callpaths) +
+            " call paths went deeper than " + std::to_string(doc.recursion_depth) +
+            " calls of one region and were counted at that depth (--recursion-depth)\n";
+  }
+  return text;
+}
+
+}  // namespace cw::tag

@@ -1,0 +1,123 @@
+// `causeway tag` on the command line: the files it writes, opened by the tools that read them
+// (Graphviz's dot for the DOT files, networkx for GraphML), and its answers to bad input.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <set>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/common/paths.h"
+#include "tests/tag/tag_fixture.h"
+
+namespace cw::test {
+namespace {
+
+using nlohmann::json;
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// `causeway tag` of the 4-rank halo exchange, 3 iterations, into a fresh directory.
+std::string TagOfHalo() {
+  const std::string trace =
+      HaloExchange(3).WriteOrDie(cw::testing::MakeTempDir("tag-cli-trace"));
+  const std::string dir = cw::testing::MakeTempDir("tag-cli");
+  std::string out;
+  EXPECT_EQ(RunCommand(CausewayBinary() + " tag " + trace + " -o " + dir, &out), 0) << out;
+  // The summary names the classes in words.
+  EXPECT_NE(out.find("ranks 1, 2 behave alike"), std::string::npos) << out;
+  EXPECT_NE(out.find("3 iterations"), std::string::npos) << out;
+  return dir;
+}
+
+TEST(TagCliTest, WritesTheContractOfTagJson) {
+  const std::string dir = TagOfHalo();
+  const json j = json::parse(ReadFile(dir + "/tag.json"));
+  EXPECT_EQ(j.at("format"), "causeway-tag");
+  ASSERT_EQ(j.at("processes").size(), 4u);
+  const json& p1 = j["processes"][1];
+  EXPECT_EQ(p1.at("rank"), 1);
+  std::set<std::string> kinds;
+  for (const json& n : p1.at("nodes")) {
+    for (const char* key : {"id", "kind", "name", "callpath", "count", "time"}) {
+      EXPECT_TRUE(n.contains(key)) << key;
+    }
+    kinds.insert(n["kind"].get<std::string>());
+  }
+  EXPECT_EQ(kinds, (std::set<std::string>{"start", "end", "mpi"}));
+  std::set<std::string> edge_kinds;
+  for (const json& e : p1.at("edges")) {
+    for (const char* key : {"from", "to", "kind", "count"}) EXPECT_TRUE(e.contains(key)) << key;
+    edge_kinds.insert(e["kind"].get<std::string>());
+    if (e["kind"] == "message_in" || e["kind"] == "message_out") {
+      EXPECT_TRUE(e.contains("peer"));
+      EXPECT_EQ(e.at("bytes"), 3 * 800);
+    }
+  }
+  EXPECT_EQ(edge_kinds,
+            (std::set<std::string>{"flow", "completion", "message_out", "message_in"}));
+  ASSERT_EQ(j.at("clusters").size(), 3u);
+  EXPECT_EQ(j["clusters"][1].at("members"), json::array({1, 2}));
+  EXPECT_EQ(j["clusters"][1].at("representative"), 1);
+  ASSERT_EQ(j.at("ptag_edges").size(), 6u);
+  for (const json& e : j["ptag_edges"]) {
+    for (const char* key : {"from_rank", "to_rank", "count"}) EXPECT_TRUE(e.contains(key));
+  }
+}
+
+TEST(TagCliTest, GraphvizDrawsBothGraphs) {
+  const std::string dir = TagOfHalo();
+  for (const char* graph : {"ptag", "clusters"}) {
+    std::string out;
+    const std::string svg = dir + "/" + graph + ".svg";
+    ASSERT_EQ(RunCommand("dot -Tsvg " + dir + "/" + graph + ".dot -o " + svg, &out), 0) << out;
+    EXPECT_EQ(out, "") << graph;  // no warnings either
+    EXPECT_NE(ReadFile(svg).find("MPI_Waitall"), std::string::npos) << graph;
+  }
+}
+
+TEST(TagCliTest, NetworkxReadsTheGraphml) {
+  const std::string dir = TagOfHalo();
+  const json j = json::parse(ReadFile(dir + "/tag.json"));
+  // The PTAG: every process's nodes; its flow and completion edges and the inter-process edges.
+  size_t nodes = 0, edges = j["ptag_edges"].size();
+  for (const json& p : j["processes"]) {
+    nodes += p["nodes"].size();
+    for (const json& e : p["edges"]) edges += e["kind"] == "flow" || e["kind"] == "completion";
+  }
+  std::string out;
+  ASSERT_EQ(RunCommand("/usr/bin/python3 -c \"import networkx as nx; "
+                       "g = nx.read_graphml('" + dir + "/ptag.graphml'); "
+                       "print(g.number_of_nodes(), g.number_of_edges(), "
+                       "sorted(set(d['kind'] for _, _, d in g.edges(data=True))))\"",
+                       &out),
+            0)
+      << out;
+  EXPECT_EQ(out, std::to_string(nodes) + " " + std::to_string(edges) +
+                     " ['completion', 'flow', 'message']\n");
+  // The clustered graph: one representative per class, labelled with its members.
+  ASSERT_EQ(RunCommand("/usr/bin/python3 -c \"import networkx as nx; "
+                       "g = nx.read_graphml('" + dir + "/clusters.graphml'); "
+                       "print(sorted(set(d['members'] for _, d in g.nodes(data=True))))\"",
+                       &out),
+            0)
+      << out;
+  EXPECT_EQ(out, "['0', '1, 2', '3']\n");
+}
+
+TEST(TagCliTest, BadInputGetsAClearError) {
+  std::string out;
+  EXPECT_NE(RunCommand(CausewayBinary() + " tag /nonexistent/trace -o " +
+                           cw::testing::MakeTempDir("tag-cli-bad"),
+                       &out),
+            0);
+  EXPECT_NE(out.find("/nonexistent/trace"), std::string::npos) << out;
+  EXPECT_NE(RunCommand(CausewayBinary() + " tag x --tolerance -1", &out), 0);
+}
+
+}  // namespace
+}  // namespace cw::test
