@@ -1,8 +1,21 @@
-/* causeway's user-region API: marks named phases of a program in its trace.
+/* causeway's user-region API: marks named phases and loops of a program in its trace or its
+ * task activity graph.
  *
  *   #include <causeway/causeway.h>
  *   CAUSEWAY_REGION_BEGIN("solve");  ...  CAUSEWAY_REGION_END("solve");
  *   { causeway::ScopedRegion r("assemble"); ... }     // C++: ends with the scope
+ *
+ *   CAUSEWAY_LOOP_BEGIN("halo");
+ *   for (int i = 0; i < n; ++i) {
+ *     CAUSEWAY_LOOP_ITERATION("halo");                 // first thing of every iteration
+ *     ...
+ *   }
+ *   CAUSEWAY_LOOP_END("halo");
+ *
+ * A loop is a region of the loop role in a trace, and its iterations zero-length regions named
+ * "<loop> iteration"; `causeway tag` and `causeway trace --tag` make its begin and end the
+ * loop_entry and loop_exit nodes of the task activity graph, count its iterations, and
+ * delimit its causal execution paths by them.
  *
  * Compile with -I<causeway>/include; no library is needed at link time. The functions are weak
  * references that libcauseway-mpi.so (preloaded by `causeway trace`) provides: a program run
@@ -19,6 +32,9 @@ extern "C" {
 
 void causeway_region_begin(const char* name) __attribute__((weak));
 void causeway_region_end(const char* name) __attribute__((weak));
+void causeway_loop_begin(const char* name) __attribute__((weak));
+void causeway_loop_iteration(const char* name) __attribute__((weak));
+void causeway_loop_end(const char* name) __attribute__((weak));
 
 #ifdef __cplusplus
 }
@@ -31,6 +47,19 @@ void causeway_region_end(const char* name) __attribute__((weak));
 #define CAUSEWAY_REGION_END(name)                \
   do {                                           \
     if (causeway_region_end) causeway_region_end(name); \
+  } while (0)
+
+#define CAUSEWAY_LOOP_BEGIN(name)                 \
+  do {                                            \
+    if (causeway_loop_begin) causeway_loop_begin(name); \
+  } while (0)
+#define CAUSEWAY_LOOP_ITERATION(name)                     \
+  do {                                                    \
+    if (causeway_loop_iteration) causeway_loop_iteration(name); \
+  } while (0)
+#define CAUSEWAY_LOOP_END(name)               \
+  do {                                        \
+    if (causeway_loop_end) causeway_loop_end(name); \
   } while (0)
 
 #ifdef __cplusplus

@@ -1,20 +1,20 @@
-// `causeway tag TRACE [-o DIR]`: seed 003's task activity graphs of a trace: per process, the
-// MPI calls by call path with the flow, completion and message edges between them; the
-// application-wide graph and its behavioural classes (tag/).
+// `causeway tag TRACE|RUN [-o DIR]`: seed 003's task activity graphs of a trace, or of a run
+// `causeway trace --tag` recorded online: per process, the MPI calls by call path with the
+// flow, completion and message edges between them; the application-wide graph and its
+// behavioural classes (tag/).
 #include <cstdio>
 #include <string>
 #include <vector>
 
 #include "base/parallel.h"
+#include "base/status.h"
 #include "cli/output_directory.h"
 #include "cli/subcommand.h"
+#include "cli/tag_report.h"
 #include "match/matcher.h"
 #include "otf2/trace_reader.h"
-#include "report/output_file.h"
 #include "tag/build/trace_graphs.h"
-#include "tag/graph/clustering.h"
-#include "tag/graph/parallel_graph.h"
-#include "tag/graph/tendencies.h"
+#include "tag/online/online_graphs.h"
 #include "tag/output/tag_document.h"
 
 namespace cw::cli {
@@ -28,7 +28,9 @@ class TagSubcommand final : public Subcommand {
            "MPI calls by call path, the application-wide graph and its behaviour classes";
   }
   void AddOptions(CLI::App& app) override {
-    app.add_option("trace", trace_, "OTF2 anchor file (traces.otf2) or the directory holding it")
+    app.add_option("trace", trace_,
+                   "OTF2 anchor file (traces.otf2) or the directory holding it, or the "
+                   "directory of a run recorded with causeway trace --tag")
         ->required();
     app.add_option("-o,--output", output_,
                    "output directory (default: causeway-tag-<name of the trace's directory>)");
@@ -44,50 +46,57 @@ class TagSubcommand final : public Subcommand {
     app.add_option("--threads", threads_, "worker threads (default: all CPUs)")
         ->check(CLI::Range(1u, 1024u));
     app.add_flag("--partial", partial_, "build the graphs of what a damaged trace holds");
+    app.add_option("--window", window_,
+                   "a run recorded online: what happened between snapshots A and B (A:B, "
+                   "0 for the start, end for the final graphs)");
     app.add_flag("-q,--quiet", quiet_, "do not print the summary");
   }
 
   Status Run() override {
     const unsigned threads = threads_ == 0 ? DefaultThreadCount() : threads_;
-    otf2::ReadOptions read;
-    read.threads = threads;
-    read.allow_partial = partial_;
-    CW_ASSIGN_OR_RETURN(trace::Trace trace, otf2::ReadTrace(trace_, read));
-    const match::SyncGraph sync = match::MatchTrace(trace, threads);
-
-    tag::GraphBuildOptions options;
-    options.regions = regions_;
-    options.recursion_depth = recursion_depth_;
-    options.threads = threads;
-    tag::TraceGraphs graphs = tag::BuildTraceGraphs(trace, sync, options);
-
     tag::TagDocument doc;
-    doc.source = trace.path;
     doc.tolerance = tolerance_percent_ / 100.0;
     doc.recursion_depth = recursion_depth_;
     doc.regions = regions_;
-    doc.folded_callpaths = graphs.folded_callpaths;
-    doc.processes = std::move(graphs.processes);
-    doc.ptag = tag::InterProcessEdges(doc.processes);
-    doc.clusters = tag::ClusterProcesses(doc.processes, {.tolerance = doc.tolerance});
-    doc.findings = tag::FindTendencies(doc.processes, doc.clusters);
-
+    if (tag::IsOnlineRun(trace_)) {
+      if (!regions_.empty()) {
+        return MakeError(ErrorCode::kInvalidArgument,
+                         "--region applies to traces; a run recorded online has its region "
+                         "activities from causeway trace --tag --tag-region");
+      }
+      CW_ASSIGN_OR_RETURN(std::vector<tag::OnlineRank> ranks,
+                          tag::ReadOnlineRun(trace_, window_));
+      tag::OnlineGraphs graphs = tag::BuildOnlineGraphs(
+          ranks, {.recursion_depth = recursion_depth_, .threads = threads});
+      doc.source = trace_;
+      doc.online = true;
+      doc.window = window_;
+      doc.notes = std::move(graphs.notes);
+      doc.folded_callpaths = graphs.folded_callpaths;
+      doc.processes = std::move(graphs.processes);
+    } else {
+      if (!window_.empty()) {
+        return MakeError(ErrorCode::kInvalidArgument,
+                         "--window applies to runs recorded with causeway trace --tag "
+                         "--tag-interval, not to traces");
+      }
+      otf2::ReadOptions read;
+      read.threads = threads;
+      read.allow_partial = partial_;
+      CW_ASSIGN_OR_RETURN(trace::Trace trace, otf2::ReadTrace(trace_, read));
+      const match::SyncGraph sync = match::MatchTrace(trace, threads);
+      tag::GraphBuildOptions options;
+      options.regions = regions_;
+      options.recursion_depth = recursion_depth_;
+      options.threads = threads;
+      tag::TraceGraphs graphs = tag::BuildTraceGraphs(trace, sync, options);
+      doc.source = trace.path;
+      doc.folded_callpaths = graphs.folded_callpaths;
+      doc.processes = std::move(graphs.processes);
+    }
     const std::string directory =
         output_.empty() ? DefaultOutputDirectory(trace_, "causeway-tag-") : output_;
-    CW_RETURN_IF_ERROR(report::EnsureDirectory(directory));
-    const std::string summary = tag::TagSummary(doc);
-    CW_RETURN_IF_ERROR(report::WriteTextFile(directory + "/summary.txt", summary));
-    CW_RETURN_IF_ERROR(report::WriteTextFile(directory + "/tag.json", tag::TagJson(doc)));
-    CW_RETURN_IF_ERROR(report::WriteTextFile(directory + "/ptag.dot", tag::PtagDot(doc)));
-    CW_RETURN_IF_ERROR(report::WriteTextFile(directory + "/ptag.graphml", tag::PtagGraphml(doc)));
-    CW_RETURN_IF_ERROR(report::WriteTextFile(directory + "/clusters.dot", tag::ClustersDot(doc)));
-    CW_RETURN_IF_ERROR(
-        report::WriteTextFile(directory + "/clusters.graphml", tag::ClustersGraphml(doc)));
-    if (!quiet_) std::fputs(summary.c_str(), stdout);
-    std::printf("\nTask activity graphs written to %s/ (summary.txt, tag.json, ptag.dot, "
-                "ptag.graphml, clusters.dot, clusters.graphml)\n",
-                directory.c_str());
-    return OkStatus();
+    return WriteTagReport(doc, directory, quiet_);
   }
 
  private:
@@ -99,6 +108,7 @@ class TagSubcommand final : public Subcommand {
   unsigned threads_ = 0;
   bool partial_ = false;
   bool quiet_ = false;
+  std::string window_;
 };
 
 }  // namespace

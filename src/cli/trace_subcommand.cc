@@ -5,35 +5,66 @@
 // to the ranks it starts), records into DIR/raw/, and leaves the OTF2 export to this command,
 // which runs it after the program ended, however it ended: ranks that crashed, aborted or were
 // killed still contribute everything they flushed.
+//
+// With --tag, libcauseway-tag.so is preloaded instead: no trace, each rank's task activity
+// graph in DIR/tag/rank-<r>.seg (measure/tag_runtime), snapshots of them every --tag-interval
+// (taken by this process while the command runs), and the graphs' report in DIR at the end.
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
+#include <cmath>
+#include <functional>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <vector>
 
+#include "base/parallel.h"
 #include "cli/subcommand.h"
+#include "cli/tag_report.h"
 #include "measure/export/raw_export.h"
+#include "tag/online/online_graphs.h"
+#include "tag/online/snapshots.h"
 
 namespace cw::cli {
 namespace {
 
 namespace fs = std::filesystem;
 
-// libcauseway-mpi.so beside this executable: build/bin -> build/lib, PREFIX/bin -> PREFIX/lib.
-Result<std::string> FindLibrary() {
+// A library of causeway's beside this executable: build/bin -> build/lib, PREFIX/bin ->
+// PREFIX/lib.
+Result<std::string> FindLibrary(const std::string& name) {
   std::error_code ec;
   fs::path self = fs::read_symlink("/proc/self/exe", ec);
   if (!ec) {
-    fs::path candidate = self.parent_path().parent_path() / "lib" / "libcauseway-mpi.so";
+    fs::path candidate = self.parent_path().parent_path() / "lib" / name;
     if (fs::exists(candidate, ec)) return candidate.string();
   }
   return MakeError(ErrorCode::kNotFound,
-                   "libcauseway-mpi.so not found beside the causeway executable (expected in " +
+                   name + " not found beside the causeway executable (expected in " +
                        (self.parent_path().parent_path() / "lib").string() + ")");
+}
+
+// "10s", "500ms", "2m" or plain seconds; 0 if none.
+Result<double> ParseInterval(const std::string& text) {
+  if (text.empty()) return 0.0;
+  size_t used = 0;
+  double value = 0;
+  try {
+    value = std::stod(text, &used);
+  } catch (...) {
+    used = 0;
+  }
+  const std::string unit = text.substr(used);
+  const double scale = unit.empty() || unit == "s" ? 1 : unit == "ms" ? 1e-3 : unit == "m" ? 60 : -1;
+  if (used == 0 || scale < 0 || value <= 0) {
+    return MakeError(ErrorCode::kInvalidArgument,
+                     "--tag-interval " + text + ": expected a positive duration, e.g. 10s, 500ms, 2m");
+  }
+  return value * scale;
 }
 
 class TraceSubcommand final : public Subcommand {
@@ -59,6 +90,18 @@ class TraceSubcommand final : public Subcommand {
                    "(user regions) and functions (-finstrument-functions); default both, "
                    "'none' for MPI only (or CAUSEWAY_RECORD)");
     app.add_flag("--keep-raw", keep_raw_, "keep the raw per-rank files after writing OTF2");
+    app.add_flag("--tag", tag_,
+                 "record no trace: build each rank's task activity graph while the program "
+                 "runs (DIR/tag/) and write its report to DIR (see causeway tag)");
+    app.add_option("--tag-interval", tag_interval_,
+                   "with --tag: copy every rank's graph into DIR/tag/snapshots/<k>/ this often, "
+                   "e.g. 10s (causeway tag DIR --window A:B shows what happened between two)");
+    app.add_option("--tag-region", tag_regions_,
+                   "with --tag: user regions that become activities of their own (shell "
+                   "wildcards, repeatable), as causeway tag --region does for a trace");
+    app.add_option("--recursion-depth", recursion_depth_,
+                   "with --tag: fold call paths on which a function occurs more often than "
+                   "this (default 3; 0: never fold)");
     app.add_option("command", command_,
                    "the command to run, usually mpirun ... ./app args or oshrun ... ./app args")
         ->required();
@@ -66,7 +109,11 @@ class TraceSubcommand final : public Subcommand {
   }
 
   Status Run() override {
-    CW_ASSIGN_OR_RETURN(std::string library, FindLibrary());
+    if (!tag_ && (!tag_interval_.empty() || !tag_regions_.empty())) {
+      return MakeError(ErrorCode::kInvalidArgument, "--tag-interval and --tag-region need --tag");
+    }
+    if (tag_) return RunTag();
+    CW_ASSIGN_OR_RETURN(std::string library, FindLibrary("libcauseway-mpi.so"));
     std::error_code ec;
     fs::path dir = fs::absolute(output_, ec);
     fs::create_directories(dir, ec);
@@ -89,7 +136,7 @@ class TraceSubcommand final : public Subcommand {
 
     WarnAboutOshmemPatcher();
     const auto start = std::chrono::steady_clock::now();
-    CW_ASSIGN_OR_RETURN(int exit_status, RunCommand());
+    CW_ASSIGN_OR_RETURN(int exit_status, RunCommand(0, nullptr));
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     unsetenv("LD_PRELOAD");
@@ -107,6 +154,63 @@ class TraceSubcommand final : public Subcommand {
   }
 
  private:
+  // --tag: the graphs instead of a trace.
+  Status RunTag() {
+    CW_ASSIGN_OR_RETURN(std::string library, FindLibrary("libcauseway-tag.so"));
+    CW_ASSIGN_OR_RETURN(double interval, ParseInterval(tag_interval_));
+    std::error_code ec;
+    fs::path dir = fs::absolute(output_ == "causeway-trace" ? "causeway-tag" : output_, ec);
+    fs::create_directories(dir, ec);
+    if (ec) return MakeError(ErrorCode::kIo, "cannot create " + dir.string() + ": " + ec.message());
+    fs::remove_all(dir / "tag", ec);  // a previous run's ranks would be mixed into this one
+    std::string preload = library;
+    if (const char* existing = std::getenv("LD_PRELOAD"); existing != nullptr && *existing)
+      preload += std::string(":") + existing;
+    setenv("LD_PRELOAD", preload.c_str(), 1);
+    setenv("CAUSEWAY_DIR", dir.c_str(), 1);
+    setenv("CAUSEWAY_TAG_RECURSION_DEPTH", std::to_string(recursion_depth_).c_str(), 1);
+    std::string regions;
+    for (const std::string& r : tag_regions_) regions += (regions.empty() ? "" : ",") + r;
+    if (!regions.empty()) setenv("CAUSEWAY_TAG_REGIONS", regions.c_str(), 1);
+
+    const std::string tag_dir = (dir / "tag").string();
+    int snapshots = 0;
+    const auto start = std::chrono::steady_clock::now();
+    CW_ASSIGN_OR_RETURN(int exit_status, RunCommand(interval, [&](double seconds) {
+                          const tag::SnapshotSummary s =
+                              tag::TakeSnapshot(tag_dir, ++snapshots, seconds);
+                          if (s.busy > 0) {
+                            std::fprintf(stderr,
+                                         "causeway trace: snapshot %d: %d ranks changed their "
+                                         "graphs through every attempt and are missing\n",
+                                         snapshots, s.busy);
+                          }
+                        }));
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    unsetenv("LD_PRELOAD");
+    if (!tag::IsOnlineRun(dir.string())) {
+      return MakeError(ErrorCode::kNotFound,
+                       "the command recorded no graph (did it start MPI programs? exit status " +
+                           std::to_string(exit_status) + ")");
+    }
+    CW_ASSIGN_OR_RETURN(std::vector<tag::OnlineRank> ranks, tag::ReadOnlineRun(dir.string(), ""));
+    tag::OnlineGraphs graphs = tag::BuildOnlineGraphs(
+        ranks, {.recursion_depth = recursion_depth_, .threads = DefaultThreadCount()});
+    tag::TagDocument doc;
+    doc.source = dir.string();
+    doc.online = true;
+    doc.recursion_depth = recursion_depth_;
+    doc.notes = std::move(graphs.notes);
+    doc.folded_callpaths = graphs.folded_callpaths;
+    doc.processes = std::move(graphs.processes);
+    std::printf("Task activity graphs of %zu ranks recorded in %s/tag/; the command ran %.3f s "
+                "(exit status %d)%s\n",
+                doc.processes.size(), dir.c_str(), seconds, exit_status,
+                snapshots > 0 ? (", " + std::to_string(snapshots) + " snapshots").c_str() : "");
+    return WriteTagReport(doc, dir.string(), true);
+  }
+
   // Open MPI 4.1's oshmem crashes inside shmem_finalize while its memory patcher is on (Debian
   // 12's does): the user hears how to avoid it before the run rather than after a crash.
   void WarnAboutOshmemPatcher() const {
@@ -122,7 +226,8 @@ class TraceSubcommand final : public Subcommand {
   }
 
   // Runs the command with this process's environment; its exit status (128 + signal if killed).
-  Result<int> RunCommand() {
+  // With an interval, calls `tick(seconds since the start)` that often while it runs.
+  Result<int> RunCommand(double interval, const std::function<void(double)>& tick) {
     std::vector<char*> argv;
     for (std::string& arg : command_) argv.push_back(arg.data());
     argv.push_back(nullptr);
@@ -135,7 +240,25 @@ class TraceSubcommand final : public Subcommand {
       _exit(127);
     }
     int status = 0;
-    while (waitpid(child, &status, 0) < 0) {
+    const auto start = std::chrono::steady_clock::now();
+    double next = interval;
+    for (;;) {
+      const pid_t done = waitpid(child, &status, interval > 0 ? WNOHANG : 0);
+      if (done == child) break;
+      if (done < 0) {
+        if (errno == EINTR) continue;
+        return MakeError(ErrorCode::kIo, "lost track of " + command_[0]);
+      }
+      // WNOHANG, still running: sleep towards the next snapshot in short steps, so that the
+      // end of the command is noticed at once.
+      const double now =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      if (now >= next) {
+        tick(now);
+        next += interval * (1 + std::floor((now - next) / interval));
+        continue;
+      }
+      usleep(static_cast<useconds_t>(std::min(next - now, 0.05) * 1e6));
     }
     if (WIFEXITED(status)) return WEXITSTATUS(status);
     if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
@@ -192,6 +315,10 @@ class TraceSubcommand final : public Subcommand {
   std::string include_;
   std::string exclude_;
   bool keep_raw_ = false;
+  bool tag_ = false;
+  std::string tag_interval_;
+  std::vector<std::string> tag_regions_;
+  uint32_t recursion_depth_ = 3;
   std::vector<std::string> command_;
 };
 

@@ -23,6 +23,7 @@ using internal::kUndefinedRegion;
 using internal::RankDefs;
 using internal::ReadDefs;
 using internal::TimerMap;
+using internal::UserRegionRole;
 using internal::TimerPoint;
 using internal::WindowDef;
 
@@ -286,14 +287,23 @@ Result<ExportSummary> ExportRawTrace(const std::string& dir) {
                                              OTF2_PARADIGM_MEASUREMENT_SYSTEM));
   region_ids.push_back(
       archive->DefineRegion(kProgramRegionName, OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER));
-  // User regions, unified by name; per rank, its local ids mapped to them.
-  std::map<std::string, uint32_t> user_regions;
+  // User regions, unified by name and role; per rank, its local ids mapped to them. A loop is a
+  // region of the loop role, its iteration marker an artificial one (include/causeway).
+  std::map<std::pair<std::string, UserRegionRole>, uint32_t> user_regions;
   std::vector<std::vector<uint32_t>> region_of(static_cast<size_t>(ranks), region_ids);
   for (int r = 0; r < ranks; ++r) {
-    for (const auto& [local, name] : defs[static_cast<size_t>(r)].regions) {
-      auto [it, inserted] = user_regions.try_emplace(name, 0);
+    const RankDefs& d = defs[static_cast<size_t>(r)];
+    for (const auto& [local, name] : d.regions) {
+      auto role_it = d.region_roles.find(local);
+      const UserRegionRole role =
+          role_it == d.region_roles.end() ? UserRegionRole::kRegion : role_it->second;
+      auto [it, inserted] = user_regions.try_emplace({name, role}, 0);
       if (inserted) {
-        it->second = archive->DefineRegion(name, OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER);
+        const OTF2_RegionRole otf2_role = role == UserRegionRole::kLoop ? OTF2_REGION_ROLE_LOOP
+                                          : role == UserRegionRole::kIteration
+                                              ? OTF2_REGION_ROLE_ARTIFICIAL
+                                              : OTF2_REGION_ROLE_FUNCTION;
+        it->second = archive->DefineRegion(name, otf2_role, OTF2_PARADIGM_USER);
       }
       std::vector<uint32_t>& ids = region_of[static_cast<size_t>(r)];
       if (ids.size() <= local) ids.resize(local + 1, kUndefinedRegion);

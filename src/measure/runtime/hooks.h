@@ -17,6 +17,7 @@
 #include <cstdint>
 
 #include "measure/raw/raw_format.h"
+#include "measure/runtime/message_bytes.h"
 
 namespace cw::measure::hook {
 
@@ -61,16 +62,6 @@ inline void Finalizing(MpiFunction finalize) { Finalizing(static_cast<uint32_t>(
 void Abort(MPI_Comm comm);
 
 inline constexpr uint32_t kNoRoot = kNoRank;
-uint64_t Bytes(int count, MPI_Datatype type);
-uint64_t CommSize(MPI_Comm comm);
-int CommRank(MPI_Comm comm);
-uint64_t RootSends(MPI_Comm comm, int root, int count, MPI_Datatype type);
-uint64_t RootSendsV(MPI_Comm comm, int root, const int counts[], MPI_Datatype type);
-uint64_t NonRootReceives(MPI_Comm comm, int root, int count, MPI_Datatype type);
-uint64_t RootReceives(MPI_Comm comm, int root, int count, MPI_Datatype type);
-uint64_t RootReceivesV(MPI_Comm comm, int root, const int counts[], MPI_Datatype type);
-uint64_t SumBytes(MPI_Comm comm, const int counts[], MPI_Datatype type);
-uint64_t SumBytesW(MPI_Comm comm, const int counts[], const MPI_Datatype types[]);
 
 void Send(MPI_Comm comm, int dest, int tag, int count, MPI_Datatype type);
 void Recv(MPI_Comm comm, MPI_Datatype type, const MPI_Status* status);

@@ -140,6 +140,7 @@ struct State {
   std::unordered_map<const char*, uint32_t> region_by_address;
   std::unordered_map<void*, uint32_t> region_by_function;
   std::unordered_map<std::string, uint32_t> region_by_name;
+  std::unordered_map<std::string, uint32_t> loop_regions;  // "loop:NAME", "iteration:NAME"
   uint32_t next_region = kProgramRegion + 1;
   std::vector<Frame> frames;  // user regions and instrumented functions not yet left
   // What besides MPI is recorded (CAUSEWAY_RECORD: a comma-separated subset of "user" and

@@ -20,6 +20,22 @@ uint32_t RegionNamed(const std::string& name) {
   return it->second;
 }
 
+// A loop's region (role "loop") or its iteration marker's (role "iteration"), apart from the
+// user regions of the same name.
+uint32_t LoopRegion(const char* name, const char* role) {
+  State& s = S();
+  const std::string key = std::string(role) + ":" + name;
+  auto [it, inserted] = s.loop_regions.try_emplace(key, s.next_region);
+  if (inserted) {
+    ++s.next_region;
+    const std::string shown =
+        std::string(name) + (std::string(role) == "iteration" ? " iteration" : "");
+    s.log.Define("region " + std::to_string(it->second) + " " + shown);
+    s.log.Define("region_role " + std::to_string(it->second) + " " + role);
+  }
+  return it->second;
+}
+
 uint32_t UserRegion(const char* name) {
   State& s = S();
   if (auto it = s.region_by_address.find(name); it != s.region_by_address.end()) return it->second;
@@ -72,6 +88,34 @@ extern "C" void causeway_region_end(const char* name) {
   const uint32_t region = UserRegion(name);
   if (s.frames.empty() || s.frames.back().function != nullptr || s.frames.back().region != region) {
     ++s.unbalanced_regions;  // not the innermost open region: the nesting would break
+    return;
+  }
+  s.frames.pop_back();
+  Record(RawKind::kLeave, region);
+}
+
+// Loops (include/causeway/causeway.h): a region of the loop role from begin to end, and a
+// zero-length iteration marker at the start of each iteration.
+extern "C" void causeway_loop_begin(const char* name) {
+  if (name == nullptr || !Recording() || !S().record_user_regions) return;
+  const uint32_t region = LoopRegion(name, "loop");
+  S().frames.push_back(Frame{region, nullptr});
+  Record(RawKind::kEnter, region);
+}
+
+extern "C" void causeway_loop_iteration(const char* name) {
+  if (name == nullptr || !Recording() || !S().record_user_regions) return;
+  const uint32_t region = LoopRegion(name, "iteration");
+  Record(RawKind::kEnter, region);
+  Record(RawKind::kLeave, region);
+}
+
+extern "C" void causeway_loop_end(const char* name) {
+  if (name == nullptr || !Recording() || !S().record_user_regions) return;
+  State& s = S();
+  const uint32_t region = LoopRegion(name, "loop");
+  if (s.frames.empty() || s.frames.back().function != nullptr || s.frames.back().region != region) {
+    ++s.unbalanced_regions;
     return;
   }
   s.frames.pop_back();

@@ -10,6 +10,13 @@ measure/runtime/hooks.h around the PMPI call) and OUT_DIR/mpi_fortran_wrappers.g
 same for Fortran programs, mpif.h and `use mpi`: MPI libraries implement the Fortran calls
 without going through the C MPI_ functions, so they are intercepted on their own).
 
+It writes the same two wrapper files a second time for libcauseway-tag.so, the task activity
+graph's library (mpi_tag_wrappers.gen.cc, mpi_tag_fortran_wrappers.gen.cc): their hooks are
+measure/tag_runtime/tag_hooks.h's, of the same names, and only those in TAG_HOOKS run (the
+graph needs no record of windows or epochs); the scope learns when the PMPI call returned, so
+that the tool's own work after the call counts neither in the call nor in the computation after
+it, and MPI_Finalize is followed by Finalized().
+
 Hundreds of wrappers differ only in their signature and in which hooks run around the call;
 writing them from one description keeps them consistent and lets a new function be added with
 one line.
@@ -29,6 +36,33 @@ ROLES = {
     "file_io": "OTF2_REGION_ROLE_FILE_IO",
     "rma": "OTF2_REGION_ROLE_FUNCTION",
 }
+
+
+# The hooks libcauseway-tag.so implements (measure/tag_runtime/tag_hooks.h); a function's other
+# hooks are left out of its tag wrapper.
+TAG_HOOKS = {"Send", "Recv", "Isend", "Irecv", "SendInit", "RecvInit", "StartRequests",
+             "MProbed", "IMProbed", "SaveMessage", "MRecv", "IMRecv", "CollStarted", "SaveRequests", "CompleteAll",
+             "CompleteOne", "CompleteSome", "TestAll", "TestOne", "RequestFree", "CollBegin",
+             "CollEnd", "UntracedRequest", "CommCreated", "CommFreed", "Abort"}
+
+
+def hook_name(hook):
+    return hook.split("(", 1)[0].strip()
+
+
+class Flavour:
+    """What differs between the tracer's wrappers and the task activity graph's."""
+
+    def __init__(self, namespace, tag):
+        self.namespace = namespace
+        self.tag = tag
+
+    def hooks(self, hooks):
+        return [h for h in hooks if hook_name(h) in TAG_HOOKS] if self.tag else hooks
+
+
+TRACE = Flavour("cw::measure::hook", tag=False)
+TAG = Flavour("cw::measure::tag_hook", tag=True)
 
 
 class Function:
@@ -125,20 +159,24 @@ def locked_hooks(hooks, opening, prelude=()):
             [f"    {hook};" for hook in hooks] + ["  }"])
 
 
-def wrapper(f):
+def wrapper(f, flavour):
     call = f"PMPI_{f.name[4:]}({f.arguments()})"
     enum = f"MpiFunction::{f.enum}"
+    before, after = flavour.hooks(f.before), flavour.hooks(f.after)
     body = []
     if f.kind == "init":
         body += ["  const uint64_t enter = Now();",
                  f"  const int result = {call};",
                  f"  if (result == MPI_SUCCESS) Started({enum}, enter);",
                  "  return result;"]
+    elif f.kind == "finalize" and flavour.tag:
+        body += [f"  Finalizing({enum});", f"  const int result = {call};", "  Finalized();",
+                 "  return result;"]
     elif f.kind == "finalize":
         body += [f"  Finalizing({enum});", f"  return {call};"]
     else:
         body += [f"  if (!Recording()) return {call};", f"  CallScope scope({enum});"]
-        needs = " ".join(f.after)
+        needs = " ".join(after)
         names = {p[1] for p in f.params}
         if "status" in names and re.search(r"\bstatus\b", needs):
             body += ["  MPI_Status own_status;",
@@ -149,21 +187,27 @@ def wrapper(f):
                 fail(f.line_number, "array_of_statuses needs a count or incount parameter")
             body += ["  if (array_of_statuses == MPI_STATUSES_IGNORE)",
                      f"    array_of_statuses = StatusBuffer({count});"]
-        body += locked_hooks(f.before, "{")
+        body += locked_hooks(before, "{")
         body += [f"  const int result = {call};"]
-        body += locked_hooks(f.after, "if (result == MPI_SUCCESS) {")
+        if flavour.tag:
+            body += ["  scope.Returned();"]
+        body += locked_hooks(after, "if (result == MPI_SUCCESS) {")
         body += ["  return result;"]
     return "\n".join([f'extern "C" int {f.name}({f.declaration()}) {{'] + body + ["}", ""])
 
 
-def write_wrappers(functions, out):
+def hooks_header(flavour):
+    return "measure/tag_runtime/tag_hooks.h" if flavour.tag else "measure/runtime/hooks.h"
+
+
+def write_wrappers(functions, out, flavour):
     lines = [HEADER,
              "// Each wrapper records the Enter and Leave of its region (CallScope) and runs its hooks",
              "// around the PMPI call, under the recorder's lock (HookLock) but never across the",
              "// call; before MPI_Init and after MPI_Finalize it only forwards.",
-             "#include <mpi.h>", "", "#include \"measure/runtime/hooks.h\"", "",
-             "using namespace cw::measure;", "using namespace cw::measure::hook;", ""]
-    lines += [wrapper(f) for f in functions]
+             "#include <mpi.h>", "", f"#include \"{hooks_header(flavour)}\"", "",
+             "using namespace cw::measure;", f"using namespace {flavour.namespace};", ""]
+    lines += [wrapper(f, flavour) for f in functions]
     out.write_text("\n".join(lines))
 
 
@@ -241,7 +285,7 @@ def fortran_views(f, used, count):
     return before, after
 
 
-def fortran_wrapper(f):
+def fortran_wrapper(f, flavour):
     lower = f.name.lower()
     if f.kind == "init":
         if f.name == "MPI_Init":
@@ -262,8 +306,9 @@ def fortran_wrapper(f):
             f'extern "C" void p{lower}_(MPI_Fint*) __attribute__((weak));',
             f'extern "C" void {lower}_(MPI_Fint* ierr) {{',
             f"  Finalizing(MpiFunction::{f.enum});",
-            f"  p{lower}_(ierr);", "}", ""])
-    hooks = f.before + f.after
+            f"  p{lower}_(ierr);"] + (["  Finalized();"] if flavour.tag else []) + ["}", ""])
+    f_before, f_after = flavour.hooks(f.before), flavour.hooks(f.after)
+    hooks = f_before + f_after
     used = {p[1] for p in f.params if any(re.search(r"\b" + re.escape(p[1]) + r"\b", h)
                                           for h in hooks)}
     count = count_parameter(f)
@@ -281,26 +326,28 @@ def fortran_wrapper(f):
              f"    if (p{lower}_ != nullptr) p{lower}_({args});", "    return;", "  }",
              f"  CallScope scope(MpiFunction::{f.enum});"]
     lines += ["  " + l for l in before]
-    lines += locked_hooks(f.before, "{")
+    lines += locked_hooks(f_before, "{")
     lines += [f"  p{lower}_({args});"]
-    lines += locked_hooks(f.after, "if (*ierr == MPI_SUCCESS) {", after)
+    if flavour.tag:
+        lines += ["  scope.Returned();"]
+    lines += locked_hooks(f_after, "if (*ierr == MPI_SUCCESS) {", after)
     lines += ["}", ""]
     return "\n".join(lines)
 
 
-def write_fortran_wrappers(functions, out):
+def write_fortran_wrappers(functions, out, flavour):
     lines = [HEADER,
              "// Fortran (mpif.h, `use mpi`) entry points: see generate_wrappers.py.",
              "#include <mpi.h>", "", "#include <cstddef>", "#include <cstdint>", "#include <vector>",
-             "", "#include \"measure/runtime/hooks.h\"", "",
-             "using namespace cw::measure;", "using namespace cw::measure::hook;", "",
+             "", f"#include \"{hooks_header(flavour)}\"", "",
+             "using namespace cw::measure;", f"using namespace {flavour.namespace};", "",
              "namespace {",
              "// A Fortran status is as many integers as a C MPI_Status holds (Open MPI 6, MPICH 5).",
              "constexpr size_t kFortranStatusSize = sizeof(MPI_Status) / sizeof(MPI_Fint);",
              "static_assert(sizeof(MPI_Fint) == sizeof(int), \"Fortran integer arrays are read as int\");",
              "size_t Count(const MPI_Fint* n) { return *n > 0 ? static_cast<size_t>(*n) : 0; }",
              "}  // namespace", ""]
-    lines += [fortran_wrapper(f) for f in functions]
+    lines += [fortran_wrapper(f, flavour) for f in functions]
     out.write_text("\n".join(lines))
 
 
@@ -311,8 +358,10 @@ def main():
     out = Path(sys.argv[2])
     out.mkdir(parents=True, exist_ok=True)
     write_table(functions, out / "mpi_functions.gen.h")
-    write_wrappers(functions, out / "mpi_wrappers.gen.cc")
-    write_fortran_wrappers(functions, out / "mpi_fortran_wrappers.gen.cc")
+    write_wrappers(functions, out / "mpi_wrappers.gen.cc", TRACE)
+    write_fortran_wrappers(functions, out / "mpi_fortran_wrappers.gen.cc", TRACE)
+    write_wrappers(functions, out / "mpi_tag_wrappers.gen.cc", TAG)
+    write_fortran_wrappers(functions, out / "mpi_tag_fortran_wrappers.gen.cc", TAG)
 
 
 if __name__ == "__main__":

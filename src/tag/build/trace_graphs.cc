@@ -18,9 +18,20 @@ namespace {
 using trace::EventKind;
 using trace::kNone;
 
-// Call paths with recursion folded: a tree of its own over the trace's call tree.
+// Loop markers: a region of the loop role (a loop's begin and end) and an iteration marker (a
+// zero-length artificial region of the user's, include/causeway's causeway_loop_iteration).
+// Neither is part of the call paths of what runs inside the loop: the task activity graph
+// recorded online walks the stack, which holds no loops, and the two must agree.
+bool IsLoopRegion(const trace::Region& r) { return r.role == trace::RegionRole::kLoop; }
+bool IsIterationMarker(const trace::Region& r) {
+  return r.role == trace::RegionRole::kArtificial && r.paradigm == trace::Paradigm::kUser;
+}
+
+// Call paths with recursion folded and loop markers left out: a tree of its own over the
+// trace's call tree.
 struct FoldedPaths {
-  std::vector<uint32_t> of_callpath;  // trace call path -> folded path
+  std::vector<uint32_t> of_callpath;  // trace call path -> folded path (its children's parent)
+  std::vector<uint32_t> own;          // trace call path -> the folded path naming its node
   std::vector<std::string> name;      // folded path -> "main/solve/MPI_Send"
   uint64_t folded = 0;
 };
@@ -29,29 +40,12 @@ FoldedPaths FoldCallpaths(const trace::Trace& t, uint32_t depth) {
   const trace::CallTree& tree = t.call_tree;
   FoldedPaths f;
   f.of_callpath.resize(tree.size());
+  f.own.resize(tree.size());
   std::vector<trace::CallTree::Node> nodes;
   std::unordered_map<uint64_t, uint32_t> index;
   std::vector<uint32_t> occurrences;
   std::vector<bool> changed(tree.size(), false);  // the folded path differs from the call path
-  for (uint32_t c = 0; c < tree.size(); ++c) {  // parents come before their children
-    uint32_t parent = tree.parent(c) == kNone ? kNone : f.of_callpath[tree.parent(c)];
-    uint32_t region = tree.region(c);
-    occurrences.clear();
-    for (uint32_t p = parent; p != kNone; p = nodes[p].parent) {
-      if (nodes[p].region == region) occurrences.push_back(p);  // deepest first
-    }
-    if (depth > 0 && occurrences.size() >= depth) {
-      // A call deeper than the limit is a call at the limit's depth (the depth-th occurrence
-      // from the root).
-      f.of_callpath[c] = occurrences[occurrences.size() - depth];
-      changed[c] = true;
-      ++f.folded;
-      continue;
-    }
-    if (tree.parent(c) != kNone && changed[tree.parent(c)]) {
-      changed[c] = true;
-      ++f.folded;
-    }
+  auto intern = [&](uint32_t region, uint32_t parent) {
     uint64_t key = (static_cast<uint64_t>(parent) << 32) | region;
     auto [it, inserted] = index.try_emplace(key, static_cast<uint32_t>(nodes.size()));
     if (inserted) {
@@ -59,7 +53,38 @@ FoldedPaths FoldCallpaths(const trace::Trace& t, uint32_t depth) {
       std::string name(t.defs.RegionName(region));
       f.name.push_back(parent == kNone ? name : f.name[parent] + "/" + name);
     }
-    f.of_callpath[c] = it->second;
+    return it->second;
+  };
+  for (uint32_t c = 0; c < tree.size(); ++c) {  // parents come before their children
+    uint32_t parent = tree.parent(c) == kNone ? kNone : f.of_callpath[tree.parent(c)];
+    uint32_t region = tree.region(c);
+    const bool inherited = tree.parent(c) != kNone && changed[tree.parent(c)];
+    if (region < t.defs.regions.size() &&
+        (IsLoopRegion(t.defs.regions[region]) || IsIterationMarker(t.defs.regions[region]))) {
+      // Transparent: what runs inside has the parent's path; the marker's own node is named
+      // by the parent's path and its name.
+      f.of_callpath[c] = parent;
+      f.own[c] = intern(region, parent);
+      changed[c] = inherited;
+      continue;
+    }
+    occurrences.clear();
+    for (uint32_t p = parent; p != kNone; p = nodes[p].parent) {
+      if (nodes[p].region == region) occurrences.push_back(p);  // deepest first
+    }
+    if (depth > 0 && occurrences.size() >= depth) {
+      // A call deeper than the limit is a call at the limit's depth (the depth-th occurrence
+      // from the root).
+      f.of_callpath[c] = f.own[c] = occurrences[occurrences.size() - depth];
+      changed[c] = true;
+      ++f.folded;
+      continue;
+    }
+    if (inherited) {
+      changed[c] = true;
+      ++f.folded;
+    }
+    f.of_callpath[c] = f.own[c] = intern(region, parent);
   }
   return f;
 }
@@ -104,8 +129,10 @@ class Builder {
         is_target_[r] = kMpiTarget;
       } else if (MatchesUserRegion(std::string(t.defs.RegionName(r)))) {
         is_target_[r] = kRegionTarget;
-      } else if (region.role == trace::RegionRole::kLoop) {
+      } else if (IsLoopRegion(region)) {
         is_target_[r] = kLoopMarker;
+      } else if (IsIterationMarker(region)) {
+        is_target_[r] = kIterationMarker;
       }
     }
     member_instance_.resize(sync.members.size(), kNone);
@@ -138,7 +165,7 @@ class Builder {
   }
 
  private:
-  enum : uint8_t { kNotTarget, kMpiTarget, kRegionTarget, kLoopMarker };
+  enum : uint8_t { kNotTarget, kMpiTarget, kRegionTarget, kLoopMarker, kIterationMarker };
 
   bool MatchesUserRegion(const std::string& name) const {
     for (const std::string& pattern : options_.regions) {
@@ -184,6 +211,7 @@ class Builder {
       }
     }
     std::unordered_map<uint64_t, uint32_t> collective_started;  // request id -> activity index
+    std::vector<uint32_t> open_loops;  // loop_entry nodes of the loops the walk is in
 
     for (uint32_t i = 0; i < ev.size(); ++i) {
       EventKind kind = ev.kind(i);
@@ -191,12 +219,21 @@ class Builder {
       uint32_t callpath = ev.ref(i);
       uint8_t target = TargetOf(callpath);
       if (target == kNotTarget) continue;
-      uint32_t path = folded_.of_callpath[callpath];
+      uint32_t path = folded_.own[callpath];
       std::string_view name = t_.defs.RegionName(t_.call_tree.region(callpath));
+      if (target == kIterationMarker) {
+        if (kind == EventKind::kEnter && !open_loops.empty()) r.Iteration(open_loops.back());
+        continue;
+      }
       if (target == kLoopMarker) {
         NodeKind marker = kind == EventKind::kEnter ? NodeKind::kLoopEntry : NodeKind::kLoopExit;
         uint32_t node = r.NodeFor(NodeKey(marker, path), marker, name, folded_.name[path]);
         r.Visit(node, ev.time(i), ev.time(i));
+        if (kind == EventKind::kEnter) {
+          open_loops.push_back(node);
+        } else if (!open_loops.empty()) {
+          open_loops.pop_back();
+        }
         continue;
       }
       if (kind != EventKind::kEnter) continue;  // a Leave of a target the walk skipped past

@@ -11,8 +11,12 @@
 //     show;
 //   - counts: every node and edge ran equally often;
 //   - times: Eq. 2's distance, the square root of the summed squared differences of the
-//     nodes' and edges' total times, is at most `tolerance` times the larger process's total
-//     time (seed 003 leaves "2%" undefined; this is its reading).
+//     nodes' and flow edges' total times, is at most `tolerance` times the larger process's
+//     total time (seed 003 leaves "2%" undefined; this is its reading). Message and completion
+//     edges are left out of the sum: their times restate a node's or overlap a flow edge's,
+//     and the nodes and flow edges alone partition the process's time. So are MPI_Init's and
+//     MPI_Finalize's times: the launcher's skew and the library's teardown, not the program's
+//     behaviour (their counts and places in the graph are compared as any node's).
 // A process joins the first class whose representative (its lowest rank) it is equivalent to.
 //
 //   std::vector<Cluster> classes = ClusterProcesses(graphs, {.tolerance = 0.02});

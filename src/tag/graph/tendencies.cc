@@ -53,12 +53,12 @@ std::vector<std::pair<std::string, double>> ActivityTimes(const ProcessGraph& g)
   std::vector<std::pair<std::string, double>> times;
   for (const Node& n : g.nodes) {
     if (n.kind != NodeKind::kStart && n.kind != NodeKind::kEnd) {
-      times.emplace_back(n.callpath, n.time.total);
+      times.emplace_back(NodeLabel(n), n.time.total);
     }
   }
   for (const Edge& e : g.edges) {
     if (e.kind == EdgeKind::kFlow) {
-      times.emplace_back(g.nodes[e.from].callpath + " -> " + g.nodes[e.to].callpath,
+      times.emplace_back(NodeLabel(g.nodes[e.from]) + " -> " + NodeLabel(g.nodes[e.to]),
                          e.time.total);
     }
   }

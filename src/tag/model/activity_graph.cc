@@ -84,4 +84,8 @@ double ProcessGraph::TotalTicks() const {
   return total;
 }
 
+std::string NodeLabel(const Node& node) {
+  return node.callsite.empty() ? node.callpath : node.callpath + " @ " + node.callsite;
+}
+
 }  // namespace cw::tag

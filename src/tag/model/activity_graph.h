@@ -66,8 +66,17 @@ struct Node {
   NodeKind kind = NodeKind::kMpi;
   std::string name;      // the region, e.g. "MPI_Send"; "start" and "end" for those nodes
   std::string callpath;  // the region path from the root, e.g. "main/f1/foo/MPI_Send"
+  // Online graphs: where in its function the activity was called ("exchange+0x2a"); two calls
+  // of one MPI function in one function are two nodes (seed 003 §3.3). Empty for graphs built
+  // from a trace, which records no call sites.
+  std::string callsite;
   Stats time;            // duration of each occurrence, exit minus entry (0 for markers)
+  uint64_t iterations = 0;  // loop_entry: the iterations its loop marked (0 if it marks none)
 };
+
+// A node's name for people and for matching nodes across processes: its call path, and its call
+// site where it has one ("main/MPI_Barrier @ main+0x52").
+std::string NodeLabel(const Node& node);
 
 struct Edge {
   EdgeKind kind = EdgeKind::kFlow;

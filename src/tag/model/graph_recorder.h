@@ -33,6 +33,8 @@ class GraphRecorder {
   // One occurrence of `node` from `entry` to `exit` (equal for markers), following the previous
   // activity: the flow edge between them gets the time from the previous exit to this entry.
   void Visit(uint32_t node, uint64_t entry, uint64_t exit);
+  // An iteration of the loop whose loop_entry node is `loop_entry` began.
+  void Iteration(uint32_t loop_entry) { ++graph_.nodes[loop_entry].iterations; }
   // `completion` completed a request that `start` began; `gap` is the time between them.
   void Complete(uint32_t completion, uint32_t start, double gap);
   void MessageOut(uint32_t node, uint32_t peer, uint32_t peer_location, uint64_t bytes,

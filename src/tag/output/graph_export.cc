@@ -62,7 +62,7 @@ View PtagView(const TagDocument& doc) {
 View ClustersView(const TagDocument& doc) {
   View view;
   std::map<uint32_t, size_t> class_of_location;
-  std::vector<std::map<std::pair<NodeKind, std::string>, uint32_t>> rep_nodes;
+  std::vector<std::map<std::pair<NodeKind, std::string>, uint32_t>> rep_nodes;  // by label
   for (size_t c = 0; c < doc.clusters.size(); ++c) {
     const Cluster& cluster = doc.clusters[c];
     const ProcessGraph& rep = doc.processes[cluster.representative];
@@ -73,7 +73,7 @@ View ClustersView(const TagDocument& doc) {
     for (uint32_t m : cluster.members) class_of_location[doc.processes[m].location] = c;
     auto& index = rep_nodes.emplace_back();
     for (uint32_t v = 0; v < rep.nodes.size(); ++v) {
-      index[{rep.nodes[v].kind, rep.nodes[v].callpath}] = v;
+      index[{rep.nodes[v].kind, NodeLabel(rep.nodes[v])}] = v;
     }
   }
   std::map<uint32_t, const ProcessGraph*> graph_of_location;
@@ -82,7 +82,7 @@ View ClustersView(const TagDocument& doc) {
   auto rep_node = [&](size_t c, uint32_t location, uint32_t node) -> uint32_t {
     const ProcessGraph* g = graph_of_location.at(location);
     if (node >= g->nodes.size()) return kNoNode;
-    auto it = rep_nodes[c].find({g->nodes[node].kind, g->nodes[node].callpath});
+    auto it = rep_nodes[c].find({g->nodes[node].kind, NodeLabel(g->nodes[node])});
     return it == rep_nodes[c].end() ? kNoNode : it->second;
   };
   std::map<std::tuple<std::string, std::string, std::string>, CrossEdge> summed;
@@ -157,7 +157,7 @@ std::string Dot(const View& view, const std::string& name) {
       const Node& n = g.nodes[v];
       double share = total > 0 ? n.time.total / total : 0;
       out += "    \"" + NodeId(group.id, v) + "\" [label=\"" +
-             DotText(n.name + "\n" + n.callpath + "\n" + std::to_string(n.time.count) + "x, " +
+             DotText(n.name + "\n" + NodeLabel(n) + "\n" + std::to_string(n.time.count) + "x, " +
                      Number(g.Seconds(n.time.total)) + " s") +
              "\", penwidth=" + Number(1 + 4 * share) + "];\n";
     }
@@ -188,7 +188,8 @@ std::string Graphml(const View& view, const std::string& name) {
       "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
       "<graphml xmlns=\"http://graphml.graphdrawing.org/xmlns\">\n";
   const char* keys[][3] = {{"kind", "all", "string"},      {"name", "node", "string"},
-                           {"callpath", "node", "string"}, {"count", "all", "long"},
+                           {"callpath", "node", "string"}, {"callsite", "node", "string"},
+                           {"count", "all", "long"},
                            {"time", "all", "double"},      {"share", "all", "double"},
                            {"members", "node", "string"},  {"bytes", "edge", "long"},
                            {"peer", "edge", "long"},       {"back", "edge", "boolean"},
@@ -205,6 +206,7 @@ std::string Graphml(const View& view, const std::string& name) {
       const Node& n = g.nodes[v];
       out += "    <node id=\"" + NodeId(group.id, v) + "\">" + Data("kind", NodeKindName(n.kind)) +
              Data("name", n.name) + Data("callpath", n.callpath) +
+             (n.callsite.empty() ? "" : Data("callsite", n.callsite)) +
              Data("count", std::to_string(n.time.count)) +
              Data("time", Number(g.Seconds(n.time.total))) +
              Data("share", Number(total > 0 ? n.time.total / total : 0)) +

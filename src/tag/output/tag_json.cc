@@ -8,17 +8,19 @@ namespace {
 
 using nlohmann::json;
 
-json StatsJson(const Stats& s, const ProcessGraph& g) {
+// A window's graph (what happened between two snapshots) has no extremes of its own: they
+// cannot be taken apart from the run's before it.
+json StatsJson(const Stats& s, const ProcessGraph& g, bool window) {
   return {{"time", g.Seconds(s.total)},
-          {"min", g.Seconds(s.min)},
-          {"max", g.Seconds(s.max)},
+          {"min", window ? json(nullptr) : json(g.Seconds(s.min))},
+          {"max", window ? json(nullptr) : json(g.Seconds(s.max))},
           {"mean", g.Seconds(s.mean())},
           {"stddev", g.Seconds(s.stddev())}};
 }
 
 json OptionalNode(uint32_t node) { return node == kNoNode ? json(nullptr) : json(node); }
 
-json ProcessJson(const ProcessGraph& g) {
+json ProcessJson(const ProcessGraph& g, bool window) {
   const double total = g.TotalTicks();
   auto share = [&](double ticks) { return total > 0 ? ticks / total : 0.0; };
   json nodes = json::array();
@@ -30,7 +32,9 @@ json ProcessJson(const ProcessGraph& g) {
               {"callpath", n.callpath},
               {"count", n.time.count},
               {"share", share(n.time.total)}};
-    j.update(StatsJson(n.time, g));
+    if (!n.callsite.empty()) j["callsite"] = n.callsite;
+    if (n.kind == NodeKind::kLoopEntry) j["iterations"] = n.iterations;
+    j.update(StatsJson(n.time, g, window));
     nodes.push_back(std::move(j));
   }
   json edges = json::array();
@@ -40,7 +44,7 @@ json ProcessJson(const ProcessGraph& g) {
               {"kind", EdgeKindName(e.kind)},
               {"count", e.time.count},
               {"share", e.kind == EdgeKind::kFlow ? share(e.time.total) : 0.0}};
-    j.update(StatsJson(e.time, g));
+    j.update(StatsJson(e.time, g, window));
     if (e.kind == EdgeKind::kFlow) j["back"] = e.back;
     if (e.kind == EdgeKind::kMessageIn || e.kind == EdgeKind::kMessageOut) {
       j["peer"] = e.peer;
@@ -56,7 +60,7 @@ json ProcessJson(const ProcessGraph& g) {
       }
       j["size_histogram"] = std::move(histogram);
     }
-    if (e.kind == EdgeKind::kMessageIn) j["delta_t"] = StatsJson(e.delta_t, g);
+    if (e.kind == EdgeKind::kMessageIn) j["delta_t"] = StatsJson(e.delta_t, g, window);
     edges.push_back(std::move(j));
   }
   json loops = json::array();
@@ -81,12 +85,17 @@ std::string TagJson(const TagDocument& doc) {
   j["format"] = "causeway-tag";
   j["version"] = 1;
   j["source"] = doc.source;
+  j["recorded"] = doc.online ? "online" : "trace";
+  j["window"] = doc.window.empty() ? json(nullptr) : json(doc.window);
+  j["notes"] = doc.notes;
   j["parameters"] = {{"tolerance", doc.tolerance},
                      {"recursion_depth", doc.recursion_depth},
                      {"regions", doc.regions}};
   j["folded_callpaths"] = doc.folded_callpaths;
   json processes = json::array();
-  for (const ProcessGraph& g : doc.processes) processes.push_back(ProcessJson(g));
+  for (const ProcessGraph& g : doc.processes) {
+    processes.push_back(ProcessJson(g, !doc.window.empty()));
+  }
   j["processes"] = std::move(processes);
   json clusters = json::array();
   for (const Cluster& c : doc.clusters) {
@@ -129,6 +138,7 @@ std::string TagJson(const TagDocument& doc) {
                           {"rank", g.rank},
                           {"node", t.node},
                           {"callpath", g.nodes[t.node].callpath},
+                          {"callsite", g.nodes[t.node].callsite},
                           {"peers", t.peers},
                           {"messages", t.messages},
                           {"late", t.late},

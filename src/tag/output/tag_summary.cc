@@ -30,7 +30,7 @@ std::string DescribeClass(const TagDocument& doc, const Cluster& c, size_t index
     return a.ticks < b.ticks;
   });
   if (heaviest != loops.end()) {
-    text += ": loop at " + DisplayText(g.nodes[heaviest->head].callpath) + ", " +
+    text += ": loop at " + DisplayText(NodeLabel(g.nodes[heaviest->head])) + ", " +
             std::to_string(heaviest->iterations) + " iterations";
     if (heaviest->instances > 1) text += " in " + std::to_string(heaviest->instances) + " runs";
     text += " (" + Percent(share(heaviest->ticks)) + " of the time)";
@@ -56,7 +56,7 @@ std::string DescribeClass(const TagDocument& doc, const Cluster& c, size_t index
   std::vector<Item> items;
   for (const Node& n : g.nodes) {
     if (n.time.total > 0) {
-      items.push_back({n.time.total, DisplayText(n.callpath) + " (" +
+      items.push_back({n.time.total, DisplayText(NodeLabel(n)) + " (" +
                                          std::to_string(n.time.count) + " calls)"});
     }
   }
@@ -101,7 +101,14 @@ std::vector<uint32_t> MemberRanks(const TagDocument& doc, const Cluster& cluster
 }
 
 std::string TagSummary(const TagDocument& doc) {
-  std::string text = "Task activity graphs of " + DisplayText(doc.source) + "\n";
+  std::string text = "Task activity graphs of " + DisplayText(doc.source) +
+                     (doc.online ? " (recorded online)" : "") + "\n";
+  if (!doc.window.empty()) {
+    text += "Window " + DisplayText(doc.window) +
+            ": what happened between these snapshots (minima and maxima are of the run so "
+            "far)\n";
+  }
+  for (const std::string& note : doc.notes) text += "Note: " + DisplayText(note) + "\n";
   size_t nodes = 0, edges = 0;
   for (const ProcessGraph& g : doc.processes) {
     nodes += g.nodes.size();
@@ -123,7 +130,7 @@ std::string TagSummary(const TagDocument& doc) {
   for (size_t i = 0; i < tendencies.size() && i < 5; ++i) {
     const Tendency& t = tendencies[i];
     const ProcessGraph& g = doc.processes[t.process];
-    text += "  rank " + std::to_string(g.rank) + " " + DisplayText(g.nodes[t.node].callpath);
+    text += "  rank " + std::to_string(g.rank) + " " + DisplayText(NodeLabel(g.nodes[t.node]));
     if (t.kind == TendencyKind::kLateSender) {
       text += std::string(t.many_senders ? " waits for many late senders (" : " waits for a late sender (") +
               RankList(t.peers) + "): " + std::to_string(t.late) + " of " +

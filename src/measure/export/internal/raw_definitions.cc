@@ -96,6 +96,14 @@ RankDefs ReadDefs(const std::string& path) {
       } else {
         damaged();
       }
+    } else if (key == "region_role") {
+      uint32_t id = 0;
+      std::string role;
+      if (words >> id >> role && (role == "loop" || role == "iteration")) {
+        d.region_roles[id] = role == "loop" ? UserRegionRole::kLoop : UserRegionRole::kIteration;
+      } else {
+        damaged();
+      }
     } else if (key == "unbalanced_regions") {
       words >> d.unbalanced_regions;
     } else if (key == "timer") {

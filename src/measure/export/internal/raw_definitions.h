@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -51,6 +52,8 @@ constexpr uint32_t kMaxLocalComms = 1 << 20;
 constexpr uint32_t kMaxUserRegions = 1 << 24;
 constexpr uint32_t kUndefinedRegion = 0xFFFFFFFFu;  // a region index no definition names
 
+enum class UserRegionRole : uint8_t { kRegion, kLoop, kIteration };
+
 struct RankDefs {
   bool present = false;
   std::vector<std::string> problems;    // damaged lines, skipped
@@ -64,6 +67,9 @@ struct RankDefs {
   std::vector<ClockPoint> clock;  // init, then finalize
   std::string ending = "no end";
   std::vector<std::pair<uint32_t, std::string>> regions;  // user regions: local id, name
+  // User regions that are not plain regions: a loop (causeway_loop_begin) or a loop's
+  // iteration marker (causeway_loop_iteration), by local id.
+  std::map<uint32_t, UserRegionRole> region_roles;
   uint64_t unbalanced_regions = 0;
   uint64_t unrecorded = 0, flushes = 0, flush_ns = 0;
   bool lost = false;

@@ -1,0 +1,33 @@
+#include "cli/tag_report.h"
+
+#include <cstdio>
+
+#include "report/output_file.h"
+#include "tag/graph/clustering.h"
+#include "tag/graph/parallel_graph.h"
+#include "tag/graph/tendencies.h"
+
+namespace cw::cli {
+
+Status WriteTagReport(tag::TagDocument& doc, const std::string& directory, bool quiet) {
+  doc.ptag = tag::InterProcessEdges(doc.processes);
+  doc.clusters = tag::ClusterProcesses(doc.processes, {.tolerance = doc.tolerance});
+  doc.findings = tag::FindTendencies(doc.processes, doc.clusters);
+
+  CW_RETURN_IF_ERROR(report::EnsureDirectory(directory));
+  const std::string summary = tag::TagSummary(doc);
+  CW_RETURN_IF_ERROR(report::WriteTextFile(directory + "/summary.txt", summary));
+  CW_RETURN_IF_ERROR(report::WriteTextFile(directory + "/tag.json", tag::TagJson(doc)));
+  CW_RETURN_IF_ERROR(report::WriteTextFile(directory + "/ptag.dot", tag::PtagDot(doc)));
+  CW_RETURN_IF_ERROR(report::WriteTextFile(directory + "/ptag.graphml", tag::PtagGraphml(doc)));
+  CW_RETURN_IF_ERROR(report::WriteTextFile(directory + "/clusters.dot", tag::ClustersDot(doc)));
+  CW_RETURN_IF_ERROR(
+      report::WriteTextFile(directory + "/clusters.graphml", tag::ClustersGraphml(doc)));
+  if (!quiet) std::fputs(summary.c_str(), stdout);
+  std::printf("\nTask activity graphs written to %s/ (summary.txt, tag.json, ptag.dot, "
+              "ptag.graphml, clusters.dot, clusters.graphml)\n",
+              directory.c_str());
+  return OkStatus();
+}
+
+}  // namespace cw::cli

@@ -1,0 +1,18 @@
+// The files of a task activity graph report, written by `causeway tag` (from a trace or an
+// online run) and by `causeway trace --tag` when its run ends: the application graph, the
+// behaviour classes and the findings are computed here from the processes' graphs.
+#pragma once
+
+#include <string>
+
+#include "base/status.h"
+#include "tag/output/tag_document.h"
+
+namespace cw::cli {
+
+// Fills in doc.ptag, doc.clusters and doc.findings from doc.processes and writes summary.txt,
+// tag.json, ptag.dot/.graphml and clusters.dot/.graphml to `directory`; prints the summary
+// unless `quiet`.
+Status WriteTagReport(tag::TagDocument& doc, const std::string& directory, bool quiet);
+
+}  // namespace cw::cli

@@ -1,0 +1,340 @@
+// The graph's life: started when MPI_Init returns, ended in MPI_Finalize, by MPI_Abort, an exit
+// without MPI_Finalize or a fatal signal; the segment file and the memory map beside it.
+#include "measure/tag_runtime/tag_state.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <sstream>
+
+#include "measure/runtime/timer.h"
+#include "measure/tag_runtime/tag_hooks.h"
+
+namespace cw::measure::tag_runtime {
+namespace {
+
+thread_local bool t_graph_thread = false;
+
+// Every call's update refreshes the latest timer calibration point this often.
+constexpr uint64_t kCalibrationCalls = 4096;
+
+std::string SegmentPath(const State& s) { return s.dir + "/rank-" + std::to_string(s.rank) + ".seg"; }
+std::string MapsPath(const State& s) { return s.dir + "/rank-" + std::to_string(s.rank) + ".maps"; }
+
+// Copies /proc/self/maps beside the segment (what `causeway tag` needs to name the return
+// addresses) and notes the executable ranges it lists.
+void WriteMaps(State& s) {
+  std::string text;
+  if (FILE* in = std::fopen("/proc/self/maps", "r")) {
+    char buffer[4096];
+    size_t n;
+    while ((n = std::fread(buffer, 1, sizeof buffer, in)) > 0) text.append(buffer, n);
+    std::fclose(in);
+  }
+  const std::string path = MapsPath(s), temporary = path + ".new";
+  if (FILE* out = std::fopen(temporary.c_str(), "w")) {
+    std::fwrite(text.data(), 1, text.size(), out);
+    std::fclose(out);
+    std::rename(temporary.c_str(), path.c_str());
+  }
+  s.mapped.clear();
+  std::istringstream lines(text);
+  std::string line;
+  while (std::getline(lines, line)) {
+    unsigned long begin = 0, end = 0;
+    char perms[8] = {};
+    if (std::sscanf(line.c_str(), "%lx-%lx %7s", &begin, &end, perms) == 3 && perms[2] == 'x') {
+      s.mapped.emplace_back(begin, end);
+    }
+  }
+}
+
+bool Mapped(const State& s, uint64_t address) {
+  for (const auto& [begin, end] : s.mapped) {
+    if (address >= begin && address < end) return true;
+  }
+  return false;
+}
+
+// This rank's clock minus rank 0's, by ping-pong (the round trip with the least delay of a
+// few), in timer ticks.
+int64_t MeasureClockOffset(MPI_Comm comm, int rank, int size) {
+  constexpr int kRounds = 5;
+  if (rank == 0) {
+    for (int r = 1; r < size; ++r) {
+      uint64_t best_rtt = ~uint64_t{0};
+      int64_t best = 0;
+      for (int k = 0; k < kRounds; ++k) {
+        const uint64_t t0 = TimerNow();
+        uint64_t remote = 0;
+        PMPI_Send(&t0, 1, MPI_UINT64_T, r, 1, comm);
+        PMPI_Recv(&remote, 1, MPI_UINT64_T, r, 2, comm, MPI_STATUS_IGNORE);
+        const uint64_t t1 = TimerNow();
+        if (t1 - t0 < best_rtt) {
+          best_rtt = t1 - t0;
+          best = static_cast<int64_t>(remote) - static_cast<int64_t>(t0 + (t1 - t0) / 2);
+        }
+      }
+      PMPI_Send(&best, 1, MPI_INT64_T, r, 3, comm);
+    }
+    return 0;
+  }
+  for (int k = 0; k < kRounds; ++k) {
+    uint64_t t0 = 0;
+    PMPI_Recv(&t0, 1, MPI_UINT64_T, 0, 1, comm, MPI_STATUS_IGNORE);
+    const uint64_t now = TimerNow();
+    PMPI_Send(&now, 1, MPI_UINT64_T, 0, 2, comm);
+  }
+  int64_t offset = 0;
+  PMPI_Recv(&offset, 1, MPI_INT64_T, 0, 3, comm, MPI_STATUS_IGNORE);
+  return offset;
+}
+
+std::vector<std::string> SplitCommas(const char* text) {
+  std::vector<std::string> parts;
+  if (text == nullptr) return parts;
+  std::string item;
+  for (const char* c = text;; ++c) {
+    if (*c == ',' || *c == '\0') {
+      if (!item.empty()) parts.push_back(item);
+      item.clear();
+      if (*c == '\0') break;
+    } else {
+      item += *c;
+    }
+  }
+  return parts;
+}
+
+struct sigaction g_previous[65];
+constexpr int kFatalSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM, SIGINT};
+
+void OnFatalSignal(int sig) {
+  EndGraph(tag_segment::RunState::kSignalled, sig);
+  sigaction(sig, &g_previous[sig], nullptr);
+  raise(sig);
+}
+
+void OnExit() { EndGraph(tag_segment::RunState::kExited); }
+
+void InstallHandlers() {
+  for (int sig : kFatalSignals) {
+    struct sigaction action;
+    std::memset(&action, 0, sizeof action);
+    action.sa_handler = OnFatalSignal;
+    sigemptyset(&action.sa_mask);
+    sigaction(sig, &action, &g_previous[sig]);
+  }
+  std::atexit(OnExit);
+}
+
+// The segment file, mapped shared and zero-filled (ftruncate leaves it sparse: pages that are
+// never written take neither memory nor disk).
+void* MapSegment(const std::string& path, uint64_t bytes) {
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_TRUNC, 0644);
+  if (fd < 0) return nullptr;
+  void* memory = MAP_FAILED;
+  if (::ftruncate(fd, static_cast<off_t>(bytes)) == 0) {
+    memory = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  }
+  ::close(fd);
+  return memory == MAP_FAILED ? nullptr : memory;
+}
+
+}  // namespace
+
+State& S() {
+  static State* state = new State();  // never destroyed: wrappers may run during exit
+  return *state;
+}
+
+bool OnGraphThread() { return t_graph_thread && !S().finished.load(std::memory_order_relaxed); }
+
+uint32_t NodeHere(tag_segment::NodeKind kind, uint32_t name) {
+  State& s = S();
+  Frame frames[kMaxFrames];
+  bool truncated = false;
+  const uint32_t n = s.paths->Capture(frames, s.regions.data(),
+                                      static_cast<uint32_t>(s.regions.size()), &truncated);
+  const uint32_t found = s.writer->FindNode(kind, name, frames, n);
+  if (found != kNone) return found;
+  s.writer->Begin();
+  const uint32_t node = s.writer->NodeFor(kind, name, frames, n, truncated);
+  s.writer->Commit();
+  for (uint32_t i = 0; i < n; ++i) {
+    if ((frames[i].address & tag_segment::kRegionFrame) == 0 && !Mapped(s, frames[i].address)) {
+      WriteMaps(s);  // a module loaded since the map was written
+      break;
+    }
+  }
+  return node;
+}
+
+void WritePending(uint32_t node, uint64_t entry, uint64_t exit, const std::vector<PendingIn>& in,
+                  const std::vector<PendingOut>& out,
+                  const std::vector<PendingCompletion>& completions) {
+  tag_segment::SegmentWriter& w = *S().writer;
+  const double duration = exit >= entry ? static_cast<double>(exit - entry) : 0;
+  for (const PendingOut& o : out) w.MessageOut(node, o.peer, o.bytes, duration);
+  const int64_t my_entry = OnRankZeroClock(entry);
+  for (const PendingIn& i : in) {
+    w.MessageIn(i.node, i.peer, i.sender, i.via, i.bytes, duration,
+                static_cast<double>(i.sender_entry - my_entry));
+  }
+  for (const PendingCompletion& c : completions) {
+    if (c.start == node) continue;  // begun and completed in one activity
+    w.Complete(node, c.start, entry >= c.started ? static_cast<double>(entry - c.started) : 0);
+  }
+}
+
+void EndGraph(tag_segment::RunState state, int signal) {
+  State& s = S();
+  if (!s.started.load() || s.finished.exchange(true)) return;
+  tag_segment::Header& h = s.writer->header();
+  h.signal = signal;
+  // A signal that arrived in the middle of an update leaves the counter odd: the update is not
+  // finished, so only the state is set, and readers report the last activity as partial.
+  if (h.sequence.load(std::memory_order_relaxed) % 2 == 1) {
+    h.state.store(static_cast<uint32_t>(state), std::memory_order_release);
+    return;
+  }
+  s.writer->Begin();
+  const uint64_t now = TimerNow();
+  s.writer->Calibrate(now, MonotonicNow());
+  s.writer->End(now, state);
+  s.writer->Commit();
+}
+
+}  // namespace cw::measure::tag_runtime
+
+namespace cw::measure::tag_hook {
+
+using namespace cw::measure::tag_runtime;
+
+uint64_t Now() { return TimerNow(); }
+
+bool Recording() {
+  const State& s = S();
+  return s.started.load(std::memory_order_relaxed) && !s.finished.load(std::memory_order_relaxed);
+}
+
+HookLock::HookLock() {
+  State& s = S();
+  if (s.thread_level == MPI_THREAD_MULTIPLE) {
+    s.mutex.lock();
+    locked_ = true;
+  }
+}
+
+HookLock::~HookLock() {
+  if (locked_) S().mutex.unlock();
+}
+
+void Started(MpiFunction init, uint64_t enter) {
+  State& s = S();
+  if (s.started) return;
+  PMPI_Comm_rank(MPI_COMM_WORLD, &s.rank);
+  PMPI_Comm_size(MPI_COMM_WORLD, &s.size);
+  PMPI_Query_thread(&s.thread_level);
+  const char* dir = std::getenv("CAUSEWAY_DIR");
+  const std::string base = dir != nullptr && *dir != '\0' ? dir : "causeway-tag";
+  ::mkdir(base.c_str(), 0755);
+  s.dir = base + "/tag";
+  ::mkdir(s.dir.c_str(), 0755);
+  const char* depth_text = std::getenv("CAUSEWAY_TAG_RECURSION_DEPTH");
+  const uint32_t depth =
+      depth_text != nullptr ? static_cast<uint32_t>(std::strtoul(depth_text, nullptr, 10)) : 3;
+  s.region_patterns = SplitCommas(std::getenv("CAUSEWAY_TAG_REGIONS"));
+
+  tag_segment::Capacities capacities;
+  tag_segment::Header probe{};
+  s.segment_bytes = tag_segment::Layout(capacities, probe);
+  s.segment = MapSegment(SegmentPath(s), s.segment_bytes);
+  if (s.segment == nullptr) {
+    if (s.rank == 0) {
+      std::fprintf(stderr, "causeway: cannot write the task activity graph to %s; not recording\n",
+                   s.dir.c_str());
+    }
+    return;
+  }
+  // The graph begins when the process does (the library is loaded before the program's main),
+  // as a trace's program region does.
+  uint64_t begin = LibraryLoadTime();
+  if (begin == 0 || begin > enter) begin = enter;
+  s.writer = std::make_unique<tag_segment::SegmentWriter>(s.segment, capacities, s.rank, s.size,
+                                                          begin);
+  tag_segment::Header& h = s.writer->header();
+  h.pid = static_cast<int32_t>(::getpid());
+  h.recursion_depth = depth;
+  s.paths = std::make_unique<CallPaths>(depth);
+  s.writer->Begin();
+  for (uint32_t f = 0; f < kMpiFunctionCount; ++f) s.names[f] = s.writer->Name(kMpiFunctions[f].name);
+  s.writer->Calibrate(TimerNow(), MonotonicNow());
+  s.writer->Commit();
+  WriteMaps(s);
+
+  MPI_Comm own = MPI_COMM_NULL;
+  PMPI_Comm_dup(MPI_COMM_WORLD, &own);
+  s.clock_offset = MeasureClockOffset(own, s.rank, s.size);
+  h.clock_offset = s.clock_offset;
+  // Rank 0 measures one rank after the other: without this the ranks measured first would
+  // leave MPI_Init early and wait in their first communication for the others, a wait the
+  // program does not have.
+  PMPI_Barrier(own);
+  PMPI_Comm_free(&own);
+  s.piggybacks.AddShadow(MPI_COMM_WORLD);
+  s.piggybacks.AddShadow(MPI_COMM_SELF);
+
+  t_graph_thread = true;
+  s.started = true;
+  InstallHandlers();
+  // MPI_Init itself is the first activity.
+  const uint32_t node = NodeHere(tag_segment::NodeKind::kMpi, s.names[static_cast<uint32_t>(init)]);
+  s.writer->Begin();
+  const uint64_t now = TimerNow();
+  s.writer->Visit(node, enter, now, now);
+  s.writer->Commit();
+}
+
+void Finalizing(MpiFunction finalize) {
+  State& s = S();
+  if (!s.started || s.finished || !t_graph_thread) return;
+  s.call = Call{};
+  s.call.open = true;
+  s.call.entry = TimerNow();
+  s.call.node = NodeHere(tag_segment::NodeKind::kMpi, s.names[static_cast<uint32_t>(finalize)]);
+  // Nothing travels after this: the piggybacks in flight arrive and the shadows go.
+  s.piggybacks.Finish();
+}
+
+void Finalized() {
+  State& s = S();
+  if (!s.started || s.finished || !t_graph_thread || !s.call.open) return;
+  const uint64_t now = TimerNow();
+  s.writer->Begin();
+  s.writer->Visit(s.call.node, s.call.entry, now, now);
+  s.writer->Commit();
+  s.call.open = false;
+  EndGraph(tag_segment::RunState::kEnded);
+}
+
+void Abort(MPI_Comm) {
+  // MPI_Abort does not return: its activity ends here.
+  State& s = S();
+  if (OnGraphThread() && s.call.open) {
+    const uint64_t now = TimerNow();
+    s.writer->Begin();
+    s.writer->Visit(s.call.node, s.call.entry, now, now);
+    s.writer->Commit();
+    s.call.open = false;
+  }
+  EndGraph(tag_segment::RunState::kAborted);
+}
+
+}  // namespace cw::measure::tag_hook

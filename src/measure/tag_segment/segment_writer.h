@@ -1,0 +1,92 @@
+// Updates a task activity graph segment (layout.h) in constant time per activity: seed 003
+// §3.4's update routine (find or create the activity's node, add or update the flow edge from
+// the previous activity, update both profiles) and §4's message and completion edges.
+//
+// One thread writes (the one that initialised MPI). Every change happens between Begin() and
+// Commit(), which make the sequence counter odd and then even again, so that a reader copying
+// the segment meanwhile knows to try again; the writer never waits for a reader. Lookups go
+// through open-addressing tables in the writer's own memory, sized once from the capacities.
+//
+//   SegmentWriter w(memory, bytes, capacities, rank, size, now);
+//   w.Begin();
+//   uint32_t node = w.NodeFor(NodeKind::kMpi, w.Name("MPI_Send"), frames, n);
+//   w.Visit(node, entry, exit);
+//   w.MessageOut(node, dest_rank, bytes, exit - entry);
+//   w.Commit();
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "measure/tag_segment/layout.h"
+
+namespace cw::measure::tag_segment {
+
+class SegmentWriter {
+ public:
+  // Lays out an empty graph (with its start node) in `memory`, which must hold
+  // Layout(capacities) bytes and be zero-filled.
+  SegmentWriter(void* memory, const Capacities& capacities, int32_t rank, int32_t size,
+                uint64_t start_ticks);
+  SegmentWriter(const SegmentWriter&) = delete;
+  SegmentWriter& operator=(const SegmentWriter&) = delete;
+
+  Header& header() { return *header_; }
+
+  void Begin();
+  void Commit();
+
+  // The id of a name in the name pool (interned once: callers keep the ids of names they use
+  // often); kNone if the pool is full.
+  uint32_t Name(std::string_view name);
+
+  // The node of (kind, name id, call path), kNone if there is none yet. Changes nothing: it
+  // may run outside an update.
+  uint32_t FindNode(NodeKind kind, uint32_t name, const Frame* frames, uint32_t count) const;
+  // The node of (kind, name id, call path), created on first use (inside an update); kNone if
+  // the node array is full (counted in Header::lost_nodes).
+  uint32_t NodeFor(NodeKind kind, uint32_t name, const Frame* frames, uint32_t count,
+                   bool truncated = false);
+
+  // One occurrence of `node` from `entry` to `exit` following the previous activity (the flow
+  // edge gets the time from the previous exit to `entry`). `resume` is when the program goes on
+  // after the activity: later than `exit` by what the tool itself spent after the call, which
+  // then counts neither in the node nor in the next flow edge.
+  void Visit(uint32_t node, uint64_t entry, uint64_t exit, uint64_t resume);
+  // Counts an iteration of the loop whose entry node is `loop_entry` (seed 003 §3.2: "for each
+  // loop, we track the number of iterations"), kept in that node's Node::iterations.
+  void Iteration(uint32_t loop_entry);
+  void Complete(uint32_t completion, uint32_t start, double gap);
+  void MessageOut(uint32_t node, uint32_t peer, uint64_t bytes, double time);
+  void MessageIn(uint32_t node, uint32_t peer, uint32_t sender, Via via, uint64_t bytes,
+                 double time, double delta_t);
+
+  // The end node, visited at `at`; the run state says how the program ended.
+  void End(uint64_t at, RunState state);
+
+  // Adds a calibration point (ticks, ns) as the latest one.
+  void Calibrate(uint64_t ticks, uint64_t ns);
+
+ private:
+  // The node's slot in the lookup table: where it is, or the empty slot where it would go.
+  size_t Slot(uint64_t key, NodeKind kind, uint32_t name, const Frame* frames,
+              uint32_t count) const;
+  Edge* EdgeFor(EdgeKind kind, Via via, uint32_t from, uint32_t to, uint32_t peer);
+
+  Header* header_;
+  Node* nodes_;
+  Edge* edges_;
+  Message* messages_;
+  Frame* frames_;
+  char* names_;
+  // Writer-private lookup tables: slot -> id + 1 (0: empty).
+  std::vector<uint32_t> node_slots_;
+  std::vector<uint32_t> edge_slots_;
+  std::vector<uint32_t> name_slots_;
+};
+
+// The key of a node: a hash over its kind, name id and frames, in order.
+uint64_t NodeKey(NodeKind kind, uint32_t name, const Frame* frames, uint32_t count);
+
+}  // namespace cw::measure::tag_segment

@@ -1,0 +1,67 @@
+#include "tag/online/address_names.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <sstream>
+
+namespace cw::tag {
+
+const elf::ElfModule& ModuleCache::Get(const std::string& path) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto [it, inserted] = modules_.try_emplace(path);
+  if (inserted) it->second = elf::ReadElfModule(path);
+  return it->second;
+}
+
+AddressNames::AddressNames(const std::string& maps, ModuleCache& modules) : modules_(modules) {
+  std::istringstream lines(maps);
+  std::string line;
+  while (std::getline(lines, line)) {
+    // "begin-end perms offset dev inode path": only mappings of files name code.
+    uint64_t begin = 0, end = 0, offset = 0;
+    char perms[8] = {};
+    int path_at = 0;
+    if (std::sscanf(line.c_str(), "%" SCNx64 "-%" SCNx64 " %7s %" SCNx64 " %*s %*s %n", &begin,
+                    &end, perms, &offset, &path_at) < 4 ||
+        path_at <= 0 || static_cast<size_t>(path_at) >= line.size() || line[static_cast<size_t>(path_at)] != '/') {
+      continue;
+    }
+    mappings_.push_back({begin, end, offset, line.substr(static_cast<size_t>(path_at))});
+  }
+  std::sort(mappings_.begin(), mappings_.end(),
+            [](const Mapping& a, const Mapping& b) { return a.begin < b.begin; });
+}
+
+FrameName AddressNames::Name(uint64_t return_address) const {
+  char text[64];
+  FrameName result;
+  auto next = std::upper_bound(mappings_.begin(), mappings_.end(), return_address,
+                               [](uint64_t a, const Mapping& m) { return a < m.begin; });
+  if (next == mappings_.begin() || return_address >= std::prev(next)->end) {
+    std::snprintf(text, sizeof text, "0x%" PRIx64, return_address);
+    result.function = result.site = text;
+    return result;
+  }
+  const Mapping& m = *std::prev(next);
+  // The call instruction ends at the return address: the byte before it is the call's, which
+  // matters when a call is a function's last instruction.
+  const uint64_t file_offset = return_address - m.begin + m.offset;
+  const elf::ElfModule& module = modules_.Get(m.path);
+  const uint64_t address = module.AddressOfFileOffset(file_offset);
+  const elf::ElfSymbol* symbol =
+      address == UINT64_MAX ? nullptr : module.SymbolAt(address == 0 ? 0 : address - 1);
+  if (symbol == nullptr) {
+    const size_t slash = m.path.rfind('/');
+    std::snprintf(text, sizeof text, "+0x%" PRIx64, file_offset);
+    result.function = result.site = m.path.substr(slash == std::string::npos ? 0 : slash + 1) + text;
+    return result;
+  }
+  result.function = elf::Demangle(symbol->name);
+  std::snprintf(text, sizeof text, "+0x%" PRIx64, address - symbol->begin);
+  result.site = result.function + text;
+  result.named = true;
+  return result;
+}
+
+}  // namespace cw::tag

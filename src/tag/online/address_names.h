@@ -1,0 +1,55 @@
+// Names the return addresses of a task activity graph recorded online: each rank's segment
+// has beside it a copy of the process's /proc/self/maps (DIR/tag/rank-<r>.maps), which says
+// which file was loaded where; the file's symbol tables (elf/) name the function holding the
+// address. Addresses differ between processes (ASLR), names do not, which is what lets the
+// processes' graphs be compared and merged.
+//
+//   ModuleCache modules;                          // shared by all ranks: one read per file
+//   AddressNames names(maps_text, modules);
+//   FrameName f = names.Name(0x55d0c1a2b3c4);     // {"exchange", "exchange+0x2a"}
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "elf/elf_module.h"
+
+namespace cw::tag {
+
+// The ELF files read so far, by path (thread-safe: ranks are named on worker threads).
+class ModuleCache {
+ public:
+  const elf::ElfModule& Get(const std::string& path);
+
+ private:
+  std::mutex mutex_;
+  std::map<std::string, elf::ElfModule> modules_;
+};
+
+struct FrameName {
+  std::string function;  // demangled; "module+0x1f0" if no symbol holds the address
+  std::string site;      // "function+0x2a": the return address within its function
+  bool named = false;    // a symbol was found
+};
+
+class AddressNames {
+ public:
+  AddressNames(const std::string& maps, ModuleCache& modules);
+  FrameName Name(uint64_t return_address) const;
+  size_t mappings() const { return mappings_.size(); }
+
+ private:
+  struct Mapping {
+    uint64_t begin;
+    uint64_t end;
+    uint64_t offset;
+    std::string path;
+  };
+  std::vector<Mapping> mappings_;  // by begin
+  ModuleCache& modules_;
+};
+
+}  // namespace cw::tag

@@ -1,0 +1,249 @@
+#include "tests/tag/tag_json.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include <gtest/gtest.h>
+
+namespace cw::test {
+
+using nlohmann::json;
+
+TagProcess::TagProcess(const json& tag, int rank) {
+  for (const json& p : tag["processes"]) {
+    if (p["rank"] == rank) json_ = p;
+  }
+  if (json_.is_null()) {
+    ADD_FAILURE() << "no process of rank " << rank;
+    json_ = {{"nodes", json::array()}, {"edges", json::array()}, {"loops", json::array()}};
+  }
+}
+
+std::vector<json> TagProcess::NodesAt(const std::string& callpath) const {
+  std::vector<json> found;
+  for (const json& n : nodes()) {
+    if (n["callpath"] == callpath) found.push_back(n);
+  }
+  return found;
+}
+
+json TagProcess::Node(const std::string& callpath) const {
+  std::vector<json> found = NodesAt(callpath);
+  if (found.size() != 1) {
+    ADD_FAILURE() << "rank " << json_["rank"] << ": " << found.size() << " nodes " << callpath;
+    return {{"id", -1}, {"count", 0}, {"time", 0.0}, {"callpath", callpath}};
+  }
+  return found[0];
+}
+
+json TagProcess::NodeOfKind(const std::string& kind) const {
+  std::vector<json> found;
+  for (const json& n : nodes()) {
+    if (n["kind"] == kind) found.push_back(n);
+  }
+  if (found.size() != 1) {
+    ADD_FAILURE() << "rank " << json_["rank"] << ": " << found.size() << " nodes of kind " << kind;
+    return {{"id", -1}, {"count", 0}, {"iterations", 0}};
+  }
+  return found[0];
+}
+
+json TagProcess::Edge(const std::string& kind, const json& from, const json& to) const {
+  for (const json& e : edges()) {
+    if (e["kind"] == kind && e["from"] == from && e["to"] == to) return e;
+  }
+  ADD_FAILURE() << "rank " << json_["rank"] << ": no " << kind << " edge " << from << " -> " << to;
+  return {{"count", 0}, {"back", false}};
+}
+
+json TagProcess::Flow(const json& from, const json& to) const { return Edge("flow", from, to); }
+json TagProcess::Completion(const json& from, const json& to) const {
+  return Edge("completion", from, to);
+}
+
+json TagProcess::MessageOut(const json& node, int peer) const {
+  for (const json& e : edges()) {
+    if (e["kind"] == "message_out" && e["from"] == node && e["peer"] == peer) return e;
+  }
+  ADD_FAILURE() << "rank " << json_["rank"] << ": node " << node << " sends nothing to " << peer;
+  return {{"count", 0}, {"bytes", 0}, {"size_histogram", json::array()}};
+}
+
+json TagProcess::MessageIn(const json& node, int peer, const json& sender) const {
+  for (const json& e : edges()) {
+    if (e["kind"] == "message_in" && e["to"] == node && e["peer"] == peer && e["from"] == sender) {
+      return e;
+    }
+  }
+  ADD_FAILURE() << "rank " << json_["rank"] << ": node " << node << " receives nothing from "
+                << peer << "'s node " << sender;
+  return {{"count", 0}, {"bytes", 0}, {"time", 0.0}, {"delta_t", {{"mean", 0.0}}}};
+}
+
+std::vector<json> TagProcess::IncomingOf(const json& node) const {
+  std::vector<json> found;
+  for (const json& e : edges()) {
+    if (e["kind"] == "message_in" && e["to"] == node) found.push_back(e);
+  }
+  return found;
+}
+
+std::vector<std::vector<int>> Classes(const json& tag) {
+  std::vector<std::vector<int>> classes;
+  for (const json& c : tag["clusters"]) {
+    std::vector<int> members = c["members"].get<std::vector<int>>();
+    std::sort(members.begin(), members.end());
+    classes.push_back(members);
+  }
+  std::sort(classes.begin(), classes.end());
+  return classes;
+}
+
+namespace {
+
+struct Figures {
+  uint64_t count = 0;
+  double time = 0;
+  uint64_t bytes = 0;
+  uint64_t iterations = 0;
+  bool timed = true;  // its time is compared
+};
+
+using NodeKey = std::pair<std::string, std::string>;  // kind, call path
+
+// A process's graph with its nodes merged by kind and call path.
+struct Merged {
+  std::map<NodeKey, Figures> nodes;
+  std::map<std::tuple<std::string, NodeKey, NodeKey>, Figures> local;  // flow, completion
+  std::map<std::tuple<std::string, NodeKey, int, std::string, NodeKey>, Figures> messages;
+};
+
+bool Untimed(const NodeKey& k) {
+  return k.first == "start" || k.first == "end" || k.second.ends_with("/MPI_Init") ||
+         k.second.ends_with("/MPI_Init_thread") || k.second.ends_with("/MPI_Finalize");
+}
+
+std::map<int, std::vector<NodeKey>> NodeKeys(const json& tag) {
+  std::map<int, std::vector<NodeKey>> keys;
+  for (const json& p : tag["processes"]) {
+    std::vector<NodeKey>& k = keys[p["rank"].get<int>()];
+    for (const json& n : p["nodes"]) k.emplace_back(n["kind"], n["callpath"]);
+  }
+  return keys;
+}
+
+std::map<int, Merged> Merge(const json& tag) {
+  const std::map<int, std::vector<NodeKey>> keys = NodeKeys(tag);
+  std::map<int, Merged> merged;
+  for (const json& p : tag["processes"]) {
+    const int rank = p["rank"];
+    const std::vector<NodeKey>& k = keys.at(rank);
+    Merged& m = merged[rank];
+    for (const json& n : p["nodes"]) {
+      Figures& f = m.nodes[k[n["id"].get<size_t>()]];
+      f.count += n["count"].get<uint64_t>();
+      f.time += n["time"].get<double>();
+      f.iterations += n.value("iterations", uint64_t{0});
+    }
+    for (const json& e : p["edges"]) {
+      const std::string kind = e["kind"];
+      Figures* f = nullptr;
+      if (kind == "flow" || kind == "completion") {
+        const NodeKey from = k[e["from"].get<size_t>()], to = k[e["to"].get<size_t>()];
+        f = &m.local[{kind, from, to}];
+        f->timed = kind == "flow" && !Untimed(from) && !Untimed(to);
+      } else {
+        const bool in = kind == "message_in";
+        const NodeKey node = k[e[in ? "to" : "from"].get<size_t>()];
+        NodeKey sender{"", "?"};
+        if (in && !e["from"].is_null() && keys.count(e["peer"].get<int>()) > 0) {
+          sender = keys.at(e["peer"].get<int>()).at(e["from"].get<size_t>());
+        }
+        f = &m.messages[{kind, node, e["peer"].get<int>(), e["via"], sender}];
+        f->timed = false;
+        f->bytes += e["bytes"].get<uint64_t>();
+      }
+      f->count += e["count"].get<uint64_t>();
+      f->time += e["time"].get<double>();
+    }
+  }
+  return merged;
+}
+
+// Two runs of one program: computation (flow edges) is what the program asks for, up to the
+// scheduler's jitter; the time in MPI calls is mostly waiting for other ranks, whose jitter
+// adds up. Means within 30% plus 2 ms (computation) or 5 ms (calls): a wrong unit, a lost
+// occurrence or the tool's own time counted in would all be far outside.
+void ExpectCloseMeans(const Figures& a, const Figures& b, const std::string& what, double slack) {
+  if (a.count == 0 || b.count == 0) return;
+  const double ma = a.time / static_cast<double>(a.count);
+  const double mb = b.time / static_cast<double>(b.count);
+  EXPECT_LE(std::abs(ma - mb), 0.3 * std::max(ma, mb) + slack)
+      << what << ": mean " << ma << " s online, " << mb << " s offline";
+}
+
+template <typename Map>
+void ExpectSameEntries(const Map& online, const Map& offline, int rank, const char* what) {
+  for (const auto& [key, figures] : online) {
+    auto it = offline.find(key);
+    if (it == offline.end()) {
+      ADD_FAILURE() << "rank " << rank << ": a " << what << " only online";
+      continue;
+    }
+    EXPECT_EQ(figures.count, it->second.count) << "rank " << rank << " " << what;
+    EXPECT_EQ(figures.bytes, it->second.bytes) << "rank " << rank << " " << what;
+    EXPECT_EQ(figures.iterations, it->second.iterations) << "rank " << rank << " " << what;
+    if (figures.timed) ExpectCloseMeans(figures, it->second, std::string(what), 2e-3);
+  }
+  for (const auto& [key, figures] : offline) {
+    if (online.count(key) == 0) ADD_FAILURE() << "rank " << rank << ": a " << what << " only offline";
+  }
+}
+
+}  // namespace
+
+void ExpectSameGraphs(const json& online, const json& offline) {
+  EXPECT_EQ(online["recorded"], "online");
+  EXPECT_EQ(offline["recorded"], "trace");
+  const std::map<int, Merged> on = Merge(online), off = Merge(offline);
+  ASSERT_EQ(on.size(), off.size());
+  for (const auto& [rank, graph] : on) {
+    SCOPED_TRACE("rank " + std::to_string(rank));
+    ASSERT_EQ(off.count(rank), 1u);
+    const Merged& other = off.at(rank);
+    for (const auto& [key, f] : graph.nodes) {
+      auto it = other.nodes.find(key);
+      if (it == other.nodes.end()) {
+        ADD_FAILURE() << "node " << key.second << " only online";
+        continue;
+      }
+      EXPECT_EQ(f.count, it->second.count) << key.second;
+      EXPECT_EQ(f.iterations, it->second.iterations) << key.second;
+      if (!Untimed(key)) ExpectCloseMeans(f, it->second, key.second, 5e-3);
+    }
+    for (const auto& [key, f] : other.nodes) {
+      if (graph.nodes.count(key) == 0) ADD_FAILURE() << "node " << key.second << " only offline";
+    }
+    ExpectSameEntries(graph.local, other.local, rank, "flow or completion edge");
+    ExpectSameEntries(graph.messages, other.messages, rank, "message edge");
+  }
+  // The inter-process edges, by their ends' call paths.
+  auto ptag = [](const json& tag) {
+    const std::map<int, std::vector<NodeKey>> keys = NodeKeys(tag);
+    std::map<std::tuple<int, NodeKey, int, NodeKey, std::string>, std::pair<uint64_t, uint64_t>> e;
+    for (const json& x : tag["ptag_edges"]) {
+      const int from = x["from_rank"], to = x["to_rank"];
+      auto& f = e[{from, keys.at(from).at(x["from_node"].get<size_t>()), to,
+                   keys.at(to).at(x["to_node"].get<size_t>()), x["via"]}];
+      f.first += x["count"].get<uint64_t>();
+      f.second += x["bytes"].get<uint64_t>();
+    }
+    return e;
+  };
+  EXPECT_EQ(ptag(online), ptag(offline));
+}
+
+}  // namespace cw::test
