@@ -178,12 +178,13 @@ class TraceSubcommand final : public Subcommand {
     const auto start = std::chrono::steady_clock::now();
     CW_ASSIGN_OR_RETURN(int exit_status, RunCommand(interval, [&](double seconds) {
                           const tag::SnapshotSummary s =
-                              tag::TakeSnapshot(tag_dir, ++snapshots, seconds);
+                              tag::TakeSnapshot(tag_dir, snapshots + 1, seconds);
+                          if (s.copied > 0) ++snapshots;
                           if (s.busy > 0) {
                             std::fprintf(stderr,
                                          "causeway trace: snapshot %d: %d ranks changed their "
                                          "graphs through every attempt and are missing\n",
-                                         snapshots, s.busy);
+                                         snapshots + (s.copied > 0 ? 0 : 1), s.busy);
                           }
                         }));
     const double seconds =

@@ -255,7 +255,10 @@ void Started(MpiFunction init, uint64_t enter) {
   tag_segment::Capacities capacities;
   tag_segment::Header probe{};
   s.segment_bytes = tag_segment::Layout(capacities, probe);
-  s.segment = MapSegment(SegmentPath(s), s.segment_bytes);
+  // Laid out under another name and renamed when its header is written: a reader that finds
+  // rank-<r>.seg never sees a segment that is not one yet.
+  const std::string fresh = SegmentPath(s) + ".new";
+  s.segment = MapSegment(fresh, s.segment_bytes);
   if (s.segment == nullptr) {
     if (s.rank == 0) {
       std::fprintf(stderr, "causeway: cannot write the task activity graph to %s; not recording\n",
@@ -272,6 +275,7 @@ void Started(MpiFunction init, uint64_t enter) {
   tag_segment::Header& h = s.writer->header();
   h.pid = static_cast<int32_t>(::getpid());
   h.recursion_depth = depth;
+  std::rename(fresh.c_str(), SegmentPath(s).c_str());
   s.paths = std::make_unique<CallPaths>(depth);
   s.writer->Begin();
   for (uint32_t f = 0; f < kMpiFunctionCount; ++f) s.names[f] = s.writer->Name(kMpiFunctions[f].name);

@@ -145,12 +145,19 @@ Status SegmentImage::Subtract(const SegmentImage& earlier) {
   auto* nodes = reinterpret_cast<seg::Node*>(bytes_.data() + b.nodes_offset);
   auto* edges = reinterpret_cast<seg::Edge*>(bytes_.data() + b.edges_offset);
   auto* messages = reinterpret_cast<seg::Message*>(bytes_.data() + b.messages_offset);
+  auto out_of_order = [&] {
+    return MakeError(ErrorCode::kInvalidArgument,
+                     path_ + " and " + earlier.path_ + " are not snapshots of one run, in order");
+  };
   for (uint32_t v = 0; v < a.node_count; ++v) {
     const seg::Node& old = earlier.nodes()[v];
-    if (old.key != nodes[v].key) {
-      return MakeError(ErrorCode::kInvalidArgument,
-                       path_ + " and " + earlier.path_ + " are snapshots of different runs");
-    }
+    if (old.key != nodes[v].key || old.time.count > nodes[v].time.count) return out_of_order();
+  }
+  for (uint32_t e = 0; e < a.edge_count; ++e) {
+    if (earlier.edges()[e].time.count > edges[e].time.count) return out_of_order();
+  }
+  for (uint32_t v = 0; v < a.node_count; ++v) {
+    const seg::Node& old = earlier.nodes()[v];
     SubtractStats(nodes[v].time, old.time);
     nodes[v].iterations -= std::min(nodes[v].iterations, old.iterations);
   }

@@ -39,13 +39,13 @@ SnapshotSummary TakeSnapshot(const std::string& tag_dir, int number, double seco
   SnapshotSummary summary;
   const fs::path where = fs::path(tag_dir) / "snapshots" / std::to_string(number);
   std::error_code ec;
-  fs::create_directories(where, ec);
   for (const auto& entry : fs::directory_iterator(tag_dir, ec)) {
     const std::string name = entry.path().filename().string();
     if (name.rfind("rank-", 0) != 0 || entry.path().extension() != ".seg") continue;
     std::string copy;
     switch (CopyFile(entry.path(), copy)) {
       case seg::SnapshotOutcome::kCopied: {
+        fs::create_directories(where, ec);
         std::ofstream out(where / name, std::ios::binary);
         out.write(copy.data(), static_cast<std::streamsize>(copy.size()));
         ++summary.copied;
@@ -55,7 +55,7 @@ SnapshotSummary TakeSnapshot(const std::string& tag_dir, int number, double seco
       default: ++summary.invalid; break;
     }
   }
-  std::ofstream(where / "time") << seconds << "\n";
+  if (summary.copied > 0) std::ofstream(where / "time") << seconds << "\n";
   return summary;
 }
 

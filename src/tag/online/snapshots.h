@@ -18,7 +18,8 @@ struct SnapshotSummary {
 };
 
 // Copies every rank segment of `tag_dir` into snapshot `number`. Ranks that have not started
-// yet have no segment and are absent from it.
+// yet have no segment and are absent from it; if no rank has, no snapshot is made (copied 0)
+// and the number stays free.
 SnapshotSummary TakeSnapshot(const std::string& tag_dir, int number, double seconds);
 
 }  // namespace cw::tag
