@@ -42,6 +42,12 @@ OTF2_RegionRole ShmemRoleOf(const std::string& name) {
 
 OTF2_RegionRole RoleOf(const std::string& name) {
   if (name.rfind("shmem_", 0) == 0) return ShmemRoleOf(name);
+  // Loops as include/causeway's loop API records them: "loop:NAME" is the loop's region,
+  // "NAME iteration" its iteration marker.
+  if (name.rfind("loop:", 0) == 0) return OTF2_REGION_ROLE_LOOP;
+  if (name.size() > 10 && name.compare(name.size() - 10, 10, " iteration") == 0) {
+    return OTF2_REGION_ROLE_ARTIFICIAL;
+  }
   if (name == "MPI_Barrier" || name == "MPI_Ibarrier") return OTF2_REGION_ROLE_BARRIER;
   for (const char* one2all : {"MPI_Bcast", "MPI_Scatter", "MPI_Scatterv"}) {
     if (name == one2all) return OTF2_REGION_ROLE_COLL_ONE2ALL;
@@ -397,7 +403,8 @@ std::string Scenario::WriteOrDie(const std::string& directory) const {
     const bool shmem = name.rfind("shmem_", 0) == 0;
     // The tracer's buffer flush, as Score-P and causeway's tracer define it.
     const bool flush = name == "TRACE BUFFER FLUSH";
-    uint32_t id = archive.DefineRegion(name, RoleOf(name),
+    uint32_t id = archive.DefineRegion(name.rfind("loop:", 0) == 0 ? name.substr(5) : name,
+                                       RoleOf(name),
                                        mpi     ? OTF2_PARADIGM_MPI
                                        : shmem ? OTF2_PARADIGM_SHMEM
                                        : flush ? OTF2_PARADIGM_MEASUREMENT_SYSTEM

@@ -4,7 +4,9 @@
 // tests then read with otf2::ReadTrace like any Score-P trace. Region definitions follow
 // Score-P's conventions (paradigm MPI and source file "MPI" for MPI calls), so the reader
 // classifies them as it classifies real traces. The default clock has 1 tick per second, so
-// expected values read as plain numbers of seconds.
+// expected values read as plain numbers of seconds. Loops are written as causeway's loop API
+// records them: a region named "loop:NAME" is the loop NAME (role loop), and "NAME iteration"
+// its iteration marker (an artificial region of the user's).
 //
 //   Scenario s(2);
 //   s.rank(0).Enter(0, "main").Send(5, 6, /*to=*/1, /*tag=*/7, /*bytes=*/8).Leave(10, "main");

@@ -117,6 +117,9 @@ using NodeKey = std::pair<std::string, std::string>;  // kind, call path
 // A process's graph with its nodes merged by kind and call path.
 struct Merged {
   std::map<NodeKey, Figures> nodes;
+  // Causal paths by loop and by the sequence of their steps' nodes; the partners are left out
+  // where they depend on the run (wildcard receives), and compared in the programs' own tests.
+  std::map<std::pair<NodeKey, std::vector<NodeKey>>, Figures> paths;
   std::map<std::tuple<std::string, NodeKey, NodeKey>, Figures> local;  // flow, completion
   std::map<std::tuple<std::string, NodeKey, int, std::string, NodeKey>, Figures> messages;
 };
@@ -147,6 +150,14 @@ std::map<int, Merged> Merge(const json& tag) {
       f.count += n["count"].get<uint64_t>();
       f.time += n["time"].get<double>();
       f.iterations += n.value("iterations", uint64_t{0});
+    }
+    for (const json& path : p.value("paths", json::array())) {
+      std::vector<NodeKey> steps;
+      for (const json& step : path["steps"]) steps.push_back(k[step["node"].get<size_t>()]);
+      Figures& f = m.paths[{k[path["loop"].get<size_t>()], steps}];
+      f.count += path["count"].get<uint64_t>();
+      f.time += path["time"].get<double>();
+      f.timed = false;
     }
     for (const json& e : p["edges"]) {
       const std::string kind = e["kind"];
@@ -229,6 +240,7 @@ void ExpectSameGraphs(const json& online, const json& offline) {
     }
     ExpectSameEntries(graph.local, other.local, rank, "flow or completion edge");
     ExpectSameEntries(graph.messages, other.messages, rank, "message edge");
+    ExpectSameEntries(graph.paths, other.paths, rank, "causal path");
   }
   // The inter-process edges, by their ends' call paths.
   auto ptag = [](const json& tag) {

@@ -44,7 +44,8 @@ std::vector<std::vector<int>> Classes(const nlohmann::json& tag);
 // the same nodes by kind and call path (online nodes of one call path at several call sites
 // merged: a trace has no call sites) with the same counts and loop iterations, the same flow
 // and completion edges, the same message edges (node, peer, form, sender's node) with the same
-// counts and bytes, the same inter-process edges; and times of the same size: each node's and
+// counts and bytes, the same inter-process edges, the same causal paths of the marked loops
+// (by their steps' nodes) taken as often; and times of the same size: each node's and
 // flow edge's mean within 30% plus 5 ms or 2 ms (two runs of a program differ by their
 // jitter; tag_json.cc says why these bounds). MPI_Init
 // and MPI_Finalize, and the computation before and after them, are left out of the times: each

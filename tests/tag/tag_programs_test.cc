@@ -117,6 +117,14 @@ TEST(TagProgramsTest, PingPongInAMarkedLoop) {
     EXPECT_EQ(entry["iterations"], kN);
     EXPECT_EQ(p.Flow(entry["id"], first["id"])["count"], 1);
     EXPECT_EQ(p.Flow(second["id"], p.NodeOfKind("loop_exit")["id"])["count"], 1);
+    // One causal path, taken by every iteration: the two calls, each with the other rank.
+    const int other = 1 - rank;
+    ASSERT_EQ(p.json_["paths"].size(), 1u);
+    const json& path = p.json_["paths"][0];
+    EXPECT_EQ(path["loop"], entry["id"]);
+    EXPECT_EQ(path["count"], kN);
+    EXPECT_EQ(path["steps"], (json::array({{{"node", first["id"]}, {"peer", other}},
+                                           {{"node", second["id"]}, {"peer", other}}})));
   }
   // Exactly two inter-process edges, one per direction, N messages each.
   ASSERT_EQ(tag["ptag_edges"].size(), 2u);
@@ -154,6 +162,19 @@ TEST(TagProgramsTest, HaloExchangeWithNonBlockingSends) {
       EXPECT_EQ(p.Flow(recv["id"], recv["id"])["count"], kN);
     }
     EXPECT_EQ(p.NodeOfKind("loop_entry")["iterations"], kN);
+    // Every iteration takes one path: the sends to the neighbours (left first), the receives
+    // from them, MPI_Waitall without a partner.
+    json steps = json::array();
+    for (int peer : {rank - 1, rank + 1}) {
+      if (peer >= 0 && peer < 4) steps.push_back({{"node", isend["id"]}, {"peer", peer}});
+    }
+    for (int peer : {rank - 1, rank + 1}) {
+      if (peer >= 0 && peer < 4) steps.push_back({{"node", recv["id"]}, {"peer", peer}});
+    }
+    steps.push_back({{"node", waitall["id"]}, {"peer", nullptr}});
+    ASSERT_EQ(p.json_["paths"].size(), 1u);
+    EXPECT_EQ(p.json_["paths"][0]["steps"], steps);
+    EXPECT_EQ(p.json_["paths"][0]["count"], kN);
   }
   // Six inter-process edges: 0->1, 1->0, 1->2, 2->1, 2->3, 3->2.
   std::set<std::pair<int, int>> pairs;
@@ -184,6 +205,20 @@ TEST(TagProgramsTest, MasterWorkerWithWildcardReceives) {
   }
   // The workers send to the same absolute rank: one class, the master another.
   EXPECT_EQ(Classes(tag), (std::vector<std::vector<int>>{{0}, {1, 2, 3}}));
+  // The master's marked rounds: the paths differ by the order the workers' results came in
+  // (seed 003's loop 19), each a permutation of the three workers, R rounds in all.
+  uint64_t rounds = 0;
+  for (const json& path : master.json_["paths"]) {
+    rounds += path["count"].get<uint64_t>();
+    std::set<int> workers;
+    ASSERT_EQ(path["steps"].size(), 3u);
+    for (const json& step : path["steps"]) {
+      EXPECT_EQ(step["node"], recv["id"]);
+      workers.insert(step["peer"].get<int>());
+    }
+    EXPECT_EQ(workers, (std::set<int>{1, 2, 3}));
+  }
+  EXPECT_EQ(rounds, static_cast<uint64_t>(kRounds));
   ExpectSameGraphs(tag, Offline("tag_master_worker", 4, std::to_string(kRounds)));
 }
 

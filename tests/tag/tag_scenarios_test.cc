@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "tag/graph/sections.h"
 #include "tag/graph/tendencies.h"
 #include "tag/model/loops.h"
 #include "tests/tag/tag_fixture.h"
@@ -377,6 +378,82 @@ TEST(TagScenarioTest, EdgeStatisticsAndSizeBuckets) {
         << b;
   }
   ExpectConserved(run);
+}
+
+// A marked loop (include/causeway's loop API as a trace records it): rank 0 enters loop
+// "pingpong" at 2 and leaves it at 33; 3 iterations from t0 = 3 + 10 k, each beginning with
+// its marker at t0, sending t0+1..t0+2 to rank 1 and receiving t0+4..t0+5 from it. Rank 1
+// mirrors it without markers.
+TEST(TagScenarioTest, MarkedLoopHasMarkersIterationsAndOneCausalPath) {
+  Scenario s(2);
+  for (int r = 0; r < 2; ++r) s.rank(r).Enter(0, "main").Call(0, 1, "MPI_Init");
+  s.rank(0).Enter(2, "loop:pingpong");
+  for (uint64_t k = 0; k < 3; ++k) {
+    const uint64_t t0 = 3 + 10 * k;
+    s.rank(0).Enter(t0, "pingpong iteration").Leave(t0, "pingpong iteration");
+    s.rank(0).Send(t0 + 1, t0 + 2, 1, 0, 8).Recv(t0 + 4, t0 + 5, 1, 0, 8);
+    s.rank(1).Recv(t0 + 1, t0 + 3, 0, 0, 8).Send(t0 + 3, t0 + 4, 0, 0, 8);
+  }
+  s.rank(0).Leave(33, "loop:pingpong");
+  for (int r = 0; r < 2; ++r) s.rank(r).Call(34, 35, "MPI_Finalize").Leave(36, "main");
+  TagRun run = BuildScenarioTags(s);
+  const tag::ProcessGraph& g = run.Rank(0);
+  // The loop's markers are nodes named by the loop, with the call path of where it runs; the
+  // calls inside keep main/... (a loop is not a function on the stack).
+  const tag::Node& entry = run.NodeOf(0, "main/pingpong");
+  EXPECT_EQ(entry.kind, tag::NodeKind::kLoopEntry);
+  EXPECT_EQ(entry.time.count, 1u);
+  EXPECT_EQ(entry.iterations, 3u);
+  EXPECT_EQ(run.Local(0, EdgeKind::kFlow, "main/pingpong", "main/MPI_Send")->time.total, 2.0);
+  // Send -> Recv three times, the back edge Recv -> Send twice.
+  EXPECT_EQ(run.Local(0, EdgeKind::kFlow, "main/MPI_Send", "main/MPI_Recv")->time.count, 3u);
+  EXPECT_EQ(run.Local(0, EdgeKind::kFlow, "main/MPI_Recv", "main/MPI_Send")->time.count, 2u);
+  // One causal path, taken by all 3 iterations: the send to 1, the receive from 1. Each
+  // iteration lasts from its marker to the next (10 s), the last to the loop's end (33 - 23).
+  ASSERT_EQ(g.paths.size(), 1u);
+  const tag::CausalPath& path = g.paths[0];
+  EXPECT_EQ(path.loop, run.Node(0, "main/pingpong"));
+  EXPECT_EQ(path.steps, (std::vector<tag::PathStep>{{run.Node(0, "main/MPI_Send"), 1},
+                                                    {run.Node(0, "main/MPI_Recv"), 1}}));
+  EXPECT_EQ(path.time.count, 3u);
+  EXPECT_EQ(path.time.total, 30.0);
+  EXPECT_EQ(path.time.min, 10.0);
+  EXPECT_TRUE(run.Rank(1).paths.empty());  // rank 1 marks no loop
+  // The sections: before the loop (start, MPI_Init, the marker), the loop, after it.
+  const std::vector<tag::Section> sections = tag::FindSections(g);
+  ASSERT_EQ(sections.size(), 3u);
+  EXPECT_EQ(sections[1].kind, tag::SectionKind::kLoop);
+  EXPECT_EQ(sections[1].label, "loop pingpong at main/MPI_Send");
+  EXPECT_EQ(sections[1].iterations, 3u);  // the marker's count
+  ExpectConserved(run);
+}
+
+// Seed 003's loop 19: the same activities in every iteration, but the paths differ by the
+// sender: the master receives from workers 1 and 2 in order (1, 2), (2, 1), (1, 2).
+TEST(TagScenarioTest, CausalPathsDifferBySender) {
+  Scenario s(3);
+  for (int r = 0; r < 3; ++r) s.rank(r).Enter(0, "main").Call(0, 1, "MPI_Init");
+  s.rank(0).Enter(2, "loop:collect");
+  const int order[3][2] = {{1, 2}, {2, 1}, {1, 2}};
+  for (uint64_t k = 0; k < 3; ++k) {
+    const uint64_t t0 = 3 + 10 * k;
+    s.rank(0).Enter(t0, "collect iteration").Leave(t0, "collect iteration");
+    for (uint64_t j = 0; j < 2; ++j) {
+      const int w = order[k][j];
+      s.rank(0).Recv(t0 + 1 + 2 * j, t0 + 2 + 2 * j, w, 0, 8);
+      s.rank(w).Send(t0 + 1 + 2 * j, t0 + 2 + 2 * j, 0, 0, 8);
+    }
+  }
+  s.rank(0).Leave(33, "loop:collect");
+  for (int r = 0; r < 3; ++r) s.rank(r).Call(34, 35, "MPI_Finalize").Leave(36, "main");
+  TagRun run = BuildScenarioTags(s);
+  const std::vector<tag::CausalPath>& paths = run.Rank(0).paths;
+  ASSERT_EQ(paths.size(), 2u);
+  const uint32_t recv = run.Node(0, "main/MPI_Recv");
+  EXPECT_EQ(paths[0].steps, (std::vector<tag::PathStep>{{recv, 1}, {recv, 2}}));
+  EXPECT_EQ(paths[0].time.count, 2u);
+  EXPECT_EQ(paths[1].steps, (std::vector<tag::PathStep>{{recv, 2}, {recv, 1}}));
+  EXPECT_EQ(paths[1].time.count, 1u);
 }
 
 TEST(TagScenarioTest, RecursionIsFoldedBeyondTheDepthLimit) {

@@ -151,6 +151,7 @@ CallScope::~CallScope() {
   s.writer->Begin();
   s.writer->Visit(c.node, c.entry, c.exit, TimerNow());
   WritePending(c.node, c.entry, c.exit, c.in, c.out, c.completions);
+  WriteSteps(c.node, c.in, c.out);
   if (++s.calls_since_calibration >= kCalibrationCalls) {
     s.calls_since_calibration = 0;
     s.writer->Calibrate(TimerNow(), MonotonicNow());

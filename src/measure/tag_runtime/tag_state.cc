@@ -193,6 +193,21 @@ void WritePending(uint32_t node, uint64_t entry, uint64_t exit, const std::vecto
   }
 }
 
+void WriteSteps(uint32_t node, const std::vector<PendingIn>& in, const std::vector<PendingOut>& out) {
+  tag_segment::SegmentWriter& w = *S().writer;
+  bool any = false;
+  for (const PendingOut& o : out) {
+    w.Step(node, o.peer);
+    any = true;
+  }
+  for (const PendingIn& i : in) {
+    if (i.via != tag_segment::Via::kPointToPoint) continue;
+    w.Step(node, i.peer);
+    any = true;
+  }
+  if (!any) w.Step(node, kNone);
+}
+
 void EndGraph(tag_segment::RunState state, int signal) {
   State& s = S();
   if (!s.started.load() || s.finished.exchange(true)) return;

@@ -157,6 +157,11 @@ void WritePending(uint32_t node, uint64_t entry, uint64_t exit, const std::vecto
                   const std::vector<PendingOut>& out,
                   const std::vector<PendingCompletion>& completions);
 
+// The activity's steps of the current iterations' causal paths (inside an update): the
+// partner of each message it sent, then of each point-to-point message it received, or one
+// step without a partner.
+void WriteSteps(uint32_t node, const std::vector<PendingIn>& in, const std::vector<PendingOut>& out);
+
 // Writes the ended graph: the end node and how the program ended.
 void EndGraph(tag_segment::RunState state, int signal = 0);
 

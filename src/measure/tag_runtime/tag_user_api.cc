@@ -81,6 +81,7 @@ extern "C" void causeway_region_end(const char* name) {
     s.writer->Visit(activity.node, activity.entry, exit, TimerNow());
     WritePending(activity.node, activity.entry, exit, activity.in, activity.out,
                  activity.completions);
+    WriteSteps(activity.node, activity.in, activity.out);
     s.writer->Commit();
     activity.node = kNone;
     return;
@@ -97,6 +98,9 @@ extern "C" void causeway_loop_begin(const char* name) {
   const uint32_t id = NameId(name);
   const uint32_t node = NodeHere(NodeKind::kLoopEntry, id);
   Mark(node);
+  s.writer->Begin();
+  s.writer->LoopBegin(node);
+  s.writer->Commit();
   s.loops.push_back(OpenLoop{id, node});
 }
 
@@ -105,7 +109,7 @@ extern "C" void causeway_loop_iteration(const char* name) {
   State& s = S();
   if (s.loops.empty()) return;
   s.writer->Begin();
-  s.writer->Iteration(s.loops.back().entry_node);
+  s.writer->Iteration(TimerNow());
   s.writer->Commit();
 }
 
@@ -115,5 +119,8 @@ extern "C" void causeway_loop_end(const char* name) {
   const uint32_t id = NameId(name);
   if (s.loops.empty() || s.loops.back().name != id) return;
   s.loops.pop_back();
+  s.writer->Begin();
+  s.writer->LoopEnd(TimerNow());
+  s.writer->Commit();
   Mark(NodeHere(NodeKind::kLoopExit, id));
 }

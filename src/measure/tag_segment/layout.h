@@ -118,6 +118,22 @@ struct Message {
   uint64_t size_histogram[kSizeBuckets];
 };
 
+// Causal execution paths (seed 003 §3.7) of the loops the program marks: each distinct
+// sequence of (activity, partner) steps an iteration took, with the iterations that took it.
+struct PathStep {
+  uint32_t node;
+  uint32_t peer;  // world rank, or kNone for an activity without messages
+};
+struct Path {
+  uint32_t loop;  // the loop_entry node
+  uint32_t first_step;
+  uint32_t step_count;
+  uint32_t truncated;  // the iteration had more steps than a path keeps
+  uint64_t key;        // hash of (loop, steps): the writer's lookup key
+  Stats time;          // per iteration: from its marker to the next (or to the loop's end)
+};
+inline constexpr uint32_t kMaxPathSteps = 256;
+
 struct Header {
   char magic[8];
   uint32_t version;
@@ -144,10 +160,14 @@ struct Header {
   uint64_t nodes_offset, edges_offset, messages_offset, frames_offset, names_offset;
   uint32_t node_capacity, edge_capacity, message_capacity, frame_capacity, name_capacity;
   uint32_t node_count, edge_count, message_count, frame_count, name_bytes;
+  uint64_t paths_offset, steps_offset;
+  uint32_t path_capacity, step_capacity;
+  uint32_t path_count, step_count;
   uint64_t segment_bytes;
   // Activities, edges and messages that found their array full, and MPI calls of threads
   // other than the one that initialised MPI (their calls are not in the graph).
   uint64_t lost_nodes, lost_edges, lost_messages;
+  uint64_t lost_paths;  // iterations whose new path found the path or step array full
   uint64_t other_thread_calls;
   // The update routine's state (seed 003 §3.4): the previous activity and its exit.
   uint32_t recent;
@@ -173,6 +193,8 @@ struct Capacities {
   uint32_t messages = 16384;
   uint32_t frames = 262144;
   uint32_t names = 262144;  // bytes
+  uint32_t paths = 4096;
+  uint32_t steps = 262144;
 };
 
 // The size of a segment with these capacities, and its arrays' offsets written into `header`.

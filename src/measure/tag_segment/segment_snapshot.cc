@@ -28,7 +28,12 @@ bool HeaderFits(const Header& h, uint64_t bytes) {
          Within(h.edges_offset, h.edge_capacity, sizeof(Edge), bytes) &&
          Within(h.messages_offset, h.message_capacity, sizeof(Message), bytes) &&
          Within(h.frames_offset, h.frame_capacity, sizeof(Frame), bytes) &&
-         Within(h.names_offset, h.name_capacity, 1, bytes) && h.nodes_offset >= kHeaderBytes &&
+         Within(h.names_offset, h.name_capacity, 1, bytes) &&
+         h.path_count <= h.path_capacity && h.step_count <= h.step_capacity &&
+         Within(h.paths_offset, h.path_capacity, sizeof(Path), bytes) &&
+         Within(h.steps_offset, h.step_capacity, sizeof(PathStep), bytes) &&
+         h.paths_offset >= kHeaderBytes && h.steps_offset >= kHeaderBytes &&
+         h.nodes_offset >= kHeaderBytes &&
          h.edges_offset >= kHeaderBytes && h.messages_offset >= kHeaderBytes &&
          h.frames_offset >= kHeaderBytes && h.names_offset >= kHeaderBytes;
 }
@@ -61,13 +66,16 @@ SnapshotOutcome CopySnapshot(const void* live, uint64_t bytes, std::string& out,
       uint32_t count;
       uint64_t size;
     };
-    const uint64_t old_offsets[5] = {h.nodes_offset, h.edges_offset, h.messages_offset,
-                                     h.frames_offset, h.names_offset};
-    Part parts[5] = {{&h.nodes_offset, &h.node_capacity, h.node_count, sizeof(Node)},
+    const uint64_t old_offsets[7] = {h.nodes_offset,  h.edges_offset, h.messages_offset,
+                                     h.frames_offset, h.names_offset, h.paths_offset,
+                                     h.steps_offset};
+    Part parts[7] = {{&h.nodes_offset, &h.node_capacity, h.node_count, sizeof(Node)},
                      {&h.edges_offset, &h.edge_capacity, h.edge_count, sizeof(Edge)},
                      {&h.messages_offset, &h.message_capacity, h.message_count, sizeof(Message)},
                      {&h.frames_offset, &h.frame_capacity, h.frame_count, sizeof(Frame)},
-                     {&h.names_offset, &h.name_capacity, h.name_bytes, 1}};
+                     {&h.names_offset, &h.name_capacity, h.name_bytes, 1},
+                     {&h.paths_offset, &h.path_capacity, h.path_count, sizeof(Path)},
+                     {&h.steps_offset, &h.step_capacity, h.step_count, sizeof(PathStep)}};
     uint64_t at = kHeaderBytes;
     for (Part& p : parts) {
       *p.offset = at;
@@ -76,7 +84,7 @@ SnapshotOutcome CopySnapshot(const void* live, uint64_t bytes, std::string& out,
     }
     h.segment_bytes = at;
     out.assign(at, '\0');
-    for (int i = 0; i < 5; ++i) {
+    for (int i = 0; i < 7; ++i) {
       std::memcpy(out.data() + *parts[i].offset, static_cast<const char*>(live) + old_offsets[i],
                   parts[i].count * parts[i].size);
     }

@@ -49,6 +49,10 @@ uint64_t Layout(const Capacities& c, Header& h) {
   place(h.messages_offset, uint64_t{c.messages} * sizeof(Message));
   place(h.frames_offset, uint64_t{c.frames} * sizeof(Frame));
   place(h.names_offset, c.names);
+  place(h.paths_offset, uint64_t{c.paths} * sizeof(Path));
+  place(h.steps_offset, uint64_t{c.steps} * sizeof(PathStep));
+  h.path_capacity = c.paths;
+  h.step_capacity = c.steps;
   h.node_capacity = c.nodes;
   h.edge_capacity = c.edges;
   h.message_capacity = c.messages;
@@ -84,6 +88,10 @@ SegmentWriter::SegmentWriter(void* memory, const Capacities& capacities, int32_t
   messages_ = At<Message>(memory, h.messages_offset);
   frames_ = At<Frame>(memory, h.frames_offset);
   names_ = At<char>(memory, h.names_offset);
+  paths_ = At<Path>(memory, h.paths_offset);
+  steps_ = At<PathStep>(memory, h.steps_offset);
+  path_slots_.assign(TableSize(h.path_capacity), 0);
+  loops_.reserve(8);
   node_slots_.assign(TableSize(h.node_capacity), 0);
   edge_slots_.assign(TableSize(h.edge_capacity), 0);
   name_slots_.assign(TableSize(h.name_capacity / 8 + 1), 0);
@@ -224,8 +232,79 @@ void SegmentWriter::Visit(uint32_t node, uint64_t entry, uint64_t exit, uint64_t
   h.last_ticks = h.recent_exit;
 }
 
-void SegmentWriter::Iteration(uint32_t loop_entry) {
-  if (loop_entry != kNone) ++nodes_[loop_entry].iterations;
+void SegmentWriter::LoopBegin(uint32_t loop_entry) {
+  OpenLoop& loop = loops_.emplace_back();
+  loop.entry = loop_entry;
+  loop.steps.reserve(kMaxPathSteps);
+}
+
+void SegmentWriter::Iteration(uint64_t at) {
+  if (loops_.empty()) return;
+  OpenLoop& loop = loops_.back();
+  if (loop.entry != kNone) ++nodes_[loop.entry].iterations;
+  EndIteration(loop, at);
+  loop.in_iteration = true;
+  loop.began = at;
+}
+
+void SegmentWriter::LoopEnd(uint64_t at) {
+  if (loops_.empty()) return;
+  EndIteration(loops_.back(), at);
+  loops_.pop_back();
+}
+
+void SegmentWriter::Step(uint32_t node, uint32_t peer) {
+  if (node == kNone) return;
+  for (OpenLoop& loop : loops_) {
+    if (!loop.in_iteration) continue;
+    if (loop.steps.size() < kMaxPathSteps) {
+      loop.steps.push_back(PathStep{node, peer});
+    } else {
+      loop.truncated = true;
+    }
+  }
+}
+
+void SegmentWriter::EndIteration(OpenLoop& loop, uint64_t at) {
+  if (!loop.in_iteration) return;
+  loop.in_iteration = false;
+  Header& h = *header_;
+  const uint32_t count = static_cast<uint32_t>(loop.steps.size());
+  uint64_t key = Mix(loop.entry);
+  for (const PathStep& step : loop.steps) key = Mix(key ^ ((uint64_t{step.node} << 32) | step.peer));
+  const size_t mask = path_slots_.size() - 1;
+  size_t slot = key & mask;
+  Path* path = nullptr;
+  for (;; slot = (slot + 1) & mask) {
+    const uint32_t entry = path_slots_[slot];
+    if (entry == 0) break;
+    Path& p = paths_[entry - 1];
+    if (p.key == key && p.loop == loop.entry && p.step_count == count &&
+        std::memcmp(steps_ + p.first_step, loop.steps.data(), count * sizeof(PathStep)) == 0) {
+      path = &p;
+      break;
+    }
+  }
+  if (path == nullptr) {
+    if (h.path_count == h.path_capacity || uint64_t{h.step_count} + count > h.step_capacity) {
+      ++h.lost_paths;
+      loop.steps.clear();
+      loop.truncated = false;
+      return;
+    }
+    path = &paths_[h.path_count];
+    path->loop = loop.entry;
+    path->first_step = h.step_count;
+    path->step_count = count;
+    path->key = key;
+    if (count > 0) std::memcpy(steps_ + h.step_count, loop.steps.data(), count * sizeof(PathStep));
+    h.step_count += count;
+    path_slots_[slot] = ++h.path_count;
+  }
+  path->truncated |= loop.truncated ? 1u : 0u;
+  Add(path->time, at >= loop.began ? static_cast<double>(at - loop.began) : 0);
+  loop.steps.clear();
+  loop.truncated = false;
 }
 
 void SegmentWriter::Complete(uint32_t completion, uint32_t start, double gap) {
@@ -266,6 +345,8 @@ void SegmentWriter::MessageIn(uint32_t node, uint32_t peer, uint32_t sender, Via
 
 void SegmentWriter::End(uint64_t at, RunState state) {
   Header& h = *header_;
+  // Loops still open (the program ended inside one) end where it did.
+  while (!loops_.empty()) LoopEnd(at >= h.recent_exit ? at : h.recent_exit);
   const uint32_t end = NodeFor(NodeKind::kEnd, Name("end"), nullptr, 0);
   const uint64_t when = at >= h.recent_exit ? at : h.recent_exit;
   Visit(end, when, when, when);

@@ -54,9 +54,15 @@ class SegmentWriter {
   // after the activity: later than `exit` by what the tool itself spent after the call, which
   // then counts neither in the node nor in the next flow edge.
   void Visit(uint32_t node, uint64_t entry, uint64_t exit, uint64_t resume);
-  // Counts an iteration of the loop whose entry node is `loop_entry` (seed 003 §3.2: "for each
-  // loop, we track the number of iterations"), kept in that node's Node::iterations.
-  void Iteration(uint32_t loop_entry);
+  // Loops the program marks (seed 003 §3.2, §3.7): the loop whose entry node is `loop_entry`
+  // begins; an iteration of the innermost open loop begins at `at` (counted in its entry
+  // node's Node::iterations, and ending the iteration before); the innermost loop ends at
+  // `at`. Between them every Step() goes to the current iteration of each open loop, whose
+  // sequence of steps becomes a causal path when the iteration ends.
+  void LoopBegin(uint32_t loop_entry);
+  void Iteration(uint64_t at);
+  void LoopEnd(uint64_t at);
+  void Step(uint32_t node, uint32_t peer);
   void Complete(uint32_t completion, uint32_t start, double gap);
   void MessageOut(uint32_t node, uint32_t peer, uint64_t bytes, double time);
   void MessageIn(uint32_t node, uint32_t peer, uint32_t sender, Via via, uint64_t bytes,
@@ -69,6 +75,14 @@ class SegmentWriter {
   void Calibrate(uint64_t ticks, uint64_t ns);
 
  private:
+  struct OpenLoop {
+    uint32_t entry = kNone;
+    bool in_iteration = false;
+    bool truncated = false;
+    uint64_t began = 0;
+    std::vector<PathStep> steps;
+  };
+  void EndIteration(OpenLoop& loop, uint64_t at);
   // The node's slot in the lookup table: where it is, or the empty slot where it would go.
   size_t Slot(uint64_t key, NodeKind kind, uint32_t name, const Frame* frames,
               uint32_t count) const;
@@ -80,6 +94,10 @@ class SegmentWriter {
   Message* messages_;
   Frame* frames_;
   char* names_;
+  Path* paths_;
+  PathStep* steps_;
+  std::vector<OpenLoop> loops_;
+  std::vector<uint32_t> path_slots_;
   // Writer-private lookup tables: slot -> id + 1 (0: empty).
   std::vector<uint32_t> node_slots_;
   std::vector<uint32_t> edge_slots_;

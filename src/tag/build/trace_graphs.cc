@@ -211,7 +211,6 @@ class Builder {
       }
     }
     std::unordered_map<uint64_t, uint32_t> collective_started;  // request id -> activity index
-    std::vector<uint32_t> open_loops;  // loop_entry nodes of the loops the walk is in
 
     for (uint32_t i = 0; i < ev.size(); ++i) {
       EventKind kind = ev.kind(i);
@@ -222,18 +221,15 @@ class Builder {
       uint32_t path = folded_.own[callpath];
       std::string_view name = t_.defs.RegionName(t_.call_tree.region(callpath));
       if (target == kIterationMarker) {
-        if (kind == EventKind::kEnter && !open_loops.empty()) r.Iteration(open_loops.back());
+        if (kind == EventKind::kEnter) r.Iteration(ev.time(i));
         continue;
       }
       if (target == kLoopMarker) {
         NodeKind marker = kind == EventKind::kEnter ? NodeKind::kLoopEntry : NodeKind::kLoopExit;
         uint32_t node = r.NodeFor(NodeKey(marker, path), marker, name, folded_.name[path]);
+        if (kind == EventKind::kLeave) r.LoopEnd(ev.time(i));
         r.Visit(node, ev.time(i), ev.time(i));
-        if (kind == EventKind::kEnter) {
-          open_loops.push_back(node);
-        } else if (!open_loops.empty()) {
-          open_loops.pop_back();
-        }
+        if (kind == EventKind::kEnter) r.LoopBegin(node);
         continue;
       }
       if (kind != EventKind::kEnter) continue;  // a Leave of a target the walk skipped past
@@ -248,7 +244,9 @@ class Builder {
     r.End(ev.last_time());
   }
 
-  // The MPI records of the activity just added: outgoing messages and completion edges.
+  // The MPI records of the activity just added: outgoing messages, completion edges, and the
+  // steps of the current iterations' causal paths (the partners of what it sent, then of what
+  // it received; one step without a partner if neither).
   void Records(uint32_t loc, LocationWork& w,
                const std::unordered_map<uint32_t, uint32_t>& isend_of_completion,
                std::unordered_map<uint64_t, uint32_t>& collective_started) {
@@ -256,6 +254,7 @@ class Builder {
     const uint32_t self = static_cast<uint32_t>(w.activities.size() - 1);
     const Activity a = w.activities[self];
     const double duration = static_cast<double>(ev.time(a.last) - ev.time(a.first));
+    std::vector<uint32_t> sent_to, received_from;
     auto complete = [&](const Activity* start) {
       if (start == nullptr || start->first == a.first) return;  // begun and ended in one call
       uint64_t started_exit = ev.time(start->last);
@@ -275,6 +274,12 @@ class Builder {
             break;
           }
           w.recorder->MessageOut(a.node, RankOf(peer), peer, p.bytes, duration);
+          sent_to.push_back(RankOf(peer));
+          break;
+        }
+        case EventKind::kMpiRecv: {
+          uint32_t peer = PeerLocation(ev.p2p(j), loc);
+          if (peer != kNone) received_from.push_back(RankOf(peer));
           break;
         }
         case EventKind::kMpiIsendComplete: {
@@ -285,6 +290,8 @@ class Builder {
         case EventKind::kMpiIrecv: {
           uint32_t posted = ev.p2p(j).request_link;
           if (posted != kNone && posted < a.first) complete(ActivityOf(w.activities, posted));
+          uint32_t peer = PeerLocation(ev.p2p(j), loc);
+          if (peer != kNone) received_from.push_back(RankOf(peer));
           break;
         }
         case EventKind::kNonBlockingCollectiveRequest:
@@ -302,6 +309,9 @@ class Builder {
           break;
       }
     }
+    for (uint32_t peer : sent_to) w.recorder->Step(a.node, peer);
+    for (uint32_t peer : received_from) w.recorder->Step(a.node, peer);
+    if (sent_to.empty() && received_from.empty()) w.recorder->Step(a.node, kNoRank);
   }
 
   // The node of the activity holding `event` on `loc`, or kNoNode.

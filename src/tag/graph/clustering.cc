@@ -18,38 +18,70 @@ GraphsByLocation IndexByLocation(const std::vector<ProcessGraph>& graphs) {
   return index;
 }
 
+// What is compared of a process: its whole graph, or the nodes of one section and the edges
+// that stay inside it (flow and completion edges with both ends in it, message edges of its
+// nodes).
+struct Part {
+  const ProcessGraph* graph;
+  const std::vector<bool>* nodes = nullptr;  // nullptr: every node
+
+  bool Has(uint32_t v) const { return nodes == nullptr || (v < nodes->size() && (*nodes)[v]); }
+  bool Has(const Edge& e) const {
+    if (e.kind == EdgeKind::kMessageIn) return Has(e.to);
+    if (e.kind == EdgeKind::kMessageOut) return Has(e.from);
+    return Has(e.from) && Has(e.to);
+  }
+  // The part's time: its nodes' and its flow edges' (the whole graph's: TotalTicks()).
+  double Ticks() const {
+    if (nodes == nullptr) return graph->TotalTicks();
+    double ticks = 0;
+    for (uint32_t v = 0; v < graph->nodes.size(); ++v) {
+      if (Has(v)) ticks += graph->nodes[v].time.total;
+    }
+    for (const Edge& e : graph->edges) {
+      if (e.kind == EdgeKind::kFlow && Has(e)) ticks += e.time.total;
+    }
+    return ticks;
+  }
+};
+
 class Comparison {
  public:
-  Comparison(const GraphsByLocation& graphs, const ProcessGraph& a, const ProcessGraph& b)
-      : graphs_(graphs), a_(a), b_(b) {}
+  Comparison(const GraphsByLocation& graphs, Part a, Part b) : graphs_(graphs), a_(a), b_(b) {}
 
   Difference Run(double tolerance, double* distance_out) {
-    if (a_.nodes.size() != b_.nodes.size() || a_.edges.size() != b_.edges.size()) {
-      return Difference::kStructure;
-    }
+    const ProcessGraph& ga = *a_.graph;
+    const ProcessGraph& gb = *b_.graph;
     // Online graphs tell call sites apart (two calls of one function in one function); their
     // names are function-relative, the same in every process.
     std::map<std::tuple<NodeKind, std::string, std::string>, uint32_t> b_nodes;
-    for (uint32_t v = 0; v < b_.nodes.size(); ++v) {
-      b_nodes[{b_.nodes[v].kind, b_.nodes[v].callpath, b_.nodes[v].callsite}] = v;
+    for (uint32_t v = 0; v < gb.nodes.size(); ++v) {
+      if (b_.Has(v)) b_nodes[{gb.nodes[v].kind, gb.nodes[v].callpath, gb.nodes[v].callsite}] = v;
     }
-    node_map_.assign(a_.nodes.size(), kNoNode);
+    node_map_.assign(ga.nodes.size(), kNoNode);
     bool counts_differ = false;
     double squares = 0;
-    for (uint32_t v = 0; v < a_.nodes.size(); ++v) {
-      auto it = b_nodes.find({a_.nodes[v].kind, a_.nodes[v].callpath, a_.nodes[v].callsite});
+    size_t a_nodes = 0;
+    for (uint32_t v = 0; v < ga.nodes.size(); ++v) {
+      if (!a_.Has(v)) continue;
+      ++a_nodes;
+      auto it = b_nodes.find({ga.nodes[v].kind, ga.nodes[v].callpath, ga.nodes[v].callsite});
       if (it == b_nodes.end()) return Difference::kStructure;
       node_map_[v] = it->second;
-      const Node& other = b_.nodes[it->second];
-      counts_differ |= other.time.count != a_.nodes[v].time.count;
-      if (!SetupOrTeardown(a_.nodes[v])) squares += Square(other.time.total - a_.nodes[v].time.total);
+      const Node& other = gb.nodes[it->second];
+      counts_differ |= other.time.count != ga.nodes[v].time.count;
+      if (!SetupOrTeardown(ga.nodes[v])) squares += Square(other.time.total - ga.nodes[v].time.total);
     }
+    if (a_nodes != b_nodes.size()) return Difference::kStructure;
     // Local edges are identified by their mapped ends; message edges by their key, then paired
     // by partner.
     std::map<std::tuple<EdgeKind, uint32_t, uint32_t>, uint32_t> b_local;
     std::multimap<std::string, uint32_t> b_messages;
-    for (uint32_t e = 0; e < b_.edges.size(); ++e) {
-      const Edge& edge = b_.edges[e];
+    size_t b_edges = 0;
+    for (uint32_t e = 0; e < gb.edges.size(); ++e) {
+      const Edge& edge = gb.edges[e];
+      if (!b_.Has(edge)) continue;
+      ++b_edges;
       if (IsMessage(edge)) {
         b_messages.emplace(
             MessageKey(edge, edge.kind == EdgeKind::kMessageIn ? edge.to : edge.from), e);
@@ -57,22 +89,25 @@ class Comparison {
         b_local[{edge.kind, edge.from, edge.to}] = e;
       }
     }
-    std::vector<bool> used(b_.edges.size(), false);
-    for (const Edge& edge : a_.edges) {
+    std::vector<bool> used(gb.edges.size(), false);
+    size_t a_edges = 0;
+    for (const Edge& edge : ga.edges) {
+      if (!a_.Has(edge)) continue;
+      ++a_edges;
       const Edge* match = nullptr;
       if (IsMessage(edge)) {
         uint32_t local = edge.kind == EdgeKind::kMessageIn ? edge.to : edge.from;
         auto [lo, hi] = b_messages.equal_range(MessageKey(edge, node_map_[local]));
         for (auto it = lo; it != hi && match == nullptr; ++it) {
-          const Edge& candidate = b_.edges[it->second];
-          if (!used[it->second] && SamePartner(edge, a_.rank, candidate, b_.rank)) {
+          const Edge& candidate = gb.edges[it->second];
+          if (!used[it->second] && SamePartner(edge, ga.rank, candidate, gb.rank)) {
             used[it->second] = true;
             match = &candidate;
           }
         }
       } else {
         auto it = b_local.find({edge.kind, node_map_[edge.from], node_map_[edge.to]});
-        if (it != b_local.end()) match = &b_.edges[it->second];
+        if (it != b_local.end()) match = &gb.edges[it->second];
       }
       if (match == nullptr) return Difference::kStructure;
       counts_differ |= match->time.count != edge.time.count;
@@ -80,12 +115,12 @@ class Comparison {
       // a message edge's time is its call's, a completion edge's overlaps the flow between.
       if (edge.kind == EdgeKind::kFlow) squares += Square(match->time.total - edge.time.total);
     }
+    if (a_edges != b_edges) return Difference::kStructure;
     if (counts_differ) return Difference::kCounts;
     double distance = std::sqrt(squares);
     if (distance_out != nullptr) *distance_out = distance;
-    return distance <= tolerance * std::max(a_.TotalTicks(), b_.TotalTicks())
-               ? Difference::kEquivalent
-               : Difference::kTimes;
+    return distance <= tolerance * std::max(a_.Ticks(), b_.Ticks()) ? Difference::kEquivalent
+                                                                     : Difference::kTimes;
   }
 
  private:
@@ -120,26 +155,25 @@ class Comparison {
   }
 
   const GraphsByLocation& graphs_;
-  const ProcessGraph& a_;
-  const ProcessGraph& b_;
+  Part a_;
+  Part b_;
   std::vector<uint32_t> node_map_;
 };
 
-}  // namespace
-
-Difference Compare(const std::vector<ProcessGraph>& graphs, uint32_t a, uint32_t b,
-                   double tolerance, double* distance) {
-  return Comparison(IndexByLocation(graphs), graphs[a], graphs[b]).Run(tolerance, distance);
-}
-
-std::vector<Cluster> ClusterProcesses(const std::vector<ProcessGraph>& graphs,
-                                      const ClusterOptions& options) {
+// The classes of `parts` (indices into `graphs` with their node subsets): each joins the first
+// class whose representative it is equivalent to.
+std::vector<Cluster> Classify(const std::vector<ProcessGraph>& graphs,
+                              const std::vector<std::pair<uint32_t, const std::vector<bool>*>>& parts,
+                              double tolerance) {
   std::vector<Cluster> clusters;
+  std::vector<const std::vector<bool>*> subset_of(graphs.size(), nullptr);
   const GraphsByLocation index = IndexByLocation(graphs);
-  for (uint32_t p = 0; p < graphs.size(); ++p) {
+  for (const auto& [p, subset] : parts) {
+    subset_of[p] = subset;
     Cluster* home = nullptr;
     for (Cluster& c : clusters) {
-      if (Comparison(index, graphs[c.representative], graphs[p]).Run(options.tolerance, nullptr) ==
+      const Part rep{&graphs[c.representative], subset_of[c.representative]};
+      if (Comparison(index, rep, Part{&graphs[p], subset}).Run(tolerance, nullptr) ==
           Difference::kEquivalent) {
         home = &c;
         break;
@@ -152,10 +186,10 @@ std::vector<Cluster> ClusterProcesses(const std::vector<ProcessGraph>& graphs,
     home->members.push_back(p);
   }
   for (Cluster& c : clusters) {
-    c.min_ticks = c.max_ticks = graphs[c.members.front()].TotalTicks();
     double sum = 0;
+    c.min_ticks = c.max_ticks = Part{&graphs[c.members.front()], subset_of[c.members.front()]}.Ticks();
     for (uint32_t m : c.members) {
-      double t = graphs[m].TotalTicks();
+      const double t = Part{&graphs[m], subset_of[m]}.Ticks();
       c.min_ticks = std::min(c.min_ticks, t);
       c.max_ticks = std::max(c.max_ticks, t);
       sum += t;
@@ -163,6 +197,54 @@ std::vector<Cluster> ClusterProcesses(const std::vector<ProcessGraph>& graphs,
     c.mean_ticks = sum / static_cast<double>(c.members.size());
   }
   return clusters;
+}
+
+}  // namespace
+
+Difference Compare(const std::vector<ProcessGraph>& graphs, uint32_t a, uint32_t b,
+                   double tolerance, double* distance) {
+  return Comparison(IndexByLocation(graphs), Part{&graphs[a]}, Part{&graphs[b]})
+      .Run(tolerance, distance);
+}
+
+std::vector<Cluster> ClusterProcesses(const std::vector<ProcessGraph>& graphs,
+                                      const ClusterOptions& options) {
+  std::vector<std::pair<uint32_t, const std::vector<bool>*>> parts;
+  for (uint32_t p = 0; p < graphs.size(); ++p) parts.emplace_back(p, nullptr);
+  return Classify(graphs, parts, options.tolerance);
+}
+
+std::vector<SectionClasses> ClusterSections(const std::vector<ProcessGraph>& graphs,
+                                            const std::vector<std::vector<Section>>& sections,
+                                            const ClusterOptions& options) {
+  // The processes that have each section, by its key, in process order.
+  std::map<std::string, std::vector<std::pair<uint32_t, const Section*>>> by_key;
+  std::vector<std::string> order;
+  for (uint32_t p = 0; p < sections.size(); ++p) {
+    for (const Section& s : sections[p]) {
+      auto& holders = by_key[s.key];
+      if (holders.empty()) order.push_back(s.key);
+      holders.emplace_back(p, &s);
+    }
+  }
+  std::vector<SectionClasses> result;
+  for (const std::string& key : order) {
+    const auto& holders = by_key[key];
+    std::vector<std::vector<bool>> masks;
+    masks.reserve(holders.size());
+    std::vector<std::pair<uint32_t, const std::vector<bool>*>> parts;
+    for (const auto& [p, section] : holders) {
+      std::vector<bool>& mask = masks.emplace_back(graphs[p].nodes.size(), false);
+      for (uint32_t v : section->nodes) mask[v] = true;
+    }
+    for (size_t i = 0; i < holders.size(); ++i) parts.emplace_back(holders[i].first, &masks[i]);
+    SectionClasses& sc = result.emplace_back();
+    sc.key = key;
+    sc.kind = holders.front().second->kind;
+    sc.label = holders.front().second->label;
+    sc.classes = Classify(graphs, parts, options.tolerance);
+  }
+  return result;
 }
 
 }  // namespace cw::tag

@@ -23,8 +23,10 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
+#include "tag/graph/sections.h"
 #include "tag/model/activity_graph.h"
 
 namespace cw::tag {
@@ -49,5 +51,18 @@ Difference Compare(const std::vector<ProcessGraph>& graphs, uint32_t a, uint32_t
 
 std::vector<Cluster> ClusterProcesses(const std::vector<ProcessGraph>& graphs,
                                       const ClusterOptions& options);
+
+// Section-level clustering (seed 003 §5.2): for each section key, the classes of the processes
+// that have that section, compared on its nodes and the edges inside it only (the tolerance
+// is then a share of the section's time). Cluster::*_ticks are the members' section times.
+struct SectionClasses {
+  std::string key;
+  SectionKind kind = SectionKind::kSequence;
+  std::string label;
+  std::vector<Cluster> classes;
+};
+std::vector<SectionClasses> ClusterSections(const std::vector<ProcessGraph>& graphs,
+                                            const std::vector<std::vector<Section>>& sections,
+                                            const ClusterOptions& options);
 
 }  // namespace cw::tag

@@ -108,6 +108,23 @@ struct Edge {
   bool back = false;  // flow: returns to an earlier activity (a loop iteration), set by MarkLoops
 };
 
+// A causal execution path (seed 003 §3.7) of a loop the program marked: the sequence of its
+// activities in one iteration, each with the partner of every message it sent or received (a
+// step per message, or one without a partner), in order. Identical sequences are one path.
+struct PathStep {
+  uint32_t node = kNoNode;
+  uint32_t peer = kNoRank;  // the partner's rank; kNoRank for an activity without messages
+  bool operator==(const PathStep&) const = default;
+  auto operator<=>(const PathStep&) const = default;
+};
+struct CausalPath {
+  uint32_t loop = kNoNode;  // the loop_entry node
+  std::vector<PathStep> steps;
+  bool truncated = false;   // the iteration had more steps than a path keeps (kMaxPathSteps)
+  Stats time;               // per iteration that took this path: its duration
+};
+inline constexpr uint32_t kMaxPathSteps = 256;
+
 struct ProcessGraph {
   uint32_t rank = kNoRank;
   uint32_t location = kNoRank;
@@ -115,6 +132,7 @@ struct ProcessGraph {
   double ticks_per_second = 1;
   std::vector<Node> nodes;  // node 0 is start; end is appended when the process ends
   std::vector<Edge> edges;
+  std::vector<CausalPath> paths;  // by loop, then in the order they were first taken
 
   // The time the process spent from start to end: its nodes' time plus its flow edges' time.
   double TotalTicks() const;

@@ -97,7 +97,57 @@ void GraphRecorder::MessageIn(uint32_t node, uint32_t peer, uint32_t peer_locati
   }
 }
 
+void GraphRecorder::LoopBegin(uint32_t loop_entry) {
+  OpenLoop& loop = loops_.emplace_back();
+  loop.entry = loop_entry;
+}
+
+void GraphRecorder::Iteration(uint64_t at) {
+  if (loops_.empty()) return;
+  OpenLoop& loop = loops_.back();
+  ++graph_.nodes[loop.entry].iterations;
+  EndIteration(loop, at);
+  loop.in_iteration = true;
+  loop.began = at;
+}
+
+void GraphRecorder::LoopEnd(uint64_t at) {
+  if (loops_.empty()) return;
+  EndIteration(loops_.back(), at);
+  loops_.pop_back();
+}
+
+void GraphRecorder::Step(uint32_t node, uint32_t peer) {
+  for (OpenLoop& loop : loops_) {
+    if (!loop.in_iteration) continue;
+    if (loop.steps.size() < kMaxPathSteps) {
+      loop.steps.push_back({node, peer});
+    } else {
+      loop.truncated = true;
+    }
+  }
+}
+
+void GraphRecorder::EndIteration(OpenLoop& loop, uint64_t at) {
+  if (!loop.in_iteration) return;
+  auto [it, inserted] = path_of_.try_emplace({loop.entry, loop.steps},
+                                             static_cast<uint32_t>(graph_.paths.size()));
+  if (inserted) {
+    CausalPath& p = graph_.paths.emplace_back();
+    p.loop = loop.entry;
+    p.steps = loop.steps;
+  }
+  CausalPath& path = graph_.paths[it->second];
+  path.truncated |= loop.truncated;
+  path.time.Add(at >= loop.began ? static_cast<double>(at - loop.began) : 0);
+  loop.steps.clear();
+  loop.truncated = false;
+  loop.in_iteration = false;
+}
+
 void GraphRecorder::End(uint64_t end_time) {
+  // Loops still open (a process that ended inside one) end where it did.
+  while (!loops_.empty()) LoopEnd(std::max(end_time, recent_exit_));
   uint32_t end = NodeFor(kEndKey, NodeKind::kEnd, "end", "end");
   uint64_t at = std::max(end_time, recent_exit_);
   Visit(end, at, at);

@@ -11,9 +11,11 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string_view>
 #include <unordered_map>
 #include <utility>
+#include <vector>
 
 #include "tag/model/activity_graph.h"
 
@@ -33,8 +35,16 @@ class GraphRecorder {
   // One occurrence of `node` from `entry` to `exit` (equal for markers), following the previous
   // activity: the flow edge between them gets the time from the previous exit to this entry.
   void Visit(uint32_t node, uint64_t entry, uint64_t exit);
-  // An iteration of the loop whose loop_entry node is `loop_entry` began.
-  void Iteration(uint32_t loop_entry) { ++graph_.nodes[loop_entry].iterations; }
+  // Marked loops (seed 003 §3.2, §3.7): the loop whose loop_entry node is `loop_entry` begins
+  // at `at`; an iteration of the innermost open loop begins at `at` (ending the one before);
+  // the innermost loop ends at `at`. Between them every activity is a step of the current
+  // iteration's causal path, in each loop that is open.
+  void LoopBegin(uint32_t loop_entry);
+  void Iteration(uint64_t at);
+  void LoopEnd(uint64_t at);
+  // A step of the current iterations: `node` with the partner of one of its messages, or
+  // kNoRank once for an activity without messages.
+  void Step(uint32_t node, uint32_t peer);
   // `completion` completed a request that `start` began; `gap` is the time between them.
   void Complete(uint32_t completion, uint32_t start, double gap);
   void MessageOut(uint32_t node, uint32_t peer, uint32_t peer_location, uint64_t bytes,
@@ -65,7 +75,18 @@ class GraphRecorder {
   };
   Edge& EdgeFor(const EdgeKey& key, uint32_t peer);
 
+  struct OpenLoop {
+    uint32_t entry;
+    bool in_iteration = false;
+    uint64_t began = 0;
+    std::vector<PathStep> steps;
+    bool truncated = false;
+  };
+  void EndIteration(OpenLoop& loop, uint64_t at);
+
   ProcessGraph graph_;
+  std::vector<OpenLoop> loops_;
+  std::map<std::pair<uint32_t, std::vector<PathStep>>, uint32_t> path_of_;
   std::unordered_map<uint64_t, uint32_t> node_of_key_;
   std::unordered_map<EdgeKey, uint32_t, EdgeKeyHash> edge_of_key_;
   uint32_t recent_ = 0;  // the start node until the first activity

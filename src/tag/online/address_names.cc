@@ -44,6 +44,8 @@ FrameName AddressNames::Name(uint64_t return_address) const {
     return result;
   }
   const Mapping& m = *std::prev(next);
+  const size_t slash = m.path.rfind('/');
+  result.module = m.path.substr(slash == std::string::npos ? 0 : slash + 1);
   // The call instruction ends at the return address: the byte before it is the call's, which
   // matters when a call is a function's last instruction.
   const uint64_t file_offset = return_address - m.begin + m.offset;
@@ -52,9 +54,8 @@ FrameName AddressNames::Name(uint64_t return_address) const {
   const elf::ElfSymbol* symbol =
       address == UINT64_MAX ? nullptr : module.SymbolAt(address == 0 ? 0 : address - 1);
   if (symbol == nullptr) {
-    const size_t slash = m.path.rfind('/');
     std::snprintf(text, sizeof text, "+0x%" PRIx64, file_offset);
-    result.function = result.site = m.path.substr(slash == std::string::npos ? 0 : slash + 1) + text;
+    result.function = result.site = result.module + text;
     return result;
   }
   result.function = elf::Demangle(symbol->name);

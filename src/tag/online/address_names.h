@@ -32,6 +32,7 @@ class ModuleCache {
 struct FrameName {
   std::string function;  // demangled; "module+0x1f0" if no symbol holds the address
   std::string site;      // "function+0x2a": the return address within its function
+  std::string module;    // the file's name ("libc.so.6"), empty if the address is unmapped
   bool named = false;    // a symbol was found
 };
 

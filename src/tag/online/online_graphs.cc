@@ -42,6 +42,13 @@ struct RankWork {
   uint64_t truncated = 0;
 };
 
+// A frame of the C library's program start (_start, __libc_start_main, __libc_start_call_main,
+// or any frame of libc itself, whose local symbols a stripped libc does not name).
+bool IsProgramStart(const FrameName& f) {
+  return f.function == "_start" || f.function.rfind("__libc_start", 0) == 0 ||
+         f.module.rfind("libc.so", 0) == 0 || f.module.rfind("libc-", 0) == 0;
+}
+
 void ResolveNodes(RankWork& w, const OnlineOptions& options, ModuleCache& modules) {
   const SegmentImage& image = w.rank->image;
   const seg::Header& h = image.header();
@@ -58,27 +65,38 @@ void ResolveNodes(RankWork& w, const OnlineOptions& options, ModuleCache& module
     const NodeKind kind = ToKind(n.kind);
     std::string name(image.Name(n.name));
     std::vector<std::string> path;
-    std::vector<bool> unnamed;
+    std::vector<bool> unnamed, c_start;
     std::string site;
     for (const seg::Frame& f : image.FramesOf(n)) {
       if ((f.address & seg::kRegionFrame) != 0) {
         path.emplace_back(image.Name(static_cast<uint32_t>(f.address)));
         unnamed.push_back(false);
+        c_start.push_back(false);
         continue;
       }
       auto [it, inserted] = named.try_emplace(f.address);
       if (inserted) it->second = names.Name(f.address);
       path.push_back(it->second.function);
       unnamed.push_back(!it->second.named);
+      c_start.push_back(IsProgramStart(it->second));
       site = it->second.site;
     }
     // The program's frames begin at main: what runs before it (the C library's start) is the
-    // same for every path and says nothing.
-    auto main = std::find(path.begin(), path.end(), "main");
-    if (main != path.end()) {
-      unnamed.erase(unnamed.begin(), unnamed.begin() + (main - path.begin()));
-      path.erase(path.begin(), main);
+    // same for every path and says nothing. In an executable without a symbol table (most
+    // packaged programs) main has no name: it is the frame the C library's start called.
+    size_t first = 0;
+    if (auto main = std::find(path.begin(), path.end(), "main"); main != path.end()) {
+      first = static_cast<size_t>(main - path.begin());
+    } else if (auto start = std::find(c_start.rbegin(), c_start.rend(), true);
+               start != c_start.rend() && start != c_start.rbegin()) {
+      first = static_cast<size_t>(c_start.rend() - start);  // the frame after the last one
+      if (unnamed[first]) {
+        path[first] = "main";
+        unnamed[first] = false;
+      }
     }
+    path.erase(path.begin(), path.begin() + static_cast<std::ptrdiff_t>(first));
+    unnamed.erase(unnamed.begin(), unnamed.begin() + static_cast<std::ptrdiff_t>(first));
     w.unnamed_frames += static_cast<uint64_t>(std::count(unnamed.begin(), unnamed.end(), true));
     if (n.truncated) {
       ++w.truncated;
@@ -166,6 +184,29 @@ void BuildEdges(RankWork& w, const std::map<uint32_t, const RankWork*>& by_rank)
   }
 }
 
+// The causal paths, in the merged nodes: paths that became one are one.
+void BuildPaths(RankWork& w) {
+  const SegmentImage& image = w.rank->image;
+  std::map<std::pair<uint32_t, std::vector<PathStep>>, uint32_t> index;
+  for (const seg::Path& p : image.paths()) {
+    std::vector<PathStep> steps;
+    for (const seg::PathStep& s : image.StepsOf(p)) {
+      steps.push_back({w.node_of[s.node], s.peer == seg::kNone ? kNoRank : s.peer});
+    }
+    const uint32_t loop = w.node_of[p.loop];
+    auto [it, inserted] =
+        index.try_emplace({loop, steps}, static_cast<uint32_t>(w.graph.paths.size()));
+    if (inserted) {
+      CausalPath& path = w.graph.paths.emplace_back();
+      path.loop = loop;
+      path.steps = std::move(steps);
+    }
+    CausalPath& path = w.graph.paths[it->second];
+    path.truncated |= p.truncated != 0;
+    path.time.Merge(ToStats(p.time));
+  }
+}
+
 std::string RankNotes(const RankWork& w) {
   const SegmentImage& image = w.rank->image;
   const seg::Header& h = image.header();
@@ -179,9 +220,10 @@ std::string RankNotes(const RankWork& w) {
     default: out << who << " did not end its graph (killed, or still running); "; break;
   }
   if (image.interrupted()) out << who << "'s last activity was cut short (partly recorded); ";
-  if (h.lost_nodes + h.lost_edges + h.lost_messages > 0) {
-    out << who << ": " << h.lost_nodes << " activities, " << h.lost_edges << " edges and "
-        << h.lost_messages << " message edges did not fit the segment and are missing; ";
+  if (h.lost_nodes + h.lost_edges + h.lost_messages + h.lost_paths > 0) {
+    out << who << ": " << h.lost_nodes << " activities, " << h.lost_edges << " edges, "
+        << h.lost_messages << " message edges and " << h.lost_paths
+        << " iterations' causal paths did not fit the segment and are missing; ";
   }
   if (w.unnamed_frames > 0) out << who << ": " << w.unnamed_frames << " frames have no symbol; ";
   if (w.truncated > 0) {
@@ -203,7 +245,10 @@ OnlineGraphs BuildOnlineGraphs(const std::vector<OnlineRank>& ranks, const Onlin
   });
   std::map<uint32_t, const RankWork*> by_rank;
   for (const RankWork& w : work) by_rank[w.graph.rank] = &w;
-  ParallelFor(ranks.size(), options.threads, [&](size_t r) { BuildEdges(work[r], by_rank); });
+  ParallelFor(ranks.size(), options.threads, [&](size_t r) {
+    BuildEdges(work[r], by_rank);
+    BuildPaths(work[r]);
+  });
   OnlineGraphs result;
   for (RankWork& w : work) {
     result.folded_callpaths += w.folded;

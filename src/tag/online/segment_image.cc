@@ -64,7 +64,8 @@ Result<SegmentImage> ParseSegment(std::string bytes, const std::string& path, bo
   if (!seg::HeaderFits(h, bytes.size())) {
     return Damaged(path, "its header names arrays outside the file, or is not a segment header");
   }
-  for (uint64_t offset : {h.nodes_offset, h.edges_offset, h.messages_offset, h.frames_offset}) {
+  for (uint64_t offset : {h.nodes_offset, h.edges_offset, h.messages_offset, h.frames_offset,
+                          h.paths_offset, h.steps_offset}) {
     if (offset % 8 != 0) return Damaged(path, "an array is misaligned");
   }
   if (h.name_bytes > 0 && bytes[h.names_offset + h.name_bytes - 1] != '\0') {
@@ -102,6 +103,15 @@ Result<SegmentImage> ParseSegment(std::string bytes, const std::string& path, bo
       ok = e.to < nodes;
     }
     if (!ok) return Damaged(path, "edge " + std::to_string(id) + " is malformed");
+    ++id;
+  }
+  id = 0;
+  for (const seg::Path& p : image.paths()) {
+    bool ok = p.loop < nodes && uint64_t{p.first_step} + p.step_count <= h.step_count;
+    if (ok) {
+      for (const seg::PathStep& step : image.StepsOf(p)) ok &= step.node < nodes;
+    }
+    if (!ok) return Damaged(path, "causal path " + std::to_string(id) + " is malformed");
     ++id;
   }
   if (h.recent != seg::kNone && h.recent >= nodes) return Damaged(path, "its latest activity is unknown");
@@ -145,6 +155,7 @@ Status SegmentImage::Subtract(const SegmentImage& earlier) {
   auto* nodes = reinterpret_cast<seg::Node*>(bytes_.data() + b.nodes_offset);
   auto* edges = reinterpret_cast<seg::Edge*>(bytes_.data() + b.edges_offset);
   auto* messages = reinterpret_cast<seg::Message*>(bytes_.data() + b.messages_offset);
+  auto* paths = reinterpret_cast<seg::Path*>(bytes_.data() + b.paths_offset);
   auto out_of_order = [&] {
     return MakeError(ErrorCode::kInvalidArgument,
                      path_ + " and " + earlier.path_ + " are not snapshots of one run, in order");
@@ -156,6 +167,7 @@ Status SegmentImage::Subtract(const SegmentImage& earlier) {
   for (uint32_t e = 0; e < a.edge_count; ++e) {
     if (earlier.edges()[e].time.count > edges[e].time.count) return out_of_order();
   }
+  if (a.path_count > b.path_count) return out_of_order();
   for (uint32_t v = 0; v < a.node_count; ++v) {
     const seg::Node& old = earlier.nodes()[v];
     SubtractStats(nodes[v].time, old.time);
@@ -163,6 +175,9 @@ Status SegmentImage::Subtract(const SegmentImage& earlier) {
   }
   for (uint32_t e = 0; e < a.edge_count; ++e) {
     SubtractStats(edges[e].time, earlier.edges()[e].time);
+  }
+  for (uint32_t p = 0; p < a.path_count; ++p) {
+    SubtractStats(paths[p].time, earlier.paths()[p].time);
   }
   for (uint32_t m = 0; m < a.message_count; ++m) {
     const seg::Message& old = earlier.messages()[m];

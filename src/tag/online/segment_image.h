@@ -31,6 +31,13 @@ class SegmentImage {
   std::span<const seg::Frame> FramesOf(const seg::Node& n) const {
     return frames().subspan(n.first_frame, n.frame_count);
   }
+  std::span<const seg::Path> paths() const { return Array<seg::Path>(header().paths_offset, header().path_count); }
+  std::span<const seg::PathStep> steps() const {
+    return Array<seg::PathStep>(header().steps_offset, header().step_count);
+  }
+  std::span<const seg::PathStep> StepsOf(const seg::Path& p) const {
+    return steps().subspan(p.first_step, p.step_count);
+  }
   // A name of the pool (checked: every offset a node or frame names ends inside the pool).
   std::string_view Name(uint32_t offset) const;
 

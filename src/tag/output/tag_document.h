@@ -25,6 +25,8 @@ struct TagDocument {
   std::vector<ProcessGraph> processes;
   std::vector<PtagEdge> ptag;
   std::vector<Cluster> clusters;
+  std::vector<std::vector<Section>> sections;   // per process
+  std::vector<SectionClasses> section_classes;  // per section key
   GraphFindings findings;
   double tolerance = 0.02;
   uint32_t recursion_depth = 0;

@@ -1,3 +1,5 @@
+#include <map>
+
 #include <nlohmann/json.hpp>
 
 #include "tag/model/loops.h"
@@ -19,6 +21,22 @@ json StatsJson(const Stats& s, const ProcessGraph& g, bool window) {
 }
 
 json OptionalNode(uint32_t node) { return node == kNoNode ? json(nullptr) : json(node); }
+
+json SectionsJson(const std::vector<Section>& sections, const ProcessGraph& g) {
+  const double total = g.TotalTicks();
+  json out = json::array();
+  for (const Section& s : sections) {
+    json j = {{"key", s.key},
+              {"kind", SectionKindName(s.kind)},
+              {"label", s.label},
+              {"nodes", s.nodes},
+              {"time", g.Seconds(s.ticks)},
+              {"share", total > 0 ? s.ticks / total : 0.0}};
+    if (s.kind == SectionKind::kLoop) j["iterations"] = s.iterations;
+    out.push_back(std::move(j));
+  }
+  return out;
+}
 
 json ProcessJson(const ProcessGraph& g, bool window) {
   const double total = g.TotalTicks();
@@ -72,10 +90,23 @@ json ProcessJson(const ProcessGraph& g, bool window) {
                      {"time", g.Seconds(l.ticks)},
                      {"share", share(l.ticks)}});
   }
+  json paths = json::array();
+  for (const CausalPath& p : g.paths) {
+    json steps = json::array();
+    for (const PathStep& s : p.steps) {
+      steps.push_back({{"node", s.node}, {"peer", s.peer == kNoRank ? json(nullptr) : json(s.peer)}});
+    }
+    json j = {{"loop", p.loop},
+              {"steps", std::move(steps)},
+              {"count", p.time.count},
+              {"truncated", p.truncated}};
+    j.update(StatsJson(p.time, g, window));
+    paths.push_back(std::move(j));
+  }
   return {{"rank", g.rank},        {"location", g.location},
           {"name", g.location_name}, {"total_time", g.Seconds(total)},
           {"nodes", std::move(nodes)}, {"edges", std::move(edges)},
-          {"loops", std::move(loops)}};
+          {"loops", std::move(loops)}, {"paths", std::move(paths)}};
 }
 
 }  // namespace
@@ -93,8 +124,12 @@ std::string TagJson(const TagDocument& doc) {
                      {"regions", doc.regions}};
   j["folded_callpaths"] = doc.folded_callpaths;
   json processes = json::array();
-  for (const ProcessGraph& g : doc.processes) {
-    processes.push_back(ProcessJson(g, !doc.window.empty()));
+  for (size_t p = 0; p < doc.processes.size(); ++p) {
+    json process = ProcessJson(doc.processes[p], !doc.window.empty());
+    if (p < doc.sections.size()) {
+      process["sections"] = SectionsJson(doc.sections[p], doc.processes[p]);
+    }
+    processes.push_back(std::move(process));
   }
   j["processes"] = std::move(processes);
   json clusters = json::array();
@@ -108,6 +143,35 @@ std::string TagJson(const TagDocument& doc) {
                           {"max", rep.Seconds(c.max_ticks)}}}});
   }
   j["clusters"] = std::move(clusters);
+  json sections = json::array();
+  const std::map<std::string, SectionSpread> section_spreads =
+      SpreadOfSections(doc.processes, doc.sections);
+  for (const SectionClasses& sc : doc.section_classes) {
+    json classes = json::array();
+    for (const Cluster& c : sc.classes) {
+      const ProcessGraph& rep = doc.processes[c.representative];
+      classes.push_back({{"members", MemberRanks(doc, c)},
+                         {"representative", rep.rank},
+                         {"time",
+                          {{"min", rep.Seconds(c.min_ticks)},
+                           {"mean", rep.Seconds(c.mean_ticks)},
+                           {"max", rep.Seconds(c.max_ticks)}}}});
+    }
+    json section = {{"key", sc.key},
+                    {"kind", SectionKindName(sc.kind)},
+                    {"label", sc.label},
+                    {"classes", std::move(classes)}};
+    if (auto it = section_spreads.find(sc.key); it != section_spreads.end()) {
+      const SectionSpread& sp = it->second;
+      section["time"] = {{"min", sp.min_seconds},
+                   {"mean", sp.mean_seconds},
+                   {"max", sp.max_seconds},
+                   {"slowest_rank", sp.slowest_rank},
+                   {"processes", sp.processes}};
+    }
+    sections.push_back(std::move(section));
+  }
+  j["sections"] = std::move(sections);
   json ptag = json::array();
   for (const PtagEdge& e : doc.ptag) {
     double tps = doc.processes.empty() ? 1 : doc.processes.front().ticks_per_second;

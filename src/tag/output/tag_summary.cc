@@ -1,9 +1,11 @@
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <string>
 
 #include "base/units.h"
 #include "base/utf8.h"
+#include "tag/graph/sections.h"
 #include "tag/model/loops.h"
 #include "tag/output/tag_document.h"
 
@@ -25,15 +27,19 @@ std::string DescribeClass(const TagDocument& doc, const Cluster& c, size_t index
   std::string text = "Class " + std::to_string(index + 1) + ": " +
                      (ranks.size() == 1 ? "rank " + RankList(ranks) + " behaves on its own"
                                         : "ranks " + RankList(ranks) + " behave alike");
-  std::vector<Loop> loops = FindLoops(g);
-  auto heaviest = std::max_element(loops.begin(), loops.end(), [](const Loop& a, const Loop& b) {
-    return a.ticks < b.ticks;
-  });
-  if (heaviest != loops.end()) {
-    text += ": loop at " + DisplayText(NodeLabel(g.nodes[heaviest->head])) + ", " +
-            std::to_string(heaviest->iterations) + " iterations";
-    if (heaviest->instances > 1) text += " in " + std::to_string(heaviest->instances) + " runs";
-    text += " (" + Percent(share(heaviest->ticks)) + " of the time)";
+  // Its heaviest loop, named as the sections name it (by the program's marker where it has one).
+  const std::vector<Section> sections = c.representative < doc.sections.size()
+                                            ? doc.sections[c.representative]
+                                            : FindSections(g);
+  const Section* heaviest = nullptr;
+  for (const Section& s : sections) {
+    if (s.kind == SectionKind::kLoop && (heaviest == nullptr || s.ticks > heaviest->ticks)) {
+      heaviest = &s;
+    }
+  }
+  if (heaviest != nullptr) {
+    text += ": " + DisplayText(heaviest->label) + ", " + std::to_string(heaviest->iterations) +
+            " iterations (" + Percent(share(heaviest->ticks)) + " of the time)";
   }
   uint32_t top = kNoNode;
   for (uint32_t v = 0; v < g.nodes.size(); ++v) {
@@ -75,6 +81,70 @@ std::string DescribeClass(const TagDocument& doc, const Cluster& c, size_t index
     text += line + items[i].what + "\n";
   }
   return text;
+}
+
+// The causal paths of each class's marked loops (seed 003 §3.7): the distinct sequences of
+// activities and partners its representative's iterations took, the most frequent first.
+std::string PathsText(const TagDocument& doc) {
+  std::string text;
+  for (size_t c = 0; c < doc.clusters.size(); ++c) {
+    const ProcessGraph& g = doc.processes[doc.clusters[c].representative];
+    std::map<uint32_t, std::vector<const CausalPath*>> by_loop;
+    for (const CausalPath& p : g.paths) by_loop[p.loop].push_back(&p);
+    for (auto& [loop, paths] : by_loop) {
+      std::stable_sort(paths.begin(), paths.end(), [](const CausalPath* a, const CausalPath* b) {
+        return a->time.count > b->time.count;
+      });
+      uint64_t iterations = 0;
+      for (const CausalPath* p : paths) iterations += p->time.count;
+      text += "  class " + std::to_string(c + 1) + ", loop " + DisplayText(g.nodes[loop].name) +
+              ": " + std::to_string(paths.size()) + (paths.size() == 1 ? " path" : " paths") +
+              " in " + std::to_string(iterations) + " iterations\n";
+      for (size_t i = 0; i < paths.size() && i < 3; ++i) {
+        std::string steps;
+        for (const PathStep& s : paths[i]->steps) {
+          if (!steps.empty()) steps += ", ";
+          steps += DisplayText(g.nodes[s.node].name);
+          if (s.peer != kNoRank) steps += " (" + std::to_string(s.peer) + ")";
+          if (steps.size() > 160) {
+            steps += ", ...";
+            break;
+          }
+        }
+        char count[32];
+        std::snprintf(count, sizeof count, "    %6llux  ",
+                      static_cast<unsigned long long>(paths[i]->time.count));
+        text += count + steps + " (mean " + FormatDuration(g.Seconds(paths[i]->time.mean())) +
+                ")\n";
+      }
+    }
+  }
+  return text.empty() ? "" : "Causal paths of the marked loops (activity (partner rank))\n" + text + "\n";
+}
+
+// Each section's classes and spread (seed 003 §5.2: sub-classes per phase).
+std::string SectionsText(const TagDocument& doc) {
+  if (doc.section_classes.empty()) return "";
+  const std::map<std::string, SectionSpread> spreads = SpreadOfSections(doc.processes, doc.sections);
+  std::string text = "Sections (the processes compared loop by loop)\n";
+  for (const SectionClasses& sc : doc.section_classes) {
+    auto it = spreads.find(sc.key);
+    if (it == spreads.end()) continue;
+    const SectionSpread& sp = it->second;
+    std::string classes;
+    for (const Cluster& c : sc.classes) {
+      classes += (classes.empty() ? "{" : ", {") + RankList(MemberRanks(doc, c)) + "}";
+    }
+    text += "  " + DisplayText(sc.label) + ": " + std::to_string(sc.classes.size()) +
+            (sc.classes.size() == 1 ? " class " : " classes ") + classes + "; " +
+            FormatDuration(sp.min_seconds);
+    if (sp.max_seconds > sp.min_seconds) {
+      text += " to " + FormatDuration(sp.max_seconds) + " (slowest rank " +
+              std::to_string(sp.slowest_rank) + ")";
+    }
+    text += " per process\n";
+  }
+  return text + "\n";
 }
 
 }  // namespace
@@ -124,6 +194,8 @@ std::string TagSummary(const TagDocument& doc) {
   for (size_t i = 0; i < doc.clusters.size(); ++i) {
     text += DescribeClass(doc, doc.clusters[i], i) + "\n";
   }
+  text += SectionsText(doc);
+  text += PathsText(doc);
   const double tps = doc.processes.empty() ? 1 : doc.processes.front().ticks_per_second;
   const std::vector<Tendency>& tendencies = doc.findings.tendencies;
   if (!tendencies.empty()) text += "Waiting, from the message edges\n";
