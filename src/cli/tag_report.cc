@@ -28,8 +28,9 @@ Status WriteTagReport(tag::TagDocument& doc, const std::string& directory, bool 
   CW_RETURN_IF_ERROR(report::WriteTextFile(directory + "/clusters.dot", tag::ClustersDot(doc)));
   CW_RETURN_IF_ERROR(
       report::WriteTextFile(directory + "/clusters.graphml", tag::ClustersGraphml(doc)));
+  CW_RETURN_IF_ERROR(report::WriteTextFile(directory + "/tag.html", tag::TagHtml(doc)));
   if (!quiet) std::fputs(summary.c_str(), stdout);
-  std::printf("\nTask activity graphs written to %s/ (summary.txt, tag.json, ptag.dot, "
+  std::printf("\nTask activity graphs written to %s/ (summary.txt, tag.json, tag.html, ptag.dot, "
               "ptag.graphml, clusters.dot, clusters.graphml)\n",
               directory.c_str());
   return OkStatus();

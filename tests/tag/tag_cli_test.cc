@@ -2,6 +2,7 @@
 // (Graphviz's dot for the DOT files, networkx for GraphML), and its answers to bad input.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <string>
@@ -13,6 +14,8 @@
 
 namespace cw::test {
 namespace {
+
+namespace fs = std::filesystem;
 
 using nlohmann::json;
 
@@ -67,6 +70,15 @@ TEST(TagCliTest, WritesTheContractOfTagJson) {
   for (const json& e : j["ptag_edges"]) {
     for (const char* key : {"from_rank", "to_rank", "count"}) EXPECT_TRUE(e.contains(key));
   }
+  EXPECT_EQ(j.at("recorded"), "trace");
+  EXPECT_TRUE(j.at("window").is_null());
+  // Sections: before the loop, the loop, after it; the loop's classes as the whole processes'.
+  ASSERT_EQ(j.at("sections").size(), 3u);
+  EXPECT_EQ(j["sections"][1].at("kind"), "loop");
+  EXPECT_EQ(j["sections"][1].at("classes").size(), 3u);
+  EXPECT_EQ(p1.at("paths"), json::array());  // no marked loop
+  // The page beside it.
+  EXPECT_NE(ReadFile(dir + "/tag.html").find("const TAG = "), std::string::npos);
 }
 
 TEST(TagCliTest, GraphvizDrawsBothGraphs) {
@@ -117,6 +129,25 @@ TEST(TagCliTest, BadInputGetsAClearError) {
             0);
   EXPECT_NE(out.find("/nonexistent/trace"), std::string::npos) << out;
   EXPECT_NE(RunCommand(CausewayBinary() + " tag x --tolerance -1", &out), 0);
+  // --window belongs to runs recorded online.
+  const std::string trace = HaloExchange(1).WriteOrDie(cw::testing::MakeTempDir("tag-cli-trace"));
+  EXPECT_NE(RunCommand(CausewayBinary() + " tag " + trace + " --window 0:end -q", &out), 0);
+  EXPECT_NE(out.find("--window applies to runs recorded"), std::string::npos) << out;
+}
+
+TEST(TagCliTest, ADamagedOnlineRunGetsAClearError) {
+  // A run directory whose rank segment is not one (cut short, or another file under its name).
+  const std::string dir = cw::testing::MakeTempDir("tag-cli-damaged");
+  fs::create_directories(dir + "/tag");
+  std::ofstream(dir + "/tag/rank-0.seg") << std::string(5000, 'x');
+  std::string out;
+  EXPECT_EQ(RunCommand(CausewayBinary() + " tag -q " + dir + " -o " + dir + "/report", &out), 2)
+      << out;
+  EXPECT_NE(out.find("rank-0.seg: not a usable task activity graph"), std::string::npos) << out;
+  std::ofstream(dir + "/tag/rank-0.seg") << "short";
+  EXPECT_EQ(RunCommand(CausewayBinary() + " tag -q " + dir + " -o " + dir + "/report", &out), 2)
+      << out;
+  EXPECT_NE(out.find("shorter than its header"), std::string::npos) << out;
 }
 
 }  // namespace

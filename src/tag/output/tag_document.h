@@ -49,5 +49,8 @@ std::string PtagDot(const TagDocument& doc);
 std::string ClustersDot(const TagDocument& doc);
 std::string PtagGraphml(const TagDocument& doc);
 std::string ClustersGraphml(const TagDocument& doc);
+// tag.html: one self-contained page drawing tag.json (d3 inlined): the classes, each class's
+// graph in layers, sections, causal paths, the communication matrix.
+std::string TagHtml(const TagDocument& doc);
 
 }  // namespace cw::tag
