@@ -2,18 +2,25 @@
 // `causeway trace --tag` recorded online: per process, the MPI calls by call path with the
 // flow, completion and message edges between them; the application-wide graph and its
 // behavioural classes (tag/).
+#include <algorithm>
 #include <cstdio>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "base/parallel.h"
 #include "base/status.h"
+#include "cli/job_guard.h"
 #include "cli/output_directory.h"
 #include "cli/subcommand.h"
 #include "cli/tag_report.h"
 #include "match/matcher.h"
 #include "otf2/trace_reader.h"
+#include "comm/launch.h"
+#include "comm/mpi_communicator.h"
 #include "tag/build/trace_graphs.h"
+#include "tag/job/job_graphs.h"
 #include "tag/online/online_graphs.h"
 #include "tag/output/tag_document.h"
 
@@ -59,6 +66,8 @@ class TagSubcommand final : public Subcommand {
     doc.recursion_depth = recursion_depth_;
     doc.regions = regions_;
     if (tag::IsOnlineRun(trace_)) {
+      // Reading segments is quick; a job's ranks would each do all of it.
+      if (comm::LaunchedJobSize() > 1) return RefuseMultiRankJob("tag of a run recorded online");
       if (!regions_.empty()) {
         return MakeError(ErrorCode::kInvalidArgument,
                          "--region applies to traces; a run recorded online has its region "
@@ -83,6 +92,7 @@ class TagSubcommand final : public Subcommand {
       otf2::ReadOptions read;
       read.threads = threads;
       read.allow_partial = partial_;
+      if (comm::LaunchedJobSize() > 1) return RunAsJobRank(doc, read);
       CW_ASSIGN_OR_RETURN(trace::Trace trace, otf2::ReadTrace(trace_, read));
       const match::SyncGraph sync = match::MatchTrace(trace, threads);
       tag::GraphBuildOptions options;
@@ -100,6 +110,30 @@ class TagSubcommand final : public Subcommand {
   }
 
  private:
+  // `mpirun -np K causeway tag TRACE`: each rank builds its share of the locations' graphs
+  // (tag/job), the first writes the report.
+  Status RunAsJobRank(tag::TagDocument& doc, otf2::ReadOptions read) {
+    CW_ASSIGN_OR_RETURN(std::unique_ptr<comm::MpiSession> session, comm::MpiSession::Start());
+    comm::Communicator& comm = session->world();
+    // The launcher spreads the ranks over the CPUs; each uses its share.
+    read.threads = threads_ != 0 ? threads_
+                                 : std::max(1u, DefaultThreadCount() /
+                                                    std::max(1u, comm::LaunchedRanksOnNode()));
+    tag::GraphBuildOptions options;
+    options.regions = regions_;
+    options.recursion_depth = recursion_depth_;
+    options.threads = read.threads;
+    CW_ASSIGN_OR_RETURN(std::optional<tag::JobGraphs> job,
+                        tag::BuildGraphsAsJobRank(trace_, read, options, comm));
+    if (!job) return OkStatus();  // the first rank writes the report
+    doc.source = job->source;
+    doc.folded_callpaths = job->graphs.folded_callpaths;
+    doc.processes = std::move(job->graphs.processes);
+    const std::string directory =
+        output_.empty() ? DefaultOutputDirectory(trace_, "causeway-tag-") : output_;
+    return WriteTagReport(doc, directory, quiet_);
+  }
+
   std::string trace_;
   std::string output_;
   double tolerance_percent_ = 2;
