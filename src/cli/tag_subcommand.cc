@@ -81,6 +81,7 @@ class TagSubcommand final : public Subcommand {
       doc.online = true;
       doc.window = window_;
       doc.notes = std::move(graphs.notes);
+      doc.segment_bytes = std::move(graphs.segment_bytes);
       doc.folded_callpaths = graphs.folded_callpaths;
       doc.processes = std::move(graphs.processes);
     } else {

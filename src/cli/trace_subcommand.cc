@@ -203,6 +203,7 @@ class TraceSubcommand final : public Subcommand {
     doc.online = true;
     doc.recursion_depth = recursion_depth_;
     doc.notes = std::move(graphs.notes);
+    doc.segment_bytes = std::move(graphs.segment_bytes);
     doc.folded_callpaths = graphs.folded_callpaths;
     doc.processes = std::move(graphs.processes);
     std::printf("Task activity graphs of %zu ranks recorded in %s/tag/; the command ran %.3f s "

@@ -100,7 +100,7 @@ void Complete(MPI_Request handle, const MPI_Status* status) {
 void CompleteRequests(std::vector<std::pair<uint64_t, int>>& order, const MPI_Status* statuses,
                       const int* indices) {
   State& s = S();
-  std::stable_sort(order.begin(), order.end());
+  if (order.size() > 1) std::stable_sort(order.begin(), order.end());
   for (const auto& [posted, k] : order) {
     const int i = indices == nullptr ? k : indices[k];
     Complete(s.saved[static_cast<size_t>(i)], &statuses[k]);
@@ -246,7 +246,12 @@ void SaveRequests(int count, const MPI_Request* requests) {
 
 void CompleteAll(int count, const MPI_Status* statuses) {
   State& s = S();
-  std::vector<std::pair<uint64_t, int>> order;
+  if (count == 1 && !s.saved.empty()) {  // MPI_Wait, MPI_Test: nothing to order
+    Complete(s.saved[0], &statuses[0]);
+    return;
+  }
+  std::vector<std::pair<uint64_t, int>>& order = s.order;
+  order.clear();
   for (int i = 0; i < count && static_cast<size_t>(i) < s.saved.size(); ++i) {
     order.emplace_back(PostingOrder(s.saved[static_cast<size_t>(i)]), i);
   }
@@ -264,7 +269,8 @@ void CompleteOne(const int* index, const MPI_Status* status) {
 void CompleteSome(const int* outcount, const int indices[], const MPI_Status statuses[]) {
   State& s = S();
   if (*outcount == MPI_UNDEFINED) return;
-  std::vector<std::pair<uint64_t, int>> order;
+  std::vector<std::pair<uint64_t, int>>& order = s.order;
+  order.clear();
   for (int k = 0; k < *outcount; ++k) {
     if (indices[k] < 0 || static_cast<size_t>(indices[k]) >= s.saved.size()) continue;
     order.emplace_back(PostingOrder(s.saved[static_cast<size_t>(indices[k])]), k);

@@ -6,6 +6,7 @@
 #include <mpi.h>
 
 #include <atomic>
+#include <cstring>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -103,6 +104,22 @@ struct OpenLoop {
   uint32_t entry_node;
 };
 
+// The node the last call path led to (NodeHere).
+struct RecentPath {
+  tag_segment::NodeKind kind = tag_segment::NodeKind::kMpi;
+  uint32_t name = kNone;
+  uint32_t node = kNone;
+  uint32_t count = 0;
+  Frame frames[kMaxFrames];
+  void Remember(tag_segment::NodeKind k, uint32_t n, const Frame* f, uint32_t c, uint32_t id) {
+    kind = k;
+    name = n;
+    node = id;
+    count = c;
+    std::memcpy(frames, f, c * sizeof(Frame));
+  }
+};
+
 struct State {
   std::atomic<bool> started{false};
   std::atomic<bool> finished{false};
@@ -120,9 +137,11 @@ struct State {
   int64_t clock_offset = 0;  // this clock minus rank 0's, in ticks
   uint32_t names[kMpiFunctionCount] = {};
   Call call;
+  RecentPath recent;
   RequestTable requests;
   uint64_t next_order = 0;
   std::vector<MPI_Request> saved;  // handles as they were before a completion call
+  std::vector<std::pair<uint64_t, int>> order;  // completed requests by posting order
   std::vector<MPI_Status> status_buffer;
   MPI_Message saved_message = MPI_MESSAGE_NULL;
   std::unordered_map<MPI_Message, MPI_Comm> messages;  // matched probes: their communicator

@@ -1,6 +1,6 @@
 #include "measure/tag_segment/segment_snapshot.h"
 
-#include <sched.h>
+#include <time.h>
 
 #include <atomic>
 #include <cstring>
@@ -13,6 +13,19 @@ bool Within(uint64_t offset, uint64_t count, uint64_t size, uint64_t bytes) {
 }
 
 uint64_t RoundUp(uint64_t n, uint64_t to) { return (n + to - 1) / to * to; }
+
+// A reader that failed a few times waits before it tries again, longer each time (1 us
+// doubling to 1 ms): a reader retrying without pause would read the lines the writer is
+// writing over and over, and every such read makes the writer's next write to the line a cache
+// miss. The first few retries are immediate: most updates are far apart (an MPI call between
+// them), and a copy fits between two.
+void BackOff(int attempt) {
+  constexpr int kImmediate = 8;
+  if (attempt < kImmediate) return;
+  const int doubling = attempt - kImmediate;
+  struct timespec t = {0, 1000L << (doubling < 10 ? doubling : 10)};
+  nanosleep(&t, nullptr);
+}
 
 }  // namespace
 
@@ -47,7 +60,7 @@ SnapshotOutcome CopySnapshot(const void* live, uint64_t bytes, std::string& out,
     const uint64_t before = shared->sequence.load(std::memory_order_acquire);
     const bool interrupted = writer_gone && before % 2 == 1;
     if (before % 2 == 1 && !interrupted) {
-      sched_yield();  // the writer is in an update of a few hundred nanoseconds
+      BackOff(attempt);  // the writer is in an update of a few hundred nanoseconds
       continue;
     }
     std::memcpy(header_copy, live, kHeaderBytes);
@@ -56,7 +69,10 @@ SnapshotOutcome CopySnapshot(const void* live, uint64_t bytes, std::string& out,
     // (not a segment, or damaged) is refused before anything is read through its offsets.
     if (!HeaderFits(h, bytes)) {
       std::atomic_thread_fence(std::memory_order_acquire);
-      if (shared->sequence.load(std::memory_order_relaxed) != before) continue;
+      if (shared->sequence.load(std::memory_order_relaxed) != before) {
+        BackOff(attempt);
+        continue;
+      }
       return SnapshotOutcome::kInvalid;
     }
     // The compacted layout: each array exactly its used length.
@@ -90,7 +106,10 @@ SnapshotOutcome CopySnapshot(const void* live, uint64_t bytes, std::string& out,
     }
     std::atomic_thread_fence(std::memory_order_acquire);
     const uint64_t after = shared->sequence.load(std::memory_order_relaxed);
-    if (after != before) continue;
+    if (after != before) {
+      BackOff(attempt);
+      continue;
+    }
     h.sequence.store(before, std::memory_order_relaxed);
     std::memcpy(out.data(), header_copy, kHeaderBytes);
     return interrupted ? SnapshotOutcome::kInterrupted : SnapshotOutcome::kCopied;

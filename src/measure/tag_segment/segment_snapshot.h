@@ -26,10 +26,12 @@ enum class SnapshotOutcome : uint8_t {
 };
 
 // `live`: the mapping of a segment, `bytes` long. `attempts` bounds the retries (each one a
-// copy of the used part of the arrays). `writer_gone`: the process that wrote the segment has
+// copy of the used part of the arrays; after the first few, each after a pause that doubles
+// from 1 us to 1 ms: a reader that kept retrying at once would keep reading the lines the writer
+// writes, and slow it). `writer_gone`: the process that wrote the segment has
 // ended, so an odd counter will never become even; the copy is taken as it is.
 SnapshotOutcome CopySnapshot(const void* live, uint64_t bytes, std::string& out,
-                             bool writer_gone = false, int attempts = 10000);
+                             bool writer_gone = false, int attempts = 2000);
 
 // True if `header` is a segment header whose arrays, counts and capacities fit in `bytes`.
 bool HeaderFits(const Header& header, uint64_t bytes);

@@ -258,6 +258,7 @@ OnlineGraphs BuildOnlineGraphs(const std::vector<OnlineRank>& ranks, const Onlin
             [](const RankWork& a, const RankWork& b) { return a.graph.rank < b.graph.rank; });
   for (RankWork& w : work) {
     MarkBackEdges(w.graph);
+    result.segment_bytes.push_back(w.rank->image.bytes().size());
     result.processes.push_back(std::move(w.graph));
   }
   return result;

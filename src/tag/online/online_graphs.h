@@ -37,6 +37,9 @@ struct OnlineGraphs {
   // What a reader must know about the recording: ranks that did not end normally, activities
   // or edges that did not fit their arrays, frames without a symbol, stacks deeper than kept.
   std::vector<std::string> notes;
+  // Per process (as `processes`): the bytes of its graph as the segment holds it, compacted
+  // (what a snapshot of it weighs).
+  std::vector<uint64_t> segment_bytes;
 };
 
 OnlineGraphs BuildOnlineGraphs(const std::vector<OnlineRank>& ranks,

@@ -131,7 +131,7 @@ Result<SegmentImage> ReadSegmentFile(const std::string& path) {
   ::close(fd);
   if (mapped == MAP_FAILED) return MakeError(ErrorCode::kIo, "cannot map " + path);
   std::string copy;
-  seg::SnapshotOutcome outcome = seg::CopySnapshot(mapped, size, copy, false, 2000);
+  seg::SnapshotOutcome outcome = seg::CopySnapshot(mapped, size, copy, false, 20);
   if (outcome == seg::SnapshotOutcome::kBusy) {
     // The counter stayed odd through every attempt: the writer died in an update (or is
     // stopped in one). What it left is taken, and said to be partial.

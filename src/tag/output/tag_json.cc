@@ -129,6 +129,7 @@ std::string TagJson(const TagDocument& doc) {
     if (p < doc.sections.size()) {
       process["sections"] = SectionsJson(doc.sections[p], doc.processes[p]);
     }
+    if (p < doc.segment_bytes.size()) process["segment_bytes"] = doc.segment_bytes[p];
     processes.push_back(std::move(process));
   }
   j["processes"] = std::move(processes);
