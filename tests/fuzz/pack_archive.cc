@@ -1,5 +1,8 @@
 // Packs an OTF2 archive directory into the fuzz target's input format, for seeding the corpus:
 //   pack_archive TRACE_DIR FLAGS OUTPUT
+// A directory of a run recorded online contributes its rank segments and memory maps
+// (tag/rank-<r>.seg, tag/rank-<r>.maps) where they are compact copies (snapshots: a live
+// segment file is mostly holes and megabytes long).
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -19,7 +22,10 @@ int main(int argc, char** argv) {
   c.flags = static_cast<uint8_t>(std::stoi(argv[2]));
   for (const fs::directory_entry& e : fs::recursive_directory_iterator(root)) {
     const std::string name = fs::relative(e.path(), root).string();
-    const bool wanted = name == "traces.otf2" || name == "traces.def" ||
+    const bool segment = name.rfind("tag/rank-", 0) == 0 &&
+                         (e.path().extension() == ".seg" || e.path().extension() == ".maps") &&
+                         e.is_regular_file() && e.file_size() < (1u << 20);
+    const bool wanted = name == "traces.otf2" || name == "traces.def" || segment ||
                         (name.rfind("traces/", 0) == 0 &&
                          (e.path().extension() == ".evt" || e.path().extension() == ".def"));
     if (!e.is_regular_file() || !wanted) continue;

@@ -4,6 +4,7 @@ namespace cw::measure::tag_runtime {
 namespace {
 
 constexpr size_t kRingSlots = 4096;
+constexpr int kBytes = static_cast<int>(sizeof(Piggyback));
 
 std::vector<int> WorldRanks(MPI_Comm comm, bool inter) {
   MPI_Group group = MPI_GROUP_NULL, world = MPI_GROUP_NULL;
@@ -102,7 +103,7 @@ void Piggybacks::Send(const Piggyback& p, int dest, int tag, MPI_Comm comm) {
   if (used_ == ring_.size()) Reclaim(true);
   Slot& slot = ring_[(head_ + used_) % ring_.size()];
   slot.data = p;
-  if (PMPI_Isend(&slot.data, sizeof(Piggyback), MPI_BYTE, dest, tag, s->comm, &slot.request) ==
+  if (PMPI_Isend(&slot.data, kBytes, MPI_BYTE, dest, tag, s->comm, &slot.request) ==
       MPI_SUCCESS) {
     ++used_;
   }
@@ -112,25 +113,27 @@ bool Piggybacks::Receive(int source, int tag, MPI_Comm comm, Piggyback* out) {
   if (source == MPI_PROC_NULL || source == MPI_ANY_SOURCE) return false;
   ShadowComm* s = Find(comm);
   if (s == nullptr) return false;
-  return PMPI_Recv(out, sizeof(Piggyback), MPI_BYTE, source, tag, s->comm, MPI_STATUS_IGNORE) ==
+  return PMPI_Recv(out, kBytes, MPI_BYTE, source, tag, s->comm, MPI_STATUS_IGNORE) ==
          MPI_SUCCESS;
 }
 
-bool Piggybacks::Broadcast(Piggyback* p, int root, MPI_Comm comm) {
+bool Piggybacks::IBroadcast(Piggyback* p, int root, MPI_Comm comm, MPI_Request* request) {
   ShadowComm* s = Find(comm);
   if (s == nullptr || s->inter) return false;
-  return PMPI_Bcast(p, sizeof(Piggyback), MPI_BYTE, root, s->comm) == MPI_SUCCESS;
+  return PMPI_Ibcast(p, kBytes, MPI_BYTE, root, s->comm, request) == MPI_SUCCESS;
 }
 
-bool Piggybacks::Gather(const Piggyback& mine, int root, MPI_Comm comm,
-                        std::vector<Piggyback>* all) {
+bool Piggybacks::IGather(const Piggyback* mine, int root, MPI_Comm comm, Piggyback* all,
+                         MPI_Request* request) {
   ShadowComm* s = Find(comm);
   if (s == nullptr || s->inter) return false;
-  int rank = 0;
-  PMPI_Comm_rank(s->comm, &rank);
-  if (rank == root) all->assign(s->world.size(), Piggyback{});
-  return PMPI_Gather(&mine, sizeof(Piggyback), MPI_BYTE, rank == root ? all->data() : nullptr,
-                     sizeof(Piggyback), MPI_BYTE, root, s->comm) == MPI_SUCCESS;
+  return PMPI_Igather(mine, kBytes, MPI_BYTE, all, kBytes, MPI_BYTE, root, s->comm, request) ==
+         MPI_SUCCESS;
+}
+
+int Piggybacks::Size(MPI_Comm comm) {
+  ShadowComm* s = Find(comm);
+  return s == nullptr ? 0 : static_cast<int>(s->world.size());
 }
 
 void Piggybacks::Finish() {

@@ -56,10 +56,15 @@ class Piggybacks {
   // none travels (no shadow, MPI_PROC_NULL).
   bool Receive(int source, int tag, MPI_Comm comm, Piggyback* out);
 
-  // Collectives (seed 003 §4.5), on the shadow: the root's piggyback to every member, or every
-  // member's to `root`. `all` gets one entry per rank of `comm` at the root.
-  bool Broadcast(Piggyback* p, int root, MPI_Comm comm);
-  bool Gather(const Piggyback& mine, int root, MPI_Comm comm, std::vector<Piggyback>* all);
+  // Collectives (seed 003 §4.5), on the shadow, non-blocking (the program's collective is not
+  // made to wait for another): the root's piggyback to every member, or every member's to
+  // `root` (`all` must hold one entry per rank of `comm` at the root). False, and no request,
+  // where no piggyback travels (no shadow, an intercommunicator).
+  bool IBroadcast(Piggyback* p, int root, MPI_Comm comm, MPI_Request* request);
+  bool IGather(const Piggyback* mine, int root, MPI_Comm comm, Piggyback* all,
+               MPI_Request* request);
+  // The rank of this process in `comm` and the number of ranks (as cached with the shadow).
+  int Size(MPI_Comm comm);
 
   // The rank in MPI_COMM_WORLD of rank `rank` of `comm`, -1 if unknown.
   int WorldRank(MPI_Comm comm, int rank);

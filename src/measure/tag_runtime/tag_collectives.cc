@@ -1,5 +1,6 @@
 // The hooks of collectives and communicators: seed 003 §4.5's links between the members of a
 // collective, and the shadow communicators the piggybacks travel on.
+#include <algorithm>
 #include <vector>
 
 #include "measure/runtime/timer.h"
@@ -31,38 +32,37 @@ void CollBegin() {}
 // one-to-all operation's root sends its own to every member, which links to the root; every
 // member of an all-to-one operation sends its own to the root, and every member of a rootless
 // one (barriers, all-to-all, scans) to rank 0 of the communicator, which lists them. The
-// exchange is the tool's time: neither the collective's nor the computation's after it.
+// exchange is non-blocking, so that the program's collective is not followed by a second
+// synchronisation: its links are written when it completes (CompleteLinks, at the next
+// collective and at the end).
 void CollEnd(OTF2_CollectiveOp op, MPI_Comm comm, uint32_t root, uint64_t sent,
              uint64_t received) {
   State& s = S();
   const bool on_graph = OnGraphThread() && s.call.open;
-  Piggyback mine;
-  mine.node = on_graph ? s.call.node : kNone;
-  mine.entry = OnRankZeroClock(on_graph ? s.call.entry : TimerNow());
-  mine.bytes = sent;
   const int rank = CommRank(comm);
+  PendingLinks& p = s.links.emplace_back();
+  p.comm = comm;
+  p.mine.node = on_graph ? s.call.node : kNone;
+  p.mine.entry = OnRankZeroClock(on_graph ? s.call.entry : TimerNow());
+  p.mine.bytes = sent;
+  p.node = p.mine.node;
+  p.entry = s.call.entry;
+  p.exit = s.call.exit;
+  p.received = received;
+  bool started = false;
   if (OneToAll(op) && root != kNoRoot) {
-    Piggyback from_root = mine;
-    const int r = static_cast<int>(root);
-    if (!s.piggybacks.Broadcast(&from_root, r, comm) || rank == r || !on_graph) return;
-    const int peer = s.piggybacks.WorldRank(comm, r);
-    if (peer < 0) return;
-    s.call.in.push_back(PendingIn{s.call.node, static_cast<uint32_t>(peer), from_root.node,
-                                  Via::kRootLink, received, from_root.entry});
-    return;
+    p.link = true;
+    p.root = static_cast<int>(root);
+    p.write = on_graph && rank != p.root;
+    started = s.piggybacks.IBroadcast(&p.mine, p.root, comm, &p.request);
+  } else {
+    p.root = AllToOne(op) && root != kNoRoot ? static_cast<int>(root) : 0;
+    p.write = on_graph && rank == p.root;
+    if (rank == p.root) p.all.resize(static_cast<size_t>(std::max(0, s.piggybacks.Size(comm))));
+    started = s.piggybacks.IGather(&p.mine, p.root, comm, p.all.data(), &p.request);
   }
-  const int gatherer = AllToOne(op) && root != kNoRoot ? static_cast<int>(root) : 0;
-  std::vector<Piggyback> members;
-  if (!s.piggybacks.Gather(mine, gatherer, comm, &members) || rank != gatherer || !on_graph) {
-    return;
-  }
-  for (size_t m = 0; m < members.size(); ++m) {
-    if (static_cast<int>(m) == gatherer) continue;
-    const int peer = s.piggybacks.WorldRank(comm, static_cast<int>(m));
-    if (peer < 0) continue;
-    s.call.in.push_back(PendingIn{s.call.node, static_cast<uint32_t>(peer), members[m].node,
-                                  Via::kRootList, members[m].bytes, members[m].entry});
-  }
+  if (!started) s.links.pop_back();
+  CompleteLinks(false);
 }
 
 // Non-blocking collectives: their calls and completion edges are in the graph; no piggyback
@@ -91,7 +91,61 @@ void CommCreated(MPI_Comm, const MPI_Comm* created) {
 }
 
 void CommFreed(const MPI_Comm* comm) {
-  if (*comm != MPI_COMM_NULL) S().piggybacks.RemoveShadow(*comm);
+  if (*comm == MPI_COMM_NULL) return;
+  CompleteLinks(true, *comm);  // their exchanges run on the shadow that goes now
+  S().piggybacks.RemoveShadow(*comm);
 }
 
 }  // namespace cw::measure::tag_hook
+
+namespace cw::measure::tag_runtime {
+
+void CompleteLinks(bool wait, MPI_Comm comm) {
+  State& s = S();
+  for (auto it = s.links.begin(); it != s.links.end();) {
+    PendingLinks& p = *it;
+    if (comm != MPI_COMM_NULL && p.comm != comm) {
+      ++it;
+      continue;
+    }
+    int done = 0;
+    if (wait) {
+      PMPI_Wait(&p.request, MPI_STATUS_IGNORE);
+      done = 1;
+    } else {
+      PMPI_Test(&p.request, &done, MPI_STATUS_IGNORE);
+    }
+    if (!done) {
+      // Exchanges complete in the order they began; testing the later ones now is wasted.
+      if (comm == MPI_COMM_NULL) break;
+      ++it;
+      continue;
+    }
+    // Only the thread that writes the graph writes; another thread's exchange just completes.
+    if (p.write && OnGraphThread()) {
+      tag_segment::SegmentWriter& w = *s.writer;
+      const double duration = p.exit >= p.entry ? static_cast<double>(p.exit - p.entry) : 0;
+      const int64_t my_entry = OnRankZeroClock(p.entry);
+      w.Begin();
+      if (p.link) {
+        const int peer = s.piggybacks.WorldRank(p.comm, p.root);
+        if (peer >= 0) {
+          w.MessageIn(p.node, static_cast<uint32_t>(peer), p.mine.node, tag_segment::Via::kRootLink,
+                      p.received, duration, static_cast<double>(p.mine.entry - my_entry));
+        }
+      } else {
+        for (size_t m = 0; m < p.all.size(); ++m) {
+          const int peer = s.piggybacks.WorldRank(p.comm, static_cast<int>(m));
+          if (static_cast<int>(m) == p.root || peer < 0) continue;
+          w.MessageIn(p.node, static_cast<uint32_t>(peer), p.all[m].node,
+                      tag_segment::Via::kRootList, p.all[m].bytes, duration,
+                      static_cast<double>(p.all[m].entry - my_entry));
+        }
+      }
+      w.Commit();
+    }
+    it = s.links.erase(it);
+  }
+}
+
+}  // namespace cw::measure::tag_runtime

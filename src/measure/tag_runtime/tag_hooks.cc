@@ -52,11 +52,10 @@ void Received(MPI_Comm comm, const MPI_Status* status, uint32_t node) {
                                 carried ? p.entry : OnRankZeroClock(s.call.entry)});
 }
 
-void Sent(MPI_Comm comm, int dest, int tag, uint64_t bytes) {
+// The outgoing message edge of a send of this call (its piggyback is posted before the data).
+void Sent(MPI_Comm comm, int dest, uint64_t bytes) {
   State& s = S();
-  if (dest == MPI_PROC_NULL) return;
-  s.piggybacks.Send(Mine(bytes), dest, tag, comm);
-  if (!GraphCall()) return;
+  if (dest == MPI_PROC_NULL || !GraphCall()) return;
   const int peer = s.piggybacks.WorldRank(comm, dest);
   if (peer >= 0) s.call.out.push_back(PendingOut{static_cast<uint32_t>(peer), bytes});
 }
@@ -160,16 +159,24 @@ CallScope::~CallScope() {
 }
 
 void Send(MPI_Comm comm, int dest, int tag, int count, MPI_Datatype type) {
-  Sent(comm, dest, tag, Bytes(count, type));
+  PostPiggyback(comm, dest, tag, count, type);
+  Sent(comm, dest, Bytes(count, type));
+}
+
+// Before the data: a receiver that has the data then finds the piggyback there, and never
+// waits for a sender that was descheduled between the two (which, with more ranks than
+// cores, can take a whole time slice).
+void PostPiggyback(MPI_Comm comm, int dest, int tag, int count, MPI_Datatype type) {
+  if (dest != MPI_PROC_NULL) S().piggybacks.Send(Mine(Bytes(count, type)), dest, tag, comm);
 }
 
 void Recv(MPI_Comm comm, MPI_Datatype, const MPI_Status* status) {
   Received(comm, status, GraphCall() ? S().call.node : kNone);
 }
 
-void Isend(MPI_Comm comm, int dest, int tag, int count, MPI_Datatype type,
+void Isend(MPI_Comm comm, int dest, int, int count, MPI_Datatype type,
            const MPI_Request* request) {
-  Sent(comm, dest, tag, Bytes(count, type));
+  Sent(comm, dest, Bytes(count, type));
   Follow(*request, RequestKind::kSend, comm);
 }
 
@@ -193,6 +200,17 @@ void RecvInit(MPI_Comm comm, const MPI_Request* request) {
   r.active = false;
 }
 
+void PostPiggybacks(int count, const MPI_Request* requests) {
+  State& s = S();
+  for (int i = 0; i < count; ++i) {
+    const Request* r = s.requests.Oldest(requests[i]);
+    if (r != nullptr && r->persistent && r->kind == RequestKind::kSend && r->dest != MPI_PROC_NULL) {
+      Piggyback p = Mine(r->bytes);
+      s.piggybacks.Send(p, r->dest, r->tag, r->comm);
+    }
+  }
+}
+
 void StartRequests(int count, const MPI_Request* requests) {
   State& s = S();
   for (int i = 0; i < count; ++i) {
@@ -202,7 +220,7 @@ void StartRequests(int count, const MPI_Request* requests) {
     r->node = GraphCall() ? s.call.node : kNone;
     r->started = s.call.exit;
     r->order = s.next_order++;
-    if (r->kind == RequestKind::kSend) Sent(r->comm, r->dest, r->tag, r->bytes);
+    if (r->kind == RequestKind::kSend) Sent(r->comm, r->dest, r->bytes);
   }
 }
 

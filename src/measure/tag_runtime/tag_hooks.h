@@ -63,6 +63,9 @@ void Abort(MPI_Comm comm);
 inline constexpr uint32_t kNoRoot = UINT32_MAX;
 
 void Send(MPI_Comm comm, int dest, int tag, int count, MPI_Datatype type);
+// Non-blocking and persistent sends: the piggyback, posted before the data.
+void PostPiggyback(MPI_Comm comm, int dest, int tag, int count, MPI_Datatype type);
+void PostPiggybacks(int count, const MPI_Request* requests);
 void Recv(MPI_Comm comm, MPI_Datatype type, const MPI_Status* status);
 void Isend(MPI_Comm comm, int dest, int tag, int count, MPI_Datatype type,
            const MPI_Request* request);

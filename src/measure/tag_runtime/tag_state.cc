@@ -342,7 +342,9 @@ void Finalizing(MpiFunction finalize) {
   s.call.open = true;
   s.call.entry = TimerNow();
   s.call.node = NodeHere(tag_segment::NodeKind::kMpi, s.names[static_cast<uint32_t>(finalize)]);
-  // Nothing travels after this: the piggybacks in flight arrive and the shadows go.
+  // Nothing travels after this: the collectives' exchanges complete, the piggybacks in flight
+  // arrive and the shadows go.
+  CompleteLinks(true);
   s.piggybacks.Finish();
 }
 

@@ -6,6 +6,7 @@
 #include <mpi.h>
 
 #include <atomic>
+#include <list>
 #include <cstring>
 #include <cstdint>
 #include <memory>
@@ -104,6 +105,22 @@ struct OpenLoop {
   uint32_t entry_node;
 };
 
+// A collective's piggyback exchange in flight (tag_collectives.cc): the links it gives, written
+// when it completes.
+struct PendingLinks {
+  MPI_Request request = MPI_REQUEST_NULL;
+  MPI_Comm comm = MPI_COMM_NULL;
+  Piggyback mine;              // sent (gather) or, at a one-to-all member, the root's received
+  std::vector<Piggyback> all;  // the gatherer's: one per rank of the communicator
+  bool link = false;           // a one-to-all member's link to the root (else the root's list)
+  int root = 0;                // the root or gatherer's rank in the communicator
+  bool write = false;          // on the graph's thread, at a member that gets links
+  uint32_t node = kNone;
+  uint64_t entry = 0;
+  uint64_t exit = 0;
+  uint64_t received = 0;
+};
+
 // The node the last call path led to (NodeHere).
 struct RecentPath {
   tag_segment::NodeKind kind = tag_segment::NodeKind::kMpi;
@@ -138,6 +155,8 @@ struct State {
   uint32_t names[kMpiFunctionCount] = {};
   Call call;
   RecentPath recent;
+  // Oldest first; a list, so that the buffers of the exchanges in flight never move.
+  std::list<PendingLinks> links;
   RequestTable requests;
   uint64_t next_order = 0;
   std::vector<MPI_Request> saved;  // handles as they were before a completion call
@@ -180,6 +199,10 @@ void WritePending(uint32_t node, uint64_t entry, uint64_t exit, const std::vecto
 // partner of each message it sent, then of each point-to-point message it received, or one
 // step without a partner.
 void WriteSteps(uint32_t node, const std::vector<PendingIn>& in, const std::vector<PendingOut>& out);
+
+// Completes the collectives' piggyback exchanges that have completed (all of them, waiting, if
+// `wait`; only those on `comm` if it is not MPI_COMM_NULL) and writes their links.
+void CompleteLinks(bool wait, MPI_Comm comm = MPI_COMM_NULL);
 
 // Writes the ended graph: the end node and how the program ended.
 void EndGraph(tag_segment::RunState state, int signal = 0);

@@ -40,7 +40,7 @@ ROLES = {
 
 # The hooks libcauseway-tag.so implements (measure/tag_runtime/tag_hooks.h); a function's other
 # hooks are left out of its tag wrapper.
-TAG_HOOKS = {"Send", "Recv", "Isend", "Irecv", "SendInit", "RecvInit", "StartRequests",
+TAG_HOOKS = {"Send", "PostPiggyback", "PostPiggybacks", "Recv", "Isend", "Irecv", "SendInit", "RecvInit", "StartRequests",
              "MProbed", "IMProbed", "SaveMessage", "MRecv", "IMRecv", "CollStarted", "SaveRequests", "CompleteAll",
              "CompleteOne", "CompleteSome", "TestAll", "TestOne", "RequestFree", "CollBegin",
              "CollEnd", "UntracedRequest", "CommCreated", "CommFreed", "Abort"}
@@ -57,8 +57,9 @@ class Flavour:
         self.namespace = namespace
         self.tag = tag
 
-    def hooks(self, hooks):
-        return [h for h in hooks if hook_name(h) in TAG_HOOKS] if self.tag else hooks
+    def hooks(self, hooks, tag_hooks=()):
+        return ([h for h in hooks if hook_name(h) in TAG_HOOKS] + list(tag_hooks) if self.tag
+                else hooks)
 
 
 TRACE = Flavour("cw::measure::hook", tag=False)
@@ -73,9 +74,13 @@ class Function:
         self.role = role
         self.before = [h[len("before="):] for h in hooks if h.startswith("before=")]
         self.after = [h[len("after="):] for h in hooks if h.startswith("after=")]
+        # Hooks of the task activity graph's library only.
+        self.tag_before = [h[len("tag_before="):] for h in hooks if h.startswith("tag_before=")]
+        self.tag_after = [h[len("tag_after="):] for h in hooks if h.startswith("tag_after=")]
         self.kind = "init" if "init" in hooks else "finalize" if "finalize" in hooks else "plain"
         unknown = [h for h in hooks
-                   if not h.startswith(("before=", "after=")) and h not in ("init", "finalize")]
+                   if not h.startswith(("before=", "after=", "tag_before=", "tag_after="))
+                   and h not in ("init", "finalize")]
         if unknown:
             fail(line_number, f"unknown hook {unknown[0]!r}")
 
@@ -162,7 +167,7 @@ def locked_hooks(hooks, opening, prelude=()):
 def wrapper(f, flavour):
     call = f"PMPI_{f.name[4:]}({f.arguments()})"
     enum = f"MpiFunction::{f.enum}"
-    before, after = flavour.hooks(f.before), flavour.hooks(f.after)
+    before, after = flavour.hooks(f.before, f.tag_before), flavour.hooks(f.after, f.tag_after)
     body = []
     if f.kind == "init":
         body += ["  const uint64_t enter = Now();",
@@ -307,7 +312,7 @@ def fortran_wrapper(f, flavour):
             f'extern "C" void {lower}_(MPI_Fint* ierr) {{',
             f"  Finalizing(MpiFunction::{f.enum});",
             f"  p{lower}_(ierr);"] + (["  Finalized();"] if flavour.tag else []) + ["}", ""])
-    f_before, f_after = flavour.hooks(f.before), flavour.hooks(f.after)
+    f_before, f_after = flavour.hooks(f.before, f.tag_before), flavour.hooks(f.after, f.tag_after)
     hooks = f_before + f_after
     used = {p[1] for p in f.params if any(re.search(r"\b" + re.escape(p[1]) + r"\b", h)
                                           for h in hooks)}
