@@ -82,6 +82,7 @@ class TagSubcommand final : public Subcommand {
       doc.window = window_;
       doc.notes = std::move(graphs.notes);
       doc.segment_bytes = std::move(graphs.segment_bytes);
+    doc.tool_seconds = std::move(graphs.tool_seconds);
       doc.folded_callpaths = graphs.folded_callpaths;
       doc.processes = std::move(graphs.processes);
     } else {

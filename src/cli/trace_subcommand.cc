@@ -48,6 +48,16 @@ Result<std::string> FindLibrary(const std::string& name) {
                        (self.parent_path().parent_path() / "lib").string() + ")");
 }
 
+// The command's environment: `library` preloaded into every process it starts (mpirun passes its
+// environment on), before any the user preloads, and the directory it writes to.
+void Preload(const std::string& library, const std::string& dir) {
+  std::string preload = library;
+  if (const char* existing = std::getenv("LD_PRELOAD"); existing != nullptr && *existing)
+    preload += std::string(":") + existing;
+  setenv("LD_PRELOAD", preload.c_str(), 1);
+  setenv("CAUSEWAY_DIR", dir.c_str(), 1);
+}
+
 // "10s", "500ms", "2m" or plain seconds; 0 if none.
 Result<double> ParseInterval(const std::string& text) {
   if (text.empty()) return 0.0;
@@ -123,11 +133,7 @@ class TraceSubcommand final : public Subcommand {
     for (const char* stale : {"traces.otf2", "traces.def"}) fs::remove(dir / stale, ec);
     fs::remove_all(dir / "traces", ec);
 
-    std::string preload = library;
-    if (const char* existing = std::getenv("LD_PRELOAD"); existing != nullptr && *existing)
-      preload += std::string(":") + existing;
-    setenv("LD_PRELOAD", preload.c_str(), 1);
-    setenv("CAUSEWAY_DIR", dir.c_str(), 1);
+    Preload(library, dir.string());
     setenv("CAUSEWAY_EXPORT", "launcher", 1);
     if (!buffer_.empty()) setenv("CAUSEWAY_BUFFER", buffer_.c_str(), 1);
     if (!record_.empty()) setenv("CAUSEWAY_RECORD", record_.c_str(), 1);
@@ -163,11 +169,7 @@ class TraceSubcommand final : public Subcommand {
     fs::create_directories(dir, ec);
     if (ec) return MakeError(ErrorCode::kIo, "cannot create " + dir.string() + ": " + ec.message());
     fs::remove_all(dir / "tag", ec);  // a previous run's ranks would be mixed into this one
-    std::string preload = library;
-    if (const char* existing = std::getenv("LD_PRELOAD"); existing != nullptr && *existing)
-      preload += std::string(":") + existing;
-    setenv("LD_PRELOAD", preload.c_str(), 1);
-    setenv("CAUSEWAY_DIR", dir.c_str(), 1);
+    Preload(library, dir.string());
     setenv("CAUSEWAY_TAG_RECURSION_DEPTH", std::to_string(recursion_depth_).c_str(), 1);
     std::string regions;
     for (const std::string& r : tag_regions_) regions += (regions.empty() ? "" : ",") + r;
@@ -204,6 +206,7 @@ class TraceSubcommand final : public Subcommand {
     doc.recursion_depth = recursion_depth_;
     doc.notes = std::move(graphs.notes);
     doc.segment_bytes = std::move(graphs.segment_bytes);
+    doc.tool_seconds = std::move(graphs.tool_seconds);
     doc.folded_callpaths = graphs.folded_callpaths;
     doc.processes = std::move(graphs.processes);
     std::printf("Task activity graphs of %zu ranks recorded in %s/tag/; the command ran %.3f s "

@@ -13,6 +13,7 @@
 
 #include "measure/export/raw_export.h"
 #include "measure/runtime/hooks.h"
+#include "measure/runtime/process_end.h"
 
 namespace cw::measure::hook {
 namespace {
@@ -143,10 +144,7 @@ void SyncClocks(const char* label) {
   PMPI_Barrier(s.own);
 }
 
-// What was recorded reaches the disk however the process ends.
-struct sigaction g_previous[65];
-constexpr int kFatalSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM, SIGINT};
-
+// What was recorded reaches the disk however the process ends (WatchProcessEnd).
 void OnFatalSignal(int sig) {
   State& s = S();  // (FlushForCrash also writes the last timer calibration point)
   if (s.started && !s.finished) {
@@ -164,8 +162,6 @@ void OnFatalSignal(int sig) {
     line[pos] = '\0';
     s.log.DefineForCrash(line);
   }
-  sigaction(sig, &g_previous[sig], nullptr);
-  raise(sig);
 }
 
 void OnExit() {
@@ -192,17 +188,6 @@ void CloseThreadLogs() {
   }
 }
 
-void InstallHandlers() {
-  for (int sig : kFatalSignals) {
-    struct sigaction action;
-    std::memset(&action, 0, sizeof action);
-    action.sa_handler = OnFatalSignal;
-    sigemptyset(&action.sa_mask);
-    action.sa_flags = 0;  // OnFatalSignal puts the previous handler back itself
-    sigaction(sig, &action, &g_previous[sig]);
-  }
-  std::atexit(OnExit);
-}
 
 }  // namespace
 
@@ -353,7 +338,7 @@ void Started(uint32_t init, uint64_t enter) {
   s.log.Append(RawEvent{program_begin, RawKind::kEnter, 0, 0, kProgramRegion, 0, 0, 0, 0});
   s.log.Append(RawEvent{enter, RawKind::kEnter, 0, 0, init, 0, 0, 0, 0});
   Record(RawKind::kLeave, init);
-  InstallHandlers();
+  WatchProcessEnd(OnFatalSignal, OnExit);
 }
 
 void Finalizing(uint32_t region) {

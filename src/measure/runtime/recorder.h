@@ -13,6 +13,7 @@
 
 #include "measure/raw/raw_format.h"
 #include "measure/runtime/event_log.h"
+#include "measure/runtime/request_queues.h"
 
 namespace cw::measure::hook {
 
@@ -33,31 +34,7 @@ struct PendingRequest {
   uint8_t op = 0;
 };
 
-// Requests by handle. MPI may give several requests one handle at once (Open MPI returns a
-// shared, already completed request for sends that complete immediately), so a handle holds a
-// queue, and a completion of the handle takes its oldest request.
-class RequestTable {
- public:
-  // The request as stored (valid until the next Add under the same handle).
-  PendingRequest& Add(MPI_Request handle, const PendingRequest& request) {
-    std::vector<PendingRequest>& queue = table_[handle];
-    queue.push_back(request);
-    return queue.back();
-  }
-  PendingRequest* Oldest(MPI_Request handle) {
-    auto it = table_.find(handle);
-    return it == table_.end() || it->second.empty() ? nullptr : &it->second.front();
-  }
-  void RemoveOldest(MPI_Request handle) {
-    auto it = table_.find(handle);
-    if (it == table_.end()) return;
-    if (!it->second.empty()) it->second.erase(it->second.begin());
-    if (it->second.empty()) table_.erase(it);
-  }
-
- private:
-  std::unordered_map<MPI_Request, std::vector<PendingRequest>> table_;
-};
+using RequestTable = RequestQueues<PendingRequest>;
 
 // A user region or instrumented function the main thread is in. Functions that a filter
 // excludes keep their frame (region kNoRegion), so that exits still pair with entries.

@@ -51,10 +51,16 @@ CallPaths::CallPaths(uint32_t depth) : depth_(depth) {
   // architecture in their names (_ULx86_64_...), so they are looked up for this one.
 #if defined(__x86_64__)
   using SetCaching = int (*)(void*, int);
+  using SetCacheSize = int (*)(void*, size_t, int);
   auto set_caching = reinterpret_cast<SetCaching>(dlsym(library, "_ULx86_64_set_caching_policy"));
+  auto set_size = reinterpret_cast<SetCacheSize>(dlsym(library, "_ULx86_64_set_cache_size"));
   auto* address_space = static_cast<void**>(dlsym(library, "_ULx86_64_local_addr_space"));
   constexpr int kCachePerThread = 2;  // UNW_CACHE_PER_THREAD
   if (set_caching != nullptr && address_space != nullptr) set_caching(*address_space, kCachePerThread);
+  // The default cache holds a few hundred return addresses' unwind rules; a large C++ code's
+  // call paths hold thousands, and a rule not in the cache costs a search of the DWARF tables.
+  constexpr size_t kCachedAddresses = 16384;
+  if (set_size != nullptr && address_space != nullptr) set_size(*address_space, kCachedAddresses, 0);
 #endif
 }
 

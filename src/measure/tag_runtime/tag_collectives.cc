@@ -47,6 +47,7 @@ void CollEnd(OTF2_CollectiveOp op, MPI_Comm comm, uint32_t root, uint64_t sent,
   p.mine.bytes = sent;
   p.node = p.mine.node;
   p.entry = s.call.entry;
+  p.start = s.call.start;
   p.exit = s.call.exit;
   p.received = received;
   bool started = false;
@@ -124,7 +125,7 @@ void CompleteLinks(bool wait, MPI_Comm comm) {
     // Only the thread that writes the graph writes; another thread's exchange just completes.
     if (p.write && OnGraphThread()) {
       tag_segment::SegmentWriter& w = *s.writer;
-      const double duration = p.exit >= p.entry ? static_cast<double>(p.exit - p.entry) : 0;
+      const double duration = p.exit >= p.start ? static_cast<double>(p.exit - p.start) : 0;
       const int64_t my_entry = OnRankZeroClock(p.entry);
       w.Begin();
       if (p.link) {

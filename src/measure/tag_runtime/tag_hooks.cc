@@ -124,9 +124,13 @@ CallScope::CallScope(MpiFunction f) {
   c.inside_region = s.region_activity.node != kNone;
   c.node = c.inside_region ? s.region_activity.node
                            : NodeHere(NodeKind::kMpi, s.names[static_cast<uint32_t>(f)]);
-  c.exit = c.entry;
+  c.start = c.exit = c.entry;
   c.open = true;
   active_ = true;
+}
+
+void CallScope::Calling() {
+  if (active_) S().call.start = TimerNow();
 }
 
 void CallScope::Returned() {
@@ -148,13 +152,18 @@ CallScope::~CallScope() {
     return;
   }
   s.writer->Begin();
-  s.writer->Visit(c.node, c.entry, c.exit, TimerNow());
-  WritePending(c.node, c.entry, c.exit, c.in, c.out, c.completions);
+  s.writer->VisitCall(c.node, c.entry, c.start, c.exit);
+  WritePending(c.node, c.entry, c.start, c.exit, c.in, c.out, c.completions);
   WriteSteps(c.node, c.in, c.out);
   if (++s.calls_since_calibration >= kCalibrationCalls) {
     s.calls_since_calibration = 0;
     s.writer->Calibrate(TimerNow(), MonotonicNow());
   }
+  // The program goes on now: the tool's work before the call and since it returned (this
+  // update included) is counted as the tool's, and is neither the call's nor the next
+  // computation's.
+  const uint64_t resume = TimerNow();
+  s.writer->Resume(resume, (c.start - c.entry) + (resume - c.exit));
   s.writer->Commit();
 }
 

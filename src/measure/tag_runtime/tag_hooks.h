@@ -48,7 +48,9 @@ class CallScope {
   ~CallScope();
   CallScope(const CallScope&) = delete;
   CallScope& operator=(const CallScope&) = delete;
-  // The PMPI call returned: its exit time. What the hooks do afterwards is the tool's own time.
+  // The PMPI call begins (after the hooks before it) and returned: the call's own time. What
+  // the tool does before and after is its own time.
+  void Calling();
   void Returned();
 
  private:

@@ -13,6 +13,7 @@
 #include <cstring>
 #include <sstream>
 
+#include "measure/runtime/process_end.h"
 #include "measure/runtime/timer.h"
 #include "measure/tag_runtime/tag_hooks.h"
 
@@ -114,27 +115,8 @@ std::vector<std::string> SplitCommas(const char* text) {
   return parts;
 }
 
-struct sigaction g_previous[65];
-constexpr int kFatalSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM, SIGINT};
-
-void OnFatalSignal(int sig) {
-  EndGraph(tag_segment::RunState::kSignalled, sig);
-  sigaction(sig, &g_previous[sig], nullptr);
-  raise(sig);
-}
-
+void OnFatalSignal(int sig) { EndGraph(tag_segment::RunState::kSignalled, sig); }
 void OnExit() { EndGraph(tag_segment::RunState::kExited); }
-
-void InstallHandlers() {
-  for (int sig : kFatalSignals) {
-    struct sigaction action;
-    std::memset(&action, 0, sizeof action);
-    action.sa_handler = OnFatalSignal;
-    sigemptyset(&action.sa_mask);
-    sigaction(sig, &action, &g_previous[sig]);
-  }
-  std::atexit(OnExit);
-}
 
 // The segment file, mapped shared and zero-filled (ftruncate leaves it sparse: pages that are
 // never written take neither memory nor disk).
@@ -190,11 +172,11 @@ uint32_t NodeHere(tag_segment::NodeKind kind, uint32_t name) {
   return node;
 }
 
-void WritePending(uint32_t node, uint64_t entry, uint64_t exit, const std::vector<PendingIn>& in,
-                  const std::vector<PendingOut>& out,
+void WritePending(uint32_t node, uint64_t entry, uint64_t start, uint64_t exit,
+                  const std::vector<PendingIn>& in, const std::vector<PendingOut>& out,
                   const std::vector<PendingCompletion>& completions) {
   tag_segment::SegmentWriter& w = *S().writer;
-  const double duration = exit >= entry ? static_cast<double>(exit - entry) : 0;
+  const double duration = exit >= start ? static_cast<double>(exit - start) : 0;
   for (const PendingOut& o : out) w.MessageOut(node, o.peer, o.bytes, duration);
   const int64_t my_entry = OnRankZeroClock(entry);
   for (const PendingIn& i : in) {
@@ -326,7 +308,7 @@ void Started(MpiFunction init, uint64_t enter) {
 
   t_graph_thread = true;
   s.started = true;
-  InstallHandlers();
+  WatchProcessEnd(OnFatalSignal, OnExit);
   // MPI_Init itself is the first activity.
   const uint32_t node = NodeHere(tag_segment::NodeKind::kMpi, s.names[static_cast<uint32_t>(init)]);
   s.writer->Begin();

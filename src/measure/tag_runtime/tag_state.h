@@ -15,6 +15,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "measure/runtime/request_queues.h"
 #include "measure/tag_runtime/call_paths.h"
 #include "measure/tag_runtime/piggyback.h"
 #include "measure/tag_segment/segment_writer.h"
@@ -40,25 +41,7 @@ struct Request {
   uint64_t bytes = 0;
 };
 
-// Requests by handle; MPI may hand out one handle for several requests at once (Open MPI's
-// shared completed request), so a handle holds a queue and a completion takes its oldest.
-class RequestTable {
- public:
-  Request& Add(MPI_Request handle, const Request& r) { return table_[handle].emplace_back(r); }
-  Request* Oldest(MPI_Request handle) {
-    auto it = table_.find(handle);
-    return it == table_.end() || it->second.empty() ? nullptr : &it->second.front();
-  }
-  void RemoveOldest(MPI_Request handle) {
-    auto it = table_.find(handle);
-    if (it == table_.end()) return;
-    if (!it->second.empty()) it->second.erase(it->second.begin());
-    if (it->second.empty()) table_.erase(it);
-  }
-
- private:
-  std::unordered_map<MPI_Request, std::vector<Request>> table_;
-};
+using RequestTable = RequestQueues<Request>;
 
 // What a call's hooks learnt for the graph, written when the call ends (CallScope).
 struct PendingIn {
@@ -82,8 +65,9 @@ struct Call {
   bool open = false;
   uint32_t node = kNone;  // the activity: this call's node, or the enclosing region's
   bool inside_region = false;
-  uint64_t entry = 0;
-  uint64_t exit = 0;
+  uint64_t entry = 0;  // when the program called (its piggybacks carry this)
+  uint64_t start = 0;  // when the PMPI call began (after the tool's work before it)
+  uint64_t exit = 0;   // when the PMPI call returned
   std::vector<PendingIn> in;
   std::vector<PendingOut> out;
   std::vector<PendingCompletion> completions;
@@ -109,6 +93,7 @@ struct OpenLoop {
 // when it completes.
 struct PendingLinks {
   MPI_Request request = MPI_REQUEST_NULL;
+  uint64_t start = 0;  // the collective call's own time, start to exit
   MPI_Comm comm = MPI_COMM_NULL;
   Piggyback mine;              // sent (gather) or, at a one-to-all member, the root's received
   std::vector<Piggyback> all;  // the gatherer's: one per rank of the communicator
@@ -191,8 +176,10 @@ uint32_t NodeHere(tag_segment::NodeKind kind, uint32_t name);
 // Writes what an activity's hooks gathered (inside an update): its outgoing and incoming
 // message edges and the completion edges to the calls that began the requests it completed,
 // with the activity's time from `entry` to `exit`.
-void WritePending(uint32_t node, uint64_t entry, uint64_t exit, const std::vector<PendingIn>& in,
-                  const std::vector<PendingOut>& out,
+// `entry`: when the program entered the activity (compared with the senders' entries); `start`
+// to `exit`: the activity's own time.
+void WritePending(uint32_t node, uint64_t entry, uint64_t start, uint64_t exit,
+                  const std::vector<PendingIn>& in, const std::vector<PendingOut>& out,
                   const std::vector<PendingCompletion>& completions);
 
 // The activity's steps of the current iterations' causal paths (inside an update): the

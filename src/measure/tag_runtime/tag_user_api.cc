@@ -79,7 +79,7 @@ extern "C" void causeway_region_end(const char* name) {
     const uint64_t exit = TimerNow();
     s.writer->Begin();
     s.writer->Visit(activity.node, activity.entry, exit, TimerNow());
-    WritePending(activity.node, activity.entry, exit, activity.in, activity.out,
+    WritePending(activity.node, activity.entry, activity.entry, exit, activity.in, activity.out,
                  activity.completions);
     WriteSteps(activity.node, activity.in, activity.out);
     s.writer->Commit();

@@ -168,6 +168,9 @@ struct Header {
   // other than the one that initialised MPI (their calls are not in the graph).
   uint64_t lost_nodes, lost_edges, lost_messages;
   uint64_t lost_paths;  // iterations whose new path found the path or step array full
+  // The tool's own time in MPI calls (the stack walk, the piggybacks, the graph's updates),
+  // in ticks: what recording the graph added to the process's run.
+  uint64_t tool_ticks;
   uint64_t other_thread_calls;
   // The update routine's state (seed 003 §3.4): the previous activity and its exit.
   uint32_t recent;

@@ -216,11 +216,23 @@ Edge* SegmentWriter::EdgeFor(EdgeKind kind, Via via, uint32_t from, uint32_t to,
 }
 
 void SegmentWriter::Visit(uint32_t node, uint64_t entry, uint64_t exit, uint64_t resume) {
+  VisitCall(node, entry, entry, exit);
+  if (node != kNone) Resume(resume, 0);
+}
+
+void SegmentWriter::Resume(uint64_t at, uint64_t tool_ticks) {
+  Header& h = *header_;
+  if (at > h.recent_exit) h.recent_exit = at;
+  h.last_ticks = h.recent_exit;
+  h.tool_ticks += tool_ticks;
+}
+
+void SegmentWriter::VisitCall(uint32_t node, uint64_t arrive, uint64_t entry, uint64_t exit) {
   Header& h = *header_;
   if (node == kNone) return;  // lost: the flow goes on from the previous activity
   // A timer that went backwards (it does not, but a bad calibration must not make a huge
   // unsigned gap) gives no time.
-  const double gap = entry >= h.recent_exit ? static_cast<double>(entry - h.recent_exit) : 0;
+  const double gap = arrive >= h.recent_exit ? static_cast<double>(arrive - h.recent_exit) : 0;
   if (h.recent != kNone) {
     if (Edge* e = EdgeFor(EdgeKind::kFlow, Via::kPointToPoint, h.recent, node, kNone)) {
       Add(e->time, gap);
@@ -228,8 +240,8 @@ void SegmentWriter::Visit(uint32_t node, uint64_t entry, uint64_t exit, uint64_t
   }
   Add(nodes_[node].time, exit >= entry ? static_cast<double>(exit - entry) : 0);
   h.recent = node;
-  h.recent_exit = resume >= exit ? resume : exit;
-  h.last_ticks = h.recent_exit;
+  h.recent_exit = exit;
+  h.last_ticks = exit;
 }
 
 void SegmentWriter::LoopBegin(uint32_t loop_entry) {

@@ -54,6 +54,12 @@ class SegmentWriter {
   // after the activity: later than `exit` by what the tool itself spent after the call, which
   // then counts neither in the node nor in the next flow edge.
   void Visit(uint32_t node, uint64_t entry, uint64_t exit, uint64_t resume);
+  // An MPI call as the runtime times it: the program arrived at `arrive` (the flow edge ends
+  // there), the call itself ran from `entry` to `exit`; the tool's own work before and after
+  // (`arrive` to `entry`, and `exit` to the Resume() that follows) is nobody's.
+  void VisitCall(uint32_t node, uint64_t arrive, uint64_t entry, uint64_t exit);
+  // The program goes on at `at`; `tool_ticks` of the tool's own work are counted.
+  void Resume(uint64_t at, uint64_t tool_ticks);
   // Loops the program marks (seed 003 §3.2, §3.7): the loop whose entry node is `loop_entry`
   // begins; an iteration of the innermost open loop begins at `at` (counted in its entry
   // node's Node::iterations, and ending the iteration before); the innermost loop ends at

@@ -13,9 +13,10 @@ without going through the C MPI_ functions, so they are intercepted on their own
 It writes the same two wrapper files a second time for libcauseway-tag.so, the task activity
 graph's library (mpi_tag_wrappers.gen.cc, mpi_tag_fortran_wrappers.gen.cc): their hooks are
 measure/tag_runtime/tag_hooks.h's, of the same names, and only those in TAG_HOOKS run (the
-graph needs no record of windows or epochs); the scope learns when the PMPI call returned, so
-that the tool's own work after the call counts neither in the call nor in the computation after
-it, and MPI_Finalize is followed by Finalized().
+graph needs no record of windows or epochs), with the lines' tag_before and tag_after hooks; the
+scope learns when the PMPI call begins and returns, so that the tool's own work before and after
+the call counts neither in the call nor in the computation around it, and MPI_Finalize is
+followed by Finalized().
 
 Hundreds of wrappers differ only in their signature and in which hooks run around the call;
 writing them from one description keeps them consistent and lets a new function be added with
@@ -193,6 +194,8 @@ def wrapper(f, flavour):
             body += ["  if (array_of_statuses == MPI_STATUSES_IGNORE)",
                      f"    array_of_statuses = StatusBuffer({count});"]
         body += locked_hooks(before, "{")
+        if flavour.tag:
+            body += ["  scope.Calling();"]
         body += [f"  const int result = {call};"]
         if flavour.tag:
             body += ["  scope.Returned();"]
@@ -332,6 +335,8 @@ def fortran_wrapper(f, flavour):
              f"  CallScope scope(MpiFunction::{f.enum});"]
     lines += ["  " + l for l in before]
     lines += locked_hooks(f_before, "{")
+    if flavour.tag:
+        lines += ["  scope.Calling();"]
     lines += [f"  p{lower}_({args});"]
     if flavour.tag:
         lines += ["  scope.Returned();"]

@@ -259,6 +259,8 @@ OnlineGraphs BuildOnlineGraphs(const std::vector<OnlineRank>& ranks, const Onlin
   for (RankWork& w : work) {
     MarkBackEdges(w.graph);
     result.segment_bytes.push_back(w.rank->image.bytes().size());
+    result.tool_seconds.push_back(static_cast<double>(w.rank->image.header().tool_ticks) /
+                                  w.graph.ticks_per_second);
     result.processes.push_back(std::move(w.graph));
   }
   return result;

@@ -40,6 +40,9 @@ struct OnlineGraphs {
   // Per process (as `processes`): the bytes of its graph as the segment holds it, compacted
   // (what a snapshot of it weighs).
   std::vector<uint64_t> segment_bytes;
+  // Per process: the seconds its MPI calls spent in the tool's own work (stack walks,
+  // piggybacks, the graph's updates), which the program's run grew by.
+  std::vector<double> tool_seconds;
 };
 
 OnlineGraphs BuildOnlineGraphs(const std::vector<OnlineRank>& ranks,

@@ -23,6 +23,7 @@ struct TagDocument {
   std::string window;   // online: "A:B" if the graphs are what happened between two snapshots
   std::vector<std::string> notes;  // what the reader must know about the recording
   std::vector<uint64_t> segment_bytes;  // online: per process, its compacted segment's bytes
+  std::vector<double> tool_seconds;     // online: per process, the tool's own time
   std::vector<ProcessGraph> processes;
   std::vector<PtagEdge> ptag;
   std::vector<Cluster> clusters;

@@ -130,6 +130,7 @@ std::string TagJson(const TagDocument& doc) {
       process["sections"] = SectionsJson(doc.sections[p], doc.processes[p]);
     }
     if (p < doc.segment_bytes.size()) process["segment_bytes"] = doc.segment_bytes[p];
+    if (p < doc.tool_seconds.size()) process["tool_time"] = doc.tool_seconds[p];
     processes.push_back(std::move(process));
   }
   j["processes"] = std::move(processes);

@@ -225,6 +225,20 @@ std::string TagSummary(const TagDocument& doc) {
             std::to_string(s.slowest_rank) + "\n";
   }
   if (!spreads.empty()) text += "\n";
+  if (!doc.tool_seconds.empty()) {
+    // What recording cost the program: the ranks' own time in the tool, against their run.
+    double most = 0, share = 0;
+    for (size_t p = 0; p < doc.tool_seconds.size() && p < doc.processes.size(); ++p) {
+      most = std::max(most, doc.tool_seconds[p]);
+      const double run = doc.processes[p].Seconds(doc.processes[p].TotalTicks());
+      if (run > 0) share = std::max(share, doc.tool_seconds[p] / run);
+    }
+    char line[160];
+    std::snprintf(line, sizeof line,
+                  "Recording the graphs took at most %s of a rank's time (%.2f%% of its run)\n",
+                  FormatDuration(most).c_str(), 100 * share);
+    text += line;
+  }
   if (doc.folded_callpaths > 0) {
     text += "Recursion: " + std::to_string(doc.folded_callpaths) +
             " call paths went deeper than " + std::to_string(doc.recursion_depth) +
