@@ -246,5 +246,19 @@ TEST(TagOnlineTest, GraphsSurviveACrashAndAnAbort) {
   }
 }
 
+TEST(TagOnlineTest, OtherThreadsCarryPiggybacksAndAreCounted) {
+  // tests/programs/threads.c: under MPI_THREAD_MULTIPLE a second thread of each rank makes 10
+  // MPI_Sendrecv calls with the other rank's while the main thread runs barriers. The graph is
+  // the main thread's; the other threads' messages still carry their piggybacks (the run ends,
+  // no receive waits for one that never comes), and their calls are counted.
+  const std::string dir = TraceProgram("threads", 2, "", "--tag");
+  const json tag = Load(dir + "/tag.json");
+  EXPECT_EQ(TagProcess(tag, 0).Node("main/MPI_Barrier")["count"], 5);
+  const std::string notes = tag["notes"].dump();
+  EXPECT_NE(notes.find("rank 0: 10 MPI calls of threads other than the one that initialised MPI"),
+            std::string::npos)
+      << notes;
+}
+
 }  // namespace
 }  // namespace cw::test

@@ -114,7 +114,10 @@ uint64_t PostingOrder(MPI_Request handle) {
 }  // namespace
 
 CallScope::CallScope(MpiFunction f) {
-  if (!OnGraphThread()) return;
+  if (!OnGraphThread()) {
+    S().other_thread_calls.fetch_add(1, std::memory_order_relaxed);
+    return;
+  }
   State& s = S();
   Call& c = s.call;
   c.in.clear();

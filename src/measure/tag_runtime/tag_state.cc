@@ -209,6 +209,7 @@ void EndGraph(tag_segment::RunState state, int signal) {
   if (!s.started.load() || s.finished.exchange(true)) return;
   tag_segment::Header& h = s.writer->header();
   h.signal = signal;
+  h.other_thread_calls = s.other_thread_calls.load(std::memory_order_relaxed);
   // A signal that arrived in the middle of an update leaves the counter odd: the update is not
   // finished, so only the state is set, and readers report the last activity as partial.
   if (h.sequence.load(std::memory_order_relaxed) % 2 == 1) {

@@ -129,6 +129,9 @@ struct State {
   int size = 1;
   int thread_level = MPI_THREAD_SINGLE;
   std::mutex mutex;  // the hooks' (HookLock) under MPI_THREAD_MULTIPLE
+  // MPI calls of threads other than the graph's (their piggybacks travel; the calls are not in
+  // the graph), written to the segment's header when the graph ends.
+  std::atomic<uint64_t> other_thread_calls{0};
   std::string dir;   // DIR/tag
   // The segment: a file mapped shared.
   void* segment = nullptr;

@@ -225,6 +225,10 @@ std::string RankNotes(const RankWork& w) {
         << h.lost_messages << " message edges and " << h.lost_paths
         << " iterations' causal paths did not fit the segment and are missing; ";
   }
+  if (h.other_thread_calls > 0) {
+    out << who << ": " << h.other_thread_calls
+        << " MPI calls of threads other than the one that initialised MPI are not in its graph; ";
+  }
   if (w.unnamed_frames > 0) out << who << ": " << w.unnamed_frames << " frames have no symbol; ";
   if (w.truncated > 0) {
     out << who << ": " << w.truncated << " call paths were deeper than the walk keeps (rooted at ...); ";
