@@ -77,6 +77,14 @@ TEST(TagCliTest, WritesTheContractOfTagJson) {
   EXPECT_EQ(j["sections"][1].at("kind"), "loop");
   EXPECT_EQ(j["sections"][1].at("classes").size(), 3u);
   EXPECT_EQ(p1.at("paths"), json::array());  // no marked loop
+  // Classes {0}, {1, 2}, {3}: class 0 sends to class 1 (0 -> 1: 3 messages of 800 bytes),
+  // class 1 to all three (1 -> 0, 1 -> 2 and 2 -> 1, 2 -> 3), class 2 to class 1.
+  EXPECT_EQ(j.at("class_communication_view"), json::parse(R"([
+      {"from_class": 0, "to_class": 1, "count": 3, "bytes": 2400},
+      {"from_class": 1, "to_class": 0, "count": 3, "bytes": 2400},
+      {"from_class": 1, "to_class": 1, "count": 6, "bytes": 4800},
+      {"from_class": 1, "to_class": 2, "count": 3, "bytes": 2400},
+      {"from_class": 2, "to_class": 1, "count": 3, "bytes": 2400}])"));
   // The page beside it.
   EXPECT_NE(ReadFile(dir + "/tag.html").find("const TAG = "), std::string::npos);
 }

@@ -195,6 +195,27 @@ std::string TagJson(const TagDocument& doc) {
                       {"bytes", e.bytes}});
   }
   j["communication_view"] = std::move(phases);
+  // The same view with one node per behaviour class (seed 003 §5.3 on the clustered graph).
+  std::map<uint32_t, size_t> class_of_rank;
+  for (size_t c = 0; c < doc.clusters.size(); ++c) {
+    for (uint32_t r : MemberRanks(doc, doc.clusters[c])) class_of_rank[r] = c;
+  }
+  std::map<std::pair<size_t, size_t>, std::pair<uint64_t, uint64_t>> class_pairs;
+  for (const PhaseEdge& e : CommunicationPhaseView(doc.ptag)) {
+    auto from = class_of_rank.find(e.from_rank), to = class_of_rank.find(e.to_rank);
+    if (from == class_of_rank.end() || to == class_of_rank.end()) continue;
+    auto& sum = class_pairs[{from->second, to->second}];
+    sum.first += e.count;
+    sum.second += e.bytes;
+  }
+  json class_view = json::array();
+  for (const auto& [ends, sum] : class_pairs) {
+    class_view.push_back({{"from_class", ends.first},
+                          {"to_class", ends.second},
+                          {"count", sum.first},
+                          {"bytes", sum.second}});
+  }
+  j["class_communication_view"] = std::move(class_view);
 
   const double tps = doc.processes.empty() ? 1 : doc.processes.front().ticks_per_second;
   json tendencies = json::array();
