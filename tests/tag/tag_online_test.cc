@@ -246,6 +246,25 @@ TEST(TagOnlineTest, GraphsSurviveACrashAndAnAbort) {
   }
 }
 
+TEST(TagOnlineTest, ARankThatCannotRecordStopsEveryRank) {
+  // Rank 1 cannot create its segment (a directory stands where its file would be laid out).
+  // Had rank 0 recorded alone, its receives would wait for piggybacks rank 1 never sends: every
+  // rank agrees not to record, and the program runs as without causeway.
+  const std::string dir = testing::MakeTempDir("tag-no-segment");
+  fs::create_directories(dir + "/tag/rank-1.seg.new");
+  const std::string library =
+      (fs::path(CausewayBinary()).parent_path().parent_path() / "lib" / "libcauseway-tag.so")
+          .string();
+  std::string out;
+  EXPECT_EQ(RunCommand("CAUSEWAY_DIR=" + dir + " LD_PRELOAD=" + library + " " + kMpirun +
+                           " -np 2 " + TestProgram("tag_pingpong") + " 50 0",
+                       &out),
+            0)
+      << out;
+  EXPECT_NE(out.find("rank 1 cannot write its task activity graph"), std::string::npos) << out;
+  EXPECT_FALSE(fs::exists(dir + "/tag/rank-0.seg"));
+}
+
 TEST(TagOnlineTest, OtherThreadsCarryPiggybacksAndAreCounted) {
   // tests/programs/threads.c: under MPI_THREAD_MULTIPLE a second thread of each rank makes 10
   // MPI_Sendrecv calls with the other rank's while the main thread runs barriers. The graph is

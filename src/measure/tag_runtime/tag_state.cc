@@ -271,10 +271,19 @@ void Started(MpiFunction init, uint64_t enter) {
   // rank-<r>.seg never sees a segment that is not one yet.
   const std::string fresh = SegmentPath(s) + ".new";
   s.segment = MapSegment(fresh, s.segment_bytes);
-  if (s.segment == nullptr) {
-    if (s.rank == 0) {
-      std::fprintf(stderr, "causeway: cannot write the task activity graph to %s; not recording\n",
-                   s.dir.c_str());
+  // Every rank records, or none: a rank that did not would send no piggybacks, and the others
+  // would wait for them.
+  int mapped = s.segment != nullptr ? 1 : 0, everywhere = 0;
+  PMPI_Allreduce(&mapped, &everywhere, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (everywhere == 0) {
+    if (s.segment != nullptr) {
+      ::munmap(s.segment, s.segment_bytes);
+      ::unlink(fresh.c_str());
+      s.segment = nullptr;
+    }
+    if (!mapped) {
+      std::fprintf(stderr, "causeway: rank %d cannot write its task activity graph to %s; no rank "
+                   "records one\n", s.rank, s.dir.c_str());
     }
     return;
   }
