@@ -3,6 +3,7 @@
 // behaviour classes and the findings are computed here from the processes' graphs.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "base/status.h"
@@ -14,5 +15,10 @@ namespace cw::cli {
 // tag.json, ptag.dot/.graphml and clusters.dot/.graphml to `directory`; prints the summary
 // unless `quiet`.
 Status WriteTagReport(tag::TagDocument& doc, const std::string& directory, bool quiet);
+
+// A run recorded by `causeway trace --tag` (the graphs of its end, or of `window` "A:B" between
+// two snapshots) into doc's processes and its online fields.
+Status LoadOnlineRun(const std::string& dir, const std::string& window, uint32_t recursion_depth,
+                     unsigned threads, tag::TagDocument& doc);
 
 }  // namespace cw::cli

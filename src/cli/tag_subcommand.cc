@@ -15,10 +15,10 @@
 #include "cli/output_directory.h"
 #include "cli/subcommand.h"
 #include "cli/tag_report.h"
-#include "match/matcher.h"
-#include "otf2/trace_reader.h"
 #include "comm/launch.h"
 #include "comm/mpi_communicator.h"
+#include "match/matcher.h"
+#include "otf2/trace_reader.h"
 #include "tag/build/trace_graphs.h"
 #include "tag/job/job_graphs.h"
 #include "tag/online/online_graphs.h"
@@ -73,18 +73,7 @@ class TagSubcommand final : public Subcommand {
                          "--region applies to traces; a run recorded online has its region "
                          "activities from causeway trace --tag --tag-region");
       }
-      CW_ASSIGN_OR_RETURN(std::vector<tag::OnlineRank> ranks,
-                          tag::ReadOnlineRun(trace_, window_));
-      tag::OnlineGraphs graphs = tag::BuildOnlineGraphs(
-          ranks, {.recursion_depth = recursion_depth_, .threads = threads});
-      doc.source = trace_;
-      doc.online = true;
-      doc.window = window_;
-      doc.notes = std::move(graphs.notes);
-      doc.segment_bytes = std::move(graphs.segment_bytes);
-    doc.tool_seconds = std::move(graphs.tool_seconds);
-      doc.folded_callpaths = graphs.folded_callpaths;
-      doc.processes = std::move(graphs.processes);
+      CW_RETURN_IF_ERROR(LoadOnlineRun(trace_, window_, recursion_depth_, threads, doc));
     } else {
       if (!window_.empty()) {
         return MakeError(ErrorCode::kInvalidArgument,
@@ -118,9 +107,10 @@ class TagSubcommand final : public Subcommand {
     CW_ASSIGN_OR_RETURN(std::unique_ptr<comm::MpiSession> session, comm::MpiSession::Start());
     comm::Communicator& comm = session->world();
     // The launcher spreads the ranks over the CPUs; each uses its share.
-    read.threads = threads_ != 0 ? threads_
-                                 : std::max(1u, DefaultThreadCount() /
-                                                    std::max(1u, comm::LaunchedRanksOnNode()));
+    read.threads =
+        threads_ != 0
+            ? threads_
+            : std::max(1u, DefaultThreadCount() / std::max(1u, comm::LaunchedRanksOnNode()));
     tag::GraphBuildOptions options;
     options.regions = regions_;
     options.recursion_depth = recursion_depth_;

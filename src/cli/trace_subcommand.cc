@@ -15,10 +15,10 @@
 #include <cerrno>
 #include <chrono>
 #include <cmath>
-#include <functional>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -69,10 +69,14 @@ Result<double> ParseInterval(const std::string& text) {
     used = 0;
   }
   const std::string unit = text.substr(used);
-  const double scale = unit.empty() || unit == "s" ? 1 : unit == "ms" ? 1e-3 : unit == "m" ? 60 : -1;
+  const double scale = unit.empty() || unit == "s" ? 1
+                       : unit == "ms"              ? 1e-3
+                       : unit == "m"               ? 60
+                                                   : -1;
   if (used == 0 || scale < 0 || value <= 0) {
-    return MakeError(ErrorCode::kInvalidArgument,
-                     "--tag-interval " + text + ": expected a positive duration, e.g. 10s, 500ms, 2m");
+    return MakeError(
+        ErrorCode::kInvalidArgument,
+        "--tag-interval " + text + ": expected a positive duration, e.g. 10s, 500ms, 2m");
   }
   return value * scale;
 }
@@ -109,9 +113,10 @@ class TraceSubcommand final : public Subcommand {
     app.add_option("--tag-region", tag_regions_,
                    "with --tag: user regions that become activities of their own (shell "
                    "wildcards, repeatable), as causeway tag --region does for a trace");
-    app.add_option("--recursion-depth", recursion_depth_,
-                   "with --tag: fold call paths on which a function occurs more often than "
-                   "this (default 3; 0: never fold)");
+    recursion_option_ =
+        app.add_option("--recursion-depth", recursion_depth_,
+                       "with --tag: fold call paths on which a function occurs more often than "
+                       "this (default 3; 0: never fold)");
     app.add_option("command", command_,
                    "the command to run, usually mpirun ... ./app args or oshrun ... ./app args")
         ->required();
@@ -119,8 +124,10 @@ class TraceSubcommand final : public Subcommand {
   }
 
   Status Run() override {
-    if (!tag_ && (!tag_interval_.empty() || !tag_regions_.empty())) {
-      return MakeError(ErrorCode::kInvalidArgument, "--tag-interval and --tag-region need --tag");
+    if (!tag_ &&
+        (!tag_interval_.empty() || !tag_regions_.empty() || recursion_option_->count() > 0)) {
+      return MakeError(ErrorCode::kInvalidArgument,
+                       "--tag-interval, --tag-region and --recursion-depth need --tag");
     }
     if (tag_) return RunTag();
     CW_ASSIGN_OR_RETURN(std::string library, FindLibrary("libcauseway-mpi.so"));
@@ -197,22 +204,14 @@ class TraceSubcommand final : public Subcommand {
                        "the command recorded no graph (did it start MPI programs? exit status " +
                            std::to_string(exit_status) + ")");
     }
-    CW_ASSIGN_OR_RETURN(std::vector<tag::OnlineRank> ranks, tag::ReadOnlineRun(dir.string(), ""));
-    tag::OnlineGraphs graphs = tag::BuildOnlineGraphs(
-        ranks, {.recursion_depth = recursion_depth_, .threads = DefaultThreadCount()});
     tag::TagDocument doc;
-    doc.source = dir.string();
-    doc.online = true;
-    doc.recursion_depth = recursion_depth_;
-    doc.notes = std::move(graphs.notes);
-    doc.segment_bytes = std::move(graphs.segment_bytes);
-    doc.tool_seconds = std::move(graphs.tool_seconds);
-    doc.folded_callpaths = graphs.folded_callpaths;
-    doc.processes = std::move(graphs.processes);
-    std::printf("Task activity graphs of %zu ranks recorded in %s/tag/; the command ran %.3f s "
-                "(exit status %d)%s\n",
-                doc.processes.size(), dir.c_str(), seconds, exit_status,
-                snapshots > 0 ? (", " + std::to_string(snapshots) + " snapshots").c_str() : "");
+    CW_RETURN_IF_ERROR(
+        LoadOnlineRun(dir.string(), "", recursion_depth_, DefaultThreadCount(), doc));
+    std::printf(
+        "Task activity graphs of %zu ranks recorded in %s/tag/; the command ran %.3f s "
+        "(exit status %d)%s\n",
+        doc.processes.size(), dir.c_str(), seconds, exit_status,
+        snapshots > 0 ? (", " + std::to_string(snapshots) + " snapshots").c_str() : "");
     return WriteTagReport(doc, dir.string(), true);
   }
 
@@ -317,6 +316,7 @@ class TraceSubcommand final : public Subcommand {
   std::string output_ = "causeway-trace";
   std::string buffer_;
   std::string record_;
+  CLI::Option* recursion_option_ = nullptr;
   std::string include_;
   std::string exclude_;
   bool keep_raw_ = false;

@@ -26,8 +26,7 @@ std::string ReadFile(const std::string& path) {
 
 // `causeway tag` of the 4-rank halo exchange, 3 iterations, into a fresh directory.
 std::string TagOfHalo() {
-  const std::string trace =
-      HaloExchange(3).WriteOrDie(cw::testing::MakeTempDir("tag-cli-trace"));
+  const std::string trace = HaloExchange(3).WriteOrDie(cw::testing::MakeTempDir("tag-cli-trace"));
   const std::string dir = cw::testing::MakeTempDir("tag-cli");
   std::string out;
   EXPECT_EQ(RunCommand(CausewayBinary() + " tag " + trace + " -o " + dir, &out), 0) << out;
@@ -61,8 +60,7 @@ TEST(TagCliTest, WritesTheContractOfTagJson) {
       EXPECT_EQ(e.at("bytes"), 3 * 800);
     }
   }
-  EXPECT_EQ(edge_kinds,
-            (std::set<std::string>{"flow", "completion", "message_out", "message_in"}));
+  EXPECT_EQ(edge_kinds, (std::set<std::string>{"flow", "completion", "message_out", "message_in"}));
   ASSERT_EQ(j.at("clusters").size(), 3u);
   EXPECT_EQ(j["clusters"][1].at("members"), json::array({1, 2}));
   EXPECT_EQ(j["clusters"][1].at("representative"), 1);
@@ -111,9 +109,11 @@ TEST(TagCliTest, NetworkxReadsTheGraphml) {
   }
   std::string out;
   ASSERT_EQ(RunCommand("/usr/bin/python3 -c \"import networkx as nx; "
-                       "g = nx.read_graphml('" + dir + "/ptag.graphml'); "
-                       "print(g.number_of_nodes(), g.number_of_edges(), "
-                       "sorted(set(d['kind'] for _, _, d in g.edges(data=True))))\"",
+                       "g = nx.read_graphml('" +
+                           dir +
+                           "/ptag.graphml'); "
+                           "print(g.number_of_nodes(), g.number_of_edges(), "
+                           "sorted(set(d['kind'] for _, _, d in g.edges(data=True))))\"",
                        &out),
             0)
       << out;
@@ -121,8 +121,10 @@ TEST(TagCliTest, NetworkxReadsTheGraphml) {
                      " ['completion', 'flow', 'message']\n");
   // The clustered graph: one representative per class, labelled with its members.
   ASSERT_EQ(RunCommand("/usr/bin/python3 -c \"import networkx as nx; "
-                       "g = nx.read_graphml('" + dir + "/clusters.graphml'); "
-                       "print(sorted(set(d['members'] for _, d in g.nodes(data=True))))\"",
+                       "g = nx.read_graphml('" +
+                           dir +
+                           "/clusters.graphml'); "
+                           "print(sorted(set(d['members'] for _, d in g.nodes(data=True))))\"",
                        &out),
             0)
       << out;
@@ -141,6 +143,19 @@ TEST(TagCliTest, BadInputGetsAClearError) {
   const std::string trace = HaloExchange(1).WriteOrDie(cw::testing::MakeTempDir("tag-cli-trace"));
   EXPECT_NE(RunCommand(CausewayBinary() + " tag " + trace + " --window 0:end -q", &out), 0);
   EXPECT_NE(out.find("--window applies to runs recorded"), std::string::npos) << out;
+}
+
+TEST(TagCliTest, TraceRefusesTagOptionsWithoutTag) {
+  // Each would be ignored by a run that records a trace: refused before anything runs.
+  for (const char* option : {"--tag-interval 1s", "--tag-region 'solve*'", "--recursion-depth 5"}) {
+    std::string out;
+    EXPECT_EQ(RunCommand(CausewayBinary() + " trace -o " +
+                             cw::testing::MakeTempDir("tag-cli-notag") + " " + option + " -- true",
+                         &out),
+              1)  // kExitUsage: a bad command line
+        << option << ": " << out;
+    EXPECT_NE(out.find("need --tag"), std::string::npos) << option << ": " << out;
+  }
 }
 
 TEST(TagCliTest, ADamagedOnlineRunGetsAClearError) {
