@@ -13,21 +13,15 @@
 # and prints the fastest and median wall-clock times, (d)/(b), the replays' time (e) - (d), the
 # advice phase as `--timings` reports it, and the peak memory of (b) and (d).
 set -eu
+. "$(dirname "$0")/common.sh"
 
 BUILD=${1:-build}
 RUNS=${2:-3}
 DATA=${CW_BENCH_DATA:-$BUILD/bench-data}
-TRACE=$DATA/stencil-64x20M
+TRACE=$(stencil_trace "$BUILD" "$DATA")
 THREADS=$(nproc)
 
-mkdir -p "$DATA"
-if [ ! -f "$TRACE/traces.otf2" ]; then
-  echo "generating $TRACE (64 ranks, 20 million events) ..."
-  "$BUILD/bin/causeway-gen" --ranks 64 --events 20000000 --seed 1 -o "$TRACE" > /dev/null
-fi
 
-median() { sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
-fastest() { sort -n | head -1; }
 run() {  # run NAME ARGS...: appends wall seconds to NAME.txt and peak KiB to NAME-mem.txt
   name=$1
   shift

@@ -9,6 +9,7 @@
 # recorded per second. RANKS defaults to the number of CPUs: oversubscribed ranks spin in MPI
 # calls and make the runtime mostly noise.
 set -eu
+. "$(dirname "$0")/common.sh"
 
 BUILD=${1:-build}
 RUNS=${2:-5}
@@ -22,8 +23,7 @@ WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 # The melt example with 5 times as many steps, so that start-up is a small part of the run.
 sed 's/^run[[:space:]].*/run 1250/' "$EXAMPLE" > "$WORK/in.melt"
-MPIRUN="mpirun --oversubscribe -np $RANKS"
-if [ "$(id -u)" = 0 ]; then MPIRUN="mpirun --allow-run-as-root --oversubscribe -np $RANKS"; fi
+MPIRUN="$(launcher mpirun) -np $RANKS"
 CAUSEWAY=$(cd "$BUILD" && pwd)/bin/causeway
 
 : > "$WORK/plain.txt"; : > "$WORK/traced.txt"
@@ -38,8 +38,6 @@ while [ "$i" -lt "$RUNS" ]; do
   i=$((i + 1))
 done
 EVENTS=$(sed -n 's/.* ranks, \([0-9]*\) events.*/\1/p' "$WORK/trace.out")
-median() { sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
-fastest() { sort -n | head -1; }
 P=$(median < "$WORK/plain.txt"); PF=$(fastest < "$WORK/plain.txt")
 T=$(median < "$WORK/traced.txt"); TF=$(fastest < "$WORK/traced.txt")
 awk -v p="$P" -v pf="$PF" -v t="$T" -v tf="$TF" -v e="$EVENTS" -v r="$RUNS" -v n="$RANKS" 'BEGIN {

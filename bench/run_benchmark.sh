@@ -15,22 +15,16 @@
 # The machine is shared and noisy, and noise only ever adds time: the fastest of the runs is
 # the primary figure; the medians are printed beside them.
 set -eu
+. "$(dirname "$0")/common.sh"
 
 BUILD=${1:-build}
 RUNS=${2:-7}
 DATA=${CW_BENCH_DATA:-$BUILD/bench-data}
-TRACE=$DATA/stencil-64x20M
+TRACE=$(stencil_trace "$BUILD" "$DATA")
 THREADS=$(nproc)
 
-mkdir -p "$DATA"
-if [ ! -f "$TRACE/traces.otf2" ]; then
-  echo "generating $TRACE (64 ranks, 20 million events) ..."
-  "$BUILD/bin/causeway-gen" --ranks 64 --events 20000000 --seed 1 -o "$TRACE" > /dev/null
-fi
 EVENTS=$("$BUILD/bin/causeway" info --json "$TRACE" | sed -n 's/^ "events": \([0-9]*\),$/\1/p')
 
-median() { sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
-fastest() { sort -n | head -1; }
 
 : > "$DATA/a1.txt"; : > "$DATA/aN.txt"; : > "$DATA/b.txt"; : > "$DATA/mem.txt"
 : > "$DATA/c.txt"; : > "$DATA/cmem.txt"

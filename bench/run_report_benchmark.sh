@@ -9,16 +9,13 @@
 # report.html), their ratio, and the size of each file. The target: the report takes under 10 %
 # of the analysis time and report.html stays under 5 MB.
 set -eu
+. "$(dirname "$0")/common.sh"
 
 BUILD=${1:-build}
 RUNS=${2:-3}
 DATA=${CW_BENCH_DATA:-$BUILD/bench-data}
-TRACE=$DATA/stencil-64x20M
+TRACE=$(stencil_trace "$BUILD" "$DATA")
 
-mkdir -p "$DATA"
-if [ ! -f "$TRACE/traces.otf2" ]; then
-  "$BUILD/bin/causeway-gen" --ranks 64 --events 20000000 --seed 1 -o "$TRACE" > /dev/null
-fi
 
 : > "$DATA/report-times.txt"
 i=0

@@ -13,6 +13,7 @@
 # figures use 256 ranks and 100M events:
 #   build/bin/causeway-gen --ranks 256 --events 100000000 --seed 1 -o build/bench-data/stencil-256x100M
 set -eu
+. "$(dirname "$0")/common.sh"
 build=${1:-build}
 trace=${2:-$build/bench-data/stencil-64x10M}
 threads=${3:-1}
@@ -25,7 +26,7 @@ out=$(mktemp -d)
 for k in $ranks; do
   echo "== K = $k, $threads thread(s) per rank"
   /usr/bin/time -f "whole command: %e s wall, largest process %M KiB" \
-    mpirun --allow-run-as-root --oversubscribe --bind-to none -np "$k" \
+    $(launcher mpirun) --bind-to none -np "$k" \
     "$build/bin/causeway" analyze -q $flags --timings --threads "$threads" \
     "$trace" -o "$out/np$k" 2>&1 | grep -v '^$\|^Report written'
   if [ "$k" -gt 1 ]; then

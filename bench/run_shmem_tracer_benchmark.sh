@@ -9,20 +9,18 @@
 # Leave). Prints the time per call of each and the difference per recorded event. The fastest
 # run is the primary figure (noise only adds time); medians beside.
 set -eu
+. "$(dirname "$0")/common.sh"
 
 BUILD=${1:-build}
 RUNS=${2:-5}
 CALLS=${3:-1000000}
 DATA=${CW_BENCH_DATA:-$BUILD/bench-data}
 PROGRAM=$BUILD/bench/shmem-microbench
-OSHRUN="oshrun --oversubscribe -np 2"
-if [ "$(id -u)" = 0 ]; then OSHRUN="oshrun --allow-run-as-root --oversubscribe -np 2"; fi
+OSHRUN="$(launcher oshrun) -np 2"
 # Debian's Open MPI 4.1 crashes in shmem_finalize while its memory patcher is on.
 export OMPI_MCA_memory=^patcher
 mkdir -p "$DATA"
 
-median() { sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
-fastest() { sort -n | head -1; }
 
 for f in plain_pe traced_pe plain_p traced_p; do : > "$DATA/shmem_$f.txt"; done
 i=0

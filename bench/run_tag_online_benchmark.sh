@@ -21,6 +21,7 @@
 #    gather) recorded online on 4, 8, 16 and 32 ranks: a rank's graph (its compacted segment
 #    and its part of tag.json), the behaviour classes, and the clustered and full graphs' files.
 set -eu
+. "$(dirname "$0")/common.sh"
 
 BUILD=${1:-build}
 RUNS=${2:-5}
@@ -29,15 +30,12 @@ DATA=${CW_BENCH_DATA:-$BUILD/bench-data}
 CAUSEWAY=$(cd "$BUILD" && pwd)/bin/causeway
 MICRO=$(cd "$BUILD" && pwd)/bench/tag-microbench
 WAVE=$(cd "$BUILD" && pwd)/bench/wavesend
-MPIRUN="mpirun --oversubscribe"
-if [ "$(id -u)" = 0 ]; then MPIRUN="mpirun --allow-run-as-root --oversubscribe"; fi
+MPIRUN="$(launcher mpirun)"
 mkdir -p "$DATA"
 OUT=$(cd "$DATA" && pwd)/tag-online
 rm -rf "$OUT"
 mkdir -p "$OUT"
 
-median() { sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
-fastest() { sort -n | head -1; }
 per() { awk '/ns per/ {print $1}'; }
 
 # --- 1. cost per call and per round trip

@@ -9,18 +9,16 @@
 # difference per recorded event, and the same with a 64 KiB buffer (a flush every 1638 events).
 # The fastest run is the primary figure (noise only adds time); medians beside.
 set -eu
+. "$(dirname "$0")/common.sh"
 
 BUILD=${1:-build}
 RUNS=${2:-5}
 CALLS=${3:-2000000}
 DATA=${CW_BENCH_DATA:-$BUILD/bench-data}
 PROGRAM=$BUILD/bench/tracer-microbench
-MPIRUN="mpirun --oversubscribe -np 2"
-if [ "$(id -u)" = 0 ]; then MPIRUN="mpirun --allow-run-as-root --oversubscribe -np 2"; fi
+MPIRUN="$(launcher mpirun) -np 2"
 mkdir -p "$DATA"
 
-median() { sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
-fastest() { sort -n | head -1; }
 
 : > "$DATA/plain.txt"; : > "$DATA/traced.txt"; : > "$DATA/small.txt"
 i=0

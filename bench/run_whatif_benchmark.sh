@@ -10,6 +10,7 @@
 # replay's events per second (fastest and median run: the machine is shared and noisy) and the
 # peak memory of the whole command.
 set -eu
+. "$(dirname "$0")/common.sh"
 
 BUILD=${1:-build}
 RUNS=${2:-3}
@@ -33,8 +34,8 @@ for millions in 10 20 40; do
     cat "$DATA/whatif-rss.txt" >> "$DATA/whatif-mem.txt"
     i=$((i + 1))
   done
-  fastest=$(sort -n "$DATA/whatif.txt" | head -1)
-  median=$(sort -n "$DATA/whatif.txt" | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}')
+  fastest=$(fastest < "$DATA/whatif.txt")
+  median=$(median < "$DATA/whatif.txt")
   rss=$(sort -n "$DATA/whatif-mem.txt" | tail -1)
   awk -v n="${millions}M" -v e="$EVENTS" -v f="$fastest" -v m="$median" -v r="$rss" 'BEGIN {
     printf "%-8s %12d %14.2f %14.2f %12.0f\n", n, e, e / f / 1e6, e / m / 1e6, r / 1024
