@@ -374,6 +374,9 @@ std::string Scenario::WriteOrDie(const std::string& directory) const {
   for (const auto& [rank, events] : declared_events_) {
     archive.DeclareEventCount(locations.at(static_cast<size_t>(rank)), events);
   }
+  for (const auto& [rank, id] : location_id_override_) {
+    archive.DeclareLocationId(locations.at(static_cast<size_t>(rank)), id);
+  }
   uint32_t world = archive.DefineMpiWorld(locations);
   (void)world;
   for (const std::vector<int>& comm : comms_) {
@@ -403,15 +406,15 @@ std::string Scenario::WriteOrDie(const std::string& directory) const {
     const bool shmem = name.rfind("shmem_", 0) == 0;
     // The tracer's buffer flush, as Score-P and causeway's tracer define it.
     const bool flush = name == "TRACE BUFFER FLUSH";
-    uint32_t id = archive.DefineRegion(name.rfind("loop:", 0) == 0 ? name.substr(5) : name,
-                                       RoleOf(name),
-                                       mpi     ? OTF2_PARADIGM_MPI
-                                       : shmem ? OTF2_PARADIGM_SHMEM
-                                       : flush ? OTF2_PARADIGM_MEASUREMENT_SYSTEM
-                                               : OTF2_PARADIGM_USER,
-                                       mpi     ? "MPI"
-                                       : shmem ? "SHMEM"
-                                               : "");
+    uint32_t id =
+        archive.DefineRegion(name.rfind("loop:", 0) == 0 ? name.substr(5) : name, RoleOf(name),
+                             mpi     ? OTF2_PARADIGM_MPI
+                             : shmem ? OTF2_PARADIGM_SHMEM
+                             : flush ? OTF2_PARADIGM_MEASUREMENT_SYSTEM
+                                     : OTF2_PARADIGM_USER,
+                             mpi     ? "MPI"
+                             : shmem ? "SHMEM"
+                                     : "");
     regions.emplace(name, id);
     return id;
   };

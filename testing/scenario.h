@@ -205,6 +205,8 @@ class Scenario {
   }
   void set_location_group(int rank, uint32_t group) { group_override_[rank] = group; }
   void DeclareEventCount(int rank, uint64_t events) { declared_events_[rank] = events; }
+  // Defines `rank`'s location under the OTF2 id `id` (damaged: another location may have it).
+  void set_location_id(int rank, uint64_t id) { location_id_override_[rank] = id; }
   // The machine and node of the system tree each other's parent: no root reaches them.
   void set_system_tree_cycle() { system_tree_cycle_ = true; }
   // The clock properties' global offset (0 unless set).
@@ -233,6 +235,7 @@ class Scenario {
   std::vector<ClockOffset> clock_offsets_;
   std::map<int, uint32_t> group_override_;
   std::map<int, uint64_t> declared_events_;
+  std::map<int, uint64_t> location_id_override_;
   bool system_tree_cycle_ = false;
   uint64_t global_offset_ = 0;
 };

@@ -13,7 +13,8 @@
 
 namespace cw::cli {
 
-Status WriteTagReport(tag::TagDocument& doc, const std::string& directory, bool quiet) {
+Status WriteTagReport(tag::TagDocument& doc, const std::string& directory, bool quiet,
+                      std::FILE* messages) {
   doc.ptag = tag::InterProcessEdges(doc.processes);
   doc.clusters = tag::ClusterProcesses(doc.processes, {.tolerance = doc.tolerance});
   doc.sections.clear();
@@ -32,11 +33,11 @@ Status WriteTagReport(tag::TagDocument& doc, const std::string& directory, bool 
   CW_RETURN_IF_ERROR(
       report::WriteTextFile(directory + "/clusters.graphml", tag::ClustersGraphml(doc)));
   CW_RETURN_IF_ERROR(report::WriteTextFile(directory + "/tag.html", tag::TagHtml(doc)));
-  if (!quiet) std::fputs(summary.c_str(), stdout);
-  std::printf(
-      "\nTask activity graphs written to %s/ (summary.txt, tag.json, tag.html, ptag.dot, "
-      "ptag.graphml, clusters.dot, clusters.graphml)\n",
-      directory.c_str());
+  if (!quiet) std::fputs(summary.c_str(), messages);
+  std::fprintf(messages,
+               "\nTask activity graphs written to %s/ (summary.txt, tag.json, tag.html, ptag.dot, "
+               "ptag.graphml, clusters.dot, clusters.graphml)\n",
+               directory.c_str());
   return OkStatus();
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdio>
 #include <string>
 
 #include "base/status.h"
@@ -13,8 +14,10 @@ namespace cw::cli {
 
 // Fills in doc.ptag, doc.clusters and doc.findings from doc.processes and writes summary.txt,
 // tag.json, ptag.dot/.graphml and clusters.dot/.graphml to `directory`; prints the summary
-// unless `quiet`.
-Status WriteTagReport(tag::TagDocument& doc, const std::string& directory, bool quiet);
+// unless `quiet`, and where the files went, to `messages` (`causeway trace --tag` gives
+// standard error: the program's own output keeps standard output to itself).
+Status WriteTagReport(tag::TagDocument& doc, const std::string& directory, bool quiet,
+                      std::FILE* messages = stdout);
 
 // A run recorded by `causeway trace --tag` (the graphs of its end, or of `window` "A:B" between
 // two snapshots) into doc's processes and its online fields.

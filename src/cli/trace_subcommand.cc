@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "base/parallel.h"
+#include "base/units.h"
 #include "cli/subcommand.h"
 #include "cli/tag_report.h"
 #include "measure/export/raw_export.h"
@@ -103,6 +104,16 @@ class TraceSubcommand final : public Subcommand {
                    "what to record besides MPI calls: a comma-separated subset of user "
                    "(user regions) and functions (-finstrument-functions); default both, "
                    "'none' for MPI only (or CAUSEWAY_RECORD)");
+    app.add_option("--poll-gap", poll_gap_,
+                   "polling compaction: a thread's tests and probes that find nothing, one "
+                   "after the other with nothing else recorded between them and gaps below "
+                   "this, are written as one call that counts all of them (default 1us; 0 "
+                   "records every call; or CAUSEWAY_POLL_GAP in nanoseconds)");
+    app.add_option("--max-size", max_size_,
+                   "stop recording once the ranks have written this much, e.g. 20G (each rank "
+                   "its share; the trace stays valid and says where each rank stopped; default: "
+                   "half the free space of the output's file system, so that the OTF2 archive "
+                   "made from the raw files still fits; or CAUSEWAY_MAX_SIZE in bytes)");
     app.add_flag("--keep-raw", keep_raw_, "keep the raw per-rank files after writing OTF2");
     app.add_flag("--tag", tag_,
                  "record no trace: build each rank's task activity graph while the program "
@@ -146,6 +157,16 @@ class TraceSubcommand final : public Subcommand {
     if (!record_.empty()) setenv("CAUSEWAY_RECORD", record_.c_str(), 1);
     if (!include_.empty()) setenv("CAUSEWAY_FILTER_INCLUDE", include_.c_str(), 1);
     if (!exclude_.empty()) setenv("CAUSEWAY_FILTER_EXCLUDE", exclude_.c_str(), 1);
+    CW_ASSIGN_OR_RETURN(const uint64_t max_size, MaxSize(dir));
+    setenv("CAUSEWAY_MAX_SIZE", std::to_string(max_size).c_str(), 1);
+    if (!poll_gap_.empty()) {
+      Result<double> gap = poll_gap_ == "0" ? Result<double>(0.0) : ParseDuration(poll_gap_);
+      if (!gap || *gap < 0) {
+        return MakeError(ErrorCode::kInvalidArgument,
+                         "--poll-gap: not a duration (e.g. 1us, 0): " + poll_gap_);
+      }
+      setenv("CAUSEWAY_POLL_GAP", std::to_string(std::llround(*gap * 1e9)).c_str(), 1);
+    }
 
     WarnAboutOshmemPatcher();
     const auto start = std::chrono::steady_clock::now();
@@ -207,12 +228,31 @@ class TraceSubcommand final : public Subcommand {
     tag::TagDocument doc;
     CW_RETURN_IF_ERROR(
         LoadOnlineRun(dir.string(), "", recursion_depth_, DefaultThreadCount(), doc));
-    std::printf(
-        "Task activity graphs of %zu ranks recorded in %s/tag/; the command ran %.3f s "
-        "(exit status %d)%s\n",
-        doc.processes.size(), dir.c_str(), seconds, exit_status,
-        snapshots > 0 ? (", " + std::to_string(snapshots) + " snapshots").c_str() : "");
-    return WriteTagReport(doc, dir.string(), true);
+    std::fprintf(stderr,
+                 "Task activity graphs of %zu ranks recorded in %s/tag/; the command ran %.3f s "
+                 "(exit status %d)%s\n",
+                 doc.processes.size(), dir.c_str(), seconds, exit_status,
+                 snapshots > 0 ? (", " + std::to_string(snapshots) + " snapshots").c_str() : "");
+    return WriteTagReport(doc, dir.string(), true, stderr);
+  }
+
+  // --max-size, or half the free space of the file system `dir` is on.
+  Result<uint64_t> MaxSize(const fs::path& dir) const {
+    if (!max_size_.empty()) {
+      Result<uint64_t> bytes = ParseByteCount(max_size_);
+      if (!bytes || *bytes == 0) {
+        return MakeError(ErrorCode::kInvalidArgument,
+                         "--max-size: not a size (e.g. 500M, 20G): " + max_size_);
+      }
+      return *bytes;
+    }
+    if (const char* env = std::getenv("CAUSEWAY_MAX_SIZE"); env != nullptr && *env != '\0') {
+      return std::strtoull(env, nullptr, 10);
+    }
+    std::error_code ec;
+    const fs::space_info space = fs::space(dir, ec);
+    if (ec || space.available == 0) return uint64_t{0};  // unknown: no limit
+    return static_cast<uint64_t>(space.available / 2);
   }
 
   // Open MPI 4.1's oshmem crashes inside shmem_finalize while its memory patcher is on (Debian
@@ -270,51 +310,64 @@ class TraceSubcommand final : public Subcommand {
   }
 
   static void Print(const measure::ExportSummary& s, double seconds, int exit_status) {
-    std::printf("Trace written to %s\n", s.anchor.c_str());
-    std::printf(
+    std::fprintf(stderr, "Trace written to %s\n", s.anchor.c_str());
+    std::fprintf(
+        stderr,
         "  %u ranks, %llu events, %.1f MB recorded; the command ran %.3f s (exit status %d)\n",
         s.ranks, static_cast<unsigned long long>(s.events), static_cast<double>(s.raw_bytes) / 1e6,
         seconds, exit_status);
     const double flush_s = static_cast<double>(s.flush_nanoseconds) * 1e-9;
-    std::printf(
+    std::fprintf(
+        stderr,
         "  %llu buffer flushes took %.3f s in all ranks together (%.2f%% of the run per rank)\n",
         static_cast<unsigned long long>(s.flushes), flush_s,
         s.ranks > 0 && seconds > 0 ? 100.0 * flush_s / s.ranks / seconds : 0.0);
     for (const measure::RankEnding& e : s.endings) {
-      std::printf("  rank %d ended early (%s): its events up to then are in the trace\n", e.rank,
-                  e.how.c_str());
+      std::fprintf(stderr, "  rank %d ended early (%s): its events up to then are in the trace\n",
+                   e.rank, e.how.c_str());
     }
     if (s.closed_regions > 0) {
-      std::printf(
+      std::fprintf(
+          stderr,
           "  %llu regions left open by ranks that ended early were closed at their last event\n",
           static_cast<unsigned long long>(s.closed_regions));
     }
     if (s.truncated_bytes > 0) {
-      std::printf("  %llu bytes of a record cut short by a crash were dropped\n",
-                  static_cast<unsigned long long>(s.truncated_bytes));
+      std::fprintf(stderr, "  %llu bytes of a record cut short by a crash were dropped\n",
+                   static_cast<unsigned long long>(s.truncated_bytes));
     }
     if (s.unrecorded_calls > 0) {
-      std::printf(
-          "  %llu MPI calls from threads other than the one that initialised MPI were not "
-          "recorded\n",
-          static_cast<unsigned long long>(s.unrecorded_calls));
+      std::fprintf(stderr,
+                   "  %llu MPI calls from threads other than the one that initialised MPI were not "
+                   "recorded\n",
+                   static_cast<unsigned long long>(s.unrecorded_calls));
+    }
+    if (s.reused_thread_slots > 0) {
+      std::fprintf(stderr,
+                   "  %llu threads began calling MPI after another thread of their rank had "
+                   "ended, and were recorded in its location\n",
+                   static_cast<unsigned long long>(s.reused_thread_slots));
     }
     if (s.unbalanced_regions > 0) {
-      std::printf(
-          "  %llu user-region ends did not match the innermost open region (ignored) or "
-          "regions were still open at MPI_Finalize (closed there)\n",
-          static_cast<unsigned long long>(s.unbalanced_regions));
+      std::fprintf(stderr,
+                   "  %llu user-region ends did not match the innermost open region (ignored) or "
+                   "regions were still open at MPI_Finalize (closed there)\n",
+                   static_cast<unsigned long long>(s.unbalanced_regions));
     }
     if (s.invalid_records > 0) {
-      std::printf("  %llu damaged records (unknown kind or region) were left out\n",
-                  static_cast<unsigned long long>(s.invalid_records));
+      std::fprintf(stderr, "  %llu damaged records (unknown kind or region) were left out\n",
+                   static_cast<unsigned long long>(s.invalid_records));
     }
-    for (const std::string& problem : s.problems) std::printf("  problem: %s\n", problem.c_str());
-    if (s.lost) std::printf("  WARNING: a rank could not write its buffer: events were lost\n");
+    for (const std::string& problem : s.problems)
+      std::fprintf(stderr, "  problem: %s\n", problem.c_str());
+    if (s.lost)
+      std::fprintf(stderr, "  WARNING: a rank could not write its buffer: events were lost\n");
   }
 
   std::string output_ = "causeway-trace";
   std::string buffer_;
+  std::string poll_gap_;
+  std::string max_size_;
   std::string record_;
   CLI::Option* recursion_option_ = nullptr;
   std::string include_;

@@ -108,8 +108,14 @@ OTF2_CallbackCode OnLocation(void* user, OTF2_LocationRef self, OTF2_StringRef n
   Context& ctx = Ctx(user);
   for (const trace::Location& existing : ctx.defs.locations) {
     if (existing.otf2_id == self) {
-      ctx.diagnostics.Report(kDuplicateDefinition, "location " + std::to_string(self));
-      return OTF2_CALLBACK_SUCCESS;
+      // Event files are named by location id: which events would be whose cannot be known.
+      ctx.fatal =
+          Error(ErrorCode::kCorrupt, "two locations have the id " + std::to_string(self) + " (\"" +
+                                         std::string(ctx.defs.str(existing.name)) + "\" and \"" +
+                                         std::string(ctx.defs.str(name)) +
+                                         "\"): the definitions are damaged, and the event file " +
+                                         std::to_string(self) + ".evt cannot belong to both");
+      return OTF2_CALLBACK_INTERRUPT;
     }
   }
   if (ctx.defs.locations.size() >= kMaxDefinitionId) {
@@ -324,11 +330,11 @@ Result<uint64_t> ReadGlobalDefinitions(OTF2_Reader* reader, trace::Definitions& 
   if (!defs.clock.defined || defs.clock.resolution == 0) {
     // Every time in the trace is divided by the resolution: without one, no duration means
     // anything (a run of 43.7 us would read as 43700 s).
-    return tl::unexpected(Error(ErrorCode::kCorrupt,
-                                defs.clock.defined
-                                    ? "the clock properties declare 0 ticks per second"
-                                    : "the definitions have no clock properties (ticks per "
-                                      "second)"));
+    return tl::unexpected(
+        Error(ErrorCode::kCorrupt, defs.clock.defined
+                                       ? "the clock properties declare 0 ticks per second"
+                                       : "the definitions have no clock properties (ticks per "
+                                         "second)"));
   }
   return read;
 }

@@ -28,6 +28,7 @@ LocationReadResult ReadLocation(OTF2_Reader* reader, const EventReadJob& job, ui
   ctx.defs = job.defs;
   ctx.defined_regions = &defined_regions;
   ctx.undefined_region = job.undefined_region;
+  ctx.calls_attribute = internal::CallsAttribute(*job.defs);
   ctx.progress = job.progress;
   const internal::TimeRange range = internal::ValidTimeRange(job.defs->clock);
   ctx.earliest = range.earliest;
@@ -41,20 +42,32 @@ LocationReadResult ReadLocation(OTF2_Reader* reader, const EventReadJob& job, ui
       internal::ArchiveDirectory(job.anchor) + "/" + std::to_string(def.otf2_id) + ".evt";
   OTF2_EvtReader* evt_reader = OTF2_Reader_GetEvtReader(reader, def.otf2_id);
   if (::access(event_file.c_str(), R_OK) != 0) {
-    result.error = Error(ErrorCode::kCorrupt, where + ": cannot read its event file " +
-                                                  event_file + ": " + std::strerror(errno));
+    result.error = Error(ErrorCode::kCorrupt, where + ": cannot read its event file " + event_file +
+                                                  ": " + std::strerror(errno));
     if (evt_reader != nullptr) OTF2_Reader_CloseEvtReader(reader, evt_reader);
   } else if (evt_reader == nullptr) {
     result.error = Error(ErrorCode::kCorrupt,
                          where + ": cannot open its event file: " + TakeLastLibraryMessage());
   } else {
     OTF2_Reader_RegisterEvtCallbacks(reader, evt_reader, callbacks, &ctx);
-    const internal::RecordBound bound = internal::EventRecordBound(job.anchor, *job.defs, location);
-    uint64_t read = 0;
-    OTF2_ErrorCode rc = OTF2_Reader_ReadLocalEvents(reader, evt_reader, bound.records, &read);
+    internal::RecordBound bound = internal::EventRecordBound(job.anchor, *job.defs, location);
+    // Up to the declared count, then once more for each BUFFER_FLUSH record met on the way
+    // (they are not in the count), until a round meets none.
+    uint64_t read = 0, total = 0, flushes_counted = 0;
+    OTF2_ErrorCode rc = OTF2_SUCCESS;
+    for (uint64_t allowed = bound.records; allowed > 0;) {
+      rc = OTF2_Reader_ReadLocalEvents(reader, evt_reader, allowed, &read);
+      total += read;
+      if (rc != OTF2_SUCCESS || ctx.out_of_range || read < allowed) break;
+      const uint64_t before = bound.records;
+      bound.AllowBufferFlushes(ctx.buffer_flushes - flushes_counted);
+      flushes_counted = ctx.buffer_flushes;
+      allowed = bound.records - before;
+    }
+    read = total;
     if (ctx.out_of_range) {
-      result.error = internal::OutOfRangeError(*job.defs, location,
-                                                ctx.builder.recorded_events(), *ctx.out_of_range);
+      result.error = internal::OutOfRangeError(*job.defs, location, ctx.builder.recorded_events(),
+                                               *ctx.out_of_range);
     } else if (rc != OTF2_SUCCESS) {
       result.error = LibraryError(ErrorCode::kCorrupt, where + ": reading events", rc);
     } else if (read >= bound.records && internal::HasRecordBeyondBound(reader, evt_reader)) {

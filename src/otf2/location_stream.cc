@@ -92,6 +92,7 @@ LocationStream::Segment LocationStream::Next(uint32_t max_records) {
   ctx.defs = &defs_;
   ctx.defined_regions = &defined_regions_;
   ctx.undefined_region = regions_.undefined;
+  ctx.calls_attribute = internal::CallsAttribute(defs_);
   const internal::TimeRange range = internal::ValidTimeRange(defs_.clock);
   ctx.earliest = range.earliest;
   ctx.latest = range.latest;
@@ -103,10 +104,11 @@ LocationStream::Segment LocationStream::Next(uint32_t max_records) {
   // Never past the bound: a damaged file can make the library replay records forever.
   const uint64_t allowed = std::min<uint64_t>(max_records, bound_.records - recorded_);
   uint64_t read = 0;
-  OTF2_ErrorCode rc = allowed == 0 ? OTF2_SUCCESS
-                                   : OTF2_Reader_ReadLocalEvents(reader, library_->events,
-                                                                 allowed, &read);
+  OTF2_ErrorCode rc = allowed == 0
+                          ? OTF2_SUCCESS
+                          : OTF2_Reader_ReadLocalEvents(reader, library_->events, allowed, &read);
   recorded_ += ctx.builder.recorded_events();
+  bound_.AllowBufferFlushes(ctx.buffer_flushes);
   if (program_name_ == trace::kNone) program_name_ = ctx.builder.program_name();
 
   const std::string where = internal::LocationLabel(defs_, location_);

@@ -8,6 +8,7 @@
 #include <memory>
 #include <numeric>
 #include <optional>
+#include <sstream>
 #include <thread>
 
 #include <otf2/otf2.h>
@@ -35,6 +36,28 @@ void ClassifyRegions(trace::Definitions& defs) {
     if (!region.defined) continue;
     bool mpi = region.paradigm == trace::Paradigm::kMpi || defs.str(region.file) == "MPI";
     region.mpi = mpi ? trace::ClassifyMpiRegion(defs.str(region.name)) : trace::MpiFunction{};
+  }
+}
+
+// causeway's tracer notes how each rank's recording ended (otf2_writer's kRankEndingsProperty:
+// a line "RANK HOW" per rank); a rank that did not finish normally is a warning every report
+// shows.
+void ReadRankEndings(const AnchorHeader& header, trace::Definitions& defs,
+                     Diagnostics& diagnostics) {
+  for (const auto& [name, value] : header.properties) {
+    if (name != "CAUSEWAY::RANK_ENDINGS") continue;
+    std::istringstream lines(value);
+    std::string line;
+    while (std::getline(lines, line)) {
+      std::istringstream words(line);
+      uint32_t rank = 0;
+      std::string how;
+      if (!(words >> rank) || !std::getline(words >> std::ws, how) || how.empty()) continue;
+      defs.rank_endings.emplace_back(rank, how);
+      if (how != "finalized") {
+        diagnostics.Report(kRankEndedEarly, "rank " + std::to_string(rank) + ": " + how);
+      }
+    }
   }
 }
 
@@ -91,6 +114,7 @@ Result<trace::Definitions> ReadDefinitionsFromAnchor(const std::string& anchor,
                                                       ", group " + std::to_string(loc.group));
     }
   }
+  ReadRankEndings(header, defs, diagnostics);
   defs.IndexLocations();
   ClassifyRegions(defs);
   size_t unresolved = defs.ResolveComms();

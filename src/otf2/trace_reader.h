@@ -34,6 +34,13 @@ inline constexpr DiagnosticKind kUndefinedLocationGroup{
     "otf2.undefined_location_group", Severity::kError,
     "a location belongs to a location group (process) that is not defined; it is counted in no "
     "process and its rank is unknown"};
+inline constexpr DiagnosticKind kRankEndedEarly{
+    "trace.rank_ended_early", Severity::kWarning,
+    "a rank's recording ended other than by finishing normally (MPI_Finalize or shmem_finalize): "
+    "an abort, a signal, the fatal error handler, an exit without finalizing, the size limit of "
+    "causeway trace --max-size, or nothing noted; "
+    "its events up to then are in the trace, and what its partners waited for afterwards is "
+    "unmatched"};
 inline constexpr DiagnosticKind kUnresolvedCommunicator{
     "otf2.unresolved_communicator", Severity::kError,
     "a communicator's group could not be mapped to locations; its messages cannot be matched"};

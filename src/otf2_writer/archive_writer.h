@@ -27,15 +27,35 @@
 
 namespace cw::otf2_writer {
 
+// The archive property in which causeway's tracer notes how each rank's recording ended: a line
+// "RANK HOW" per world rank (otf2/ reads it into trace::Definitions::rank_endings).
+inline constexpr const char* kRankEndingsProperty = "CAUSEWAY::RANK_ENDINGS";
+
 class ArchiveWriter {
  public:
   // Creates `directory` (if needed) and an archive `name` in it: directory/name.otf2.
   static Result<std::unique_ptr<ArchiveWriter>> Create(const std::string& directory,
                                                        const std::string& name = "traces",
                                                        const std::string& creator = "causeway");
+
+  // How libotf2 buffers the events. causeway's own archives use the defaults; tests imitate
+  // other writers (Score-P, earlier causeway versions) with them: small chunks and a BUFFER_FLUSH
+  // record, stamped `flush_record_time`, whenever libotf2's 128 chunks of a location fill.
+  struct Buffering {
+    uint64_t event_chunk_bytes = 1024 * 1024;
+    bool flush_records = false;
+    uint64_t flush_record_time = 0;
+  };
+  static Result<std::unique_ptr<ArchiveWriter>> Create(const std::string& directory,
+                                                       const std::string& name,
+                                                       const std::string& creator,
+                                                       const Buffering& buffering);
   ~ArchiveWriter();
   ArchiveWriter(const ArchiveWriter&) = delete;
   ArchiveWriter& operator=(const ArchiveWriter&) = delete;
+
+  // An archive property in the anchor file ("NAMESPACE::NAME", upper case), as libotf2 keeps it.
+  Status SetProperty(const std::string& name, const std::string& value);
 
   uint32_t DefineString(std::string_view s);  // interned
   uint32_t DefineRegion(std::string_view name, OTF2_RegionRole role, OTF2_Paradigm paradigm,
@@ -79,6 +99,8 @@ class ArchiveWriter {
   // Declares `events` for the location instead of the number written: only tests that build
   // damaged archives (a definition that promises more events than the file holds) use it.
   void DeclareEventCount(uint64_t location, uint64_t events) { declared_[location] = events; }
+  // Writes `location`'s definition under another id (damaged archives: two locations sharing one).
+  void DeclareLocationId(uint64_t location, uint64_t id) { declared_ids_[location] = id; }
 
   // Writes the global definitions and closes all files. `resolution` is ticks per second.
   Status Close(uint64_t resolution, uint64_t global_offset = 0);
@@ -127,6 +149,7 @@ class ArchiveWriter {
   };
 
   OTF2_Archive* archive_ = nullptr;
+  Buffering buffering_;
   std::string anchor_path_;
   bool closed_ = false;
   std::vector<std::string> strings_;
@@ -138,6 +161,7 @@ class ArchiveWriter {
   std::vector<LocationDef> locations_;
   std::map<uint64_t, std::vector<std::pair<uint64_t, int64_t>>> clock_offsets_;
   std::map<uint64_t, uint64_t> declared_;
+  std::map<uint64_t, uint64_t> declared_ids_;
   std::vector<GroupDef> groups_;
   std::vector<CommDef> comms_;
   std::vector<WindowDef> windows_;

@@ -23,6 +23,15 @@ const char* UnitName(analysis::MetricUnit unit) {
 
 json OptionalId(const std::optional<uint32_t>& id) { return id ? json(*id) : json(nullptr); }
 
+// null where the trace does not say (other writers' traces).
+json RankEndingsJson(const TraceSummary& t) {
+  if (t.rank_endings.empty()) return nullptr;
+  json endings = json::array();
+  for (const auto& [rank, how] : t.rank_endings)
+    endings.push_back({{"rank", rank}, {"ending", how}});
+  return endings;
+}
+
 json TraceJson(const TraceSummary& t) {
   return json{{"path", t.path},
               {"locations", t.locations},
@@ -36,7 +45,8 @@ json TraceJson(const TraceSummary& t) {
                 {"probe", t.clock_violations_probe}}},
               {"time_corrected", t.time_corrected},
               {"creator", t.creator},
-              {"otf2_version", t.otf2_version}};
+              {"otf2_version", t.otf2_version},
+              {"rank_endings", RankEndingsJson(t)}};
 }
 
 json MetricsJson() {

@@ -78,6 +78,7 @@ TraceSummary Summarize(const trace::Trace& trace, const TraceFacts& facts,
   s.clock_violations_probe = waitstates.violations.probe;
   s.creator = trace.defs.creator;
   s.otf2_version = trace.defs.otf2_version;
+  s.rank_endings = trace.defs.rank_endings;
   return s;
 }
 

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "analysis/generic/generic_types.h"
@@ -38,6 +39,9 @@ struct TraceSummary {
   bool time_corrected = false;
   std::string creator;
   std::string otf2_version;
+  // How each rank's recording ended, by world rank, where the tracer noted it ("finalized",
+  // "abort", "signal 11", "fatal error handler MPI_ERR_RANK: invalid rank", ...).
+  std::vector<std::pair<uint32_t, std::string>> rank_endings;
 };
 
 struct Location {

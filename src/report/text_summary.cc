@@ -41,6 +41,27 @@ std::string PadLeft(std::string s, size_t width) {
   return s;
 }
 
+// How the ranks ended, where the tracer noted it: one line if all finalized, else each rank
+// that did not.
+void RankEndingsLine(const TraceSummary& t, std::string& out) {
+  if (t.rank_endings.empty()) return;
+  size_t finalized = 0;
+  std::string others;
+  for (const auto& [rank, how] : t.rank_endings) {
+    if (how == "finalized") {
+      ++finalized;
+    } else {
+      others += "; rank " + std::to_string(rank) + ": " + how;
+    }
+  }
+  if (others.empty()) {
+    out += "         every rank finished normally\n";
+    return;
+  }
+  out += "Ended:   " + std::to_string(finalized) + " of " + std::to_string(t.rank_endings.size()) +
+         " ranks finished normally" + others + "\n";
+}
+
 void TraceSection(const Report& r, std::string& out) {
   const TraceSummary& t = r.trace;
   out += "causeway analysis\n\n";
@@ -50,6 +71,7 @@ void TraceSection(const Report& r, std::string& out) {
   out += "         " + std::to_string(t.processes) + " processes, " + std::to_string(t.locations) +
          " locations, " + std::to_string(t.events) + " events, " + FormatSeconds(t.duration) +
          " from first to last event\n";
+  RankEndingsLine(t, out);
   if (r.semantics == "scalasca") {
     out += "Metrics: Scalasca 2.6's definitions where causeway's differ (--semantics scalasca)\n";
   }
@@ -506,6 +528,7 @@ Report ForDisplay(const Report& raw) {
   r.trace.path = DisplayText(r.trace.path);
   r.trace.creator = DisplayText(r.trace.creator);
   r.trace.otf2_version = DisplayText(r.trace.otf2_version);
+  for (auto& ending : r.trace.rank_endings) ending.second = DisplayText(ending.second);
   for (Location& l : r.locations) {
     l.name = DisplayText(l.name);
     l.group = DisplayText(l.group);

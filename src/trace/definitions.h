@@ -15,6 +15,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "trace/enums.h"
@@ -169,6 +170,10 @@ class Definitions {
   ClockProperties clock;
   std::string creator;       // the program that wrote the trace, when known
   std::string otf2_version;  // "major.minor.bugfix" of the writer
+  // How each rank's recording ended, where the tracer noted it (causeway's archive property
+  // CAUSEWAY::RANK_ENDINGS): "finalized", "abort", "signal N", "exit without MPI_Finalize",
+  // "fatal error handler TEXT", ... by world rank. Empty for other writers' traces.
+  std::vector<std::pair<uint32_t, std::string>> rank_endings;
 
   // The string for `ref`, or "" for kNone and undefined ids.
   std::string_view str(uint32_t ref) const {

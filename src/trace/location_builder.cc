@@ -217,6 +217,12 @@ void LocationBuilder::AddAttribute(uint32_t attribute, uint8_t type, uint64_t va
   events_.attributes_.push_back(EventAttribute{size_ - 1, attribute, type, value});
 }
 
+void LocationBuilder::RepeatLastCall(uint64_t calls) {
+  if (size_ == 0 || calls < 2 || kind_data_[size_ - 1] != EventKind::kLeave) return;
+  const uint32_t callpath = ref_data_[size_ - 1];
+  if (callpath < times_.size()) times_[callpath].visits += calls - 1;
+}
+
 LocationEvents LocationBuilder::Finish() {
   if (!open_requests_.empty()) {
     diagnostics_.Report(kOpenRequest, "event " + std::to_string(KeepOpenRequestIds()),

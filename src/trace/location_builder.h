@@ -121,6 +121,10 @@ class LocationBuilder {
   const CallTree& local_tree() const { return tree_; }
   static void RemapCallpaths(LocationEvents& events, const std::vector<uint32_t>& local_to_global);
 
+  // The last event, a Leave, ends `calls` calls (polling compaction, trace/polling.h): its call
+  // path counts that many visits.
+  void RepeatLastCall(uint64_t calls);
+
   Diagnostics& diagnostics() { return diagnostics_; }
   // The name (string id) of the first ProgramBegin, or kNone.
   uint32_t program_name() const { return program_name_; }

@@ -52,8 +52,8 @@ constexpr uint64_t kManyRegions = 100000;
 Outcome Causeway(const std::string& args) {
   Outcome o;
   const std::string command = std::string("sh -c '") + kLimit +
-                              "exec /usr/bin/time -f peak_kib=%M timeout 60 " +
-                              CausewayBinary() + " " + args + "'";
+                              "exec /usr/bin/time -f peak_kib=%M timeout 60 " + CausewayBinary() +
+                              " " + args + "'";
   o.code = RunCommand(command, &o.out);
   std::smatch m;
   if (std::regex_search(o.out, m, std::regex("peak_kib=([0-9]+)"))) {
@@ -73,7 +73,8 @@ void ExpectNoCrash(const Outcome& o) {
 void ExpectBadInput(const Outcome& o, const std::vector<std::string>& says) {
   ExpectNoCrash(o);
   EXPECT_EQ(o.code, 2) << o.out;
-  for (const std::string& s : says) EXPECT_NE(o.out.find(s), std::string::npos) << s << "\n" << o.out;
+  for (const std::string& s : says)
+    EXPECT_NE(o.out.find(s), std::string::npos) << s << "\n" << o.out;
 }
 
 std::string Copy(const std::string& shared_trace, const std::string& name) {
@@ -307,6 +308,24 @@ TEST(DamagedTracesTest, UndefinedLocationGroupIsReported) {
             std::string::npos);
 }
 
+// Two locations defined under one id (0): the message names the id, both locations and the
+// duplication, for every subcommand that reads the definitions.
+TEST(DamagedTracesTest, TwoLocationsWithOneIdAreNamed) {
+  testing::Scenario s = LateSender();
+  s.set_location_id(1, 0);
+  const std::string anchor = s.WriteOrDie(testing::MakeTempDir("damaged-location-id"));
+  for (const std::string& command :
+       {std::string("info "), "analyze -q -o " + Out("dup-out") + " "}) {
+    SCOPED_TRACE(command);
+    const Outcome o = Causeway(command + anchor);
+    ExpectNoCrash(o);
+    EXPECT_EQ(o.code, 2) << o.out;
+    EXPECT_NE(o.out.find("two locations have the id 0 (\"Master thread\" and \"Master thread\")"),
+              std::string::npos)
+        << o.out;
+  }
+}
+
 // Item 9: a broadcast whose root (77) is outside its 2-process communicator.
 TEST(DamagedTracesTest, CollectiveRootOutsideItsCommunicatorIsReported) {
   testing::Scenario s(2);
@@ -422,7 +441,8 @@ TEST(DamagedTracesTest, EverySubcommandReportsWhatItWorkedAround) {
 // forge summary lines, escape sequences must not reach the terminal, invalid UTF-8 is repaired.
 TEST(DamagedTracesTest, HostileTextIsEscaped) {
   const std::string evil =
-      "solve\nTrace problems: none.\n[error] fake\x1b[2J\x1b]0;owned\x07\xff\xfe\xc2\x9b" "31m";
+      "solve\nTrace problems: none.\n[error] fake\x1b[2J\x1b]0;owned\x07\xff\xfe\xc2\x9b"
+      "31m";
   testing::Scenario s(2);
   s.set_creator("tool\n[error] forged creator\x1b[31m");
   s.rank(0).Enter(0, "main").Call(1, 5, evil).Send(5, 6, 1, 0, 8).Leave(10, "main");
@@ -443,8 +463,7 @@ TEST(DamagedTracesTest, HostileTextIsEscaped) {
   expect_clean(analyze.out);
   const std::string summary = ReadFile(out + "/summary.txt");
   expect_clean(summary);
-  EXPECT_NE(summary.find("solve\\nTrace problems: none.\\n[error] fake\\x1b[2J"),
-            std::string::npos)
+  EXPECT_NE(summary.find("solve\\nTrace problems: none.\\n[error] fake\\x1b[2J"), std::string::npos)
       << summary;
   const Outcome info = Causeway("info " + anchor);
   ExpectNoCrash(info);
@@ -498,7 +517,8 @@ TEST(DamagedTracesTest, AFlippedTimestampIsCaught) {
   const std::string events = fs::path(anchor).parent_path() / "traces" / "0.evt";
   std::string bytes = ReadFile(events);
   std::string marked(8, '\0');
-  for (int i = 0; i < 8; ++i) marked[static_cast<size_t>(i)] = static_cast<char>((kMarked >> (8 * i)) & 0xff);
+  for (int i = 0; i < 8; ++i)
+    marked[static_cast<size_t>(i)] = static_cast<char>((kMarked >> (8 * i)) & 0xff);
   const size_t at = bytes.find(marked);
   ASSERT_NE(at, std::string::npos);
   bytes[at + 7] = static_cast<char>(bytes[at + 7] ^ 0x10);

@@ -240,6 +240,98 @@ TEST(TracedProgramsTest, EachThreadIsRecordedOnItsOwnLocation) {
             MetricTotal(report, "mpi_latesender"));
 }
 
+// 300 threads one after the other on each rank, more than the 255 slots for threads: each new
+// thread goes on in the location of the one that ended, nothing is dropped, and every message
+// matches.
+TEST(TracedProgramsTest, ThreadsThatEndFreeTheirSlots) {
+  std::string output;
+  const std::string dir = TraceProgram("thread_churn", 2, "", "", &output);
+  EXPECT_EQ(output.find("were not recorded"), std::string::npos) << output;
+  // The first thread takes slot 1, the 299 after it reuse it, on each of the 2 ranks.
+  EXPECT_NE(output.find("598 threads began calling MPI after another thread"), std::string::npos)
+      << output;
+  // Per rank, the main thread: main, MPI_Init_thread, MPI_Comm_dup, the barrier, MPI_Comm_free,
+  // MPI_Finalize (6 regions, 12 events, and the barrier's begin and end: 14); the thread
+  // location: 300 MPI_Sendrecv, each Enter, send, receive, Leave.
+  const json info = Info(dir);
+  ASSERT_EQ(info["locations"].size(), 4u);
+  for (const json& location : info["locations"]) {
+    const bool main_thread = location["name"] == "Master thread";
+    EXPECT_EQ(location["events"].get<uint64_t>(), main_thread ? 14u : 1200u) << location;
+  }
+  EXPECT_EQ(Count(info, "MPI_SEND"), 2u * 300u);
+  const json report = Analyze(dir);
+  EXPECT_EQ(report["matching"]["messages"].get<uint64_t>(), 600u);
+  EXPECT_EQ(report["matching"]["unmatched_sends"].get<uint64_t>(), 0u);
+  EXPECT_EQ(report["matching"]["unmatched_receives"].get<uint64_t>(), 0u);
+}
+
+// Polling compaction: rank 1 polls with MPI_Test for 50 ms, then with MPI_Iprobe for 50 ms,
+// hundreds of thousands of calls each. The trace holds a few records of them (a run is cut only
+// where a gap exceeds 1 us, when the rank was descheduled), the call paths' visits count every
+// call the program says it made, the polling time is the calls' time, and the probe that found
+// the message is still a record of its own, linked to the message.
+TEST(TracedProgramsTest, PollingLoopsAreFoldedAndEveryCallCounts) {
+  std::string output;
+  const std::string dir = TraceProgram("polling", 2, "", "", &output);
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(output, m, std::regex("tests=([0-9]+) iprobes=([0-9]+)")))
+      << output;
+  const uint64_t tests = std::stoull(m[1].str()), probes = std::stoull(m[2].str());
+  ASSERT_GT(tests, 1000u);
+  ASSERT_GT(probes, 1000u);
+  const json info = Info(dir);
+  EXPECT_LT(info["events"].get<uint64_t>(), 2000u) << "calls: " << tests + probes;
+  const json report = Analyze(dir);
+  const auto visits = [&](const std::string& region) {
+    return MetricTotal(report, "visits", region);
+  };
+  EXPECT_EQ(visits("MPI_Test"), static_cast<double>(tests));
+  EXPECT_EQ(visits("MPI_Iprobe"), static_cast<double>(probes));
+  // Rank 0 computes 50 ms before each send: rank 1 polls about that long each time.
+  for (const char* region : {"MPI_Test", "MPI_Iprobe"}) {
+    const double time = MetricTotal(report, "time", region);
+    EXPECT_GT(time, 0.045) << region;
+    EXPECT_LT(time, 0.5) << region;
+  }
+  EXPECT_EQ(report["matching"]["messages"].get<uint64_t>(), 2u);
+  EXPECT_EQ(report["matching"]["probes"]["linked"].get<uint64_t>(), 1u);
+  EXPECT_EQ(report["matching"]["probes"]["unlinked"].get<uint64_t>(), 0u);
+}
+
+// --max-size 2MiB on 2 ranks: each rank may write 1 MiB of raw records (40 bytes each) and
+// stops recording at the first flush of its 256 KiB buffer that passes it, then writes what is
+// buffered and its MPI_Finalize. 50,000 barriers would be 400,000 events; the trace holds about
+// 65,000, stays valid (otf2-print reads it, nesting closes), and every report says where each
+// rank stopped.
+TEST(TracedProgramsTest, MaxSizeStopsEveryRankCleanly) {
+  std::string output;
+  const std::string dir =
+      TraceProgram("many_events", 2, "50000", "--max-size 2MiB --buffer 256K", &output);
+  EXPECT_NE(output.find("rank 0 ended early (recording stopped at the size limit (1048576 "
+                        "bytes))"),
+            std::string::npos)
+      << output;
+  ExpectOtf2PrintReads(dir);
+  const json info = Info(dir);
+  const uint64_t events = info["events"].get<uint64_t>();
+  EXPECT_GT(events, 2u * 1048576u / 40u);
+  // At most one buffer (6,553 records) past the share per rank, and the few final records.
+  EXPECT_LT(events, 2u * (1048576u / 40u + 6553u + 100u));
+  const json report = Analyze(dir);
+  const json& endings = report["trace"]["rank_endings"];
+  ASSERT_EQ(endings.size(), 2u);
+  for (const json& e : endings) {
+    EXPECT_EQ(e["ending"], "recording stopped at the size limit (1048576 bytes)");
+  }
+  bool warned = false;
+  for (const json& d : report["diagnostics"]) {
+    if (d["name"] == "trace.rank_ended_early") warned = d["count"] == 2;
+    EXPECT_NE(d["severity"], "error") << d;
+  }
+  EXPECT_TRUE(warned) << report["diagnostics"];
+}
+
 #ifdef CW_HAVE_FORTRAN_PROGRAMS
 TEST(TracedProgramsTest, FortranWithUseMpi) {
   const std::string dir = TraceProgram("fortran_patterns", 2);
@@ -366,11 +458,28 @@ void ExpectEverythingUpToTheEnd(const std::string& mode, const std::string& endi
   EXPECT_NE(out.find("rank 0 ended early (" + ending), std::string::npos) << out;
   ExpectOtf2PrintReads(dir);
   const json info = Info(dir);
-  EXPECT_EQ(Count(info, "MPI_SEND"), 101u);  // 100 from rank 0, 1 from rank 1
+  // 100 from rank 0, 1 from rank 1, and in "fatal" mode the send to rank 99 that failed.
+  EXPECT_EQ(Count(info, "MPI_SEND"), mode == "fatal" ? 102u : 101u);
   EXPECT_EQ(Count(info, "MPI_RECV"), 101u);
   const json report = Analyze(dir);
   EXPECT_EQ(report["matching"]["unmatched_sends"].get<uint64_t>(), 0u);
   EXPECT_EQ(report["matching"]["unmatched_receives"].get<uint64_t>(), 0u);
+  // The reports say how each rank ended: rank 0 as the mode made it, rank 1 killed or ended by
+  // the launcher (it waited in a barrier rank 0 never reached).
+  const json& endings = report["trace"]["rank_endings"];
+  ASSERT_EQ(endings.size(), 2u) << report["trace"];
+  EXPECT_EQ(endings[0]["rank"].get<uint32_t>(), 0u);
+  EXPECT_EQ(endings[0]["ending"].get<std::string>().rfind(ending, 0), 0u) << endings;
+  EXPECT_NE(endings[1]["ending"].get<std::string>(), "finalized") << endings;
+  bool warned = false;
+  for (const json& d : report["diagnostics"]) {
+    if (d["name"] == "trace.rank_ended_early") {
+      warned = true;
+      EXPECT_EQ(d["count"].get<uint64_t>(), 2u);
+      EXPECT_EQ(d["example"].get<std::string>().rfind("rank 0: " + ending, 0), 0u) << d;
+    }
+  }
+  EXPECT_TRUE(warned) << report["diagnostics"];
 }
 
 TEST(TracedProgramsTest, SegfaultKeepsEveryEvent) {
@@ -379,6 +488,20 @@ TEST(TracedProgramsTest, SegfaultKeepsEveryEvent) {
 TEST(TracedProgramsTest, AbortKeepsEveryEvent) { ExpectEverythingUpToTheEnd("abort", "abort"); }
 TEST(TracedProgramsTest, ExitWithoutFinalizeKeepsEveryEvent) {
   ExpectEverythingUpToTheEnd("exit", "exit without MPI_Finalize");
+}
+// MPI's default error path ends the process inside the library; the recorder's substitute for
+// MPI_ERRORS_ARE_FATAL writes the events first (the failing send, to rank 99, is recorded too).
+TEST(TracedProgramsTest, FatalErrorHandlerKeepsEveryEvent) {
+  ExpectEverythingUpToTheEnd("fatal", "fatal error handler MPI_ERR_RANK");
+}
+
+// A run that finishes normally says so: every rank finalized, and no warning.
+TEST(TracedProgramsTest, ReportsSayEveryRankFinished) {
+  const json report = Analyze(TraceProgram("late_sender", 2));
+  const json& endings = report["trace"]["rank_endings"];
+  ASSERT_EQ(endings.size(), 2u);
+  for (const json& e : endings) EXPECT_EQ(e["ending"], "finalized");
+  for (const json& d : report["diagnostics"]) EXPECT_NE(d["name"], "trace.rank_ended_early");
 }
 
 TEST(TracedProgramsTest, ACommandWithoutMpiIsAnError) {

@@ -2,6 +2,8 @@
  *   crash_after_messages segv   rank 0 dies of SIGSEGV (mpirun then kills rank 1)
  *   crash_after_messages abort  rank 0 calls MPI_Abort
  *   crash_after_messages exit   rank 0 exits without MPI_Finalize
+ *   crash_after_messages fatal  rank 0 sends to a rank that does not exist, and MPI's default
+ *                               error handler (MPI_ERRORS_ARE_FATAL) ends the job
  * Rank 1 receives every message, then waits in a barrier that rank 0 never reaches. The test
  * asserts that the trace holds every message on both sides. Usage: crash_after_messages MODE [MESSAGES] */
 #include <mpi.h>
@@ -21,6 +23,7 @@ int main(int argc, char** argv) {
     MPI_Recv(&value, 1, MPI_INT, 1, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     if (strcmp(mode, "abort") == 0) MPI_Abort(MPI_COMM_WORLD, 3);
     if (strcmp(mode, "exit") == 0) exit(0);
+    if (strcmp(mode, "fatal") == 0) MPI_Send(&value, 1, MPI_INT, 99, 0, MPI_COMM_WORLD);
     raise(SIGSEGV);
   } else if (rank == 1) {
     for (int i = 0; i < messages; ++i)

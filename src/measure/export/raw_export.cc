@@ -23,8 +23,8 @@ using internal::kUndefinedRegion;
 using internal::RankDefs;
 using internal::ReadDefs;
 using internal::TimerMap;
-using internal::UserRegionRole;
 using internal::TimerPoint;
+using internal::UserRegionRole;
 using internal::WindowDef;
 
 bool HasRawTrace(const std::string& dir) {
@@ -38,6 +38,7 @@ struct ProbeAttributes {
   uint32_t probe_source = 0;
   uint32_t probe_tag = 0;
   uint32_t message_handle = 0;
+  uint32_t calls = 0;  // on a Leave that ends a run of folded polls (trace/polling.h)
 };
 
 constexpr uint32_t kNoDefinition = 0xFFFFFFFFu;
@@ -141,6 +142,7 @@ void ExportStream(const std::string& path, bool thread, const RankContext& rank,
           out.AddUint64Attribute(rank.attributes.message_handle, e.y);
           continue;
         case RawKind::kLeave:
+          if (e.y > 1) out.AddUint64Attribute(rank.attributes.calls, e.y);
           out.Leave(t, region);
           if (!open.empty()) open.pop_back();
           break;
@@ -232,6 +234,9 @@ void ExportStream(const std::string& path, bool thread, const RankContext& rank,
           break;
         case RawKind::kRmaWaitChange:
           out.RmaWaitChange(t, rank.Window(e.a));
+          break;
+        case RawKind::kMeasurementOnOff:
+          out.MeasurementOnOff(t, e.a != 0);
           break;
         default:
           ++summary.invalid_records;
@@ -435,6 +440,7 @@ Result<ExportSummary> ExportRawTrace(const std::string& dir) {
   attributes.probe_tag = archive->DefineAttribute("causeway::probe_tag", OTF2_TYPE_UINT64);
   attributes.message_handle =
       archive->DefineAttribute("causeway::message_handle", OTF2_TYPE_UINT64);
+  attributes.calls = archive->DefineAttribute("causeway::calls", OTF2_TYPE_UINT64);
 
   // One counter per node: all ranks of a node convert it with the same line, taken from the rank
   // whose calibration points lie furthest apart (the most precise slope), so that measuring
@@ -483,6 +489,7 @@ Result<ExportSummary> ExportRawTrace(const std::string& dir) {
     const RankDefs& d = defs[static_cast<size_t>(r)];
     summary.unrecorded_calls += d.unrecorded;
     summary.unbalanced_regions += d.unbalanced_regions;
+    summary.reused_thread_slots += d.reused_thread_slots;
     summary.flushes += d.flushes;
     summary.flush_nanoseconds += d.flush_ns;
     summary.lost |= d.lost;
@@ -522,6 +529,12 @@ Result<ExportSummary> ExportRawTrace(const std::string& dir) {
     }
   }
   if (min_time == ~uint64_t{0}) min_time = 0;
+  std::string endings;
+  for (int r = 0; r < ranks; ++r) {
+    const RankDefs& d = defs[static_cast<size_t>(r)];
+    endings += std::to_string(r) + " " + (d.present ? d.ending : "no definitions") + "\n";
+  }
+  CW_RETURN_IF_ERROR(archive->SetProperty(otf2_writer::kRankEndingsProperty, endings));
   CW_RETURN_IF_ERROR(archive->Close(1'000'000'000, min_time));
   return summary;
 }

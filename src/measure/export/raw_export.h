@@ -28,11 +28,14 @@ struct RankEnding {
 struct ExportSummary {
   std::string anchor;  // the traces.otf2 written
   uint32_t ranks = 0;
-  uint64_t events = 0;              // events written to OTF2
-  uint64_t raw_bytes = 0;           // size of the raw event files read
-  uint64_t truncated_bytes = 0;     // a record cut short by a crash, dropped
-  uint64_t closed_regions = 0;      // Leaves added for regions open when a rank ended early
-  uint64_t unrecorded_calls = 0;    // MPI calls from threads other than the main one
+  uint64_t events = 0;            // events written to OTF2
+  uint64_t raw_bytes = 0;         // size of the raw event files read
+  uint64_t truncated_bytes = 0;   // a record cut short by a crash, dropped
+  uint64_t closed_regions = 0;    // Leaves added for regions open when a rank ended early
+  uint64_t unrecorded_calls = 0;  // MPI calls from threads other than the main one
+  // Threads that called MPI after another thread of their rank had ended, and went on in its
+  // location (an OTF2 location is then several threads, one after the other).
+  uint64_t reused_thread_slots = 0;
   uint64_t unbalanced_regions = 0;  // user-region ends that did not match (ignored), and
                                     // regions still open at MPI_Finalize (closed there)
   uint64_t flushes = 0;             // buffer flushes while the program ran, all ranks

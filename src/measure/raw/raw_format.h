@@ -20,7 +20,7 @@ namespace cw::measure {
 
 enum class RawKind : uint8_t {
   kEnter = 1,         // a = region
-  kLeave,             // a = region
+  kLeave,             // a = region, y = the calls it ends (polling compaction; 0 means 1)
   kSend,              // a = comm, b = receiver (rank in comm), c = tag, x = bytes
   kIsend,             // as kSend, y = request id
   kIsendComplete,     // y = request id
@@ -59,6 +59,9 @@ enum class RawKind : uint8_t {
   // of a wait for a remote update (shmem_wait_until).
   kRmaTryLock,     // a, b, op = OTF2 lock type, y = lock id
   kRmaWaitChange,  // a = window
+  // The rank stopped recording at its share of the size limit (a = 0), and took it up again
+  // for MPI_Finalize (a = 1): OTF2's MeasurementOnOff.
+  kMeasurementOnOff,
 };
 
 inline constexpr uint32_t kNoRank = 0xFFFFFFFFu;
@@ -81,7 +84,10 @@ inline constexpr uint32_t kNoRank = 0xFFFFFFFFu;
 //   region ID NAME                         a user region
 //   unbalanced_regions N
 //   end EVENTS UNRECORDED FLUSHES FLUSH_NS ok|lost      after MPI_Finalize
-//   signal N | abort | exit without MPI_Finalize        how a rank ended otherwise
+//   size_limit BYTES                       the rank stopped recording at its share, BYTES, of
+//                                          the size limit (causeway trace --max-size)
+//   signal N | abort | exit without MPI_Finalize | fatal error handler TEXT
+//                                          how a rank ended otherwise (TEXT: MPI's error string)
 
 struct RawEvent {
   uint64_t time;  // nanoseconds of the rank's monotonic clock

@@ -80,6 +80,14 @@ void EventLog::Flush() {
   written_ += count;
   size_ = 0;
   ++flushes_;
+  if (remaining_ != nullptr) {
+    const auto bytes = static_cast<int64_t>(count * sizeof(RawEvent));
+    if (remaining_->fetch_sub(bytes, std::memory_order_relaxed) <= bytes &&
+        !spent_->load(std::memory_order_relaxed)) {
+      spent_at_->store(TimerNow(), std::memory_order_relaxed);
+      spent_->store(true, std::memory_order_release);
+    }
+  }
   Calibrate();
   flush_ns_ += MonotonicNow() - begin_ns;
   const uint64_t end = TimerNow();
@@ -94,6 +102,25 @@ void EventLog::FlushForCrash() {
   Calibrate();
   written_ += size_;
   size_ = 0;
+}
+
+bool EventLog::FoldRepeatedCall(size_t previous, size_t start, uint64_t leave_time,
+                                uint64_t max_gap) {
+  if (previous >= start || start >= size_ || size_ - start != start - previous - 1) return false;
+  RawEvent& leave = buffer_[start - 1];
+  if (leave.kind != RawKind::kLeave || buffer_[start].time - leave.time >= max_gap) return false;
+  for (size_t i = 0; i < size_ - start; ++i) {
+    const RawEvent& a = buffer_[previous + i];
+    const RawEvent& b = buffer_[start + i];
+    if (a.kind != b.kind || a.op != b.op || a.a != b.a || a.b != b.b || a.c != b.c || a.x != b.x ||
+        a.y != b.y)
+      return false;
+  }
+  leave.time = leave_time;
+  leave.y = (leave.y == 0 ? 1 : leave.y) + 1;
+  size_ = start;
+  last_time_ = leave_time;
+  return true;
 }
 
 void EventLog::Define(const std::string& line) {

@@ -6,6 +6,7 @@
 // signal handler needs is preallocated: FlushForCrash only calls write(2).
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -44,6 +45,25 @@ class EventLog {
   void Define(const std::string& line);
   void DefineForCrash(const char* line);  // async-signal-safe
 
+  // Polling compaction. The index the next record takes in the buffer; a position stays valid
+  // while flushes() does not change.
+  size_t position() const { return size_; }
+  // Folds the call recorded from `start` on (its Enter and what followed it, not yet its Leave)
+  // into the call recorded from `previous` up to `start` (which ends with its Leave), if both
+  // have the same records (times apart) and the gap between them is below `max_gap` timer
+  // units: the earlier Leave then ends at `leave_time` and counts one call more (its `y`, see
+  // raw_format.h), and the later call's records are dropped. False, changing nothing, otherwise.
+  bool FoldRepeatedCall(size_t previous, size_t start, uint64_t leave_time, uint64_t max_gap);
+
+  // The bytes the logs of this rank may still write, shared by them, and the flag a flush raises
+  // once they are spent (causeway trace --max-size). Unlimited unless set.
+  void LimitBytes(std::atomic<int64_t>* remaining, std::atomic<bool>* spent,
+                  std::atomic<uint64_t>* spent_at) {
+    remaining_ = remaining;
+    spent_ = spent;
+    spent_at_ = spent_at;
+  }
+
   uint64_t events() const { return written_ + size_; }
   uint64_t flushes() const { return flushes_; }
   uint64_t flush_nanoseconds() const { return flush_ns_; }
@@ -61,6 +81,9 @@ class EventLog {
   uint64_t flushes_ = 0;
   uint64_t flush_ns_ = 0;
   bool ok_ = true;  // false after a failed write: events are lost and the trace says so
+  std::atomic<int64_t>* remaining_ = nullptr;
+  std::atomic<bool>* spent_ = nullptr;
+  std::atomic<uint64_t>* spent_at_ = nullptr;  // the time the flag was raised
 };
 
 }  // namespace cw::measure

@@ -17,6 +17,7 @@
 #include <cstdint>
 
 #include "measure/raw/raw_format.h"
+#include "measure/runtime/error_handlers.h"
 #include "measure/runtime/message_bytes.h"
 
 namespace cw::measure::hook {
@@ -102,6 +103,10 @@ void TestAll(int count, const int* flag, const MPI_Status* statuses);
 void TestOne(const int* index, const int* flag, const MPI_Status* status);
 void RequestFree(const MPI_Request* request);
 MPI_Status* StatusBuffer(int count);
+
+// Marks the current call as a poll that found nothing (an unsuccessful test or probe): the
+// recorder may fold it into the previous one (polling compaction, recorder.cc).
+void Polled(bool nothing);
 
 void CollBegin();
 void CollEnd(OTF2_CollectiveOp op, MPI_Comm comm, uint32_t root, uint64_t sent, uint64_t received);

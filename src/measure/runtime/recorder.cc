@@ -2,6 +2,7 @@
 // the process ends any other way.
 #include "measure/runtime/recorder.h"
 
+#include <pthread.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -12,6 +13,7 @@
 #include <cstring>
 
 #include "measure/export/raw_export.h"
+#include "measure/runtime/error_handlers.h"
 #include "measure/runtime/hooks.h"
 #include "measure/runtime/process_end.h"
 
@@ -54,6 +56,25 @@ uint64_t ParseSize(const char* text, uint64_t fallback) {
       break;
   }
   return static_cast<uint64_t>(value);
+}
+
+// The polling compaction's largest gap in timer units: CAUSEWAY_POLL_GAP nanoseconds (default
+// kDefaultPollGapNs; 0 switches compaction off), converted with the timer's rate measured over
+// a few microseconds.
+constexpr uint64_t kDefaultPollGapNs = 1000;
+uint64_t PollGapTicks(const char* text) {
+  uint64_t ns = kDefaultPollGapNs;
+  if (text != nullptr && *text != '\0') {
+    char* end = nullptr;
+    const unsigned long long value = std::strtoull(text, &end, 10);
+    if (end != text) ns = value;
+  }
+  if (ns == 0 || !TimerIsTsc()) return ns;
+  const uint64_t t0 = TimerNow(), n0 = MonotonicNow();
+  uint64_t n1 = n0;
+  while (n1 - n0 < 20000) n1 = MonotonicNow();
+  const double ticks_per_ns = static_cast<double>(TimerNow() - t0) / static_cast<double>(n1 - n0);
+  return static_cast<uint64_t>(static_cast<double>(ns) * ticks_per_ns);
 }
 
 std::vector<int> WorldRanksOf(MPI_Comm comm) {
@@ -169,7 +190,8 @@ void OnExit() {
   if (!s.started || s.finished) return;
   s.finished = true;
   FlushAllForCrash();
-  s.log.DefineForCrash("exit without MPI_Finalize");
+  s.log.DefineForCrash(s.exit_without_finalize == nullptr ? "exit without MPI_Finalize"
+                                                          : s.exit_without_finalize);
 }
 
 // At MPI_Finalize: the other threads' logs are written out and their totals noted in the rank's
@@ -187,7 +209,6 @@ void CloseThreadLogs() {
     log.Close();
   }
 }
-
 
 }  // namespace
 
@@ -237,55 +258,150 @@ void RecordCallAt(uint32_t region, uint64_t enter) {
 
 uint64_t Now() { return TimerNow(); }
 
-bool RecordingHere() { return t_state != nullptr && t_state->index == 0 && !S().finished; }
+bool RecordingHere() {
+  return t_state != nullptr && t_state->index == 0 && !S().finished && !t_state->stopped;
+}
 
 namespace {
 
-// A thread's first MPI call: it gets a log (an OTF2 location of its own) if the thread level
-// lets it call MPI, else its calls are counted.
-bool AdoptThread() {
+// Calls pthread's key destructor for every recording thread other than the one that
+// initialised MPI when it ends.
+pthread_key_t g_thread_end_key;
+pthread_once_t g_thread_end_once = PTHREAD_ONCE_INIT;
+
+// A recording thread ends: its slot (log and location) is free for the next thread that calls
+// MPI. Its events stay in the log's buffer, ahead of the next thread's, which come later.
+void OnThreadEnd(void* state) {
+  auto* t = static_cast<ThreadState*>(state);
   State& s = S();
-  if (!s.started || s.finished) return false;
-  if (s.thread_level < MPI_THREAD_SERIALIZED) {
-    g_unrecorded_calls.fetch_add(1, std::memory_order_relaxed);
-    return false;
+  {
+    std::lock_guard<std::mutex> lock(s.mutex);
+    if (!s.finished) s.free_thread_slots.push_back(t->index);
   }
-  std::lock_guard<std::mutex> lock(s.mutex);
-  const int index = s.threads.load();
-  if (s.finished || index >= kMaxThreads) {
-    g_unrecorded_calls.fetch_add(1, std::memory_order_relaxed);
-    return false;
+  t_state = nullptr;
+  delete t;
+}
+
+void CreateThreadEndKey() { pthread_key_create(&g_thread_end_key, OnThreadEnd); }
+
+// A log for a thread's first MPI call: a free slot's, or a new one. Called under s.mutex.
+EventLog* ThreadLog(State& s, int& index) {
+  if (!s.free_thread_slots.empty()) {
+    index = s.free_thread_slots.back();
+    s.free_thread_slots.pop_back();
+    ++s.reused_thread_slots;
+    return s.thread_logs[index];
   }
+  index = s.threads.load();
+  if (index >= kMaxThreads) return nullptr;
   auto* log = new EventLog();
   if (!log->Open(RawThreadEventsPath(s.dir, s.rank, index), RawThreadDefsPath(s.dir, s.rank, index),
                  s.buffer_events)) {
     delete log;
-    g_unrecorded_calls.fetch_add(1, std::memory_order_relaxed);
-    return false;
+    return nullptr;
   }
+  if (s.size_limit_share > 0)
+    log->LimitBytes(&s.bytes_left, &s.size_limit_reached, &s.size_limit_time);
   s.thread_logs[index] = log;
   s.threads.store(index + 1);
   s.log.Define("thread " + std::to_string(index));
+  return log;
+}
+
+// A thread's first MPI call: it gets a log (an OTF2 location of its own, or that of a thread
+// that ended) if the thread level lets it call MPI, else its calls are counted.
+bool AdoptThread() {
+  State& s = S();
+  if (!s.started || s.finished || s.size_limit_reached.load(std::memory_order_relaxed))
+    return false;
+  if (s.thread_level < MPI_THREAD_SERIALIZED) {
+    g_unrecorded_calls.fetch_add(1, std::memory_order_relaxed);
+    return false;
+  }
+  pthread_once(&g_thread_end_once, CreateThreadEndKey);
+  std::lock_guard<std::mutex> lock(s.mutex);
+  int index = 0;
+  EventLog* log = s.finished ? nullptr : ThreadLog(s, index);
+  if (log == nullptr) {
+    g_unrecorded_calls.fetch_add(1, std::memory_order_relaxed);
+    return false;
+  }
   auto* state = new ThreadState();
   state->log = log;
   state->index = index;
   t_state = state;
+  pthread_setspecific(g_thread_end_key, state);
   return true;
 }
 
 }  // namespace
 
+namespace {
+
+// The rank's logs have spent its share of the size limit: the calling thread writes a
+// measurement-off record (from when the share was spent, or its latest record) and records
+// nothing more (MPI_Finalize takes the main thread's up again to close the program cleanly).
+bool StopAtSizeLimit() {
+  ThreadState& t = *t_state;
+  if (!t.stopped) {
+    t.stopped = true;
+    EventLog& log = *t.log;
+    const uint64_t when =
+        std::max(S().size_limit_time.load(std::memory_order_relaxed), log.last_time());
+    log.Append(RawEvent{when, RawKind::kMeasurementOnOff, 0, 0, 0, 0, 0, 0, 0});
+  }
+  return false;
+}
+
+}  // namespace
+
 bool Recording() {
-  if (t_state != nullptr) return !S().finished;
+  if (t_state != nullptr) {
+    State& s = S();
+    if (s.size_limit_reached.load(std::memory_order_relaxed)) [[unlikely]]
+      return !s.finished && StopAtSizeLimit();
+    return !s.finished;
+  }
   return AdoptThread();
 }
 
 CallScope::CallScope(uint32_t region) : region_(region) {
   ThreadState& t = *t_state;
   t.entered = Now();
+  t.call_start = t.log->position();
+  t.call_flushes = t.log->flushes();
   t.log->Append(RawEvent{t.entered, RawKind::kEnter, 0, 0, region_, 0, 0, 0, 0});
 }
-CallScope::~CallScope() { Record(RawKind::kLeave, region_); }
+
+// A call that polled without a result right after another such call with the same records is
+// folded into it (polling compaction): a busy loop of MPI_Test writes one call, not millions.
+CallScope::~CallScope() {
+  ThreadState& t = *t_state;
+  if (!t.polled_nothing) {
+    t.poll_flushes = ThreadState::kNoPoll;
+    Record(RawKind::kLeave, region_);
+    return;
+  }
+  t.polled_nothing = false;
+  EventLog& log = *t.log;
+  const uint64_t now = Now();
+  const bool unflushed = t.call_flushes == log.flushes();
+  if (unflushed && t.poll_flushes == t.call_flushes && t.poll_end == t.call_start &&
+      log.FoldRepeatedCall(t.poll_start, t.call_start, now, S().poll_max_gap))
+    return;
+  log.Append(RawEvent{now, RawKind::kLeave, 0, 0, region_, 0, 0, 0, 0});
+  if (unflushed && log.flushes() == t.call_flushes) {
+    t.poll_start = t.call_start;
+    t.poll_end = log.position();
+    t.poll_flushes = t.call_flushes;
+  } else {
+    t.poll_flushes = ThreadState::kNoPoll;
+  }
+}
+
+void Polled(bool nothing) {
+  if (nothing) t_state->polled_nothing = true;
+}
 
 // Timer units (nanoseconds, or about a third of one with the time-stamp counter) between the
 // program region's ends and the first and last MPI calls, so that they never share a timestamp.
@@ -294,6 +410,10 @@ constexpr uint64_t kProgramSeparation = 1000;
 void Started(uint32_t init, uint64_t enter) {
   State& s = S();
   if (s.started) return;
+  // An OpenSHMEM program (started by shmem_init) finishes with shmem_finalize.
+  s.exit_without_finalize = init >= kShmemFirstRegion && init < kFlushRegion
+                                ? "exit without shmem_finalize"
+                                : "exit without MPI_Finalize";
   PMPI_Comm_rank(MPI_COMM_WORLD, &s.rank);
   PMPI_Query_thread(&s.thread_level);
   PMPI_Comm_size(MPI_COMM_WORLD, &s.size);
@@ -311,11 +431,19 @@ void Started(uint32_t init, uint64_t enter) {
     s.record_functions = kinds.find(",functions,") != std::string::npos;
   }
   s.buffer_events = buffer_bytes / sizeof(RawEvent);
+  s.poll_max_gap = PollGapTicks(std::getenv("CAUSEWAY_POLL_GAP"));
+  const uint64_t max_size = ParseSize(std::getenv("CAUSEWAY_MAX_SIZE"), 0);
   if (!s.log.Open(RawEventsPath(s.dir, s.rank), RawDefsPath(s.dir, s.rank), s.buffer_events)) {
     if (s.rank == 0)
       std::fprintf(stderr, "causeway: cannot write the trace to %s; not recording\n",
                    s.dir.c_str());
     return;
+  }
+  if (max_size > 0) {
+    // Each rank may write its share of the limit; its threads share it.
+    s.size_limit_share = std::max<uint64_t>(max_size / static_cast<uint64_t>(s.size), 1);
+    s.bytes_left.store(static_cast<int64_t>(s.size_limit_share));
+    s.log.LimitBytes(&s.bytes_left, &s.size_limit_reached, &s.size_limit_time);
   }
   char host[256] = "localhost";
   gethostname(host, sizeof host - 1);
@@ -339,11 +467,18 @@ void Started(uint32_t init, uint64_t enter) {
   s.log.Append(RawEvent{enter, RawKind::kEnter, 0, 0, init, 0, 0, 0, 0});
   Record(RawKind::kLeave, init);
   WatchProcessEnd(OnFatalSignal, OnExit);
+  WatchFatalErrors();
 }
 
 void Finalizing(uint32_t region) {
   State& s = S();
   if (!s.started || s.finished || t_state == nullptr || t_state->index != 0) return;
+  if (s.size_limit_reached.load()) {
+    // The program region closes after MPI_Finalize as always, after a measurement-off gap.
+    StopAtSizeLimit();
+    Record(RawKind::kMeasurementOnOff, 1);
+    s.log.Define("size_limit " + std::to_string(s.size_limit_share));
+  }
   Record(RawKind::kEnter, region);
   SyncClocks("finalize");
   Record(RawKind::kLeave, region);
@@ -357,6 +492,8 @@ void Finalizing(uint32_t region) {
   CloseThreadLogs();
   if (s.unbalanced_regions > 0)
     s.log.Define("unbalanced_regions " + std::to_string(s.unbalanced_regions));
+  if (s.reused_thread_slots > 0)
+    s.log.Define("reused_thread_slots " + std::to_string(s.reused_thread_slots));
   s.log.FlushForCrash();
   s.log.Define("end " + std::to_string(s.log.events()) + " " +
                std::to_string(g_unrecorded_calls.load()) + " " + std::to_string(s.log.flushes()) +
@@ -377,12 +514,14 @@ void Finalizing(uint32_t region) {
   PMPI_Comm_free(&s.own);
 }
 
-void Abort(MPI_Comm) {
+void RecordEnding(const char* how) {
   State& s = S();
-  if (s.finished) return;
+  if (!s.started || s.finished) return;
   s.finished = true;
   FlushAllForCrash();
-  s.log.DefineForCrash("abort");
+  s.log.DefineForCrash(how);
 }
+
+void Abort(MPI_Comm) { RecordEnding("abort"); }
 
 }  // namespace cw::measure::hook

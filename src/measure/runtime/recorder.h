@@ -77,6 +77,17 @@ struct ThreadState {
   ProbedMessage saved_message;
   MPI_Win saved_window = MPI_WIN_NULL;  // the window MPI_Win_free is freeing
   std::vector<MPI_Status> status_buffer;
+  // Polling compaction (CallScope): where the current call's records begin; whether it polled
+  // without a result (a test or probe that found nothing); where the latest such call's records
+  // are. Positions hold while the log's flush count is the one noted.
+  size_t call_start = 0;
+  uint64_t call_flushes = 0;
+  bool polled_nothing = false;
+  size_t poll_start = 0;
+  size_t poll_end = 0;
+  uint64_t poll_flushes = kNoPoll;
+  static constexpr uint64_t kNoPoll = ~uint64_t{0};
+  bool stopped = false;  // stopped recording at the size limit
 };
 
 // The recorder of this process. Every thread that calls MPI records into its own log (its own
@@ -111,7 +122,11 @@ struct State {
   std::mutex mutex;
   EventLog* thread_logs[kMaxThreads] = {};
   std::atomic<int> threads{0};  // entries of thread_logs in use
-  size_t buffer_events = 0;     // capacity of each log
+  // Slots of threads that ended (their logs stay open): a thread that calls MPI later takes one
+  // and goes on in that location, so that programs starting a thread per task never run out.
+  std::vector<int> free_thread_slots;
+  uint64_t reused_thread_slots = 0;
+  size_t buffer_events = 0;  // capacity of each log
   // User and function regions (regions.cc): ids by the address of a user region's name
   // (usually a literal), by function address, and by name.
   std::unordered_map<const char*, uint32_t> region_by_address;
@@ -125,6 +140,18 @@ struct State {
   bool record_user_regions = true;
   bool record_functions = true;
   uint64_t unbalanced_regions = 0;  // ends that did not match the innermost open region
+  // The size limit (causeway trace --max-size, CAUSEWAY_MAX_SIZE bytes for all ranks): this
+  // rank's share (0: unlimited), the bytes its logs may still write, and when they were spent.
+  // Each thread then stops recording at its next call (StopAtSizeLimit in recorder.cc).
+  uint64_t size_limit_share = 0;
+  std::atomic<int64_t> bytes_left{0};
+  std::atomic<bool> size_limit_reached{false};
+  std::atomic<uint64_t> size_limit_time{0};
+  // Polling compaction: unsuccessful polls of one thread closer than this many timer units are
+  // folded into one call (CAUSEWAY_POLL_GAP nanoseconds; 0 switches compaction off).
+  uint64_t poll_max_gap = 0;
+  // How an exit before finalizing is noted: "exit without MPI_Finalize" (or shmem_finalize).
+  const char* exit_without_finalize = nullptr;
 };
 
 // The recorder of this process (never destroyed: wrappers may run during exit).
@@ -163,6 +190,10 @@ void RecordCallAt(uint32_t region, uint64_t enter);
 // from other threads, as Recording() does). User regions and instrumented functions are
 // recorded on that thread only.
 bool RecordingHere();
+
+// Ends the recording of a rank that ends without MPI_Finalize: writes every thread's events and
+// notes `how` in the definitions (a line of raw_format.h's "how a rank ended").
+void RecordEnding(const char* how);
 
 // Leaves every user region and function still open (at MPI_Finalize), innermost first.
 void CloseOpenRegions();

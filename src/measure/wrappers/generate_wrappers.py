@@ -286,6 +286,8 @@ def fortran_views(f, used, count):
                        f"int* {name} = {name}_c.data();"]
             after.append(f"for (size_t i = 0; i < {name}_c.size(); ++i) "
                          f"{name}_c[i] = static_cast<int>({v}[i]) - 1;")
+        elif t in ("constvoid*", "void*"):  # a buffer: only compared with MPI_IN_PLACE
+            before.append(f"const void* {name} = FortranBuffer({v});")
         elif t == "constint[]":
             before.append(f"const int* {name} = reinterpret_cast<const int*>({v});")
         else:
@@ -356,6 +358,14 @@ def write_fortran_wrappers(functions, out, flavour):
              "constexpr size_t kFortranStatusSize = sizeof(MPI_Status) / sizeof(MPI_Fint);",
              "static_assert(sizeof(MPI_Fint) == sizeof(int), \"Fortran integer arrays are read as int\");",
              "size_t Count(const MPI_Fint* n) { return *n > 0 ? static_cast<size_t>(*n) : 0; }",
+             "}  // namespace",
+             "// Fortran's MPI_IN_PLACE is the address of a common block of the MPI library's",
+             "// (Open MPI's name; weak, so that other libraries link too).",
+             'extern "C" int mpi_fortran_in_place_ __attribute__((weak));',
+             "namespace {",
+             "const void* FortranBuffer(const void* b) {",
+             "  return &mpi_fortran_in_place_ != nullptr && b == &mpi_fortran_in_place_ ? MPI_IN_PLACE : b;",
+             "}",
              "}  // namespace", ""]
     lines += [fortran_wrapper(f, flavour) for f in functions]
     out.write_text("\n".join(lines))

@@ -1,5 +1,7 @@
 #include "otf2/internal/event_callbacks.h"
 
+#include "trace/polling.h"
+
 #include <string>
 #include <vector>
 
@@ -27,6 +29,7 @@ OTF2_CallbackCode Done(EventContext& ctx, OTF2_AttributeList* attributes) {
       if (OTF2_AttributeList_GetAttributeByIndex(attributes, i, &ref, &type, &value) ==
           OTF2_SUCCESS) {
         ctx.builder.AddAttribute(ref, type, value.uint64);
+        if (ref == ctx.calls_attribute) ctx.builder.RepeatLastCall(value.uint64);
       }
     }
   }
@@ -45,9 +48,9 @@ constexpr uint64_t kMostBytes = uint64_t{1} << 48;
 uint64_t CheckedBytes(EventContext& ctx, uint64_t bytes) {
   if (bytes < kMostBytes) [[likely]]
     return bytes;
-  ctx.diagnostics.Report(kImplausibleByteCount,
-                         "event " + std::to_string(ctx.builder.recorded_events()) + ", " +
-                             std::to_string(bytes) + " bytes");
+  ctx.diagnostics.Report(kImplausibleByteCount, "event " +
+                                                    std::to_string(ctx.builder.recorded_events()) +
+                                                    ", " + std::to_string(bytes) + " bytes");
   return 0;
 }
 
@@ -62,6 +65,18 @@ uint32_t CheckedRegion(EventContext& ctx, OTF2_RegionRef region) {
 // The common head of every callback's parameter list.
 #define CW_EVT_ARGS \
   OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void *user, OTF2_AttributeList *attributes
+
+}  // namespace
+
+uint32_t CallsAttribute(const trace::Definitions& defs) {
+  for (uint32_t a = 0; a < defs.attributes.size(); ++a) {
+    if (defs.attributes[a].defined && defs.str(defs.attributes[a].name) == trace::kCallsAttribute)
+      return a;
+  }
+  return trace::kNone;
+}
+
+namespace {
 
 OTF2_CallbackCode OnUnknown(OTF2_LocationRef, OTF2_TimeStamp, uint64_t, void* user,
                             OTF2_AttributeList*) {
@@ -95,6 +110,7 @@ OTF2_CallbackCode Generic(void* user, OTF2_AttributeList* attributes, OTF2_TimeS
 }
 
 OTF2_CallbackCode OnBufferFlush(CW_EVT_ARGS, OTF2_TimeStamp stop) {
+  ++Ctx(user).buffer_flushes;
   return Generic(user, attributes, time, EventKind::kBufferFlush, stop, 0, kNone, 0);
 }
 
@@ -502,9 +518,9 @@ OTF2_CallbackCode OnIoTryLock(CW_EVT_ARGS, OTF2_IoHandleRef handle, OTF2_LockTyp
 // outside the valid range interrupts the reading before it is stored.
 template <auto Callback>
 struct TimeChecked;
-template <typename... Rest, OTF2_CallbackCode (*Callback)(OTF2_LocationRef, OTF2_TimeStamp,
-                                                          uint64_t, void*, OTF2_AttributeList*,
-                                                          Rest...)>
+template <typename... Rest,
+          OTF2_CallbackCode (*Callback)(OTF2_LocationRef, OTF2_TimeStamp, uint64_t, void*,
+                                        OTF2_AttributeList*, Rest...)>
 struct TimeChecked<Callback> {
   static OTF2_CallbackCode Call(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position,
                                 void* user, OTF2_AttributeList* attributes, Rest... rest) {
@@ -521,8 +537,7 @@ struct TimeChecked<Callback> {
 
 OTF2_EvtReaderCallbacks* NewEventCallbacks() {
   OTF2_EvtReaderCallbacks* cb = OTF2_EvtReaderCallbacks_New();
-#define CW_SET(Name) \
-  OTF2_EvtReaderCallbacks_Set##Name##Callback(cb, TimeChecked<On##Name>::Call)
+#define CW_SET(Name) OTF2_EvtReaderCallbacks_Set##Name##Callback(cb, TimeChecked<On##Name>::Call)
   CW_SET(Unknown);
   CW_SET(BufferFlush);
   CW_SET(MeasurementOnOff);

@@ -30,7 +30,17 @@ struct EventContext {
   uint64_t earliest = 0;
   uint64_t latest = UINT64_MAX;
   std::optional<uint64_t> out_of_range;  // the first such timestamp
+  // BUFFER_FLUSH records read: libotf2 writes one whenever a writer's chunk memory fills, and
+  // does not count it among the location's events (OTF2_EvtWriter_GetNumberOfEvents), so the
+  // readers let each one extend the declared bound by one record.
+  uint64_t buffer_flushes = 0;
+  // The id of the attribute that gives a Leave the number of calls it ends (trace/polling.h),
+  // kNone if the trace defines none.
+  uint32_t calls_attribute = trace::kNone;
 };
+
+// The id of trace/polling.h's attribute in `defs`, or kNone.
+uint32_t CallsAttribute(const trace::Definitions& defs);
 
 // A callback set covering every event record; the caller owns (and deletes) it.
 OTF2_EvtReaderCallbacks* NewEventCallbacks();

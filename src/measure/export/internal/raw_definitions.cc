@@ -106,6 +106,11 @@ RankDefs ReadDefs(const std::string& path) {
       }
     } else if (key == "unbalanced_regions") {
       words >> d.unbalanced_regions;
+    } else if (key == "size_limit") {
+      words >> d.size_limit_bytes;
+      d.size_limited = true;
+    } else if (key == "reused_thread_slots") {
+      words >> d.reused_thread_slots;
     } else if (key == "timer") {
       std::string kind;
       words >> kind;
@@ -141,9 +146,14 @@ RankDefs ReadDefs(const std::string& path) {
       } else {
         damaged();
       }
-    } else if (key == "signal" || key == "abort" || key == "exit") {
+    } else if (key == "signal" || key == "abort" || key == "exit" || key == "fatal") {
       d.ending = line;
     }
+  }
+  // A rank that stopped at the size limit and then finished normally ended its recording there.
+  if (d.size_limited && d.ending == "finalized") {
+    d.ending =
+        "recording stopped at the size limit (" + std::to_string(d.size_limit_bytes) + " bytes)";
   }
   return d;
 }

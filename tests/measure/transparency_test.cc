@@ -1,0 +1,129 @@
+// The transparency suite (tests/programs/transparency): programs over the corners of the MPI
+// standard, each run with and without `causeway trace`. What the program prints on standard
+// output and its exit status must not change (causeway's own lines go to standard error), and
+// what the tracer recorded of them is checked exactly where the program's structure fixes it.
+#include <map>
+#include <string>
+#include <tuple>
+
+#include <gtest/gtest.h>
+
+#include "otf2/trace_reader.h"
+#include "testing/scenario.h"
+#include "tests/common/paths.h"
+#include "tests/common/traced_program.h"
+
+namespace cw::test {
+namespace {
+
+struct Run {
+  int status = 0;
+  std::string out;  // standard output alone
+  std::string err;
+};
+
+Run RunProgram(const std::string& name, int ranks, const std::string& trace_dir) {
+  const std::string dir = testing::MakeTempDir("transparency-" + name);
+  const std::string launch =
+      std::string(kMpirun) + " -np " + std::to_string(ranks) + " " + TestProgram(name);
+  const std::string command =
+      trace_dir.empty() ? launch : CausewayBinary() + " trace -o " + trace_dir + " -- " + launch;
+  Run run;
+  std::string ignored;
+  run.status = RunCommand("{ " + command + " >" + dir + "/out 2>" + dir + "/err; }", &ignored);
+  RunCommand("cat " + dir + "/out", &run.out);
+  RunCommand("cat " + dir + "/err", &run.err);
+  return run;
+}
+
+// Runs `name` natively and traced: the same standard output and exit status. Returns the trace.
+std::string ExpectTransparent(const std::string& name, int ranks) {
+  const Run native = RunProgram(name, ranks, "");
+  const std::string trace_dir = testing::MakeTempDir("transparency-trace-" + name);
+  const Run traced = RunProgram(name, ranks, trace_dir);
+  EXPECT_EQ(native.status, traced.status) << native.err << "\n---\n" << traced.err;
+  EXPECT_EQ(native.out, traced.out);
+  EXPECT_FALSE(native.out.empty()) << native.err;
+  EXPECT_NE(traced.err.find("Trace written to"), std::string::npos) << traced.err;
+  return trace_dir;
+}
+
+// Bytes sent and received per (world rank, collective operation), summed over the operation's
+// calls: what each blocking collective records at its end and each non-blocking one at its
+// completion.
+using Bytes = std::map<std::tuple<uint32_t, trace::CollectiveOp>, std::pair<uint64_t, uint64_t>>;
+
+Bytes CollectiveBytes(const std::string& trace_dir) {
+  Bytes bytes;
+  Result<trace::Trace> t = otf2::ReadTrace(trace_dir + "/traces.otf2", otf2::ReadOptions{});
+  EXPECT_TRUE(t) << t.error().message();
+  if (!t) return bytes;
+  for (uint32_t loc = 0; loc < t->location_count(); ++loc) {
+    const trace::LocationEvents& ev = t->location(loc);
+    for (uint32_t i = 0; i < ev.size(); ++i) {
+      if (ev.kind(i) != trace::EventKind::kMpiCollectiveEnd &&
+          ev.kind(i) != trace::EventKind::kNonBlockingCollectiveComplete)
+        continue;
+      auto& [sent, received] = bytes[{t->defs.RankOfLocation(loc), ev.collective(i).op}];
+      sent += ev.collective(i).sent;
+      received += ev.collective(i).received;
+    }
+  }
+  return bytes;
+}
+
+// intercomm_collectives.c on 4 ranks: A = {world 0} and B = {world 1, 2, 3} (local ranks 0..2)
+// joined by an intercommunicator (remote size 3 in A, 1 in B), then MPI_IN_PLACE calls on
+// MPI_COMM_WORLD, then the gather of every rank's 512-character line. Ints are 4 bytes.
+TEST(TransparencyTest, IntercommunicatorAndInPlaceCollectivesCountTheStandardsBytes) {
+  const std::string dir = ExpectTransparent("intercomm_collectives", 4);
+  const Bytes b = CollectiveBytes(dir);
+  using Op = trace::CollectiveOp;
+  const auto at = [&](uint32_t rank, Op op) {
+    auto it = b.find({rank, op});
+    return it == b.end() ? std::pair<uint64_t, uint64_t>{0, 0} : it->second;
+  };
+  using P = std::pair<uint64_t, uint64_t>;
+  // Alltoallw, blocking and not: A sends j + 1 ints to B's local rank j (1 + 2 + 3 = 6 ints, 24
+  // bytes) and receives 1 int from each (12); B's local rank r sends 1 int (4) and receives
+  // r + 1 (4, 8, 12). Twice each.
+  EXPECT_EQ(at(0, Op::kAlltoallw), (P{48, 24}));
+  EXPECT_EQ(at(1, Op::kAlltoallw), (P{8, 8}));
+  EXPECT_EQ(at(2, Op::kAlltoallw), (P{8, 16}));
+  EXPECT_EQ(at(3, Op::kAlltoallw), (P{8, 24}));
+  // Bcast of 5 ints from A (MPI_ROOT: 20 bytes to each of 3) and of 2 ints from B's local rank
+  // 1 = world 2 (MPI_ROOT: 8 bytes to A; B's others pass MPI_PROC_NULL and move nothing).
+  EXPECT_EQ(at(0, Op::kBcast), (P{60, 8}));
+  EXPECT_EQ(at(1, Op::kBcast), (P{0, 20}));
+  EXPECT_EQ(at(2, Op::kBcast), (P{8, 20}));
+  EXPECT_EQ(at(3, Op::kBcast), (P{0, 20}));
+  // Gather: 2 ints from each of B to A (A receives 24); MPI_IN_PLACE at world root 0 with 1
+  // int each (the root's own block counts: sent 4, received 16); the final 512-byte lines
+  // (root receives 2048, everyone sends 512).
+  EXPECT_EQ(at(0, Op::kGather), (P{0 + 4 + 512, 24 + 16 + 2048}));
+  for (uint32_t r = 1; r < 4; ++r) EXPECT_EQ(at(r, Op::kGather), (P{8 + 4 + 512, 0})) << r;
+  // Scatter of 3 ints from A to each of B.
+  EXPECT_EQ(at(0, Op::kScatter), (P{36, 0}));
+  for (uint32_t r = 1; r < 4; ++r) EXPECT_EQ(at(r, Op::kScatter), (P{0, 12})) << r;
+  // Scatterv from world rank 1 with counts 1, 2, 3, 4, the root's own block in place.
+  EXPECT_EQ(at(0, Op::kScatterv), (P{0, 4}));
+  EXPECT_EQ(at(1, Op::kScatterv), (P{40, 8}));
+  EXPECT_EQ(at(2, Op::kScatterv), (P{0, 12}));
+  EXPECT_EQ(at(3, Op::kScatterv), (P{0, 16}));
+  // Reduce of 4 ints from each of B to A (MPI_ROOT receives 3 x 16).
+  EXPECT_EQ(at(0, Op::kReduce), (P{0, 48}));
+  for (uint32_t r = 1; r < 4; ++r) EXPECT_EQ(at(r, Op::kReduce), (P{16, 0})) << r;
+  // Allreduce of 2 ints; Allgather of 1 int per remote process (A: 3, B: 1), then in place on
+  // 4 processes with 2 ints each (32 both ways); Alltoall and Alltoallv in place, 1 int each.
+  for (uint32_t r = 0; r < 4; ++r) {
+    SCOPED_TRACE(r);
+    EXPECT_EQ(at(r, Op::kAllreduce), (P{8, 8}));
+    const uint64_t remote = r == 0 ? 3 : 1;
+    EXPECT_EQ(at(r, Op::kAllgather), (P{4 * remote + 32, 4 * remote + 32}));
+    EXPECT_EQ(at(r, Op::kAlltoall), (P{16, 16}));
+    EXPECT_EQ(at(r, Op::kAlltoallv), (P{16, 16}));
+  }
+}
+
+}  // namespace
+}  // namespace cw::test
