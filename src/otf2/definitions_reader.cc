@@ -225,10 +225,17 @@ OTF2_CallbackCode OnComm(void* user, OTF2_CommRef self, OTF2_StringRef name, OTF
 }
 
 OTF2_CallbackCode OnInterComm(void* user, OTF2_CommRef self, OTF2_StringRef name,
-                              OTF2_GroupRef group_a, OTF2_GroupRef, OTF2_CommRef parent,
+                              OTF2_GroupRef group_a, OTF2_GroupRef group_b, OTF2_CommRef parent,
                               OTF2_CommFlag flags) {
-  // Inter-communicators are kept with their local group only; no analysis uses them yet.
-  return OnComm(user, self, name, group_a, parent, flags);
+  Context& ctx = Ctx(user);
+  if (trace::Comm* c = Slot(ctx, ctx.defs.comms, self, "communicator")) {
+    c->name = name;
+    c->group = group_a;
+    c->remote_group = group_b;
+    c->parent = parent;
+    c->flags = flags;
+  }
+  return Stop(ctx);
 }
 
 OTF2_CallbackCode OnParameter(void* user, OTF2_ParameterRef self, OTF2_StringRef name,

@@ -116,6 +116,15 @@ uint32_t ArchiveWriter::DefineComm(std::string_view name, uint32_t group, uint32
   return static_cast<uint32_t>(comms_.size() - 1);
 }
 
+uint32_t ArchiveWriter::DefineMpiInterComm(std::string_view name,
+                                           const std::vector<uint64_t>& group_a,
+                                           const std::vector<uint64_t>& group_b, uint32_t parent) {
+  const uint32_t a = DefineGroup("", OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI, group_a);
+  const uint32_t b = DefineGroup("", OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI, group_b);
+  comms_.push_back(CommDef{DefineString(name), a, parent, b});
+  return static_cast<uint32_t>(comms_.size() - 1);
+}
+
 uint32_t ArchiveWriter::DefineRmaWindow(std::string_view name, uint32_t comm,
                                         OTF2_RmaWinFlag flags) {
   windows_.push_back(WindowDef{DefineString(name), comm, flags});
@@ -197,8 +206,13 @@ Status ArchiveWriter::WriteDefinitions(uint64_t resolution, uint64_t global_offs
                                     static_cast<uint32_t>(g.members.size()), g.members.data());
   }
   for (uint32_t i = 0; i < comms_.size(); ++i) {
-    OTF2_GlobalDefWriter_WriteComm(defs, i, comms_[i].name, comms_[i].group, comms_[i].parent,
-                                   OTF2_COMM_FLAG_NONE);
+    const CommDef& c = comms_[i];
+    if (c.remote_group != OTF2_UNDEFINED_GROUP) {
+      OTF2_GlobalDefWriter_WriteInterComm(defs, i, c.name, c.group, c.remote_group, c.parent,
+                                          OTF2_COMM_FLAG_NONE);
+    } else {
+      OTF2_GlobalDefWriter_WriteComm(defs, i, c.name, c.group, c.parent, OTF2_COMM_FLAG_NONE);
+    }
   }
   for (uint32_t i = 0; i < windows_.size(); ++i) {
     OTF2_GlobalDefWriter_WriteRmaWin(defs, i, windows_[i].name, windows_[i].comm,

@@ -82,6 +82,9 @@ class ArchiveWriter {
   // A sub-communicator of world ranks `ranks` (in communicator rank order).
   uint32_t DefineMpiComm(std::string_view name, const std::vector<uint64_t>& world_ranks,
                          uint32_t parent);
+  // An MPI inter-communicator between two groups of world ranks (OTF2's InterComm).
+  uint32_t DefineMpiInterComm(std::string_view name, const std::vector<uint64_t>& group_a,
+                              const std::vector<uint64_t>& group_b, uint32_t parent);
   // A communicator of another paradigm (OpenSHMEM's PEs, say) over `ranks` of `locations`
   // (rank order): the paradigm's COMM_LOCATIONS group is defined with its first communicator.
   uint32_t DefineParadigmComm(std::string_view name, OTF2_Paradigm paradigm,
@@ -137,6 +140,7 @@ class ArchiveWriter {
     uint32_t name;
     uint32_t group;
     uint32_t parent;
+    uint32_t remote_group = OTF2_UNDEFINED_GROUP;  // inter-communicators: group B
   };
   struct WindowDef {
     uint32_t name;

@@ -1,5 +1,7 @@
 #include "trace/definitions.h"
 
+#include <algorithm>
+
 namespace cw::trace {
 
 uint32_t Definitions::LocationIndex(uint64_t otf2_id) const {
@@ -77,6 +79,18 @@ std::vector<uint32_t> Definitions::GroupLocations(uint32_t group_id) const {
   return result;
 }
 
+bool Comm::InGroupA(uint32_t location) const {
+  return std::binary_search(group_a_sorted.begin(), group_a_sorted.end(), location);
+}
+
+uint32_t Comm::RemoteLocation(uint32_t rank, uint32_t calling_location) const {
+  const uint32_t b_size = static_cast<uint32_t>(rank_to_location.size()) - group_a_size;
+  if (InGroupA(calling_location)) {
+    return rank < b_size ? rank_to_location[group_a_size + rank] : kNone;
+  }
+  return rank < group_a_size ? rank_to_location[rank] : kNone;
+}
+
 size_t Definitions::ResolveComms() {
   size_t unresolved = 0;
   for (Comm& comm : comms) {
@@ -92,6 +106,20 @@ size_t Definitions::ResolveComms() {
       continue;
     }
     comm.rank_to_location = GroupLocations(comm.group);
+    comm.group_a_size = 0;
+    comm.group_a_sorted.clear();
+    if (comm.is_inter()) {
+      if (comm.remote_group >= groups.size() || !groups[comm.remote_group].defined) {
+        ++unresolved;
+        comm.rank_to_location.clear();
+        continue;
+      }
+      comm.group_a_size = static_cast<uint32_t>(comm.rank_to_location.size());
+      comm.group_a_sorted = comm.rank_to_location;
+      std::sort(comm.group_a_sorted.begin(), comm.group_a_sorted.end());
+      const std::vector<uint32_t> b = GroupLocations(comm.remote_group);
+      comm.rank_to_location.insert(comm.rank_to_location.end(), b.begin(), b.end());
+    }
     bool ok = true;
     for (uint32_t index : comm.rank_to_location) ok = ok && index != kNone;
     if (!ok) ++unresolved;

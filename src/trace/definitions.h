@@ -70,22 +70,44 @@ struct Group {
   std::vector<uint64_t> members;  // location ids, ranks or region ids depending on `type`
 };
 
+// The roots of collectives on an inter-communicator (OTF2 3.0's OTF2_CollectiveRoot): the
+// root's own record says kRootSelf (MPI_ROOT), the other members of its group kRootThisGroup
+// (MPI_PROC_NULL), the members of the other group the root's rank in the root's group.
+inline constexpr uint32_t kRootSelf = 0xFFFFFFFEu;
+inline constexpr uint32_t kRootThisGroup = 0xFFFFFFFDu;
+
 struct Comm {
   bool defined = false;
   uint32_t name = kNone;
   uint32_t group = kNone;
+  // An inter-communicator (OTF2's InterComm) has two groups: `group` (A) and `remote_group`
+  // (B). A member's ranks name the processes of the other group.
+  uint32_t remote_group = kNone;
   uint32_t parent = kNone;
   uint32_t flags = 0;
   bool is_self = false;  // a COMM_SELF-like communicator: rank 0 is the calling location
   // Dense location index of each rank; filled from the groups by Definitions::ResolveComms().
+  // An inter-communicator's: group A's locations, then group B's.
   std::vector<uint32_t> rank_to_location;
+  uint32_t group_a_size = 0;             // inter-communicators: A's part of rank_to_location
+  std::vector<uint32_t> group_a_sorted;  // inter-communicators: A's locations, sorted
 
-  // The location of `rank` in this communicator, as seen from `calling_location`, or kNone.
+  bool is_inter() const { return remote_group != kNone; }
+  // Whether `location` is in group A of an inter-communicator.
+  bool InGroupA(uint32_t location) const;
+  // The location of `rank` in this communicator, as seen from `calling_location`, or kNone. On
+  // an inter-communicator, `rank` is a rank of the caller's other group.
   uint32_t LocationOfRank(uint32_t rank, uint32_t calling_location) const {
     if (is_self) return rank == 0 ? calling_location : kNone;
+    if (is_inter()) [[unlikely]]
+      return RemoteLocation(rank, calling_location);
     return rank < rank_to_location.size() ? rank_to_location[rank] : kNone;
   }
+  // Every member, both groups of an inter-communicator.
   uint32_t size() const { return is_self ? 1 : static_cast<uint32_t>(rank_to_location.size()); }
+
+ private:
+  uint32_t RemoteLocation(uint32_t rank, uint32_t calling_location) const;
 };
 
 struct RmaWindow {

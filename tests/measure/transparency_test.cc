@@ -6,15 +6,20 @@
 #include <string>
 #include <tuple>
 
+#include <nlohmann/json.hpp>
+
 #include <gtest/gtest.h>
 
 #include "otf2/trace_reader.h"
 #include "testing/scenario.h"
 #include "tests/common/paths.h"
+#include "tests/common/traced_checks.h"
 #include "tests/common/traced_program.h"
 
 namespace cw::test {
 namespace {
+
+using nlohmann::json;
 
 struct Run {
   int status = 0;
@@ -123,6 +128,37 @@ TEST(TransparencyTest, IntercommunicatorAndInPlaceCollectivesCountTheStandardsBy
     EXPECT_EQ(at(r, Op::kAlltoall), (P{16, 16}));
     EXPECT_EQ(at(r, Op::kAlltoallv), (P{16, 16}));
   }
+  // Every blocking collective is one instance over all its members (both groups of the
+  // inter-communicator: 8, the MPI_IN_PLACE ones: 5, the final gather: 1; the non-blocking
+  // MPI_Ialltoallw is not matched into instances), the roots named from both sides agree, and
+  // nothing is reported wrong.
+  const json report = Analyze(dir);
+  EXPECT_EQ(report["matching"]["collective_instances"].get<uint64_t>(), 14u);
+  EXPECT_EQ(report["matching"]["incomplete_collectives"].get<uint64_t>(), 0u);
+  for (const json& d : report["diagnostics"]) EXPECT_NE(d["severity"], "error") << d;
+}
+
+// intercomm_p2p.c on 4 ranks: A = {0, 2} and B = {1, 3} (world ranks). Messages on the
+// inter-communicator go to the other group's rank: 2 sends from A to B (A's local rank i to B's
+// i), 2 answers from B, 4 from the MPI_Sendrecv calls, and 1 on the merged communicator (its
+// last rank, world 3, to its first, world 0): 9, all matched. A computes 100 ms before its
+// sends, so B's receives wait that long for their partners in A: world ranks 1 and 3 wait for 0
+// and 2.
+TEST(TransparencyTest, IntercommunicatorMessagesMatchTheirPartnersInTheOtherGroup) {
+  const std::string dir = ExpectTransparent("intercomm_p2p", 4);
+  const json report = Analyze(dir);
+  EXPECT_EQ(report["matching"]["messages"].get<uint64_t>(), 9u);
+  EXPECT_EQ(report["matching"]["unmatched_sends"].get<uint64_t>(), 0u);
+  EXPECT_EQ(report["matching"]["unmatched_receives"].get<uint64_t>(), 0u);
+  EXPECT_EQ(report["matching"]["probes"]["linked"].get<uint64_t>(), 2u);
+  for (const json& d : report["diagnostics"]) EXPECT_NE(d["severity"], "error") << d;
+  std::map<uint64_t, uint64_t> partner_of_waiter;
+  for (const json& i : report["instances"]) {
+    if (i["metric"] != "mpi_latesender" || i["value"].get<double>() < 0.05) continue;
+    partner_of_waiter[i["location"].get<uint64_t>()] = i["partner"].get<uint64_t>();
+    ExpectWait(i["value"].get<double>(), 0.1);
+  }
+  EXPECT_EQ(partner_of_waiter, (std::map<uint64_t, uint64_t>{{1, 0}, {3, 2}}));
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "otf2/trace_reader.h"
+#include "otf2_writer/archive_writer.h"
 #include "testing/scenario.h"
 
 namespace cw::otf2 {
@@ -125,6 +126,40 @@ TEST(ReaderRoundTripTest, SubCommunicatorRanksMapToLocations) {
   EXPECT_EQ(comm.LocationOfRank(2, 1), trace::kNone);
 }
 
+// An inter-communicator between A = world ranks {0, 2} and B = {1, 3}: a member's ranks name
+// the other group's processes, and the communicator's members are both groups.
+TEST(ReaderRoundTripTest, InterCommunicatorRanksNameTheOtherGroup) {
+  const std::string dir = testing::MakeTempDir("intercomm");
+  auto created = otf2_writer::ArchiveWriter::Create(dir);
+  ASSERT_TRUE(created) << created.error().message();
+  otf2_writer::ArchiveWriter& a = **created;
+  const uint32_t node = a.DefineSystemTreeNode("node", "node", OTF2_UNDEFINED_SYSTEM_TREE_NODE);
+  std::vector<uint64_t> locations;
+  for (int r = 0; r < 4; ++r) {
+    locations.push_back(a.DefineLocation(
+        "Master thread", a.DefineLocationGroup("MPI Rank " + std::to_string(r), node)));
+  }
+  const uint32_t world = a.DefineMpiWorld(locations);
+  const uint32_t inter = a.DefineMpiInterComm("inter", {0, 2}, {1, 3}, world);
+  const uint32_t main = a.DefineRegion("main", OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER, "");
+  for (uint64_t loc : locations) {
+    a.Events(loc).Enter(1, main);
+    a.Events(loc).Leave(2, main);
+  }
+  ASSERT_TRUE(a.Close(1000).has_value());
+  Result<trace::Trace> t = ReadTrace(a.anchor_path(), ReadOptions{});
+  ASSERT_TRUE(t) << t.error().message();
+  const trace::Comm& c = t->defs.comms[inter];
+  ASSERT_TRUE(c.is_inter());
+  EXPECT_EQ(c.size(), 4u);
+  EXPECT_EQ(c.LocationOfRank(0, 0), 1u);  // from A, rank 0 is B's first
+  EXPECT_EQ(c.LocationOfRank(1, 2), 3u);
+  EXPECT_EQ(c.LocationOfRank(0, 3), 0u);  // from B, rank 0 is A's first
+  EXPECT_EQ(c.LocationOfRank(1, 1), 2u);
+  EXPECT_EQ(c.LocationOfRank(2, 0), trace::kNone);  // B has 2 processes
+  EXPECT_TRUE(t->diagnostics.empty());
+}
+
 std::vector<uint32_t> AllLocations(const trace::Definitions& defs) {
   std::vector<uint32_t> all(defs.locations.size());
   for (uint32_t loc = 0; loc < all.size(); ++loc) all[loc] = loc;
@@ -146,7 +181,8 @@ TEST(ReaderRoundTripTest, BalanceSpreadsEventCounts) {
   }
   EXPECT_EQ(load[0] + load[1], 260u);
   EXPECT_LE(std::max(load[0], load[1]), 140u);
-  EXPECT_EQ(BalanceLocations(defs, AllLocations(defs), 16).size(), 5u);  // never more parts than locations
+  EXPECT_EQ(BalanceLocations(defs, AllLocations(defs), 16).size(),
+            5u);  // never more parts than locations
 }
 
 }  // namespace

@@ -111,17 +111,36 @@ void AddInstance(const trace::Trace& trace, uint32_t comm_id, uint32_t window,
   instance.window = window;
   instance.first_member = static_cast<uint32_t>(graph.members.size());
   bool mismatch = false;
-  const uint32_t root_rank = round.front()->root_rank;
+  uint32_t root_rank = round.front()->root_rank;
   instance.op = round.front()->op;
   for (const MemberCall* m : round) {
-    mismatch |= m->op != instance.op || m->root_rank != root_rank;
+    mismatch |= m->op != instance.op;
     graph.members.push_back(m->member);
+  }
+  const trace::Comm& comm = trace.defs.comms[comm_id];
+  if (comm.is_inter()) {
+    // Each member names the root from its side (trace::kRootSelf ...): they agree if they
+    // name one location.
+    instance.root = kNone;
+    root_rank = kNone;
+    for (const MemberCall* m : round) {
+      if (m->root_rank == kNone || m->root_rank == trace::kRootThisGroup) continue;
+      const uint32_t root = m->root_rank == trace::kRootSelf
+                                ? m->member.location
+                                : comm.LocationOfRank(m->root_rank, m->member.location);
+      if (root == kNone) root_rank = m->root_rank;  // reported below, as outside
+      if (instance.root == kNone) {
+        instance.root = root;
+      } else {
+        mismatch |= root != instance.root;
+      }
+    }
+  } else {
+    for (const MemberCall* m : round) mismatch |= m->root_rank != root_rank;
+    instance.root = root_rank == kNone ? kNone : comm.LocationOfRank(root_rank, rank_locations[0]);
   }
   instance.member_count = static_cast<uint32_t>(round.size());
   instance.complete = instance.member_count == rank_locations.size();
-  instance.root = root_rank == kNone
-                      ? kNone
-                      : trace.defs.comms[comm_id].LocationOfRank(root_rank, rank_locations[0]);
   const CollectiveMember& head = graph.members[instance.first_member];
   // The example is the lowest place, wherever (on whichever analysis rank) the instance is built.
   const uint64_t place = uint64_t{head.location} << 32 | head.end_event;

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <tuple>
 #include <utility>
 
 #include "measure/export/internal/raw_definitions.h"
@@ -339,11 +340,26 @@ Result<ExportSummary> ExportRawTrace(const std::string& dir) {
   // Communicators: one definition per communicator, shared by all its members.
   const uint32_t world = archive->DefineMpiWorld(locations);
   std::map<std::pair<long long, std::vector<uint64_t>>, uint32_t> unified;
+  // Inter-communicators, by agreed id and their two groups (the one holding the lower world
+  // rank first, as both sides see it).
+  std::map<std::tuple<long long, std::vector<uint64_t>, std::vector<uint64_t>>, uint32_t>
+      unified_inter;
   std::vector<std::vector<uint32_t>> comm_of(static_cast<size_t>(ranks));
   for (int r = 0; r < ranks; ++r) {
     for (const CommDef& c : defs[static_cast<size_t>(r)].comms) {
       uint32_t id = world;
-      if (!c.world) {
+      if (c.inter) {
+        const bool local_first = *std::min_element(c.ranks.begin(), c.ranks.end()) <
+                                 *std::min_element(c.remote.begin(), c.remote.end());
+        const std::vector<uint64_t>& a = local_first ? c.ranks : c.remote;
+        const std::vector<uint64_t>& b = local_first ? c.remote : c.ranks;
+        auto [it, inserted] = unified_inter.try_emplace({c.global, a, b}, 0);
+        if (inserted) {
+          it->second = archive->DefineMpiInterComm(
+              "MPI inter-communicator " + std::to_string(unified_inter.size()), a, b, world);
+        }
+        id = it->second;
+      } else if (!c.world) {
         // Communicators seen being created are unified by their agreed id (and members, since
         // disjoint communicators can share one); the others by their members alone.
         auto key = std::make_pair(c.global, c.ranks);

@@ -245,6 +245,14 @@ MPI_Status* StatusBuffer(int count) {
   return T().status_buffer.data();
 }
 
+uint32_t CollectiveRoot(MPI_Comm comm, int root) {
+  if (IsIntercomm(comm)) {
+    if (root == MPI_ROOT) return OTF2_COLLECTIVE_ROOT_SELF;
+    if (root == MPI_PROC_NULL) return OTF2_COLLECTIVE_ROOT_THIS_GROUP;
+  }
+  return static_cast<uint32_t>(root);
+}
+
 // Stamped with the Enter's time, as Score-P stamps it: the operation begins when its call does.
 void CollBegin() { RecordAtEnter(RawKind::kCollectiveBegin); }
 
@@ -266,6 +274,13 @@ void CommCreated(MPI_Comm, const MPI_Comm* created) {
   {
     HookUnlock unlock;
     PMPI_Allreduce(&proposal, &agreed, 1, MPI_UNSIGNED, MPI_MAX, *created);
+    // On an inter-communicator each group gets the other group's largest proposal: a second
+    // round hands each group its own, and both take the larger.
+    if (IsIntercomm(*created)) {
+      unsigned other_max = agreed, own_max = 0;
+      PMPI_Allreduce(&other_max, &own_max, 1, MPI_UNSIGNED, MPI_MAX, *created);
+      agreed = std::max(other_max, own_max);
+    }
   }
   s.next_global_comm = std::max(s.next_global_comm, agreed + 1);
   DefineComm(*created, agreed);

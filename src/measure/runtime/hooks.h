@@ -86,12 +86,16 @@ void SaveMessage(const MPI_Message* message);
 void MRecv(const MPI_Status* status);
 void IMRecv(const MPI_Request* request);
 
+// A rooted collective's root as OTF2 3.0 records it: the rank, or on an inter-communicator
+// OTF2_COLLECTIVE_ROOT_SELF for MPI_ROOT and OTF2_COLLECTIVE_ROOT_THIS_GROUP for MPI_PROC_NULL.
+uint32_t CollectiveRoot(MPI_Comm comm, int root);
+
 // Non-blocking collectives: the operation is recorded by the completion call that ends it.
 void CollStarted(OTF2_CollectiveOp op, MPI_Comm comm, uint32_t root, uint64_t sent,
                  uint64_t received, const MPI_Request* request);
 inline void CollStarted(OTF2_CollectiveOp op, MPI_Comm comm, int root, uint64_t sent,
                         uint64_t received, const MPI_Request* request) {
-  CollStarted(op, comm, static_cast<uint32_t>(root), sent, received, request);
+  CollStarted(op, comm, CollectiveRoot(comm, root), sent, received, request);
 }
 
 // Completion: the handles as they were before the call (MPI resets completed ones).
@@ -112,7 +116,7 @@ void CollBegin();
 void CollEnd(OTF2_CollectiveOp op, MPI_Comm comm, uint32_t root, uint64_t sent, uint64_t received);
 inline void CollEnd(OTF2_CollectiveOp op, MPI_Comm comm, int root, uint64_t sent,
                     uint64_t received) {
-  CollEnd(op, comm, static_cast<uint32_t>(root), sent, received);
+  CollEnd(op, comm, CollectiveRoot(comm, root), sent, received);
 }
 
 // A request causeway does not record (a neighbourhood collective): its completion records

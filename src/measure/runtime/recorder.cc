@@ -77,11 +77,11 @@ uint64_t PollGapTicks(const char* text) {
   return static_cast<uint64_t>(static_cast<double>(ns) * ticks_per_ns);
 }
 
-std::vector<int> WorldRanksOf(MPI_Comm comm) {
+// The world ranks of `group`'s members, in group rank order (frees `group`).
+std::vector<int> WorldRanksOfGroup(MPI_Group group) {
   int n = 0;
-  PMPI_Comm_size(comm, &n);
-  MPI_Group group, world;
-  PMPI_Comm_group(comm, &group);
+  PMPI_Group_size(group, &n);
+  MPI_Group world;
   PMPI_Comm_group(MPI_COMM_WORLD, &world);
   std::vector<int> local(static_cast<size_t>(n)), global(static_cast<size_t>(n));
   for (int i = 0; i < n; ++i) local[static_cast<size_t>(i)] = i;
@@ -91,19 +91,39 @@ std::vector<int> WorldRanksOf(MPI_Comm comm) {
   return global;
 }
 
+// The local group's world ranks (an inter-communicator's too).
+std::vector<int> WorldRanksOf(MPI_Comm comm) {
+  MPI_Group group;
+  PMPI_Comm_group(comm, &group);
+  return WorldRanksOfGroup(group);
+}
+
+// An inter-communicator's other group.
+std::vector<int> RemoteWorldRanksOf(MPI_Comm comm) {
+  MPI_Group group;
+  PMPI_Comm_remote_group(comm, &group);
+  return WorldRanksOfGroup(group);
+}
+
 }  // namespace
 
 uint32_t DefineComm(MPI_Comm comm, long long global) {
   State& s = S();
   const uint32_t local = s.next_local_comm++;
   s.comms[comm] = local;
-  std::string line = "comm " + std::to_string(local) + " " + std::to_string(global);
+  int inter = 0;
+  if (comm != MPI_COMM_WORLD) PMPI_Comm_test_inter(comm, &inter);
+  std::string line = std::string(inter ? "intercomm " : "comm ") + std::to_string(local) + " " +
+                     std::to_string(global);
+  auto add = [&line](const std::vector<int>& ranks) {
+    line += " " + std::to_string(ranks.size());
+    for (int r : ranks) line += " " + std::to_string(r);
+  };
   if (comm == MPI_COMM_WORLD) {
     line += " world";
   } else {
-    std::vector<int> ranks = WorldRanksOf(comm);
-    line += " " + std::to_string(ranks.size());
-    for (int r : ranks) line += " " + std::to_string(r);
+    add(WorldRanksOf(comm));
+    if (inter) add(RemoteWorldRanksOf(comm));
   }
   s.log.Define(line);
   return local;

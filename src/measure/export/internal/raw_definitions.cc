@@ -48,6 +48,26 @@ RankDefs ReadDefs(const std::string& path) {
       }
       if (d.comms.size() <= c.local) d.comms.resize(c.local + 1);
       d.comms[c.local] = std::move(c);
+    } else if (key == "intercomm") {
+      CommDef c;
+      c.inter = true;
+      bool ok =
+          static_cast<bool>(words >> c.local >> c.global) && c.local < kMaxLocalComms && d.size > 0;
+      for (std::vector<uint64_t>* group : {&c.ranks, &c.remote}) {
+        uint64_t n = 0;
+        ok = ok && static_cast<bool>(words >> n) && n > 0 && n <= static_cast<uint64_t>(d.size);
+        for (uint64_t i = 0; ok && i < n; ++i) {
+          uint64_t r = 0;
+          ok = static_cast<bool>(words >> r) && r < static_cast<uint64_t>(d.size);
+          group->push_back(r);
+        }
+      }
+      if (!ok) {
+        damaged();  // its events fall back to MPI_COMM_WORLD
+        continue;
+      }
+      if (d.comms.size() <= c.local) d.comms.resize(c.local + 1);
+      d.comms[c.local] = std::move(c);
     } else if (key == "win") {
       WindowDef w;
       if (!(words >> w.local >> w.global >> w.comm) || w.local >= kMaxLocalComms) {

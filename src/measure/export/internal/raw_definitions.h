@@ -19,6 +19,9 @@ struct CommDef {
   long long global = -1;
   bool world = false;
   std::vector<uint64_t> ranks;  // world ranks in communicator rank order
+  // An inter-communicator: `ranks` is the local group, `remote` the other one.
+  bool inter = false;
+  std::vector<uint64_t> remote;
 };
 
 struct WindowDef {
