@@ -350,6 +350,28 @@ TEST(TracedProgramsTest, FortranWithUseMpi) {
   EXPECT_EQ(Count(info, "MPI_ISEND_COMPLETE"), 2u);
 }
 
+// The same phases from Fortran 2008 (`use mpi_f08`): derived-type handles, IERROR left out,
+// MPI_STATUS_IGNORE and MPI_STATUSES_IGNORE, an MPI_IN_PLACE allreduce; the program's own
+// output (what it received, the last status, the sum) is the same as without the tracer.
+TEST(TracedProgramsTest, FortranWithUseMpiF08) {
+  std::string output;
+  const std::string dir = TraceProgram("fortran_f08", 2, "", "", &output);
+  EXPECT_NE(output.find("rank 1 got  1  1  2  1  2; last from  0  5"), std::string::npos)
+      << output;
+  EXPECT_NE(output.find("sum  3"), std::string::npos) << output;
+  ExpectOtf2PrintReads(dir);
+  const json report = Analyze(dir);
+  ExpectWait(MetricTotal(report, "mpi_latesender", "MPI_Recv"), 0.1);
+  ExpectWait(MetricTotal(report, "mpi_latesender", "MPI_Waitall"), 0.1);
+  ExpectWait(MetricTotal(report, "mpi_latesender", "MPI_Waitany"), 0.1);
+  ExpectWait(MetricTotal(report, "mpi_wait_nxn", "MPI_Allreduce"), 0.1);
+  EXPECT_EQ(report["matching"]["messages"].get<uint64_t>(), 5u);
+  EXPECT_EQ(report["matching"]["unmatched_receives"].get<uint64_t>(), 0u);
+  const json info = Info(dir);
+  EXPECT_EQ(Count(info, "MPI_IRECV"), 4u);
+  EXPECT_EQ(Count(info, "MPI_ISEND_COMPLETE"), 2u);
+}
+
 TEST(TracedProgramsTest, FortranWithMpifH) {
   const std::string dir = TraceProgram("fortran_mpif", 2);
   ExpectOtf2PrintReads(dir);

@@ -295,8 +295,16 @@ def fortran_views(f, used, count):
     return before, after
 
 
-def fortran_wrapper(f, flavour):
+# `use mpi_f08` (Open MPI): the same calls under NAME_f08_, whose handles are derived types
+# holding the Fortran integer (passed by reference like it) and whose IERROR is optional: absent,
+# it arrives as a null pointer, and the wrapper gives the library its own.
+F08_OWN_IERR = ["  MPI_Fint ierr_own = MPI_SUCCESS;", "  if (ierr == nullptr) ierr = &ierr_own;"]
+
+
+def fortran_wrapper(f, flavour, f08=False):
     lower = f.name.lower()
+    suffix = "_f08_" if f08 else "_"
+    own_ierr = F08_OWN_IERR if f08 else []
     if f.kind == "init":
         if f.name == "MPI_Init":
             params, args = "MPI_Fint* ierr", "ierr"
@@ -304,19 +312,19 @@ def fortran_wrapper(f, flavour):
             params, args = "MPI_Fint* required, MPI_Fint* provided, MPI_Fint* ierr", \
                 "required, provided, ierr"
         return "\n".join([
-            f'extern "C" void p{lower}_({", ".join("MPI_Fint*" for _ in args.split(", "))}) '
+            f'extern "C" void p{lower}{suffix}({", ".join("MPI_Fint*" for _ in args.split(", "))}) '
             "__attribute__((weak));",
-            f'extern "C" void {lower}_({params}) {{',
+            f'extern "C" void {lower}{suffix}({params}) {{'] + own_ierr + [
             "  const uint64_t enter = Now();",
-            f"  p{lower}_({args});",
+            f"  p{lower}{suffix}({args});",
             f"  if (*ierr == MPI_SUCCESS) Started(MpiFunction::{f.enum}, enter);",
             "}", ""])
     if f.kind == "finalize":
         return "\n".join([
-            f'extern "C" void p{lower}_(MPI_Fint*) __attribute__((weak));',
-            f'extern "C" void {lower}_(MPI_Fint* ierr) {{',
+            f'extern "C" void p{lower}{suffix}(MPI_Fint*) __attribute__((weak));',
+            f'extern "C" void {lower}{suffix}(MPI_Fint* ierr) {{'] + own_ierr + [
             f"  Finalizing(MpiFunction::{f.enum});",
-            f"  p{lower}_(ierr);"] + (["  Finalized();"] if flavour.tag else []) + ["}", ""])
+            f"  p{lower}{suffix}(ierr);"] + (["  Finalized();"] if flavour.tag else []) + ["}", ""])
     f_before, f_after = flavour.hooks(f.before, f.tag_before), flavour.hooks(f.after, f.tag_after)
     hooks = f_before + f_after
     used = {p[1] for p in f.params if any(re.search(r"\b" + re.escape(p[1]) + r"\b", h)
@@ -330,16 +338,16 @@ def fortran_wrapper(f, flavour):
     fparams.append("MPI_Fint* ierr")
     args = ", ".join([n + "_f" for _, n in f.params] + ["ierr"])
     ptypes = ", ".join(p.split(" ")[0] for p in fparams)
-    lines = [f'extern "C" void p{lower}_({ptypes}) __attribute__((weak));',
-             f'extern "C" void {lower}_({", ".join(fparams)}) {{',
-             f"  if (!Recording() || p{lower}_ == nullptr) {{",
-             f"    if (p{lower}_ != nullptr) p{lower}_({args});", "    return;", "  }",
+    lines = [f'extern "C" void p{lower}{suffix}({ptypes}) __attribute__((weak));',
+             f'extern "C" void {lower}{suffix}({", ".join(fparams)}) {{'] + own_ierr + [
+             f"  if (!Recording() || p{lower}{suffix} == nullptr) {{",
+             f"    if (p{lower}{suffix} != nullptr) p{lower}{suffix}({args});", "    return;", "  }",
              f"  CallScope scope(MpiFunction::{f.enum});"]
     lines += ["  " + l for l in before]
     lines += locked_hooks(f_before, "{")
     if flavour.tag:
         lines += ["  scope.Calling();"]
-    lines += [f"  p{lower}_({args});"]
+    lines += [f"  p{lower}{suffix}({args});"]
     if flavour.tag:
         lines += ["  scope.Returned();"]
     lines += locked_hooks(f_after, "if (*ierr == MPI_SUCCESS) {", after)
@@ -368,6 +376,8 @@ def write_fortran_wrappers(functions, out, flavour):
              "}",
              "}  // namespace", ""]
     lines += [fortran_wrapper(f, flavour) for f in functions]
+    lines += ["// use mpi_f08 (Open MPI's NAME_f08_ entry points)", ""]
+    lines += [fortran_wrapper(f, flavour, f08=True) for f in functions]
     out.write_text("\n".join(lines))
 
 
