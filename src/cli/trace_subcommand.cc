@@ -12,6 +12,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <fnmatch.h>
+
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -19,6 +21,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <functional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -27,6 +30,7 @@
 #include "cli/subcommand.h"
 #include "cli/tag_report.h"
 #include "measure/export/raw_export.h"
+#include "measure/raw/raw_format.h"
 #include "tag/online/online_graphs.h"
 #include "tag/online/snapshots.h"
 
@@ -98,8 +102,12 @@ class TraceSubcommand final : public Subcommand {
                    "record only the instrumented functions whose names match one of these "
                    "comma-separated shell patterns (or CAUSEWAY_FILTER_INCLUDE)");
     app.add_option("--filter-exclude", exclude_,
-                   "do not record the instrumented functions whose names match one of these "
-                   "comma-separated shell patterns (or CAUSEWAY_FILTER_EXCLUDE)");
+                   "do not record the instrumented functions, MPI functions and OpenSHMEM "
+                   "routines whose names match one of these comma-separated shell patterns (or "
+                   "CAUSEWAY_FILTER_EXCLUDE); refused if it names an MPI or OpenSHMEM call whose "
+                   "records the analysis matches (messages, requests, collectives, one-sided "
+                   "operations, communicator and window creation), e.g. MPI_Send or MPI_Test: "
+                   "only calls such as MPI_Comm_group or shmem_my_pe may be left out");
     app.add_option("--record", record_,
                    "what to record besides MPI calls: a comma-separated subset of user "
                    "(user regions) and functions (-finstrument-functions); default both, "
@@ -156,7 +164,10 @@ class TraceSubcommand final : public Subcommand {
     if (!buffer_.empty()) setenv("CAUSEWAY_BUFFER", buffer_.c_str(), 1);
     if (!record_.empty()) setenv("CAUSEWAY_RECORD", record_.c_str(), 1);
     if (!include_.empty()) setenv("CAUSEWAY_FILTER_INCLUDE", include_.c_str(), 1);
-    if (!exclude_.empty()) setenv("CAUSEWAY_FILTER_EXCLUDE", exclude_.c_str(), 1);
+    if (!exclude_.empty()) {
+      CW_RETURN_IF_ERROR(CheckCallFilter(exclude_));
+      setenv("CAUSEWAY_FILTER_EXCLUDE", exclude_.c_str(), 1);
+    }
     CW_ASSIGN_OR_RETURN(const uint64_t max_size, MaxSize(dir));
     setenv("CAUSEWAY_MAX_SIZE", std::to_string(max_size).c_str(), 1);
     if (!poll_gap_.empty()) {
@@ -234,6 +245,36 @@ class TraceSubcommand final : public Subcommand {
                  doc.processes.size(), dir.c_str(), seconds, exit_status,
                  snapshots > 0 ? (", " + std::to_string(snapshots) + " snapshots").c_str() : "");
     return WriteTagReport(doc, dir.string(), true, stderr);
+  }
+
+  // The MPI functions and OpenSHMEM routines `patterns` (comma-separated shell patterns) name
+  // that cannot be left out: the analysis matches their records.
+  static Status CheckCallFilter(const std::string& patterns) {
+    std::vector<std::string> refused;
+    auto check = [&](const char* name, bool filterable) {
+      if (filterable) return;
+      std::stringstream in(patterns);
+      std::string pattern;
+      while (std::getline(in, pattern, ',')) {
+        if (!pattern.empty() && fnmatch(pattern.c_str(), name, 0) == 0) {
+          refused.emplace_back(name);
+          return;
+        }
+      }
+    };
+    for (const measure::MpiFunctionInfo& f : measure::kMpiFunctions) check(f.name, f.filterable);
+    for (const measure::ShmemFunctionInfo& f : measure::kShmemFunctions)
+      check(f.name, f.filterable);
+    if (refused.empty()) return OkStatus();
+    std::string names;
+    for (size_t i = 0; i < refused.size() && i < 8; ++i) names += (i ? ", " : "") + refused[i];
+    if (refused.size() > 8) names += " and " + std::to_string(refused.size() - 8) + " more";
+    return MakeError(ErrorCode::kInvalidArgument,
+                     "--filter-exclude " + patterns + " names " + names +
+                         ": their records carry messages, requests, collectives, one-sided "
+                         "operations or the creation of communicators and windows, which the "
+                         "analysis must match; only calls without them (MPI_Comm_group, "
+                         "MPI_Group_free, shmem_my_pe, ...) can be left out");
   }
 
   // --max-size, or half the free space of the file system `dir` is on.

@@ -332,6 +332,41 @@ TEST(TracedProgramsTest, MaxSizeStopsEveryRankCleanly) {
   EXPECT_TRUE(warned) << report["diagnostics"];
 }
 
+// --filter-exclude names MPI calls too: the local group calls of group_calls.c (50 each of
+// MPI_Comm_group and MPI_Group_incl, 100 of MPI_Group_free per rank) leave the trace, while
+// MPI_Comm_create, which makes a communicator the analysis needs, stays (50 per rank). A filter
+// that names calls the analysis matches is refused before the program runs.
+TEST(TracedProgramsTest, FiltersNameMpiCallsWithoutRecordsTheAnalysisMatches) {
+  const auto visits = [](const json& report, const std::string& region) {
+    return MetricTotal(report, "visits", region);
+  };
+  const json all = Analyze(TraceProgram("group_calls", 2));
+  EXPECT_EQ(visits(all, "MPI_Comm_group"), 2 * 50.0);
+  EXPECT_EQ(visits(all, "MPI_Group_incl"), 2 * 50.0);
+  EXPECT_EQ(visits(all, "MPI_Group_free"), 2 * 100.0);
+  EXPECT_EQ(visits(all, "MPI_Comm_create"), 2 * 50.0);
+  std::string output;
+  const json filtered = Analyze(
+      TraceProgram("group_calls", 2, "", "--filter-exclude 'MPI_Comm_group,MPI_Group_*'", &output));
+  EXPECT_NE(output.find("made 50 communicators"), std::string::npos) << output;
+  EXPECT_EQ(visits(filtered, "MPI_Comm_group"), 0.0);
+  EXPECT_EQ(visits(filtered, "MPI_Group_incl"), 0.0);
+  EXPECT_EQ(visits(filtered, "MPI_Group_free"), 0.0);
+  EXPECT_EQ(visits(filtered, "MPI_Comm_create"), 2 * 50.0);
+  EXPECT_EQ(filtered["matching"]["collective_instances"].get<uint64_t>(), 1u);  // the barrier
+
+  const std::string dir = testing::MakeTempDir("traced-refused-filter");
+  std::string refused;
+  EXPECT_EQ(RunCommand(CausewayBinary() + " trace --filter-exclude 'MPI_Send,MPI_Wait*' -o " + dir +
+                           " -- " + kMpirun + " -np 2 " + TestProgram("late_sender"),
+                       &refused),
+            1);
+  EXPECT_NE(refused.find("names MPI_Send, MPI_Wait, MPI_Waitall, MPI_Waitany, MPI_Waitsome: "),
+            std::string::npos)
+      << refused;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/traces.otf2"));
+}
+
 #ifdef CW_HAVE_FORTRAN_PROGRAMS
 TEST(TracedProgramsTest, FortranWithUseMpi) {
   const std::string dir = TraceProgram("fortran_patterns", 2);
@@ -356,8 +391,7 @@ TEST(TracedProgramsTest, FortranWithUseMpi) {
 TEST(TracedProgramsTest, FortranWithUseMpiF08) {
   std::string output;
   const std::string dir = TraceProgram("fortran_f08", 2, "", "", &output);
-  EXPECT_NE(output.find("rank 1 got  1  1  2  1  2; last from  0  5"), std::string::npos)
-      << output;
+  EXPECT_NE(output.find("rank 1 got  1  1  2  1  2; last from  0  5"), std::string::npos) << output;
   EXPECT_NE(output.find("sum  3"), std::string::npos) << output;
   ExpectOtf2PrintReads(dir);
   const json report = Analyze(dir);

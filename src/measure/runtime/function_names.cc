@@ -58,9 +58,8 @@ std::string FunctionName(void* address) {
   if (inserted) it->second = elf::ReadElfModule(path);
   const elf::ElfModule& module = it->second;
   // ET_DYN modules are relocated by their load base; ET_EXEC ones (and unreadable files) not.
-  const uintptr_t offset =
-      reinterpret_cast<uintptr_t>(address) -
-      (module.shared ? reinterpret_cast<uintptr_t>(info.dli_fbase) : 0);
+  const uintptr_t offset = reinterpret_cast<uintptr_t>(address) -
+                           (module.shared ? reinterpret_cast<uintptr_t>(info.dli_fbase) : 0);
   if (const elf::ElfSymbol* symbol = module.SymbolAt(offset)) return elf::Demangle(symbol->name);
   char text[64];
   std::snprintf(text, sizeof text, "+0x%lx", static_cast<unsigned long>(offset));
@@ -72,6 +71,8 @@ FunctionFilter FunctionFilter::FromEnvironment() {
   return FunctionFilter(SplitPatterns(std::getenv("CAUSEWAY_FILTER_INCLUDE")),
                         SplitPatterns(std::getenv("CAUSEWAY_FILTER_EXCLUDE")));
 }
+
+bool FunctionFilter::Excludes(const std::string& name) const { return MatchesAny(exclude_, name); }
 
 bool FunctionFilter::Accepts(const std::string& name) const {
   if (MatchesAny(exclude_, name)) return false;

@@ -27,6 +27,9 @@ class FunctionFilter {
   // Excluded if any exclude pattern matches; else included if there are no include patterns or
   // one matches.
   bool Accepts(const std::string& name) const;
+  // Whether an exclude pattern matches (MPI and OpenSHMEM routines: include patterns name
+  // instrumented functions only).
+  bool Excludes(const std::string& name) const;
 
  private:
   std::vector<std::string> include_;

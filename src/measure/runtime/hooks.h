@@ -25,6 +25,15 @@ namespace cw::measure::hook {
 uint64_t Now();
 bool Recording();
 
+// The functions --filter-exclude leaves out (those of the table marked filterable whose names
+// match an exclude pattern): indexed by region, so the OpenSHMEM routines follow the MPI ones.
+// Set once when the recorder starts.
+extern bool g_filtered_calls[kFlushRegion];
+inline bool Filtered(MpiFunction f) { return g_filtered_calls[static_cast<uint32_t>(f)]; }
+inline bool ShmemFiltered(ShmemFunction f) {
+  return g_filtered_calls[kShmemFirstRegion + static_cast<uint32_t>(f)];
+}
+
 // Holds the recorder's mutex under MPI_THREAD_MULTIPLE, nothing otherwise. The generated wrappers
 // hold one around the hooks before and after the PMPI call (never across it: a blocking call would
 // keep every other thread out).

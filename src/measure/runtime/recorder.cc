@@ -14,6 +14,7 @@
 
 #include "measure/export/raw_export.h"
 #include "measure/runtime/error_handlers.h"
+#include "measure/runtime/function_names.h"
 #include "measure/runtime/hooks.h"
 #include "measure/runtime/process_end.h"
 
@@ -103,6 +104,25 @@ std::vector<int> RemoteWorldRanksOf(MPI_Comm comm) {
   MPI_Group group;
   PMPI_Comm_remote_group(comm, &group);
   return WorldRanksOfGroup(group);
+}
+
+}  // namespace
+
+bool g_filtered_calls[kFlushRegion] = {};
+
+namespace {
+
+// --filter-exclude on MPI and OpenSHMEM routines: only those whose records the analysis does not
+// match may be left out (causeway trace refuses patterns that name the others).
+void FilterCalls() {
+  const FunctionFilter filter = FunctionFilter::FromEnvironment();
+  for (uint32_t f = 0; f < kMpiFunctionCount; ++f) {
+    g_filtered_calls[f] = kMpiFunctions[f].filterable && filter.Excludes(kMpiFunctions[f].name);
+  }
+  for (uint32_t f = 0; f < kShmemFunctionCount; ++f) {
+    g_filtered_calls[kShmemFirstRegion + f] =
+        kShmemFunctions[f].filterable && filter.Excludes(kShmemFunctions[f].name);
+  }
 }
 
 }  // namespace
@@ -488,6 +508,7 @@ void Started(uint32_t init, uint64_t enter) {
   Record(RawKind::kLeave, init);
   WatchProcessEnd(OnFatalSignal, OnExit);
   WatchFatalErrors();
+  FilterCalls();
 }
 
 void Finalizing(uint32_t region) {

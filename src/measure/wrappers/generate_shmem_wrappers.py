@@ -53,6 +53,11 @@ class Routine:
     def enum(self):
         return "k_" + self.name
 
+    @property
+    def filterable(self):
+        return self.kind == "plain" and not self.before and not self.after and \
+            self.role == "function"
+
     def declaration(self):
         return ", ".join(p[0] for p in self.params) if self.params else "void"
 
@@ -155,10 +160,14 @@ def write_table(routines, out):
     lines += [f"  {r.enum}," for r in routines]
     lines += ["};", "",
               f"inline constexpr uint32_t kShmemFunctionCount = {len(routines)};", "",
-              "struct ShmemFunctionInfo {", "  const char* name;", "  OTF2_RegionRole role;", "};",
+              "// filterable: the routine's records carry nothing the analysis matches (no hooks,",
+              "// no communication role), so --filter-exclude may leave it out.",
+              "struct ShmemFunctionInfo {", "  const char* name;", "  OTF2_RegionRole role;",
+              "  bool filterable;", "};",
               "",
               "inline constexpr ShmemFunctionInfo kShmemFunctions[kShmemFunctionCount] = {"]
-    lines += [f'    {{"{r.name}", {ROLES[r.role]}}},' for r in routines]
+    lines += [f'    {{"{r.name}", {ROLES[r.role]}, {"true" if r.filterable else "false"}}},'
+              for r in routines]
     lines += ["};", "", "}  // namespace cw::measure", ""]
     out.write_text("\n".join(lines))
 
@@ -199,7 +208,10 @@ def wrapper(r):
         lines += [f"  ShmemFinalizing({region});",
                   f"  return {call};" if returns_value else f"  {call};", "}", ""]
         return "\n".join(lines)
-    lines += [f"  if (!RecordingShmem()) return {call};", f"  ShmemCallScope scope({region});"]
+    recording = "RecordingShmem()"
+    if r.filterable:
+        recording += f" && !ShmemFiltered(ShmemFunction::{r.enum})"
+    lines += [f"  if (!({recording})) return {call};", f"  ShmemCallScope scope({region});"]
     if not r.has_ctx_parameter and mentions(r.before + r.after, "ctx"):
         lines += ["  const ShmemContext ctx = kShmemDefaultContext;"]
     lines += locked_hooks(r.before)

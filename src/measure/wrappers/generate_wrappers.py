@@ -89,6 +89,13 @@ class Function:
     def enum(self):
         return "k" + self.name
 
+    @property
+    def filterable(self):
+        """Whether --filter-exclude may leave the function out: its records carry nothing the
+        analysis matches (no hooks, no communication role)."""
+        return (self.kind == "plain" and not (self.before or self.after or self.tag_before or
+                                              self.tag_after) and self.role == "function")
+
     def declaration(self):
         return ", ".join(p[0] for p in self.params) if self.params else "void"
 
@@ -142,9 +149,13 @@ def write_table(functions, out):
     lines += [f"  {f.enum}," for f in functions]
     lines += ["};", "",
               f"inline constexpr uint32_t kMpiFunctionCount = {len(functions)};", "",
-              "struct MpiFunctionInfo {", "  const char* name;", "  OTF2_RegionRole role;", "};", "",
+              "// filterable: the function's records carry nothing the analysis matches (no hooks,",
+              "// no communication role), so --filter-exclude may leave it out.",
+              "struct MpiFunctionInfo {", "  const char* name;", "  OTF2_RegionRole role;",
+              "  bool filterable;", "};", "",
               "inline constexpr MpiFunctionInfo kMpiFunctions[kMpiFunctionCount] = {"]
-    lines += [f'    {{"{f.name}", {ROLES[f.role]}}},' for f in functions]
+    lines += [f'    {{"{f.name}", {ROLES[f.role]}, {"true" if f.filterable else "false"}}},'
+              for f in functions]
     lines += ["};", "", "}  // namespace cw::measure", ""]
     out.write_text("\n".join(lines))
 
@@ -181,7 +192,10 @@ def wrapper(f, flavour):
     elif f.kind == "finalize":
         body += [f"  Finalizing({enum});", f"  return {call};"]
     else:
-        body += [f"  if (!Recording()) return {call};", f"  CallScope scope({enum});"]
+        recording = "Recording()"
+        if f.filterable and not flavour.tag:
+            recording += f" && !Filtered({enum})"
+        body += [f"  if (!({recording})) return {call};", f"  CallScope scope({enum});"]
         needs = " ".join(after)
         names = {p[1] for p in f.params}
         if "status" in names and re.search(r"\bstatus\b", needs):
@@ -338,9 +352,12 @@ def fortran_wrapper(f, flavour, f08=False):
     fparams.append("MPI_Fint* ierr")
     args = ", ".join([n + "_f" for _, n in f.params] + ["ierr"])
     ptypes = ", ".join(p.split(" ")[0] for p in fparams)
+    recording = "Recording()"
+    if f.filterable and not flavour.tag:
+        recording += f" && !Filtered(MpiFunction::{f.enum})"
     lines = [f'extern "C" void p{lower}{suffix}({ptypes}) __attribute__((weak));',
              f'extern "C" void {lower}{suffix}({", ".join(fparams)}) {{'] + own_ierr + [
-             f"  if (!Recording() || p{lower}{suffix} == nullptr) {{",
+             f"  if (!({recording}) || p{lower}{suffix} == nullptr) {{",
              f"    if (p{lower}{suffix} != nullptr) p{lower}{suffix}({args});", "    return;", "  }",
              f"  CallScope scope(MpiFunction::{f.enum});"]
     lines += ["  " + l for l in before]
