@@ -209,6 +209,10 @@ void ExpectEverythingUpToTheEnd(const std::string& mode, const std::string& endi
   EXPECT_EQ(Count(info, "RMA_COLLECTIVE_BEGIN"), 1u);  // PE 1's barrier, never completed
   const json report = Analyze(dir);
   EXPECT_EQ(ValueAt(report, "visits", "main/shmem_int_p", 0), 100.0);
+  // The report says how PE 0 ended.
+  const json& endings = report["trace"]["rank_endings"];
+  ASSERT_EQ(endings.size(), 2u) << report["trace"];
+  EXPECT_EQ(endings[0]["ending"].get<std::string>().rfind(ending, 0), 0u) << endings;
 }
 
 TEST(TracedShmemProgramsTest, SegfaultKeepsEveryEvent) {
