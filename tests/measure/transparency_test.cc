@@ -161,5 +161,44 @@ TEST(TransparencyTest, IntercommunicatorMessagesMatchTheirPartnersInTheOtherGrou
   EXPECT_EQ(partner_of_waiter, (std::map<uint64_t, uint64_t>{{1, 0}, {3, 2}}));
 }
 
+// mpi_io.c on 2 ranks: every MPI-IO call is a region of its own (visits per rank as the
+// program makes them, MPI_File_delete on rank 0 only), its time is in the File I/O categories
+// (individual reads and writes, collective ones), and the program reads back what it wrote.
+TEST(TransparencyTest, MpiIoCallsAreRecordedAsFileIo) {
+  const std::string dir = ExpectTransparent("mpi_io", 2);
+  const json report = Analyze(dir);
+  const std::map<std::string, double> per_rank = {{"MPI_File_open", 1},
+                                                  {"MPI_File_set_size", 1},
+                                                  {"MPI_File_write_at", 1},
+                                                  {"MPI_File_read_at", 1},
+                                                  {"MPI_File_write_at_all", 1},
+                                                  {"MPI_File_read_at_all", 1},
+                                                  {"MPI_File_iwrite_at", 1},
+                                                  {"MPI_File_seek", 6},
+                                                  {"MPI_File_write", 1},
+                                                  {"MPI_File_read", 1},
+                                                  {"MPI_File_write_all", 2},
+                                                  {"MPI_File_read_all", 1},
+                                                  {"MPI_File_iread", 1},
+                                                  {"MPI_File_write_at_all_begin", 1},
+                                                  {"MPI_File_write_at_all_end", 1},
+                                                  {"MPI_File_read_all_begin", 1},
+                                                  {"MPI_File_read_all_end", 1},
+                                                  {"MPI_File_set_view", 2},
+                                                  {"MPI_File_seek_shared", 2},
+                                                  {"MPI_File_write_ordered", 1},
+                                                  {"MPI_File_read_ordered", 1},
+                                                  {"MPI_File_sync", 1},
+                                                  {"MPI_File_get_size", 1},
+                                                  {"MPI_File_close", 1}};
+  for (const auto& [region, visits] : per_rank) {
+    EXPECT_EQ(MetricTotal(report, "visits", region), 2 * visits) << region;
+  }
+  EXPECT_EQ(MetricTotal(report, "visits", "MPI_File_delete"), 1.0);
+  EXPECT_GT(MetricTotal(report, "mpi_io_individual"), 0.0);
+  EXPECT_GT(MetricTotal(report, "mpi_io_collective"), 0.0);
+  for (const json& d : report["diagnostics"]) EXPECT_NE(d["severity"], "error") << d;
+}
+
 }  // namespace
 }  // namespace cw::test

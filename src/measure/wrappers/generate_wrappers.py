@@ -339,6 +339,10 @@ def fortran_wrapper(f, flavour, f08=False):
             f'extern "C" void {lower}{suffix}(MPI_Fint* ierr) {{'] + own_ierr + [
             f"  Finalizing(MpiFunction::{f.enum});",
             f"  p{lower}{suffix}(ierr);"] + (["  Finalized();"] if flavour.tag else []) + ["}", ""])
+    if any(re.search(r"\bchar\b", d) for d, _ in f.params):
+        # gfortran passes each CHARACTER argument's length as a hidden argument after the others;
+        # a wrapper that does not know their number would drop them.
+        return f"// {f.name}: no Fortran wrapper (a CHARACTER argument's hidden length)\n"
     f_before, f_after = flavour.hooks(f.before, f.tag_before), flavour.hooks(f.after, f.tag_after)
     hooks = f_before + f_after
     used = {p[1] for p in f.params if any(re.search(r"\b" + re.escape(p[1]) + r"\b", h)
