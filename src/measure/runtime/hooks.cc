@@ -47,10 +47,9 @@ void Complete(MPI_Request handle, const MPI_Status* status) {
       break;
   }
   if (status->MPI_SOURCE == MPI_PROC_NULL) return;
-  int bytes = 0;
-  PMPI_Get_count(status, MPI_BYTE, &bytes);
+  const uint64_t bytes = ReceivedBytes(status);
   Record(RawKind::kIrecv, p.comm, static_cast<uint32_t>(status->MPI_SOURCE),
-         static_cast<uint32_t>(status->MPI_TAG), static_cast<uint64_t>(bytes), p.id);
+         static_cast<uint32_t>(status->MPI_TAG), bytes, p.id);
 }
 
 // Follows a request the call just made under `handle`: a fresh id, its kind and communicator.
@@ -84,10 +83,9 @@ void Send(MPI_Comm comm, int dest, int tag, int count, MPI_Datatype type) {
 
 void Recv(MPI_Comm comm, MPI_Datatype, const MPI_Status* status) {
   if (status->MPI_SOURCE == MPI_PROC_NULL) return;
-  int bytes = 0;
-  PMPI_Get_count(status, MPI_BYTE, &bytes);
+  const uint64_t bytes = ReceivedBytes(status);
   Record(RawKind::kRecv, CommId(comm), static_cast<uint32_t>(status->MPI_SOURCE),
-         static_cast<uint32_t>(status->MPI_TAG), static_cast<uint64_t>(bytes));
+         static_cast<uint32_t>(status->MPI_TAG), bytes);
 }
 
 void Isend(MPI_Comm comm, int dest, int tag, int count, MPI_Datatype type,
@@ -170,10 +168,9 @@ void SaveMessage(const MPI_Message* message) {
 
 void MRecv(const MPI_Status* status) {
   if (status->MPI_SOURCE == MPI_PROC_NULL) return;
-  int bytes = 0;
-  PMPI_Get_count(status, MPI_BYTE, &bytes);
+  const uint64_t bytes = ReceivedBytes(status);
   Record(RawKind::kRecv, T().saved_message.comm, static_cast<uint32_t>(status->MPI_SOURCE),
-         static_cast<uint32_t>(status->MPI_TAG), static_cast<uint64_t>(bytes),
+         static_cast<uint32_t>(status->MPI_TAG), bytes,
          T().saved_message.handle);
 }
 

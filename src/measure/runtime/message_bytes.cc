@@ -23,10 +23,15 @@ int OwnCount(MPI_Comm comm, const int counts[]) {
 }  // namespace
 
 uint64_t Bytes(int count, MPI_Datatype type) {
-  int size = 0;
-  if (count <= 0 || type == MPI_DATATYPE_NULL || PMPI_Type_size(type, &size) != MPI_SUCCESS)
+  MPI_Count size = 0;  // 64-bit: a derived type may span more than 2^31 bytes
+  if (count <= 0 || type == MPI_DATATYPE_NULL || PMPI_Type_size_x(type, &size) != MPI_SUCCESS)
     return 0;
   return size > 0 ? static_cast<uint64_t>(count) * static_cast<uint64_t>(size) : 0;
+}
+uint64_t ReceivedBytes(const MPI_Status* status) {
+  MPI_Count bytes = 0;
+  if (PMPI_Get_elements_x(status, MPI_BYTE, &bytes) != MPI_SUCCESS || bytes < 0) return 0;
+  return static_cast<uint64_t>(bytes);
 }
 uint64_t CommSize(MPI_Comm comm) {
   int n = 0;

@@ -18,6 +18,8 @@
 namespace cw::measure {
 
 uint64_t Bytes(int count, MPI_Datatype type);
+// The bytes a completed receive got (64-bit: a message may hold more than 2^31 bytes).
+uint64_t ReceivedBytes(const MPI_Status* status);
 uint64_t CommSize(MPI_Comm comm);
 int CommRank(MPI_Comm comm);
 bool IsIntercomm(MPI_Comm comm);

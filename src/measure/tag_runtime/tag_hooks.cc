@@ -31,12 +31,6 @@ Piggyback Mine(uint64_t bytes) {
 
 bool GraphCall() { return OnGraphThread() && S().call.open; }
 
-uint64_t ReceivedBytes(const MPI_Status* status) {
-  int bytes = 0;
-  PMPI_Get_count(status, MPI_BYTE, &bytes);
-  return bytes > 0 ? static_cast<uint64_t>(bytes) : 0;
-}
-
 // The piggyback of a message that arrived (`status`) on `comm`, and the incoming edge on
 // `node` (the call that posted the receive) if the call is on the graph.
 void Received(MPI_Comm comm, const MPI_Status* status, uint32_t node) {
