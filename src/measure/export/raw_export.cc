@@ -547,7 +547,20 @@ Result<ExportSummary> ExportRawTrace(const std::string& dir) {
   if (min_time == ~uint64_t{0}) min_time = 0;
   std::string endings;
   for (int r = 0; r < ranks; ++r) {
-    const RankDefs& d = defs[static_cast<size_t>(r)];
+    RankDefs& d = defs[static_cast<size_t>(r)];
+    if (d.size_limited && d.size_limit_time > 0 && d.ending.rfind("recording stopped", 0) == 0) {
+      // When, in seconds from the trace's start, as every report counts time.
+      if (Result<TimerMap> timer = timer_of(r); timer.has_value()) {
+        const uint64_t at = ClockMap(clock_points(r))((*timer)(d.size_limit_time));
+        char when[48];
+        std::snprintf(when, sizeof when, " after %.3f s",
+                      at > min_time ? static_cast<double>(at - min_time) * 1e-9 : 0.0);
+        d.ending += when;
+        for (RankEnding& e : summary.endings) {
+          if (e.rank == r) e.how = d.ending;
+        }
+      }
+    }
     endings += std::to_string(r) + " " + (d.present ? d.ending : "no definitions") + "\n";
   }
   CW_RETURN_IF_ERROR(archive->SetProperty(otf2_writer::kRankEndingsProperty, endings));

@@ -84,8 +84,8 @@ inline constexpr uint32_t kNoRank = 0xFFFFFFFFu;
 //   region ID NAME                         a user region
 //   unbalanced_regions N
 //   end EVENTS UNRECORDED FLUSHES FLUSH_NS ok|lost      after MPI_Finalize
-//   size_limit BYTES                       the rank stopped recording at its share, BYTES, of
-//                                          the size limit (causeway trace --max-size)
+//   size_limit BYTES TIME                  the rank stopped recording at its share, BYTES, of
+//                                          the size limit (causeway trace --max-size), at TIME
 //   signal N | abort | exit without MPI_Finalize | fatal error handler TEXT
 //                                          how a rank ended otherwise (TEXT: MPI's error string)
 

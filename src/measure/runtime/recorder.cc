@@ -518,7 +518,8 @@ void Finalizing(uint32_t region) {
     // The program region closes after MPI_Finalize as always, after a measurement-off gap.
     StopAtSizeLimit();
     Record(RawKind::kMeasurementOnOff, 1);
-    s.log.Define("size_limit " + std::to_string(s.size_limit_share));
+    s.log.Define("size_limit " + std::to_string(s.size_limit_share) + " " +
+                 std::to_string(s.size_limit_time.load()));
   }
   Record(RawKind::kEnter, region);
   SyncClocks("finalize");

@@ -127,7 +127,7 @@ RankDefs ReadDefs(const std::string& path) {
     } else if (key == "unbalanced_regions") {
       words >> d.unbalanced_regions;
     } else if (key == "size_limit") {
-      words >> d.size_limit_bytes;
+      words >> d.size_limit_bytes >> d.size_limit_time;
       d.size_limited = true;
     } else if (key == "reused_thread_slots") {
       words >> d.reused_thread_slots;

@@ -74,9 +74,10 @@ struct RankDefs {
   // iteration marker (causeway_loop_iteration), by local id.
   std::map<uint32_t, UserRegionRole> region_roles;
   uint64_t unbalanced_regions = 0;
-  uint64_t reused_thread_slots = 0;
-  bool size_limited = false;      // stopped recording at its share of the size limit
-  uint64_t size_limit_bytes = 0;  // threads that took the location of one that had ended
+  uint64_t reused_thread_slots = 0;  // threads that took the location of one that had ended
+  bool size_limited = false;         // stopped recording at its share of the size limit
+  uint64_t size_limit_bytes = 0;     // its share
+  uint64_t size_limit_time = 0;      // its timer when the share was spent (0: unknown)
   uint64_t unrecorded = 0, flushes = 0, flush_ns = 0;
   bool lost = false;
   int threads = 1;  // the thread that initialised MPI and the others that recorded
