@@ -200,5 +200,29 @@ TEST(TransparencyTest, MpiIoCallsAreRecordedAsFileIo) {
   for (const json& d : report["diagnostics"]) EXPECT_NE(d["severity"], "error") << d;
 }
 
+// standard_corners.c on 4 ranks: derived datatypes and MPI_BOTTOM, a generalized request,
+// cancel and an active request freed, MPI_ERRORS_RETURN (and MPI_COMM_WORLD's handler still
+// reads MPI_ERRORS_ARE_FATAL under the tracer), attribute callbacks, persistent requests,
+// neighbourhood and non-blocking collectives, dynamic and shared-memory windows: the same
+// output. Each rank sends 6 messages to its right neighbour (2 MPI_Sendrecv, 2 persistent
+// starts, the freed MPI_Isend, the window address) and all are matched; the 7 collective
+// instances are the 2 barriers, the final gather and the 4 window creations and frees (the
+// non-blocking and neighbourhood collectives are not matched into instances). The send each rank
+// makes to a rank that does not exist, which MPI refuses under MPI_ERRORS_RETURN, is recorded
+// (its record precedes the call) and reported as a message to an unknown peer.
+TEST(TransparencyTest, CornersOfTheStandardBehaveAsWithoutTheTracer) {
+  const std::string dir = ExpectTransparent("standard_corners", 4);
+  const json report = Analyze(dir);
+  EXPECT_EQ(report["matching"]["messages"].get<uint64_t>(), 24u);
+  EXPECT_EQ(report["matching"]["unmatched_sends"].get<uint64_t>(), 0u);
+  EXPECT_EQ(report["matching"]["unmatched_receives"].get<uint64_t>(), 0u);
+  EXPECT_EQ(report["matching"]["collective_instances"].get<uint64_t>(), 7u);
+  for (const json& d : report["diagnostics"]) {
+    if (d["severity"] != "error") continue;
+    EXPECT_EQ(d["name"], "match.unknown_peer") << d;
+    EXPECT_EQ(d["count"].get<uint64_t>(), 4u) << d;
+  }
+}
+
 }  // namespace
 }  // namespace cw::test
