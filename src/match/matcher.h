@@ -36,6 +36,12 @@ inline constexpr DiagnosticKind kUnmatchedReceive{
 inline constexpr DiagnosticKind kUnknownPeer{
     "match.unknown_peer", Severity::kError,
     "a message names a communicator or rank that the definitions do not resolve"};
+inline constexpr DiagnosticKind kThreadsMatchedPerThread{
+    "match.threads_matched_per_thread", Severity::kWarning,
+    "several threads of a process send or receive: in one process causeway matches their "
+    "messages as the process's (receives in the order they were posted, sends in the order they "
+    "were issued), but an MPI job of the analysis matches them thread by thread, so messages "
+    "between threads that share a communicator stay unmatched; analyse the trace in one process"};
 inline constexpr DiagnosticKind kCancelledRequest{
     "match.cancelled_request", Severity::kInfo,
     "a send request was cancelled; it takes no part in matching"};

@@ -72,9 +72,10 @@ std::vector<LocationSpan> LocationSpans(const Trace& trace);
 // used stays as it was; its records on the other threads stay unmatched, which the matcher
 // reports, and this reports the communicator (trace.comm_shared_by_threads).
 inline constexpr DiagnosticKind kCommSharedByThreads{
-    "trace.comm_shared_by_threads", Severity::kError,
-    "several threads of a process used one communicator: only the records of the thread its "
-    "ranks name can be matched"};
+    "trace.comm_shared_by_threads", Severity::kWarning,
+    "several threads of a process used one communicator: its messages are matched as the "
+    "process's (receives in the order they were posted, sends in the order they were issued, "
+    "whichever thread made them), its collectives only on the thread its ranks name"};
 void AssignCommunicatorsToThreads(Trace& trace);
 // The same in two halves: which (communicator, location) pairs occur in the events of
 // `locations` (once each), and the decision from the pairs of all locations.

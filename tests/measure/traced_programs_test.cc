@@ -370,6 +370,37 @@ TEST(TracedProgramsTest, FiltersNameMpiCallsWithoutRecordsTheAnalysisMatches) {
   EXPECT_FALSE(std::filesystem::exists(dir + "/traces.otf2"));
 }
 
+// thread_messages.c: on each of 2 ranks, 2 threads exchange 100 messages each with their
+// counterparts on MPI_COMM_WORLD (receives from MPI_ANY_SOURCE), and one thread sends to its own
+// rank's other thread: 2 x 2 x 100 + 2 = 402 messages, all matched although the communicator
+// names only the main threads, none of which sends or receives. Rank 0's first sending thread
+// computes 100 ms first: the thread on rank 1 that receives from it waits that long.
+TEST(TracedProgramsTest, MessagesOfThreadsSharingACommunicatorAreMatched) {
+  std::string output;
+  const std::string dir = TraceProgram("thread_messages", 2, "", "", &output);
+  // Rank r's thread t receives 100 values 1000 (1 - r) + 10 t + i % 10, thread 0 also the
+  // self-message 7 + r.
+  EXPECT_NE(output.find("rank 0: 100457 101450"), std::string::npos) << output;
+  EXPECT_NE(output.find("rank 1: 458 1450"), std::string::npos) << output;
+  const json report = Analyze(dir);
+  EXPECT_EQ(report["matching"]["messages"].get<uint64_t>(), 402u);
+  EXPECT_EQ(report["matching"]["unmatched_sends"].get<uint64_t>(), 0u);
+  EXPECT_EQ(report["matching"]["unmatched_receives"].get<uint64_t>(), 0u);
+  std::map<uint64_t, uint64_t> rank_of;
+  for (const json& l : report["locations"]) rank_of[l["id"]] = l["rank"];
+  bool waited = false;
+  for (const json& i : report["instances"]) {
+    if (i["metric"] != "mpi_latesender" || i["value"].get<double>() < 0.05) continue;
+    EXPECT_EQ(rank_of[i["location"]], 1u) << i;
+    EXPECT_EQ(rank_of[i["partner"]], 0u) << i;
+    EXPECT_NE(i["location"], 3u) << "a thread's location, not the main thread's";
+    ExpectWait(i["value"].get<double>(), 0.1);
+    waited = true;
+  }
+  EXPECT_TRUE(waited);
+  for (const json& d : report["diagnostics"]) EXPECT_NE(d["severity"], "error") << d;
+}
+
 #ifdef CW_HAVE_FORTRAN_PROGRAMS
 TEST(TracedProgramsTest, FortranWithUseMpi) {
   const std::string dir = TraceProgram("fortran_patterns", 2);

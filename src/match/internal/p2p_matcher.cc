@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <numeric>
 #include <string>
+#include <tuple>
 
 #include "base/check.h"
 #include "base/flat_hash_map.h"
@@ -197,6 +198,120 @@ DestinationResult MatchDestination(const trace::Trace& trace, uint32_t dest,
   return result;
 }
 
+// Processes whose point-to-point records are spread over several of their locations (threads
+// that send and receive on communicators they share): a message to such a process may be
+// received by any of its threads, so their receives are matched together, in the order they
+// were posted, against the sends of the source process in the order they were issued, from
+// whichever of its threads. endpoint[loc] is the first such location of loc's process, or loc
+// itself where the process keeps its point-to-point records on one location.
+std::vector<uint32_t> PoolEndpoints(const trace::Trace& trace,
+                                    const std::vector<LocationScan>& scans, bool& any_pool) {
+  const trace::Definitions& defs = trace.defs;
+  const uint32_t n = trace.location_count();
+  std::vector<uint32_t> first(defs.location_groups.size(), kNone);
+  std::vector<bool> pooled(defs.location_groups.size(), false);
+  for (uint32_t loc = 0; loc < n; ++loc) {
+    const uint32_t g = defs.locations[loc].group;
+    if (g >= first.size() || (scans[loc].sends.empty() && scans[loc].recvs.empty())) continue;
+    if (first[g] == kNone) {
+      first[g] = loc;
+    } else {
+      pooled[g] = true;
+    }
+  }
+  std::vector<uint32_t> endpoint(n);
+  any_pool = false;
+  for (uint32_t loc = 0; loc < n; ++loc) {
+    const uint32_t g = defs.locations[loc].group;
+    endpoint[loc] = g < pooled.size() && pooled[g] ? first[g] : loc;
+    any_pool |= endpoint[loc] != loc;
+  }
+  return endpoint;
+}
+
+// A receive of a pooled process, as the pool orders them.
+struct PooledRecv {
+  uint64_t posted_entered;
+  uint32_t location;
+  uint32_t index;  // into the location's LocationScan::recvs
+};
+
+// Matches the receives of the locations `members` of one pooled process (PoolEndpoints)
+// against `incoming`, the sends to that process. Each member's messages go to its own slots
+// (`slots[member]`, in its receive order) and its result to results[member]; matched sends get
+// their real receiver and their index among its messages.
+void MatchPool(const trace::Trace& trace, const std::vector<uint32_t>& members,
+               const std::vector<uint32_t>& endpoint, std::vector<LocationScan>& scans,
+               std::vector<IncomingSend>& incoming, const std::vector<size_t>& slot,
+               Message* messages, std::vector<DestinationResult>& results) {
+  // The source process's sends, per channel, in the order they were issued.
+  std::stable_sort(
+      incoming.begin(), incoming.end(), [](const IncomingSend& a, const IncomingSend& b) {
+        return std::tie(a.entered, a.sender, a.index) < std::tie(b.entered, b.sender, b.index);
+      });
+  FlatHashMap<ChannelKey, Queue, ChannelHash> channels;
+  std::vector<uint32_t> next(incoming.size(), kNone);
+  for (uint32_t k = 0; k < incoming.size(); ++k) {
+    const IncomingSend& send = incoming[k];
+    ChannelKey key{send.comm, endpoint[send.sender], send.tag};
+    Queue* queue = channels.Find(key);
+    if (queue == nullptr) {
+      channels.Insert(key, Queue{k, k});
+    } else {
+      next[queue->tail] = k;
+      queue->tail = k;
+    }
+  }
+  std::vector<PooledRecv> order;
+  for (uint32_t loc : members) {
+    const LocationEvents& ev = trace.location(loc);
+    for (uint32_t r = 0; r < scans[loc].recvs.size(); ++r) {
+      order.push_back(PooledRecv{EnteredAt(ev, scans[loc].recvs[r].posted), loc, r});
+    }
+  }
+  std::stable_sort(order.begin(), order.end(), [](const PooledRecv& a, const PooledRecv& b) {
+    return std::tie(a.posted_entered, a.location, a.index) <
+           std::tie(b.posted_entered, b.location, b.index);
+  });
+  std::vector<std::vector<uint32_t>> matched(trace.location_count());
+  for (uint32_t loc : members) matched[loc].assign(scans[loc].recvs.size(), kNone);
+  for (const PooledRecv& pr : order) {
+    const LocationEvents& ev = trace.location(pr.location);
+    const RecvRecord& recv = scans[pr.location].recvs[pr.index];
+    const trace::P2pPayload& p = ev.p2p(recv.event);
+    const uint32_t source = PeerLocation(trace, pr.location, p);
+    Queue* queue =
+        source == kNone ? nullptr : channels.Find(ChannelKey{p.comm, endpoint[source], p.tag});
+    DestinationResult& result = results[pr.location];
+    if (queue == nullptr || queue->head == kNone) {
+      if (source == kNone) result.diagnostics.Report(kUnknownPeer, Where(pr.location, recv.event));
+      ++result.unmatched_receives;
+      result.diagnostics.Report(kUnmatchedReceive, Where(pr.location, recv.event));
+      continue;
+    }
+    matched[pr.location][pr.index] = queue->head;
+    queue->head = next[queue->head];
+  }
+  // Each member's messages, compacted in its receive order.
+  for (uint32_t loc : members) {
+    const LocationEvents& ev = trace.location(loc);
+    DestinationResult& result = results[loc];
+    for (uint32_t r = 0; r < matched[loc].size(); ++r) {
+      if (matched[loc][r] == kNone) continue;
+      const IncomingSend& send = incoming[matched[loc][r]];
+      const RecvRecord& recv = scans[loc].recvs[r];
+      messages[slot[loc] + result.matched] =
+          Message{send.entered, send.time,   EnteredAt(ev, recv.posted),
+                  send.bytes,   send.sender, send.event,
+                  loc,          recv.event,  recv.posted};
+      SendRecord& record = scans[send.sender].sends[send.index];
+      record.dest = loc;
+      record.message = result.matched++;
+    }
+    std::vector<RecvRecord>().swap(scans[loc].recvs);
+  }
+}
+
 // Moves the `r.matched` messages of `dest`, matched into slots from `slot`, down to `next_free`
 // (slots of unmatched receives are squeezed out in place, so the messages never exist twice),
 // and records them as the location's received messages. Returns the next free slot.
@@ -340,12 +455,19 @@ void MatchPointToPoint(const trace::Trace& trace, unsigned threads, SyncGraph& g
               [&](size_t loc) { scans[loc] = ScanLocation(trace, static_cast<uint32_t>(loc)); });
 
   // Sends by destination, in sender-location order and, per sender, in issue order: this keeps
-  // every channel's sends in the order the sender issued them.
+  // every channel's sends in the order the sender issued them. A pooled process's sends all go
+  // to its endpoint.
+  bool any_pool = false;
+  const std::vector<uint32_t> endpoint = PoolEndpoints(trace, scans, any_pool);
   std::vector<std::vector<SendRef>> incoming(n);
   for (uint32_t s = 0; s < n; ++s) {
     for (uint32_t i = 0; i < scans[s].sends.size(); ++i) {
-      incoming[scans[s].sends[i].dest].push_back(SendRef{s, i});
+      incoming[endpoint[scans[s].sends[i].dest]].push_back(SendRef{s, i});
     }
+  }
+  std::vector<std::vector<uint32_t>> pool_members(any_pool ? n : 0);
+  if (any_pool) {
+    for (uint32_t loc = 0; loc < n; ++loc) pool_members[endpoint[loc]].push_back(loc);
   }
   // Every receive gets a slot; destinations fill theirs in parallel, then the unmatched gaps
   // are squeezed out in place, so the messages never exist twice.
@@ -354,12 +476,18 @@ void MatchPointToPoint(const trace::Trace& trace, unsigned threads, SyncGraph& g
   graph.messages.resize(slot[n]);
   std::vector<DestinationResult> results(n);
   ParallelFor(n, threads, [&](size_t dest) {
+    if (any_pool && endpoint[dest] != dest) return;  // matched with its pool's endpoint
     std::vector<IncomingSend> sends;
     sends.reserve(incoming[dest].size());
     for (const SendRef& ref : incoming[dest]) {
       sends.push_back(ReadSend(trace, ref.sender, ref.index, scans[ref.sender].sends[ref.index]));
     }
     std::vector<SendRef>().swap(incoming[dest]);
+    if (any_pool && pool_members[dest].size() > 1) {
+      MatchPool(trace, pool_members[dest], endpoint, scans, sends, slot, graph.messages.data(),
+                results);
+      return;
+    }
     std::vector<uint32_t> matched_from;
     results[dest] = MatchDestination(trace, static_cast<uint32_t>(dest), scans[dest].recvs, sends,
                                      graph.messages.data() + slot[dest], matched_from);
@@ -405,6 +533,16 @@ void MatchPointToPoint(const trace::Trace& trace, const trace::Partition& partit
   std::vector<LocationScan> scans(n);
   ParallelFor(owned.size(), threads,
               [&](size_t i) { scans[owned[i]] = ScanLocation(trace, owned[i]); });
+  // Processes whose threads send and receive are matched as processes by one analysis process
+  // only (MatchPool): here they are matched thread by thread, and the report says so.
+  bool any_pool = false;
+  const std::vector<uint32_t> endpoint = PoolEndpoints(trace, scans, any_pool);
+  for (uint32_t loc : owned) {
+    if (endpoint[loc] != loc) {
+      graph.diagnostics.Report(kThreadsMatchedPerThread, "location " + std::to_string(loc));
+      break;
+    }
+  }
 
   // Every send, with the facts its message carries, goes to the rank of its destination.
   std::vector<comm::ByteWriter> to_destinations(comm.size());

@@ -1,0 +1,65 @@
+/* MPI_THREAD_MULTIPLE with threads that share MPI_COMM_WORLD: on each of 2 ranks, 2 threads
+ * each exchange 100 messages with the thread of the same number on the other rank (tag = the
+ * thread's number, receives from MPI_ANY_SOURCE), then thread 1 of each rank sends one message
+ * to its own rank, which thread 0 receives. Rank 0's thread 0 computes 100 ms before its first
+ * send, so rank 1's thread 0 waits that long in its first receive (a Late Sender on a thread's
+ * location). The main threads make no point-to-point calls. Prints the sums received. */
+#include <mpi.h>
+#include <pthread.h>
+#include <stdio.h>
+
+#define MESSAGES 100
+
+static int rank, peer;
+static long sums[2];
+
+static void Compute(double seconds) {
+  const double end = MPI_Wtime() + seconds;
+  while (MPI_Wtime() < end) {
+  }
+}
+
+static void* Exchange(void* arg) {
+  const int me = (int)(long)arg;
+  long sum = 0;
+  if (rank == 0 && me == 0) Compute(0.1);
+  for (int i = 0; i < MESSAGES; ++i) {
+    int out = 1000 * rank + 10 * me + i % 10, in = 0;
+    if (rank == 0) {
+      MPI_Send(&out, 1, MPI_INT, peer, me, MPI_COMM_WORLD);
+      MPI_Recv(&in, 1, MPI_INT, MPI_ANY_SOURCE, me, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    } else {
+      MPI_Recv(&in, 1, MPI_INT, MPI_ANY_SOURCE, me, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Send(&out, 1, MPI_INT, peer, me, MPI_COMM_WORLD);
+    }
+    sum += in;
+  }
+  int self = 7 + rank;
+  if (me == 1) {
+    MPI_Send(&self, 1, MPI_INT, rank, 9, MPI_COMM_WORLD);
+  } else {
+    MPI_Recv(&self, 1, MPI_INT, rank, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    sum += self;
+  }
+  sums[me] = sum;
+  return NULL;
+}
+
+int main(int argc, char** argv) {
+  int provided;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+  if (provided < MPI_THREAD_MULTIPLE) {
+    printf("MPI_THREAD_MULTIPLE is not supported\n");
+    MPI_Finalize();
+    return 2;
+  }
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  peer = rank ^ 1;
+  pthread_t threads[2];
+  for (long t = 0; t < 2; ++t) pthread_create(&threads[t], NULL, Exchange, (void*)t);
+  for (int t = 0; t < 2; ++t) pthread_join(threads[t], NULL);
+  MPI_Barrier(MPI_COMM_WORLD);
+  printf("rank %d: %ld %ld\n", rank, sums[0], sums[1]);
+  MPI_Finalize();
+  return 0;
+}
