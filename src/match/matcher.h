@@ -41,7 +41,8 @@ inline constexpr DiagnosticKind kThreadsMatchedPerThread{
     "several threads of a process send or receive: in one process causeway matches their "
     "messages as the process's (receives in the order they were posted, sends in the order they "
     "were issued), but an MPI job of the analysis matches them thread by thread, so messages "
-    "between threads that share a communicator stay unmatched; analyse the trace in one process"};
+    "between threads that share a communicator stay unmatched (collectives are matched as the "
+    "process's where an analysis rank owns the process whole); analyse the trace in one process"};
 inline constexpr DiagnosticKind kCancelledRequest{
     "match.cancelled_request", Severity::kInfo,
     "a send request was cancelled; it takes no part in matching"};

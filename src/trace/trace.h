@@ -73,9 +73,9 @@ std::vector<LocationSpan> LocationSpans(const Trace& trace);
 // reports, and this reports the communicator (trace.comm_shared_by_threads).
 inline constexpr DiagnosticKind kCommSharedByThreads{
     "trace.comm_shared_by_threads", Severity::kWarning,
-    "several threads of a process used one communicator: its messages are matched as the "
-    "process's (receives in the order they were posted, sends in the order they were issued, "
-    "whichever thread made them), its collectives only on the thread its ranks name"};
+    "several threads of a process used one communicator: its messages and collectives are "
+    "matched as the process's (receives in the order they were posted, sends and collective "
+    "calls in the order they were made, whichever thread made them)"};
 void AssignCommunicatorsToThreads(Trace& trace);
 // The same in two halves: which (communicator, location) pairs occur in the events of
 // `locations` (once each), and the decision from the pairs of all locations.

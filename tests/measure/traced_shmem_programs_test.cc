@@ -166,6 +166,20 @@ TEST(TracedShmemProgramsTest, FortranThroughIsoCBinding) {
 // The root-cause invariants on the traced OpenSHMEM programs: the delay costs of every pattern
 // (one-sided ones included) sum to its waiting, the critical path spans the run, and the
 // results do not depend on the thread count.
+// shmem_thread_collectives.c on 2 PEs: a thread of each PE (not the main one) calls
+// shmem_barrier_all 5 times, PE 0's after 100 ms: the 5 barriers are complete instances of the
+// "All PEs" window (the thread's calls are its PE's) and PE 1's thread waits 100 ms in the first.
+TEST(TracedShmemProgramsTest, CollectivesFromAThreadAreItsPes) {
+  std::string output;
+  const std::string dir = TraceShmemProgram("shmem_thread_collectives", 2, "", "", &output);
+  EXPECT_NE(output.find("counter 10 on 2 PEs"), std::string::npos) << output;
+  const json report = Analyze(dir);
+  EXPECT_EQ(report["matching"]["collective_instances"].get<uint64_t>(), 5u);
+  EXPECT_EQ(report["matching"]["incomplete_collectives"].get<uint64_t>(), 0u);
+  ExpectWait(MetricTotal(report, "shmem_barrier_wait"), 0.1);
+  for (const json& d : report["diagnostics"]) EXPECT_NE(d["severity"], "error") << d;
+}
+
 TEST(TracedShmemProgramsTest, RootCauseInvariantsHold) {
   std::vector<std::tuple<const char*, int, const char*>> programs = {{"shmem_patterns", 3, ""},
                                                                      {"shmem_ring", 4, "5 2000"}};

@@ -3,7 +3,9 @@
  * thread's number, receives from MPI_ANY_SOURCE), then thread 1 of each rank sends one message
  * to its own rank, which thread 0 receives. Rank 0's thread 0 computes 100 ms before its first
  * send, so rank 1's thread 0 waits that long in its first receive (a Late Sender on a thread's
- * location). The main threads make no point-to-point calls. Prints the sums received. */
+ * location). Then thread 1 of each rank calls MPI_Allreduce 5 times, rank 0's after another
+ * 100 ms (Wait at N x N on rank 1's thread); the main threads make only the final barrier.
+ * Prints the sums received. */
 #include <mpi.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -40,6 +42,16 @@ static void* Exchange(void* arg) {
   } else {
     MPI_Recv(&self, 1, MPI_INT, rank, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     sum += self;
+  }
+  /* Collectives from a thread other than the main one: thread 1 of each rank, after rank 0's
+   * computes another 100 ms, so that rank 1's thread 1 waits that long in the first. */
+  if (me == 1) {
+    if (rank == 0) Compute(0.1);
+    for (int k = 0; k < 5; ++k) {
+      int total = 0;
+      MPI_Allreduce(&rank, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+      sum += total;
+    }
   }
   sums[me] = sum;
   return NULL;

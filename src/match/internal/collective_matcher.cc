@@ -17,6 +17,9 @@ using trace::EventKind;
 struct CollectiveCall {
   uint32_t begin;
   uint32_t end;
+  // The location that made the call, where it is not the one whose list holds it (a thread's
+  // call folded into its process's list: FoldThreadCalls).
+  uint32_t location = kNone;
 };
 
 // Per location: its collective calls grouped by communicator (or, for RMA collectives, by
@@ -63,6 +66,18 @@ uint32_t RankIn(const std::vector<trace::Comm>& comms, uint32_t c, uint32_t loc)
   return it == ranks.end() ? kNone : static_cast<uint32_t>(it - ranks.begin());
 }
 
+// The location of `c` (a communicator that does not contain `loc`) in `loc`'s process: a thread's
+// collective call is its process's.
+uint32_t ProcessMemberIn(const trace::Trace& trace, uint32_t c, uint32_t loc) {
+  const std::vector<trace::Comm>& comms = trace.defs.comms;
+  if (c >= comms.size() || !comms[c].defined || comms[c].is_self) return kNone;
+  const uint32_t group = trace.defs.locations[loc].group;
+  for (uint32_t member : comms[c].rank_to_location) {
+    if (member != kNone && trace.defs.locations[member].group == group) return member;
+  }
+  return kNone;
+}
+
 // The rank of `loc` in the communicator of window `w`, or kNone if the window's collectives
 // cannot be matched on `loc`.
 uint32_t RankInWindow(const trace::Definitions& defs, uint32_t w, uint32_t loc) {
@@ -70,6 +85,51 @@ uint32_t RankInWindow(const trace::Definitions& defs, uint32_t w, uint32_t loc) 
   const uint32_t c = defs.windows[w].comm;
   if (c >= defs.comms.size() || defs.comms[c].is_self) return kNone;
   return RankIn(defs.comms, c, loc);
+}
+
+// Moves the collective calls that threads made on communicators (and windows) naming only
+// another location of their process into that location's lists, in the order the calls began:
+// the process takes part in the collective through whichever of its threads calls it. Only
+// calls whose process member is among `locations` move (an MPI job's analysis rank folds the
+// processes it owns whole).
+void FoldThreadCalls(const trace::Trace& trace, const std::vector<uint32_t>& locations,
+                     std::vector<LocationCalls>& calls) {
+  const trace::Definitions& defs = trace.defs;
+  std::vector<bool> listed(trace.location_count(), false);
+  for (uint32_t loc : locations) listed[loc] = true;
+  for (uint32_t loc : locations) {
+    for (int phase = 0; phase < 2; ++phase) {
+      CallsByComm& of_loc = phase == 0 ? calls[loc].by_comm : calls[loc].by_window;
+      for (auto it = of_loc.begin(); it != of_loc.end();) {
+        const uint32_t id = it->first;
+        const uint32_t c = phase == 0 ? id
+                                      : (id < defs.windows.size() && defs.windows[id].defined
+                                             ? defs.windows[id].comm
+                                             : kNone);
+        const bool member =
+            phase == 0 ? RankIn(defs.comms, c, loc) != kNone : RankInWindow(defs, id, loc) != kNone;
+        const uint32_t into = member ? kNone : ProcessMemberIn(trace, c, loc);
+        if (into == kNone || !listed[into]) {
+          ++it;
+          continue;
+        }
+        std::vector<CollectiveCall>& target =
+            (phase == 0 ? calls[into].by_comm : calls[into].by_window)[id];
+        for (CollectiveCall call : it->second) {
+          call.location = loc;
+          target.push_back(call);
+        }
+        auto began = [&](const CollectiveCall& call) {
+          const uint32_t at = call.location != kNone ? call.location : into;
+          return trace.location(at).time(call.begin);
+        };
+        std::stable_sort(
+            target.begin(), target.end(),
+            [&](const CollectiveCall& a, const CollectiveCall& b) { return began(a) < began(b); });
+        it = of_loc.erase(it);
+      }
+    }
+  }
 }
 
 // A member's call as instance building needs it: the member with its facts, and what it says
@@ -82,6 +142,7 @@ struct MemberCall {
 
 MemberCall ReadMember(const trace::Trace& trace, uint32_t loc, const CollectiveCall& call,
                       uint32_t rank) {
+  if (call.location != kNone) loc = call.location;
   const trace::LocationEvents& ev = trace.location(loc);
   const trace::CollectivePayload& p = ev.collective(call.end);
   // The call's Enter: `begin` itself when the trace has no begin record, else its pair.
@@ -208,6 +269,9 @@ void MatchCollectives(const trace::Trace& trace, unsigned threads, SyncGraph& gr
   ParallelFor(n, threads, [&](size_t loc) {
     calls[loc] = ScanLocation(trace.location(static_cast<uint32_t>(loc)));
   });
+  std::vector<uint32_t> all(n);
+  for (uint32_t loc = 0; loc < n; ++loc) all[loc] = loc;
+  FoldThreadCalls(trace, all, calls);
 
   const std::vector<trace::Comm>& comms = trace.defs.comms;
   // Communicator ids used anywhere, in ascending order, so instance ids are deterministic.
@@ -492,6 +556,7 @@ void MatchCollectives(const trace::Trace& trace, const trace::Partition& partiti
   std::vector<LocationCalls> calls(n);
   ParallelFor(owned.size(), threads,
               [&](size_t i) { calls[owned[i]] = ScanLocation(trace.location(owned[i])); });
+  FoldThreadCalls(trace, owned, calls);
 
   // Each member call goes to the rank that builds its instance: instance k of a communicator is
   // built by the owner of its rank k mod size, so that the instances of a large communicator
