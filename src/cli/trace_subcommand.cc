@@ -30,6 +30,7 @@
 #include "cli/subcommand.h"
 #include "cli/tag_report.h"
 #include "measure/export/raw_export.h"
+#include "measure/raw/mpi_groups.h"
 #include "measure/raw/raw_format.h"
 #include "tag/online/online_graphs.h"
 #include "tag/online/snapshots.h"
@@ -112,6 +113,12 @@ class TraceSubcommand final : public Subcommand {
                    "what to record besides MPI calls: a comma-separated subset of user "
                    "(user regions) and functions (-finstrument-functions); default both, "
                    "'none' for MPI only (or CAUSEWAY_RECORD)");
+    app.add_option("--mpi-groups", mpi_groups_,
+                   "which of Score-P's MPI groups to record, as SCOREP_MPI_ENABLE_GROUPS names "
+                   "them: a comma-separated list of CG, COLL, ENV, ERR, EXT, IO, MISC, P2P, "
+                   "PERF, RMA, SPAWN, TOPO, TYPE, DEFAULT and ALL (default DEFAULT: CG, COLL, "
+                   "ENV, IO, P2P, RMA, TOPO; or CAUSEWAY_MPI_GROUPS); the calls whose records "
+                   "the analysis matches are recorded whatever the groups say");
     app.add_option("--poll-gap", poll_gap_,
                    "polling compaction: a thread's tests and probes that find nothing, one "
                    "after the other with nothing else recorded between them and gaps below "
@@ -170,6 +177,17 @@ class TraceSubcommand final : public Subcommand {
     }
     CW_ASSIGN_OR_RETURN(const uint64_t max_size, MaxSize(dir));
     setenv("CAUSEWAY_MAX_SIZE", std::to_string(max_size).c_str(), 1);
+    if (!mpi_groups_.empty()) {
+      std::string unknown;
+      measure::MpiGroups groups(mpi_groups_.c_str(), &unknown);
+      if (!unknown.empty()) {
+        return MakeError(ErrorCode::kInvalidArgument,
+                         "--mpi-groups: no MPI group is called " + unknown +
+                             " (CG, COLL, ENV, ERR, EXT, IO, MISC, P2P, PERF, RMA, SPAWN, TOPO, "
+                             "TYPE, DEFAULT, ALL)");
+      }
+      setenv("CAUSEWAY_MPI_GROUPS", mpi_groups_.c_str(), 1);
+    }
     if (!poll_gap_.empty()) {
       Result<double> gap = poll_gap_ == "0" ? Result<double>(0.0) : ParseDuration(poll_gap_);
       if (!gap || *gap < 0) {
@@ -408,6 +426,7 @@ class TraceSubcommand final : public Subcommand {
   std::string output_ = "causeway-trace";
   std::string buffer_;
   std::string poll_gap_;
+  std::string mpi_groups_;
   std::string max_size_;
   std::string record_;
   CLI::Option* recursion_option_ = nullptr;

@@ -38,11 +38,11 @@ TEST_P(TracedWithTimer, LateSender) {
       TraceProgram("late_sender", 2, "", "", nullptr, std::string("CAUSEWAY_TIMER=") + GetParam());
   ExpectOtf2PrintReads(dir);
   ExpectNestingSurvivesTimeOrder(dir);
-  // Each rank: main and MPI_Init (4 events), 2 iterations of three calls with one record each
-  // (9 events per iteration), the barrier (Enter, begin, end, Leave) and MPI_Finalize (2):
-  // 4 + 18 + 4 + 2 = 28 per rank.
+  // Each rank: main and MPI_Init (4 events), MPI_Comm_rank (2: Score-P's default groups
+  // record it), 2 iterations of three calls with one record each (9 events per iteration), the
+  // barrier (Enter, begin, end, Leave) and MPI_Finalize (2): 4 + 2 + 18 + 4 + 2 = 30 per rank.
   const json info = Info(dir);
-  EXPECT_EQ(info["events"].get<uint64_t>(), 56u);
+  EXPECT_EQ(info["events"].get<uint64_t>(), 60u);
   EXPECT_EQ(Count(info, "MPI_SEND"), 2u);
   EXPECT_EQ(Count(info, "MPI_RECV"), 2u);
   EXPECT_EQ(Count(info, "MPI_ISEND"), 2u);
@@ -215,11 +215,12 @@ TEST(TracedProgramsTest, EachThreadIsRecordedOnItsOwnLocation) {
   const std::string dir = TraceProgram("threads", 2, "", "", &output);
   ExpectOtf2PrintReads(dir);
   EXPECT_EQ(output.find("MPI calls from threads other than"), std::string::npos) << output;
-  // Per rank, the main thread: main, MPI_Init_thread, MPI_Comm_dup, 5 barriers, MPI_Comm_free,
-  // MPI_Finalize (10 regions); the second thread: 10 MPI_Sendrecv, each a send and a receive.
+  // Per rank, the main thread: main, MPI_Init_thread, MPI_Comm_rank, MPI_Comm_dup, 5 barriers,
+  // MPI_Comm_free, MPI_Finalize (11 regions); the second thread: 10 MPI_Sendrecv, each a send
+  // and a receive.
   const json info = Info(dir);
-  EXPECT_EQ(Count(info, "ENTER"), 2u * (10u + 10u));
-  EXPECT_EQ(Count(info, "LEAVE"), 2u * (10u + 10u));
+  EXPECT_EQ(Count(info, "ENTER"), 2u * (11u + 10u));
+  EXPECT_EQ(Count(info, "LEAVE"), 2u * (11u + 10u));
   EXPECT_EQ(Count(info, "MPI_COLLECTIVE_END"), 2u * 5u);
   EXPECT_EQ(Count(info, "MPI_SEND"), 2u * 10u);
   EXPECT_EQ(Count(info, "MPI_RECV"), 2u * 10u);
@@ -227,7 +228,7 @@ TEST(TracedProgramsTest, EachThreadIsRecordedOnItsOwnLocation) {
   for (const json& location : info["locations"]) {
     const bool main_thread = location["name"] == "Master thread";
     EXPECT_EQ(location["name"], main_thread ? "Master thread" : "Thread 1");
-    EXPECT_EQ(location["events"].get<uint64_t>(), main_thread ? 30u : 40u) << location;
+    EXPECT_EQ(location["events"].get<uint64_t>(), main_thread ? 32u : 40u) << location;
   }
   // The threads' messages match (their communicator is moved to the threads' locations), and
   // rank 1's thread waits ~100 ms in its first exchange for rank 0's.
@@ -250,14 +251,14 @@ TEST(TracedProgramsTest, ThreadsThatEndFreeTheirSlots) {
   // The first thread takes slot 1, the 299 after it reuse it, on each of the 2 ranks.
   EXPECT_NE(output.find("598 threads began calling MPI after another thread"), std::string::npos)
       << output;
-  // Per rank, the main thread: main, MPI_Init_thread, MPI_Comm_dup, the barrier, MPI_Comm_free,
-  // MPI_Finalize (6 regions, 12 events, and the barrier's begin and end: 14); the thread
-  // location: 300 MPI_Sendrecv, each Enter, send, receive, Leave.
+  // Per rank, the main thread: main, MPI_Init_thread, MPI_Comm_rank, MPI_Comm_dup, the barrier,
+  // MPI_Comm_free, MPI_Finalize (7 regions, 14 events, and the barrier's begin and end: 16); the
+  // thread location: 300 MPI_Sendrecv, each Enter, send, receive, Leave.
   const json info = Info(dir);
   ASSERT_EQ(info["locations"].size(), 4u);
   for (const json& location : info["locations"]) {
     const bool main_thread = location["name"] == "Master thread";
-    EXPECT_EQ(location["events"].get<uint64_t>(), main_thread ? 14u : 1200u) << location;
+    EXPECT_EQ(location["events"].get<uint64_t>(), main_thread ? 16u : 1200u) << location;
   }
   EXPECT_EQ(Count(info, "MPI_SEND"), 2u * 300u);
   const json report = Analyze(dir);
@@ -589,6 +590,33 @@ TEST(TracedProgramsTest, ExitWithoutFinalizeKeepsEveryEvent) {
 // MPI_ERRORS_ARE_FATAL writes the events first (the failing send, to rank 99, is recorded too).
 TEST(TracedProgramsTest, FatalErrorHandlerKeepsEveryEvent) {
   ExpectEverythingUpToTheEnd("fatal", "fatal error handler MPI_ERR_RANK");
+}
+
+// Score-P's default MPI groups. late_sender.c calls MPI_Comm_rank (CG) once per rank: recorded
+// by default, left out with --mpi-groups P2P,COLL (the calls the analysis matches stay, whatever
+// the groups say). standard_corners.c commits 2 datatypes per rank (TYPE, not a default group):
+// recorded only with --mpi-groups default,type. A group that does not exist is refused.
+TEST(TracedProgramsTest, MpiGroupsChooseTheLocalCallsAsScorePDoes) {
+  const auto visits = [](const json& report, const std::string& region) {
+    return MetricTotal(report, "visits", region);
+  };
+  const json all = Analyze(TraceProgram("late_sender", 2));
+  EXPECT_EQ(visits(all, "MPI_Comm_rank"), 2.0);
+  const json fewer = Analyze(TraceProgram("late_sender", 2, "", "--mpi-groups p2p,coll"));
+  EXPECT_EQ(visits(fewer, "MPI_Comm_rank"), 0.0);
+  EXPECT_EQ(visits(fewer, "MPI_Recv"), 2.0);
+  EXPECT_EQ(visits(fewer, "MPI_Init"), 2.0);  // ENV is off, but the measurement starts there
+  EXPECT_EQ(fewer["matching"]["messages"].get<uint64_t>(), 4u);
+  EXPECT_EQ(visits(Analyze(TraceProgram("standard_corners", 4)), "MPI_Type_commit"), 0.0);
+  const json types = Analyze(TraceProgram("standard_corners", 4, "", "--mpi-groups default,type"));
+  EXPECT_EQ(visits(types, "MPI_Type_commit"), 4 * 2.0);
+  EXPECT_EQ(visits(types, "MPI_Comm_rank"), 4 * 2.0);  // of MPI_COMM_WORLD and of the node
+  std::string refused;
+  EXPECT_EQ(RunCommand(CausewayBinary() + " trace --mpi-groups cg,nosuch -o " +
+                           testing::MakeTempDir("traced-bad-groups") + " -- true",
+                       &refused),
+            1);
+  EXPECT_NE(refused.find("no MPI group is called NOSUCH"), std::string::npos) << refused;
 }
 
 // A run that finishes normally says so: every rank finalized, and no warning.

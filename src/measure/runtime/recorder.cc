@@ -13,6 +13,7 @@
 #include <cstring>
 
 #include "measure/export/raw_export.h"
+#include "measure/raw/mpi_groups.h"
 #include "measure/runtime/error_handlers.h"
 #include "measure/runtime/function_names.h"
 #include "measure/runtime/hooks.h"
@@ -116,8 +117,11 @@ namespace {
 // match may be left out (causeway trace refuses patterns that name the others).
 void FilterCalls() {
   const FunctionFilter filter = FunctionFilter::FromEnvironment();
+  const MpiGroups groups(std::getenv("CAUSEWAY_MPI_GROUPS"));
   for (uint32_t f = 0; f < kMpiFunctionCount; ++f) {
-    g_filtered_calls[f] = kMpiFunctions[f].filterable && filter.Excludes(kMpiFunctions[f].name);
+    const MpiFunctionInfo& info = kMpiFunctions[f];
+    g_filtered_calls[f] =
+        info.filterable && (filter.Excludes(info.name) || !groups.Enabled(info.group));
   }
   for (uint32_t f = 0; f < kShmemFunctionCount; ++f) {
     g_filtered_calls[kShmemFirstRegion + f] =

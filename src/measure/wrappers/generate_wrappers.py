@@ -39,6 +39,11 @@ ROLES = {
 }
 
 
+# Score-P's default MPI groups (measure/raw/mpi_groups.h's kDefaultMpiGroups, XNONBLOCK being
+# part of P2P here).
+DEFAULT_GROUPS = {"CG", "COLL", "ENV", "IO", "P2P", "RMA", "TOPO"}
+
+
 # The hooks libcauseway-tag.so implements (measure/tag_runtime/tag_hooks.h); a function's other
 # hooks are left out of its tag wrapper.
 TAG_HOOKS = {"Send", "PostPiggyback", "PostPiggybacks", "Recv", "Isend", "Irecv", "SendInit", "RecvInit", "StartRequests",
@@ -88,6 +93,35 @@ class Function:
     @property
     def enum(self):
         return "k" + self.name
+
+    @property
+    def group(self):
+        """The function's Score-P MPI group (SCOREP_MPI_ENABLE_GROUPS), which --mpi-groups
+        names."""
+        n = self.name
+        if self.role == "file_io" or n.startswith("MPI_File_"):
+            return "IO"
+        if "errhandler" in n.lower() or n.startswith(("MPI_Error_", "MPI_Add_error")):
+            return "ERR"
+        if self.role == "point2point" or n in ("MPI_Start", "MPI_Startall", "MPI_Cancel",
+                                              "MPI_Request_free"):
+            return "P2P"
+        if self.role in ("barrier", "coll_one2all", "coll_all2one", "coll_all2all", "coll_other"):
+            return "COLL"
+        if self.role == "rma":
+            return "RMA"
+        if n.startswith(("MPI_Cart", "MPI_Graph", "MPI_Dist_graph", "MPI_Dims_create",
+                         "MPI_Topo_test")):
+            return "TOPO"
+        if n.startswith(("MPI_Comm_", "MPI_Group_", "MPI_Intercomm_")):
+            return "CG"
+        if n.startswith(("MPI_Type_", "MPI_Pack", "MPI_Unpack", "MPI_Get_address")):
+            return "TYPE"
+        if self.kind != "plain" or n in ("MPI_Abort", "MPI_Initialized", "MPI_Finalized",
+                                         "MPI_Query_thread", "MPI_Is_thread_main",
+                                         "MPI_Get_processor_name", "MPI_Get_version"):
+            return "ENV"
+        return "MISC"
 
     @property
     def filterable(self):
@@ -151,11 +185,12 @@ def write_table(functions, out):
               f"inline constexpr uint32_t kMpiFunctionCount = {len(functions)};", "",
               "// filterable: the function's records carry nothing the analysis matches (no hooks,",
               "// no communication role), so --filter-exclude may leave it out.",
+              "// group: Score-P's MPI group of the function (SCOREP_MPI_ENABLE_GROUPS).",
               "struct MpiFunctionInfo {", "  const char* name;", "  OTF2_RegionRole role;",
-              "  bool filterable;", "};", "",
+              "  bool filterable;", "  const char* group;", "};", "",
               "inline constexpr MpiFunctionInfo kMpiFunctions[kMpiFunctionCount] = {"]
-    lines += [f'    {{"{f.name}", {ROLES[f.role]}, {"true" if f.filterable else "false"}}},'
-              for f in functions]
+    lines += [f'    {{"{f.name}", {ROLES[f.role]}, {"true" if f.filterable else "false"}, '
+              f'"{f.group}"}},' for f in functions]
     lines += ["};", "", "}  // namespace cw::measure", ""]
     out.write_text("\n".join(lines))
 
@@ -191,6 +226,10 @@ def wrapper(f, flavour):
                  "  return result;"]
     elif f.kind == "finalize":
         body += [f"  Finalizing({enum});", f"  return {call};"]
+    elif flavour.tag and f.filterable and f.group not in DEFAULT_GROUPS:
+        # The task activity graph has the activities a default trace has (--mpi-groups is the
+        # tracer's).
+        body += [f"  return {call};"]
     else:
         recording = "Recording()"
         if f.filterable and not flavour.tag:
@@ -359,6 +398,8 @@ def fortran_wrapper(f, flavour, f08=False):
     recording = "Recording()"
     if f.filterable and not flavour.tag:
         recording += f" && !Filtered(MpiFunction::{f.enum})"
+    if flavour.tag and f.filterable and f.group not in DEFAULT_GROUPS:
+        recording = "false"
     lines = [f'extern "C" void p{lower}{suffix}({ptypes}) __attribute__((weak));',
              f'extern "C" void {lower}{suffix}({", ".join(fparams)}) {{'] + own_ierr + [
              f"  if (!({recording}) || p{lower}{suffix} == nullptr) {{",
