@@ -33,7 +33,7 @@ while [ "$i" -lt "$RUNS" ]; do
   /usr/bin/time -f "%e" -o "$WORK/t" $MPIRUN lmp -in in.melt -log none -screen none
   cat "$WORK/t" >> "$WORK/plain.txt"
   /usr/bin/time -f "%e" -o "$WORK/t" "$CAUSEWAY" trace -o "$WORK/trace" -- \
-    $MPIRUN lmp -in in.melt -log none -screen none > "$WORK/trace.out"
+    $MPIRUN lmp -in in.melt -log none -screen none 2> "$WORK/trace.out"
   cat "$WORK/t" >> "$WORK/traced.txt"
   i=$((i + 1))
 done
