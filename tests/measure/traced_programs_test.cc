@@ -373,8 +373,9 @@ TEST(TracedProgramsTest, FiltersNameMpiCallsWithoutRecordsTheAnalysisMatches) {
 
 // thread_messages.c: on each of 2 ranks, 2 threads exchange 100 messages each with their
 // counterparts on MPI_COMM_WORLD (receives from MPI_ANY_SOURCE), and one thread sends to its own
-// rank's other thread: 2 x 2 x 100 + 2 = 402 messages, all matched although the communicator
-// names only the main threads, none of which sends or receives. Rank 0's first sending thread
+// rank's other thread: 2 x 2 x 100 + 2 = 402 messages, then a thread of rank 0 sends 10 that
+// rank 1's main thread receives; all 412 matched although the communicator names only the main
+// threads. Rank 0's first sending thread
 // computes 100 ms first: the thread on rank 1 that receives from it waits that long. Collectives
 // that a thread other than the main one calls on MPI_COMM_WORLD are its process's too.
 TEST(TracedProgramsTest, MessagesOfThreadsSharingACommunicatorAreMatched) {
@@ -382,10 +383,11 @@ TEST(TracedProgramsTest, MessagesOfThreadsSharingACommunicatorAreMatched) {
   const std::string dir = TraceProgram("thread_messages", 2, "", "", &output);
   // Rank r's thread t receives 100 values 1000 (1 - r) + 10 t + i % 10, thread 0 also the
   // self-message 7 + r, thread 1 five allreduce results of 0 + 1.
-  EXPECT_NE(output.find("rank 0: 100457 101455"), std::string::npos) << output;
-  EXPECT_NE(output.find("rank 1: 458 1455"), std::string::npos) << output;
+  // Rank 1's main thread receives 0 + 1 + ... + 9 from a thread of rank 0.
+  EXPECT_NE(output.find("rank 0: 100457 101455 0"), std::string::npos) << output;
+  EXPECT_NE(output.find("rank 1: 458 1455 45"), std::string::npos) << output;
   const json report = Analyze(dir);
-  EXPECT_EQ(report["matching"]["messages"].get<uint64_t>(), 402u);
+  EXPECT_EQ(report["matching"]["messages"].get<uint64_t>(), 402u + 10u);
   // The threads' 5 allreduces and the main threads' barrier: 6 complete instances, the first
   // allreduce with rank 1's thread waiting 100 ms for rank 0's.
   EXPECT_EQ(report["matching"]["collective_instances"].get<uint64_t>(), 6u);

@@ -5,7 +5,8 @@
  * send, so rank 1's thread 0 waits that long in its first receive (a Late Sender on a thread's
  * location). Then thread 1 of each rank calls MPI_Allreduce 5 times, rank 0's after another
  * 100 ms (Wait at N x N on rank 1's thread); the main threads make only the final barrier.
- * Prints the sums received. */
+ * Last, a new thread of rank 0 sends 10 messages that rank 1's main thread receives. Prints the
+ * sums received. */
 #include <mpi.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -57,6 +58,13 @@ static void* Exchange(void* arg) {
   return NULL;
 }
 
+/* A thread of rank 0 sends 10 messages that rank 1's main thread receives. */
+static void* SendTen(void* arg) {
+  (void)arg;
+  for (int i = 0; i < 10; ++i) MPI_Send(&i, 1, MPI_INT, 1, 20, MPI_COMM_WORLD);
+  return NULL;
+}
+
 int main(int argc, char** argv) {
   int provided;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
@@ -71,7 +79,19 @@ int main(int argc, char** argv) {
   for (long t = 0; t < 2; ++t) pthread_create(&threads[t], NULL, Exchange, (void*)t);
   for (int t = 0; t < 2; ++t) pthread_join(threads[t], NULL);
   MPI_Barrier(MPI_COMM_WORLD);
-  printf("rank %d: %ld %ld\n", rank, sums[0], sums[1]);
+  long main_sum = 0;
+  if (rank == 0) {
+    pthread_t sender;
+    pthread_create(&sender, NULL, SendTen, NULL);
+    pthread_join(sender, NULL);
+  } else {
+    for (int i = 0; i < 10; ++i) {
+      int value = 0;
+      MPI_Recv(&value, 1, MPI_INT, 0, 20, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      main_sum += value;
+    }
+  }
+  printf("rank %d: %ld %ld %ld\n", rank, sums[0], sums[1], main_sum);
   MPI_Finalize();
   return 0;
 }

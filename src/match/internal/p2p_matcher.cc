@@ -137,18 +137,85 @@ IncomingSend ReadSend(const trace::Trace& trace, uint32_t sender, uint32_t index
                       p.tag};
 }
 
+// Where several threads of a process send or receive, a message's source is the process, not
+// the thread: process_of[loc] is the first location of loc's process (SourceProcesses), and the
+// sends of a process's threads queue in the order they were issued. Null where every process
+// keeps its point-to-point records on one location (the sender location is the source).
+std::vector<uint32_t> SourceProcesses(const trace::Trace& trace,
+                                      const std::vector<LocationScan>& scans) {
+  const trace::Definitions& defs = trace.defs;
+  const uint32_t n = trace.location_count();
+  std::vector<uint32_t> first(defs.location_groups.size(), kNone);
+  std::vector<uint32_t> busy(defs.location_groups.size(), 0);
+  bool threaded = false;
+  for (uint32_t loc = 0; loc < n; ++loc) {
+    const uint32_t g = defs.locations[loc].group;
+    if (g >= first.size()) continue;
+    if (first[g] == kNone) first[g] = loc;
+    if (!scans[loc].sends.empty() || !scans[loc].recvs.empty()) threaded |= ++busy[g] > 1;
+  }
+  if (!threaded) return {};
+  std::vector<uint32_t> process_of(n);
+  for (uint32_t loc = 0; loc < n; ++loc) {
+    const uint32_t g = defs.locations[loc].group;
+    process_of[loc] = g < first.size() ? first[g] : loc;
+  }
+  return process_of;
+}
+
+// The order sends queue in: as given (per sender in issue order), or with the threads of one
+// process merged in the order the sends were issued.
+std::vector<uint32_t> QueueOrder(const std::vector<IncomingSend>& incoming, bool by_time) {
+  std::vector<uint32_t> order(incoming.size());
+  std::iota(order.begin(), order.end(), 0u);
+  if (by_time) {
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+      return std::tie(incoming[a].entered, incoming[a].sender, incoming[a].index) <
+             std::tie(incoming[b].entered, incoming[b].sender, incoming[b].index);
+    });
+  }
+  return order;
+}
+
+// process_of from the definitions alone (an MPI job's ranks see only their own records):
+// empty unless some process has several locations.
+std::vector<uint32_t> ProcessesFromDefinitions(const trace::Trace& trace) {
+  const trace::Definitions& defs = trace.defs;
+  const uint32_t n = trace.location_count();
+  std::vector<uint32_t> first(defs.location_groups.size(), kNone);
+  bool threaded = false;
+  for (uint32_t loc = 0; loc < n; ++loc) {
+    const uint32_t g = defs.locations[loc].group;
+    if (g >= first.size()) continue;
+    threaded |= first[g] != kNone;
+    if (first[g] == kNone) first[g] = loc;
+  }
+  if (!threaded) return {};
+  std::vector<uint32_t> process_of(n);
+  for (uint32_t loc = 0; loc < n; ++loc) {
+    const uint32_t g = defs.locations[loc].group;
+    process_of[loc] = g < first.size() ? first[g] : loc;
+  }
+  return process_of;
+}
+
+uint32_t SourceOf(const std::vector<uint32_t>& process_of, uint32_t loc) {
+  return process_of.empty() || loc >= process_of.size() ? loc : process_of[loc];
+}
+
 // Matches the receives of `dest` (in posting order) with `incoming` (per sender in issue order).
 // Writes the messages to out[0, matched) in receive order; matched_from[m] is the index into
 // `incoming` of message m's send.
 DestinationResult MatchDestination(const trace::Trace& trace, uint32_t dest,
                                    std::vector<RecvRecord>& recvs,
                                    const std::vector<IncomingSend>& incoming, Message* out,
-                                   std::vector<uint32_t>& matched_from) {
+                                   std::vector<uint32_t>& matched_from,
+                                   const std::vector<uint32_t>& process_of) {
   FlatHashMap<ChannelKey, Queue, ChannelHash> channels;
   std::vector<uint32_t> next(incoming.size(), kNone);
-  for (uint32_t k = 0; k < incoming.size(); ++k) {
+  for (uint32_t k : QueueOrder(incoming, !process_of.empty())) {
     const IncomingSend& send = incoming[k];
-    ChannelKey key{send.comm, send.sender, send.tag};
+    ChannelKey key{send.comm, SourceOf(process_of, send.sender), send.tag};
     Queue* queue = channels.Find(key);
     if (queue == nullptr) {
       channels.Insert(key, Queue{k, k});
@@ -172,7 +239,9 @@ DestinationResult MatchDestination(const trace::Trace& trace, uint32_t dest,
     const RecvRecord& recv = recvs[r];
     const trace::P2pPayload& p = ev.p2p(recv.event);
     uint32_t source = PeerLocation(trace, dest, p);
-    Queue* queue = source == kNone ? nullptr : channels.Find(ChannelKey{p.comm, source, p.tag});
+    Queue* queue = source == kNone
+                       ? nullptr
+                       : channels.Find(ChannelKey{p.comm, SourceOf(process_of, source), p.tag});
     if (queue == nullptr || queue->head == kNone) {
       if (source == kNone) result.diagnostics.Report(kUnknownPeer, Where(dest, recv.event));
       ++result.unmatched_receives;
@@ -241,7 +310,7 @@ struct PooledRecv {
 // (`slots[member]`, in its receive order) and its result to results[member]; matched sends get
 // their real receiver and their index among its messages.
 void MatchPool(const trace::Trace& trace, const std::vector<uint32_t>& members,
-               const std::vector<uint32_t>& endpoint, std::vector<LocationScan>& scans,
+               const std::vector<uint32_t>& process_of, std::vector<LocationScan>& scans,
                std::vector<IncomingSend>& incoming, const std::vector<size_t>& slot,
                Message* messages, std::vector<DestinationResult>& results) {
   // The source process's sends, per channel, in the order they were issued.
@@ -253,7 +322,7 @@ void MatchPool(const trace::Trace& trace, const std::vector<uint32_t>& members,
   std::vector<uint32_t> next(incoming.size(), kNone);
   for (uint32_t k = 0; k < incoming.size(); ++k) {
     const IncomingSend& send = incoming[k];
-    ChannelKey key{send.comm, endpoint[send.sender], send.tag};
+    ChannelKey key{send.comm, SourceOf(process_of, send.sender), send.tag};
     Queue* queue = channels.Find(key);
     if (queue == nullptr) {
       channels.Insert(key, Queue{k, k});
@@ -280,8 +349,9 @@ void MatchPool(const trace::Trace& trace, const std::vector<uint32_t>& members,
     const RecvRecord& recv = scans[pr.location].recvs[pr.index];
     const trace::P2pPayload& p = ev.p2p(recv.event);
     const uint32_t source = PeerLocation(trace, pr.location, p);
-    Queue* queue =
-        source == kNone ? nullptr : channels.Find(ChannelKey{p.comm, endpoint[source], p.tag});
+    Queue* queue = source == kNone
+                       ? nullptr
+                       : channels.Find(ChannelKey{p.comm, SourceOf(process_of, source), p.tag});
     DestinationResult& result = results[pr.location];
     if (queue == nullptr || queue->head == kNone) {
       if (source == kNone) result.diagnostics.Report(kUnknownPeer, Where(pr.location, recv.event));
@@ -459,6 +529,7 @@ void MatchPointToPoint(const trace::Trace& trace, unsigned threads, SyncGraph& g
   // to its endpoint.
   bool any_pool = false;
   const std::vector<uint32_t> endpoint = PoolEndpoints(trace, scans, any_pool);
+  const std::vector<uint32_t> process_of = SourceProcesses(trace, scans);
   std::vector<std::vector<SendRef>> incoming(n);
   for (uint32_t s = 0; s < n; ++s) {
     for (uint32_t i = 0; i < scans[s].sends.size(); ++i) {
@@ -484,13 +555,13 @@ void MatchPointToPoint(const trace::Trace& trace, unsigned threads, SyncGraph& g
     }
     std::vector<SendRef>().swap(incoming[dest]);
     if (any_pool && pool_members[dest].size() > 1) {
-      MatchPool(trace, pool_members[dest], endpoint, scans, sends, slot, graph.messages.data(),
+      MatchPool(trace, pool_members[dest], process_of, scans, sends, slot, graph.messages.data(),
                 results);
       return;
     }
     std::vector<uint32_t> matched_from;
     results[dest] = MatchDestination(trace, static_cast<uint32_t>(dest), scans[dest].recvs, sends,
-                                     graph.messages.data() + slot[dest], matched_from);
+                                     graph.messages.data() + slot[dest], matched_from, process_of);
     // Each send is matched at most once, so threads of different destinations write different
     // send records.
     for (uint32_t m = 0; m < matched_from.size(); ++m) {
@@ -537,6 +608,9 @@ void MatchPointToPoint(const trace::Trace& trace, const trace::Partition& partit
   // only (MatchPool): here they are matched thread by thread, and the report says so.
   bool any_pool = false;
   const std::vector<uint32_t> endpoint = PoolEndpoints(trace, scans, any_pool);
+  // Every analysis rank must key channels alike, so the sources are processes wherever a process
+  // may have several locations (the definitions say so; scans of other ranks are not here).
+  const std::vector<uint32_t> process_of = ProcessesFromDefinitions(trace);
   for (uint32_t loc : owned) {
     if (endpoint[loc] != loc) {
       graph.diagnostics.Report(kThreadsMatchedPerThread, "location " + std::to_string(loc));
@@ -582,7 +656,7 @@ void MatchPointToPoint(const trace::Trace& trace, const trace::Partition& partit
   ParallelFor(owned.size(), threads, [&](size_t i) {
     const uint32_t dest = owned[i];
     results[i] = MatchDestination(trace, dest, scans[dest].recvs, incoming[dest],
-                                  graph.messages.data() + slot[i], matched_from[i]);
+                                  graph.messages.data() + slot[i], matched_from[i], process_of);
   });
   size_t next_free = 0;
   std::vector<std::vector<uint32_t>> message_of(n);  // per owned sender and send: local id
