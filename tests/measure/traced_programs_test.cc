@@ -593,6 +593,10 @@ TEST(TracedProgramsTest, ExitWithoutFinalizeKeepsEveryEvent) {
 TEST(TracedProgramsTest, FatalErrorHandlerKeepsEveryEvent) {
   ExpectEverythingUpToTheEnd("fatal", "fatal error handler MPI_ERR_RANK");
 }
+// A window's fatal handler too (windows do not inherit their communicator's).
+TEST(TracedProgramsTest, FatalErrorHandlerOfAWindowKeepsEveryEvent) {
+  ExpectEverythingUpToTheEnd("win_fatal", "fatal error handler MPI_ERR_RANK");
+}
 
 // Score-P's default MPI groups. late_sender.c calls MPI_Comm_rank (CG) once per rank: recorded
 // by default, left out with --mpi-groups P2P,COLL (the calls the analysis matches stay, whatever

@@ -20,16 +20,39 @@ namespace cw::measure::hook {
 namespace {
 
 MPI_Errhandler g_fatal_substitute = MPI_ERRHANDLER_NULL;
+MPI_Errhandler g_fatal_win_substitute = MPI_ERRHANDLER_NULL;
 
 using CommHandler = void (*)(MPI_Comm*, int*, ...);
+using WinHandler = void (*)(MPI_Win*, int*, ...);
 
-void OnFatalCommError(MPI_Comm* comm, int* code, ...) {
+// Notes the ending with MPI's text for `code` and writes every recorded event.
+void EndOnFatalError(int code) {
   char text[MPI_MAX_ERROR_STRING] = "";
   int length = 0;
-  if (PMPI_Error_string(*code, text, &length) != MPI_SUCCESS) text[0] = '\0';
+  if (PMPI_Error_string(code, text, &length) != MPI_SUCCESS) text[0] = '\0';
   char line[64 + MPI_MAX_ERROR_STRING];
   std::snprintf(line, sizeof line, "fatal error handler %s", text);
   RecordEnding(line);
+}
+
+// A window's errors (MPI_Win_create and the others give windows MPI_ERRORS_ARE_FATAL).
+void OnFatalWinError(MPI_Win* win, int* code, ...) {
+  EndOnFatalError(*code);
+  static const auto open_mpi =
+      reinterpret_cast<WinHandler>(dlsym(RTLD_DEFAULT, "ompi_mpi_errors_are_fatal_win_handler"));
+  if (open_mpi != nullptr) {
+    va_list rest;
+    va_start(rest, code);
+    const char* call = va_arg(rest, const char*);
+    va_end(rest);
+    open_mpi(win, code, call, nullptr);
+  }
+  PMPI_Win_set_errhandler(*win, MPI_ERRORS_ARE_FATAL);
+  PMPI_Win_call_errhandler(*win, *code);
+}
+
+void OnFatalCommError(MPI_Comm* comm, int* code, ...) {
+  EndOnFatalError(*code);
   // Open MPI passes the name of the call that failed after the error code.
   static const auto open_mpi =
       reinterpret_cast<CommHandler>(dlsym(RTLD_DEFAULT, "ompi_mpi_errors_are_fatal_comm_handler"));
@@ -56,6 +79,8 @@ void Substitute(MPI_Comm comm) {
 }  // namespace
 
 void WatchFatalErrors() {
+  if (PMPI_Win_create_errhandler(OnFatalWinError, &g_fatal_win_substitute) != MPI_SUCCESS)
+    g_fatal_win_substitute = MPI_ERRHANDLER_NULL;
   if (PMPI_Comm_create_errhandler(OnFatalCommError, &g_fatal_substitute) != MPI_SUCCESS) {
     g_fatal_substitute = MPI_ERRHANDLER_NULL;
     return;
@@ -63,6 +88,28 @@ void WatchFatalErrors() {
   // Communicators made later inherit their parent's handler, and so the substitute.
   Substitute(MPI_COMM_WORLD);
   Substitute(MPI_COMM_SELF);
+}
+
+void WatchWindow(MPI_Win win) {
+  MPI_Errhandler current = MPI_ERRHANDLER_NULL;
+  if (g_fatal_win_substitute == MPI_ERRHANDLER_NULL ||
+      PMPI_Win_get_errhandler(win, &current) != MPI_SUCCESS)
+    return;
+  if (current == MPI_ERRORS_ARE_FATAL) PMPI_Win_set_errhandler(win, g_fatal_win_substitute);
+  if (current != MPI_ERRORS_ARE_FATAL && current != MPI_ERRORS_RETURN)
+    PMPI_Errhandler_free(&current);
+}
+
+void WinErrhandlerToSet(MPI_Errhandler* handler) {
+  if (*handler == MPI_ERRORS_ARE_FATAL && g_fatal_win_substitute != MPI_ERRHANDLER_NULL)
+    *handler = g_fatal_win_substitute;
+}
+
+void WinErrhandlerAsSeen(MPI_Errhandler* handler) {
+  if (g_fatal_win_substitute != MPI_ERRHANDLER_NULL && *handler == g_fatal_win_substitute) {
+    PMPI_Errhandler_free(handler);
+    *handler = MPI_ERRORS_ARE_FATAL;
+  }
 }
 
 void ErrhandlerToSet(MPI_Errhandler* handler) {

@@ -72,6 +72,7 @@ void RmaCollBegin() { RecordAtEnter(RawKind::kRmaCollectiveBegin); }
 void WinCreated(MPI_Comm comm, const MPI_Win* win) {
   State& s = S();
   if (win == nullptr || *win == MPI_WIN_NULL) return;
+  WatchWindow(*win);
   unsigned proposal = s.next_global_window++, agreed = 0;  // as in CommCreated
   {
     HookUnlock unlock;
