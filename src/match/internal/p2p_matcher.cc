@@ -137,30 +137,39 @@ IncomingSend ReadSend(const trace::Trace& trace, uint32_t sender, uint32_t index
                       p.tag};
 }
 
+// The first location of each location's process (itself if its process is undefined).
+std::vector<uint32_t> FirstLocationOfProcess(const trace::Trace& trace) {
+  const trace::Definitions& defs = trace.defs;
+  const uint32_t n = trace.location_count();
+  std::vector<uint32_t> first(defs.location_groups.size(), kNone);
+  std::vector<uint32_t> process_of(n);
+  for (uint32_t loc = 0; loc < n; ++loc) {
+    const uint32_t g = defs.locations[loc].group;
+    if (g >= first.size()) {
+      process_of[loc] = loc;
+      continue;
+    }
+    if (first[g] == kNone) first[g] = loc;
+    process_of[loc] = first[g];
+  }
+  return process_of;
+}
+
 // Where several threads of a process send or receive, a message's source is the process, not
 // the thread: process_of[loc] is the first location of loc's process (SourceProcesses), and the
-// sends of a process's threads queue in the order they were issued. Null where every process
+// sends of a process's threads queue in the order they were issued. Empty where every process
 // keeps its point-to-point records on one location (the sender location is the source).
 std::vector<uint32_t> SourceProcesses(const trace::Trace& trace,
                                       const std::vector<LocationScan>& scans) {
   const trace::Definitions& defs = trace.defs;
-  const uint32_t n = trace.location_count();
-  std::vector<uint32_t> first(defs.location_groups.size(), kNone);
   std::vector<uint32_t> busy(defs.location_groups.size(), 0);
   bool threaded = false;
-  for (uint32_t loc = 0; loc < n; ++loc) {
+  for (uint32_t loc = 0; loc < trace.location_count(); ++loc) {
     const uint32_t g = defs.locations[loc].group;
-    if (g >= first.size()) continue;
-    if (first[g] == kNone) first[g] = loc;
-    if (!scans[loc].sends.empty() || !scans[loc].recvs.empty()) threaded |= ++busy[g] > 1;
+    if (g >= busy.size() || (scans[loc].sends.empty() && scans[loc].recvs.empty())) continue;
+    threaded |= ++busy[g] > 1;
   }
-  if (!threaded) return {};
-  std::vector<uint32_t> process_of(n);
-  for (uint32_t loc = 0; loc < n; ++loc) {
-    const uint32_t g = defs.locations[loc].group;
-    process_of[loc] = g < first.size() ? first[g] : loc;
-  }
-  return process_of;
+  return threaded ? FirstLocationOfProcess(trace) : std::vector<uint32_t>{};
 }
 
 // The order sends queue in: as given (per sender in issue order), or with the threads of one
@@ -181,22 +190,14 @@ std::vector<uint32_t> QueueOrder(const std::vector<IncomingSend>& incoming, bool
 // empty unless some process has several locations.
 std::vector<uint32_t> ProcessesFromDefinitions(const trace::Trace& trace) {
   const trace::Definitions& defs = trace.defs;
-  const uint32_t n = trace.location_count();
-  std::vector<uint32_t> first(defs.location_groups.size(), kNone);
-  bool threaded = false;
-  for (uint32_t loc = 0; loc < n; ++loc) {
+  std::vector<bool> seen(defs.location_groups.size(), false);
+  for (uint32_t loc = 0; loc < trace.location_count(); ++loc) {
     const uint32_t g = defs.locations[loc].group;
-    if (g >= first.size()) continue;
-    threaded |= first[g] != kNone;
-    if (first[g] == kNone) first[g] = loc;
+    if (g >= seen.size()) continue;
+    if (seen[g]) return FirstLocationOfProcess(trace);
+    seen[g] = true;
   }
-  if (!threaded) return {};
-  std::vector<uint32_t> process_of(n);
-  for (uint32_t loc = 0; loc < n; ++loc) {
-    const uint32_t g = defs.locations[loc].group;
-    process_of[loc] = g < first.size() ? first[g] : loc;
-  }
-  return process_of;
+  return {};
 }
 
 uint32_t SourceOf(const std::vector<uint32_t>& process_of, uint32_t loc) {

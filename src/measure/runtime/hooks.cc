@@ -170,8 +170,7 @@ void MRecv(const MPI_Status* status) {
   if (status->MPI_SOURCE == MPI_PROC_NULL) return;
   const uint64_t bytes = ReceivedBytes(status);
   Record(RawKind::kRecv, T().saved_message.comm, static_cast<uint32_t>(status->MPI_SOURCE),
-         static_cast<uint32_t>(status->MPI_TAG), bytes,
-         T().saved_message.handle);
+         static_cast<uint32_t>(status->MPI_TAG), bytes, T().saved_message.handle);
 }
 
 void IMRecv(const MPI_Request* request) {

@@ -180,8 +180,7 @@ void Recv(MPI_Comm comm, MPI_Datatype, const MPI_Status* status) {
   Received(comm, status, GraphCall() ? S().call.node : kNone);
 }
 
-void Isend(MPI_Comm comm, int dest, int, int count, MPI_Datatype type,
-           const MPI_Request* request) {
+void Isend(MPI_Comm comm, int dest, int, int count, MPI_Datatype type, const MPI_Request* request) {
   Sent(comm, dest, Bytes(count, type));
   Follow(*request, RequestKind::kSend, comm);
 }
@@ -210,7 +209,8 @@ void PostPiggybacks(int count, const MPI_Request* requests) {
   State& s = S();
   for (int i = 0; i < count; ++i) {
     const Request* r = s.requests.Oldest(requests[i]);
-    if (r != nullptr && r->persistent && r->kind == RequestKind::kSend && r->dest != MPI_PROC_NULL) {
+    if (r != nullptr && r->persistent && r->kind == RequestKind::kSend &&
+        r->dest != MPI_PROC_NULL) {
       Piggyback p = Mine(r->bytes);
       s.piggybacks.Send(p, r->dest, r->tag, r->comm);
     }
@@ -231,7 +231,8 @@ void StartRequests(int count, const MPI_Request* requests) {
 }
 
 void MProbed(MPI_Comm comm, const MPI_Message* message, const MPI_Status*) {
-  if (*message != MPI_MESSAGE_NULL && *message != MPI_MESSAGE_NO_PROC) S().messages[*message] = comm;
+  if (*message != MPI_MESSAGE_NULL && *message != MPI_MESSAGE_NO_PROC)
+    S().messages[*message] = comm;
 }
 
 void IMProbed(MPI_Comm comm, const int* flag, const MPI_Message* message,
