@@ -118,6 +118,12 @@ comm::Bytes AnalysisShare(const trace::Trace& trace, const match::SyncGraph& gra
     PutPathFacts(out, owned, root_causes->path);
   }
   PutSpans(out, owned, trace::LocationSpans(trace));
+  std::vector<trace::FileIoUse> file_io;
+  for (uint32_t loc : owned) {
+    std::vector<trace::FileIoUse> uses = trace::FileIoOf(trace, loc);
+    file_io.insert(file_io.end(), uses.begin(), uses.end());
+  }
+  out.PutVector(file_io);
   PutSeverities(out, owned, waitstates.severities);
   PutAnalysisInstances(out, waitstates.instances);
   out.PutVector(waitstates.instance_counts);
@@ -144,6 +150,8 @@ void AddShares(const std::vector<comm::Bytes>& shares, size_t instances_per_metr
       AddPathFacts(in, *path);
     }
     GetSpans(in, facts.spans);
+    const std::vector<trace::FileIoUse> file_io = in.GetVector<trace::FileIoUse>();
+    facts.file_io.insert(facts.file_io.end(), file_io.begin(), file_io.end());
     GetSeverities(in, waitstates.severities);
     const std::vector<analysis::Instance> kept = GetAnalysisInstances(in);
     const std::vector<uint64_t> offered = in.GetVector<uint64_t>();

@@ -259,6 +259,48 @@ OTF2_CallbackCode OnRmaWin(void* user, OTF2_RmaWinRef self, OTF2_StringRef name,
   return Stop(ctx);
 }
 
+OTF2_CallbackCode OnIoParadigm(void* user, OTF2_IoParadigmRef self, OTF2_StringRef identification,
+                               OTF2_StringRef name, OTF2_IoParadigmClass paradigm_class,
+                               OTF2_IoParadigmFlag, uint8_t, const OTF2_IoParadigmProperty*,
+                               const OTF2_Type*, const OTF2_AttributeValue*) {
+  Context& ctx = Ctx(user);
+  if (trace::IoParadigm* p = Slot(ctx, ctx.defs.io_paradigms, self, "I/O paradigm")) {
+    p->identification = identification;
+    p->name = name;
+    p->parallel = paradigm_class == OTF2_IO_PARADIGM_CLASS_PARALLEL;
+  }
+  return Stop(ctx);
+}
+
+OTF2_CallbackCode OnIoFile(Context& ctx, OTF2_IoFileRef self, OTF2_StringRef name, bool directory) {
+  if (trace::IoFile* f = Slot(ctx, ctx.defs.io_files, self, "I/O file")) {
+    f->name = name;
+    f->directory = directory;
+  }
+  return Stop(ctx);
+}
+OTF2_CallbackCode OnIoRegularFile(void* user, OTF2_IoFileRef self, OTF2_StringRef name,
+                                  OTF2_SystemTreeNodeRef) {
+  return OnIoFile(Ctx(user), self, name, false);
+}
+OTF2_CallbackCode OnIoDirectory(void* user, OTF2_IoFileRef self, OTF2_StringRef name,
+                                OTF2_SystemTreeNodeRef) {
+  return OnIoFile(Ctx(user), self, name, true);
+}
+
+OTF2_CallbackCode OnIoHandle(void* user, OTF2_IoHandleRef self, OTF2_StringRef name,
+                             OTF2_IoFileRef file, OTF2_IoParadigmRef paradigm, OTF2_IoHandleFlag,
+                             OTF2_CommRef comm, OTF2_IoHandleRef) {
+  Context& ctx = Ctx(user);
+  if (trace::IoHandle* h = Slot(ctx, ctx.defs.io_handles, self, "I/O handle")) {
+    h->name = name;
+    h->file = file == OTF2_UNDEFINED_IO_FILE ? trace::kNone : file;
+    h->paradigm = paradigm;
+    h->comm = comm == OTF2_UNDEFINED_COMM ? trace::kNone : comm;
+  }
+  return Stop(ctx);
+}
+
 OTF2_CallbackCode OnCartDimension(void* user, OTF2_CartDimensionRef self, OTF2_StringRef name,
                                   uint32_t size, OTF2_CartPeriodicity periodic) {
   Context& ctx = Ctx(user);
@@ -319,6 +361,10 @@ Result<uint64_t> ReadGlobalDefinitions(OTF2_Reader* reader, trace::Definitions& 
   OTF2_GlobalDefReaderCallbacks_SetInterCommCallback(cb, OnInterComm);
   OTF2_GlobalDefReaderCallbacks_SetParameterCallback(cb, OnParameter);
   OTF2_GlobalDefReaderCallbacks_SetRmaWinCallback(cb, OnRmaWin);
+  OTF2_GlobalDefReaderCallbacks_SetIoParadigmCallback(cb, OnIoParadigm);
+  OTF2_GlobalDefReaderCallbacks_SetIoRegularFileCallback(cb, OnIoRegularFile);
+  OTF2_GlobalDefReaderCallbacks_SetIoDirectoryCallback(cb, OnIoDirectory);
+  OTF2_GlobalDefReaderCallbacks_SetIoHandleCallback(cb, OnIoHandle);
   OTF2_GlobalDefReaderCallbacks_SetCartDimensionCallback(cb, OnCartDimension);
   OTF2_GlobalDefReaderCallbacks_SetCartTopologyCallback(cb, OnCartTopology);
   OTF2_GlobalDefReaderCallbacks_SetCartCoordinateCallback(cb, OnCartCoordinate);

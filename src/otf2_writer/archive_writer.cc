@@ -136,6 +136,20 @@ uint32_t ArchiveWriter::DefineAttribute(std::string_view name, uint8_t otf2_type
   return static_cast<uint32_t>(attributes_.size() - 1);
 }
 
+uint32_t ArchiveWriter::DefineIoFile(std::string_view name, uint32_t scope) {
+  auto [it, inserted] = io_file_ids_.try_emplace({std::string(name), scope}, 0);
+  if (inserted) {
+    it->second = static_cast<uint32_t>(io_files_.size());
+    io_files_.push_back(IoFileDef{DefineString(name), scope});
+  }
+  return it->second;
+}
+
+uint32_t ArchiveWriter::DefineMpiIoHandle(std::string_view name, uint32_t file, uint32_t comm) {
+  io_handles_.push_back(IoHandleDef{DefineString(name), file, comm});
+  return static_cast<uint32_t>(io_handles_.size() - 1);
+}
+
 uint32_t ArchiveWriter::DefineMpiWorld(const std::vector<uint64_t>& locations) {
   mpi_world_group_ = DefineGroup("", OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI, locations);
   std::vector<uint64_t> ranks(locations.size());
@@ -221,7 +235,25 @@ Status ArchiveWriter::WriteDefinitions(uint64_t resolution, uint64_t global_offs
   for (uint32_t i = 0; i < attributes_.size(); ++i) {
     OTF2_GlobalDefWriter_WriteAttribute(defs, i, attributes_[i].name, empty, attributes_[i].type);
   }
+  WriteIoDefinitions(defs);
   return OkStatus();
+}
+
+void ArchiveWriter::WriteIoDefinitions(OTF2_GlobalDefWriter* defs) {
+  if (io_handles_.empty()) return;
+  // Score-P's MPI I/O paradigm: identification "MPI-IO", name "MPI I/O", parallel.
+  constexpr OTF2_IoParadigmRef kMpiIo = 0;
+  OTF2_GlobalDefWriter_WriteIoParadigm(defs, kMpiIo, DefineString("MPI-IO"),
+                                       DefineString("MPI I/O"), OTF2_IO_PARADIGM_CLASS_PARALLEL,
+                                       OTF2_IO_PARADIGM_FLAG_NONE, 0, nullptr, nullptr, nullptr);
+  for (uint32_t i = 0; i < io_files_.size(); ++i) {
+    OTF2_GlobalDefWriter_WriteIoRegularFile(defs, i, io_files_[i].name, io_files_[i].scope);
+  }
+  for (uint32_t i = 0; i < io_handles_.size(); ++i) {
+    const IoHandleDef& h = io_handles_[i];
+    OTF2_GlobalDefWriter_WriteIoHandle(defs, i, h.name, h.file, kMpiIo, OTF2_IO_HANDLE_FLAG_NONE,
+                                       h.comm, OTF2_UNDEFINED_IO_HANDLE);
+  }
 }
 
 void ArchiveWriter::AddClockOffset(uint64_t location, uint64_t time, int64_t offset) {
@@ -232,6 +264,10 @@ Status ArchiveWriter::Close(uint64_t resolution, uint64_t global_offset) {
   if (closed_) return OkStatus();
   // Strings that the definitions themselves need must exist before they are written.
   DefineString("");
+  if (!io_handles_.empty()) {
+    DefineString("MPI-IO");
+    DefineString("MPI I/O");
+  }
   for (auto& [loc, writer] : writers_) {
     event_counts_[loc] = writer->events_written();
     end_time_ = std::max(end_time_, writer->last_time());

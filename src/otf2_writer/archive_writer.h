@@ -75,6 +75,11 @@ class ArchiveWriter {
   uint32_t DefineRmaWindow(std::string_view name, uint32_t comm,
                            OTF2_RmaWinFlag flags = OTF2_RMA_WIN_FLAG_NONE);
   uint32_t DefineAttribute(std::string_view name, OTF2_Type type);
+  // MPI-IO, as Score-P defines it: a regular file (interned by name and scope, a system tree
+  // node), and a handle of the "MPI-IO" I/O paradigm (defined with the first handle) on it,
+  // opened over `comm` (OTF2_UNDEFINED_COMM if unknown).
+  uint32_t DefineIoFile(std::string_view name, uint32_t scope);
+  uint32_t DefineMpiIoHandle(std::string_view name, uint32_t file, uint32_t comm);
 
   // Convenience for MPI traces: one COMM_LOCATIONS group over `locations` (world rank order),
   // a COMM_GROUP of all ranks and the communicator MPI_COMM_WORLD; returns the communicator id.
@@ -113,6 +118,7 @@ class ArchiveWriter {
  private:
   ArchiveWriter() = default;
   Status WriteDefinitions(uint64_t resolution, uint64_t global_offset);
+  void WriteIoDefinitions(OTF2_GlobalDefWriter* defs);
 
   struct RegionDef {
     uint32_t name;
@@ -151,6 +157,15 @@ class ArchiveWriter {
     uint32_t name;
     uint8_t type;
   };
+  struct IoFileDef {
+    uint32_t name;
+    uint32_t scope;
+  };
+  struct IoHandleDef {
+    uint32_t name;
+    uint32_t file;
+    uint32_t comm;
+  };
 
   OTF2_Archive* archive_ = nullptr;
   Buffering buffering_;
@@ -170,6 +185,9 @@ class ArchiveWriter {
   std::vector<CommDef> comms_;
   std::vector<WindowDef> windows_;
   std::vector<AttributeDef> attributes_;
+  std::vector<IoFileDef> io_files_;
+  std::map<std::pair<std::string, uint32_t>, uint32_t> io_file_ids_;
+  std::vector<IoHandleDef> io_handles_;
   uint32_t mpi_world_group_ = OTF2_UNDEFINED_UINT32;      // the COMM_LOCATIONS group
   std::map<OTF2_Paradigm, uint32_t> paradigm_locations_;  // other paradigms' COMM_LOCATIONS
   std::map<uint64_t, std::unique_ptr<EventWriter>> writers_;

@@ -186,6 +186,31 @@ void EventWriter::RmaOpCompleteRemote(uint64_t time, uint32_t window, uint64_t m
   OTF2_EvtWriter_RmaOpCompleteRemote(writer_, TakeAttributes(time), time, window, matching);
 }
 
+void EventWriter::IoCreateHandle(uint64_t time, uint32_t handle, OTF2_IoAccessMode mode,
+                                 OTF2_IoCreationFlag creation, OTF2_IoStatusFlag status) {
+  OTF2_EvtWriter_IoCreateHandle(writer_, TakeAttributes(time), time, handle, mode, creation,
+                                status);
+}
+
+void EventWriter::IoDestroyHandle(uint64_t time, uint32_t handle) {
+  OTF2_EvtWriter_IoDestroyHandle(writer_, TakeAttributes(time), time, handle);
+}
+
+void EventWriter::IoOperationBegin(uint64_t time, uint32_t handle, OTF2_IoOperationMode mode,
+                                   OTF2_IoOperationFlag flags, uint64_t bytes, uint64_t matching) {
+  OTF2_EvtWriter_IoOperationBegin(writer_, TakeAttributes(time), time, handle, mode, flags, bytes,
+                                  matching);
+}
+
+void EventWriter::IoOperationIssued(uint64_t time, uint32_t handle, uint64_t matching) {
+  OTF2_EvtWriter_IoOperationIssued(writer_, TakeAttributes(time), time, handle, matching);
+}
+
+void EventWriter::IoOperationComplete(uint64_t time, uint32_t handle, uint64_t bytes,
+                                      uint64_t matching) {
+  OTF2_EvtWriter_IoOperationComplete(writer_, TakeAttributes(time), time, handle, bytes, matching);
+}
+
 void EventWriter::ThreadFork(uint64_t time, OTF2_Paradigm model, uint32_t threads) {
   OTF2_EvtWriter_ThreadFork(writer_, TakeAttributes(time), time, model, threads);
 }

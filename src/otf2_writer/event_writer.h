@@ -64,6 +64,14 @@ class EventWriter {
   void RmaOpTest(uint64_t time, uint32_t window, uint64_t matching);
   void RmaOpCompleteRemote(uint64_t time, uint32_t window, uint64_t matching);
 
+  void IoCreateHandle(uint64_t time, uint32_t handle, OTF2_IoAccessMode mode,
+                      OTF2_IoCreationFlag creation, OTF2_IoStatusFlag status);
+  void IoDestroyHandle(uint64_t time, uint32_t handle);
+  void IoOperationBegin(uint64_t time, uint32_t handle, OTF2_IoOperationMode mode,
+                        OTF2_IoOperationFlag flags, uint64_t bytes, uint64_t matching);
+  void IoOperationIssued(uint64_t time, uint32_t handle, uint64_t matching);
+  void IoOperationComplete(uint64_t time, uint32_t handle, uint64_t bytes, uint64_t matching);
+
   void ThreadFork(uint64_t time, OTF2_Paradigm model, uint32_t threads);
   void ThreadJoin(uint64_t time, OTF2_Paradigm model);
   void ThreadTeamBegin(uint64_t time, uint32_t team);

@@ -228,6 +228,15 @@ std::string ToJson(const Report& report) {
                      {"repeated", s.probes_repeated},
                      {"unlinked", s.probes_unlinked},
                      {"unresolved", s.probes_unresolved}}}};
+  json& file_io = j["file_io"] = json::array();
+  for (const FileIo& f : report.file_io) {
+    file_io.push_back({{"file", f.file},
+                       {"location", f.location},
+                       {"reads", f.reads},
+                       {"writes", f.writes},
+                       {"bytes_read", f.bytes_read},
+                       {"bytes_written", f.bytes_written}});
+  }
   if (const std::optional<CriticalPathSummary>& cp = report.critical_path) {
     j["critical_path"] = {{"length", cp->length},
                           {"window", {{"begin", cp->window_begin}, {"end", cp->window_end}}},

@@ -1,6 +1,7 @@
 #include "report/report.h"
 
 #include <algorithm>
+#include <tuple>
 
 namespace cw::report {
 
@@ -82,6 +83,21 @@ TraceSummary Summarize(const trace::Trace& trace, const TraceFacts& facts,
   return s;
 }
 
+std::vector<FileIo> NamedFileIo(const trace::Definitions& defs,
+                                const std::vector<trace::FileIoUse>& uses) {
+  std::vector<FileIo> rows;
+  rows.reserve(uses.size());
+  for (const trace::FileIoUse& u : uses) {
+    const bool named = u.file < defs.io_files.size() && defs.io_files[u.file].defined;
+    rows.push_back(FileIo{named ? std::string(defs.str(defs.io_files[u.file].name)) : "",
+                          u.location, u.reads, u.writes, u.bytes_read, u.bytes_written});
+  }
+  std::sort(rows.begin(), rows.end(), [](const FileIo& a, const FileIo& b) {
+    return std::tie(a.file, a.location) < std::tie(b.file, b.location);
+  });
+  return rows;
+}
+
 double ToReportUnit(MetricId metric, double stored, const trace::Trace& trace) {
   if (analysis::Metric(metric).unit == analysis::MetricUnit::kSeconds) {
     return stored / static_cast<double>(trace.defs.clock.resolution);
@@ -112,6 +128,10 @@ TraceFacts TraceFactsOf(const trace::Trace& trace, const match::SyncGraph& graph
   facts.matching = graph.stats;
   facts.diagnostics.Merge(trace.diagnostics);
   facts.diagnostics.Merge(graph.diagnostics);
+  for (uint32_t loc = 0; loc < trace.location_count(); ++loc) {
+    std::vector<trace::FileIoUse> uses = trace::FileIoOf(trace, loc);
+    facts.file_io.insert(facts.file_io.end(), uses.begin(), uses.end());
+  }
   return facts;
 }
 
@@ -167,6 +187,7 @@ Report BuildReport(const trace::Trace& trace, const TraceFacts& facts,
   }
   r.instance_counts = waitstates.instance_counts;
   r.matching = facts.matching;
+  r.file_io = NamedFileIo(trace.defs, facts.file_io);
   if (analysis.critical_path) r.critical_path = SummarizePath(trace, *analysis.critical_path);
   const analysis::PopEfficiency& pop = analysis.pop;
   r.pop = PopSummary{

@@ -21,6 +21,7 @@
 #include "clock/controlled_logical_clock.h"
 #include "match/sync_graph.h"
 #include "report/advice_section.h"
+#include "trace/file_io.h"
 #include "trace/trace.h"
 
 namespace cw::report {
@@ -42,6 +43,17 @@ struct TraceSummary {
   // How each rank's recording ended, by world rank, where the tracer noted it ("finalized",
   // "abort", "signal 11", "fatal error handler MPI_ERR_RANK: invalid rank", ...).
   std::vector<std::pair<uint32_t, std::string>> rank_endings;
+};
+
+// What one location read and wrote in one file (trace/file_io.h), with the file's name ("" when
+// its handle names none).
+struct FileIo {
+  std::string file;
+  uint32_t location = 0;
+  uint64_t reads = 0;
+  uint64_t writes = 0;
+  uint64_t bytes_read = 0;
+  uint64_t bytes_written = 0;
 };
 
 struct Location {
@@ -135,6 +147,7 @@ struct Report {
   std::optional<CriticalPathSummary> critical_path;  // absent without root-cause analysis
   std::optional<ClockCorrectionSummary> clock_correction;
   PopSummary pop;
+  std::vector<FileIo> file_io;               // by file name, then location
   std::optional<AdviceReport> advice;        // the automatic bottleneck analysis, if it ran
   std::vector<DiagnosticEntry> diagnostics;  // reader, matching and analysis, worst first
 
@@ -156,7 +169,8 @@ struct Report {
 struct TraceFacts {
   std::vector<trace::LocationSpan> spans;  // every location
   match::MatchStats matching;
-  Diagnostics diagnostics;  // the reader's, then the matcher's
+  Diagnostics diagnostics;                // the reader's, then the matcher's
+  std::vector<trace::FileIoUse> file_io;  // every location's, in any order
 };
 TraceFacts TraceFactsOf(const trace::Trace& trace, const match::SyncGraph& graph);
 

@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "base/utf8.h"
+#include "report/internal/file_io_text.h"
 #include "report/output_file.h"
 #include "report/wait_patterns.h"
 
@@ -551,6 +552,7 @@ std::string ToSummaryText(const Report& raw) {
   RootCauseSection(report, out);
   CriticalPathSection(report, out);
   CommunicationSection(report, out);
+  internal::AppendFileIoLines(report, out);
   NextSection(report, raw.trace.path, out);
   DiagnosticsSection(report, out);
   return out;

@@ -39,6 +39,22 @@ uint32_t Definitions::FindRegion(std::string_view name) const {
   return kNone;
 }
 
+bool Definitions::IsMpiIoHandle(uint32_t handle) const {
+  if (handle >= io_handles.size() || !io_handles[handle].defined) return false;
+  const uint32_t p = io_handles[handle].paradigm;
+  if (p >= io_paradigms.size() || !io_paradigms[p].defined) return false;
+  // Score-P's MPI-IO paradigm: identification "MPI-IO" (some versions name it "MPI I/O").
+  return str(io_paradigms[p].identification).find("MPI") != std::string_view::npos ||
+         str(io_paradigms[p].name).find("MPI") != std::string_view::npos;
+}
+
+std::string_view Definitions::IoFileName(uint32_t handle) const {
+  if (handle >= io_handles.size()) return {};
+  const uint32_t file = io_handles[handle].file;
+  return file < io_files.size() && io_files[file].defined ? str(io_files[file].name)
+                                                          : std::string_view();
+}
+
 uint32_t Definitions::RankOfLocation(uint32_t location) const {
   if (location >= locations.size()) return kNone;
   uint32_t group = locations[location].group;

@@ -166,6 +166,30 @@ struct CartTopology {
   std::vector<std::pair<uint32_t, std::vector<uint32_t>>> coordinates;  // (rank, coordinates)
 };
 
+// I/O, as Score-P records it: a paradigm ("MPI-IO", "POSIX", "ISOC"), the files and
+// directories it accesses (IoRegularFile and IoDirectory share one id space), and the handles
+// that I/O operations name.
+struct IoParadigm {
+  bool defined = false;
+  uint32_t identification = kNone;
+  uint32_t name = kNone;
+  bool parallel = false;  // OTF2_IO_PARADIGM_CLASS_PARALLEL
+};
+
+struct IoFile {
+  bool defined = false;
+  uint32_t name = kNone;
+  bool directory = false;
+};
+
+struct IoHandle {
+  bool defined = false;
+  uint32_t name = kNone;
+  uint32_t file = kNone;
+  uint32_t paradigm = kNone;
+  uint32_t comm = kNone;
+};
+
 struct ClockProperties {
   bool defined = false;
   uint64_t resolution = 1;  // ticks per second
@@ -189,6 +213,9 @@ class Definitions {
   std::vector<Attribute> attributes;
   std::vector<CartDimension> cart_dimensions;
   std::vector<CartTopology> cart_topologies;
+  std::vector<IoParadigm> io_paradigms;
+  std::vector<IoFile> io_files;
+  std::vector<IoHandle> io_handles;
   ClockProperties clock;
   std::string creator;       // the program that wrote the trace, when known
   std::string otf2_version;  // "major.minor.bugfix" of the writer
@@ -224,6 +251,11 @@ class Definitions {
 
   // The id of the region with this name, or kNone.
   uint32_t FindRegion(std::string_view name) const;
+
+  // Whether `handle` belongs to MPI-IO (its paradigm's identification is Score-P's "MPI-IO").
+  bool IsMpiIoHandle(uint32_t handle) const;
+  // The name of the file behind `handle`, or "" if none is defined.
+  std::string_view IoFileName(uint32_t handle) const;
 
   // The MPI rank of a location (its group's rank), or kNone.
   uint32_t RankOfLocation(uint32_t location) const;

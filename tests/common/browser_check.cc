@@ -73,10 +73,11 @@ LoadedPage LoadInBrowser(const std::string& page) {
   return out;
 }
 
-void ExpectReportDrawn(const Analysis& a, const std::string& name, bool expect_waits) {
+LoadedPage ExpectReportDrawn(const Analysis& a, const std::string& name, bool expect_waits) {
   const std::string page = testing::MakeTempDir("html-" + name) + "/report.html";
   Status written = report::WriteHtmlReport(a.report, a.trace, a.graph, page);
-  ASSERT_TRUE(written) << written.error().message();
+  EXPECT_TRUE(written) << written.error().message();
+  if (!written) return {};
   EXPECT_LT(fs::file_size(page), 5u * 1000 * 1000) << "report.html must stay under 5 MB";
   LoadedPage loaded = LoadInBrowser(page);
   EXPECT_NE(loaded.dom.find("data-status=\"ok\""), std::string::npos) << loaded.dom.substr(0, 400);
@@ -94,6 +95,7 @@ void ExpectReportDrawn(const Analysis& a, const std::string& name, bool expect_w
     EXPECT_GT(RectsIn(loaded.dom, "chart-histogram"), 0u);
   }
   Screenshots(page, name);
+  return loaded;
 }
 
 }  // namespace cw::test

@@ -22,6 +22,7 @@ size_t Count(const std::string& text, const std::string& what);
 // Writes the report of `a` as report.html, loads it and checks that it drew every section
 // without a console message, that it stays under 5 MB, and that the charts hold shapes (the
 // waiting heat map and the timelines only if `expect_waits`); keeps screenshots named `name`.
-void ExpectReportDrawn(const Analysis& a, const std::string& name, bool expect_waits);
+// Returns the page as loaded, for checks of its own.
+LoadedPage ExpectReportDrawn(const Analysis& a, const std::string& name, bool expect_waits);
 
 }  // namespace cw::test

@@ -449,6 +449,30 @@ TEST(TracedProgramsTest, FortranWithUseMpiF08) {
   EXPECT_EQ(Count(info, "MPI_ISEND_COMPLETE"), 2u);
 }
 
+// MPI-IO from Fortran: the file name arrives as a CHARACTER argument with its length hidden
+// after the others, padded with blanks; the tracer passes both on unchanged (the program reads
+// back what it wrote) and records the handle under the name without the padding. Each rank
+// writes 10 integers (40 bytes) individually and reads them back collectively.
+TEST(TracedProgramsTest, FortranMpiIoKeepsItsFileName) {
+  std::string output;
+  const std::string dir = TraceProgram("fortran_io", 2, "", "", &output);
+  EXPECT_NE(output.find("read back 1090"), std::string::npos) << output;
+  ExpectOtf2PrintReads(dir);
+  const json report = Analyze(dir);
+  EXPECT_EQ(MetricTotal(report, "mpi_file_iwbytes", "MPI_File_write_at"), 2 * 40.0);
+  EXPECT_EQ(MetricTotal(report, "mpi_file_crbytes", "MPI_File_read_at_all"), 2 * 40.0);
+  EXPECT_EQ(MetricTotal(report, "visits", "MPI_File_delete"), 1.0);
+  ASSERT_EQ(report["file_io"].size(), 2u);
+  for (const json& f : report["file_io"]) {
+    const std::string name = f["file"].get<std::string>();
+    EXPECT_EQ(name.substr(name.rfind('/') + 1), "causeway-fortran-io.dat") << f;
+    EXPECT_EQ(f["reads"].get<uint64_t>(), 1u);
+    EXPECT_EQ(f["writes"].get<uint64_t>(), 1u);
+    EXPECT_EQ(f["bytes_read"].get<uint64_t>(), 40u);
+    EXPECT_EQ(f["bytes_written"].get<uint64_t>(), 40u);
+  }
+}
+
 TEST(TracedProgramsTest, FortranWithMpifH) {
   const std::string dir = TraceProgram("fortran_mpif", 2);
   ExpectOtf2PrintReads(dir);

@@ -163,7 +163,9 @@ TEST(TransparencyTest, IntercommunicatorMessagesMatchTheirPartnersInTheOtherGrou
 
 // mpi_io.c on 2 ranks: every MPI-IO call is a region of its own (visits per rank as the
 // program makes them, MPI_File_delete on rank 0 only), its time is in the File I/O categories
-// (individual reads and writes, collective ones), and the program reads back what it wrote.
+// (individual reads and writes, collective ones), its operations and bytes are OTF2 I/O records
+// that give Scalasca's mpi_file_* metrics and the report's bytes per rank and file, and the
+// program reads back what it wrote.
 TEST(TransparencyTest, MpiIoCallsAreRecordedAsFileIo) {
   const std::string dir = ExpectTransparent("mpi_io", 2);
   const json report = Analyze(dir);
@@ -198,6 +200,37 @@ TEST(TransparencyTest, MpiIoCallsAreRecordedAsFileIo) {
   EXPECT_GT(MetricTotal(report, "mpi_io_individual"), 0.0);
   EXPECT_GT(MetricTotal(report, "mpi_io_collective"), 0.0);
   for (const json& d : report["diagnostics"]) EXPECT_NE(d["severity"], "error") << d;
+
+  // Operations and bytes: every read and write moves 64 ints, 256 bytes. Per rank:
+  //   individual writes: write_at, iwrite_at (completed by MPI_Wait), write          = 3
+  //   individual reads:  read_at, iread (completed by MPI_Wait), read                = 3
+  //   collective writes: write_at_all, write_all twice (the second through the view),
+  //                      write_at_all_begin/end (one operation), write_ordered       = 5
+  //   collective reads:  read_at_all, read_all, read_all_begin/end, read_ordered     = 4
+  //   MPI_File_sync: a collective operation that moves no bytes                      = 1
+  const std::map<std::string, double> per_rank_io = {
+      {"mpi_file_ops", 16},          {"mpi_file_iops", 6},          {"mpi_file_irops", 3},
+      {"mpi_file_iwops", 3},         {"mpi_file_cops", 10},         {"mpi_file_crops", 4},
+      {"mpi_file_cwops", 5},         {"mpi_file_bytes", 15 * 256},  {"mpi_file_ibytes", 6 * 256},
+      {"mpi_file_irbytes", 3 * 256}, {"mpi_file_iwbytes", 3 * 256}, {"mpi_file_cbytes", 9 * 256},
+      {"mpi_file_crbytes", 4 * 256}, {"mpi_file_cwbytes", 5 * 256}};
+  for (const auto& [metric, value] : per_rank_io) {
+    EXPECT_EQ(MetricTotal(report, metric), 2 * value) << metric;
+  }
+  // Split collectives count under their _begin call; non-blocking ones under their start.
+  EXPECT_EQ(MetricTotal(report, "mpi_file_cwops", "MPI_File_write_at_all_begin"), 2.0);
+  EXPECT_EQ(MetricTotal(report, "mpi_file_irbytes", "MPI_File_iread"), 2.0 * 256);
+  // Per rank and file: one file, whose name the program chose, 7 reads and 8 writes each.
+  ASSERT_EQ(report["file_io"].size(), 2u);
+  for (uint64_t rank = 0; rank < 2; ++rank) {
+    const json& f = report["file_io"][rank];
+    EXPECT_NE(f["file"].get<std::string>().find("/causeway-mpi-io-"), std::string::npos) << f;
+    EXPECT_EQ(f["location"].get<uint64_t>(), rank);
+    EXPECT_EQ(f["reads"].get<uint64_t>(), 7u);
+    EXPECT_EQ(f["writes"].get<uint64_t>(), 8u);
+    EXPECT_EQ(f["bytes_read"].get<uint64_t>(), 7u * 256);
+    EXPECT_EQ(f["bytes_written"].get<uint64_t>(), 8u * 256);
+  }
 }
 
 // standard_corners.c on 4 ranks: derived datatypes and MPI_BOTTOM, a generalized request,

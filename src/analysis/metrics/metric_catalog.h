@@ -116,6 +116,22 @@ enum class MetricId : uint16_t {
   kBytesRma,
   kBytesPut,
   kBytesGet,
+  // MPI file operations and their bytes (Scalasca's MPI_FILE_* patterns, which Scalasca 2.6
+  // defines but leaves uncomputed): individual and collective, reads and writes.
+  kMpiFileOps,
+  kMpiFileIops,
+  kMpiFileIrops,
+  kMpiFileIwops,
+  kMpiFileCops,
+  kMpiFileCrops,
+  kMpiFileCwops,
+  kMpiFileBytes,
+  kMpiFileIbytes,
+  kMpiFileIrbytes,
+  kMpiFileIwbytes,
+  kMpiFileCbytes,
+  kMpiFileCrbytes,
+  kMpiFileCwbytes,
   // Delay costs: the waiting time a delay caused, charged to the delaying call paths.
   kDelay,
   kDelayMpi,

@@ -9,6 +9,7 @@
 #include <tuple>
 #include <utility>
 
+#include "measure/export/internal/io_definitions.h"
 #include "measure/export/internal/raw_definitions.h"
 #include "measure/raw/raw_format.h"
 #include "otf2_writer/archive_writer.h"
@@ -18,7 +19,9 @@ namespace cw::measure {
 using internal::ClockMap;
 using internal::ClockPoint;
 using internal::CommDef;
+using internal::DefineRankFiles;
 using internal::GroupDef;
+using internal::kNoIoHandle;
 using internal::kSelfCommId;
 using internal::kUndefinedRegion;
 using internal::RankDefs;
@@ -71,6 +74,7 @@ struct RankContext {
   const std::vector<uint32_t>& comms;
   const std::vector<uint32_t>& windows;
   const std::vector<uint32_t>& groups;
+  const std::vector<uint32_t>& files;  // I/O handles
   uint32_t world = 0;
   const TimerMap& timer;
   const ClockMap& clock;
@@ -91,6 +95,7 @@ struct RankContext {
   uint32_t Group(uint32_t local) const {
     return local < groups.size() ? groups[local] : kNoDefinition;
   }
+  uint32_t File(uint32_t local) const { return local < files.size() ? files[local] : kNoIoHandle; }
 };
 
 // Writes the raw events file `path` of one of the rank's threads (`thread`: not the one that
@@ -127,6 +132,12 @@ void ExportStream(const std::string& path, bool thread, const RankContext& rank,
       if (is_rma && (rank.Window(e.a) == kNoDefinition ||
                      (e.kind == RawKind::kRmaGroupSync && rank.Group(e.b) == kNoDefinition))) {
         ++summary.invalid_records;  // a window or group nobody defined: damaged, left out
+        continue;
+      }
+      const bool is_io =
+          e.kind >= RawKind::kIoCreateHandle && e.kind <= RawKind::kIoOperationComplete;
+      if (is_io && rank.File(e.a) == kNoIoHandle) {
+        ++summary.invalid_records;  // a file nobody defined: damaged, left out
         continue;
       }
       const uint32_t remote = e.b == kNoRank ? OTF2_UNDEFINED_UINT32 : e.b;
@@ -238,6 +249,24 @@ void ExportStream(const std::string& path, bool thread, const RankContext& rank,
           break;
         case RawKind::kMeasurementOnOff:
           out.MeasurementOnOff(t, e.a != 0);
+          break;
+        case RawKind::kIoCreateHandle:
+          out.IoCreateHandle(t, rank.File(e.a), static_cast<OTF2_IoAccessMode>(e.b),
+                             static_cast<OTF2_IoCreationFlag>(e.x),
+                             static_cast<OTF2_IoStatusFlag>(e.c));
+          break;
+        case RawKind::kIoDestroyHandle:
+          out.IoDestroyHandle(t, rank.File(e.a));
+          break;
+        case RawKind::kIoOperationBegin:
+          out.IoOperationBegin(t, rank.File(e.a), static_cast<OTF2_IoOperationMode>(e.c),
+                               static_cast<OTF2_IoOperationFlag>(e.b), e.x, e.y);
+          break;
+        case RawKind::kIoOperationIssued:
+          out.IoOperationIssued(t, rank.File(e.a), e.y);
+          break;
+        case RawKind::kIoOperationComplete:
+          out.IoOperationComplete(t, rank.File(e.a), e.x, e.y);
           break;
         default:
           ++summary.invalid_records;
@@ -438,6 +467,12 @@ Result<ExportSummary> ExportRawTrace(const std::string& dir) {
     }
   }
 
+  std::vector<std::vector<uint32_t>> file_of(static_cast<size_t>(ranks));
+  for (int r = 0; r < ranks; ++r) {
+    file_of[static_cast<size_t>(r)] = DefineRankFiles(*archive, defs[static_cast<size_t>(r)],
+                                                      comm_of[static_cast<size_t>(r)], machine);
+  }
+
   // Ranks on one node share its monotonic clock: they keep their timestamps as they are on rank
   // 0's node, and elsewhere take the offsets the node's first rank measured, so that measuring
   // noise never moves ranks of one node against each other.
@@ -531,6 +566,7 @@ Result<ExportSummary> ExportRawTrace(const std::string& dir) {
                            comm_of[static_cast<size_t>(r)],
                            window_of[static_cast<size_t>(r)],
                            group_of[static_cast<size_t>(r)],
+                           file_of[static_cast<size_t>(r)],
                            world,
                            *timer_or,
                            clock,

@@ -62,6 +62,13 @@ enum class RawKind : uint8_t {
   // The rank stopped recording at its share of the size limit (a = 0), and took it up again
   // for MPI_Finalize (a = 1): OTF2's MeasurementOnOff.
   kMeasurementOnOff,
+  // MPI-IO, as Score-P records it (OTF2's I/O records): a = file handle (local id of a "file"
+  // definition line), y = matching id of an operation.
+  kIoCreateHandle,       // b = OTF2 access mode, c = OTF2 status flags, x = OTF2 creation flags
+  kIoDestroyHandle,      // (at MPI_File_close)
+  kIoOperationBegin,     // b = OTF2 operation flags, c = OTF2 operation mode, x = bytes asked
+  kIoOperationIssued,    // a non-blocking or split operation left its starting call
+  kIoOperationComplete,  // x = bytes transferred
 };
 
 inline constexpr uint32_t kNoRank = 0xFFFFFFFFu;
@@ -82,6 +89,8 @@ inline constexpr uint32_t kNoRank = 0xFFFFFFFFu;
 //                                          as the PEs START + i * 2^LOGSTRIDE, i < SIZE, see it)
 //   group LOCAL N R0 ... R(N-1)            a process group (of MPI_Win_post/start), world ranks
 //   region ID NAME                         a user region
+//   file LOCAL COMM NAME                   an MPI file handle, opened on the communicator COMM
+//                                          (local id; -1: not seen opened) for the file NAME
 //   unbalanced_regions N
 //   end EVENTS UNRECORDED FLUSHES FLUSH_NS ok|lost      after MPI_Finalize
 //   size_limit BYTES TIME                  the rank stopped recording at its share, BYTES, of

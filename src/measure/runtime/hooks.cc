@@ -41,6 +41,9 @@ void Complete(MPI_Request handle, const MPI_Status* status) {
       Record(RawKind::kNonBlockingCollectiveComplete, p.comm, p.root, static_cast<uint32_t>(p.id),
              p.bytes, p.received, p.op);
       return;
+    case RequestKind::kFileIo:
+      Record(RawKind::kIoOperationComplete, p.comm, 0, 0, ReceivedBytes(status), p.id);
+      return;
     case RequestKind::kUntraced:
       return;
     case RequestKind::kReceive:
@@ -68,7 +71,7 @@ void Tested() {
   for (MPI_Request handle : T().saved) {
     if (handle == MPI_REQUEST_NULL) continue;
     const PendingRequest* p = s.requests.Oldest(handle);
-    if (p != nullptr && p->kind != RequestKind::kUntraced)
+    if (p != nullptr && p->kind != RequestKind::kUntraced && p->kind != RequestKind::kFileIo)
       Record(RawKind::kRequestTest, 0, 0, 0, 0, p->id);
   }
 }

@@ -158,4 +158,27 @@ void Put(int count, MPI_Datatype type, int target, MPI_Win win);
 void Get(int count, MPI_Datatype type, int target, MPI_Win win);
 void Atomic(OTF2_RmaAtomicType type, uint64_t sent, uint64_t received, int target, MPI_Win win);
 
+// MPI-IO (io_hooks.cc), recorded as Score-P records it: a handle per opened file
+// (IoCreateHandle at MPI_File_open, IoDestroyHandle at MPI_File_close) and each read, write or
+// sync as an operation that begins when its call is entered (IoOperationBegin with the bytes
+// asked for) and completes with the bytes the status reports (IoOperationComplete): in the call
+// for blocking ones, in the completion call (MPI_Wait, ...) for non-blocking ones, in the _end
+// call for split collectives. A handle causeway did not see opened (from Fortran) is defined
+// on first use, without its file's name.
+enum class IoMode : uint8_t {
+  kRead = OTF2_IO_OPERATION_MODE_READ,
+  kWrite = OTF2_IO_OPERATION_MODE_WRITE,
+};
+enum class IoAccess : uint8_t { kIndividual, kCollective };
+void FileOpened(MPI_Comm comm, const char* filename, int amode, const MPI_File* fh);
+void SaveFile(const MPI_File* fh);  // before MPI_File_close: the handle it frees
+void FileClosed();
+void FileIo(MPI_File fh, IoMode mode, IoAccess access, int count, MPI_Datatype type,
+            const MPI_Status* status);
+void FileIoStarted(MPI_File fh, IoMode mode, IoAccess access, int count, MPI_Datatype type,
+                   const MPI_Request* request);
+void FileIoBegun(MPI_File fh, IoMode mode, int count, MPI_Datatype type);  // split: _begin
+void FileIoEnded(MPI_File fh, const MPI_Status* status);                   // split: _end
+void FileSynced(MPI_File fh);
+
 }  // namespace cw::measure::hook

@@ -17,12 +17,12 @@
 
 namespace cw::measure::hook {
 
-enum class RequestKind : uint8_t { kSend, kReceive, kCollective, kUntraced };
+enum class RequestKind : uint8_t { kSend, kReceive, kCollective, kFileIo, kUntraced };
 
 // A request from its start to its completion (persistent ones until they are freed).
 struct PendingRequest {
   uint64_t id = 0;
-  uint32_t comm = 0;
+  uint32_t comm = 0;  // file I/O: the local id of its file handle
   RequestKind kind = RequestKind::kSend;
   bool persistent = false;
   bool active = true;
@@ -76,6 +76,7 @@ struct ThreadState {
   std::vector<MPI_Request> saved;
   ProbedMessage saved_message;
   MPI_Win saved_window = MPI_WIN_NULL;  // the window MPI_Win_free is freeing
+  uint32_t saved_file = kNoRank;        // the local id of the file MPI_File_close is closing
   std::vector<MPI_Status> status_buffer;
   // Polling compaction (CallScope): where the current call's records begin; whether it polled
   // without a result (a test or probe that found nothing); where the latest such call's records
@@ -117,6 +118,11 @@ struct State {
   std::map<std::vector<int>, uint32_t> groups;  // world ranks -> local group id
   uint64_t next_rma_op = 1;
   uint64_t next_lock = 1;
+  // MPI-IO (io_hooks.cc): local ids of the open file handles, and the matching id of each
+  // handle's split collective operation between its _begin and its _end call.
+  std::unordered_map<MPI_File, uint32_t> files;
+  uint32_t next_local_file = 0;
+  std::unordered_map<uint32_t, uint64_t> split_io;
   // Threads: the level MPI provides, and the logs of the threads that record ([0] is `log`).
   int thread_level = MPI_THREAD_SINGLE;
   std::mutex mutex;

@@ -282,7 +282,8 @@ def write_wrappers(functions, out, flavour):
 HANDLE_F2C = {"MPI_Comm": "PMPI_Comm_f2c", "MPI_Datatype": "PMPI_Type_f2c",
               "MPI_Op": "PMPI_Op_f2c", "MPI_Group": "PMPI_Group_f2c",
               "MPI_Info": "PMPI_Info_f2c", "MPI_Request": "PMPI_Request_f2c",
-              "MPI_Message": "PMPI_Message_f2c", "MPI_Win": "PMPI_Win_f2c"}
+              "MPI_Message": "PMPI_Message_f2c", "MPI_Win": "PMPI_Win_f2c",
+              "MPI_File": "PMPI_File_f2c"}
 
 
 def c_type(declaration, name):
@@ -343,6 +344,9 @@ def fortran_views(f, used, count):
             before.append(f"const void* {name} = FortranBuffer({v});")
         elif t == "constint[]":
             before.append(f"const int* {name} = reinterpret_cast<const int*>({v});")
+        elif t == "constchar*":  # CHARACTER: its hidden length, trailing blanks not part of it
+            before += [f"const std::string {name}_s = FortranString({v}, {name}_len);",
+                       f"const char* {name} = {name}_s.c_str();"]
         else:
             return None
     return before, after
@@ -378,10 +382,9 @@ def fortran_wrapper(f, flavour, f08=False):
             f'extern "C" void {lower}{suffix}(MPI_Fint* ierr) {{'] + own_ierr + [
             f"  Finalizing(MpiFunction::{f.enum});",
             f"  p{lower}{suffix}(ierr);"] + (["  Finalized();"] if flavour.tag else []) + ["}", ""])
-    if any(re.search(r"\bchar\b", d) for d, _ in f.params):
-        # gfortran passes each CHARACTER argument's length as a hidden argument after the others;
-        # a wrapper that does not know their number would drop them.
-        return f"// {f.name}: no Fortran wrapper (a CHARACTER argument's hidden length)\n"
+    # gfortran passes each CHARACTER argument's length as a hidden size_t after all the others
+    # (IERROR included), in the order of the arguments: the wrapper takes them and passes them on.
+    strings = [n for d, n in f.params if re.search(r"\bchar\b", d)]
     f_before, f_after = flavour.hooks(f.before, f.tag_before), flavour.hooks(f.after, f.tag_after)
     hooks = f_before + f_after
     used = {p[1] for p in f.params if any(re.search(r"\b" + re.escape(p[1]) + r"\b", h)
@@ -391,10 +394,12 @@ def fortran_wrapper(f, flavour, f08=False):
     if views is None:
         return f"// {f.name}: no Fortran wrapper (a parameter its hooks need has no conversion)\n"
     before, after = views
-    fparams = [("void* " if "void" in d else "MPI_Fint* ") + n + "_f" for d, n in f.params]
+    fparams = [("char* " if n in strings else "void* " if "void" in d else "MPI_Fint* ") + n + "_f"
+               for d, n in f.params]
     fparams.append("MPI_Fint* ierr")
-    args = ", ".join([n + "_f" for _, n in f.params] + ["ierr"])
-    ptypes = ", ".join(p.split(" ")[0] for p in fparams)
+    fparams += ["size_t " + n + "_len" for n in strings]
+    args = ", ".join([n + "_f" for _, n in f.params] + ["ierr"] + [n + "_len" for n in strings])
+    ptypes = ", ".join(p.rsplit(" ", 1)[0] for p in fparams)
     recording = "Recording()"
     if f.filterable and not flavour.tag:
         recording += f" && !Filtered(MpiFunction::{f.enum})"
@@ -420,7 +425,7 @@ def fortran_wrapper(f, flavour, f08=False):
 def write_fortran_wrappers(functions, out, flavour):
     lines = [HEADER,
              "// Fortran (mpif.h, `use mpi`) entry points: see generate_wrappers.py.",
-             "#include <mpi.h>", "", "#include <cstddef>", "#include <cstdint>", "#include <vector>",
+             "#include <mpi.h>", "", "#include <cstddef>", "#include <cstdint>", "#include <string>", "#include <vector>",
              "", f"#include \"{hooks_header(flavour)}\"", "",
              "using namespace cw::measure;", f"using namespace {flavour.namespace};", "",
              "namespace {",
@@ -435,6 +440,11 @@ def write_fortran_wrappers(functions, out, flavour):
              "namespace {",
              "const void* FortranBuffer(const void* b) {",
              "  return &mpi_fortran_in_place_ != nullptr && b == &mpi_fortran_in_place_ ? MPI_IN_PLACE : b;",
+             "}",
+             "// A CHARACTER argument as C text: Fortran pads it with blanks to its length.",
+             "[[maybe_unused]] std::string FortranString(const char* s, size_t length) {",
+             "  while (length > 0 && s[length - 1] == ' ') --length;",
+             "  return std::string(s, length);",
              "}",
              "}  // namespace", ""]
     lines += [fortran_wrapper(f, flavour) for f in functions]

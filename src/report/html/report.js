@@ -53,7 +53,11 @@
     const facts = document.getElementById('facts');
     [['Runtime', seconds(o.pop ? o.pop.runtime : o.duration)],
      ['Processes', String(o.processes)], ['Locations', String(o.locations)],
-     ['Events', String(o.events)], ['Written by', o.creator || 'unknown']].forEach(function (f) {
+     ['Events', String(o.events)], ['Written by', o.creator || 'unknown']].concat(o.file_io ?
+       [['File I/O', o.file_io.reads + ' reads, ' + o.file_io.writes + ' writes on ' +
+         o.file_io.files + (o.file_io.files === 1 ? ' file: ' : ' files: ') +
+         bytes(o.file_io.bytes_read) + ' read, ' + bytes(o.file_io.bytes_written) +
+         ' written']] : []).forEach(function (f) {
       facts.appendChild(element('dt', f[0]));
       facts.appendChild(element('dd', f[1]));
     });

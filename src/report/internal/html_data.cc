@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <map>
 #include <numeric>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
@@ -84,10 +85,28 @@ json Overview(const Report& r) {
            {"transfer_efficiency",
             p.transfer_efficiency ? json(Round(*p.transfer_efficiency)) : json(nullptr)}};
   }
+  json file_io = nullptr;
+  if (!r.file_io.empty()) {
+    uint64_t reads = 0, writes = 0, bytes_read = 0, bytes_written = 0;
+    std::set<std::string> files;
+    for (const FileIo& f : r.file_io) {
+      reads += f.reads;
+      writes += f.writes;
+      bytes_read += f.bytes_read;
+      bytes_written += f.bytes_written;
+      files.insert(f.file);
+    }
+    file_io = {{"reads", reads},
+               {"writes", writes},
+               {"bytes_read", bytes_read},
+               {"bytes_written", bytes_written},
+               {"files", files.size()}};
+  }
   return {{"path", t.path},           {"duration", Round(t.duration)},
           {"processes", t.processes}, {"locations", t.locations},
           {"events", t.events},       {"creator", t.creator},
-          {"breakdown", breakdown},   {"pop", pop}};
+          {"breakdown", breakdown},   {"pop", pop},
+          {"file_io", file_io}};
 }
 
 // The three findings worth reading first, in words.

@@ -1,5 +1,9 @@
 #include "analysis/waitstates/internal/location_scan.h"
 
+#include <vector>
+
+#include "trace/file_io.h"
+
 namespace cw::analysis::internal {
 
 using trace::EventKind;
@@ -18,10 +22,50 @@ CallpathFlags ComputeCallpathFlags(const trace::Trace& trace) {
   return result;
 }
 
+namespace {
+
+// MPI-IO operations between their begin and their completion: the completion carries the bytes,
+// the begin the call path, mode and flags they are counted under.
+class FileOperations {
+ public:
+  explicit FileOperations(const trace::Definitions& defs) : defs_(defs) {}
+
+  void Begin(const trace::GenericPayload& p, uint32_t callpath, TrafficCounts& traffic) {
+    if (callpath == kNone || !defs_.IsMpiIoHandle(p.c)) return;
+    const auto mode = static_cast<uint8_t>(trace::IoOperationMode(p));
+    const bool collective = trace::IoOperationCollective(p);
+    traffic.FileOperation(callpath, mode, collective);
+    open_.push_back(Open{p.c, p.b, callpath, mode, collective});
+  }
+  void Complete(const trace::GenericPayload& p, TrafficCounts& traffic) {
+    for (size_t k = open_.size(); k-- > 0;) {
+      const Open& o = open_[k];
+      if (o.handle != p.c || o.matching != p.b) continue;
+      traffic.FileBytes(o.callpath, o.mode, o.collective, p.a);
+      open_.erase(open_.begin() + static_cast<std::ptrdiff_t>(k));
+      return;
+    }
+  }
+
+ private:
+  struct Open {
+    uint32_t handle;
+    uint64_t matching;
+    uint32_t callpath;
+    uint8_t mode;
+    bool collective;
+  };
+  const trace::Definitions& defs_;
+  std::vector<Open> open_;  // few at a time: blocking ones complete right after they begin
+};
+
+}  // namespace
+
 void ScanLocation(const Context& ctx, const CallpathFlags& callpaths, uint32_t location,
                   LocationOutput& out, InitFinalize::Call& init, InitFinalize::Call& finalize) {
   const trace::LocationEvents& ev = ctx.trace.location(location);
   std::span<const EventKind> kinds = ev.kinds();
+  FileOperations files(ctx.trace.defs);
   for (uint32_t i = 0; i < kinds.size(); ++i) {
     switch (kinds[i]) {
       case EventKind::kEnter: {
@@ -58,6 +102,12 @@ void ScanLocation(const Context& ctx, const CallpathFlags& callpaths, uint32_t l
         out.traffic.Rma(cp, put, put ? p.sent : p.received);
         break;
       }
+      case EventKind::kIoOperationBegin:
+        files.Begin(ev.generic(i), ev.callpath(i), out.traffic);
+        break;
+      case EventKind::kIoOperationComplete:
+        files.Complete(ev.generic(i), out.traffic);
+        break;
       default:
         break;
     }

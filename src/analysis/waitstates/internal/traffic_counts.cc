@@ -25,6 +25,16 @@ void TrafficCounts::WriteTo(LocationSeverities& severities) const {
     add(MetricId::kCommsRmaGets, c.callpath, c.gets);
     add(MetricId::kBytesPut, c.callpath, c.bytes_put);
     add(MetricId::kBytesGet, c.callpath, c.bytes_get);
+    add(MetricId::kMpiFileIops, c.callpath, c.file_iops);
+    add(MetricId::kMpiFileIrops, c.callpath, c.file_irops);
+    add(MetricId::kMpiFileIwops, c.callpath, c.file_iwops);
+    add(MetricId::kMpiFileCops, c.callpath, c.file_cops);
+    add(MetricId::kMpiFileCrops, c.callpath, c.file_crops);
+    add(MetricId::kMpiFileCwops, c.callpath, c.file_cwops);
+    add(MetricId::kMpiFileIrbytes, c.callpath, c.file_irbytes);
+    add(MetricId::kMpiFileIwbytes, c.callpath, c.file_iwbytes);
+    add(MetricId::kMpiFileCrbytes, c.callpath, c.file_crbytes);
+    add(MetricId::kMpiFileCwbytes, c.callpath, c.file_cwbytes);
   }
 }
 

@@ -47,6 +47,23 @@ class TrafficCounts {
     (put ? c.bytes_put : c.bytes_get) += bytes;
   }
 
+  // An MPI-IO operation (counted where it began) and the bytes it moved (known at completion).
+  void FileOperation(uint32_t callpath, uint8_t otf2_mode, bool collective) {
+    Counters& c = At(callpath);
+    const bool read = otf2_mode == kRead, write = otf2_mode == kWrite;
+    ++(collective ? (read    ? c.file_crops
+                     : write ? c.file_cwops
+                             : c.file_cops)
+                  : (read    ? c.file_irops
+                     : write ? c.file_iwops
+                             : c.file_iops));
+  }
+  void FileBytes(uint32_t callpath, uint8_t otf2_mode, bool collective, uint64_t bytes) {
+    Counters& c = At(callpath);
+    if (otf2_mode == kRead) (collective ? c.file_crbytes : c.file_irbytes) += bytes;
+    if (otf2_mode == kWrite) (collective ? c.file_cwbytes : c.file_iwbytes) += bytes;
+  }
+
   // Adds every count to its metric and the metric's ancestors.
   void WriteTo(LocationSeverities& severities) const;
 
@@ -57,7 +74,13 @@ class TrafficCounts {
     uint64_t syncs_recv = 0, comms_recv = 0, bytes_rcvd = 0;
     uint64_t syncs_coll = 0, cxch = 0, csrc = 0, cdst = 0, bytes_cout = 0, bytes_cin = 0;
     uint64_t puts = 0, gets = 0, bytes_put = 0, bytes_get = 0;
+    // MPI-IO: reads and writes; syncs (neither) count in their parent.
+    uint64_t file_iops = 0, file_irops = 0, file_iwops = 0, file_cops = 0, file_crops = 0,
+             file_cwops = 0;
+    uint64_t file_irbytes = 0, file_iwbytes = 0, file_crbytes = 0, file_cwbytes = 0;
   };
+  static constexpr uint8_t kRead = 0;   // OTF2_IO_OPERATION_MODE_READ
+  static constexpr uint8_t kWrite = 1;  // OTF2_IO_OPERATION_MODE_WRITE
 
   Counters& At(uint32_t callpath) {
     uint32_t& slot = slot_[callpath];

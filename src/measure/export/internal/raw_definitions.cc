@@ -107,6 +107,16 @@ RankDefs ReadDefs(const std::string& path) {
       }
       if (d.groups.size() <= g.local) d.groups.resize(g.local + 1);
       d.groups[g.local] = std::move(g);
+    } else if (key == "file") {
+      uint32_t local = 0;
+      FileDef f;
+      if (!(words >> local >> f.comm) || local >= kMaxLocalComms) {
+        damaged();  // its events are left out
+        continue;
+      }
+      std::getline(words >> std::ws, f.name);
+      if (d.files.size() <= local) d.files.resize(local + 1);
+      d.files[local] = std::move(f);
     } else if (key == "region") {
       uint32_t id = 0;
       std::string name;

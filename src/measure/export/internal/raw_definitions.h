@@ -38,6 +38,13 @@ struct GroupDef {
   std::vector<uint64_t> ranks;  // world ranks
 };
 
+// An MPI file handle: the file's name ("" if its open was not seen) and the local id of the
+// communicator that opened it (-1: unknown).
+struct FileDef {
+  long long comm = -1;
+  std::string name;
+};
+
 struct ClockPoint {
   long long local = 0;
   long long offset = 0;  // this rank's clock minus rank 0's
@@ -67,6 +74,7 @@ struct RankDefs {
   std::vector<CommDef> comms;
   std::vector<WindowDef> windows;
   std::vector<GroupDef> groups;
+  std::vector<FileDef> files;     // by local id
   std::vector<ClockPoint> clock;  // init, then finalize
   std::string ending = "no end";
   std::vector<std::pair<uint32_t, std::string>> regions;  // user regions: local id, name
