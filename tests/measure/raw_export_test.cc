@@ -224,6 +224,38 @@ TEST(RawExportTest, OneSidedRecordsNeedTheirWindowAndGroup) {
   EXPECT_NEAR(a.Total("bytes_put"), 16.0, 0.0);
 }
 
+// A buffer flush inside MPI_Isend (the recorder stamps the send with the call's Enter, but never
+// before the flush that came after it, so the raw send shares the flush's Leave time, 5000): in
+// the trace, nothing shares a time with a flush record. Scalasca moves every record stamped at or
+// before a flush's Leave behind it, which would put the send inside the flush region, where its
+// replay skips it and the matching receive waits for ever (CP2K's traces deadlocked scout.mpi
+// so). A flush whose Enter and Leave carry one time keeps them in order too.
+//   rank 0: main 1000; MPI_Isend 2000; flush 3000..5000; Isend record 5000 -> 5001; Leave
+//           MPI_Isend 5001 (raw 5000) -> 5001; flush 6000..6000 -> Leave 6001; Leave main 6001
+//           (raw 6000) -> 6002.
+TEST(RawExportTest, NothingSharesATimeWithAFlushRecord) {
+  RawRun run("raw-flush-times");
+  run.Defs(0, RankDefs(0, 1) + "end 5 0 0 0 ok\n");
+  const uint32_t isend = Region(MpiFunction::kMPI_Isend);
+  run.Events(0, {Event(1000, RawKind::kEnter, kMain), Event(2000, RawKind::kEnter, isend),
+                 Event(3000, RawKind::kEnter, measure::kFlushRegion),
+                 Event(5000, RawKind::kLeave, measure::kFlushRegion),
+                 Event(5000, RawKind::kIsend, 0, 0, 7, 8, 1), Event(5000, RawKind::kLeave, isend),
+                 Event(6000, RawKind::kEnter, measure::kFlushRegion),
+                 Event(6000, RawKind::kLeave, measure::kFlushRegion),
+                 Event(6000, RawKind::kLeave, kMain)});
+  Result<ExportSummary> s = ExportRawTrace(run.dir());
+  ASSERT_TRUE(s.has_value()) << s.error().message();
+  Analysis a = AnalyzeFile(s->anchor, 1);
+  const trace::LocationEvents& ev = a.trace.location(0);
+  ASSERT_EQ(ev.size(), 9u);
+  const uint64_t origin = ev.time(0);  // the trace's times count from its first event
+  std::vector<uint64_t> times;
+  for (uint32_t i = 0; i < ev.size(); ++i) times.push_back(ev.time(i) - origin);
+  EXPECT_EQ(times, (std::vector<uint64_t>{0, 1000, 2000, 4000, 4001, 4001, 5000, 5001, 5002}));
+  EXPECT_EQ(ev.kinds()[4], trace::EventKind::kMpiIsend);
+}
+
 TEST(RawExportTest, MissingOrDamagedRunIsAnError) {
   RawRun empty("raw-empty");
   Result<ExportSummary> none = ExportRawTrace(empty.dir());
