@@ -1,12 +1,16 @@
 #!/bin/sh
 # The tracer's overhead on a real application (docs/performance.md records its figures).
 #
-#   bench/run_application_benchmark.sh [BUILD_DIR] [RUNS] [RANKS]
+#   bench/run_application_benchmark.sh [BUILD_DIR] [RUNS] [RANKS] [APP]
 #
-# Runs LAMMPS (Debian's package) on its bundled Lennard-Jones melt example, RUNS times without
-# and RUNS times with `causeway trace`, alternating so that machine noise hits both alike, and
-# prints the wall time of each (median, fastest), the overhead of the medians, and the events
-# recorded per second. RANKS defaults to the number of CPUs: oversubscribed ranks spin in MPI
+# APP is one of Debian's packages, on a small input of ours:
+#   lammps  LAMMPS, its bundled Lennard-Jones melt example with 1250 steps (the default)
+#   qe      Quantum ESPRESSO's pw.x, an SCF of 8 silicon atoms (LDA, 40 Ry, 5x5x5 k-points)
+#   cp2k    CP2K's cp2k.popt, the energy of 8 water molecules (Quickstep, PBE, DZVP-MOLOPT)
+# Runs it RUNS times without and RUNS times with `causeway trace`, alternating so that machine
+# noise hits both alike, and prints the wall time of each (median, fastest), the overhead of the
+# medians, the events recorded, and whether the traced run printed the same result (QE's and
+# CP2K's total energy). RANKS defaults to the number of CPUs: oversubscribed ranks spin in MPI
 # calls and make the runtime mostly noise.
 set -eu
 . "$(dirname "$0")/common.sh"
@@ -14,35 +18,156 @@ set -eu
 BUILD=${1:-build}
 RUNS=${2:-5}
 RANKS=${3:-$(nproc)}
-EXAMPLE=/usr/share/lammps/examples/melt/in.melt
-if [ ! -x /usr/bin/lmp ] || [ ! -f "$EXAMPLE" ]; then
-  echo "needs Debian's lammps and lammps-examples (scripts/install-deps.sh installs them)" >&2
-  exit 1
-fi
+APP=${4:-lammps}
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
-# The melt example with 5 times as many steps, so that start-up is a small part of the run.
-sed 's/^run[[:space:]].*/run 1250/' "$EXAMPLE" > "$WORK/in.melt"
+export OMP_NUM_THREADS=1
+
+# need PACKAGES FILE...: the Debian packages that provide the files (lammps is in
+# scripts/install-deps.sh; the others are benchmark-only: apt-get install them).
+need() {
+  packages=$1
+  shift
+  for f in "$@"; do
+    [ -e "$f" ] || { echo "$APP needs $f: apt-get install $packages" >&2; exit 1; }
+  done
+}
+
+# Writes the input into $WORK; sets CMD (the program and its arguments), NAME and RESULT (a
+# grep pattern for the line that states the result, empty if the program prints none).
+case $APP in
+  lammps)
+    need "lammps lammps-examples" /usr/bin/lmp /usr/share/lammps/examples/melt/in.melt
+    # 5 times as many steps as the example, so that start-up is a small part of the run.
+    sed 's/^run[[:space:]].*/run 1250/' /usr/share/lammps/examples/melt/in.melt > "$WORK/in.melt"
+    CMD="lmp -in in.melt -log none -screen none"
+    NAME="LAMMPS melt (1250 steps)"
+    RESULT=""
+    ;;
+  qe)
+    need quantum-espresso /usr/bin/pw.x /usr/share/espresso/pseudo/Si.pz-vbc.UPF
+    cat > "$WORK/si8.in" <<'EOF'
+&control
+  calculation = 'scf', prefix = 'si8', pseudo_dir = '/usr/share/espresso/pseudo', outdir = './qe'
+/
+&system
+  ibrav = 1, celldm(1) = 10.26, nat = 8, ntyp = 1, ecutwfc = 40.0
+/
+&electrons
+  conv_thr = 1.0d-8
+/
+ATOMIC_SPECIES
+  Si 28.086 Si.pz-vbc.UPF
+ATOMIC_POSITIONS crystal
+  Si 0.00 0.00 0.00
+  Si 0.50 0.50 0.00
+  Si 0.50 0.00 0.50
+  Si 0.00 0.50 0.50
+  Si 0.25 0.25 0.25
+  Si 0.75 0.75 0.25
+  Si 0.75 0.25 0.75
+  Si 0.25 0.75 0.75
+K_POINTS automatic
+  5 5 5 0 0 0
+EOF
+    CMD="pw.x -in si8.in"
+    NAME="Quantum ESPRESSO pw.x (Si8 SCF)"
+    RESULT="^!"
+    ;;
+  cp2k)
+    need cp2k /usr/bin/cp2k.popt /usr/share/cp2k/BASIS_MOLOPT /usr/share/cp2k/GTH_POTENTIALS
+    export CP2K_DATA_DIR=/usr/share/cp2k
+    # 8 water molecules on a 2x2x2 grid, 3.1 A apart, in a 6.2 A box (about 1 g/cm^3).
+    coords=$(awk 'BEGIN { for (i = 0; i < 2; i++) for (j = 0; j < 2; j++) for (k = 0; k < 2; k++) {
+      x = 0.8 + 3.1 * i; y = 0.8 + 3.1 * j; z = 0.8 + 3.1 * k
+      printf "      O %.3f %.3f %.3f\n      H %.3f %.3f %.3f\n      H %.3f %.3f %.3f\n",
+             x, y, z, x + 0.757, y + 0.586, z, x - 0.757, y + 0.586, z } }')
+    cat > "$WORK/h2o8.inp" <<EOF
+&GLOBAL
+  PROJECT h2o8
+  RUN_TYPE ENERGY
+  PRINT_LEVEL LOW
+&END GLOBAL
+&FORCE_EVAL
+  METHOD Quickstep
+  &DFT
+    BASIS_SET_FILE_NAME BASIS_MOLOPT
+    POTENTIAL_FILE_NAME GTH_POTENTIALS
+    &MGRID
+      CUTOFF 200
+    &END MGRID
+    &SCF
+      SCF_GUESS ATOMIC
+      MAX_SCF 20
+      EPS_SCF 1.0E-5
+      &OT
+        MINIMIZER DIIS
+        PRECONDITIONER FULL_SINGLE_INVERSE
+      &END OT
+    &END SCF
+    &XC
+      &XC_FUNCTIONAL PBE
+      &END XC_FUNCTIONAL
+    &END XC
+  &END DFT
+  &SUBSYS
+    &CELL
+      ABC 6.2 6.2 6.2
+    &END CELL
+    &COORD
+$coords
+    &END COORD
+    &KIND H
+      BASIS_SET DZVP-MOLOPT-SR-GTH
+      POTENTIAL GTH-PBE-q1
+    &END KIND
+    &KIND O
+      BASIS_SET DZVP-MOLOPT-SR-GTH
+      POTENTIAL GTH-PBE-q6
+    &END KIND
+  &END SUBSYS
+&END FORCE_EVAL
+EOF
+    CMD="cp2k.popt -i h2o8.inp"
+    NAME="CP2K cp2k.popt (8 H2O energy)"
+    RESULT="ENERGY| Total FORCE_EVAL"
+    ;;
+  *)
+    echo "unknown application $APP (lammps, qe or cp2k)" >&2
+    exit 2
+    ;;
+esac
+
 MPIRUN="$(launcher mpirun) -np $RANKS"
 CAUSEWAY=$(cd "$BUILD" && pwd)/bin/causeway
-
 : > "$WORK/plain.txt"; : > "$WORK/traced.txt"
 i=0
 cd "$WORK"
 while [ "$i" -lt "$RUNS" ]; do
-  /usr/bin/time -f "%e" -o "$WORK/t" $MPIRUN lmp -in in.melt -log none -screen none
+  /usr/bin/time -f "%e" -o "$WORK/t" $MPIRUN $CMD > plain.out 2>&1
   cat "$WORK/t" >> "$WORK/plain.txt"
   /usr/bin/time -f "%e" -o "$WORK/t" "$CAUSEWAY" trace -o "$WORK/trace" -- \
-    $MPIRUN lmp -in in.melt -log none -screen none 2> "$WORK/trace.out"
+    $MPIRUN $CMD > traced.out 2> trace.out
   cat "$WORK/t" >> "$WORK/traced.txt"
   i=$((i + 1))
 done
-EVENTS=$(sed -n 's/.* ranks, \([0-9]*\) events.*/\1/p' "$WORK/trace.out")
+EVENTS=$(sed -n 's/.* ranks, \([0-9]*\) events.*/\1/p' trace.out)
+SAME="not compared (the program prints no result line)"
+if [ -n "$RESULT" ]; then
+  if [ "$(grep -- "$RESULT" plain.out)" = "$(grep -- "$RESULT" traced.out)" ] &&
+    grep -q -- "$RESULT" plain.out; then
+    SAME="yes: $(grep -- "$RESULT" plain.out | tail -1 | tr -s ' ')"
+  else
+    SAME="NO"
+  fi
+fi
 P=$(median < "$WORK/plain.txt"); PF=$(fastest < "$WORK/plain.txt")
 T=$(median < "$WORK/traced.txt"); TF=$(fastest < "$WORK/traced.txt")
-awk -v p="$P" -v pf="$PF" -v t="$T" -v tf="$TF" -v e="$EVENTS" -v r="$RUNS" -v n="$RANKS" 'BEGIN {
-  printf "LAMMPS melt (1250 steps), %d ranks; median (fastest) of %d runs\n", n, r
+awk -v p="$P" -v pf="$PF" -v t="$T" -v tf="$TF" -v e="$EVENTS" -v r="$RUNS" -v n="$RANKS" \
+  -v name="$NAME" -v same="$SAME" 'BEGIN {
+  printf "%s, %d ranks; median (fastest) of %d runs\n", name, n, r
   printf "  without tracing   %7.2f s (%.2f)\n", p, pf
   printf "  causeway trace    %7.2f s (%.2f), %d events, including writing OTF2\n", t, tf, e
   printf "overhead: %.1f %% of the median runtime (fastest: %.1f %%)\n", 100 * (t - p) / p, 100 * (tf - pf) / pf
+  printf "same result traced: %s\n", same
 }'
