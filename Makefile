@@ -8,7 +8,8 @@ FUZZ_SECONDS ?= 90
 JOBS       ?= $(shell nproc)
 CMAKE_ARGS ?=
 
-.PHONY: all deps configure build test test-release test-asan test-fuzz fuzz demo bench clean format
+.PHONY: all deps configure build test test-release test-asan test-fuzz fuzz demo bench clean format \
+	format-check
 
 all: build
 
@@ -21,9 +22,10 @@ configure: deps
 build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
 
-# Every test in a release build, then every test again under AddressSanitizer and
-# UndefinedBehaviorSanitizer, then a short run of the fuzz target over the reading path.
-test: test-release test-asan test-fuzz
+# The formatting check, every test in a release build, then every test again under
+# AddressSanitizer and UndefinedBehaviorSanitizer, then a short run of the fuzz target over the
+# reading path.
+test: format-check test-release test-asan test-fuzz
 
 test-release: build
 	@ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) --timeout 600
@@ -47,7 +49,11 @@ test-fuzz fuzz: deps
 MPIRUN_FLAGS ?= --oversubscribe $(if $(filter 0,$(shell id -u)),--allow-run-as-root,)
 
 # Traces a bundled MPI program (a Late Sender on 2 ranks), analyses it, prints the summary.
-demo: build
+# Builds only what that needs (the tool, the tracer library and the program), not the tests.
+demo: configure
+	@start=$$(date +%s); \
+	  cmake --build $(BUILD) -j $(JOBS) --target causeway causeway-mpi late_sender && \
+	  echo "built the tool, the tracer and the demo program in $$(( $$(date +%s) - start )) s"
 	@$(BUILD)/bin/causeway trace -o $(BUILD)/demo/trace -- mpirun $(MPIRUN_FLAGS) -np 2 $(BUILD)/tests/programs/late_sender
 	@$(BUILD)/bin/causeway analyze $(BUILD)/demo/trace -o $(BUILD)/demo/report
 
@@ -55,8 +61,14 @@ demo: build
 bench: build
 	@bench/run_benchmark.sh $(BUILD)
 
+# The C++ sources as .clang-format says (clang-format 14, Debian 12's); `make test` fails on
+# any difference, `make format` rewrites them.
 format:
 	@clang-format -i $$(git ls-files '*.cc' '*.h')
+
+format-check: deps
+	@clang-format --dry-run --Werror $$(git ls-files '*.cc' '*.h') && \
+	  echo "format-check: every C++ source as .clang-format says"
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

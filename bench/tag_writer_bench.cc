@@ -1,10 +1,10 @@
 // The online graph's update routine alone (measure/tag_segment), with and without a reader
-// copying snapshots of the segment on another thread: seed 003's claim that sampling never
-// makes the writer wait. Each update is what an MPI call costs the graph once its call path is
-// known: find the node, visit it (the flow edge from the previous activity), add a message
-// edge. Prints ns per update alone, with a reader copying a snapshot every millisecond (a
-// thousand times more often than `--tag-interval 1s`), and with one copying without pause
-// (which, on a machine whose two CPUs share a core, competes with the writer for it).
+// copying snapshots of the segment on another thread: Sikora et al. 2016's claim that sampling
+// never makes the writer wait. Each update is what an MPI call costs the graph once its call path
+// is known: find the node, visit it (the flow edge from the previous activity), add a message edge.
+// Prints ns per update alone, with a reader copying a snapshot every millisecond (a thousand times
+// more often than `--tag-interval 1s`), and with one copying without pause (which, on a machine
+// whose two CPUs share a core, competes with the writer for it).
 //   tag-writer-bench [UPDATES]
 #include <atomic>
 #include <chrono>
@@ -40,7 +40,8 @@ Run Measure(uint64_t updates, int pause_us) {
   w.Begin();
   for (int a = 0; a < 8; ++a) {
     names[a] = w.Name("MPI_call_" + std::to_string(a));
-    for (int f = 0; f < 10; ++f) frames[a].push_back({0x400000u + 64u * static_cast<uint64_t>(f + a), 0, 0});
+    for (int f = 0; f < 10; ++f)
+      frames[a].push_back({0x400000u + 64u * static_cast<uint64_t>(f + a), 0, 0});
   }
   w.Commit();
   std::atomic<bool> stop{false};
@@ -89,8 +90,8 @@ int main(int argc, char** argv) {
   const double base = (alone.ns_per_update + alone_again.ns_per_update) / 2;
   std::printf("update routine: %.1f ns per update alone (%.1f and %.1f)\n", base,
               alone.ns_per_update, alone_again.ns_per_update);
-  std::printf("  reader every 1 ms:  %.1f ns (%.0f snapshots/s), ratio %.3f\n",
-              paced.ns_per_update, paced.snapshots_per_second, paced.ns_per_update / base);
+  std::printf("  reader every 1 ms:  %.1f ns (%.0f snapshots/s), ratio %.3f\n", paced.ns_per_update,
+              paced.snapshots_per_second, paced.ns_per_update / base);
   std::printf("  reader without pause: %.1f ns (%.0f snapshots/s), ratio %.3f\n",
               busy.ns_per_update, busy.snapshots_per_second, busy.ns_per_update / base);
   return 0;

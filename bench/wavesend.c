@@ -1,4 +1,4 @@
-/* A WaveSend-like program (seed 003's §9.2 example, in outline): rank 0 broadcasts the
+/* A WaveSend-like program (Sikora et al. 2016's §9.2 example, in outline): rank 0 broadcasts the
  * problem, every rank runs ITERATIONS steps of a 1-D wave update exchanging its boundary values
  * with its neighbours (MPI_Irecv, MPI_Isend, MPI_Waitall, then computation), and rank 0
  * gathers the result. bench/run_tag_online_benchmark.sh records it online at 4 to 32 ranks to

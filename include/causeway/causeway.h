@@ -40,25 +40,25 @@ void causeway_loop_end(const char* name) __attribute__((weak));
 }
 #endif
 
-#define CAUSEWAY_REGION_BEGIN(name)                  \
-  do {                                               \
+#define CAUSEWAY_REGION_BEGIN(name)                         \
+  do {                                                      \
     if (causeway_region_begin) causeway_region_begin(name); \
   } while (0)
-#define CAUSEWAY_REGION_END(name)                \
-  do {                                           \
+#define CAUSEWAY_REGION_END(name)                       \
+  do {                                                  \
     if (causeway_region_end) causeway_region_end(name); \
   } while (0)
 
-#define CAUSEWAY_LOOP_BEGIN(name)                 \
-  do {                                            \
+#define CAUSEWAY_LOOP_BEGIN(name)                       \
+  do {                                                  \
     if (causeway_loop_begin) causeway_loop_begin(name); \
   } while (0)
-#define CAUSEWAY_LOOP_ITERATION(name)                     \
-  do {                                                    \
+#define CAUSEWAY_LOOP_ITERATION(name)                           \
+  do {                                                          \
     if (causeway_loop_iteration) causeway_loop_iteration(name); \
   } while (0)
-#define CAUSEWAY_LOOP_END(name)               \
-  do {                                        \
+#define CAUSEWAY_LOOP_END(name)                     \
+  do {                                              \
     if (causeway_loop_end) causeway_loop_end(name); \
   } while (0)
 

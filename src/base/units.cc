@@ -111,8 +111,8 @@ std::string FormatDuration(double seconds) {
 }
 
 std::string FormatByteCount(uint64_t bytes) {
-  static constexpr Unit kUnits[] = {{"TiB", 1099511627776.0}, {"GiB", 1073741824.0},
-                                    {"MiB", 1048576.0}, {"KiB", 1024.0}};
+  static constexpr Unit kUnits[] = {
+      {"TiB", 1099511627776.0}, {"GiB", 1073741824.0}, {"MiB", 1048576.0}, {"KiB", 1024.0}};
   for (const Unit& u : kUnits) {
     if (static_cast<double>(bytes) >= u.factor) {
       char buffer[64];

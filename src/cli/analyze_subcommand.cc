@@ -77,7 +77,9 @@ class AnalyzeSubcommand final : public Subcommand {
         ->required();
     app.add_option("-o,--output", output_,
                    "report directory (default: ./causeway-<trace directory name>)");
-    app.add_option("--threads", threads_, "worker threads (default: all hardware threads)")
+    app.add_option("--threads", threads_,
+                   "worker threads (default: " + std::to_string(DefaultThreadCount()) +
+                       ", the CPUs this process may run on)")
         ->check(CLI::Range(1u, 1024u));
     app.add_option("--instances", instances_, "most severe instances kept per wait-state pattern")
         ->check(CLI::Range(0, 100000));

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/pipeline/analysis.h"
+#include "base/parallel.h"
 #include "cli/subcommand.h"
 #include "compare/compare_html.h"
 #include "compare/compare_json.h"
@@ -69,7 +70,9 @@ class CompareSubcommand final : public Subcommand {
                    "traces: definitions of the root-cause metrics, causeway (default) or "
                    "scalasca")
         ->check(CLI::IsMember({"causeway", "scalasca"}));
-    app.add_option("--threads", threads_, "traces: worker threads (default: all CPUs)");
+    app.add_option("--threads", threads_,
+                   "traces: worker threads (default: " + std::to_string(DefaultThreadCount()) +
+                       ", the CPUs this process may run on)");
     app.add_flag("-q,--quiet", quiet_, "do not print the summary");
   }
 
@@ -143,8 +146,7 @@ class CompareSubcommand final : public Subcommand {
 
   // The report `causeway analyze` would write for the trace at `path`, as JSON.
   Result<nlohmann::json> AnalyzeTrace(const std::string& path) const {
-    const unsigned threads =
-        threads_ > 0 ? threads_ : std::max(1u, std::thread::hardware_concurrency());
+    const unsigned threads = threads_ > 0 ? threads_ : DefaultThreadCount();
     otf2::ReadOptions read;
     read.threads = threads;
     read.allow_partial = partial_;

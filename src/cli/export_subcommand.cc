@@ -30,7 +30,9 @@ class ExportSubcommand final : public Subcommand {
     app.add_option("--ranks", flags_.ranks, "keep these ranks (0-15)");
     app.add_option("--window", flags_.window,
                    "keep this time window, seconds from the trace's start (1.5:2.0)");
-    app.add_option("--threads", threads_, "worker threads (default: all hardware threads)")
+    app.add_option("--threads", threads_,
+                   "worker threads (default: " + std::to_string(DefaultThreadCount()) +
+                       ", the CPUs this process may run on)")
         ->check(CLI::Range(1u, 1024u));
     app.add_flag("--partial", partial_,
                  "export the events that can be read when event files are missing or truncated");

@@ -155,7 +155,9 @@ class InfoSubcommand final : public Subcommand {
   void AddOptions(CLI::App& app) override {
     app.add_option("trace", trace_, "OTF2 anchor file (traces.otf2) or the directory holding it")
         ->required();
-    app.add_option("--threads", threads_, "worker threads (default: all hardware threads)")
+    app.add_option("--threads", threads_,
+                   "worker threads (default: " + std::to_string(DefaultThreadCount()) +
+                       ", the CPUs this process may run on)")
         ->check(CLI::Range(1u, 1024u));
     app.add_flag("--json", json_, "print JSON instead of text");
     app.add_flag("--partial", partial_, "show what can be read from a truncated trace");

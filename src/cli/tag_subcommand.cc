@@ -1,5 +1,5 @@
-// `causeway tag TRACE|RUN [-o DIR]`: seed 003's task activity graphs of a trace, or of a run
-// `causeway trace --tag` recorded online: per process, the MPI calls by call path with the
+// `causeway tag TRACE|RUN [-o DIR]`: Sikora et al. 2016's task activity graphs of a trace, or of a
+// run `causeway trace --tag` recorded online: per process, the MPI calls by call path with the
 // flow, completion and message edges between them; the application-wide graph and its
 // behavioural classes (tag/).
 #include <algorithm>
@@ -50,7 +50,9 @@ class TagSubcommand final : public Subcommand {
                    "0: never fold)");
     app.add_option("--region", regions_,
                    "user regions that become nodes like MPI calls (shell wildcards, repeatable)");
-    app.add_option("--threads", threads_, "worker threads (default: all CPUs)")
+    app.add_option("--threads", threads_,
+                   "worker threads (default: " + std::to_string(DefaultThreadCount()) +
+                       ", the CPUs this process may run on)")
         ->check(CLI::Range(1u, 1024u));
     app.add_flag("--partial", partial_, "build the graphs of what a damaged trace holds");
     app.add_option("--window", window_,

@@ -1,7 +1,7 @@
 // The clock condition of a trace: which events must come after which others on other locations.
 //
 // A message cannot be received before it was sent, a probe cannot find a message before it was
-// sent (seed 002 §3.2), and a synchronising collective cannot end on a member before the members
+// sent (Haus 2024 §3.2), and a synchronising collective cannot end on a member before the members
 // it waits for began it. Each such pair is a logical message from a source event (the send
 // record, a collective's begin) to a receive-like event (the receive record of an unprobed
 // message, the Leave of the probe that found it, a collective's end). Timestamps from

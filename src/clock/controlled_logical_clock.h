@@ -1,4 +1,4 @@
-// Timestamp correction with the controlled logical clock (seed 002 §2.2 and §3.2; Becker et
+// Timestamp correction with the controlled logical clock (Haus 2024 §2.2 and §3.2; Becker et
 // al.'s algorithm as Scalasca implements it), `causeway analyze --time-correct`.
 //
 // Forward amortisation visits every location's events in order, each receive-like event after
@@ -12,7 +12,7 @@
 // to stand still before it: events in the Δ / s_max ticks before the jump move later along a line
 // of slope s_max (clipped to the location's first event, which makes it steeper). A send-like
 // event on that line must stay at least l_min before every event that depends on it (for a
-// probed message, the probe, never the later receive: seed 002 §3.2); where the line would pass
+// probed message, the probe, never the later receive: Haus 2024 §3.2); where the line would pass
 // such a limit, the line from that event on is made steeper so that it reaches the limit exactly
 // there, and the events before it get the recursion with the limit's slack as their jump.
 //

@@ -1,4 +1,4 @@
-// `causeway compare`: several runs of one program side by side (seed 004 §5.2.3: scalability
+// `causeway compare`: several runs of one program side by side (Su 2010 §5.2.3: scalability
 // and revision analysis; Extra-P's scaling models per call path; Scalasca's multi-run POP
 // tables).
 //

@@ -22,7 +22,7 @@ struct ElfSymbol {
 
 struct ElfModule {
   bool readable = false;
-  bool shared = true;  // ET_DYN (a library or a PIE executable): loaded at some base
+  bool shared = true;              // ET_DYN (a library or a PIE executable): loaded at some base
   std::vector<ElfSymbol> symbols;  // functions, by address (symtab and dynsym)
   struct Load {
     uint64_t offset;  // in the file

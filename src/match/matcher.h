@@ -5,7 +5,7 @@
 // issued them and receives in the order they were posted (MPI's non-overtaking rule; a wildcard
 // receive is already resolved in the trace). Requests come linked from the trace (Isend ->
 // IsendComplete, IrecvRequest -> Irecv, see trace::P2pPayload); cancelled requests take no part.
-// Probes (seed 002 §3.2): a probe is linked to the message it found, which is the message of the
+// Probes (Haus 2024 §3.2): a probe is linked to the message it found, which is the message of the
 // next receive on the location with the probe's envelope (communicator, source, tag, and message
 // handle for MPI_Mprobe/MPI_Mrecv), as the probe's attributes give them (trace/probe_attributes.h).
 // A second probe of an envelope before its receive is a repeated probe and synchronises nothing.

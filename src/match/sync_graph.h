@@ -69,7 +69,7 @@ struct CollectiveInstance {
   uint64_t origin = 0;
 };
 
-// A probe that found a message (seed 002 ch. 3). The receiving side of a probed message
+// A probe that found a message (Haus 2024 ch. 3). The receiving side of a probed message
 // synchronises at the probe, which waits for a late sender; the receive that follows cannot
 // wait any more. Repeated probes for a message already found take no part.
 struct ProbeLink {

@@ -77,8 +77,7 @@ Result<std::string> ResolveAnchor(const std::string& path) {
       if (LooksLikeAnchor(entry.path().string())) anchors.push_back(entry.path().string());
     }
     if (ec) {
-      return MakeError(ErrorCode::kNotFound,
-                       "cannot list directory " + path + ": " + ec.message());
+      return MakeError(ErrorCode::kNotFound, "cannot list directory " + path + ": " + ec.message());
     }
     if (anchors.empty()) {
       return MakeError(ErrorCode::kNotFound,

@@ -143,13 +143,12 @@ Result<AnchorHeader> ReadAnchorHeader(const std::string& path) {
     return tl::unexpected(error.AddContext(path));
   }
   if (header->version_major > OTF2_VERSION_MAJOR) {
-    return MakeError(ErrorCode::kUnsupported,
-                     path + ": written by OTF2 " + std::to_string(header->version_major) + "." +
-                         std::to_string(header->version_minor) + "." +
-                         std::to_string(header->version_bugfix) +
-                         ", a major version newer than the OTF2 " +
-                         std::to_string(OTF2_VERSION_MAJOR) + "." +
-                         std::to_string(OTF2_VERSION_MINOR) + " library causeway reads it with");
+    return MakeError(
+        ErrorCode::kUnsupported,
+        path + ": written by OTF2 " + std::to_string(header->version_major) + "." +
+            std::to_string(header->version_minor) + "." + std::to_string(header->version_bugfix) +
+            ", a major version newer than the OTF2 " + std::to_string(OTF2_VERSION_MAJOR) + "." +
+            std::to_string(OTF2_VERSION_MINOR) + " library causeway reads it with");
   }
   return header;
 }

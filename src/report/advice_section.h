@@ -47,7 +47,7 @@ struct AdviceFindingEntry {
   std::vector<AdviceCauseEntry> causes;
   std::vector<RootCauseEntry> root_causes;
   uint64_t imbalanced_blocks = 0;
-  double caused_wait = 0;  // seconds: transfer runs, what their targets waited for them
+  double caused_wait = 0;              // seconds: transfer runs, what their targets waited for them
   std::vector<uint32_t> completed_by;  // transfer runs: call paths of the calls completing them
   std::vector<std::string> hints;
   std::optional<double> predicted_saving;  // seconds

@@ -1,4 +1,4 @@
-// Random durations for OS noise (seed 001 §5): a parametric family or measured samples.
+// Random durations for OS noise (Sottile et al. 2006 §5): a parametric family or measured samples.
 //
 // Specs as users write them (--noise):
 //   const:2us                      every draw is 2 us

@@ -1,6 +1,6 @@
 // Streams an OTF2 archive into the replay location by location, without reading it whole, so
 // that `causeway whatif` needs memory for the messages in flight and a bounded window per
-// location, not for the trace (seed 001, section 5).
+// location, not for the trace (Sottile et al. 2006, section 5).
 //
 // Each location is read through its own otf2::LocationStream in segments; the call paths the
 // segments name are interned in one call tree shared by all locations, which names them in the

@@ -1,4 +1,4 @@
-// The what-if replay: re-times a trace's events under changed conditions (seed 001).
+// The what-if replay: re-times a trace's events under changed conditions (Sottile et al. 2006).
 //
 // Each location's events are read in order from its EventSource. Computation keeps its measured
 // durations (times a compute scale, plus noise); every MPI call is split into the waiting that

@@ -1,4 +1,4 @@
-// How a trace says which message a probe found (seed 002 §3.1).
+// How a trace says which message a probe found (Haus 2024 §3.1).
 //
 // OTF2 3.0 has no probe record: MPI_Probe, MPI_Iprobe, MPI_Mprobe and MPI_Improbe appear as an
 // Enter/Leave pair of their region. causeway's tracer writes what the probe found as OTF2

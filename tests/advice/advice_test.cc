@@ -1,6 +1,6 @@
 // The automatic bottleneck analysis (analysis/advice/) on hand-built traces, one tick per
 // second: each filter, each pattern of cause analysis, with the expected numbers derived
-// beside them (seed 004's worked examples: the barrier whose late entrants are processes 8 and
+// beside them (Su 2010's worked examples: the barrier whose late entrants are processes 8 and
 // 15, the lock wait ended by an unlock at 4).
 #include <gtest/gtest.h>
 
@@ -140,7 +140,7 @@ TEST(AdviceTest, TheHotspotFilterComesFirst) {
             std::vector<std::string>{"late_sender at main/MPI_Recv on 1"});
 }
 
-// Seed 004's barrier: 16 processes work 1 s and enter MPI_Barrier at 1, except process 8 (at
+// Su 2010's barrier: 16 processes work 1 s and enter MPI_Barrier at 1, except process 8 (at
 // 6) and process 15 (at 9); all leave at 10. The barrier lasts 9 s on 14 processes, 4 on
 // process 8 and 1 on process 15: mean 131/16 = 8.1875, min/mean = 0.12 < 0.5. The 14 instances
 // above the mean waited for processes 8 (entered 5 s after them) and 15 (8 s after).
@@ -187,7 +187,7 @@ TEST(AdviceTest, ABarrierWaitsForItsLateEntrants) {
   EXPECT_NEAR(ExcessTime(f), 126 - 14 * 8.1875, kEps);
 }
 
-// Seed 004's lock: rank 0 holds an exclusive lock on rank 2's window from 1 and unlocks at 4;
+// Su 2010's lock: rank 0 holds an exclusive lock on rank 2's window from 1 and unlocks at 4;
 // rank 1 asks at 2 and gets it at 5. With a baseline of 0.5 s for MPI_Win_lock on 3 processes,
 // the mean instance (1 and 3 s: 2) is 4 times the baseline: a bottleneck by the baseline
 // filter, whose bound 2 x 0.5 = 1 leaves rank 0's instance out. Rank 1's waited 4 - 2 = 2 s for
@@ -233,7 +233,7 @@ TEST(AdviceTest, TheBaselineFilterFindsAWaitForALock) {
   EXPECT_NEAR(ExcessTime(f), 3 - 0.5, kEps);
 }
 
-// Seed 004's FT example: the upc_barrier at line 1943 averaged 78.71 ms against an expected 2 ms
+// Su 2010's FT example: the upc_barrier at line 1943 averaged 78.71 ms against an expected 2 ms
 // on 16 PEs. Here (10 us ticks) processes 0..14 enter MPI_Barrier at 0 and process 15, which
 // computed 83.84 ms first, at 8384; all leave at 8395 (83.95 ms): the mean instance is
 // (15 x 83.95 + 0.11) / 16 = 78.71 ms. With a baseline of 2 ms on 16 processes, 78.71 / 2 =
@@ -744,8 +744,8 @@ TEST(AdviceTest, TheCallCompletingARunIsTheRunsFinding) {
 
 // The tracer's buffer flush is its own time, not the operation's: rank 0 sends 4 messages (0..1,
 // 2..3, 4..13 and 14..15) and ends at 28; during the third the tracer flushed its buffer
-// (5..12). Rank 1 receives them and ends at 20 (16 s in main on each rank: no imbalance). Counted, the
-// sends would take 1, 1, 9 and 1 s (max / mean = 3: a deviation); without the flush 1, 1, 2 and
+// (5..12). Rank 1 receives them and ends at 20 (16 s in main on each rank: no imbalance). Counted,
+// the sends would take 1, 1, 9 and 1 s (max / mean = 3: a deviation); without the flush 1, 1, 2 and
 // 1 s (max / mean = 1.6, min / mean = 0.8): no bottleneck, and the flush is never one itself.
 TEST(AdviceTest, TraceBufferFlushesAreNotTheProgramsTime) {
   Scenario s(2);

@@ -1,4 +1,4 @@
-// Seed 004's validation method (§4.10) for `causeway analyze --advice`: each program of
+// Su 2010's validation method (§4.10) for `causeway analyze --advice`: each program of
 // tests/programs/bottlenecks holds exactly one bottleneck and must yield exactly its pattern at
 // the call path that has it; the control programs must yield no finding at all. Baselines are
 // measured on this machine first (`causeway baseline`), as a user would. Two fixed variants

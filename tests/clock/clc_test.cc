@@ -1,5 +1,5 @@
 // The controlled logical clock (`--time-correct`) on traces with injected clock-condition
-// violations: seed 002's test cases §4.2.2 and §4.2.3, and a ring with one rank's clock behind.
+// violations: Haus 2024's test cases §4.2.2 and §4.2.3, and a ring with one rank's clock behind.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -58,7 +58,7 @@ void ExpectLocalStructureKept(const std::vector<std::vector<uint64_t>>& before,
   }
 }
 
-// Seed 002 §4.2.2: a send-probe violation (timestamps edited so that the probe ends before the
+// Haus 2024 §4.2.2: a send-probe violation (timestamps edited so that the probe ends before the
 // message it found was sent). One tick is one second, so the minimum latency (1 µs) is 0 ticks.
 //   A: Init [0,1] Probe(B) [2,3] Recv<-B [3,4] work [4,6] Finalize [6,9]
 //   B: Init [0,1] work [1,5] Send->A [5,5] Finalize [5,9]
@@ -93,7 +93,7 @@ TEST(ClockCorrectionTest, SendProbeViolationIsCorrectedAtTheProbe) {
   ExpectLocalStructureKept(before, t, ClockOptions{}.gamma);
 }
 
-// Seed 002 §4.2.3: A sends m1 to B, B probes and receives it, then sends m2 to A; A's receive of
+// Haus 2024 §4.2.3: A sends m1 to B, B probes and receives it, then sends m2 to A; A's receive of
 // m2 was edited to precede B's send. Correcting it moves A's earlier events later, but A's send
 // of m1 may only move up to B's probe (12), not to B's receive (13): otherwise the correction
 // would create a send-probe violation.

@@ -142,24 +142,27 @@ Status Values(const std::string& path, const CubeMetric& metric, const std::stri
 Status CheckCubeLexicalRules(const std::string& path, const std::string& anchor) {
   static const std::set<std::string> kSelfClosing = {"attr", "dim", "parameter"};
   static const std::set<std::string> kBare = {
-      "class", "cubeplinit", "descr", "disp_name", "doc",  "dtype", "mangled_name",
-      "mirrors", "murl", "name", "paradigm", "rank", "role", "severity", "topologies", "type",
-      "uniq_name", "uom", "url", "val"};
+      "class",      "cubeplinit", "descr",     "disp_name", "doc",  "dtype", "mangled_name",
+      "mirrors",    "murl",       "name",      "paradigm",  "rank", "role",  "severity",
+      "topologies", "type",       "uniq_name", "uom",       "url",  "val"};
   size_t at = 0;
   while ((at = anchor.find('<', at)) != std::string::npos) {
     const size_t end = anchor.find('>', at);
-    if (end == std::string::npos) return tl::unexpected(Corrupt(path, "anchor.xml: unterminated tag"));
+    if (end == std::string::npos)
+      return tl::unexpected(Corrupt(path, "anchor.xml: unterminated tag"));
     const std::string tag = anchor.substr(at, end - at + 1);
     at = end + 1;
     if (tag.size() < 3 || tag[1] == '/' || tag[1] == '?' || tag[1] == '!') continue;
     const size_t name_end = tag.find_first_of(" \t\n/>", 1);
     const std::string name = tag.substr(1, name_end - 1);
     if (tag[tag.size() - 2] == '/' && kSelfClosing.count(name) == 0) {
-      return tl::unexpected(Corrupt(path, "anchor.xml: CubeLib rejects the empty-element tag " + tag));
+      return tl::unexpected(
+          Corrupt(path, "anchor.xml: CubeLib rejects the empty-element tag " + tag));
     }
     if (kBare.count(name) != 0 && tag != "<" + name + ">") {
       return tl::unexpected(Corrupt(
-          path, "anchor.xml: CubeLib accepts only the literal start tag <" + name + ">, not " + tag));
+          path,
+          "anchor.xml: CubeLib accepts only the literal start tag <" + name + ">, not " + tag));
     }
     if (name == "cube" && tag.rfind("<cube version=\"4.", 0) != 0) {
       return tl::unexpected(

@@ -40,7 +40,7 @@ const CallpathComparison& Path(const Comparison& c, const std::string& path) {
   return none;
 }
 
-// Seed 004 §5.2.3: T(4) = 100 s, T(8) = 55 s, T(16) = 32 s. Strong scaling against 4 processes:
+// Su 2010 §5.2.3: T(4) = 100 s, T(8) = 55 s, T(16) = 32 s. Strong scaling against 4 processes:
 // E(8) = (100 / 55) / 2 = 0.909, E(16) = (100 / 32) / 4 = 0.781.
 TEST(CompareTest, SeedsScalabilityExample) {
   // `solve` halves with the processes (25, 12.5, 6.25 s: efficiency 1), `MPI_Allreduce` stays

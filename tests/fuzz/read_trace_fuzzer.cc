@@ -44,7 +44,8 @@ void DescribeGraphs(std::vector<cw::tag::ProcessGraph> processes) {
   doc.processes = std::move(processes);
   doc.ptag = cw::tag::InterProcessEdges(doc.processes);
   doc.clusters = cw::tag::ClusterProcesses(doc.processes, {});
-  for (const cw::tag::ProcessGraph& g : doc.processes) doc.sections.push_back(cw::tag::FindSections(g));
+  for (const cw::tag::ProcessGraph& g : doc.processes)
+    doc.sections.push_back(cw::tag::FindSections(g));
   doc.section_classes = cw::tag::ClusterSections(doc.processes, doc.sections, {});
   doc.findings = cw::tag::FindTendencies(doc.processes, doc.clusters);
   (void)cw::tag::TagJson(doc);

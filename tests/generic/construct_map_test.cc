@@ -57,7 +57,7 @@ TEST(ConstructMapTest, EveryMpiFunctionThatCommunicatesHasACommunicationType) {
 
 // OpenSHMEM: transfers are puts and gets, atomics atomic, barriers group synchronisation,
 // collectives group communication, allocation memory management; waits for a value, locks and
-// quiet/fence by their names (seed 004 Table 4-2).
+// quiet/fence by their names (Su 2010 Table 4-2).
 TEST(ConstructMapTest, EveryOpenShmemRoutineHasItsType) {
   for (const measure::ShmemFunctionInfo& f : measure::kShmemFunctions) {
     SCOPED_TRACE(f.name);

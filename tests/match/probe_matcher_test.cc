@@ -1,4 +1,4 @@
-// Probe <-> receive matching (seed 002 §3.2 and its test case §4.2.1).
+// Probe <-> receive matching (Haus 2024 §3.2 and its test case §4.2.1).
 #include <gtest/gtest.h>
 
 #include "match/matcher.h"
@@ -30,7 +30,7 @@ std::vector<std::pair<uint32_t, uint32_t>> Links(const trace::Trace& t, const Sy
   return links;
 }
 
-// Seed 002 §4.2.1 (its Listing 1), with the probe attributes of causeway's tracer:
+// Haus 2024 §4.2.1 (its Listing 1), with the probe attributes of causeway's tracer:
 //   rank 0: Send(tag 1) Send(tag 2) Probe(tag 3) Probe(tag 3) Recv(tag 3)
 //   rank 1: Mprobe(tag 1, handle 1) Probe(tag 2) Recv(tag 2) Mrecv(handle 1) Send(tag 3)
 // Expected: rank 1's Mprobe finds the message received by Mrecv, its Probe the message of the

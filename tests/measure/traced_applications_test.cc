@@ -40,7 +40,10 @@ void ExpectAnalysable(const std::string& dir) {
   std::string out;
   EXPECT_EQ(RunCommand("otf2-print " + dir + "/traces.otf2 > /dev/null", &out), 0) << out;
   EXPECT_EQ(out.find("[OTF2]"), std::string::npos) << out.substr(0, 2000);
-  EXPECT_EQ(RunCommand(CausewayBinary() + " analyze -q " + dir + " -o " + cw::testing::MakeTempDir("app-report"), &out), 0)
+  EXPECT_EQ(RunCommand(CausewayBinary() + " analyze -q " + dir + " -o " +
+                           cw::testing::MakeTempDir("app-report"),
+                       &out),
+            0)
       << out;
   Analysis a = AnalyzeFile(dir + "/traces.otf2", 2);
   EXPECT_GT(a.report.matching.messages, 0u);

@@ -1,4 +1,4 @@
-/* Probes (seed 002's situations, in our own code). Rank 0 computes 100 ms before each of three
+/* Probes (Haus 2024's situations, in our own code). Rank 0 computes 100 ms before each of three
  * sends; rank 1 finds each message with a different probe before receiving it:
  *   1. MPI_Probe (wildcard tag), then MPI_Recv of what it found: Late Sender of ~100 ms in
  *      MPI_Probe, none in the receive;

@@ -1,4 +1,4 @@
-/* Seed 001's token ring: a token travels round all ranks `traversals` times. Each rank works
+/* Sottile et al. 2006's token ring: a token travels round all ranks `traversals` times. Each rank works
  * `work_us` microseconds (busy, on the wall clock) before it passes the token on; rank
  * `slow_rank` works `slow_factor` times as long, so that a second run can check what the
  * what-if replay predicted from the first.

@@ -1,4 +1,4 @@
-/* OpenSHMEM patterns for the tracer and the one-sided analyses, on 3 PEs (seed 004's SHMEM
+/* OpenSHMEM patterns for the tracer and the one-sided analyses, on 3 PEs (Su 2010's SHMEM
  * scenarios first, then one call of every other kind the tracer records). Each phase ends in a
  * barrier, so that the waits of one phase do not run into the next:
  *   A  barrier imbalance: PE 0 arrives 100 ms late (PEs 1 and 2 wait 100 ms each)

@@ -1,4 +1,4 @@
-// Critical-path analysis on the situations of seed 000 chapter 5, with exact timestamps (one
+// Critical-path analysis on the situations of Böhme 2013 chapter 5, with exact timestamps (one
 // tick is one second). The window runs from the last MPI_Init Enter (0 here) to the last
 // MPI_Finalize Enter; the path starts there and, going backwards, moves to the location waited
 // for wherever its current location waited, keeping the non-waiting part of the waiting call.
@@ -17,7 +17,7 @@ using testing::Scenario;
 
 constexpr double kEps = 1e-12;
 
-// The delay scenario of seed 000 Fig. 4.1 (see delay_scenarios_test.cc): A delays B, B delays
+// The delay scenario of Böhme 2013 Fig. 4.1 (see delay_scenarios_test.cc): A delays B, B delays
 // C, C enters MPI_Finalize last (at 13).
 //   A: Init [0,1] foo [1,7]  Send->B [7,8]  bar [8,12]  Finalize [12,14]
 //   B: Init [0,1] foo [1,4]  Recv<-A [4,8]  foo [8,10]  Send->C [10,11]  Finalize [11,14]
@@ -176,7 +176,7 @@ TEST(CriticalPathScenarioTest, IntraVersusInterPartitionImbalance) {
   ExpectRootCauseInvariants(a);
 }
 
-// Rotating overload (seed 000 Fig. 3.5b): in iteration i rank i works 3 s and the others 1 s,
+// Rotating overload (Böhme 2013 Fig. 3.5b): in iteration i rank i works 3 s and the others 1 s,
 // then all meet in a barrier. Time-aggregated, every rank worked 5 s -- no imbalance -- yet the
 // run takes 9 s of work instead of 5.
 TEST(CriticalPathScenarioTest, RotatingOverloadIsFoundDespiteABalancedProfile) {

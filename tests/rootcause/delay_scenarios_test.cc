@@ -1,4 +1,4 @@
-// Delay analysis on the situations of seed 000 chapter 4, built with exact timestamps (one tick
+// Delay analysis on the situations of Böhme 2013 chapter 4, built with exact timestamps (one tick
 // is one second). Every expected number is derived by hand in the comments from the definitions:
 //   interval of a wait (p waited for q): from the previous synchronisation of the pair (here
 //   MPI_Init, left by everyone at 1, unless said otherwise) to the Enter of the waiting call;

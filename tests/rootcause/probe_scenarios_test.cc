@@ -1,5 +1,5 @@
-// Wait states, delay costs and the critical path through probes: the test cases of seed 002
-// §4.2.4-4.2.6 (its Listings 2-4), built with exact timestamps. The rules (seed 002 §3.3-3.5):
+// Wait states, delay costs and the critical path through probes: the test cases of Haus 2024
+// §4.2.4-4.2.6 (its Listings 2-4), built with exact timestamps. The rules (Haus 2024 §3.3-3.5):
 // a probed message's Late Sender is the probe's, Enter(send) - Enter(probe); its receive does not
 // wait; the probe is the receiver's synchronisation point for delay and critical path; Wrong
 // Order is decided at receives, against the Late Senders of probes and receives alike. Delay
@@ -16,7 +16,7 @@ using testing::Scenario;
 
 constexpr double kEps = 1e-9;
 
-// Seed 002 §4.2.4 (Listing 2): A sleeps and sends to B; B probes, receives, sleeps and sends to
+// Haus 2024 §4.2.4 (Listing 2): A sleeps and sends to B; B probes, receives, sleeps and sends to
 // C; C probes and receives. One tick is one second; the calls the thesis shows as instant take
 // no time, except C's receive (1 s), so that C is the last to enter MPI_Finalize as in the
 // thesis (instant calls would tie B and C, and ties go to the lower rank).
@@ -118,7 +118,7 @@ TEST(ProbeScenarioTest, LateSenderInInferredProbesOfAScorePTrace) {
   EXPECT_TRUE(reported);
 }
 
-// Seed 002 §4.2.5 (Listing 3, 4 ranks): rank r sleeps r seconds and sends to A (rank 0); A
+// Haus 2024 §4.2.5 (Listing 3, 4 ranks): rank r sleeps r seconds and sends to A (rank 0); A
 // probes and receives C's message (rank 2), then D's (rank 3), then B's (rank 1).
 //   A: Init [0,1] Probe(C) [1,3] Recv [3,3] Probe(D) [3,4] Recv [4,4] Probe(B) [4,4] Recv [4,4]
 //      Finalize [4,5]
@@ -180,7 +180,7 @@ TEST(ProbeScenarioTest, WrongOrderAcrossProbesAndReceives) {
   ExpectRootCauseInvariants(a);
 }
 
-// Seed 002 §4.2.6 (Listing 4, 2 ranks): A fills an array, sleeps 1 s and sends 40 MB (a
+// Haus 2024 §4.2.6 (Listing 4, 2 ranks): A fills an array, sleeps 1 s and sends 40 MB (a
 // rendezvous send); B probes, sleeps 2 s, then receives. One tick is 0.1 s. B's receive takes
 // 0.2 s and A's send ends when the data is through (3.3 s), so B enters MPI_Finalize last.
 //   A: Init [0,1] FillArray [1,2] Sleep1 [2,12] Send->B [12,33] Finalize [33,35]

@@ -1,7 +1,7 @@
 // `causeway whatif` on real MPI runs: the replay of an unchanged trace reproduces every
-// location's end (and writes a simulated trace that analyses exactly as the traced one), seed 001's
-// token ring predicts the effect of noise exactly, and a prediction made from one run matches a
-// second run that really has the change.
+// location's end (and writes a simulated trace that analyses exactly as the traced one), Sottile et
+// al. 2006's token ring predicts the effect of noise exactly, and a prediction made from one run
+// matches a second run that really has the change.
 #include <cmath>
 #include <cstdio>
 #include <fstream>

@@ -54,8 +54,8 @@ TagRun BuildFileTags(const std::string& anchor, const tag::GraphBuildOptions& op
 // neighbour skip its calls.
 cw::testing::Scenario HaloExchange(int n);
 
-// Seed 003 §3.4's flow conservation: every node ran as often as flow edges entered it (plus
-// one for start) and as often as they left it (plus one for end). Returns what is violated,
+// Sikora et al. 2016 §3.4's flow conservation: every node ran as often as flow edges entered it
+// (plus one for start) and as often as they left it (plus one for end). Returns what is violated,
 // empty if nothing.
 std::string FlowConservationProblems(const tag::ProcessGraph& graph);
 

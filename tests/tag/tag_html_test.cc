@@ -54,7 +54,7 @@ TEST(TagHtmlTest, TheClassesAndTheirGraphsAreDrawn) {
   EXPECT_EQ(Count(page.dom, "<path class=\"edge"), local);
   EXPECT_EQ(Count(page.dom, "class=\"edge back"), 1u);  // MPI_Waitall -> MPI_Isend
   EXPECT_GE(Count(page.dom, "class=\"edge completion"), 1u);
-  EXPECT_EQ(Count(page.dom, "class=\"cell\""), 6u);  // six pairs of neighbours
+  EXPECT_EQ(Count(page.dom, "class=\"cell\""), 6u);         // six pairs of neighbours
   EXPECT_EQ(page.dom.find("<b>x</b>"), std::string::npos);  // the source is text, not markup
 }
 
@@ -71,7 +71,7 @@ TEST(TagHtmlTest, ASelectedNodeShowsItsStatisticsAndTheMembers) {
   const LoadedPage page = Load(doc, "#node=1." + std::to_string(recv));
   EXPECT_NE(page.dom.find("data-status=\"ok\""), std::string::npos) << page.console;
   EXPECT_NE(page.dom.find("<h3 id=\"details-name\">MPI_Recv</h3>"), std::string::npos);
-  EXPECT_EQ(Count(page.dom, "class=\"member\""), 2u);    // ranks 1 and 2
+  EXPECT_EQ(Count(page.dom, "class=\"member\""), 2u);   // ranks 1 and 2
   EXPECT_EQ(Count(page.dom, "class=\"message\""), 2u);  // from 0 and from 2 (or 1 and 3)
   EXPECT_EQ(Count(page.dom, "class=\"node selected\""), 1u);
 }

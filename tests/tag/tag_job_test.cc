@@ -37,7 +37,8 @@ void CheckJobsWriteOneProcessesGraphs(const std::string& trace, const std::strin
         << where << "\n"
         << out;
     for (const char* file : {"tag.json", "summary.txt", "tag.html"}) {
-      EXPECT_TRUE(Slurp(job + "/" + file) == Slurp(dir + "/single/" + file)) << where << ": " << file;
+      EXPECT_TRUE(Slurp(job + "/" + file) == Slurp(dir + "/single/" + file))
+          << where << ": " << file;
     }
   }
 }
@@ -50,9 +51,11 @@ TEST(TagJobTest, EveryRealTrace) {
 }
 
 TEST(TagJobTest, TracedPrograms) {
-  for (const auto& [program, ranks] : std::vector<std::pair<std::string, int>>{
-           {"tag_halo", 4}, {"tag_collectives", 3}, {"tag_master_worker", 4},
-           {"tag_irecv_waitall", 2}}) {
+  for (const auto& [program, ranks] :
+       std::vector<std::pair<std::string, int>>{{"tag_halo", 4},
+                                                {"tag_collectives", 3},
+                                                {"tag_master_worker", 4},
+                                                {"tag_irecv_waitall", 2}}) {
     SCOPED_TRACE(program);
     CheckJobsWriteOneProcessesGraphs(TraceProgram(program, ranks), program);
   }

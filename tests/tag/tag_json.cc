@@ -210,7 +210,8 @@ void ExpectSameEntries(const Map& online, const Map& offline, int rank, const ch
     if (figures.timed) ExpectCloseMeans(figures, it->second, std::string(what), 2e-3);
   }
   for (const auto& [key, figures] : offline) {
-    if (online.count(key) == 0) ADD_FAILURE() << "rank " << rank << ": a " << what << " only offline";
+    if (online.count(key) == 0)
+      ADD_FAILURE() << "rank " << rank << ": a " << what << " only offline";
   }
 }
 

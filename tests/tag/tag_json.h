@@ -27,7 +27,8 @@ class TagProcess {
   nlohmann::json Flow(const nlohmann::json& from, const nlohmann::json& to) const;
   nlohmann::json Completion(const nlohmann::json& from, const nlohmann::json& to) const;
   nlohmann::json MessageOut(const nlohmann::json& node, int peer) const;
-  nlohmann::json MessageIn(const nlohmann::json& node, int peer, const nlohmann::json& sender) const;
+  nlohmann::json MessageIn(const nlohmann::json& node, int peer,
+                           const nlohmann::json& sender) const;
   std::vector<nlohmann::json> IncomingOf(const nlohmann::json& node) const;
 
   nlohmann::json json_;

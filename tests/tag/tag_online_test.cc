@@ -74,8 +74,8 @@ TEST(TagOnlineTest, PiggybacksAreInvisibleToTheProgram) {
   EXPECT_EQ(checks, 128);
 }
 
-// Seed 003 §3.4's flow conservation in a raw segment: every node ran as often as flow edges
-// entered it (plus one for start) and as often as they left it (plus one for the activity the
+// Sikora et al. 2016 §3.4's flow conservation in a raw segment: every node ran as often as flow
+// edges entered it (plus one for start) and as often as they left it (plus one for the activity the
 // process is at now).
 std::string FlowProblems(const tag::SegmentImage& image) {
   std::map<uint32_t, uint64_t> in, out;
@@ -87,7 +87,8 @@ std::string FlowProblems(const tag::SegmentImage& image) {
   std::string problems;
   for (uint32_t v = 0; v < image.nodes().size(); ++v) {
     const uint64_t count = image.nodes()[v].time.count;
-    if (count != in[v] + (v == 0 ? 1 : 0) || count != out[v] + (v == image.header().recent ? 1 : 0)) {
+    if (count != in[v] + (v == 0 ? 1 : 0) ||
+        count != out[v] + (v == image.header().recent ? 1 : 0)) {
       problems += "node " + std::to_string(v) + " ";
     }
   }
@@ -179,8 +180,8 @@ TEST(TagOnlineTest, WindowsShowWhatHappenedBetweenSnapshots) {
   // 400 round trips of 2 ms (about 0.9 s) with a snapshot every 0.2 s: several snapshots, each
   // taken by `causeway trace` while the ranks ran.
   std::string output;
-  const std::string dir = TraceProgram("tag_pingpong", 2, "400 2", "--tag --tag-interval 200ms",
-                                       &output);
+  const std::string dir =
+      TraceProgram("tag_pingpong", 2, "400 2", "--tag --tag-interval 200ms", &output);
   std::vector<int> snapshots;
   for (const auto& entry : fs::directory_iterator(fs::path(dir) / "tag" / "snapshots")) {
     snapshots.push_back(std::stoi(entry.path().filename().string()));
@@ -190,9 +191,9 @@ TEST(TagOnlineTest, WindowsShowWhatHappenedBetweenSnapshots) {
   auto window = [&](const std::string& w) {
     const std::string out_dir = dir + "/window-" + std::to_string(std::hash<std::string>{}(w));
     std::string out;
-    EXPECT_EQ(RunCommand(CausewayBinary() + " tag -q " + dir + " --window " + w + " -o " + out_dir,
-                         &out),
-              0)
+    EXPECT_EQ(
+        RunCommand(CausewayBinary() + " tag -q " + dir + " --window " + w + " -o " + out_dir, &out),
+        0)
         << out;
     return Load(out_dir + "/tag.json");
   };

@@ -1,4 +1,4 @@
-// Seed 003's scenarios as real MPI programs (tests/programs/tag), each recorded online
+// Sikora et al. 2016's scenarios as real MPI programs (tests/programs/tag), each recorded online
 // (`causeway trace --tag`) and traced and built offline (`causeway trace`, `causeway tag`):
 // every count the program makes is checked exactly on the online graph, derived beside it, and
 // the two graphs must agree (nodes, edges, counts, bytes; times within a real run's jitter).
@@ -38,8 +38,7 @@ json Online(const std::string& program, int ranks, const std::string& args = "")
 json Offline(const std::string& program, int ranks, const std::string& args = "") {
   const std::string dir = TraceProgram(program, ranks, args);
   std::string out;
-  EXPECT_EQ(RunCommand(CausewayBinary() + " tag -q " + dir + " -o " + dir + "/tag-report", &out),
-            0)
+  EXPECT_EQ(RunCommand(CausewayBinary() + " tag -q " + dir + " -o " + dir + "/tag-report", &out), 0)
       << out;
   return Load(dir + "/tag-report/tag.json");
 }
@@ -206,7 +205,7 @@ TEST(TagProgramsTest, MasterWorkerWithWildcardReceives) {
   // The workers send to the same absolute rank: one class, the master another.
   EXPECT_EQ(Classes(tag), (std::vector<std::vector<int>>{{0}, {1, 2, 3}}));
   // The master's marked rounds: the paths differ by the order the workers' results came in
-  // (seed 003's loop 19), each a permutation of the three workers, R rounds in all.
+  // (Sikora et al. 2016's loop 19), each a permutation of the three workers, R rounds in all.
   uint64_t rounds = 0;
   for (const json& path : master.json_["paths"]) {
     rounds += path["count"].get<uint64_t>();

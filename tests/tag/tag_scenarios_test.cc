@@ -1,5 +1,5 @@
-// Seed 003's scenarios as hand-built traces: every count, edge and class derived by hand from
-// the timestamps written here. 1 tick = 1 s unless a scenario says otherwise.
+// Sikora et al. 2016's scenarios as hand-built traces: every count, edge and class derived by hand
+// from the timestamps written here. 1 tick = 1 s unless a scenario says otherwise.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -51,10 +51,10 @@ TEST(TagScenarioTest, OneProcessTwoBarrierCallSites) {
   ASSERT_EQ(g.edges.size(), 5u);
   EXPECT_EQ(run.Local(0, EdgeKind::kFlow, "start", "main/MPI_Init")->time.total, 0.0);
   EXPECT_EQ(run.Local(0, EdgeKind::kFlow, "main/MPI_Init", "main/f/MPI_Barrier")->time.total, 2.0);
-  EXPECT_EQ(
-      run.Local(0, EdgeKind::kFlow, "main/f/MPI_Barrier", "main/g/MPI_Barrier")->time.total, 6.0);
-  EXPECT_EQ(
-      run.Local(0, EdgeKind::kFlow, "main/g/MPI_Barrier", "main/MPI_Finalize")->time.total, 4.0);
+  EXPECT_EQ(run.Local(0, EdgeKind::kFlow, "main/f/MPI_Barrier", "main/g/MPI_Barrier")->time.total,
+            6.0);
+  EXPECT_EQ(run.Local(0, EdgeKind::kFlow, "main/g/MPI_Barrier", "main/MPI_Finalize")->time.total,
+            4.0);
   EXPECT_EQ(run.Local(0, EdgeKind::kFlow, "main/MPI_Finalize", "end")->time.total, 3.0);
   for (const tag::Edge& e : g.edges) EXPECT_FALSE(e.back);
   EXPECT_TRUE(tag::FindLoops(g).empty());
@@ -70,9 +70,15 @@ TEST(TagScenarioTest, OneSendThroughTwoFunctionsIsTwoNodes) {
   Scenario s(2);
   s.rank(0)
       .Enter(0, "main")
-      .Enter(1, "f").Send(2, 3, 1, 0, 8).Leave(4, "f")
-      .Enter(5, "f").Send(6, 7, 1, 0, 16).Leave(8, "f")
-      .Enter(9, "g").Send(10, 11, 1, 0, 1024).Leave(12, "g")
+      .Enter(1, "f")
+      .Send(2, 3, 1, 0, 8)
+      .Leave(4, "f")
+      .Enter(5, "f")
+      .Send(6, 7, 1, 0, 16)
+      .Leave(8, "f")
+      .Enter(9, "g")
+      .Send(10, 11, 1, 0, 1024)
+      .Leave(12, "g")
       .Leave(20, "main");
   s.rank(1)
       .Enter(0, "main")
@@ -264,8 +270,12 @@ TEST(TagScenarioTest, IrecvAndWaitallGetTheirSendersAtCompletion) {
   Scenario s(2);
   s.rank(0)
       .Enter(0, "main")
-      .Enter(4, "a").Send(5, 6, 1, 1, 100).Leave(7, "a")
-      .Enter(8, "b").Send(9, 10, 1, 2, 200).Leave(11, "b")
+      .Enter(4, "a")
+      .Send(5, 6, 1, 1, 100)
+      .Leave(7, "a")
+      .Enter(8, "b")
+      .Send(9, 10, 1, 2, 200)
+      .Leave(11, "b")
       .Leave(20, "main");
   s.rank(1)
       .Enter(0, "main")
@@ -428,7 +438,7 @@ TEST(TagScenarioTest, MarkedLoopHasMarkersIterationsAndOneCausalPath) {
   ExpectConserved(run);
 }
 
-// Seed 003's loop 19: the same activities in every iteration, but the paths differ by the
+// Sikora et al. 2016's loop 19: the same activities in every iteration, but the paths differ by the
 // sender: the master receives from workers 1 and 2 in order (1, 2), (2, 1), (1, 2).
 TEST(TagScenarioTest, CausalPathsDifferBySender) {
   Scenario s(3);
@@ -473,16 +483,20 @@ TEST(TagScenarioTest, RecursionIsFoldedBeyondTheDepthLimit) {
   // main/solve/solve/solve and main/solve/solve/solve/solve fold; so does the send below them.
   EXPECT_EQ(run.graphs.folded_callpaths, 3u);
   options.recursion_depth = 0;
-  EXPECT_EQ(BuildScenarioTags(s, options).NodeOf(0, "main/solve/solve/solve/solve/MPI_Send")
-                .time.count,
-            1u);
+  EXPECT_EQ(
+      BuildScenarioTags(s, options).NodeOf(0, "main/solve/solve/solve/solve/MPI_Send").time.count,
+      1u);
 }
 
 TEST(TagScenarioTest, UserRegionsBecomeNodesAndHoldTheirCalls) {
   // kernel 2..6 holds an MPI_Send 3..4; with --region 'kern*' the kernel is the activity.
   Scenario s(2);
-  s.rank(0).Enter(0, "main").Enter(2, "kernel").Send(3, 4, 1, 0, 8).Leave(6, "kernel").Leave(
-      10, "main");
+  s.rank(0)
+      .Enter(0, "main")
+      .Enter(2, "kernel")
+      .Send(3, 4, 1, 0, 8)
+      .Leave(6, "kernel")
+      .Leave(10, "main");
   s.rank(1).Enter(0, "main").Recv(1, 5, 0, 0, 8).Leave(10, "main");
   tag::GraphBuildOptions options;
   options.regions = {"kern*"};

@@ -29,7 +29,8 @@ using seg::NodeKind;
 // A zero-filled segment in memory, with its writer.
 struct Segment {
   explicit Segment(seg::Capacities c = SmallCapacities(), int32_t rank = 0)
-      : capacities(c), memory(Bytes(c) / 8 + 1, 0),
+      : capacities(c),
+        memory(Bytes(c) / 8 + 1, 0),
         writer(memory.data(), c, rank, 2, /*start_ticks=*/0) {}
   static seg::Capacities SmallCapacities() {
     seg::Capacities c;
@@ -57,7 +58,8 @@ struct Segment {
   uint32_t Node(NodeKind kind, const std::string& name, const std::vector<std::string>& path) {
     std::vector<seg::Frame> frames;
     for (const std::string& p : path) {
-      frames.push_back({seg::kRegionFrame | writer.Name(p), static_cast<uint32_t>(frames.size()), 0});
+      frames.push_back(
+          {seg::kRegionFrame | writer.Name(p), static_cast<uint32_t>(frames.size()), 0});
     }
     return writer.NodeFor(kind, writer.Name(name), frames.data(),
                           static_cast<uint32_t>(frames.size()));
@@ -288,8 +290,8 @@ TEST(TagSegmentTest, OnlineGraphsMergeCallPathsAndMapSenders) {
   const uint32_t send_a = r0.Node(NodeKind::kMpi, "MPI_Send", {"main", "exchange"});
   std::vector<seg::Frame> other = {{seg::kRegionFrame | r0.writer.Name("main"), 0, 0},
                                    {seg::kRegionFrame | r0.writer.Name("exchange"), 5, 0}};
-  const uint32_t send_b = r0.writer.NodeFor(NodeKind::kMpi, r0.writer.Name("MPI_Send"),
-                                            other.data(), 2);
+  const uint32_t send_b =
+      r0.writer.NodeFor(NodeKind::kMpi, r0.writer.Name("MPI_Send"), other.data(), 2);
   const uint32_t deep = r0.Node(NodeKind::kMpi, "MPI_Send", {"main", "s", "s", "s", "s"});
   r0.writer.Visit(send_a, 1, 2, 2);
   r0.writer.Visit(send_b, 3, 4, 4);
@@ -317,7 +319,8 @@ TEST(TagSegmentTest, OnlineGraphsMergeCallPathsAndMapSenders) {
   EXPECT_EQ(g.folded_callpaths, 1u);
   // The two raw flow edges between the merged vectors became one self-edge.
   bool self = false;
-  for (const tag::Edge& e : p0.edges) self |= e.kind == tag::EdgeKind::kFlow && e.from == 1 && e.to == 1;
+  for (const tag::Edge& e : p0.edges)
+    self |= e.kind == tag::EdgeKind::kFlow && e.from == 1 && e.to == 1;
   EXPECT_TRUE(self);
   // Rank 1's two incoming edges name one merged sender node: one edge of count 2.
   int incoming = 0;

@@ -103,7 +103,7 @@ TEST(CollectiveTest, MembersThatMoveNoDataDoNotWaitAtNxN) {
 }
 
 TEST(CollectiveTest, AlltoallvGivesNoWaitStates) {
-  // Zero-size contributions make its synchronisation unknowable from the trace (seed 000).
+  // Zero-size contributions make its synchronisation unknowable from the trace (Böhme 2013).
   Analysis a = RunCollective("MPI_Alltoallv", OTF2_COLLECTIVE_OP_ALLTOALLV, kAllMoveData);
   EXPECT_EQ(a.Total("mpi_wait_nxn"), 0.0);
   EXPECT_EQ(a.Total("mpi_collective"), 17.0);  // its time is still collective time

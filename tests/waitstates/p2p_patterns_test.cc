@@ -1,6 +1,6 @@
 // Point-to-point wait states on hand-built traces. One tick is one second, so every expected
 // value is a plain number of seconds; each test derives it from the definitions in
-// docs/metrics.md (Scalasca 2.6's, seed 000 §2.4).
+// docs/metrics.md (Scalasca 2.6's, Böhme 2013 §2.4).
 #include <gtest/gtest.h>
 
 #include "tests/common/analysis_fixture.h"

@@ -1,4 +1,4 @@
-// The automatic bottleneck analysis of seed 004 (PPW ch. 5), written against the generic
+// The automatic bottleneck analysis of Su 2010 (PPW ch. 5), written against the generic
 // operation types (analysis/generic/): detection (detection.h) finds the call paths whose
 // instances took longer than they should, cause analysis (cause_analysis.h) finds for each of
 // their slow instances the remote operations that caused it; the global analyses add the load

@@ -1,4 +1,4 @@
-// What the automatic bottleneck analysis (seed 004, PPW ch. 5) finds, in the analysis's units
+// What the automatic bottleneck analysis (Su 2010, PPW ch. 5) finds, in the analysis's units
 // (ticks; the report converts). advice.h runs it; docs/metrics.md ("Bottlenecks and what to
 // do") defines every pattern and filter.
 #pragma once

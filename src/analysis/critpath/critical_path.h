@@ -1,4 +1,4 @@
-// Critical-path analysis (seed 000 chapter 5): what determines the runtime.
+// Critical-path analysis (Böhme 2013 chapter 5): what determines the runtime.
 //
 // The critical path is the longest path through the program's activities that contains no wait
 // state. It is found backwards: it starts where the last process arrives at MPI_Finalize and

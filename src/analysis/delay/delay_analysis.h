@@ -1,4 +1,4 @@
-// Delay analysis (seed 000 chapter 4): the root causes of wait states and their costs.
+// Delay analysis (Böhme 2013 chapter 4): the root causes of wait states and their costs.
 //
 // A wait state happens because the location waited for (the delayer) arrived late; it arrived
 // late because, since the previous synchronisation of the pair, it spent more time than the

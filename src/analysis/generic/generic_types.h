@@ -1,4 +1,4 @@
-// The generic operation types of seed 004 (PPW, Table 4-1): what a construct does, whatever its
+// The generic operation types of Su 2010 (PPW, Table 4-1): what a construct does, whatever its
 // programming model. The automatic analyses are written against these, not against MPI or
 // OpenSHMEM names; construct_map.h says which construct is which.
 #pragma once

@@ -17,7 +17,7 @@
 // (outside what a trace can explain); after it, they shut down. The critical path spans exactly
 // the window, and the time maps count only time inside it.
 //
-// Synchronisation intervals (seed 000 §4.2.3): the interval of a wait between waiter p and
+// Synchronisation intervals (Böhme 2013 §4.2.3): the interval of a wait between waiter p and
 // delayer q starts at the previous synchronisation of the pair: the latest earlier call at which
 // p and q had an edge in either direction, or took part in the same group (a barrier, an N x N
 // operation, MPI_Init). It begins when the first of the two left that call: each side's time

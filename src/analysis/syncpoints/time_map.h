@@ -68,7 +68,7 @@ class TimeMap {
   std::vector<uint32_t> offsets_;
   std::vector<uint32_t> callpath_;
   std::vector<int64_t> ticks_;
-  std::vector<int64_t> untracked_prefix_;      // per boundary: untracked time before it
+  std::vector<int64_t> untracked_prefix_;  // per boundary: untracked time before it
 };
 
 // Adds `add` into `into` (both sorted by call path).

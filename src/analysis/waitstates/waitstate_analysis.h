@@ -1,8 +1,8 @@
-// The wait-state analysis of MPI programs (seed 000 §2.4, with Scalasca 2.6's definitions).
+// The wait-state analysis of MPI programs (Böhme 2013 §2.4, with Scalasca 2.6's definitions).
 //
 // Computes, per location and call path: the time tree (time, execution, comp, mpi and its
 // sub-categories), visits, the point-to-point wait states (Late Sender, Late Sender / Wrong
-// Order, Late Receiver; a probed message's Late Sender is the probe's, seed 002 §3.3), the
+// Order, Late Receiver; a probed message's Late Sender is the probe's, Haus 2024 §3.3), the
 // collective wait states (Wait at Barrier, Barrier Completion, Wait at N x N, N x N Completion,
 // Late Broadcast, Early Reduce, Early Scan), Wait at Finalize and Initialization Completion, and
 // message, synchronisation and byte counts. It also counts clock-condition violations and keeps the
@@ -39,7 +39,7 @@ struct WaitStateOptions {
   unsigned threads = 1;
   size_t instances_per_metric = 10;  // most severe instances kept per metric
   bool sync_edges = true;            // emit WaitStateResult::sync for the root-cause analyses
-  // A probe that found a message is where its receiver waited for it (seed 002 §3.3). false:
+  // A probe that found a message is where its receiver waited for it (Haus 2024 §3.3). false:
   // as Scalasca 2.6, which has no probe support (--semantics scalasca): the probe is plain MPI
   // time and only the receive can wait.
   bool probes_wait = true;

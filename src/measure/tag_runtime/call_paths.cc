@@ -56,11 +56,13 @@ CallPaths::CallPaths(uint32_t depth) : depth_(depth) {
   auto set_size = reinterpret_cast<SetCacheSize>(dlsym(library, "_ULx86_64_set_cache_size"));
   auto* address_space = static_cast<void**>(dlsym(library, "_ULx86_64_local_addr_space"));
   constexpr int kCachePerThread = 2;  // UNW_CACHE_PER_THREAD
-  if (set_caching != nullptr && address_space != nullptr) set_caching(*address_space, kCachePerThread);
+  if (set_caching != nullptr && address_space != nullptr)
+    set_caching(*address_space, kCachePerThread);
   // The default cache holds a few hundred return addresses' unwind rules; a large C++ code's
   // call paths hold thousands, and a rule not in the cache costs a search of the DWARF tables.
   constexpr size_t kCachedAddresses = 16384;
-  if (set_size != nullptr && address_space != nullptr) set_size(*address_space, kCachedAddresses, 0);
+  if (set_size != nullptr && address_space != nullptr)
+    set_size(*address_space, kCachedAddresses, 0);
 #endif
 }
 
@@ -91,8 +93,7 @@ uint32_t CallPaths::Capture(Frame* out, const OpenRegion* regions, uint32_t regi
   uint32_t next_region = 0;
   // Outermost first: pcs holds the innermost first.
   for (uint32_t k = 0; k < total; ++k) {
-    while (next_region < region_count && regions[next_region].depth <= k &&
-           count < kMaxFrames) {
+    while (next_region < region_count && regions[next_region].depth <= k && count < kMaxFrames) {
       out[count++] = Frame{tag_segment::kRegionFrame | regions[next_region].name, k, 0};
       ++next_region;
     }

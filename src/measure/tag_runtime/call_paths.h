@@ -1,12 +1,12 @@
-// The call path of an activity as seed 003 §3.3 identifies it: the return addresses on the
-// stack, from the program's outermost frame to the call site of the activity, read by a stack
+// The call path of an activity as Sikora et al. 2016 §3.3 identifies it: the return addresses on
+// the stack, from the program's outermost frame to the call site of the activity, read by a stack
 // walk at the activity's entry.
 //
 // The walk uses libunwind's cached fast path (unw_backtrace), loaded with dlopen and
 // RTLD_LOCAL so that its _Unwind_* symbols never replace the C++ runtime's in the program;
 // without libunwind it falls back on glibc's backtrace(), about ten times slower. The frames
 // of libcauseway-tag.so itself are left out. A call site that recurs more than `depth` times on
-// the path is folded (seed 003's SMG2000 limitation): the frames from its (depth+1)-th
+// the path is folded (Sikora et al. 2016's SMG2000 limitation): the frames from its (depth+1)-th
 // occurrence on count as the frames after its depth-th, so that a deep recursion cannot create
 // a node per level. `causeway tag` folds again by function name (tag/online), which is what
 // the report's call paths show.

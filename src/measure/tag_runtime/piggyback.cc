@@ -106,8 +106,7 @@ void Piggybacks::Send(const Piggyback& p, int dest, int tag, MPI_Comm comm) {
   if (used_ == ring_.size()) Reclaim(true);
   Slot& slot = ring_[(head_ + used_) % ring_.size()];
   slot.data = p;
-  if (PMPI_Isend(&slot.data, kBytes, MPI_BYTE, dest, tag, s->comm, &slot.request) ==
-      MPI_SUCCESS) {
+  if (PMPI_Isend(&slot.data, kBytes, MPI_BYTE, dest, tag, s->comm, &slot.request) == MPI_SUCCESS) {
     ++used_;
   }
 }
@@ -116,8 +115,7 @@ bool Piggybacks::Receive(int source, int tag, MPI_Comm comm, Piggyback* out) {
   if (source == MPI_PROC_NULL || source == MPI_ANY_SOURCE) return false;
   ShadowComm* s = Find(comm);
   if (s == nullptr) return false;
-  return PMPI_Recv(out, kBytes, MPI_BYTE, source, tag, s->comm, MPI_STATUS_IGNORE) ==
-         MPI_SUCCESS;
+  return PMPI_Recv(out, kBytes, MPI_BYTE, source, tag, s->comm, MPI_STATUS_IGNORE) == MPI_SUCCESS;
 }
 
 bool Piggybacks::IBroadcast(Piggyback* p, int root, MPI_Comm comm, MPI_Request* request) {

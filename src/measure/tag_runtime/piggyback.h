@@ -1,9 +1,9 @@
 // What travels with every message so that the receiver's graph can name the sender's node and
-// how much later (or earlier) the sender came (seed 003 §4.1–4.2): the sender's node id, its
-// entry time on rank 0's clock, and, for collectives, the bytes it sent.
+// how much later (or earlier) the sender came (Sikora et al. 2016 §4.1–4.2): the sender's node id,
+// its entry time on rank 0's clock, and, for collectives, the bytes it sent.
 //
 // It travels as a message of its own on a shadow communicator (a duplicate of the user's,
-// made where the user's is made), with the user message's tag: seed 003's "additional
+// made where the user's is made), with the user message's tag: Sikora et al. 2016's "additional
 // message", for every size. Nothing of the user's message changes, so received data, counts,
 // statuses, wildcard matching, probes, zero-size and derived-datatype messages are exactly as
 // without causeway, and there is no size threshold whose two sides could disagree. The sender
@@ -30,8 +30,8 @@ namespace cw::measure::tag_runtime {
 struct Piggyback {
   uint32_t node = UINT32_MAX;  // the sender's node in its segment (UINT32_MAX: not in a graph)
   uint32_t reserved = 0;
-  int64_t entry = 0;           // the sender's call entry, in ticks on rank 0's clock
-  uint64_t bytes = 0;          // collectives: what the member sent
+  int64_t entry = 0;   // the sender's call entry, in ticks on rank 0's clock
+  uint64_t bytes = 0;  // collectives: what the member sent
 };
 static_assert(sizeof(Piggyback) == 24);
 
@@ -56,8 +56,8 @@ class Piggybacks {
   // none travels (no shadow, MPI_PROC_NULL).
   bool Receive(int source, int tag, MPI_Comm comm, Piggyback* out);
 
-  // Collectives (seed 003 §4.5), on the shadow, non-blocking (the program's collective is not
-  // made to wait for another): the root's piggyback to every member, or every member's to
+  // Collectives (Sikora et al. 2016 §4.5), on the shadow, non-blocking (the program's collective is
+  // not made to wait for another): the root's piggyback to every member, or every member's to
   // `root` (`all` must hold one entry per rank of `comm` at the root). False, and no request,
   // where no piggyback travels (no shadow, an intercommunicator).
   bool IBroadcast(Piggyback* p, int root, MPI_Comm comm, MPI_Request* request);
@@ -82,7 +82,7 @@ class Piggybacks {
   void Reclaim(bool wait_for_one);
 
   std::unordered_map<MPI_Comm, ShadowComm> shadows_;
-  MPI_Comm last_comm_ = MPI_COMM_NULL;  // seed 003's recently-used heuristic
+  MPI_Comm last_comm_ = MPI_COMM_NULL;  // Sikora et al. 2016's recently-used heuristic
   ShadowComm* last_shadow_ = nullptr;
   // Piggybacks in flight: a ring of buffers with their requests, oldest first. Small messages
   // complete at once, so testing the oldest few frees the ring as it goes.

@@ -1,5 +1,5 @@
-// The hooks of collectives and communicators: seed 003 §4.5's links between the members of a
-// collective, and the shadow communicators the piggybacks travel on.
+// The hooks of collectives and communicators: Sikora et al. 2016 §4.5's links between the members
+// of a collective, and the shadow communicators the piggybacks travel on.
 #include <algorithm>
 #include <vector>
 
@@ -28,15 +28,14 @@ bool AllToOne(OTF2_CollectiveOp op) {
 
 void CollBegin() {}
 
-// After the collective, its members exchange their piggybacks on the shadow (seed 003 §4.5): a
-// one-to-all operation's root sends its own to every member, which links to the root; every
-// member of an all-to-one operation sends its own to the root, and every member of a rootless
+// After the collective, its members exchange their piggybacks on the shadow (Sikora et al. 2016
+// §4.5): a one-to-all operation's root sends its own to every member, which links to the root;
+// every member of an all-to-one operation sends its own to the root, and every member of a rootless
 // one (barriers, all-to-all, scans) to rank 0 of the communicator, which lists them. The
 // exchange is non-blocking, so that the program's collective is not followed by a second
 // synchronisation: its links are written when it completes (CompleteLinks, at the next
 // collective and at the end).
-void CollEnd(OTF2_CollectiveOp op, MPI_Comm comm, uint32_t root, uint64_t sent,
-             uint64_t received) {
+void CollEnd(OTF2_CollectiveOp op, MPI_Comm comm, uint32_t root, uint64_t sent, uint64_t received) {
   State& s = S();
   const bool on_graph = OnGraphThread() && s.call.open;
   const int rank = CommRank(comm);

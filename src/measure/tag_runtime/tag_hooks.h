@@ -1,16 +1,17 @@
 // What the generated wrappers of libcauseway-tag.so call (`causeway trace --tag`): the same
 // hook names as the tracer's (measure/runtime/hooks.h), so that one description of the MPI
-// functions (wrappers/mpi_functions.def) drives both libraries, with seed 003's meaning instead
-// of a trace's. No event is recorded: each MPI call of the thread that initialised MPI updates
-// the process's task activity graph in a shared segment (measure/tag_segment) when it returns,
-// and every message carries its sender's node and entry time to the receiver (piggyback.h).
+// functions (wrappers/mpi_functions.def) drives both libraries, with Sikora et al. 2016's meaning
+// instead of a trace's. No event is recorded: each MPI call of the thread that initialised MPI
+// updates the process's task activity graph in a shared segment (measure/tag_segment) when it
+// returns, and every message carries its sender's node and entry time to the receiver
+// (piggyback.h).
 //
 //   CallScope   at entry: the time and the call path (call_paths.h), at Returned() the exit,
 //               at destruction the graph update, with the message and completion edges the
 //               hooks gathered meanwhile
 //   Send, Isend, StartRequests         send the message's piggyback before the data
 //   Recv, Complete*, Test*, MRecv      receive the piggyback of what was received
-//   CollBegin, CollEnd                 exchange the members' piggybacks (seed 003 §4.5)
+//   CollBegin, CollEnd                 exchange the members' piggybacks (Sikora et al. 2016 §4.5)
 //   CommCreated, CommFreed             the shadow communicators the piggybacks travel on
 #pragma once
 

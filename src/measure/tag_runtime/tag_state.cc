@@ -27,7 +27,9 @@ thread_local bool t_graph_thread __attribute__((tls_model("initial-exec"))) = fa
 // Every call's update refreshes the latest timer calibration point this often.
 constexpr uint64_t kCalibrationCalls = 4096;
 
-std::string SegmentPath(const State& s) { return s.dir + "/rank-" + std::to_string(s.rank) + ".seg"; }
+std::string SegmentPath(const State& s) {
+  return s.dir + "/rank-" + std::to_string(s.rank) + ".seg";
+}
 std::string MapsPath(const State& s) { return s.dir + "/rank-" + std::to_string(s.rank) + ".maps"; }
 
 // Copies /proc/self/maps beside the segment (what `causeway tag` needs to name the return
@@ -147,8 +149,8 @@ uint32_t NodeHere(tag_segment::NodeKind kind, uint32_t name) {
   bool truncated = false;
   const uint32_t n = s.paths->Capture(frames, s.regions.data(),
                                       static_cast<uint32_t>(s.regions.size()), &truncated);
-  // Seed 003's recently-used path: a call from where the last one came from (a loop calling
-  // MPI_Test) is that node again, without hashing its frames.
+  // Sikora et al. 2016's recently-used path: a call from where the last one came from (a loop
+  // calling MPI_Test) is that node again, without hashing its frames.
   RecentPath& recent = s.recent;
   if (recent.node != kNone && recent.kind == kind && recent.name == name && recent.count == n &&
       std::memcmp(recent.frames, frames, n * sizeof(Frame)) == 0) {
@@ -189,7 +191,8 @@ void WritePending(uint32_t node, uint64_t entry, uint64_t start, uint64_t exit,
   }
 }
 
-void WriteSteps(uint32_t node, const std::vector<PendingIn>& in, const std::vector<PendingOut>& out) {
+void WriteSteps(uint32_t node, const std::vector<PendingIn>& in,
+                const std::vector<PendingOut>& out) {
   tag_segment::SegmentWriter& w = *S().writer;
   bool any = false;
   for (const PendingOut& o : out) {
@@ -282,8 +285,10 @@ void Started(MpiFunction init, uint64_t enter) {
       s.segment = nullptr;
     }
     if (!mapped) {
-      std::fprintf(stderr, "causeway: rank %d cannot write its task activity graph to %s; no rank "
-                   "records one\n", s.rank, s.dir.c_str());
+      std::fprintf(stderr,
+                   "causeway: rank %d cannot write its task activity graph to %s; no rank "
+                   "records one\n",
+                   s.rank, s.dir.c_str());
     }
     return;
   }
@@ -291,15 +296,16 @@ void Started(MpiFunction init, uint64_t enter) {
   // as a trace's program region does.
   uint64_t begin = LibraryLoadTime();
   if (begin == 0 || begin > enter) begin = enter;
-  s.writer = std::make_unique<tag_segment::SegmentWriter>(s.segment, capacities, s.rank, s.size,
-                                                          begin);
+  s.writer =
+      std::make_unique<tag_segment::SegmentWriter>(s.segment, capacities, s.rank, s.size, begin);
   tag_segment::Header& h = s.writer->header();
   h.pid = static_cast<int32_t>(::getpid());
   h.recursion_depth = depth;
   std::rename(fresh.c_str(), SegmentPath(s).c_str());
   s.paths = std::make_unique<CallPaths>(depth);
   s.writer->Begin();
-  for (uint32_t f = 0; f < kMpiFunctionCount; ++f) s.names[f] = s.writer->Name(kMpiFunctions[f].name);
+  for (uint32_t f = 0; f < kMpiFunctionCount; ++f)
+    s.names[f] = s.writer->Name(kMpiFunctions[f].name);
   s.writer->Calibrate(TimerNow(), MonotonicNow());
   s.writer->Commit();
   WriteMaps(s);

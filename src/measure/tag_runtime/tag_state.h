@@ -6,9 +6,9 @@
 #include <mpi.h>
 
 #include <atomic>
-#include <list>
-#include <cstring>
 #include <cstdint>
+#include <cstring>
+#include <list>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -132,7 +132,7 @@ struct State {
   // MPI calls of threads other than the graph's (their piggybacks travel; the calls are not in
   // the graph), written to the segment's header when the graph ends.
   std::atomic<uint64_t> other_thread_calls{0};
-  std::string dir;   // DIR/tag
+  std::string dir;  // DIR/tag
   // The segment: a file mapped shared.
   void* segment = nullptr;
   uint64_t segment_bytes = 0;
@@ -147,7 +147,7 @@ struct State {
   std::list<PendingLinks> links;
   RequestTable requests;
   uint64_t next_order = 0;
-  std::vector<MPI_Request> saved;  // handles as they were before a completion call
+  std::vector<MPI_Request> saved;               // handles as they were before a completion call
   std::vector<std::pair<uint64_t, int>> order;  // completed requests by posting order
   std::vector<MPI_Status> status_buffer;
   MPI_Message saved_message = MPI_MESSAGE_NULL;
@@ -188,7 +188,8 @@ void WritePending(uint32_t node, uint64_t entry, uint64_t start, uint64_t exit,
 // The activity's steps of the current iterations' causal paths (inside an update): the
 // partner of each message it sent, then of each point-to-point message it received, or one
 // step without a partner.
-void WriteSteps(uint32_t node, const std::vector<PendingIn>& in, const std::vector<PendingOut>& out);
+void WriteSteps(uint32_t node, const std::vector<PendingIn>& in,
+                const std::vector<PendingOut>& out);
 
 // Completes the collectives' piggyback exchanges that have completed (all of them, waiting, if
 // `wait`; only those on `comm` if it is not MPI_COMM_NULL) and writes their links.

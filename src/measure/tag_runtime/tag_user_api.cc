@@ -1,7 +1,7 @@
 // include/causeway/causeway.h under `causeway trace --tag`: user regions are part of the call
 // paths of what runs inside them (or, if CAUSEWAY_TAG_REGIONS names them, activities of their
 // own), and loops marked by the program give loop_entry and loop_exit nodes and their
-// iteration counts (seed 003 §3.2).
+// iteration counts (Sikora et al. 2016 §3.2).
 #include <fnmatch.h>
 
 #include <string>
@@ -30,7 +30,7 @@ bool IsActivity(const char* name) {
   return false;
 }
 
-// A marker: an activity without duration (seed 003's control activities).
+// A marker: an activity without duration (Sikora et al. 2016's control activities).
 void Mark(uint32_t node) {
   State& s = S();
   const uint64_t now = TimerNow();

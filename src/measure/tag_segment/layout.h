@@ -1,6 +1,6 @@
 // The task activity graph of one process as libcauseway-tag.so keeps it while the program runs
 // (`causeway trace --tag`): one file-backed shared mapping, DIR/tag/rank-<r>.seg, laid out
-// without pointers (seed 003 §3.6), so that
+// without pointers (Sikora et al. 2016 §3.6), so that
 //   - another process maps the file and copies a consistent snapshot at any time without ever
 //     making the program wait (the sequence counter below; segment_snapshot.h), and the copy is
 //     valid wherever it lands (every link is an array index);
@@ -10,8 +10,8 @@
 // activity or edge that does not fit is counted as lost, never written past the end.
 //
 // The arrays hold what the writer saw, before names exist: a node's call path is its return
-// addresses (seed 003 §3.3), resolved to function names afterwards from the process's memory
-// map (DIR/tag/rank-<r>.maps) by `causeway tag` (tag/online).
+// addresses (Sikora et al. 2016 §3.3), resolved to function names afterwards from the process's
+// memory map (DIR/tag/rank-<r>.maps) by `causeway tag` (tag/online).
 //
 //   const Header* h = reinterpret_cast<const Header*>(base);
 //   const Node* nodes = At<Node>(base, h->nodes_offset);
@@ -76,14 +76,14 @@ inline constexpr uint64_t kRegionFrame = 1ull << 63;
 
 struct Node {
   NodeKind kind;
-  uint8_t truncated;     // the stack was deeper than the frames kept; the outermost are missing
+  uint8_t truncated;  // the stack was deeper than the frames kept; the outermost are missing
   uint16_t reserved;
   uint32_t name;         // offset of the activity's name in the name pool ("MPI_Send", a region)
   uint32_t first_frame;  // the call path, outermost first: frames[first_frame, +frame_count)
   uint32_t frame_count;
-  uint64_t key;          // hash of (kind, name, frames): the writer's lookup key
-  uint64_t iterations;   // loop_entry nodes: iterations marked by causeway_loop_iteration
-  Stats time;            // per occurrence: exit minus entry, in ticks
+  uint64_t key;         // hash of (kind, name, frames): the writer's lookup key
+  uint64_t iterations;  // loop_entry nodes: iterations marked by causeway_loop_iteration
+  Stats time;           // per occurrence: exit minus entry, in ticks
 };
 
 struct Edge {
@@ -118,7 +118,7 @@ struct Message {
   uint64_t size_histogram[kSizeBuckets];
 };
 
-// Causal execution paths (seed 003 §3.7) of the loops the program marks: each distinct
+// Causal execution paths (Sikora et al. 2016 §3.7) of the loops the program marks: each distinct
 // sequence of (activity, partner) steps an iteration took, with the iterations that took it.
 struct PathStep {
   uint32_t node;
@@ -172,7 +172,7 @@ struct Header {
   // in ticks: what recording the graph added to the process's run.
   uint64_t tool_ticks;
   uint64_t other_thread_calls;
-  // The update routine's state (seed 003 §3.4): the previous activity and its exit.
+  // The update routine's state (Sikora et al. 2016 §3.4): the previous activity and its exit.
   uint32_t recent;
   uint32_t reserved;
   uint64_t recent_exit;

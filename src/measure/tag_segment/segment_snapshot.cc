@@ -41,14 +41,14 @@ bool HeaderFits(const Header& h, uint64_t bytes) {
          Within(h.edges_offset, h.edge_capacity, sizeof(Edge), bytes) &&
          Within(h.messages_offset, h.message_capacity, sizeof(Message), bytes) &&
          Within(h.frames_offset, h.frame_capacity, sizeof(Frame), bytes) &&
-         Within(h.names_offset, h.name_capacity, 1, bytes) &&
-         h.path_count <= h.path_capacity && h.step_count <= h.step_capacity &&
+         Within(h.names_offset, h.name_capacity, 1, bytes) && h.path_count <= h.path_capacity &&
+         h.step_count <= h.step_capacity &&
          Within(h.paths_offset, h.path_capacity, sizeof(Path), bytes) &&
          Within(h.steps_offset, h.step_capacity, sizeof(PathStep), bytes) &&
          h.paths_offset >= kHeaderBytes && h.steps_offset >= kHeaderBytes &&
-         h.nodes_offset >= kHeaderBytes &&
-         h.edges_offset >= kHeaderBytes && h.messages_offset >= kHeaderBytes &&
-         h.frames_offset >= kHeaderBytes && h.names_offset >= kHeaderBytes;
+         h.nodes_offset >= kHeaderBytes && h.edges_offset >= kHeaderBytes &&
+         h.messages_offset >= kHeaderBytes && h.frames_offset >= kHeaderBytes &&
+         h.names_offset >= kHeaderBytes;
 }
 
 SnapshotOutcome CopySnapshot(const void* live, uint64_t bytes, std::string& out, bool writer_gone,

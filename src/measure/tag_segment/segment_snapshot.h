@@ -1,6 +1,6 @@
 // Copies a consistent snapshot of a live task activity graph segment without ever making its
-// writer wait (seed 003 §3.6's "optimistic sampling"): read the sequence counter, copy, read it
-// again; an odd value or a change means the writer was busy, so the copy is thrown away and
+// writer wait (Sikora et al. 2016 §3.6's "optimistic sampling"): read the sequence counter, copy,
+// read it again; an odd value or a change means the writer was busy, so the copy is thrown away and
 // tried again. The copy is compacted (each array as long as its used part) and is itself a
 // segment with the same layout, valid wherever it is stored (no pointers).
 //

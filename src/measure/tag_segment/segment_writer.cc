@@ -70,8 +70,8 @@ uint64_t NodeKey(NodeKind kind, uint32_t name, const Frame* frames, uint32_t cou
   return h;
 }
 
-SegmentWriter::SegmentWriter(void* memory, const Capacities& capacities, int32_t rank,
-                             int32_t size, uint64_t start_ticks)
+SegmentWriter::SegmentWriter(void* memory, const Capacities& capacities, int32_t rank, int32_t size,
+                             uint64_t start_ticks)
     : header_(static_cast<Header*>(memory)) {
   Header& h = *header_;
   std::memcpy(h.magic, kMagic, sizeof kMagic);
@@ -109,9 +109,7 @@ void SegmentWriter::Begin() {
   std::atomic_thread_fence(std::memory_order_release);
 }
 
-void SegmentWriter::Commit() {
-  header_->sequence.fetch_add(1, std::memory_order_release);
-}
+void SegmentWriter::Commit() { header_->sequence.fetch_add(1, std::memory_order_release); }
 
 uint32_t SegmentWriter::Name(std::string_view name) {
   Header& h = *header_;
@@ -146,8 +144,7 @@ size_t SegmentWriter::Slot(uint64_t key, NodeKind kind, uint32_t name, const Fra
     if (entry == 0) return slot;
     const Node& n = nodes_[entry - 1];
     if (n.key == key && n.kind == kind && n.name == name && n.frame_count == count &&
-        (count == 0 ||
-         std::memcmp(frames_ + n.first_frame, frames, count * sizeof(Frame)) == 0)) {
+        (count == 0 || std::memcmp(frames_ + n.first_frame, frames, count * sizeof(Frame)) == 0)) {
       return slot;
     }
   }
@@ -155,8 +152,8 @@ size_t SegmentWriter::Slot(uint64_t key, NodeKind kind, uint32_t name, const Fra
 
 uint32_t SegmentWriter::FindNode(NodeKind kind, uint32_t name, const Frame* frames,
                                  uint32_t count) const {
-  const uint32_t entry = node_slots_[Slot(NodeKey(kind, name, frames, count), kind, name, frames,
-                                          count)];
+  const uint32_t entry =
+      node_slots_[Slot(NodeKey(kind, name, frames, count), kind, name, frames, count)];
   return entry == 0 ? kNone : entry - 1;
 }
 
@@ -283,7 +280,8 @@ void SegmentWriter::EndIteration(OpenLoop& loop, uint64_t at) {
   Header& h = *header_;
   const uint32_t count = static_cast<uint32_t>(loop.steps.size());
   uint64_t key = Mix(loop.entry);
-  for (const PathStep& step : loop.steps) key = Mix(key ^ ((uint64_t{step.node} << 32) | step.peer));
+  for (const PathStep& step : loop.steps)
+    key = Mix(key ^ ((uint64_t{step.node} << 32) | step.peer));
   const size_t mask = path_slots_.size() - 1;
   size_t slot = key & mask;
   Path* path = nullptr;

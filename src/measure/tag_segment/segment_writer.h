@@ -1,5 +1,5 @@
-// Updates a task activity graph segment (layout.h) in constant time per activity: seed 003
-// §3.4's update routine (find or create the activity's node, add or update the flow edge from
+// Updates a task activity graph segment (layout.h) in constant time per activity: Sikora et al.
+// 2016 §3.4's update routine (find or create the activity's node, add or update the flow edge from
 // the previous activity, update both profiles) and §4's message and completion edges.
 //
 // One thread writes (the one that initialised MPI). Every change happens between Begin() and
@@ -60,9 +60,9 @@ class SegmentWriter {
   void VisitCall(uint32_t node, uint64_t arrive, uint64_t entry, uint64_t exit);
   // The program goes on at `at`; `tool_ticks` of the tool's own work are counted.
   void Resume(uint64_t at, uint64_t tool_ticks);
-  // Loops the program marks (seed 003 §3.2, §3.7): the loop whose entry node is `loop_entry`
-  // begins; an iteration of the innermost open loop begins at `at` (counted in its entry
-  // node's Node::iterations, and ending the iteration before); the innermost loop ends at
+  // Loops the program marks (Sikora et al. 2016 §3.2, §3.7): the loop whose entry node is
+  // `loop_entry` begins; an iteration of the innermost open loop begins at `at` (counted in its
+  // entry node's Node::iterations, and ending the iteration before); the innermost loop ends at
   // `at`. Between them every Step() goes to the current iteration of each open loop, whose
   // sequence of steps becomes a causal path when the iteration ends.
   void LoopBegin(uint32_t loop_entry);

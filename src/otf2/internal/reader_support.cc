@@ -52,8 +52,7 @@ RecordBound EventRecordBound(const std::string& anchor, const trace::Definitions
   const trace::Location& def = defs.locations[location];
   RecordBound bound;
   std::error_code ec;
-  const std::string file =
-      ArchiveDirectory(anchor) + "/" + std::to_string(def.otf2_id) + ".evt";
+  const std::string file = ArchiveDirectory(anchor) + "/" + std::to_string(def.otf2_id) + ".evt";
   const uintmax_t bytes = std::filesystem::file_size(file, ec);
   if (!ec) bound.file_bytes = bytes;
   const uint64_t by_size = ec ? UINT64_MAX : static_cast<uint64_t>(bytes);
@@ -120,9 +119,9 @@ TimeRange ValidTimeRange(const trace::ClockProperties& clock) {
     range.latest = std::min(range.latest, kHalf - 1);
   }
   if (range.latest - range.earliest > kMostSpan) {
-    range.earliest = std::max(range.earliest, clock.global_offset > kMostSpan / 2
-                                                  ? clock.global_offset - kMostSpan / 2
-                                                  : 0);
+    range.earliest =
+        std::max(range.earliest,
+                 clock.global_offset > kMostSpan / 2 ? clock.global_offset - kMostSpan / 2 : 0);
     range.latest = std::min(range.latest, range.earliest + kMostSpan);
   }
   return range;
@@ -145,8 +144,8 @@ void CheckLocalDefinitionFile(const std::string& anchor, const trace::Definition
                               uint32_t location, bool expected, Diagnostics& diagnostics) {
   if (!expected) return;
   std::error_code ec;
-  const std::string file = ArchiveDirectory(anchor) + "/" +
-                           std::to_string(defs.locations[location].otf2_id) + ".def";
+  const std::string file =
+      ArchiveDirectory(anchor) + "/" + std::to_string(defs.locations[location].otf2_id) + ".def";
   if (!std::filesystem::exists(file, ec)) {
     diagnostics.Report(kLocalDefinitionsMissing, LocationLabel(defs, location));
   }

@@ -297,8 +297,8 @@ bool Engine::BeginCall(Lane& lane) {
   call.shmem_communication = shmem == 1;
   int64_t s = StepClock(lane, enter);
   bool communication = call.shmem ? call.shmem_communication : IsCommunication(call.function);
-  // Noise falls on the computation between two communication calls (seed 001's local edges):
-  // the set-up calls in between (MPI_Comm_rank, ...) do not start a phase of their own.
+  // Noise falls on the computation between two communication calls (Sottile et al. 2006's local
+  // edges): the set-up calls in between (MPI_Comm_rank, ...) do not start a phase of their own.
   if (communication && lane.computed) {
     if (lane.noisy) {
       int64_t noise =

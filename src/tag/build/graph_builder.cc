@@ -57,7 +57,10 @@ class TraceGraphBuilder::Impl {
  public:
   Impl(const trace::Trace& t, const match::SyncGraph& sync, const GraphBuildOptions& options,
        std::vector<uint32_t> owned)
-      : t_(t), sync_(sync), options_(options), folded_(FoldCallpaths(t, options.recursion_depth)),
+      : t_(t),
+        sync_(sync),
+        options_(options),
+        folded_(FoldCallpaths(t, options.recursion_depth)),
         owned_(std::move(owned)) {
     if (owned_.empty()) {
       for (uint32_t l = 0; l < t.location_count(); ++l) owned_.push_back(l);
@@ -170,8 +173,8 @@ class TraceGraphBuilder::Impl {
 
   bool Owns(uint32_t loc) const { return loc < is_owned_.size() && is_owned_[loc]; }
 
-  // The operation's form (seed 003 §4.5) and the location that gathers its members' links:
-  // the root of an all-to-one operation, rank 0 of the communicator for the rootless ones.
+  // The operation's form (Sikora et al. 2016 §4.5) and the location that gathers its members'
+  // links: the root of an all-to-one operation, rank 0 of the communicator for the rootless ones.
   static bool OneToAll(const match::CollectiveInstance& ci) {
     using trace::CollectiveOp;
     return ci.root != kNone && (ci.op == CollectiveOp::kBcast || ci.op == CollectiveOp::kScatter ||
@@ -187,7 +190,8 @@ class TraceGraphBuilder::Impl {
   // The other members member `me` links to (a one-to-all operation's root) or lists (as the
   // gatherer), in communicator rank order.
   std::vector<uint32_t> LinkedMembers(const match::CollectiveInstance& ci, uint32_t me) const {
-    if (OneToAll(ci)) return me == ci.root ? std::vector<uint32_t>{} : std::vector<uint32_t>{ci.root};
+    if (OneToAll(ci))
+      return me == ci.root ? std::vector<uint32_t>{} : std::vector<uint32_t>{ci.root};
     if (me != Gatherer(ci, me) || ci.comm >= t_.defs.comms.size()) return {};
     std::vector<uint32_t> others;
     const trace::Comm& c = t_.defs.comms[ci.comm];
@@ -358,15 +362,15 @@ class TraceGraphBuilder::Impl {
       if (receiving == nullptr || completing == nullptr) continue;
       uint64_t entry = ev.time(completing->first);
       w.recorder->MessageIn(receiving->node, RankOf(m.sender), m.sender,
-                            NodeOfEvent(m.sender, m.send_event), MessageVia::kPointToPoint,
-                            m.bytes, static_cast<double>(ev.time(completing->last) - entry),
+                            NodeOfEvent(m.sender, m.send_event), MessageVia::kPointToPoint, m.bytes,
+                            static_cast<double>(ev.time(completing->last) - entry),
                             static_cast<double>(m.send_entered) - static_cast<double>(entry));
     }
     for (uint32_t k : s.collectives) AddCollective(loc, w, k);
   }
 
-  // Seed 003 §4.5: a one-to-all member links to its root; the root of an all-to-one operation,
-  // and rank 0 of the communicator of any other, lists every other member.
+  // Sikora et al. 2016 §4.5: a one-to-all member links to its root; the root of an all-to-one
+  // operation, and rank 0 of the communicator of any other, lists every other member.
   void AddCollective(uint32_t loc, LocationWork& w, uint32_t member) {
     if (member >= member_instance_.size() || member_instance_[member] == kNone) return;
     const match::CollectiveMember& me = sync_.members[member];

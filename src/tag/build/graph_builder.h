@@ -1,8 +1,8 @@
 // Builds the task activity graphs of a trace's locations in two steps: each location's own
 // activities, nodes and local edges first, then its incoming message edges, which name the
-// sender's node, and its collectives' links (seed 003 §4.5), which name other members' nodes.
-// One process builds every location (BuildTraceGraphs); one rank of an MPI job (tag/job) builds
-// its own locations and asks the other ranks for what the second step needs of theirs.
+// sender's node, and its collectives' links (Sikora et al. 2016 §4.5), which name other members'
+// nodes. One process builds every location (BuildTraceGraphs); one rank of an MPI job (tag/job)
+// builds its own locations and asks the other ranks for what the second step needs of theirs.
 //
 //   TraceGraphBuilder b(trace, sync, options, owned);
 //   b.Walk();
@@ -35,7 +35,7 @@ struct MemberFact {
 
 // What a rank of a job learnt from the others about their locations.
 struct RemoteFacts {
-  std::unordered_map<uint64_t, uint32_t> nodes;                  // (location << 32 | event)
+  std::unordered_map<uint64_t, uint32_t> nodes;                 // (location << 32 | event)
   std::map<std::pair<uint64_t, uint32_t>, MemberFact> members;  // (instance origin, location)
 };
 

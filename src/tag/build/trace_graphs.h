@@ -5,9 +5,9 @@
 // Target activities (nodes) are the outermost MPI calls, and regions whose names match one of
 // `options.regions` (a user's kernels; an MPI call inside one is part of it); regions of the
 // loop role (Score-P's and causeway's loop markers) give loop_entry and loop_exit nodes. Call
-// paths are folded where a region recurs more than `recursion_depth` times on them (seed 003
-// names the explosion of recursive call paths as its SMG2000 limitation): the deeper calls count
-// as calls at that depth.
+// paths are folded where a region recurs more than `recursion_depth` times on them (Sikora et al.
+// 2016 names the explosion of recursive call paths as its SMG2000 limitation): the deeper calls
+// count as calls at that depth.
 //
 //   GraphBuildOptions options;
 //   Result<TraceGraphs> tags = BuildTraceGraphs(trace, sync_graph, options);

@@ -70,7 +70,8 @@ class Comparison {
       node_map_[v] = it->second;
       const Node& other = gb.nodes[it->second];
       counts_differ |= other.time.count != ga.nodes[v].time.count;
-      if (!SetupOrTeardown(ga.nodes[v])) squares += Square(other.time.total - ga.nodes[v].time.total);
+      if (!SetupOrTeardown(ga.nodes[v]))
+        squares += Square(other.time.total - ga.nodes[v].time.total);
     }
     if (a_nodes != b_nodes.size()) return Difference::kStructure;
     // Local edges are identified by their mapped ends; message edges by their key, then paired
@@ -120,7 +121,7 @@ class Comparison {
     double distance = std::sqrt(squares);
     if (distance_out != nullptr) *distance_out = distance;
     return distance <= tolerance * std::max(a_.Ticks(), b_.Ticks()) ? Difference::kEquivalent
-                                                                     : Difference::kTimes;
+                                                                    : Difference::kTimes;
   }
 
  private:
@@ -143,8 +144,8 @@ class Comparison {
   // Kind, form, the local node (in b's numbering) and the sender's call path.
   std::string MessageKey(const Edge& e, uint32_t local_in_b) const {
     std::string key = std::to_string(static_cast<int>(e.kind)) + "|" +
-                      std::to_string(static_cast<int>(e.via)) + "|" +
-                      std::to_string(local_in_b) + "|";
+                      std::to_string(static_cast<int>(e.via)) + "|" + std::to_string(local_in_b) +
+                      "|";
     if (e.kind == EdgeKind::kMessageIn && e.from != kNoNode) {
       auto sender = graphs_.find(e.peer_location);
       if (sender != graphs_.end() && e.from < sender->second->nodes.size()) {
@@ -162,9 +163,9 @@ class Comparison {
 
 // The classes of `parts` (indices into `graphs` with their node subsets): each joins the first
 // class whose representative it is equivalent to.
-std::vector<Cluster> Classify(const std::vector<ProcessGraph>& graphs,
-                              const std::vector<std::pair<uint32_t, const std::vector<bool>*>>& parts,
-                              double tolerance) {
+std::vector<Cluster> Classify(
+    const std::vector<ProcessGraph>& graphs,
+    const std::vector<std::pair<uint32_t, const std::vector<bool>*>>& parts, double tolerance) {
   std::vector<Cluster> clusters;
   std::vector<const std::vector<bool>*> subset_of(graphs.size(), nullptr);
   const GraphsByLocation index = IndexByLocation(graphs);
@@ -187,7 +188,8 @@ std::vector<Cluster> Classify(const std::vector<ProcessGraph>& graphs,
   }
   for (Cluster& c : clusters) {
     double sum = 0;
-    c.min_ticks = c.max_ticks = Part{&graphs[c.members.front()], subset_of[c.members.front()]}.Ticks();
+    c.min_ticks = c.max_ticks =
+        Part{&graphs[c.members.front()], subset_of[c.members.front()]}.Ticks();
     for (uint32_t m : c.members) {
       const double t = Part{&graphs[m], subset_of[m]}.Ticks();
       c.min_ticks = std::min(c.min_ticks, t);

@@ -1,5 +1,5 @@
-// Behavioural clustering of processes (seed 003 §5.2): processes whose TAGs are the same graph
-// with the same counts and nearly the same times form one class, so that the application's
+// Behavioural clustering of processes (Sikora et al. 2016 §5.2): processes whose TAGs are the same
+// graph with the same counts and nearly the same times form one class, so that the application's
 // graph grows with the number of behaviours, not of processes.
 //
 // Two TAGs are equivalent when
@@ -12,10 +12,10 @@
 //   - counts: every node and edge ran equally often;
 //   - times: Eq. 2's distance, the square root of the summed squared differences of the
 //     nodes' and flow edges' total times, is at most `tolerance` times the larger process's
-//     total time (seed 003 leaves "2%" undefined; this is its reading). Message and completion
-//     edges are left out of the sum: their times restate a node's or overlap a flow edge's,
-//     and the nodes and flow edges alone partition the process's time. So are MPI_Init's and
-//     MPI_Finalize's times: the launcher's skew and the library's teardown, not the program's
+//     total time (Sikora et al. 2016 leaves "2%" undefined; this is its reading). Message and
+//     completion edges are left out of the sum: their times restate a node's or overlap a flow
+//     edge's, and the nodes and flow edges alone partition the process's time. So are MPI_Init's
+//     and MPI_Finalize's times: the launcher's skew and the library's teardown, not the program's
 //     behaviour (their counts and places in the graph are compared as any node's).
 // A process joins the first class whose representative (its lowest rank) it is equivalent to.
 //
@@ -52,9 +52,10 @@ Difference Compare(const std::vector<ProcessGraph>& graphs, uint32_t a, uint32_t
 std::vector<Cluster> ClusterProcesses(const std::vector<ProcessGraph>& graphs,
                                       const ClusterOptions& options);
 
-// Section-level clustering (seed 003 §5.2): for each section key, the classes of the processes
-// that have that section, compared on its nodes and the edges inside it only (the tolerance
-// is then a share of the section's time). Cluster::*_ticks are the members' section times.
+// Section-level clustering (Sikora et al. 2016 §5.2): for each section key, the classes of the
+// processes that have that section, compared on its nodes and the edges inside it only (the
+// tolerance is then a share of the section's time). Cluster::*_ticks are the members' section
+// times.
 struct SectionClasses {
   std::string key;
   SectionKind kind = SectionKind::kSequence;

@@ -1,4 +1,4 @@
-// The application-wide graph (PTAG, seed 003 §5.1): every process's TAG, joined by the
+// The application-wide graph (PTAG, Sikora et al. 2016 §5.1): every process's TAG, joined by the
 // inter-process edges that their incoming message edges describe. Outgoing message edges add
 // nothing (the receiver's side names both ends).
 //
@@ -29,8 +29,8 @@ struct PtagEdge {
 // One edge per incoming message edge whose sender is known, ordered by receiver then sender.
 std::vector<PtagEdge> InterProcessEdges(const std::vector<ProcessGraph>& graphs);
 
-// The communication-phase view (seed 003 §5.3): one node per process, its message edges summed
-// per (sender rank, receiver rank).
+// The communication-phase view (Sikora et al. 2016 §5.3): one node per process, its message edges
+// summed per (sender rank, receiver rank).
 struct PhaseEdge {
   uint32_t from_rank = kNoRank;
   uint32_t to_rank = kNoRank;

@@ -40,9 +40,9 @@ std::vector<Section> FindSections(const ProcessGraph& g) {
   }
   // Ready components by their lowest node, so that the order is the flow's (start first).
   auto lowest = [&](uint32_t c) {
-    return is_loop(c) ? loops[c].body.front() : static_cast<uint32_t>(
-                                                     std::find(component.begin(), component.end(), c) -
-                                                     component.begin());
+    return is_loop(c) ? loops[c].body.front()
+                      : static_cast<uint32_t>(std::find(component.begin(), component.end(), c) -
+                                              component.begin());
   };
   while (!ready.empty()) {
     auto next = std::min_element(ready.begin(), ready.end(),
@@ -87,9 +87,9 @@ std::vector<Section> FindSections(const ProcessGraph& g) {
       s.kind = SectionKind::kSequence;
       s.head = v;
       s.key = "sequence " + std::to_string(level[c]);
-      s.label = level[c] == 0 ? "before any loop"
-                              : "after " + std::to_string(level[c]) +
-                                    (level[c] == 1 ? " loop" : " loops");
+      s.label = level[c] == 0
+                    ? "before any loop"
+                    : "after " + std::to_string(level[c]) + (level[c] == 1 ? " loop" : " loops");
     }
     sections[it->second].nodes.push_back(v);
   }

@@ -1,7 +1,7 @@
-// Seed 003 §5.2's sections: a process graph cut into its loops and the loop-free sequences
-// between them ("equivalent to turning the graph into a tree by removing loop back edges"), so
-// that processes can be compared phase by phase: two processes may behave alike in their main
-// loop and differ in their start-up, or the other way round.
+// Sikora et al. 2016 §5.2's sections: a process graph cut into its loops and the loop-free
+// sequences between them ("equivalent to turning the graph into a tree by removing loop back
+// edges"), so that processes can be compared phase by phase: two processes may behave alike in
+// their main loop and differ in their start-up, or the other way round.
 //
 // A loop is a strongly connected set of activities (tag/model/loops.h), keyed by its head's
 // label: the same loop in every process that runs it. The activities outside loops are
@@ -36,8 +36,8 @@ struct Section {
 // In order: sequences and loops as the flow first reaches them.
 std::vector<Section> FindSections(const ProcessGraph& graph);
 
-// How unevenly the processes that have a section spend their time in it (seed 003 §6: load
-// imbalance found by matching loops between processes): by section key, in seconds.
+// How unevenly the processes that have a section spend their time in it (Sikora et al. 2016 §6:
+// load imbalance found by matching loops between processes): by section key, in seconds.
 struct SectionSpread {
   double min_seconds = 0;
   double mean_seconds = 0;

@@ -1,5 +1,5 @@
-// What the graphs say without a trace's detail (seed 003 §6): where receivers wait for late
-// senders (and the "many late senders, one receiver" pattern), where receives begin late, and
+// What the graphs say without a trace's detail (Sikora et al. 2016 §6): where receivers wait for
+// late senders (and the "many late senders, one receiver" pattern), where receives begin late, and
 // how unevenly the members of a behaviour class, or the classes, spend their time on the same
 // activity.
 //

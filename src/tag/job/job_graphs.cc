@@ -24,7 +24,8 @@ RemoteFacts AskOwners(const TraceGraphBuilder& builder, const trace::Partition& 
   std::vector<comm::ByteWriter> asks(ranks);
   std::vector<std::vector<NodeQuery>> node_queries(ranks);
   std::vector<std::vector<MemberQuery>> member_queries(ranks);
-  for (const NodeQuery& q : builder.NodeQueries()) node_queries[partition.owner[q.location]].push_back(q);
+  for (const NodeQuery& q : builder.NodeQueries())
+    node_queries[partition.owner[q.location]].push_back(q);
   for (const MemberQuery& q : builder.MemberQueries()) {
     member_queries[partition.owner[q.location]].push_back(q);
   }
@@ -73,8 +74,8 @@ Result<std::optional<JobGraphs>> BuildGraphsAsJobRank(const std::string& path,
                                                       comm::Communicator& comm) {
   Diagnostics ignored;  // the reader reports the definitions' diagnostics again
   Result<trace::Definitions> defs = otf2::ReadDefinitions(path, ignored);
-  CW_RETURN_IF_ERROR(distributed::AgreeOnStatus(
-      defs ? OkStatus() : Status(tl::unexpected(defs.error())), comm));
+  CW_RETURN_IF_ERROR(
+      distributed::AgreeOnStatus(defs ? OkStatus() : Status(tl::unexpected(defs.error())), comm));
   const trace::Partition partition = trace::PartitionLocations(*defs, comm.size());
   CW_ASSIGN_OR_RETURN(trace::Trace trace,
                       distributed::ReadOwnedLocations(path, read, partition, comm));

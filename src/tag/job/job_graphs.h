@@ -8,8 +8,8 @@
 //
 // Every rank must call it, with the same options; errors are the same on every rank.
 //
-//   CW_ASSIGN_OR_RETURN(std::optional<TraceGraphs> g, BuildGraphsAsJobRank(path, read, options, comm));
-//   if (g) { ... write the report ... }   // the first rank only
+//   CW_ASSIGN_OR_RETURN(std::optional<TraceGraphs> g, BuildGraphsAsJobRank(path, read, options,
+//   comm)); if (g) { ... write the report ... }   // the first rank only
 #pragma once
 
 #include <optional>

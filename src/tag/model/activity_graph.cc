@@ -42,38 +42,52 @@ double Stats::stddev() const {
 
 const char* NodeKindName(NodeKind kind) {
   switch (kind) {
-    case NodeKind::kStart: return "start";
-    case NodeKind::kEnd: return "end";
-    case NodeKind::kMpi: return "mpi";
-    case NodeKind::kRegion: return "region";
-    case NodeKind::kLoopEntry: return "loop_entry";
-    case NodeKind::kLoopExit: return "loop_exit";
+    case NodeKind::kStart:
+      return "start";
+    case NodeKind::kEnd:
+      return "end";
+    case NodeKind::kMpi:
+      return "mpi";
+    case NodeKind::kRegion:
+      return "region";
+    case NodeKind::kLoopEntry:
+      return "loop_entry";
+    case NodeKind::kLoopExit:
+      return "loop_exit";
   }
   return "?";
 }
 
 const char* EdgeKindName(EdgeKind kind) {
   switch (kind) {
-    case EdgeKind::kFlow: return "flow";
-    case EdgeKind::kCompletion: return "completion";
-    case EdgeKind::kMessageOut: return "message_out";
-    case EdgeKind::kMessageIn: return "message_in";
+    case EdgeKind::kFlow:
+      return "flow";
+    case EdgeKind::kCompletion:
+      return "completion";
+    case EdgeKind::kMessageOut:
+      return "message_out";
+    case EdgeKind::kMessageIn:
+      return "message_in";
   }
   return "?";
 }
 
 const char* MessageViaName(MessageVia via) {
   switch (via) {
-    case MessageVia::kPointToPoint: return "p2p";
-    case MessageVia::kRootLink: return "root_link";
-    case MessageVia::kRootList: return "root_list";
+    case MessageVia::kPointToPoint:
+      return "p2p";
+    case MessageVia::kRootLink:
+      return "root_link";
+    case MessageVia::kRootList:
+      return "root_list";
   }
   return "?";
 }
 
 int SizeBucket(uint64_t bytes) {
   if (bytes == 0) return 0;
-  int bucket = static_cast<int>(std::bit_width(bytes));  // 1 for 1 byte, 2 for 2..3, 3 for 4..7, ...
+  int bucket =
+      static_cast<int>(std::bit_width(bytes));  // 1 for 1 byte, 2 for 2..3, 3 for 4..7, ...
   return std::min(bucket, kSizeBuckets - 1);
 }
 

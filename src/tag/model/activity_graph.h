@@ -1,5 +1,5 @@
-// The task activity graph (TAG) of one process (seed 003, Sikora et al.): what the process did,
-// aggregated by structure instead of by time.
+// The task activity graph (TAG) of one process (Sikora et al. 2016, Sikora et al.): what the
+// process did, aggregated by structure instead of by time.
 //
 // A node is one activity reached through one call path: an MPI call ("main/solve/MPI_Send" is
 // one node however often it runs), a user region chosen as a target, a loop entry or exit
@@ -9,7 +9,7 @@
 //   completion   from a completion call (MPI_Wait...) to the non-blocking call it completed
 //   message_out  on a sending node, one per destination rank
 //   message_in   on a receiving node, one per (source rank, the sender's node): the piggybacked
-//                node id of seed 003 §4.1, which the PTAG turns into inter-process edges
+//                node id of Sikora et al. 2016 §4.1, which the PTAG turns into inter-process edges
 // Every node and edge aggregates its occurrences into Stats, so the graph's size depends on the
 // program's structure, not on how long it ran.
 //
@@ -48,7 +48,7 @@ struct Stats {
 enum class NodeKind : uint8_t { kStart, kEnd, kMpi, kRegion, kLoopEntry, kLoopExit };
 enum class EdgeKind : uint8_t { kFlow, kCompletion, kMessageOut, kMessageIn };
 
-// How a message edge came about: a point-to-point message, or seed 003 §4.5's forms for
+// How a message edge came about: a point-to-point message, or Sikora et al. 2016 §4.5's forms for
 // collectives. A one-to-all member links to its root; the root of an all-to-one operation, and
 // the designated root (communicator rank 0) of a rootless one, lists every other member.
 enum class MessageVia : uint8_t { kPointToPoint, kRootLink, kRootList };
@@ -67,10 +67,10 @@ struct Node {
   std::string name;      // the region, e.g. "MPI_Send"; "start" and "end" for those nodes
   std::string callpath;  // the region path from the root, e.g. "main/f1/foo/MPI_Send"
   // Online graphs: where in its function the activity was called ("exchange+0x2a"); two calls
-  // of one MPI function in one function are two nodes (seed 003 §3.3). Empty for graphs built
-  // from a trace, which records no call sites.
+  // of one MPI function in one function are two nodes (Sikora et al. 2016 §3.3). Empty for graphs
+  // built from a trace, which records no call sites.
   std::string callsite;
-  Stats time;            // duration of each occurrence, exit minus entry (0 for markers)
+  Stats time;               // duration of each occurrence, exit minus entry (0 for markers)
   uint64_t iterations = 0;  // loop_entry: the iterations its loop marked (0 if it marks none)
 };
 
@@ -108,8 +108,8 @@ struct Edge {
   bool back = false;  // flow: returns to an earlier activity (a loop iteration), set by MarkLoops
 };
 
-// A causal execution path (seed 003 §3.7) of a loop the program marked: the sequence of its
-// activities in one iteration, each with the partner of every message it sent or received (a
+// A causal execution path (Sikora et al. 2016 §3.7) of a loop the program marked: the sequence of
+// its activities in one iteration, each with the partner of every message it sent or received (a
 // step per message, or one without a partner), in order. Identical sequences are one path.
 struct PathStep {
   uint32_t node = kNoNode;
@@ -120,8 +120,8 @@ struct PathStep {
 struct CausalPath {
   uint32_t loop = kNoNode;  // the loop_entry node
   std::vector<PathStep> steps;
-  bool truncated = false;   // the iteration had more steps than a path keeps (kMaxPathSteps)
-  Stats time;               // per iteration that took this path: its duration
+  bool truncated = false;  // the iteration had more steps than a path keeps (kMaxPathSteps)
+  Stats time;              // per iteration that took this path: its duration
 };
 inline constexpr uint32_t kMaxPathSteps = 256;
 

@@ -70,19 +70,17 @@ void GraphRecorder::Complete(uint32_t completion, uint32_t start, double gap) {
       .time.Add(gap);
 }
 
-void GraphRecorder::MessageOut(uint32_t node, uint32_t peer, uint32_t peer_location,
-                               uint64_t bytes, double time) {
-  Edge& e =
-      EdgeFor({EdgeKind::kMessageOut, MessageVia::kPointToPoint, node, kNoNode, peer_location},
-              peer);
+void GraphRecorder::MessageOut(uint32_t node, uint32_t peer, uint32_t peer_location, uint64_t bytes,
+                               double time) {
+  Edge& e = EdgeFor(
+      {EdgeKind::kMessageOut, MessageVia::kPointToPoint, node, kNoNode, peer_location}, peer);
   e.time.Add(time);
   e.bytes += bytes;
   ++e.size_histogram[static_cast<size_t>(SizeBucket(bytes))];
 }
 
-void GraphRecorder::MessageIn(uint32_t node, uint32_t peer, uint32_t peer_location,
-                              uint32_t sender, MessageVia via, uint64_t bytes, double time,
-                              double delta_t) {
+void GraphRecorder::MessageIn(uint32_t node, uint32_t peer, uint32_t peer_location, uint32_t sender,
+                              MessageVia via, uint64_t bytes, double time, double delta_t) {
   Edge& e = EdgeFor({EdgeKind::kMessageIn, via, sender, node, peer_location}, peer);
   e.time.Add(time);
   e.bytes += bytes;
@@ -130,8 +128,8 @@ void GraphRecorder::Step(uint32_t node, uint32_t peer) {
 
 void GraphRecorder::EndIteration(OpenLoop& loop, uint64_t at) {
   if (!loop.in_iteration) return;
-  auto [it, inserted] = path_of_.try_emplace({loop.entry, loop.steps},
-                                             static_cast<uint32_t>(graph_.paths.size()));
+  auto [it, inserted] =
+      path_of_.try_emplace({loop.entry, loop.steps}, static_cast<uint32_t>(graph_.paths.size()));
   if (inserted) {
     CausalPath& p = graph_.paths.emplace_back();
     p.loop = loop.entry;

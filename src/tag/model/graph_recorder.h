@@ -1,6 +1,6 @@
 // Builds a ProcessGraph activity by activity, in the order the process executed them: the
-// update routine of seed 003 §3.4 (find or create the node, add or update the flow edge from the
-// previous activity, update both profiles) and §4's message and completion edges.
+// update routine of Sikora et al. 2016 §3.4 (find or create the node, add or update the flow edge
+// from the previous activity, update both profiles) and §4's message and completion edges.
 //
 //   GraphRecorder r(rank, location, "rank 0", ticks_per_second, first_event_time);
 //   uint32_t send = r.NodeFor(callpath_id, NodeKind::kMpi, "MPI_Send", "main/MPI_Send");
@@ -35,8 +35,8 @@ class GraphRecorder {
   // One occurrence of `node` from `entry` to `exit` (equal for markers), following the previous
   // activity: the flow edge between them gets the time from the previous exit to this entry.
   void Visit(uint32_t node, uint64_t entry, uint64_t exit);
-  // Marked loops (seed 003 §3.2, §3.7): the loop whose loop_entry node is `loop_entry` begins
-  // at `at`; an iteration of the innermost open loop begins at `at` (ending the one before);
+  // Marked loops (Sikora et al. 2016 §3.2, §3.7): the loop whose loop_entry node is `loop_entry`
+  // begins at `at`; an iteration of the innermost open loop begins at `at` (ending the one before);
   // the innermost loop ends at `at`. Between them every activity is a step of the current
   // iteration's causal path, in each loop that is open.
   void LoopBegin(uint32_t loop_entry);
@@ -50,7 +50,7 @@ class GraphRecorder {
   void MessageOut(uint32_t node, uint32_t peer, uint32_t peer_location, uint64_t bytes,
                   double time);
   // `sender` is the sender's node in the TAG of `peer_location` (kNoNode if unknown): what
-  // seed 003's piggyback carries with every message.
+  // Sikora et al. 2016's piggyback carries with every message.
   void MessageIn(uint32_t node, uint32_t peer, uint32_t peer_location, uint32_t sender,
                  MessageVia via, uint64_t bytes, double time, double delta_t);
 

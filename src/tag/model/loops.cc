@@ -113,8 +113,7 @@ std::vector<Loop> FindLoops(const ProcessGraph& graph) {
     if (loop.head == kNoNode) loop.head = loop.body.front();
     uint64_t back_into_head = 0;
     for (const Edge& e : graph.edges) {
-      if (e.kind == EdgeKind::kFlow && e.to == loop.head && e.from < n &&
-          component[e.from] == c) {
+      if (e.kind == EdgeKind::kFlow && e.to == loop.head && e.from < n && component[e.from] == c) {
         back_into_head += e.time.count;
       }
     }

@@ -1,5 +1,5 @@
-// Loops of a process graph, recognised from its flow edges (seed 003 §3.2: an iteration shows
-// as a back edge from the last activity of the body to the first; no node marks it).
+// Loops of a process graph, recognised from its flow edges (Sikora et al. 2016 §3.2: an iteration
+// shows as a back edge from the last activity of the body to the first; no node marks it).
 //
 // A back edge is a flow edge to an activity still open on the depth-first walk from the start
 // node; a loop is a strongly connected set of activities (nested loops fall into the loop

@@ -24,7 +24,8 @@ AddressNames::AddressNames(const std::string& maps, ModuleCache& modules) : modu
     int path_at = 0;
     if (std::sscanf(line.c_str(), "%" SCNx64 "-%" SCNx64 " %7s %" SCNx64 " %*s %*s %n", &begin,
                     &end, perms, &offset, &path_at) < 4 ||
-        path_at <= 0 || static_cast<size_t>(path_at) >= line.size() || line[static_cast<size_t>(path_at)] != '/') {
+        path_at <= 0 || static_cast<size_t>(path_at) >= line.size() ||
+        line[static_cast<size_t>(path_at)] != '/') {
       continue;
     }
     mappings_.push_back({begin, end, offset, line.substr(static_cast<size_t>(path_at))});

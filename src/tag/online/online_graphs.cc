@@ -213,11 +213,20 @@ std::string RankNotes(const RankWork& w) {
   std::ostringstream out;
   const std::string who = "rank " + std::to_string(h.rank);
   switch (image.state()) {
-    case seg::RunState::kEnded: break;
-    case seg::RunState::kAborted: out << who << " called MPI_Abort; "; break;
-    case seg::RunState::kSignalled: out << who << " ended by signal " << h.signal << "; "; break;
-    case seg::RunState::kExited: out << who << " exited without MPI_Finalize; "; break;
-    default: out << who << " did not end its graph (killed, or still running); "; break;
+    case seg::RunState::kEnded:
+      break;
+    case seg::RunState::kAborted:
+      out << who << " called MPI_Abort; ";
+      break;
+    case seg::RunState::kSignalled:
+      out << who << " ended by signal " << h.signal << "; ";
+      break;
+    case seg::RunState::kExited:
+      out << who << " exited without MPI_Finalize; ";
+      break;
+    default:
+      out << who << " did not end its graph (killed, or still running); ";
+      break;
   }
   if (image.interrupted()) out << who << "'s last activity was cut short (partly recorded); ";
   if (h.lost_nodes + h.lost_edges + h.lost_messages + h.lost_paths > 0) {
@@ -231,7 +240,8 @@ std::string RankNotes(const RankWork& w) {
   }
   if (w.unnamed_frames > 0) out << who << ": " << w.unnamed_frames << " frames have no symbol; ";
   if (w.truncated > 0) {
-    out << who << ": " << w.truncated << " call paths were deeper than the walk keeps (rooted at ...); ";
+    out << who << ": " << w.truncated
+        << " call paths were deeper than the walk keeps (rooted at ...); ";
   }
   std::string text = out.str();
   if (text.size() >= 2) text.resize(text.size() - 2);
@@ -295,19 +305,21 @@ Result<std::map<int, SegmentImage>> ReadPoint(const fs::path& tag, const std::st
   std::map<int, SegmentImage> images;
   std::error_code ec;
   fs::directory_iterator it(where, ec);
-  if (ec) return MakeError(ErrorCode::kNotFound, "no snapshot " + point + " (" + where.string() + ")");
+  if (ec)
+    return MakeError(ErrorCode::kNotFound, "no snapshot " + point + " (" + where.string() + ")");
   for (const auto& entry : it) {
     const std::string name = entry.path().filename().string();
     if (name.rfind("rank-", 0) != 0 || entry.path().extension() != ".seg") continue;
     CW_ASSIGN_OR_RETURN(SegmentImage image, ReadSegmentFile(entry.path().string()));
     const int rank = image.header().rank;
     if (images.count(rank) > 0) {
-      return MakeError(ErrorCode::kCorrupt, where.string() + " holds two segments of rank " +
-                                                std::to_string(rank));
+      return MakeError(ErrorCode::kCorrupt,
+                       where.string() + " holds two segments of rank " + std::to_string(rank));
     }
     images.emplace(rank, std::move(image));
   }
-  if (images.empty()) return MakeError(ErrorCode::kNotFound, "no rank segments in " + where.string());
+  if (images.empty())
+    return MakeError(ErrorCode::kNotFound, "no rank segments in " + where.string());
   return images;
 }
 
@@ -319,8 +331,9 @@ Result<std::vector<OnlineRank>> ReadOnlineRun(const std::string& dir, const std:
   if (!window.empty()) {
     const size_t colon = window.find(':');
     if (colon == std::string::npos) {
-      return MakeError(ErrorCode::kInvalidArgument, "--window wants A:B (snapshot numbers, 0 "
-                                                    "for the start, end for the final graphs)");
+      return MakeError(ErrorCode::kInvalidArgument,
+                       "--window wants A:B (snapshot numbers, 0 "
+                       "for the start, end for the final graphs)");
     }
     from = window.substr(0, colon);
     to = window.substr(colon + 1);
@@ -330,8 +343,9 @@ Result<std::vector<OnlineRank>> ReadOnlineRun(const std::string& dir, const std:
     if (!(number(from) && (number(to) || to == "end")) ||
         (number(to) && std::stoull(to) <= std::stoull(from))) {
       return MakeError(ErrorCode::kInvalidArgument,
-                       "--window " + window + ": A and B are snapshot numbers with A < B (0 for "
-                       "the start, end for the final graphs)");
+                       "--window " + window +
+                           ": A and B are snapshot numbers with A < B (0 for "
+                           "the start, end for the final graphs)");
     }
   }
   CW_ASSIGN_OR_RETURN(auto later, ReadPoint(tag, to));

@@ -45,8 +45,7 @@ struct OnlineGraphs {
   std::vector<double> tool_seconds;
 };
 
-OnlineGraphs BuildOnlineGraphs(const std::vector<OnlineRank>& ranks,
-                               const OnlineOptions& options);
+OnlineGraphs BuildOnlineGraphs(const std::vector<OnlineRank>& ranks, const OnlineOptions& options);
 
 // A directory `causeway trace --tag` wrote: its ranks' final segments (DIR/tag/rank-*.seg) and
 // memory maps, or (`window` "A:B") what happened between snapshots A and B: numbers of

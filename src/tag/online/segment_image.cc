@@ -92,7 +92,8 @@ Result<SegmentImage> ParseSegment(std::string bytes, const std::string& path, bo
   }
   id = 0;
   for (const seg::Edge& e : image.edges()) {
-    const bool message = e.kind == seg::EdgeKind::kMessageIn || e.kind == seg::EdgeKind::kMessageOut;
+    const bool message =
+        e.kind == seg::EdgeKind::kMessageIn || e.kind == seg::EdgeKind::kMessageOut;
     bool ok = static_cast<uint8_t>(e.kind) <= static_cast<uint8_t>(seg::EdgeKind::kMessageIn) &&
               static_cast<uint8_t>(e.via) <= static_cast<uint8_t>(seg::Via::kRootList);
     if (ok && message) ok = e.message < h.message_count;
@@ -114,7 +115,8 @@ Result<SegmentImage> ParseSegment(std::string bytes, const std::string& path, bo
     if (!ok) return Damaged(path, "causal path " + std::to_string(id) + " is malformed");
     ++id;
   }
-  if (h.recent != seg::kNone && h.recent >= nodes) return Damaged(path, "its latest activity is unknown");
+  if (h.recent != seg::kNone && h.recent >= nodes)
+    return Damaged(path, "its latest activity is unknown");
   return image;
 }
 

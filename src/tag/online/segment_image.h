@@ -22,16 +22,24 @@ namespace seg = measure::tag_segment;
 class SegmentImage {
  public:
   const seg::Header& header() const { return *reinterpret_cast<const seg::Header*>(bytes_.data()); }
-  std::span<const seg::Node> nodes() const { return Array<seg::Node>(header().nodes_offset, header().node_count); }
-  std::span<const seg::Edge> edges() const { return Array<seg::Edge>(header().edges_offset, header().edge_count); }
+  std::span<const seg::Node> nodes() const {
+    return Array<seg::Node>(header().nodes_offset, header().node_count);
+  }
+  std::span<const seg::Edge> edges() const {
+    return Array<seg::Edge>(header().edges_offset, header().edge_count);
+  }
   std::span<const seg::Message> messages() const {
     return Array<seg::Message>(header().messages_offset, header().message_count);
   }
-  std::span<const seg::Frame> frames() const { return Array<seg::Frame>(header().frames_offset, header().frame_count); }
+  std::span<const seg::Frame> frames() const {
+    return Array<seg::Frame>(header().frames_offset, header().frame_count);
+  }
   std::span<const seg::Frame> FramesOf(const seg::Node& n) const {
     return frames().subspan(n.first_frame, n.frame_count);
   }
-  std::span<const seg::Path> paths() const { return Array<seg::Path>(header().paths_offset, header().path_count); }
+  std::span<const seg::Path> paths() const {
+    return Array<seg::Path>(header().paths_offset, header().path_count);
+  }
   std::span<const seg::PathStep> steps() const {
     return Array<seg::PathStep>(header().steps_offset, header().step_count);
   }

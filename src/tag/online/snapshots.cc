@@ -51,8 +51,12 @@ SnapshotSummary TakeSnapshot(const std::string& tag_dir, int number, double seco
         ++summary.copied;
         break;
       }
-      case seg::SnapshotOutcome::kBusy: ++summary.busy; break;
-      default: ++summary.invalid; break;
+      case seg::SnapshotOutcome::kBusy:
+        ++summary.busy;
+        break;
+      default:
+        ++summary.invalid;
+        break;
     }
   }
   if (summary.copied > 0) std::ofstream(where / "time") << seconds << "\n";

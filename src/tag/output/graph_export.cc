@@ -124,10 +124,18 @@ std::string XmlText(const std::string& text) {
   std::string out;
   for (char c : ValidUtf8(text)) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
       default:
         // Control characters other than tab and newline are not allowed in XML 1.0.
         if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n') {
@@ -151,8 +159,8 @@ std::string Dot(const View& view, const std::string& name) {
   for (const Group& group : view.groups) {
     const ProcessGraph& g = *group.graph;
     const double total = g.TotalTicks();
-    out += "  subgraph \"cluster_" + group.id + "\" {\n    label=\"" + DotText(group.label) +
-           "\";\n";
+    out +=
+        "  subgraph \"cluster_" + group.id + "\" {\n    label=\"" + DotText(group.label) + "\";\n";
     for (uint32_t v = 0; v < g.nodes.size(); ++v) {
       const Node& n = g.nodes[v];
       double share = total > 0 ? n.time.total / total : 0;
@@ -167,8 +175,7 @@ std::string Dot(const View& view, const std::string& name) {
       out += "    \"" + NodeId(group.id, e.from) + "\" -> \"" + NodeId(group.id, e.to) +
              "\" [label=\"" + std::to_string(e.time.count) + "\"" +
              (e.kind == EdgeKind::kCompletion ? ", style=dashed" : "") +
-             (e.back ? ", constraint=false" : "") + ", penwidth=" + Number(1 + 4 * share) +
-             "];\n";
+             (e.back ? ", constraint=false" : "") + ", penwidth=" + Number(1 + 4 * share) + "];\n";
     }
     out += "  }\n";
   }
@@ -187,13 +194,11 @@ std::string Graphml(const View& view, const std::string& name) {
   std::string out =
       "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
       "<graphml xmlns=\"http://graphml.graphdrawing.org/xmlns\">\n";
-  const char* keys[][3] = {{"kind", "all", "string"},      {"name", "node", "string"},
-                           {"callpath", "node", "string"}, {"callsite", "node", "string"},
-                           {"count", "all", "long"},
-                           {"time", "all", "double"},      {"share", "all", "double"},
-                           {"members", "node", "string"},  {"bytes", "edge", "long"},
-                           {"peer", "edge", "long"},       {"back", "edge", "boolean"},
-                           {"via", "edge", "string"}};
+  const char* keys[][3] = {
+      {"kind", "all", "string"},      {"name", "node", "string"},    {"callpath", "node", "string"},
+      {"callsite", "node", "string"}, {"count", "all", "long"},      {"time", "all", "double"},
+      {"share", "all", "double"},     {"members", "node", "string"}, {"bytes", "edge", "long"},
+      {"peer", "edge", "long"},       {"back", "edge", "boolean"},   {"via", "edge", "string"}};
   for (const auto& key : keys) {
     out += "  <key id=\"" + std::string(key[0]) + "\" for=\"" + key[1] + "\" attr.name=\"" +
            key[0] + "\" attr.type=\"" + key[2] + "\"/>\n";
@@ -214,14 +219,13 @@ std::string Graphml(const View& view, const std::string& name) {
     }
     for (const Edge& e : g.edges) {
       if (e.kind != EdgeKind::kFlow && e.kind != EdgeKind::kCompletion) continue;
-      out += "    <edge source=\"" + NodeId(group.id, e.from) + "\" target=\"" +
-             NodeId(group.id, e.to) + "\">" + Data("kind", EdgeKindName(e.kind)) +
-             Data("count", std::to_string(e.time.count)) +
-             Data("time", Number(g.Seconds(e.time.total))) +
-             Data("share", Number(total > 0 && e.kind == EdgeKind::kFlow
-                                      ? e.time.total / total
-                                      : 0)) +
-             Data("back", e.back ? "true" : "false") + "</edge>\n";
+      out +=
+          "    <edge source=\"" + NodeId(group.id, e.from) + "\" target=\"" +
+          NodeId(group.id, e.to) + "\">" + Data("kind", EdgeKindName(e.kind)) +
+          Data("count", std::to_string(e.time.count)) +
+          Data("time", Number(g.Seconds(e.time.total))) +
+          Data("share", Number(total > 0 && e.kind == EdgeKind::kFlow ? e.time.total / total : 0)) +
+          Data("back", e.back ? "true" : "false") + "</edge>\n";
     }
   }
   for (const CrossEdge& e : view.edges) {

@@ -18,10 +18,10 @@
 namespace cw::tag {
 
 struct TagDocument {
-  std::string source;  // the trace the graphs were built from, or the online run's directory
+  std::string source;   // the trace the graphs were built from, or the online run's directory
   bool online = false;  // recorded by `causeway trace --tag`
   std::string window;   // online: "A:B" if the graphs are what happened between two snapshots
-  std::vector<std::string> notes;  // what the reader must know about the recording
+  std::vector<std::string> notes;       // what the reader must know about the recording
   std::vector<uint64_t> segment_bytes;  // online: per process, its compacted segment's bytes
   std::vector<double> tool_seconds;     // online: per process, the tool's own time
   std::vector<ProcessGraph> processes;

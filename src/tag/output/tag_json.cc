@@ -73,8 +73,7 @@ json ProcessJson(const ProcessGraph& g, bool window) {
       for (int b = 0; b < kSizeBuckets; ++b) {
         uint64_t count = e.size_histogram[static_cast<size_t>(b)];
         if (count == 0) continue;
-        histogram.push_back(
-            {{"min_bytes", b == 0 ? 0 : uint64_t{1} << (b - 1)}, {"count", count}});
+        histogram.push_back({{"min_bytes", b == 0 ? 0 : uint64_t{1} << (b - 1)}, {"count", count}});
       }
       j["size_histogram"] = std::move(histogram);
     }
@@ -94,7 +93,8 @@ json ProcessJson(const ProcessGraph& g, bool window) {
   for (const CausalPath& p : g.paths) {
     json steps = json::array();
     for (const PathStep& s : p.steps) {
-      steps.push_back({{"node", s.node}, {"peer", s.peer == kNoRank ? json(nullptr) : json(s.peer)}});
+      steps.push_back(
+          {{"node", s.node}, {"peer", s.peer == kNoRank ? json(nullptr) : json(s.peer)}});
     }
     json j = {{"loop", p.loop},
               {"steps", std::move(steps)},
@@ -103,10 +103,14 @@ json ProcessJson(const ProcessGraph& g, bool window) {
     j.update(StatsJson(p.time, g, window));
     paths.push_back(std::move(j));
   }
-  return {{"rank", g.rank},        {"location", g.location},
-          {"name", g.location_name}, {"total_time", g.Seconds(total)},
-          {"nodes", std::move(nodes)}, {"edges", std::move(edges)},
-          {"loops", std::move(loops)}, {"paths", std::move(paths)}};
+  return {{"rank", g.rank},
+          {"location", g.location},
+          {"name", g.location_name},
+          {"total_time", g.Seconds(total)},
+          {"nodes", std::move(nodes)},
+          {"edges", std::move(edges)},
+          {"loops", std::move(loops)},
+          {"paths", std::move(paths)}};
 }
 
 }  // namespace
@@ -166,10 +170,10 @@ std::string TagJson(const TagDocument& doc) {
     if (auto it = section_spreads.find(sc.key); it != section_spreads.end()) {
       const SectionSpread& sp = it->second;
       section["time"] = {{"min", sp.min_seconds},
-                   {"mean", sp.mean_seconds},
-                   {"max", sp.max_seconds},
-                   {"slowest_rank", sp.slowest_rank},
-                   {"processes", sp.processes}};
+                         {"mean", sp.mean_seconds},
+                         {"max", sp.max_seconds},
+                         {"slowest_rank", sp.slowest_rank},
+                         {"processes", sp.processes}};
     }
     sections.push_back(std::move(section));
   }
@@ -195,7 +199,8 @@ std::string TagJson(const TagDocument& doc) {
                       {"bytes", e.bytes}});
   }
   j["communication_view"] = std::move(phases);
-  // The same view with one node per behaviour class (seed 003 §5.3 on the clustered graph).
+  // The same view with one node per behaviour class (Sikora et al. 2016 §5.3 on the clustered
+  // graph).
   std::map<uint32_t, size_t> class_of_rank;
   for (size_t c = 0; c < doc.clusters.size(); ++c) {
     for (uint32_t r : MemberRanks(doc, doc.clusters[c])) class_of_rank[r] = c;
@@ -234,12 +239,9 @@ std::string TagJson(const TagDocument& doc) {
   }
   j["tendencies"] = std::move(tendencies);
   auto spread_json = [&](const ClassSpread& s) {
-    return json{{"class", s.cluster},
-                {"callpath", s.callpath},
-                {"min", s.min_ticks / tps},
-                {"mean", s.mean_ticks / tps},
-                {"max", s.max_ticks / tps},
-                {"slowest_rank", s.slowest_rank}};
+    return json{{"class", s.cluster},       {"callpath", s.callpath},
+                {"min", s.min_ticks / tps}, {"mean", s.mean_ticks / tps},
+                {"max", s.max_ticks / tps}, {"slowest_rank", s.slowest_rank}};
   };
   json spreads = json::array();
   for (const ClassSpread& s : doc.findings.class_spreads) spreads.push_back(spread_json(s));

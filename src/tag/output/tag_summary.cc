@@ -28,9 +28,8 @@ std::string DescribeClass(const TagDocument& doc, const Cluster& c, size_t index
                      (ranks.size() == 1 ? "rank " + RankList(ranks) + " behaves on its own"
                                         : "ranks " + RankList(ranks) + " behave alike");
   // Its heaviest loop, named as the sections name it (by the program's marker where it has one).
-  const std::vector<Section> sections = c.representative < doc.sections.size()
-                                            ? doc.sections[c.representative]
-                                            : FindSections(g);
+  const std::vector<Section> sections =
+      c.representative < doc.sections.size() ? doc.sections[c.representative] : FindSections(g);
   const Section* heaviest = nullptr;
   for (const Section& s : sections) {
     if (s.kind == SectionKind::kLoop && (heaviest == nullptr || s.ticks > heaviest->ticks)) {
@@ -83,8 +82,8 @@ std::string DescribeClass(const TagDocument& doc, const Cluster& c, size_t index
   return text;
 }
 
-// The causal paths of each class's marked loops (seed 003 §3.7): the distinct sequences of
-// activities and partners its representative's iterations took, the most frequent first.
+// The causal paths of each class's marked loops (Sikora et al. 2016 §3.7): the distinct sequences
+// of activities and partners its representative's iterations took, the most frequent first.
 std::string PathsText(const TagDocument& doc) {
   std::string text;
   for (size_t c = 0; c < doc.clusters.size(); ++c) {
@@ -114,18 +113,21 @@ std::string PathsText(const TagDocument& doc) {
         char count[32];
         std::snprintf(count, sizeof count, "    %6llux  ",
                       static_cast<unsigned long long>(paths[i]->time.count));
-        text += count + steps + " (mean " + FormatDuration(g.Seconds(paths[i]->time.mean())) +
-                ")\n";
+        text +=
+            count + steps + " (mean " + FormatDuration(g.Seconds(paths[i]->time.mean())) + ")\n";
       }
     }
   }
-  return text.empty() ? "" : "Causal paths of the marked loops (activity (partner rank))\n" + text + "\n";
+  return text.empty()
+             ? ""
+             : "Causal paths of the marked loops (activity (partner rank))\n" + text + "\n";
 }
 
-// Each section's classes and spread (seed 003 §5.2: sub-classes per phase).
+// Each section's classes and spread (Sikora et al. 2016 §5.2: sub-classes per phase).
 std::string SectionsText(const TagDocument& doc) {
   if (doc.section_classes.empty()) return "";
-  const std::map<std::string, SectionSpread> spreads = SpreadOfSections(doc.processes, doc.sections);
+  const std::map<std::string, SectionSpread> spreads =
+      SpreadOfSections(doc.processes, doc.sections);
   std::string text = "Sections (the processes compared loop by loop)\n";
   for (const SectionClasses& sc : doc.section_classes) {
     auto it = spreads.find(sc.key);
@@ -189,8 +191,8 @@ std::string TagSummary(const TagDocument& doc) {
   text += std::to_string(doc.processes.size()) + " processes, " + std::to_string(nodes) +
           " nodes and " + std::to_string(edges) + " edges in all, " +
           std::to_string(doc.ptag.size()) + " inter-process edges; " +
-          std::to_string(doc.clusters.size()) + " behaviour classes (time tolerance " +
-          tolerance + ")\n\n";
+          std::to_string(doc.clusters.size()) + " behaviour classes (time tolerance " + tolerance +
+          ")\n\n";
   for (size_t i = 0; i < doc.clusters.size(); ++i) {
     text += DescribeClass(doc, doc.clusters[i], i) + "\n";
   }
@@ -204,14 +206,15 @@ std::string TagSummary(const TagDocument& doc) {
     const ProcessGraph& g = doc.processes[t.process];
     text += "  rank " + std::to_string(g.rank) + " " + DisplayText(NodeLabel(g.nodes[t.node]));
     if (t.kind == TendencyKind::kLateSender) {
-      text += std::string(t.many_senders ? " waits for many late senders (" : " waits for a late sender (") +
+      text += std::string(t.many_senders ? " waits for many late senders ("
+                                         : " waits for a late sender (") +
               RankList(t.peers) + "): " + std::to_string(t.late) + " of " +
               std::to_string(t.messages) + " messages, about " + FormatDuration(t.ticks / tps) +
               "\n";
     } else {
-      text += " receives late from " + RankList(t.peers) + ": " + std::to_string(t.late) +
-              " of " + std::to_string(t.messages) + " messages were sent " +
-              FormatDuration(t.ticks / tps) + " earlier in all\n";
+      text += " receives late from " + RankList(t.peers) + ": " + std::to_string(t.late) + " of " +
+              std::to_string(t.messages) + " messages were sent " + FormatDuration(t.ticks / tps) +
+              " earlier in all\n";
     }
   }
   if (!tendencies.empty()) text += "\n";
@@ -240,8 +243,8 @@ std::string TagSummary(const TagDocument& doc) {
     text += line;
   }
   if (doc.folded_callpaths > 0) {
-    text += "Recursion: " + std::to_string(doc.folded_callpaths) +
-            " call paths went deeper than " + std::to_string(doc.recursion_depth) +
+    text += "Recursion: " + std::to_string(doc.folded_callpaths) + " call paths went deeper than " +
+            std::to_string(doc.recursion_depth) +
             " calls of one region and were counted at that depth (--recursion-depth)\n";
   }
   return text;

@@ -1,5 +1,5 @@
 /* Helpers of the bottleneck test programs (tests/advice/bottleneck_programs_test.cc): each
- * program holds exactly one of the bottlenecks of seed 004's validation method, or none. */
+ * program holds exactly one of the bottlenecks of Su 2010's validation method, or none. */
 #ifndef CW_TESTS_BOTTLENECK_H
 #define CW_TESTS_BOTTLENECK_H
 

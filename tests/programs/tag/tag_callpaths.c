@@ -1,4 +1,4 @@
-/* Call-path discrimination (seed 003 §3.3): rank 0 reaches one MPI_Send (in foo) through f
+/* Call-path discrimination (Sikora et al. 2016 §3.3): rank 0 reaches one MPI_Send (in foo) through f
  * twice (8 and 16 bytes) and through g once (1024 bytes); rank 1 receives all three in main.
  * Rank 0's graph has two send nodes, main/f/foo/MPI_Send (count 2) and main/g/foo/MPI_Send
  * (count 1); rank 1's receive node has one incoming edge per sending node. Run with 2 ranks. */

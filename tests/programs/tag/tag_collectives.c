@@ -1,4 +1,4 @@
-/* Collectives (seed 003 §4.5) on 3 ranks: MPI_Bcast of 8 bytes from root 1, MPI_Reduce of one
+/* Collectives (Sikora et al. 2016 §4.5) on 3 ranks: MPI_Bcast of 8 bytes from root 1, MPI_Reduce of one
  * double to root 2, MPI_Allreduce and MPI_Barrier. Each non-root of the broadcast links to the
  * root's node; the reduce's root, and rank 0 of the rootless operations, list the other
  * members: 2 links and 2 + 2 + 2 list entries. Run with 3 ranks. */

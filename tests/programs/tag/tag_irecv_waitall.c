@@ -1,4 +1,4 @@
-/* Non-blocking receives completed by MPI_Waitall (seed 003 §4.4): rank 1 posts MPI_Irecv from
+/* Non-blocking receives completed by MPI_Waitall (Sikora et al. 2016 §4.4): rank 1 posts MPI_Irecv from
  * post_a (tag 1) and from post_b (tag 2), then waits for both; rank 0 computes 5 ms and sends
  * 100 bytes from send_a (tag 1), then 200 bytes from send_b (tag 2). The incoming edges are
  * made when MPI_Waitall completes the receives, on the nodes that posted them, each naming its

@@ -1,4 +1,4 @@
-/* Seed 003's single process without loops: one rank, two MPI_Barrier calls from two call
+/* Sikora et al. 2016's single process without loops: one rank, two MPI_Barrier calls from two call
  * sites of main, 5 ms apart. Recorded online, the graph is start -> MPI_Init -> MPI_Barrier
  * (first site) -> MPI_Barrier (second site) -> MPI_Finalize -> end: six nodes, five flow
  * edges, each taken once. */

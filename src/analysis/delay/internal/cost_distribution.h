@@ -10,7 +10,7 @@
 //   φ_X of q's wait l grows by             s · ω(q, l) · ([X = pattern] · ω + φ_X)
 //   propagating part of q's wait l:        max over such intervals of s · ω(q, l) · ω
 //   indirect part of the wait:             s · ω̂ · ω
-// (seed 000 §4.2.4–4.2.6, with φ per pattern as Scalasca keeps it). `long_term` and φ are
+// (Böhme 2013 §4.2.4–4.2.6, with φ per pattern as Scalasca keeps it). `long_term` and φ are
 // indexed by pattern slot (PatternSlots).
 #pragma once
 

@@ -291,7 +291,7 @@ void EvaluateCommInstance(const std::vector<MemberTimes>& m, CollectiveOp op, si
       break;
     default:
       // Alltoallv/w: zero-size contributions make the synchronisation unknowable from the
-      // trace (seed 000 §2.4); handle and allocation operations do not synchronise.
+      // trace (Böhme 2013 §2.4); handle and allocation operations do not synchronise.
       break;
   }
 }

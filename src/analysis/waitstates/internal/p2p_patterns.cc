@@ -117,7 +117,7 @@ void ReceiverPass::CheckWrongOrder(const Message& m) {
   }
 }
 
-// A probe that found a message is where the receiver waited for it (seed 002 §3.3): the
+// A probe that found a message is where the receiver waited for it (Haus 2024 §3.3): the
 // probe's Late Sender joins the wrong-order window at the probe, before later receives.
 void ReceiverPass::Probe(const match::ProbeLink& link) {
   const Message& m = message(link.message);

@@ -220,7 +220,7 @@
     return rows;
   }
 
-  // The communication-phase view (seed 003 §5.3): one row and column per process.
+  // The communication-phase view (Sikora et al. 2016 §5.3): one row and column per process.
   function communication() {
     const svg = d3.select('#communication');
     const ranks = T.processes.map(function (p) { return p.rank; });
