@@ -3,11 +3,200 @@
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "measure/raw/raw_format.h"
 
 namespace cw::measure::internal {
+
+namespace {
+
+using Words = std::istringstream;
+
+// `n` world ranks below the run's size into `ranks`; false if the line does not hold them.
+bool ReadRanks(Words& words, uint64_t n, int size, std::vector<uint64_t>& ranks) {
+  if (n == 0 || size <= 0 || n > static_cast<uint64_t>(size)) return false;
+  for (uint64_t i = 0; i < n; ++i) {
+    uint64_t r = 0;
+    if (!(words >> r) || r >= static_cast<uint64_t>(size)) return false;
+    ranks.push_back(r);
+  }
+  return true;
+}
+
+// Puts a definition at its local id, growing the table as needed.
+template <typename T>
+void Put(std::vector<T>& table, uint32_t local, T value) {
+  if (table.size() <= local) table.resize(local + 1);
+  table[local] = std::move(value);
+}
+
+// Each parser reads the words after the line's key; false means a damaged line, whose
+// definition is left out (its events fall back to MPI_COMM_WORLD, or are left out too).
+bool ParseRank(Words& words, RankDefs& d) {
+  int rank = 0;
+  if (!(words >> rank >> d.size >> d.host) || d.size <= 0 || d.size > kMaxRanks) {
+    d.size = 0;
+    return false;
+  }
+  return true;
+}
+
+bool ParseComm(Words& words, RankDefs& d) {
+  CommDef c;
+  std::string third;
+  if (!(words >> c.local >> c.global >> third) || c.local >= kMaxLocalComms) return false;
+  if (third == "world") {
+    c.world = true;
+  } else if (!ReadRanks(words, std::strtoull(third.c_str(), nullptr, 10), d.size, c.ranks)) {
+    return false;
+  }
+  Put(d.comms, c.local, std::move(c));
+  return true;
+}
+
+bool ParseInterComm(Words& words, RankDefs& d) {
+  CommDef c;
+  c.inter = true;
+  if (!(words >> c.local >> c.global) || c.local >= kMaxLocalComms || d.size <= 0) return false;
+  for (std::vector<uint64_t>* group : {&c.ranks, &c.remote}) {
+    uint64_t n = 0;
+    if (!(words >> n) || !ReadRanks(words, n, d.size, *group)) return false;
+  }
+  Put(d.comms, c.local, std::move(c));
+  return true;
+}
+
+bool ParseWindow(Words& words, RankDefs& d) {
+  WindowDef w;
+  if (!(words >> w.local >> w.global >> w.comm) || w.local >= kMaxLocalComms) return false;
+  Put(d.windows, w.local, std::move(w));
+  return true;
+}
+
+bool ParseShmemWindow(Words& words, RankDefs& d) {
+  WindowDef w;
+  w.shmem = true;
+  long long start = 0, log_stride = 0, size = 0;
+  const bool ok = static_cast<bool>(words >> w.local >> start >> log_stride >> size) &&
+                  w.local < kMaxLocalComms && start >= 0 && log_stride >= 0 && log_stride <= 30 &&
+                  size > 0 && d.size > 0 && start + (size - 1) * (1LL << log_stride) < d.size;
+  if (!ok) return false;
+  for (long long i = 0; i < size; ++i)
+    w.pes.push_back(static_cast<uint64_t>(start + i * (1LL << log_stride)));
+  Put(d.windows, w.local, std::move(w));
+  return true;
+}
+
+bool ParseGroup(Words& words, RankDefs& d) {
+  GroupDef g;
+  uint64_t n = 0;
+  if (!(words >> g.local >> n) || g.local >= kMaxLocalComms ||
+      !ReadRanks(words, n, d.size, g.ranks)) {
+    return false;
+  }
+  Put(d.groups, g.local, std::move(g));
+  return true;
+}
+
+bool ParseFile(Words& words, RankDefs& d) {
+  uint32_t local = 0;
+  FileDef f;
+  if (!(words >> local >> f.comm) || local >= kMaxLocalComms) return false;
+  std::getline(words >> std::ws, f.name);
+  Put(d.files, local, std::move(f));
+  return true;
+}
+
+bool ParseRegion(Words& words, RankDefs& d) {
+  uint32_t id = 0;
+  if (!(words >> id) || id <= kProgramRegion || id - kProgramRegion > kMaxUserRegions) return false;
+  std::string name;
+  std::getline(words >> std::ws, name);
+  d.regions.emplace_back(id, name);
+  return true;
+}
+
+bool ParseRegionRole(Words& words, RankDefs& d) {
+  uint32_t id = 0;
+  std::string role;
+  if (!(words >> id >> role) || (role != "loop" && role != "iteration")) return false;
+  d.region_roles[id] = role == "loop" ? UserRegionRole::kLoop : UserRegionRole::kIteration;
+  return true;
+}
+
+bool ParseThread(Words& words, RankDefs& d) {
+  int index = 0;
+  if (!(words >> index) || index <= 0 || index >= kMaxThreads) return false;
+  d.threads = std::max(d.threads, index + 1);
+  return true;
+}
+
+bool ParseThreadEnd(Words& words, RankDefs& d) {
+  int index = 0;
+  uint64_t events = 0, flushes = 0, flush_ns = 0;
+  std::string status;
+  if (!(words >> index >> events >> flushes >> flush_ns >> status)) return false;
+  d.flushes += flushes;
+  d.flush_ns += flush_ns;
+  d.lost |= status == "lost";
+  return true;
+}
+
+// The lines about the run rather than its objects: timer, calibration, clock offsets, the end.
+// Never damaged: what does not parse is left out.
+void ParseRunLine(const std::string& key, const std::string& line, Words& words, RankDefs& d) {
+  if (key == "unbalanced_regions") {
+    words >> d.unbalanced_regions;
+  } else if (key == "size_limit") {
+    words >> d.size_limit_bytes >> d.size_limit_time;
+    d.size_limited = true;
+  } else if (key == "reused_thread_slots") {
+    words >> d.reused_thread_slots;
+  } else if (key == "timer") {
+    std::string kind;
+    words >> kind;
+    d.tsc = kind == "tsc";
+  } else if (key == "tick") {
+    TimerPoint p;
+    if (words >> p.ticks >> p.ns) d.calibration.push_back(p);
+  } else if (key == "clock") {
+    std::string label;
+    ClockPoint p;
+    if (words >> label >> p.local >> p.offset) d.clock.push_back(p);
+  } else if (key == "end") {
+    uint64_t events = 0;
+    std::string status;
+    words >> events >> d.unrecorded >> d.flushes >> d.flush_ns >> status;
+    d.lost = status == "lost";
+    d.ending = "finalized";
+  } else if (key == "signal" || key == "abort" || key == "exit" || key == "fatal") {
+    d.ending = line;
+  }
+}
+
+// False for a damaged line; unknown keys are ignored.
+bool ParseLine(const std::string& key, const std::string& line, Words& words, RankDefs& d) {
+  using Parser = bool (*)(Words&, RankDefs&);
+  static const std::map<std::string, Parser> kParsers = {{"rank", ParseRank},
+                                                         {"comm", ParseComm},
+                                                         {"intercomm", ParseInterComm},
+                                                         {"win", ParseWindow},
+                                                         {"shmem_win", ParseShmemWindow},
+                                                         {"group", ParseGroup},
+                                                         {"file", ParseFile},
+                                                         {"region", ParseRegion},
+                                                         {"region_role", ParseRegionRole},
+                                                         {"thread", ParseThread},
+                                                         {"thread_end", ParseThreadEnd}};
+  auto parser = kParsers.find(key);
+  if (parser != kParsers.end()) return parser->second(words, d);
+  ParseRunLine(key, line, words, d);
+  return true;
+}
+
+}  // namespace
 
 RankDefs ReadDefs(const std::string& path) {
   RankDefs d;
@@ -16,168 +205,11 @@ RankDefs ReadDefs(const std::string& path) {
   d.present = true;
   std::string line;
   while (std::getline(in, line)) {
-    std::istringstream words(line);
+    Words words(line);
     std::string key;
     words >> key;
-    auto damaged = [&] { d.problems.push_back(path + ": damaged line \"" + line + "\""); };
-    if (key == "rank") {
-      int rank = 0;
-      if (!(words >> rank >> d.size >> d.host) || d.size <= 0 || d.size > kMaxRanks) {
-        d.size = 0;
-        damaged();
-      }
-    } else if (key == "comm") {
-      CommDef c;
-      std::string third;
-      bool ok =
-          static_cast<bool>(words >> c.local >> c.global >> third) && c.local < kMaxLocalComms;
-      if (ok && third == "world") {
-        c.world = true;
-      } else if (ok) {
-        const uint64_t n = std::strtoull(third.c_str(), nullptr, 10);
-        ok = n > 0 && d.size > 0 && n <= static_cast<uint64_t>(d.size);
-        for (uint64_t i = 0; ok && i < n; ++i) {
-          uint64_t r = 0;
-          ok = static_cast<bool>(words >> r) && r < static_cast<uint64_t>(d.size);
-          c.ranks.push_back(r);
-        }
-      }
-      if (!ok) {
-        damaged();  // its events fall back to MPI_COMM_WORLD
-        continue;
-      }
-      if (d.comms.size() <= c.local) d.comms.resize(c.local + 1);
-      d.comms[c.local] = std::move(c);
-    } else if (key == "intercomm") {
-      CommDef c;
-      c.inter = true;
-      bool ok =
-          static_cast<bool>(words >> c.local >> c.global) && c.local < kMaxLocalComms && d.size > 0;
-      for (std::vector<uint64_t>* group : {&c.ranks, &c.remote}) {
-        uint64_t n = 0;
-        ok = ok && static_cast<bool>(words >> n) && n > 0 && n <= static_cast<uint64_t>(d.size);
-        for (uint64_t i = 0; ok && i < n; ++i) {
-          uint64_t r = 0;
-          ok = static_cast<bool>(words >> r) && r < static_cast<uint64_t>(d.size);
-          group->push_back(r);
-        }
-      }
-      if (!ok) {
-        damaged();  // its events fall back to MPI_COMM_WORLD
-        continue;
-      }
-      if (d.comms.size() <= c.local) d.comms.resize(c.local + 1);
-      d.comms[c.local] = std::move(c);
-    } else if (key == "win") {
-      WindowDef w;
-      if (!(words >> w.local >> w.global >> w.comm) || w.local >= kMaxLocalComms) {
-        damaged();  // its events are left out
-        continue;
-      }
-      if (d.windows.size() <= w.local) d.windows.resize(w.local + 1);
-      d.windows[w.local] = w;
-    } else if (key == "shmem_win") {
-      WindowDef w;
-      w.shmem = true;
-      long long start = 0, log_stride = 0, size = 0;
-      bool ok = static_cast<bool>(words >> w.local >> start >> log_stride >> size) &&
-                w.local < kMaxLocalComms && start >= 0 && log_stride >= 0 && log_stride <= 30 &&
-                size > 0 && d.size > 0 && start + (size - 1) * (1LL << log_stride) < d.size;
-      for (long long i = 0; ok && i < size; ++i)
-        w.pes.push_back(static_cast<uint64_t>(start + i * (1LL << log_stride)));
-      if (!ok) {
-        damaged();  // its events are left out
-        continue;
-      }
-      if (d.windows.size() <= w.local) d.windows.resize(w.local + 1);
-      d.windows[w.local] = std::move(w);
-    } else if (key == "group") {
-      GroupDef g;
-      uint64_t n = 0;
-      bool ok = static_cast<bool>(words >> g.local >> n) && g.local < kMaxLocalComms && n > 0 &&
-                d.size > 0 && n <= static_cast<uint64_t>(d.size);
-      for (uint64_t i = 0; ok && i < n; ++i) {
-        uint64_t r = 0;
-        ok = static_cast<bool>(words >> r) && r < static_cast<uint64_t>(d.size);
-        g.ranks.push_back(r);
-      }
-      if (!ok) {
-        damaged();
-        continue;
-      }
-      if (d.groups.size() <= g.local) d.groups.resize(g.local + 1);
-      d.groups[g.local] = std::move(g);
-    } else if (key == "file") {
-      uint32_t local = 0;
-      FileDef f;
-      if (!(words >> local >> f.comm) || local >= kMaxLocalComms) {
-        damaged();  // its events are left out
-        continue;
-      }
-      std::getline(words >> std::ws, f.name);
-      if (d.files.size() <= local) d.files.resize(local + 1);
-      d.files[local] = std::move(f);
-    } else if (key == "region") {
-      uint32_t id = 0;
-      std::string name;
-      if (words >> id && id > kProgramRegion && id - kProgramRegion <= kMaxUserRegions) {
-        std::getline(words >> std::ws, name);
-        d.regions.emplace_back(id, name);
-      } else {
-        damaged();
-      }
-    } else if (key == "region_role") {
-      uint32_t id = 0;
-      std::string role;
-      if (words >> id >> role && (role == "loop" || role == "iteration")) {
-        d.region_roles[id] = role == "loop" ? UserRegionRole::kLoop : UserRegionRole::kIteration;
-      } else {
-        damaged();
-      }
-    } else if (key == "unbalanced_regions") {
-      words >> d.unbalanced_regions;
-    } else if (key == "size_limit") {
-      words >> d.size_limit_bytes >> d.size_limit_time;
-      d.size_limited = true;
-    } else if (key == "reused_thread_slots") {
-      words >> d.reused_thread_slots;
-    } else if (key == "timer") {
-      std::string kind;
-      words >> kind;
-      d.tsc = kind == "tsc";
-    } else if (key == "tick") {
-      TimerPoint p;
-      if (words >> p.ticks >> p.ns) d.calibration.push_back(p);
-    } else if (key == "clock") {
-      std::string label;
-      ClockPoint p;
-      if (words >> label >> p.local >> p.offset) d.clock.push_back(p);
-    } else if (key == "end") {
-      uint64_t events = 0;
-      std::string status;
-      words >> events >> d.unrecorded >> d.flushes >> d.flush_ns >> status;
-      d.lost = status == "lost";
-      d.ending = "finalized";
-    } else if (key == "thread") {
-      int index = 0;
-      if (words >> index && index > 0 && index < kMaxThreads) {
-        d.threads = std::max(d.threads, index + 1);
-      } else {
-        damaged();
-      }
-    } else if (key == "thread_end") {
-      int index = 0;
-      uint64_t events = 0, flushes = 0, flush_ns = 0;
-      std::string status;
-      if (words >> index >> events >> flushes >> flush_ns >> status) {
-        d.flushes += flushes;
-        d.flush_ns += flush_ns;
-        d.lost |= status == "lost";
-      } else {
-        damaged();
-      }
-    } else if (key == "signal" || key == "abort" || key == "exit" || key == "fatal") {
-      d.ending = line;
+    if (!ParseLine(key, line, words, d)) {
+      d.problems.push_back(path + ": damaged line \"" + line + "\"");
     }
   }
   // A rank that stopped at the size limit and then finished normally ended its recording there.
