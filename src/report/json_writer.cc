@@ -173,33 +173,41 @@ json AdviceJson(const Report& report) {
 
 }  // namespace
 
-std::string ToJson(const Report& report) {
-  json j;
-  j["format"] = "causeway-report";
-  j["version"] = kReportFormatVersion;
-  j["semantics"] = report.semantics;
-  j["trace"] = TraceJson(report.trace);
-  json& locations = j["locations"] = json::array();
+namespace {
+
+json LocationsJson(const Report& report) {
+  json locations = json::array();
   for (const Location& l : report.locations) {
     locations.push_back(
         {{"id", l.id}, {"rank", OptionalId(l.rank)}, {"name", l.name}, {"group", l.group}});
   }
-  json& callpaths = j["callpaths"] = json::array();
+  return locations;
+}
+
+json CallpathsJson(const Report& report) {
+  json callpaths = json::array();
   for (const Callpath& c : report.callpaths) {
     callpaths.push_back({{"id", c.id},
                          {"region", c.region},
                          {"parent", OptionalId(c.parent)},
                          {"generic_type", analysis::GenericTypeName(c.type)}});
   }
-  j["metrics"] = MetricsJson();
-  json& values = j["values"] = json::array();
+  return callpaths;
+}
+
+json ValuesJson(const Report& report) {
+  json values = json::array();
   for (const Value& v : report.values) {
     values.push_back({{"metric", analysis::Metric(v.metric).name},
                       {"callpath", v.callpath},
                       {"location", v.location},
                       {"value", v.value}});
   }
-  json& instances = j["instances"] = json::array();
+  return values;
+}
+
+json InstancesJson(const Report& report) {
+  json instances = json::array();
   for (const Instance& i : report.instances) {
     instances.push_back({{"metric", analysis::Metric(i.metric).name},
                          {"callpath", i.callpath},
@@ -208,27 +216,36 @@ std::string ToJson(const Report& report) {
                          {"value", i.value},
                          {"partner", OptionalId(i.partner)}});
   }
+  return instances;
+}
+
+json InstanceCountsJson(const Report& report) {
   json counts = json::object();
   for (size_t m = 0; m < report.instance_counts.size(); ++m) {
     if (report.instance_counts[m] == 0) continue;
     counts[std::string(analysis::Metric(static_cast<analysis::MetricId>(m)).name)] =
         report.instance_counts[m];
   }
-  j["instance_counts"] = counts;
-  const match::MatchStats& s = report.matching;
-  j["matching"] = {{"messages", s.messages},
-                   {"unmatched_sends", s.unmatched_sends},
-                   {"unmatched_receives", s.unmatched_receives},
-                   {"cancelled_requests", s.cancelled_requests},
-                   {"collective_instances", s.collective_instances},
-                   {"incomplete_collectives", s.incomplete_collectives},
-                   {"probes",
-                    {{"linked", s.probes_linked},
-                     {"inferred", s.probes_inferred},
-                     {"repeated", s.probes_repeated},
-                     {"unlinked", s.probes_unlinked},
-                     {"unresolved", s.probes_unresolved}}}};
-  json& file_io = j["file_io"] = json::array();
+  return counts;
+}
+
+json MatchingJson(const match::MatchStats& s) {
+  return {{"messages", s.messages},
+          {"unmatched_sends", s.unmatched_sends},
+          {"unmatched_receives", s.unmatched_receives},
+          {"cancelled_requests", s.cancelled_requests},
+          {"collective_instances", s.collective_instances},
+          {"incomplete_collectives", s.incomplete_collectives},
+          {"probes",
+           {{"linked", s.probes_linked},
+            {"inferred", s.probes_inferred},
+            {"repeated", s.probes_repeated},
+            {"unlinked", s.probes_unlinked},
+            {"unresolved", s.probes_unresolved}}}};
+}
+
+json FileIoJson(const Report& report) {
+  json file_io = json::array();
   for (const FileIo& f : report.file_io) {
     file_io.push_back({{"file", f.file},
                        {"location", f.location},
@@ -237,18 +254,21 @@ std::string ToJson(const Report& report) {
                        {"bytes_read", f.bytes_read},
                        {"bytes_written", f.bytes_written}});
   }
-  if (const std::optional<CriticalPathSummary>& cp = report.critical_path) {
-    j["critical_path"] = {{"length", cp->length},
-                          {"window", {{"begin", cp->window_begin}, {"end", cp->window_end}}},
-                          {"end_location", OptionalId(cp->end_location)},
-                          {"segments", cp->segments},
-                          {"processes", cp->processes},
-                          {"unattributed_waiting", cp->unattributed_waiting},
-                          {"untracked", cp->untracked}};
-  } else {
-    j["critical_path"] = nullptr;
-  }
-  const PopSummary& pop = report.pop;
+  return file_io;
+}
+
+json CriticalPathJson(const std::optional<CriticalPathSummary>& cp) {
+  if (!cp) return nullptr;
+  return {{"length", cp->length},
+          {"window", {{"begin", cp->window_begin}, {"end", cp->window_end}}},
+          {"end_location", OptionalId(cp->end_location)},
+          {"segments", cp->segments},
+          {"processes", cp->processes},
+          {"unattributed_waiting", cp->unattributed_waiting},
+          {"untracked", cp->untracked}};
+}
+
+json PopJson(const PopSummary& pop) {
   auto optional_number = [](const std::optional<double>& v) {
     return v ? json(*v) : json(nullptr);
   };
@@ -256,7 +276,7 @@ std::string ToJson(const Report& report) {
   for (const auto& [location, seconds] : pop.computation) {
     computation.push_back({{"location", location}, {"seconds", seconds}});
   }
-  j["pop"] = {
+  return {
       {"runtime", pop.runtime},
       {"parallel_efficiency", pop.parallel_efficiency},
       {"load_balance", pop.load_balance},
@@ -270,22 +290,24 @@ std::string ToJson(const Report& report) {
       {"max_computation", pop.max_computation},
       {"max_location", OptionalId(pop.max_location)},
       {"computation", computation}};
-  if (const std::optional<ClockCorrectionSummary>& c = report.clock_correction) {
-    auto violations = [](const clock::ClockViolationCounts& v) {
-      return json{{"p2p", v.p2p}, {"collective", v.collective}, {"probe", v.probe}};
-    };
-    j["clock_correction"] = {{"violations_before", violations(c->before)},
-                             {"violations_after", violations(c->after)},
-                             {"jumps", c->jumps},
-                             {"corrected_events", c->corrected_events},
-                             {"unresolved", c->unresolved},
-                             {"max_shift", c->max_shift},
-                             {"max_slope", c->max_slope}};
-  } else {
-    j["clock_correction"] = nullptr;
-  }
-  j["advice"] = AdviceJson(report);
-  json& diagnostics = j["diagnostics"] = json::array();
+}
+
+json ClockCorrectionJson(const std::optional<ClockCorrectionSummary>& c) {
+  if (!c) return nullptr;
+  auto violations = [](const clock::ClockViolationCounts& v) {
+    return json{{"p2p", v.p2p}, {"collective", v.collective}, {"probe", v.probe}};
+  };
+  return {{"violations_before", violations(c->before)},
+          {"violations_after", violations(c->after)},
+          {"jumps", c->jumps},
+          {"corrected_events", c->corrected_events},
+          {"unresolved", c->unresolved},
+          {"max_shift", c->max_shift},
+          {"max_slope", c->max_slope}};
+}
+
+json DiagnosticsJson(const Report& report) {
+  json diagnostics = json::array();
   for (const DiagnosticEntry& d : report.diagnostics) {
     diagnostics.push_back({{"name", d.name},
                            {"severity", d.severity},
@@ -293,6 +315,30 @@ std::string ToJson(const Report& report) {
                            {"description", d.description},
                            {"example", d.example}});
   }
+  return diagnostics;
+}
+
+}  // namespace
+
+std::string ToJson(const Report& report) {
+  json j;
+  j["format"] = "causeway-report";
+  j["version"] = kReportFormatVersion;
+  j["semantics"] = report.semantics;
+  j["trace"] = TraceJson(report.trace);
+  j["locations"] = LocationsJson(report);
+  j["callpaths"] = CallpathsJson(report);
+  j["metrics"] = MetricsJson();
+  j["values"] = ValuesJson(report);
+  j["instances"] = InstancesJson(report);
+  j["instance_counts"] = InstanceCountsJson(report);
+  j["matching"] = MatchingJson(report.matching);
+  j["file_io"] = FileIoJson(report);
+  j["critical_path"] = CriticalPathJson(report.critical_path);
+  j["pop"] = PopJson(report.pop);
+  j["clock_correction"] = ClockCorrectionJson(report.clock_correction);
+  j["advice"] = AdviceJson(report);
+  j["diagnostics"] = DiagnosticsJson(report);
   // Region names come from the trace and may hold invalid UTF-8; replace rather than fail.
   return j.dump(1, ' ', false, json::error_handler_t::replace) + "\n";
 }
