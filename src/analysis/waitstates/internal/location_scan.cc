@@ -12,9 +12,17 @@ using trace::kNone;
 CallpathFlags ComputeCallpathFlags(const trace::Trace& trace) {
   CallpathFlags result;
   result.flags.assign(trace.call_tree.size(), 0);
+  result.file_operations.assign(trace.call_tree.size(), FileOperation::kNone);
+  std::vector<FileOperation> by_region(trace.defs.regions.size(), FileOperation::kNone);
+  for (uint32_t r = 0; r < trace.defs.regions.size(); ++r) {
+    if (trace.defs.regions[r].paradigm == trace::Paradigm::kMpi) {
+      by_region[r] = FileOperationOf(trace.defs.RegionName(r));
+    }
+  }
   for (uint32_t cp = 0; cp < trace.call_tree.size(); ++cp) {
     uint32_t region = trace.call_tree.region(cp);
     if (region >= trace.defs.regions.size()) continue;
+    result.file_operations[cp] = by_region[region];
     const trace::MpiFunction& mpi = trace.defs.regions[region].mpi;
     if (mpi.has(trace::kMpiInit)) result.flags[cp] |= CallpathFlags::kInitCall;
     if (mpi.has(trace::kMpiFinalize)) result.flags[cp] |= CallpathFlags::kFinalizeCall;
@@ -25,16 +33,16 @@ CallpathFlags ComputeCallpathFlags(const trace::Trace& trace) {
 namespace {
 
 // MPI-IO operations between their begin and their completion: the completion carries the bytes,
-// the begin the call path, mode and flags they are counted under.
+// the begin the call path, mode and flags they are counted under. (The operation counts are
+// Scalasca's: visits of the file calls, counted at their Enter.)
 class FileOperations {
  public:
   explicit FileOperations(const trace::Definitions& defs) : defs_(defs) {}
 
-  void Begin(const trace::GenericPayload& p, uint32_t callpath, TrafficCounts& traffic) {
+  void Begin(const trace::GenericPayload& p, uint32_t callpath) {
     if (callpath == kNone || !defs_.IsMpiIoHandle(p.c)) return;
     const auto mode = static_cast<uint8_t>(trace::IoOperationMode(p));
     const bool collective = trace::IoOperationCollective(p);
-    traffic.FileOperation(callpath, mode, collective);
     open_.push_back(Open{p.c, p.b, callpath, mode, collective});
   }
   void Complete(const trace::GenericPayload& p, TrafficCounts& traffic) {
@@ -69,6 +77,9 @@ void ScanLocation(const Context& ctx, const CallpathFlags& callpaths, uint32_t l
   for (uint32_t i = 0; i < kinds.size(); ++i) {
     switch (kinds[i]) {
       case EventKind::kEnter: {
+        if (FileOperation op = callpaths.file_operations[ev.ref(i)]; op != FileOperation::kNone) {
+          out.traffic.FileOperationVisit(ev.ref(i), op);
+        }
         uint8_t flags = callpaths.flags[ev.ref(i)];
         if (flags == 0) break;
         InitFinalize::Call& call = (flags & CallpathFlags::kInitCall) ? init : finalize;
@@ -103,7 +114,7 @@ void ScanLocation(const Context& ctx, const CallpathFlags& callpaths, uint32_t l
         break;
       }
       case EventKind::kIoOperationBegin:
-        files.Begin(ev.generic(i), ev.callpath(i), out.traffic);
+        files.Begin(ev.generic(i), ev.callpath(i));
         break;
       case EventKind::kIoOperationComplete:
         files.Complete(ev.generic(i), out.traffic);

@@ -4,6 +4,7 @@
 
 #include "analysis/waitstates/internal/context.h"
 #include "analysis/waitstates/internal/init_finalize.h"
+#include "analysis/waitstates/internal/traffic_counts.h"
 
 namespace cw::analysis::internal {
 
@@ -11,6 +12,9 @@ namespace cw::analysis::internal {
 struct CallpathFlags {
   std::vector<uint8_t> flags;  // by call path: kInitCall, kFinalizeCall
   static constexpr uint8_t kInitCall = 1, kFinalizeCall = 2;
+  // By call path: which of Scalasca's MPI file operation counts a visit of it adds to
+  // (FileOperationOf), kNoFileOperation for the others.
+  std::vector<FileOperation> file_operations;
 };
 CallpathFlags ComputeCallpathFlags(const trace::Trace& trace);
 

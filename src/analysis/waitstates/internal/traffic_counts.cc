@@ -1,8 +1,36 @@
 #include "analysis/waitstates/internal/traffic_counts.h"
 
+#include <regex>
+#include <string>
+
 #include "analysis/waitstates/internal/context.h"
 
 namespace cw::analysis::internal {
+
+FileOperation FileOperationOf(std::string_view name) {
+  // The patterns of Scalasca 2.6's scout.spec, which Cube's MPI file operation metrics follow.
+  static const std::regex kIndividual("^MPI_File_i?(read|write)(_at|_shared)?$");
+  static const std::regex kCollective(
+      "^MPI_File_((iread|iwrite)_(all|at_all)|(read|write)_(all|at_all|ordered)(_begin|_end)?)$");
+  static const std::regex kOther(
+      "^MPI_File_(close|delete|get_(amode|atomicity|byte_offset|group|info|position(_shared)?|"
+      "size|type_extent|view)|open|preallocate|seek(_shared)?|set_(atomicity|info|size|view)|"
+      "sync)$");
+  static const std::regex kIndividualOther("(delete|get|seek)");
+  const std::string text(name);
+  const bool read = text.find("read") != std::string::npos;
+  if (std::regex_match(text, kIndividual)) {
+    return read ? FileOperation::kIndividualRead : FileOperation::kIndividualWrite;
+  }
+  if (std::regex_match(text, kCollective)) {
+    return read ? FileOperation::kCollectiveRead : FileOperation::kCollectiveWrite;
+  }
+  if (std::regex_match(text, kOther)) {
+    return std::regex_search(text, kIndividualOther) ? FileOperation::kIndividualOther
+                                                     : FileOperation::kCollectiveOther;
+  }
+  return FileOperation::kNone;
+}
 
 void TrafficCounts::WriteTo(LocationSeverities& severities) const {
   auto add = [&](MetricId metric, uint32_t callpath, uint64_t value) {

@@ -6,12 +6,28 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 #include <vector>
 
 #include "analysis/metrics/severity.h"
 #include "trace/enums.h"
 
 namespace cw::analysis::internal {
+
+// Scalasca's classes of MPI file calls (its remapping specification, scout.spec): reads and
+// writes, individual or collective, and the other file calls, which count as individual
+// operations if they delete, query or seek and as collective ones otherwise.
+enum class FileOperation : uint8_t {
+  kNone,
+  kIndividualRead,
+  kIndividualWrite,
+  kIndividualOther,
+  kCollectiveRead,
+  kCollectiveWrite,
+  kCollectiveOther,
+};
+// The class of a region named `name` (kNone for anything but an MPI file call).
+FileOperation FileOperationOf(std::string_view name);
 
 class TrafficCounts {
  public:
@@ -47,17 +63,34 @@ class TrafficCounts {
     (put ? c.bytes_put : c.bytes_get) += bytes;
   }
 
-  // An MPI-IO operation (counted where it began) and the bytes it moved (known at completion).
-  void FileOperation(uint32_t callpath, uint8_t otf2_mode, bool collective) {
+  // A visit of an MPI file call, counted as Scalasca counts it (FileOperationOf).
+  void FileOperationVisit(uint32_t callpath, FileOperation op) {
     Counters& c = At(callpath);
-    const bool read = otf2_mode == kRead, write = otf2_mode == kWrite;
-    ++(collective ? (read    ? c.file_crops
-                     : write ? c.file_cwops
-                             : c.file_cops)
-                  : (read    ? c.file_irops
-                     : write ? c.file_iwops
-                             : c.file_iops));
+    switch (op) {
+      case FileOperation::kIndividualRead:
+        ++c.file_irops;
+        break;
+      case FileOperation::kIndividualWrite:
+        ++c.file_iwops;
+        break;
+      case FileOperation::kIndividualOther:
+        ++c.file_iops;
+        break;
+      case FileOperation::kCollectiveRead:
+        ++c.file_crops;
+        break;
+      case FileOperation::kCollectiveWrite:
+        ++c.file_cwops;
+        break;
+      case FileOperation::kCollectiveOther:
+        ++c.file_cops;
+        break;
+      case FileOperation::kNone:
+        break;
+    }
   }
+  // The bytes an MPI-IO operation moved (its IoOperationComplete), under the call path, mode
+  // and flags of its IoOperationBegin.
   void FileBytes(uint32_t callpath, uint8_t otf2_mode, bool collective, uint64_t bytes) {
     Counters& c = At(callpath);
     if (otf2_mode == kRead) (collective ? c.file_crbytes : c.file_irbytes) += bytes;
@@ -74,7 +107,7 @@ class TrafficCounts {
     uint64_t syncs_recv = 0, comms_recv = 0, bytes_rcvd = 0;
     uint64_t syncs_coll = 0, cxch = 0, csrc = 0, cdst = 0, bytes_cout = 0, bytes_cin = 0;
     uint64_t puts = 0, gets = 0, bytes_put = 0, bytes_get = 0;
-    // MPI-IO: reads and writes; syncs (neither) count in their parent.
+    // MPI file calls: reads, writes and the others (management), individual and collective.
     uint64_t file_iops = 0, file_irops = 0, file_iwops = 0, file_cops = 0, file_crops = 0,
              file_cwops = 0;
     uint64_t file_irbytes = 0, file_iwbytes = 0, file_crbytes = 0, file_cwbytes = 0;
