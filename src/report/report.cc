@@ -1,11 +1,24 @@
 #include "report/report.h"
 
 #include <algorithm>
+#include <map>
 #include <tuple>
 
 namespace cw::report {
 
 using analysis::MetricId;
+
+FileTotal Report::FileIoTotal() const {
+  FileTotal all;
+  for (const FileTotal& f : file_totals) {
+    all.reads += f.reads;
+    all.writes += f.writes;
+    all.bytes_read += f.bytes_read;
+    all.bytes_written += f.bytes_written;
+    all.locations += f.locations;
+  }
+  return all;
+}
 
 double Report::Total(MetricId metric) const {
   double total = 0;
@@ -98,6 +111,28 @@ std::vector<FileIo> NamedFileIo(const trace::Definitions& defs,
   return rows;
 }
 
+std::vector<FileTotal> FileTotals(const std::vector<FileIo>& rows) {
+  std::map<std::string, FileTotal> by_name;
+  for (const FileIo& row : rows) {
+    FileTotal& f = by_name[row.file];
+    f.file = row.file;
+    f.reads += row.reads;
+    f.writes += row.writes;
+    f.bytes_read += row.bytes_read;
+    f.bytes_written += row.bytes_written;
+    ++f.locations;
+    if (f.locations == 1 || row.bytes_read + row.bytes_written > f.busiest_bytes) {
+      f.busiest = row.location;
+      f.busiest_bytes = row.bytes_read + row.bytes_written;
+    }
+  }
+  std::vector<FileTotal> totals;
+  for (auto& [name, f] : by_name) totals.push_back(f);
+  std::stable_sort(totals.begin(), totals.end(),
+                   [](const FileTotal& a, const FileTotal& b) { return a.bytes() > b.bytes(); });
+  return totals;
+}
+
 double ToReportUnit(MetricId metric, double stored, const trace::Trace& trace) {
   if (analysis::Metric(metric).unit == analysis::MetricUnit::kSeconds) {
     return stored / static_cast<double>(trace.defs.clock.resolution);
@@ -188,6 +223,7 @@ Report BuildReport(const trace::Trace& trace, const TraceFacts& facts,
   r.instance_counts = waitstates.instance_counts;
   r.matching = facts.matching;
   r.file_io = NamedFileIo(trace.defs, facts.file_io);
+  r.file_totals = FileTotals(r.file_io);
   if (analysis.critical_path) r.critical_path = SummarizePath(trace, *analysis.critical_path);
   const analysis::PopEfficiency& pop = analysis.pop;
   r.pop = PopSummary{

@@ -56,6 +56,19 @@ struct FileIo {
   uint64_t bytes_written = 0;
 };
 
+// One file's I/O over all locations, and the location that moved the most of its bytes.
+struct FileTotal {
+  std::string file;  // "" when the trace names no file
+  uint64_t reads = 0;
+  uint64_t writes = 0;
+  uint64_t bytes_read = 0;
+  uint64_t bytes_written = 0;
+  uint32_t locations = 0;
+  uint32_t busiest = 0;  // location id
+  uint64_t busiest_bytes = 0;
+  uint64_t bytes() const { return bytes_read + bytes_written; }
+};
+
 struct Location {
   uint32_t id;
   std::optional<uint32_t> rank;
@@ -148,9 +161,12 @@ struct Report {
   std::optional<ClockCorrectionSummary> clock_correction;
   PopSummary pop;
   std::vector<FileIo> file_io;               // by file name, then location
+  std::vector<FileTotal> file_totals;        // by bytes moved, most first
   std::optional<AdviceReport> advice;        // the automatic bottleneck analysis, if it ran
   std::vector<DiagnosticEntry> diagnostics;  // reader, matching and analysis, worst first
 
+  // The file I/O of every file together (`file` "", `busiest` unset).
+  FileTotal FileIoTotal() const;
   // Sum of `metric` over call paths and locations.
   double Total(analysis::MetricId metric) const;
   // Sum of `metric` per location (indexed by location id).

@@ -1,6 +1,5 @@
 #include "trace/file_io.h"
 
-#include <algorithm>
 #include <map>
 
 #include "trace/event_kind.h"
@@ -20,12 +19,7 @@ std::vector<FileIoUse> FileIoOf(const Trace& trace, uint32_t location) {
   const LocationEvents& ev = trace.location(location);
   std::span<const EventKind> kinds = ev.kinds();
   std::map<uint32_t, FileIoUse> by_file;
-  struct Open {
-    uint32_t handle;
-    uint64_t matching;
-    uint32_t mode;
-  };
-  std::vector<Open> open;  // begun, not completed (few: blocking ones complete right away)
+  IoOperationPairing<uint32_t> open;  // the mode of each operation begun and not completed
   for (uint32_t i = 0; i < kinds.size(); ++i) {
     if (kinds[i] == EventKind::kIoOperationBegin) {
       const GenericPayload& p = ev.generic(i);
@@ -33,15 +27,13 @@ std::vector<FileIoUse> FileIoOf(const Trace& trace, uint32_t location) {
       if (mode != kIoModeRead && mode != kIoModeWrite) continue;
       FileIoUse& use = by_file[FileOfHandle(trace.defs, p.c)];
       ++(mode == kIoModeRead ? use.reads : use.writes);
-      open.push_back(Open{p.c, p.b, mode});
+      open.Begin(p, mode);
     } else if (kinds[i] == EventKind::kIoOperationComplete) {
       const GenericPayload& p = ev.generic(i);
-      auto it = std::find_if(open.rbegin(), open.rend(),
-                             [&](const Open& o) { return o.handle == p.c && o.matching == p.b; });
-      if (it == open.rend()) continue;
+      const uint32_t* mode = open.Complete(p);
+      if (mode == nullptr) continue;
       FileIoUse& use = by_file[FileOfHandle(trace.defs, p.c)];
-      (it->mode == kIoModeRead ? use.bytes_read : use.bytes_written) += p.a;
-      open.erase(std::next(it).base());
+      (*mode == kIoModeRead ? use.bytes_read : use.bytes_written) += p.a;
     }
   }
   std::vector<FileIoUse> result;

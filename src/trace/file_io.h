@@ -9,7 +9,9 @@
 //   for (const trace::FileIoUse& use : trace::FileIoOf(trace, location)) ...
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "trace/trace.h"
@@ -25,6 +27,37 @@ inline uint32_t IoOperationMode(const GenericPayload& begin) { return begin.d & 
 inline bool IoOperationCollective(const GenericPayload& begin) {
   return ((begin.d >> 8) & kIoFlagCollective) != 0;
 }
+
+// Pairs each IoOperationComplete of a location with its IoOperationBegin (same handle and
+// matching id), so that a completion's bytes count under what its begin said. Few operations
+// are open at a time: blocking ones complete right after they begin.
+template <typename Begun>
+class IoOperationPairing {
+ public:
+  void Begin(const GenericPayload& begin, Begun what) {
+    open_.push_back(Open{begin.c, begin.b, std::move(what)});
+  }
+  // The begin's data for `complete`, or nullptr if none is open (it is then forgotten: call
+  // once per completion, and use the result before the next call).
+  const Begun* Complete(const GenericPayload& complete) {
+    for (size_t k = open_.size(); k-- > 0;) {
+      if (open_[k].handle != complete.c || open_[k].matching != complete.b) continue;
+      done_ = std::move(open_[k].what);
+      open_.erase(open_.begin() + static_cast<std::ptrdiff_t>(k));
+      return &done_;
+    }
+    return nullptr;
+  }
+
+ private:
+  struct Open {
+    uint32_t handle;
+    uint64_t matching;
+    Begun what;
+  };
+  std::vector<Open> open_;
+  Begun done_{};
+};
 
 // Plain data: an MPI analysis job gathers these from the ranks that hold the locations.
 struct FileIoUse {

@@ -5,7 +5,6 @@
 #include <cstdio>
 #include <map>
 #include <numeric>
-#include <set>
 
 #include <nlohmann/json.hpp>
 
@@ -86,21 +85,13 @@ json Overview(const Report& r) {
             p.transfer_efficiency ? json(Round(*p.transfer_efficiency)) : json(nullptr)}};
   }
   json file_io = nullptr;
-  if (!r.file_io.empty()) {
-    uint64_t reads = 0, writes = 0, bytes_read = 0, bytes_written = 0;
-    std::set<std::string> files;
-    for (const FileIo& f : r.file_io) {
-      reads += f.reads;
-      writes += f.writes;
-      bytes_read += f.bytes_read;
-      bytes_written += f.bytes_written;
-      files.insert(f.file);
-    }
-    file_io = {{"reads", reads},
-               {"writes", writes},
-               {"bytes_read", bytes_read},
-               {"bytes_written", bytes_written},
-               {"files", files.size()}};
+  if (!r.file_totals.empty()) {
+    const FileTotal all = r.FileIoTotal();
+    file_io = {{"reads", all.reads},
+               {"writes", all.writes},
+               {"bytes_read", all.bytes_read},
+               {"bytes_written", all.bytes_written},
+               {"files", r.file_totals.size()}};
   }
   return {{"path", t.path},           {"duration", Round(t.duration)},
           {"processes", t.processes}, {"locations", t.locations},

@@ -23,6 +23,7 @@ CallpathFlags ComputeCallpathFlags(const trace::Trace& trace) {
     uint32_t region = trace.call_tree.region(cp);
     if (region >= trace.defs.regions.size()) continue;
     result.file_operations[cp] = by_region[region];
+    if (by_region[region] != FileOperation::kNone) result.flags[cp] |= CallpathFlags::kFileCall;
     const trace::MpiFunction& mpi = trace.defs.regions[region].mpi;
     if (mpi.has(trace::kMpiInit)) result.flags[cp] |= CallpathFlags::kInitCall;
     if (mpi.has(trace::kMpiFinalize)) result.flags[cp] |= CallpathFlags::kFinalizeCall;
@@ -32,39 +33,32 @@ CallpathFlags ComputeCallpathFlags(const trace::Trace& trace) {
 
 namespace {
 
-// MPI-IO operations between their begin and their completion: the completion carries the bytes,
-// the begin the call path, mode and flags they are counted under. (The operation counts are
-// Scalasca's: visits of the file calls, counted at their Enter.)
-class FileOperations {
+// The bytes of MPI-IO operations: a completion carries them, its begin the call path, mode and
+// flags they are counted under. (The operation counts are Scalasca's: visits of the file calls,
+// counted at their Enter.)
+class FileBytes {
  public:
-  explicit FileOperations(const trace::Definitions& defs) : defs_(defs) {}
+  explicit FileBytes(const trace::Definitions& defs) : defs_(defs) {}
 
   void Begin(const trace::GenericPayload& p, uint32_t callpath) {
     if (callpath == kNone || !defs_.IsMpiIoHandle(p.c)) return;
-    const auto mode = static_cast<uint8_t>(trace::IoOperationMode(p));
-    const bool collective = trace::IoOperationCollective(p);
-    open_.push_back(Open{p.c, p.b, callpath, mode, collective});
+    pairing_.Begin(p, Begun{callpath, static_cast<uint8_t>(trace::IoOperationMode(p)),
+                            trace::IoOperationCollective(p)});
   }
   void Complete(const trace::GenericPayload& p, TrafficCounts& traffic) {
-    for (size_t k = open_.size(); k-- > 0;) {
-      const Open& o = open_[k];
-      if (o.handle != p.c || o.matching != p.b) continue;
-      traffic.FileBytes(o.callpath, o.mode, o.collective, p.a);
-      open_.erase(open_.begin() + static_cast<std::ptrdiff_t>(k));
-      return;
+    if (const Begun* b = pairing_.Complete(p)) {
+      traffic.FileBytes(b->callpath, b->mode, b->collective, p.a);
     }
   }
 
  private:
-  struct Open {
-    uint32_t handle;
-    uint64_t matching;
-    uint32_t callpath;
-    uint8_t mode;
-    bool collective;
+  struct Begun {
+    uint32_t callpath = kNone;
+    uint8_t mode = 0;
+    bool collective = false;
   };
   const trace::Definitions& defs_;
-  std::vector<Open> open_;  // few at a time: blocking ones complete right after they begin
+  trace::IoOperationPairing<Begun> pairing_;
 };
 
 }  // namespace
@@ -73,15 +67,16 @@ void ScanLocation(const Context& ctx, const CallpathFlags& callpaths, uint32_t l
                   LocationOutput& out, InitFinalize::Call& init, InitFinalize::Call& finalize) {
   const trace::LocationEvents& ev = ctx.trace.location(location);
   std::span<const EventKind> kinds = ev.kinds();
-  FileOperations files(ctx.trace.defs);
+  FileBytes files(ctx.trace.defs);
   for (uint32_t i = 0; i < kinds.size(); ++i) {
     switch (kinds[i]) {
       case EventKind::kEnter: {
-        if (FileOperation op = callpaths.file_operations[ev.ref(i)]; op != FileOperation::kNone) {
-          out.traffic.FileOperationVisit(ev.ref(i), op);
-        }
         uint8_t flags = callpaths.flags[ev.ref(i)];
         if (flags == 0) break;
+        if (flags & CallpathFlags::kFileCall) {
+          out.traffic.FileOperationVisit(ev.ref(i), callpaths.file_operations[ev.ref(i)]);
+          if (flags == CallpathFlags::kFileCall) break;
+        }
         InitFinalize::Call& call = (flags & CallpathFlags::kInitCall) ? init : finalize;
         if (call.enter == kNone) {
           call = InitFinalize::Call{i, static_cast<int64_t>(ev.time(i)),

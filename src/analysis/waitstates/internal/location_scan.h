@@ -10,8 +10,8 @@ namespace cw::analysis::internal {
 
 // Call-path facts the scan needs, computed once per trace.
 struct CallpathFlags {
-  std::vector<uint8_t> flags;  // by call path: kInitCall, kFinalizeCall
-  static constexpr uint8_t kInitCall = 1, kFinalizeCall = 2;
+  std::vector<uint8_t> flags;  // by call path: kInitCall, kFinalizeCall, kFileCall
+  static constexpr uint8_t kInitCall = 1, kFinalizeCall = 2, kFileCall = 4;
   // By call path: which of Scalasca's MPI file operation counts a visit of it adds to
   // (FileOperationOf), kNoFileOperation for the others.
   std::vector<FileOperation> file_operations;

@@ -11,6 +11,7 @@
 
 #include "analysis/metrics/severity.h"
 #include "trace/enums.h"
+#include "trace/file_io.h"
 
 namespace cw::analysis::internal {
 
@@ -93,8 +94,8 @@ class TrafficCounts {
   // and flags of its IoOperationBegin.
   void FileBytes(uint32_t callpath, uint8_t otf2_mode, bool collective, uint64_t bytes) {
     Counters& c = At(callpath);
-    if (otf2_mode == kRead) (collective ? c.file_crbytes : c.file_irbytes) += bytes;
-    if (otf2_mode == kWrite) (collective ? c.file_cwbytes : c.file_iwbytes) += bytes;
+    if (otf2_mode == trace::kIoModeRead) (collective ? c.file_crbytes : c.file_irbytes) += bytes;
+    if (otf2_mode == trace::kIoModeWrite) (collective ? c.file_cwbytes : c.file_iwbytes) += bytes;
   }
 
   // Adds every count to its metric and the metric's ancestors.
@@ -112,8 +113,6 @@ class TrafficCounts {
              file_cwops = 0;
     uint64_t file_irbytes = 0, file_iwbytes = 0, file_crbytes = 0, file_cwbytes = 0;
   };
-  static constexpr uint8_t kRead = 0;   // OTF2_IO_OPERATION_MODE_READ
-  static constexpr uint8_t kWrite = 1;  // OTF2_IO_OPERATION_MODE_WRITE
 
   Counters& At(uint32_t callpath) {
     uint32_t& slot = slot_[callpath];
