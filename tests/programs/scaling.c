@@ -1,7 +1,9 @@
 /* A program built to scale badly in one place, for `causeway compare` (tests/compare): in each
  * of STEPS steps every rank computes WORK_MS / size milliseconds (its share of a fixed amount of
  * work, which scales perfectly), then all exchange BYTES with every other rank in MPI_Alltoall
- * (each rank sends (size - 1) x BYTES: its time grows with the process count).
+ * (each rank sends (size - 1) x BYTES: its time grows with the process count). A barrier first
+ * takes the waiting for late ranks, which on an oversubscribed machine is scheduling noise, so
+ * that the exchange's time is its transfer.
  * Usage: scaling STEPS WORK_MS BYTES */
 #include <mpi.h>
 #include <stdlib.h>
@@ -20,6 +22,7 @@ int main(int argc, char** argv) {
     const long ns = (long)(work_ms / size * 1e6);
     struct timespec ts = {ns / 1000000000L, ns % 1000000000L};
     nanosleep(&ts, NULL);
+    MPI_Barrier(MPI_COMM_WORLD);
     MPI_Alltoall(out, bytes, MPI_CHAR, in, bytes, MPI_CHAR, MPI_COMM_WORLD);
   }
   free(out);
