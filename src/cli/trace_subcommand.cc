@@ -129,6 +129,19 @@ class TraceSubcommand final : public Subcommand {
                    "its share; the trace stays valid and says where each rank stopped; default: "
                    "half the free space of the output's file system, so that the OTF2 archive "
                    "made from the raw files still fits; or CAUSEWAY_MAX_SIZE in bytes)");
+    app.add_option("--callpaths", callpaths_,
+                   "the call path of each recorded call, from a walk of the stack: none (each "
+                   "call under main), calls (the program's functions at every MPI and "
+                   "OpenSHMEM call) or sampled (also what the program computes between calls, "
+                   "from a stack sample every --sampling-interval of each thread's CPU time); "
+                   "default sampled (or CAUSEWAY_CALLPATHS). Named after the run from the "
+                   "files' symbols");
+    app.add_option("--max-depth", max_depth_,
+                   "the innermost frames a walk keeps (default 128; or CAUSEWAY_MAX_DEPTH)");
+    app.add_option("--sampling-interval", sampling_interval_,
+                   "CPU time between two samples of a thread's stack with --callpaths sampled, "
+                   "e.g. 2ms (the default; 0: no samples; or CAUSEWAY_SAMPLING_INTERVAL in "
+                   "nanoseconds)");
     app.add_flag("--keep-raw", keep_raw_, "keep the raw per-rank files after writing OTF2");
     app.add_flag("--tag", tag_,
                  "record no trace: build each rank's task activity graph while the program "
@@ -197,6 +210,8 @@ class TraceSubcommand final : public Subcommand {
       setenv("CAUSEWAY_POLL_GAP", std::to_string(std::llround(*gap * 1e9)).c_str(), 1);
     }
 
+    CW_RETURN_IF_ERROR(SetCallPathOptions());
+
     WarnAboutOshmemPatcher();
     const auto start = std::chrono::steady_clock::now();
     CW_ASSIGN_OR_RETURN(int exit_status, RunCommand(0, nullptr));
@@ -217,6 +232,29 @@ class TraceSubcommand final : public Subcommand {
   }
 
  private:
+  // --callpaths, --max-depth and --sampling-interval, as the environment the library reads.
+  Status SetCallPathOptions() {
+    if (!callpaths_.empty()) {
+      if (callpaths_ != "none" && callpaths_ != "calls" && callpaths_ != "sampled") {
+        return MakeError(ErrorCode::kInvalidArgument,
+                         "--callpaths: none, calls or sampled, not " + callpaths_);
+      }
+      setenv("CAUSEWAY_CALLPATHS", callpaths_.c_str(), 1);
+    }
+    if (max_depth_ > 0) setenv("CAUSEWAY_MAX_DEPTH", std::to_string(max_depth_).c_str(), 1);
+    if (!sampling_interval_.empty()) {
+      Result<double> every =
+          sampling_interval_ == "0" ? Result<double>(0.0) : ParseDuration(sampling_interval_);
+      if (!every || *every < 0) {
+        return MakeError(
+            ErrorCode::kInvalidArgument,
+            "--sampling-interval: not a duration (e.g. 2ms, 0): " + sampling_interval_);
+      }
+      setenv("CAUSEWAY_SAMPLING_INTERVAL", std::to_string(std::llround(*every * 1e9)).c_str(), 1);
+    }
+    return OkStatus();
+  }
+
   // --tag: the graphs instead of a trace.
   Status RunTag() {
     CW_ASSIGN_OR_RETURN(std::string library, FindLibrary("libcauseway-tag.so"));
@@ -426,6 +464,9 @@ class TraceSubcommand final : public Subcommand {
   std::string output_ = "causeway-trace";
   std::string buffer_;
   std::string poll_gap_;
+  std::string callpaths_;
+  uint32_t max_depth_ = 0;
+  std::string sampling_interval_;
   std::string mpi_groups_;
   std::string max_size_;
   std::string record_;

@@ -31,10 +31,15 @@ ElfModule ReadElfModule(const std::string& path) {
         m.loads.push_back({ph.p_offset, ph.p_filesz, ph.p_vaddr});
       }
     }
+    size_t names = 0;
+    if (elf_getshdrstrndx(elf, &names) != 0) names = 0;
     Elf_Scn* section = nullptr;
     while ((section = elf_nextscn(elf, section)) != nullptr) {
       GElf_Shdr sh;
       if (gelf_getshdr(section, &sh) == nullptr) continue;
+      const char* section_name = names != 0 ? elf_strptr(elf, names, sh.sh_name) : nullptr;
+      if (section_name != nullptr && std::string(section_name).rfind(".plt", 0) == 0)
+        m.plt.emplace_back(sh.sh_addr, sh.sh_addr + sh.sh_size);
       if (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM) continue;
       Elf_Data* data = elf_getdata(section, nullptr);
       if (data == nullptr || sh.sh_entsize == 0) continue;
@@ -70,6 +75,11 @@ const ElfSymbol* ElfModule::SymbolAt(uint64_t address) const {
     if (address - next->begin > (1u << 24)) break;
   }
   return nullptr;
+}
+
+bool ElfModule::InPlt(uint64_t address) const {
+  return std::any_of(plt.begin(), plt.end(),
+                     [address](const auto& r) { return address >= r.first && address < r.second; });
 }
 
 uint64_t ElfModule::AddressOfFileOffset(uint64_t offset) const {

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace cw::elf {
@@ -30,6 +31,11 @@ struct ElfModule {
     uint64_t address;
   };
   std::vector<Load> loads;  // PT_LOAD segments
+  // The procedure linkage table's sections (.plt, .plt.sec, .plt.got): stubs that jump to a
+  // library's function, named by no symbol. [begin, end) in the file's address space.
+  std::vector<std::pair<uint64_t, uint64_t>> plt;
+
+  bool InPlt(uint64_t address) const;
 
   // The function symbol holding `address`, nullptr if none.
   const ElfSymbol* SymbolAt(uint64_t address) const;

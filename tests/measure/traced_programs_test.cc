@@ -216,11 +216,11 @@ TEST(TracedProgramsTest, EachThreadIsRecordedOnItsOwnLocation) {
   ExpectOtf2PrintReads(dir);
   EXPECT_EQ(output.find("MPI calls from threads other than"), std::string::npos) << output;
   // Per rank, the main thread: main, MPI_Init_thread, MPI_Comm_rank, MPI_Comm_dup, 5 barriers,
-  // MPI_Comm_free, MPI_Finalize (11 regions); the second thread: 10 MPI_Sendrecv, each a send
-  // and a receive.
+  // MPI_Comm_free, MPI_Finalize (11 regions); the second thread: its start routine `exchange`
+  // (its own stack's walked frame) and in it 10 MPI_Sendrecv, each a send and a receive.
   const json info = Info(dir);
-  EXPECT_EQ(Count(info, "ENTER"), 2u * (11u + 10u));
-  EXPECT_EQ(Count(info, "LEAVE"), 2u * (11u + 10u));
+  EXPECT_EQ(Count(info, "ENTER"), 2u * (11u + 1u + 10u));
+  EXPECT_EQ(Count(info, "LEAVE"), 2u * (11u + 1u + 10u));
   EXPECT_EQ(Count(info, "MPI_COLLECTIVE_END"), 2u * 5u);
   EXPECT_EQ(Count(info, "MPI_SEND"), 2u * 10u);
   EXPECT_EQ(Count(info, "MPI_RECV"), 2u * 10u);
@@ -228,7 +228,13 @@ TEST(TracedProgramsTest, EachThreadIsRecordedOnItsOwnLocation) {
   for (const json& location : info["locations"]) {
     const bool main_thread = location["name"] == "Master thread";
     EXPECT_EQ(location["name"], main_thread ? "Master thread" : "Thread 1");
-    EXPECT_EQ(location["events"].get<uint64_t>(), main_thread ? 32u : 40u) << location;
+    EXPECT_EQ(location["events"].get<uint64_t>(), main_thread ? 32u : 42u) << location;
+  }
+  // The threads' call path begins at their start routine (locations 1 and 3: rank 0's and rank
+  // 1's second thread).
+  const json walked = Analyze(dir);
+  for (uint64_t location : {1u, 3u}) {
+    EXPECT_EQ(ValueAt(walked, "visits", "exchange/MPI_Sendrecv", location), 10.0);
   }
   // The threads' messages match (their communicator is moved to the threads' locations), and
   // rank 1's thread waits ~100 ms in its first exchange for rank 0's.
@@ -253,12 +259,14 @@ TEST(TracedProgramsTest, ThreadsThatEndFreeTheirSlots) {
       << output;
   // Per rank, the main thread: main, MPI_Init_thread, MPI_Comm_rank, MPI_Comm_dup, the barrier,
   // MPI_Comm_free, MPI_Finalize (7 regions, 14 events, and the barrier's begin and end: 16); the
-  // thread location: 300 MPI_Sendrecv, each Enter, send, receive, Leave.
+  // thread location: 300 MPI_Sendrecv, each Enter, send, receive, Leave, all in the threads'
+  // start routine `task`, one walked frame entered once for the threads that share the location
+  // (a walk cannot tell one thread's task from the next one's): 1200 + 2.
   const json info = Info(dir);
   ASSERT_EQ(info["locations"].size(), 4u);
   for (const json& location : info["locations"]) {
     const bool main_thread = location["name"] == "Master thread";
-    EXPECT_EQ(location["events"].get<uint64_t>(), main_thread ? 16u : 1200u) << location;
+    EXPECT_EQ(location["events"].get<uint64_t>(), main_thread ? 16u : 1202u) << location;
   }
   EXPECT_EQ(Count(info, "MPI_SEND"), 2u * 300u);
   const json report = Analyze(dir);
@@ -500,11 +508,15 @@ TEST(TracedProgramsTest, CompilerInstrumentationNamesFunctions) {
 }
 
 TEST(TracedProgramsTest, RecordChoosesWhatBesidesMpi) {
-  // MPI only: the instrumented program's functions are not recorded, its MPI calls are.
-  const std::string dir = TraceProgram("instrumented", 2, "", "--record none");
+  // MPI only, without walked call paths: the instrumented program's functions are not
+  // recorded, its MPI calls are.
+  const std::string dir = TraceProgram("instrumented", 2, "", "--record none --callpaths none");
   const json report = Analyze(dir);
   for (const json& c : report["callpaths"]) EXPECT_NE(c["region"], "compute_forces");
   EXPECT_EQ(ValueAt(report, "visits", "main/MPI_Sendrecv", 0), 3.0);
+  // With them (the default), the stack walk finds the function that makes the call.
+  const json walked = Analyze(TraceProgram("instrumented", 2, "", "--record none"));
+  EXPECT_EQ(ValueAt(walked, "visits", "main/exchange/MPI_Sendrecv", 0), 3.0);
   // User regions only: the C program's regions are there.
   const json user = Analyze(TraceProgram("user_regions", 2, "", "--record user"));
   EXPECT_EQ(ValueAt(user, "visits", "main/solve", 0), 3.0);

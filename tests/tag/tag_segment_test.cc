@@ -12,11 +12,11 @@
 
 #include <gtest/gtest.h>
 
+#include "elf/address_names.h"
 #include "elf/elf_module.h"
 #include "measure/tag_segment/segment_snapshot.h"
 #include "measure/tag_segment/segment_writer.h"
 #include "tag/model/callpath_folding.h"
-#include "tag/online/address_names.h"
 #include "tag/online/online_graphs.h"
 #include "tag/online/segment_image.h"
 
@@ -351,11 +351,11 @@ TEST(TagSegmentTest, ReturnAddressesAreNamedFromTheMemoryMap) {
     while ((n = std::fread(buffer, 1, sizeof buffer, f)) > 0) maps.append(buffer, n);
     std::fclose(f);
   }
-  tag::ModuleCache modules;
-  tag::AddressNames names(maps, modules);
+  elf::ModuleCache modules;
+  elf::AddressNames names(maps, modules);
   // An address 4 bytes into MarkerFunction, as a return address into it would be.
   const auto address = reinterpret_cast<uint64_t>(&MarkerFunction) + 4;
-  const tag::FrameName name = names.Name(address);
+  const elf::FrameName name = names.Name(address);
   EXPECT_TRUE(name.named);
   EXPECT_NE(name.function.find("MarkerFunction(int)"), std::string::npos) << name.function;
   EXPECT_NE(name.site.find("+0x4"), std::string::npos) << name.site;

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <sstream>
 #include <tuple>
 #include <utility>
@@ -13,6 +14,7 @@
 #include "measure/export/internal/io_definitions.h"
 #include "measure/export/internal/rank_clocks.h"
 #include "measure/export/internal/raw_definitions.h"
+#include "measure/export/internal/walked_paths.h"
 #include "measure/raw/raw_format.h"
 #include "otf2_writer/archive_writer.h"
 
@@ -29,6 +31,8 @@ using internal::RankDefs;
 using internal::RankIds;
 using internal::ReadDefs;
 using internal::TimerMap;
+using internal::WalkedPaths;
+using internal::WalkedStack;
 
 bool HasRawTrace(const std::string& dir) {
   std::error_code ec;
@@ -77,6 +81,7 @@ struct RankContext {
   const ClockMap& clock;
   ProbeAttributes attributes;
   ShmemRegions& shmem_regions;
+  WalkedPaths* walked;  // the rank's walked call paths, nullptr if it recorded none
 
   // The archive's region of a raw region index, kUndefinedRegion if nothing defines it.
   uint32_t Region(uint32_t index) const {
@@ -262,6 +267,7 @@ void ExportStream(const std::string& path, bool thread, const RankContext& rank,
                   otf2_writer::EventWriter& out, std::vector<RawEvent>& chunk, uint64_t& min_time,
                   ExportSummary& summary) {
   std::vector<uint32_t> open;  // regions entered and not left
+  WalkedStack walked;          // the walked functions among them
   uint64_t last = 0;
   uint64_t floor = 0;  // the earliest time the next record may have
   auto is_flush_region = [](const RawEvent& e) {
@@ -281,6 +287,7 @@ void ExportStream(const std::string& path, bool thread, const RankContext& rank,
       const RawEvent& e = chunk[i];
       // A rank's timestamps never go back, even where the clock map bends.
       const uint64_t t = std::max(rank.clock(rank.timer(e.time)), floor);
+      const uint64_t previous = last;
       last = t;
       // Nothing shares a timestamp with a buffer flush's Enter or Leave: Scalasca moves every
       // event stamped at or before a flush record behind it (PEARL_verify_calltree), which
@@ -293,6 +300,19 @@ void ExportStream(const std::string& path, bool thread, const RankContext& rank,
       if (!NamesOnlyDefined(e, region, rank)) {
         ++summary.invalid_records;  // damaged: left out
         continue;
+      }
+      if (e.kind == RawKind::kSample) {
+        if (rank.walked != nullptr) {
+          summary.events += static_cast<uint64_t>(
+              std::max(0L, walked.Move(rank.walked->Path(e.a), previous, t, out, open, true)));
+        }
+        continue;
+      }
+      if (e.kind == RawKind::kEnter && e.b != 0 && rank.walked != nullptr) {
+        summary.events += static_cast<uint64_t>(
+            std::max(0L, walked.Move(rank.walked->Path(e.b), previous, t, out, open)));
+      } else if (e.kind == RawKind::kLeave && !open.empty() && region != open.back()) {
+        summary.events += static_cast<uint64_t>(walked.LeaveAll(previous, t, out, open));
       }
       Written written = WriteMpiRecord(e, t, region, rank, out, open);
       if (written == Written::kUnknown) written = WriteOtherRecord(e, t, rank, out);
@@ -361,7 +381,34 @@ struct ExportInputs {
   const RankClocks& clocks;
   const ProbeAttributes& attributes;
   ShmemRegions& shmem_regions;
+  elf::ModuleCache& modules;                    // the files that name walked call paths
+  internal::FunctionRegions& function_regions;  // their functions' regions
 };
+
+// The rank's walked call paths (nullptr if it recorded none), named from its saved memory map.
+std::unique_ptr<WalkedPaths> ReadWalkedPaths(int r, const RankDefs& d, const ExportInputs& in,
+                                             ExportSummary& summary) {
+  if (d.frames.empty()) return nullptr;
+  std::ifstream maps_file(RawMapsPath(in.dir, r));
+  std::stringstream maps;
+  maps << maps_file.rdbuf();
+  if (maps.str().empty()) {
+    summary.problems.push_back("rank " + std::to_string(r) + ": " + RawMapsPath(in.dir, r) +
+                               " is missing: its call paths are left out");
+    return nullptr;
+  }
+  const std::string who = "rank " + std::to_string(r) + ": ";
+  if (d.walks_truncated > 0) {
+    summary.problems.push_back(who + std::to_string(d.walks_truncated) +
+                               " stack walks were deeper than the depth kept (--max-depth): "
+                               "their outermost frames are missing");
+  }
+  if (d.walks_cut_short > 0) {
+    summary.problems.push_back(who + std::to_string(d.walks_cut_short) +
+                               " call paths did not fit the calling-context table and end early");
+  }
+  return std::make_unique<WalkedPaths>(d, maps.str(), in.modules, in.function_regions);
+}
 
 // Writes rank `r`'s event files (one per thread) as its locations' events, counting into
 // `summary`. Every location gets its event file, empty if its events are left out: readers
@@ -391,9 +438,10 @@ void ExportRank(int r, const ExportInputs& in, otf2_writer::ArchiveWriter& archi
     summary.problems.push_back(timer_or.error().message() + "; the rank's events are left out");
     return;
   }
-  const RankContext rank{r,          ids.regions,   ids.comms,       ids.windows,
-                         ids.groups, ids.files,     in.ids.world,    *timer_or,
-                         clock,      in.attributes, in.shmem_regions};
+  std::unique_ptr<WalkedPaths> walked = ReadWalkedPaths(r, d, in, summary);
+  const RankContext rank{r,          ids.regions,   ids.comms,        ids.windows,
+                         ids.groups, ids.files,     in.ids.world,     *timer_or,
+                         clock,      in.attributes, in.shmem_regions, walked.get()};
   // One stream per thread: the thread that initialised MPI, then the others by index.
   for (size_t thread = 0; thread < ids.locations.size(); ++thread) {
     const std::string path = thread == 0 ? RawEventsPath(in.dir, r)
@@ -401,6 +449,7 @@ void ExportRank(int r, const ExportInputs& in, otf2_writer::ArchiveWriter& archi
     ExportStream(path, thread > 0, rank, archive.Events(ids.locations[thread]), chunk, min_time,
                  summary);
   }
+  if (walked != nullptr) summary.unnamed_frames += walked->unnamed();
 }
 
 // How each rank ended, as the archive property CAUSEWAY::RANK_ENDINGS holds it; a rank stopped at
@@ -441,7 +490,10 @@ Result<ExportSummary> ExportRawTrace(const std::string& dir) {
   const ProbeAttributes attributes = DefineProbeAttributes(*archive);
   const RankClocks clocks(defs, dir);
   ShmemRegions shmem_regions(*archive);
-  const ExportInputs inputs{dir, defs, ids, clocks, attributes, shmem_regions};
+  elf::ModuleCache modules;
+  internal::FunctionRegions function_regions(*archive);
+  const ExportInputs inputs{dir,        defs,          ids,     clocks,
+                            attributes, shmem_regions, modules, function_regions};
 
   uint64_t min_time = ~uint64_t{0};
   constexpr size_t kChunk = 1 << 16;
@@ -450,6 +502,13 @@ Result<ExportSummary> ExportRawTrace(const std::string& dir) {
     ExportRank(static_cast<int>(r), inputs, *archive, chunk, min_time, summary);
   }
   if (min_time == ~uint64_t{0}) min_time = 0;
+  if (summary.unnamed_frames > 0) {
+    summary.problems.push_back(
+        std::to_string(summary.unnamed_frames) +
+        " return addresses of the call paths have no symbol: they are shown as module+offset "
+        "(the module is stripped; its debug symbols, such as Debian's -dbgsym packages, would "
+        "name them)");
+  }
   CW_RETURN_IF_ERROR(archive->SetProperty(otf2_writer::kRankEndingsProperty,
                                           RankEndings(defs, clocks, min_time, summary)));
   CW_RETURN_IF_ERROR(archive->Close(1'000'000'000, min_time));

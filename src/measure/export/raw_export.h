@@ -42,6 +42,7 @@ struct ExportSummary {
   uint64_t flush_nanoseconds = 0;
   bool lost = false;                  // a rank failed to write its buffer
   uint64_t invalid_records = 0;       // records of unknown kind or undefined region, left out
+  uint64_t unnamed_frames = 0;        // return addresses of walked call paths without a symbol
   std::vector<std::string> problems;  // damaged or missing files, and what was done about them
   std::vector<RankEnding> endings;    // ranks that did not reach MPI_Finalize
 };

@@ -19,7 +19,7 @@
 namespace cw::measure {
 
 enum class RawKind : uint8_t {
-  kEnter = 1,         // a = region
+  kEnter = 1,         // a = region, b = calling-context node of the call (0: not walked)
   kLeave,             // a = region, y = the calls it ends (polling compaction; 0 means 1)
   kSend,              // a = comm, b = receiver (rank in comm), c = tag, x = bytes
   kIsend,             // as kSend, y = request id
@@ -69,6 +69,9 @@ enum class RawKind : uint8_t {
   kIoOperationBegin,     // b = OTF2 operation flags, c = OTF2 operation mode, x = bytes asked
   kIoOperationIssued,    // a non-blocking or split operation left its starting call
   kIoOperationComplete,  // x = bytes transferred
+  // A sample of the thread's computation (causeway trace --callpaths sampled): a = its
+  // calling-context node. Not an event: it moves the walked functions (measure/export).
+  kSample,
 };
 
 inline constexpr uint32_t kNoRank = 0xFFFFFFFFu;
@@ -91,6 +94,11 @@ inline constexpr uint32_t kNoRank = 0xFFFFFFFFu;
 //   region ID NAME                         a user region
 //   file LOCAL COMM NAME                   an MPI file handle, opened on the communicator COMM
 //                                          (local id; -1: not seen opened) for the file NAME
+//   frame ID PARENT PC                     a calling-context node (causeway trace --callpaths):
+//                                          the return address PC (hex) under the node PARENT
+//                                          (0: the outermost frame); ids count from 1
+//   walks TRUNCATED CUT_SHORT              walks deeper than the depth kept, and paths that
+//                                          ended early because the rank's tree was full
 //   unbalanced_regions N
 //   end EVENTS UNRECORDED FLUSHES FLUSH_NS ok|lost      after MPI_Finalize
 //   size_limit BYTES TIME                  the rank stopped recording at its share, BYTES, of
@@ -127,6 +135,10 @@ inline std::string RawEventsPath(const std::string& dir, int rank) {
 }
 inline std::string RawDefsPath(const std::string& dir, int rank) {
   return dir + "/raw/rank-" + std::to_string(rank) + ".defs";
+}
+// The rank's /proc/self/maps, which names the return addresses of its calling contexts.
+inline std::string RawMapsPath(const std::string& dir, int rank) {
+  return dir + "/raw/rank-" + std::to_string(rank) + ".maps";
 }
 // Threads of a process that can record, the one that initialised MPI included. Calls from
 // threads beyond these are counted, not recorded.

@@ -58,6 +58,7 @@ class CallScope {
   CallScope& operator=(const CallScope&) = delete;
 
  private:
+  void RecordLeave();
   uint32_t region_;
 };
 

@@ -262,6 +262,7 @@ State& S() {
 }
 
 ThreadState& T() { return *t_state; }
+ThreadState* CurrentThread() { return t_state; }
 
 HookLock::HookLock() {
   State& s = S();
@@ -322,7 +323,9 @@ void OnThreadEnd(void* state) {
     std::lock_guard<std::mutex> lock(s.mutex);
     if (!s.finished) s.free_thread_slots.push_back(t->index);
   }
+  StopThreadSampling(*t);
   t_state = nullptr;
+  delete t->samples;
   delete t;
 }
 
@@ -375,6 +378,7 @@ bool AdoptThread() {
   state->index = index;
   t_state = state;
   pthread_setspecific(g_thread_end_key, state);
+  StartThreadSampling(*state);
   return true;
 }
 
@@ -411,15 +415,24 @@ bool Recording() {
 
 CallScope::CallScope(uint32_t region) : region_(region) {
   ThreadState& t = *t_state;
+  PauseSampling(t);  // no samples inside a recorded call: its time is the call's
+  DrainSamples(t);
+  // The walk comes before the clock is read: its cost is not the call's time.
+  const uint32_t context = WalkedContext(t);
   t.entered = Now();
   t.call_start = t.log->position();
   t.call_flushes = t.log->flushes();
-  t.log->Append(RawEvent{t.entered, RawKind::kEnter, 0, 0, region_, 0, 0, 0, 0});
+  t.log->Append(RawEvent{t.entered, RawKind::kEnter, 0, 0, region_, context, 0, 0, 0});
+}
+
+CallScope::~CallScope() {
+  RecordLeave();
+  ResumeSampling(*t_state);
 }
 
 // A call that polled without a result right after another such call with the same records is
 // folded into it (polling compaction): a busy loop of MPI_Test writes one call, not millions.
-CallScope::~CallScope() {
+void CallScope::RecordLeave() {
   ThreadState& t = *t_state;
   if (!t.polled_nothing) {
     t.poll_flushes = ThreadState::kNoPoll;
@@ -507,9 +520,14 @@ void Started(uint32_t init, uint64_t enter) {
   if (program_begin == 0 || program_begin + kProgramSeparation > enter) {
     program_begin = enter > kProgramSeparation ? enter - kProgramSeparation : 0;
   }
+  StartCallingContexts();
+  StartSamplingProcess();
+  SaveMemoryMap(s.dir, s.rank);
   s.log.Append(RawEvent{program_begin, RawKind::kEnter, 0, 0, kProgramRegion, 0, 0, 0, 0});
-  s.log.Append(RawEvent{enter, RawKind::kEnter, 0, 0, init, 0, 0, 0, 0});
+  const uint32_t init_context = WalkedContext(*main_thread);
+  s.log.Append(RawEvent{enter, RawKind::kEnter, 0, 0, init, init_context, 0, 0, 0});
   Record(RawKind::kLeave, init);
+  StartThreadSampling(*main_thread);
   WatchProcessEnd(OnFatalSignal, OnExit);
   WatchFatalErrors();
   FilterCalls();
@@ -525,7 +543,9 @@ void Finalizing(uint32_t region) {
     s.log.Define("size_limit " + std::to_string(s.size_limit_share) + " " +
                  std::to_string(s.size_limit_time.load()));
   }
-  Record(RawKind::kEnter, region);
+  StopThreadSampling(*t_state);
+  DrainSamples(*t_state);
+  Record(RawKind::kEnter, region, WalkedContext(*t_state));
   SyncClocks("finalize");
   Record(RawKind::kLeave, region);
   CloseOpenRegions();  // they end here, before the program does
@@ -536,6 +556,7 @@ void Finalizing(uint32_t region) {
   s.log.Append(RawEvent{program_end, RawKind::kLeave, 0, 0, kProgramRegion, 0, 0, 0, 0});
   s.finished = true;
   CloseThreadLogs();
+  SaveMemoryMap(s.dir, s.rank);  // with the libraries loaded since the start
   if (s.unbalanced_regions > 0)
     s.log.Define("unbalanced_regions " + std::to_string(s.unbalanced_regions));
   if (s.reused_thread_slots > 0)

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <mpi.h>
+#include <time.h>
 
 #include <atomic>
 #include <cstdint>
@@ -12,8 +13,10 @@
 #include <vector>
 
 #include "measure/raw/raw_format.h"
+#include "measure/runtime/calling_contexts.h"
 #include "measure/runtime/event_log.h"
 #include "measure/runtime/request_queues.h"
+#include "measure/runtime/sampling.h"
 
 namespace cw::measure::hook {
 
@@ -89,6 +92,13 @@ struct ThreadState {
   uint64_t poll_flushes = kNoPoll;
   static constexpr uint64_t kNoPoll = ~uint64_t{0};
   bool stopped = false;  // stopped recording at the size limit
+  WalkCache walk_cache;  // the previous call's stack walk (calling_contexts.h)
+  // Sampling (sampling.h): the samples not yet written, the thread's timer, and whether the
+  // recorder is at work on the thread (the handler then leaves it alone).
+  SampleBuffer* samples = nullptr;
+  timer_t sampling_timer{};
+  bool sampling = false;
+  volatile sig_atomic_t busy = 0;
 };
 
 // The recorder of this process. Every thread that calls MPI records into its own log (its own
@@ -165,6 +175,8 @@ State& S();
 
 // The calling thread's state; only valid where Recording() said yes.
 ThreadState& T();
+// The calling thread's state, or nullptr if it does not record (async-signal-safe).
+ThreadState* CurrentThread();
 
 // Releases the lock a HookLock holds while a hook makes a call that waits for other processes
 // (agreeing on a communicator's id): their threads may need the lock of their own process to

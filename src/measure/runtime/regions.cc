@@ -1,6 +1,8 @@
 // Regions besides the MPI functions: user regions (include/causeway/causeway.h) and the
 // functions of programs compiled with -finstrument-functions. Both share one stack of open
-// frames, so they nest with each other as the program ran.
+// frames, so they nest with each other as the program ran. The outermost of them carries the
+// walked call path of its begin (calling_contexts.h), so that it nests in the program's walked
+// functions; what is inside it nests in it, walked no further.
 #include <string>
 
 #include "measure/runtime/function_names.h"
@@ -77,9 +79,11 @@ using namespace cw::measure::hook;
 // The user-region API of include/causeway/causeway.h.
 extern "C" void causeway_region_begin(const char* name) {
   if (name == nullptr || !Recording() || !S().record_user_regions) return;
+  DrainSamples(T());
   const uint32_t region = UserRegion(name);
+  const uint32_t context = WalkedContext(T());  // before the frame: see calling_contexts.h
   S().frames.push_back(Frame{region, nullptr});
-  Record(RawKind::kEnter, region);
+  Record(RawKind::kEnter, region, context);
 }
 
 extern "C" void causeway_region_end(const char* name) {
@@ -98,9 +102,11 @@ extern "C" void causeway_region_end(const char* name) {
 // zero-length iteration marker at the start of each iteration.
 extern "C" void causeway_loop_begin(const char* name) {
   if (name == nullptr || !Recording() || !S().record_user_regions) return;
+  DrainSamples(T());
   const uint32_t region = LoopRegion(name, "loop");
+  const uint32_t context = WalkedContext(T());
   S().frames.push_back(Frame{region, nullptr});
-  Record(RawKind::kEnter, region);
+  Record(RawKind::kEnter, region, context);
 }
 
 extern "C" void causeway_loop_iteration(const char* name) {
@@ -127,9 +133,12 @@ extern "C" void causeway_loop_end(const char* name) {
 extern "C" __attribute__((no_instrument_function)) void __cyg_profile_func_enter(void* function,
                                                                                  void*) {
   if (!RecordingHere() || !S().record_functions) return;
+  DrainSamples(T());
   const uint32_t region = FunctionRegion(function);
+  // The function's own frame is its region: the walked path ends at its caller.
+  const uint32_t context = region != kNoRegion ? WalkedContext(T(), 1) : 0;
   S().frames.push_back(Frame{region, function});
-  if (region != kNoRegion) Record(RawKind::kEnter, region);
+  if (region != kNoRegion) Record(RawKind::kEnter, region, context);
 }
 
 extern "C" __attribute__((no_instrument_function)) void __cyg_profile_func_exit(void* function,

@@ -2,10 +2,8 @@
 // the stack, from the program's outermost frame to the call site of the activity, read by a stack
 // walk at the activity's entry.
 //
-// The walk uses libunwind's cached fast path (unw_backtrace), loaded with dlopen and
-// RTLD_LOCAL so that its _Unwind_* symbols never replace the C++ runtime's in the program;
-// without libunwind it falls back on glibc's backtrace(), about ten times slower. The frames
-// of libcauseway-tag.so itself are left out. A call site that recurs more than `depth` times on
+// The walk is measure/stack_walk's, shared with libcauseway-mpi.so; the frames of
+// libcauseway-tag.so itself are left out. A call site that recurs more than `depth` times on
 // the path is folded (Sikora et al. 2016's SMG2000 limitation): the frames from its (depth+1)-th
 // occurrence on count as the frames after its depth-th, so that a deep recursion cannot create
 // a node per level. `causeway tag` folds again by function name (tag/online), which is what
@@ -21,6 +19,7 @@
 
 #include <cstdint>
 
+#include "measure/stack_walk/stack_walker.h"
 #include "measure/tag_segment/layout.h"
 
 namespace cw::measure::tag_runtime {
@@ -38,8 +37,8 @@ struct OpenRegion {
 
 class CallPaths {
  public:
-  // Finds libunwind and the address range of this library. `depth`: see above (0: no folding).
-  explicit CallPaths(uint32_t depth);
+  // `depth`: see above (0: no folding).
+  explicit CallPaths(uint32_t depth) : depth_(depth) {}
 
   // The call path of the caller of the wrapper that calls this, outermost frame first, with
   // the open regions interleaved: at most kMaxFrames entries in `out`. `truncated`: the stack
@@ -50,15 +49,12 @@ class CallPaths {
   // The number of return addresses of the caller's stack (for OpenRegion::depth).
   uint32_t Depth() const;
 
-  bool fast() const { return unwind_ != nullptr; }
+  bool fast() const { return walker_.fast(); }
 
  private:
   uint32_t Walk(uintptr_t* pcs) const;  // innermost first, this library's frames dropped
 
-  using Backtrace = int (*)(void**, int);
-  Backtrace unwind_ = nullptr;
-  uintptr_t own_begin_ = 0;
-  uintptr_t own_end_ = 0;
+  stack_walk::StackWalker walker_;
   uint32_t depth_;
 };
 

@@ -8,14 +8,17 @@
 #include <unordered_map>
 
 #include "base/parallel.h"
+#include "elf/address_names.h"
 #include "tag/model/callpath_folding.h"
 #include "tag/model/loops.h"
-#include "tag/online/address_names.h"
 
 namespace cw::tag {
 namespace {
 
 namespace fs = std::filesystem;
+using elf::AddressNames;
+using elf::FrameName;
+using elf::ModuleCache;
 
 Stats ToStats(const seg::Stats& s) {
   Stats t;

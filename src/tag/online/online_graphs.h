@@ -1,6 +1,6 @@
 // The task activity graphs a run recorded online (`causeway trace --tag -o DIR`), as the same
 // ProcessGraphs `causeway tag` builds from a trace: each rank's segment (DIR/tag/rank-<r>.seg)
-// with its return addresses named (address_names.h), cut to the frames from `main` on, user
+// with its return addresses named (elf/address_names.h), cut to the frames from `main` on, user
 // regions in place, recursion folded by function name as tag/build folds a trace's call
 // paths, and the nodes that then share kind, call path and call site merged (several return
 // address vectors name one path: a function called from two places, a recursion folded). A

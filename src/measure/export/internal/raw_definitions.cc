@@ -126,6 +126,21 @@ bool ParseRegionRole(Words& words, RankDefs& d) {
   return true;
 }
 
+bool ParseFrame(Words& words, RankDefs& d) {
+  uint32_t id = 0;
+  FrameDef f;
+  if (!(words >> id >> f.parent >> std::hex >> f.pc) || id == 0 || id > kMaxFrameDefs ||
+      f.parent >= id) {
+    return false;
+  }
+  Put(d.frames, id - 1, f);
+  return true;
+}
+
+bool ParseWalks(Words& words, RankDefs& d) {
+  return static_cast<bool>(words >> d.walks_truncated >> d.walks_cut_short);
+}
+
 bool ParseThread(Words& words, RankDefs& d) {
   int index = 0;
   if (!(words >> index) || index <= 0 || index >= kMaxThreads) return false;
@@ -189,6 +204,8 @@ bool ParseLine(const std::string& key, const std::string& line, Words& words, Ra
                                                          {"region", ParseRegion},
                                                          {"region_role", ParseRegionRole},
                                                          {"thread", ParseThread},
+                                                         {"frame", ParseFrame},
+                                                         {"walks", ParseWalks},
                                                          {"thread_end", ParseThreadEnd}};
   auto parser = kParsers.find(key);
   if (parser != kParsers.end()) return parser->second(words, d);

@@ -62,6 +62,14 @@ constexpr uint32_t kMaxLocalComms = 1 << 20;
 constexpr uint32_t kMaxUserRegions = 1 << 24;
 constexpr uint32_t kUndefinedRegion = 0xFFFFFFFFu;  // a region index no definition names
 
+// A calling-context node of the tracer's walked call paths: a return address under its parent
+// (0: the outermost frame).
+struct FrameDef {
+  uint32_t parent = 0;
+  uint64_t pc = 0;
+};
+constexpr uint32_t kMaxFrameDefs = 1u << 22;
+
 enum class UserRegionRole : uint8_t { kRegion, kLoop, kIteration };
 
 struct RankDefs {
@@ -81,6 +89,9 @@ struct RankDefs {
   // User regions that are not plain regions: a loop (causeway_loop_begin) or a loop's
   // iteration marker (causeway_loop_iteration), by local id.
   std::map<uint32_t, UserRegionRole> region_roles;
+  std::vector<FrameDef> frames;  // calling-context nodes, by id - 1
+  uint64_t walks_truncated = 0;  // walks deeper than the depth kept
+  uint64_t walks_cut_short = 0;  // paths that ended early: the tree was full
   uint64_t unbalanced_regions = 0;
   uint64_t reused_thread_slots = 0;  // threads that took the location of one that had ended
   bool size_limited = false;         // stopped recording at its share of the size limit

@@ -1,16 +1,16 @@
-#include "tag/online/address_names.h"
+#include "elf/address_names.h"
 
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <sstream>
 
-namespace cw::tag {
+namespace cw::elf {
 
-const elf::ElfModule& ModuleCache::Get(const std::string& path) {
+const ElfModule& ModuleCache::Get(const std::string& path) {
   std::lock_guard<std::mutex> lock(mutex_);
   auto [it, inserted] = modules_.try_emplace(path);
-  if (inserted) it->second = elf::ReadElfModule(path);
+  if (inserted) it->second = ReadElfModule(path);
   return it->second;
 }
 
@@ -24,10 +24,12 @@ AddressNames::AddressNames(const std::string& maps, ModuleCache& modules) : modu
     int path_at = 0;
     if (std::sscanf(line.c_str(), "%" SCNx64 "-%" SCNx64 " %7s %" SCNx64 " %*s %*s %n", &begin,
                     &end, perms, &offset, &path_at) < 4 ||
-        path_at <= 0 || static_cast<size_t>(path_at) >= line.size() ||
-        line[static_cast<size_t>(path_at)] != '/') {
+        path_at <= 0 || static_cast<size_t>(path_at) >= line.size()) {
       continue;
     }
+    const char first = line[static_cast<size_t>(path_at)];
+    // Files name code; of the kernel's mappings only the vDSO holds code a stack walk meets.
+    if (first != '/' && line.compare(static_cast<size_t>(path_at), 6, "[vdso]") != 0) continue;
     mappings_.push_back({begin, end, offset, line.substr(static_cast<size_t>(path_at))});
   }
   std::sort(mappings_.begin(), mappings_.end(),
@@ -47,23 +49,33 @@ FrameName AddressNames::Name(uint64_t return_address) const {
   const Mapping& m = *std::prev(next);
   const size_t slash = m.path.rfind('/');
   result.module = m.path.substr(slash == std::string::npos ? 0 : slash + 1);
+  if (m.path[0] == '[') {
+    result.system = true;
+    result.function = result.site = m.path;
+    return result;
+  }
   // The call instruction ends at the return address: the byte before it is the call's, which
   // matters when a call is a function's last instruction.
   const uint64_t file_offset = return_address - m.begin + m.offset;
-  const elf::ElfModule& module = modules_.Get(m.path);
+  const ElfModule& module = modules_.Get(m.path);
   const uint64_t address = module.AddressOfFileOffset(file_offset);
-  const elf::ElfSymbol* symbol =
+  const ElfSymbol* symbol =
       address == UINT64_MAX ? nullptr : module.SymbolAt(address == 0 ? 0 : address - 1);
+  if (symbol == nullptr && address != UINT64_MAX && module.InPlt(address == 0 ? 0 : address - 1)) {
+    result.plt = true;
+    result.function = result.site = result.module + "@plt";
+    return result;
+  }
   if (symbol == nullptr) {
     std::snprintf(text, sizeof text, "+0x%" PRIx64, file_offset);
     result.function = result.site = result.module + text;
     return result;
   }
-  result.function = elf::Demangle(symbol->name);
+  result.function = Demangle(symbol->name);
   std::snprintf(text, sizeof text, "+0x%" PRIx64, address - symbol->begin);
   result.site = result.function + text;
   result.named = true;
   return result;
 }
 
-}  // namespace cw::tag
+}  // namespace cw::elf

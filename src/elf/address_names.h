@@ -1,8 +1,8 @@
-// Names the return addresses of a task activity graph recorded online: each rank's segment
-// has beside it a copy of the process's /proc/self/maps (DIR/tag/rank-<r>.maps), which says
-// which file was loaded where; the file's symbol tables (elf/) name the function holding the
-// address. Addresses differ between processes (ASLR), names do not, which is what lets the
-// processes' graphs be compared and merged.
+// Names the return addresses a process recorded, after the fact: a copy of the process's
+// /proc/self/maps (the task activity graph's DIR/tag/rank-<r>.maps, the trace's
+// DIR/raw/rank-<r>.maps) says which file was loaded where; the file's symbol tables
+// (elf_module.h) name the function holding the address. Addresses differ between processes
+// (ASLR), names do not, which is what lets the processes' call paths be compared and merged.
 //
 //   ModuleCache modules;                          // shared by all ranks: one read per file
 //   AddressNames names(maps_text, modules);
@@ -17,16 +17,16 @@
 
 #include "elf/elf_module.h"
 
-namespace cw::tag {
+namespace cw::elf {
 
 // The ELF files read so far, by path (thread-safe: ranks are named on worker threads).
 class ModuleCache {
  public:
-  const elf::ElfModule& Get(const std::string& path);
+  const ElfModule& Get(const std::string& path);
 
  private:
   std::mutex mutex_;
-  std::map<std::string, elf::ElfModule> modules_;
+  std::map<std::string, ElfModule> modules_;
 };
 
 struct FrameName {
@@ -34,6 +34,8 @@ struct FrameName {
   std::string site;      // "function+0x2a": the return address within its function
   std::string module;    // the file's name ("libc.so.6"), empty if the address is unmapped
   bool named = false;    // a symbol was found
+  bool plt = false;      // a stub of the procedure linkage table (a call on its way to a library)
+  bool system = false;   // code the kernel maps ([vdso]): a system call's user-space part
 };
 
 class AddressNames {
@@ -53,4 +55,4 @@ class AddressNames {
   ModuleCache& modules_;
 };
 
-}  // namespace cw::tag
+}  // namespace cw::elf

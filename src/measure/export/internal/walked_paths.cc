@@ -1,0 +1,158 @@
+#include "measure/export/internal/walked_paths.h"
+
+#include <algorithm>
+
+namespace cw::measure::internal {
+namespace {
+
+bool StartsWith(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
+
+// A frame of the C library's program or thread start.
+bool IsProgramStart(const elf::FrameName& f) {
+  return f.function == "_start" || StartsWith(f.function, "__libc_start") ||
+         StartsWith(f.module, "libc.so") || StartsWith(f.module, "libc-");
+}
+
+}  // namespace
+
+uint32_t FunctionRegions::Get(const std::string& name) {
+  auto [it, inserted] = ids_.try_emplace(name, 0);
+  if (inserted)
+    it->second = archive_.DefineRegion(name, OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_COMPILER);
+  return it->second;
+}
+
+bool IsRuntimeModule(const std::string& module) {
+  static const char* const kPrefixes[] = {
+      "libmpi",     "libopen-pal", "libopen-rte", "liboshmem", "libpmix",      "libucp",
+      "libucs",     "libuct",      "libfabric",   "libpsm",    "libc.so",      "libc-",
+      "libpthread", "ld-linux",    "libcauseway", "libhcoll",  "libmca_common"};
+  return std::any_of(std::begin(kPrefixes), std::end(kPrefixes),
+                     [&module](const char* p) { return StartsWith(module, p); });
+}
+
+WalkedPaths::WalkedPaths(const RankDefs& defs, const std::string& maps, elf::ModuleCache& modules,
+                         FunctionRegions& regions)
+    : defs_(defs), names_(maps, modules), regions_(regions), resolved_(defs.frames.size() + 1) {
+  resolved_[0].done = true;
+}
+
+const elf::FrameName& WalkedPaths::Name(uint64_t pc) {
+  auto [it, inserted] = named_.try_emplace(pc);
+  if (inserted) {
+    it->second = names_.Name(pc);
+    const elf::FrameName& f = it->second;
+    if (!f.named && !f.plt && !f.system && !IsRuntimeModule(f.module)) ++unnamed_;
+  }
+  return it->second;
+}
+
+const std::vector<uint32_t>& WalkedPaths::Path(uint32_t node) {
+  static const std::vector<uint32_t> kNone;
+  if (node >= resolved_.size()) return kNone;
+  return Resolve(node).path;
+}
+
+const WalkedPaths::Resolved& WalkedPaths::Resolve(uint32_t node) {
+  // Parents first, without recursion: a path may be hundreds of frames deep.
+  std::vector<uint32_t> pending;
+  for (uint32_t n = node; n < resolved_.size() && !resolved_[n].done;) {
+    pending.push_back(n);
+    const uint32_t parent = defs_.frames[n - 1].parent;
+    n = parent < n ? parent : 0;  // a parent is defined before its children
+  }
+  for (auto it = pending.rbegin(); it != pending.rend(); ++it) {
+    const uint32_t n = *it;
+    const FrameDef& frame = defs_.frames[n - 1];
+    const uint32_t parent = frame.parent < n ? frame.parent : 0;
+    Resolved r = resolved_[parent];
+    r.done = true;
+    const elf::FrameName& name = Name(frame.pc);
+    if (!r.in_program) {
+      // Above main: the C library's start, then main (named, or the unnamed frame the start
+      // called), or a thread's start routine, or the outermost frame a truncated walk kept.
+      const bool start = IsProgramStart(name);
+      const bool main =
+          name.function == "main" || (!name.named && r.start_only && !start && parent != 0);
+      if (start || main) {
+        r.in_program = main;
+        r.start_only = start && r.start_only;
+        resolved_[n] = std::move(r);
+        continue;
+      }
+      r.in_program = true;
+    }
+    // A Fortran program's main program (MAIN__, which gfortran's main calls) is main too.
+    const bool fortran_main = r.path.empty() && name.function == "MAIN__";
+    if (!IsRuntimeModule(name.module) && !name.plt && !name.system && !fortran_main) {
+      const uint32_t region = regions_.Get(name.function);
+      auto again = std::find(r.path.begin(), r.path.end(), region);
+      if (again != r.path.end()) {
+        r.path.erase(again + 1, r.path.end());  // recursion: back to its first occurrence
+      } else {
+        r.path.push_back(region);
+      }
+    }
+    resolved_[n] = std::move(r);
+  }
+  return resolved_[node];
+}
+
+namespace {
+
+// Times for `leaves` records after `last` and `enters` before `t`, a nanosecond apart where
+// the gap allows (else all at `t`): the leaves right after `last` and the enters right before
+// `t`, or (`halfway`) all of them together halfway between.
+struct Slots {
+  Slots(uint64_t last, uint64_t t, size_t leaves, size_t enters, bool halfway) {
+    const uint64_t needed = leaves + enters;
+    spaced = t > last && t - last > needed;
+    leave_from = spaced ? last + 1 : t;
+    enter_from = spaced ? t - enters : t;
+    if (spaced && halfway) {
+      leave_from = std::max(last + 1, std::min(last + (t - last) / 2, t - needed));
+      enter_from = leave_from + leaves;
+    }
+  }
+  uint64_t Leave(size_t i) const { return spaced ? leave_from + i : leave_from; }
+  uint64_t Enter(size_t i) const { return spaced ? enter_from + i : enter_from; }
+  bool spaced;
+  uint64_t leave_from;
+  uint64_t enter_from;
+};
+
+}  // namespace
+
+long WalkedStack::Move(const std::vector<uint32_t>& path, uint64_t last, uint64_t t,
+                       otf2_writer::EventWriter& out, std::vector<uint32_t>& open, bool sample) {
+  if (regions_.empty()) base_ = open.size();
+  if (open.size() != base_ + regions_.size()) return -1;
+  const bool halfway = sample || sampled_;
+  sampled_ = sample;
+  size_t shared = 0;
+  while (shared < path.size() && shared < regions_.size() && path[shared] == regions_[shared])
+    ++shared;
+  const size_t leaves = regions_.size() - shared;
+  const size_t enters = path.size() - shared;
+  const Slots slots(last, t, leaves, enters, halfway);
+  for (size_t i = 0; i < leaves; ++i) {
+    out.Leave(slots.Leave(i), regions_.back());
+    regions_.pop_back();
+    open.pop_back();
+  }
+  for (size_t i = 0; i < enters; ++i) {
+    const uint32_t region = path[shared + i];
+    out.Enter(slots.Enter(i), region);
+    regions_.push_back(region);
+    open.push_back(region);
+  }
+  return static_cast<long>(leaves + enters);
+}
+
+long WalkedStack::LeaveAll(uint64_t last, uint64_t t, otf2_writer::EventWriter& out,
+                           std::vector<uint32_t>& open) {
+  if (regions_.empty() || open.size() != base_ + regions_.size()) return 0;
+  return Move({}, last, t, out, open);
+}
+
+}  // namespace cw::measure::internal

@@ -1,0 +1,110 @@
+// The walked call paths of a rank (causeway trace --callpaths) as the program's functions
+// (private to measure/export).
+//
+// The tracer records each call's calling-context node: a return address under its parent
+// (measure/runtime/calling_contexts.h). Here the return addresses are named from the rank's
+// saved memory map and the symbol tables of its files (elf/address_names.h), and each node
+// becomes the list of the program's functions from main to the call:
+//  - the C library's program start (_start, __libc_start_main, libc's frames) and main itself
+//    are left out: the program region "main" stands for main (an executable without symbols has
+//    an unnamed main: the frame the C library's start called), and for a Fortran program's
+//    main program (MAIN__, which the compiler's main calls);
+//  - frames of the MPI and OpenSHMEM libraries, libc, the dynamic loader and causeway, of the
+//    vDSO and of PLT stubs are left out wherever they are (a Fortran binding calling the C one,
+//    a callback, a sample taken in clock_gettime);
+//  - recursion is folded: a function already on the path takes the path back to its first
+//    occurrence, so that a deep recursion cannot make a node per level;
+//  - a return address no symbol holds is named by its module and offset, and counted.
+// Each function is one region of the archive, shared by every rank (FunctionRegions).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "elf/address_names.h"
+#include "measure/export/internal/raw_definitions.h"
+#include "otf2_writer/archive_writer.h"
+
+namespace cw::measure::internal {
+
+// The archive's region of each function, by name (defined when first named).
+class FunctionRegions {
+ public:
+  explicit FunctionRegions(otf2_writer::ArchiveWriter& archive) : archive_(archive) {}
+  uint32_t Get(const std::string& name);
+
+ private:
+  otf2_writer::ArchiveWriter& archive_;
+  std::map<std::string, uint32_t> ids_;
+};
+
+// Whether a module's frames are left out of walked paths: the MPI and OpenSHMEM libraries and
+// their transports, libc, the dynamic loader and causeway's own libraries.
+bool IsRuntimeModule(const std::string& module);
+
+class WalkedPaths {
+ public:
+  WalkedPaths(const RankDefs& defs, const std::string& maps, elf::ModuleCache& modules,
+              FunctionRegions& regions);
+
+  // The regions of `node`'s functions, outermost first; empty for node 0, a node the
+  // definitions do not hold, or a path inside main that holds no function of the program.
+  const std::vector<uint32_t>& Path(uint32_t node);
+
+  // Distinct return addresses no symbol named.
+  uint64_t unnamed() const { return unnamed_; }
+
+ private:
+  // What a node's path is, and whether main (or the thread's start routine) has been reached.
+  struct Resolved {
+    bool done = false;
+    bool in_program = false;  // below main
+    bool start_only = true;   // only the C library's start so far
+    std::vector<uint32_t> path;
+  };
+  const Resolved& Resolve(uint32_t node);
+  const elf::FrameName& Name(uint64_t pc);
+
+  const RankDefs& defs_;
+  elf::AddressNames names_;
+  FunctionRegions& regions_;
+  std::vector<Resolved> resolved_;  // by node id
+  std::unordered_map<uint64_t, elf::FrameName> named_;
+  uint64_t unnamed_ = 0;
+};
+
+// The walked functions open on one location while its records are written: they sit in the
+// location's stack of open regions above the program region (or at the bottom, on a thread),
+// below whatever the next walked call opens.
+//
+// A walked call or a sample moves the stack to its own path. Between two calls, the functions
+// the two paths do not share are left right after the location's previous record and the new
+// ones entered right before the call, so that the computation between them stays with the
+// deepest function both share (nothing says where the program went in between). Where a sample
+// is one of the two, the move is halfway between them: each observation stands for the time up
+// to halfway to its neighbours, so that a computation interval is shared among its samples in
+// proportion to them (docs/metrics.md). Each record gets a nanosecond of its own where the gap
+// allows, so that readers that order by time (Pipit) nest them as written.
+class WalkedStack {
+ public:
+  // Before an Enter at `t` whose call has `path`, or at a sample (`sample`); `last`: the time of
+  // the location's latest record. Returns the records written, or -1 if `open` does not end
+  // with the walked functions (a region not walked is open: the move is left out).
+  long Move(const std::vector<uint32_t>& path, uint64_t last, uint64_t t,
+            otf2_writer::EventWriter& out, std::vector<uint32_t>& open, bool sample = false);
+
+  // Before a Leave at `t` of a region below the walked functions (the program region, at the
+  // end): leaves them all. Returns the records written.
+  long LeaveAll(uint64_t last, uint64_t t, otf2_writer::EventWriter& out,
+                std::vector<uint32_t>& open);
+
+ private:
+  std::vector<uint32_t> regions_;  // outermost first
+  size_t base_ = 0;                // where they begin in `open`
+  bool sampled_ = false;           // the latest move was a sample's
+};
+
+}  // namespace cw::measure::internal

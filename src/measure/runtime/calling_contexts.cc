@@ -1,0 +1,154 @@
+#include "measure/runtime/calling_contexts.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <unordered_map>
+
+#include "measure/raw/raw_format.h"
+#include "measure/runtime/hooks.h"
+#include "measure/runtime/recorder.h"
+#include "measure/runtime/sampling.h"
+#include "measure/stack_walk/stack_walker.h"
+
+namespace cw::measure::hook {
+namespace {
+
+struct NodeKey {
+  uint32_t parent;
+  uintptr_t pc;
+  bool operator==(const NodeKey& o) const { return parent == o.parent && pc == o.pc; }
+};
+struct NodeKeyHash {
+  size_t operator()(const NodeKey& k) const {
+    return std::hash<uintptr_t>()(k.pc * 0x9E3779B97F4A7C15ull ^ k.parent);
+  }
+};
+
+// The rank's calling-context tree. Guarded as the rest of State is (HookLock).
+struct ContextTree {
+  bool walk = true;
+  uint32_t max_depth = kDefaultMaxDepth;
+  stack_walk::StackWalker* walker = nullptr;
+  std::unordered_map<NodeKey, uint32_t, NodeKeyHash> nodes;
+  uint32_t next = 1;
+  uint64_t cut_short = 0;  // paths that ended early: the tree was full
+  uint64_t truncated = 0;  // walks deeper than max_depth (their outermost frames are missing)
+};
+
+ContextTree& Tree() {
+  static ContextTree* tree = new ContextTree();  // never destroyed: wrappers run during exit
+  return *tree;
+}
+
+// The node of `pc` under `parent`, defining it on first use; 0 if the tree is full.
+uint32_t Intern(ContextTree& tree, uint32_t parent, uintptr_t pc) {
+  auto [it, inserted] = tree.nodes.try_emplace(NodeKey{parent, pc}, tree.next);
+  if (!inserted) return it->second;
+  if (tree.next > kMaxCallingContexts) {
+    tree.nodes.erase(it);
+    return 0;
+  }
+  ++tree.next;
+  char line[96];
+  std::snprintf(line, sizeof line, "frame %" PRIu32 " %" PRIu32 " %" PRIxPTR, it->second, parent,
+                pc);
+  S().log.Define(line);
+  return it->second;
+}
+
+}  // namespace
+
+void StartCallingContexts() {
+  ContextTree& tree = Tree();
+  const char* mode = std::getenv("CAUSEWAY_CALLPATHS");
+  tree.walk = mode == nullptr || std::strcmp(mode, "none") != 0;
+  if (const char* depth = std::getenv("CAUSEWAY_MAX_DEPTH"); depth != nullptr) {
+    const unsigned long n = std::strtoul(depth, nullptr, 10);
+    if (n > 0) tree.max_depth = static_cast<uint32_t>(n < kMaxWalkDepth ? n : kMaxWalkDepth);
+  }
+  if (tree.walk && tree.walker == nullptr) tree.walker = new stack_walk::StackWalker();
+}
+
+bool WalkingCalls() { return Tree().walk; }
+
+uint32_t WalkedContext(ThreadState& t, uint32_t skip) {
+  ContextTree& tree = Tree();
+  if (!tree.walk || tree.walker == nullptr) return 0;
+  if (t.index == 0 && !S().frames.empty()) return 0;
+  SamplingPause pause(t);  // one walk at a time on a thread
+  uintptr_t walked[kMaxWalkDepth + 2];
+  const uint32_t capacity = tree.max_depth + skip;
+  uint32_t n = tree.walker->Walk(walked, capacity + 1);
+  if (n > capacity) {
+    ++tree.truncated;
+    n = capacity;
+  }
+  if (n <= skip) return 0;
+  return InternWalk(t, walked + skip, n - skip);
+}
+
+uint32_t WalkForSample(uintptr_t* pcs) {
+  ContextTree& tree = Tree();
+  if (tree.walker == nullptr) return 0;
+  return tree.walker->Walk(pcs, tree.max_depth);
+}
+
+uint32_t InternWalk(ThreadState& t, const uintptr_t* innermost_first, uint32_t depth) {
+  ContextTree& tree = Tree();
+  if (depth == 0) return 0;
+  // The outer frames this walk shares with the thread's previous one keep their nodes.
+  WalkCache& cache = t.walk_cache;
+  uint32_t shared = 0;
+  while (shared < depth && shared < cache.depth &&
+         cache.pcs[shared] == innermost_first[depth - 1 - shared])
+    ++shared;
+  uint32_t node = shared > 0 ? cache.nodes[shared - 1] : 0;
+  if (shared == depth) {
+    cache.depth = depth;
+    return node;
+  }
+  // New frames: the tree and the definitions file are the rank's, shared by its threads (never
+  // called with the lock held: call scopes begin before a wrapper's hooks take it).
+  HookLock lock;
+  for (uint32_t k = shared; k < depth; ++k) {
+    const uintptr_t pc = innermost_first[depth - 1 - k];
+    const uint32_t child = Intern(tree, node, pc);
+    if (child == 0) {
+      ++tree.cut_short;
+      cache.depth = k;
+      return node;
+    }
+    node = child;
+    cache.pcs[k] = pc;
+    cache.nodes[k] = node;
+  }
+  cache.depth = depth;
+  return node;
+}
+
+void SaveMemoryMap(const std::string& dir, int rank) {
+  ContextTree& tree = Tree();
+  if (!tree.walk) return;
+  const int in = ::open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+  if (in < 0) return;
+  const std::string path = RawMapsPath(dir, rank);
+  const int out = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  char buffer[1 << 14];
+  ssize_t n = 0;
+  while (out >= 0 && (n = ::read(in, buffer, sizeof buffer)) > 0) {
+    if (::write(out, buffer, static_cast<size_t>(n)) != n) break;
+  }
+  if (out >= 0) ::close(out);
+  ::close(in);
+  if (tree.truncated > 0 || tree.cut_short > 0) {
+    S().log.Define("walks " + std::to_string(tree.truncated) + " " +
+                   std::to_string(tree.cut_short));
+  }
+}
+
+}  // namespace cw::measure::hook

@@ -1,0 +1,61 @@
+// The call path of every recorded call (causeway trace --callpaths): a walk of the calling
+// thread's stack at the call, its return addresses interned as calling-context nodes.
+//
+// A node is one return address under its parent node (the rank's calling-context tree, as
+// Score-P's unwinding defines it): the tree's root is the outermost frame. Each new node is
+// written to the rank's definitions as "frame ID PARENT PC" (raw_format.h), and an Enter record
+// carries the node of its call in `b`. Nothing is named here: the exporter names the return
+// addresses after the run from the rank's saved memory map (DIR/raw/rank-<r>.maps), drops the
+// frames of the MPI library, libc and causeway, and turns the nodes into the program's
+// functions (measure/export/internal/walked_paths.h).
+//
+// A thread remembers its previous walk: a loop's calls share their outer frames, so that only
+// the frames that changed are looked up. The tree is bounded (kMaxCallingContexts); a path
+// that does not fit ends at its deepest node that does, and the rank's definitions count it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace cw::measure::hook {
+
+struct ThreadState;
+
+inline constexpr uint32_t kMaxCallingContexts = 1u << 20;
+inline constexpr uint32_t kDefaultMaxDepth = 128;
+inline constexpr uint32_t kMaxWalkDepth = 512;
+
+// What a thread keeps of its previous walk: its return addresses and their nodes, outermost
+// first.
+struct WalkCache {
+  uint32_t depth = 0;
+  uintptr_t pcs[kMaxWalkDepth];
+  uint32_t nodes[kMaxWalkDepth];
+};
+
+// Reads CAUSEWAY_CALLPATHS (none, calls, sampled; "calls" if unset) and CAUSEWAY_MAX_DEPTH
+// (frames kept, the innermost ones; kDefaultMaxDepth if unset), when the recorder starts.
+void StartCallingContexts();
+
+// Whether calls are walked.
+bool WalkingCalls();
+
+// The node of the caller's call path (the caller of the wrapper that calls this), or 0 if calls
+// are not walked here: call paths are off, or a user region or instrumented function of the
+// main thread is open (its frames nest in the walked path of the outermost one). `skip`: frames
+// of the program to leave out at the inner end (1 for an instrumented function's entry, whose
+// own frame is its region).
+uint32_t WalkedContext(ThreadState& t, uint32_t skip = 0);
+
+// A walk of the calling thread's stack for a sample (async-signal-safe): up to the depth kept,
+// innermost first; returns how many.
+uint32_t WalkForSample(uintptr_t* pcs);
+
+// The node of a walk (`depth` return addresses, innermost first), interning what is new.
+uint32_t InternWalk(ThreadState& t, const uintptr_t* innermost_first, uint32_t depth);
+
+// Copies /proc/self/maps to the rank's maps file (at the start, and again at the end for the
+// libraries loaded since).
+void SaveMemoryMap(const std::string& dir, int rank);
+
+}  // namespace cw::measure::hook

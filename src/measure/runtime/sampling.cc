@@ -1,0 +1,133 @@
+#include "measure/runtime/sampling.h"
+
+#include <signal.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+#include "measure/runtime/hooks.h"
+#include "measure/runtime/recorder.h"
+
+namespace cw::measure::hook {
+namespace {
+
+struct SamplingSettings {
+  bool on = false;
+  uint64_t interval_ns = kDefaultSamplingNs;
+};
+
+SamplingSettings& Settings() {
+  static SamplingSettings settings;
+  return settings;
+}
+
+bool SameWalk(const SampleBuffer::Slot& a, const uintptr_t* pcs, uint32_t depth) {
+  return a.depth == depth && std::memcmp(a.pcs, pcs, depth * sizeof(uintptr_t)) == 0;
+}
+
+void OnSample(int, siginfo_t*, void*) {
+  ThreadState* t = CurrentThread();
+  if (t == nullptr || t->samples == nullptr || t->busy != 0) return;
+  const int saved_errno = errno;
+  SampleBuffer& b = *t->samples;
+  ++b.taken;
+  const uint32_t n = b.count;
+  if (n == kSampleSlots) {
+    ++b.lost;
+  } else {
+    SampleBuffer::Slot& slot = b.slots[n];
+    slot.time = Now();
+    slot.depth = WalkForSample(slot.pcs);
+    if (!(n > 0 && SameWalk(b.slots[n - 1], slot.pcs, slot.depth))) b.count = n + 1;
+  }
+  errno = saved_errno;
+}
+
+}  // namespace
+
+void StartSamplingProcess() {
+  SamplingSettings& s = Settings();
+  const char* mode = std::getenv("CAUSEWAY_CALLPATHS");
+  s.on = mode == nullptr || std::strcmp(mode, "sampled") == 0;
+  if (const char* interval = std::getenv("CAUSEWAY_SAMPLING_INTERVAL"); interval != nullptr) {
+    s.interval_ns = std::strtoull(interval, nullptr, 10);
+    if (s.interval_ns == 0) s.on = false;
+  }
+  if (!s.on || !WalkingCalls()) {
+    s.on = false;
+    return;
+  }
+  // A program that handles SIGPROF itself (a profiler of its own) keeps it: no samples then.
+  struct sigaction old {};
+  if (sigaction(SIGPROF, nullptr, &old) == 0 && old.sa_handler != SIG_DFL &&
+      old.sa_handler != SIG_IGN) {
+    s.on = false;
+    return;
+  }
+  struct sigaction action {};
+  action.sa_sigaction = OnSample;
+  action.sa_flags = SA_SIGINFO | SA_RESTART;
+  sigemptyset(&action.sa_mask);
+  if (sigaction(SIGPROF, &action, nullptr) != 0) s.on = false;
+}
+
+void StartThreadSampling(ThreadState& t) {
+  const SamplingSettings& s = Settings();
+  if (!s.on || t.samples != nullptr) return;
+  t.samples = new SampleBuffer();
+  struct sigevent event {};
+  event.sigev_notify = SIGEV_THREAD_ID;
+  event.sigev_signo = SIGPROF;
+  event._sigev_un._tid = static_cast<pid_t>(syscall(SYS_gettid));
+  if (timer_create(CLOCK_THREAD_CPUTIME_ID, &event, &t.sampling_timer) != 0) return;
+  struct itimerspec every {};
+  every.it_interval.tv_sec = static_cast<time_t>(s.interval_ns / 1'000'000'000);
+  every.it_interval.tv_nsec = static_cast<long>(s.interval_ns % 1'000'000'000);
+  every.it_value = every.it_interval;
+  if (timer_settime(t.sampling_timer, 0, &every, nullptr) != 0) {
+    timer_delete(t.sampling_timer);
+    return;
+  }
+  t.sampling = true;
+}
+
+void StopThreadSampling(ThreadState& t) {
+  if (!t.sampling) return;
+  t.sampling = false;
+  timer_delete(t.sampling_timer);
+}
+
+void DrainSamples(ThreadState& t) {
+  if (t.samples == nullptr || t.samples->count == 0) return;
+  SamplingPause pause(t);
+  SampleBuffer& b = *t.samples;
+  EventLog& log = *t.log;
+  for (uint32_t i = 0; i < b.count; ++i) {
+    const SampleBuffer::Slot& slot = b.slots[i];
+    const uint32_t node = InternWalk(t, slot.pcs, slot.depth);
+    if (node == 0) continue;
+    log.Append(
+        RawEvent{std::max(slot.time, log.last_time()), RawKind::kSample, 0, 0, node, 0, 0, 0, 0});
+  }
+  b.count = 0;
+}
+
+// The counter is only read by a signal handler on the same thread: a compiler fence keeps the
+// recorder's work between the two marks.
+void PauseSampling(ThreadState& t) {
+  t.busy = t.busy + 1;
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+}
+
+void ResumeSampling(ThreadState& t) {
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  t.busy = t.busy - 1;
+}
+
+}  // namespace cw::measure::hook

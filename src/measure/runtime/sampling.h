@@ -1,0 +1,68 @@
+// Sampled computation (causeway trace --callpaths sampled): what a thread computes between two
+// recorded calls, found by a timer that walks its stack every few milliseconds of its CPU time.
+//
+// Each recording thread has a timer on its own CPU-time clock (CLOCK_THREAD_CPUTIME_ID, SIGPROF
+// to that thread alone): it fires only while the thread runs, so that a thread blocked or
+// asleep is never interrupted (a sleep cut short would change the program) and the samples fall
+// in proportion to the computation. The handler does what is safe in a signal handler: inside
+// a recorded call, or while the recorder works on the thread, it does nothing; otherwise it
+// stamps the time and walks the stack into the thread's preallocated buffer, skipping a walk
+// equal to the one before. The next recorded call (or region, or the end) writes the buffered
+// samples as kSample records with their calling-context nodes (calling_contexts.h), in time
+// order before its own records. A full buffer drops further samples and counts them.
+#pragma once
+
+#include <atomic>
+#include <csignal>
+#include <cstdint>
+
+#include "measure/runtime/calling_contexts.h"
+
+namespace cw::measure::hook {
+
+struct ThreadState;
+
+inline constexpr uint32_t kSampleSlots = 256;
+inline constexpr uint64_t kDefaultSamplingNs = 2'000'000;  // 2 ms of the thread's CPU time
+
+struct SampleBuffer {
+  struct Slot {
+    uint64_t time;
+    uint32_t depth;
+    uintptr_t pcs[kMaxWalkDepth];  // innermost first
+  };
+  volatile uint32_t count = 0;
+  uint64_t taken = 0;
+  uint64_t lost = 0;  // the buffer was full
+  Slot slots[kSampleSlots];
+};
+
+// Reads CAUSEWAY_SAMPLING_INTERVAL (nanoseconds of CPU time) when the recorder starts; sampling
+// is on if CAUSEWAY_CALLPATHS is "sampled" (its default) and the interval is not 0.
+void StartSamplingProcess();
+
+// Starts (at a thread's first recorded call) and stops (at its end, or MPI_Finalize) the
+// calling thread's sampling.
+void StartThreadSampling(ThreadState& t);
+void StopThreadSampling(ThreadState& t);
+
+// Writes the thread's buffered samples into its log.
+void DrainSamples(ThreadState& t);
+
+// Marks the recorder's work on the calling thread (nested marks count): the sampling handler
+// leaves the thread alone until the last one ends.
+void PauseSampling(ThreadState& t);
+void ResumeSampling(ThreadState& t);
+
+class SamplingPause {
+ public:
+  explicit SamplingPause(ThreadState& t) : t_(t) { PauseSampling(t_); }
+  ~SamplingPause() { ResumeSampling(t_); }
+  SamplingPause(const SamplingPause&) = delete;
+  SamplingPause& operator=(const SamplingPause&) = delete;
+
+ private:
+  ThreadState& t_;
+};
+
+}  // namespace cw::measure::hook
