@@ -14,6 +14,13 @@ const ElfModule& ModuleCache::Get(const std::string& path) {
   return it->second;
 }
 
+const DebugInfo& ModuleCache::Debug(const std::string& path) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto [it, inserted] = debug_.try_emplace(path);
+  if (inserted) it->second = std::make_unique<DebugInfo>(path);
+  return *it->second;
+}
+
 AddressNames::AddressNames(const std::string& maps, ModuleCache& modules) : modules_(modules) {
   std::istringstream lines(maps);
   std::string line;
@@ -61,10 +68,32 @@ FrameName AddressNames::Name(uint64_t return_address) const {
   const uint64_t address = module.AddressOfFileOffset(file_offset);
   const ElfSymbol* symbol =
       address == UINT64_MAX ? nullptr : module.SymbolAt(address == 0 ? 0 : address - 1);
+  if (symbol == nullptr && address != UINT64_MAX && !module.InPlt(address == 0 ? 0 : address - 1)) {
+    // A stripped file: its separate debug file may hold the symbol table.
+    const std::string name = modules_.Debug(m.path).Function(address == 0 ? 0 : address - 1);
+    if (!name.empty()) {
+      result.function = Demangle(name);
+      result.site = result.function;
+      result.named = true;
+      return result;
+    }
+  }
   if (symbol == nullptr && address != UINT64_MAX && module.InPlt(address == 0 ? 0 : address - 1)) {
     result.plt = true;
     result.function = result.site = result.module + "@plt";
     return result;
+  }
+  if (symbol == nullptr && address != UINT64_MAX) {
+    // No symbol anywhere: the function is still one range of the call-frame information, named
+    // by its module and start, so that its call sites share it.
+    const uint64_t start = modules_.Debug(m.path).FunctionStart(address == 0 ? 0 : address - 1);
+    if (start != UINT64_MAX) {
+      std::snprintf(text, sizeof text, "+0x%" PRIx64, start);
+      result.function = result.module + text;
+      std::snprintf(text, sizeof text, "+0x%" PRIx64, address - start);
+      result.site = result.function + text;
+      return result;
+    }
   }
   if (symbol == nullptr) {
     std::snprintf(text, sizeof text, "+0x%" PRIx64, file_offset);
@@ -76,6 +105,22 @@ FrameName AddressNames::Name(uint64_t return_address) const {
   result.site = result.function + text;
   result.named = true;
   return result;
+}
+
+FrameSource AddressNames::Source(uint64_t return_address) const {
+  FrameSource source;
+  auto next = std::upper_bound(mappings_.begin(), mappings_.end(), return_address,
+                               [](uint64_t a, const Mapping& m) { return a < m.begin; });
+  if (next == mappings_.begin() || return_address >= std::prev(next)->end) return source;
+  const Mapping& m = *std::prev(next);
+  if (m.path[0] != '/') return source;
+  const uint64_t address =
+      modules_.Get(m.path).AddressOfFileOffset(return_address - m.begin + m.offset);
+  if (address == UINT64_MAX || address == 0) return source;
+  const DebugInfo& debug = modules_.Debug(m.path);
+  source.call = debug.Line(address - 1);
+  source.function = debug.Declaration(address - 1);
+  return source;
 }
 
 }  // namespace cw::elf

@@ -11,22 +11,27 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
 
+#include "elf/debug_info.h"
 #include "elf/elf_module.h"
 
 namespace cw::elf {
 
-// The ELF files read so far, by path (thread-safe: ranks are named on worker threads).
+// The ELF files read so far, by path, and their debug information, read when first asked for
+// (thread-safe: ranks are named on worker threads).
 class ModuleCache {
  public:
   const ElfModule& Get(const std::string& path);
+  const DebugInfo& Debug(const std::string& path);
 
  private:
   std::mutex mutex_;
   std::map<std::string, ElfModule> modules_;
+  std::map<std::string, std::unique_ptr<DebugInfo>> debug_;
 };
 
 struct FrameName {
@@ -38,10 +43,18 @@ struct FrameName {
   bool system = false;   // code the kernel maps ([vdso]): a system call's user-space part
 };
 
+// Where a return address is in the source, from the debug information (empty without it).
+struct FrameSource {
+  SourceLine call;      // the call that returns there
+  SourceLine function;  // where the function holding it is declared
+};
+
 class AddressNames {
  public:
   AddressNames(const std::string& maps, ModuleCache& modules);
+  // A stripped file's functions are named from its separate debug file (debug_info.h).
   FrameName Name(uint64_t return_address) const;
+  FrameSource Source(uint64_t return_address) const;
   size_t mappings() const { return mappings_.size(); }
 
  private:

@@ -90,6 +90,12 @@ uint64_t ElfModule::AddressOfFileOffset(uint64_t offset) const {
 }
 
 std::string Demangle(const std::string& name) {
+  // gfortran's module procedures: __<module>_MOD_<procedure>.
+  if (name.rfind("__", 0) == 0) {
+    const size_t mod = name.find("_MOD_", 2);
+    if (mod != std::string::npos && mod > 2 && mod + 5 < name.size())
+      return name.substr(2, mod - 2) + "::" + name.substr(mod + 5);
+  }
   // Only mangled names: the demangler also reads plain C names as type codes ("f" is float).
   if (name.rfind("_Z", 0) != 0) return name;
   int status = 0;

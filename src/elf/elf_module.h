@@ -46,8 +46,9 @@ struct ElfModule {
 
 ElfModule ReadElfModule(const std::string& path);
 
-// A mangled C++ symbol's readable name ("_ZN3foo3barEv" is "foo::bar()"); other names, C's
-// among them, unchanged.
+// A mangled C++ symbol's readable name ("_ZN3foo3barEv" is "foo::bar()"), a gfortran module
+// procedure's as module::procedure ("__solver_MOD_smooth" is "solver::smooth"); other names,
+// C's among them, unchanged.
 std::string Demangle(const std::string& name);
 
 }  // namespace cw::elf

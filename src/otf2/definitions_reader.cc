@@ -79,6 +79,17 @@ OTF2_CallbackCode OnAttribute(void* user, OTF2_AttributeRef self, OTF2_StringRef
   return Stop(ctx);
 }
 
+OTF2_CallbackCode OnSourceCodeLocation(void* user, OTF2_SourceCodeLocationRef self,
+                                       OTF2_StringRef file, uint32_t line) {
+  Context& ctx = Ctx(user);
+  if (trace::SourceLocation* l =
+          Slot(ctx, ctx.defs.source_locations, self, "source code location")) {
+    l->file = file;
+    l->line = line;
+  }
+  return Stop(ctx);
+}
+
 OTF2_CallbackCode OnSystemTreeNode(void* user, OTF2_SystemTreeNodeRef self, OTF2_StringRef name,
                                    OTF2_StringRef class_name, OTF2_SystemTreeNodeRef parent) {
   Context& ctx = Ctx(user);
@@ -349,6 +360,7 @@ Result<uint64_t> ReadGlobalDefinitions(OTF2_Reader* reader, trace::Definitions& 
   OTF2_GlobalDefReaderCallbacks_SetClockPropertiesCallback(cb, OnClock);
   OTF2_GlobalDefReaderCallbacks_SetStringCallback(cb, OnString);
   OTF2_GlobalDefReaderCallbacks_SetAttributeCallback(cb, OnAttribute);
+  OTF2_GlobalDefReaderCallbacks_SetSourceCodeLocationCallback(cb, OnSourceCodeLocation);
   OTF2_GlobalDefReaderCallbacks_SetSystemTreeNodeCallback(cb, OnSystemTreeNode);
   OTF2_GlobalDefReaderCallbacks_SetLocationGroupCallback(cb, OnLocationGroup);
   OTF2_GlobalDefReaderCallbacks_SetLocationCallback(cb, OnLocation);

@@ -81,10 +81,19 @@ uint32_t ArchiveWriter::DefineString(std::string_view s) {
 }
 
 uint32_t ArchiveWriter::DefineRegion(std::string_view name, OTF2_RegionRole role,
-                                     OTF2_Paradigm paradigm, std::string_view source_file) {
+                                     OTF2_Paradigm paradigm, std::string_view source_file,
+                                     uint32_t begin_line) {
   uint32_t file = source_file.empty() ? OTF2_UNDEFINED_UINT32 : DefineString(source_file);
-  regions_.push_back(RegionDef{DefineString(name), role, paradigm, file});
+  regions_.push_back(RegionDef{DefineString(name), role, paradigm, file, begin_line});
   return static_cast<uint32_t>(regions_.size() - 1);
+}
+
+uint32_t ArchiveWriter::DefineSourceCodeLocation(std::string_view file, uint32_t line) {
+  const uint32_t name = DefineString(file);
+  auto [it, inserted] =
+      source_location_ids_.try_emplace({name, line}, static_cast<uint32_t>(source_locations_.size()));
+  if (inserted) source_locations_.push_back(SourceCodeLocationDef{name, line});
+  return it->second;
 }
 
 uint32_t ArchiveWriter::DefineSystemTreeNode(std::string_view name, std::string_view class_name,
@@ -212,7 +221,11 @@ Status ArchiveWriter::WriteDefinitions(uint64_t resolution, uint64_t global_offs
   for (uint32_t i = 0; i < regions_.size(); ++i) {
     const RegionDef& r = regions_[i];
     OTF2_GlobalDefWriter_WriteRegion(defs, i, r.name, r.name, empty, r.role, r.paradigm,
-                                     OTF2_REGION_FLAG_NONE, r.file, 0, 0);
+                                     OTF2_REGION_FLAG_NONE, r.file, r.begin_line, 0);
+  }
+  for (uint32_t i = 0; i < source_locations_.size(); ++i) {
+    OTF2_GlobalDefWriter_WriteSourceCodeLocation(defs, i, source_locations_[i].file,
+                                                 source_locations_[i].line);
   }
   for (uint32_t i = 0; i < groups_.size(); ++i) {
     const GroupDef& g = groups_[i];

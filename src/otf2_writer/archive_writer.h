@@ -59,7 +59,9 @@ class ArchiveWriter {
 
   uint32_t DefineString(std::string_view s);  // interned
   uint32_t DefineRegion(std::string_view name, OTF2_RegionRole role, OTF2_Paradigm paradigm,
-                        std::string_view source_file = "");
+                        std::string_view source_file = "", uint32_t begin_line = 0);
+  // A source file and line (OTF2's SourceCodeLocation), one per distinct pair.
+  uint32_t DefineSourceCodeLocation(std::string_view file, uint32_t line);
   uint32_t DefineSystemTreeNode(std::string_view name, std::string_view class_name,
                                 uint32_t parent);
   uint32_t DefineLocationGroup(std::string_view name, uint32_t system_tree_parent);
@@ -125,6 +127,11 @@ class ArchiveWriter {
     OTF2_RegionRole role;
     OTF2_Paradigm paradigm;
     uint32_t file;
+    uint32_t begin_line;
+  };
+  struct SourceCodeLocationDef {
+    uint32_t file;
+    uint32_t line;
   };
   struct NodeDef {
     uint32_t name;
@@ -174,6 +181,8 @@ class ArchiveWriter {
   std::vector<std::string> strings_;
   std::unordered_map<std::string, uint32_t> string_ids_;
   std::vector<RegionDef> regions_;
+  std::vector<SourceCodeLocationDef> source_locations_;
+  std::map<std::pair<uint32_t, uint32_t>, uint32_t> source_location_ids_;
   std::vector<NodeDef> nodes_;
   std::vector<uint32_t> location_group_names_;
   std::vector<uint32_t> location_group_parents_;

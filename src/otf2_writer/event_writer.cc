@@ -22,6 +22,12 @@ void EventWriter::AddUint64Attribute(uint32_t attribute, uint64_t value) {
   has_attributes_ = true;
 }
 
+void EventWriter::AddSourceCodeLocationAttribute(uint32_t attribute,
+                                                 uint32_t source_code_location) {
+  OTF2_AttributeList_AddSourceCodeLocationRef(attributes_, attribute, source_code_location);
+  has_attributes_ = true;
+}
+
 void EventWriter::Enter(uint64_t time, uint32_t region) {
   OTF2_EvtWriter_Enter(writer_, TakeAttributes(time), time, region);
 }

@@ -213,6 +213,13 @@ void AnchorBuilder::Cnode(pugi::xml_node parent, uint32_t root, CubeIds& ids) {
     ids.cnode[callpath] = next_cnode_++;
     pugi::xml_node cnode = into.append_child("cnode");
     cnode.append_attribute("id") = ids.cnode[callpath];
+    // Where the call path is called from (walked call paths with debug information): Cube shows
+    // the call site's file and line.
+    const Callpath& walked = report_.callpaths[callpath];
+    if (walked.line != 0) {
+      cnode.append_attribute("line") = walked.line;
+      cnode.append_attribute("mod") = XmlText(walked.file).c_str();
+    }
     uint32_t r = std::min<uint32_t>(trace_.CallpathRegion(callpath),
                                     static_cast<uint32_t>(defs_.regions.size()));
     cnode.append_attribute("calleeId") = ids.region[r];

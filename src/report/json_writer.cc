@@ -187,10 +187,16 @@ json LocationsJson(const Report& report) {
 json CallpathsJson(const Report& report) {
   json callpaths = json::array();
   for (const Callpath& c : report.callpaths) {
-    callpaths.push_back({{"id", c.id},
-                         {"region", c.region},
-                         {"parent", OptionalId(c.parent)},
-                         {"generic_type", analysis::GenericTypeName(c.type)}});
+    json entry = {{"id", c.id},
+                  {"region", c.region},
+                  {"parent", OptionalId(c.parent)},
+                  {"generic_type", analysis::GenericTypeName(c.type)}};
+    if (c.line != 0) {
+      entry["file"] = c.file;
+      entry["line"] = c.line;
+      entry["call_sites"] = c.call_sites;
+    }
+    callpaths.push_back(std::move(entry));
   }
   return callpaths;
 }

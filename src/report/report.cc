@@ -4,6 +4,8 @@
 #include <map>
 #include <tuple>
 
+#include "trace/call_sites.h"
+
 namespace cw::report {
 
 using analysis::MetricId;
@@ -194,14 +196,23 @@ Report BuildReport(const trace::Trace& trace, const TraceFacts& facts,
     }
     r.locations.push_back(std::move(out));
   }
+  const std::vector<trace::CallSite> sites = trace::CallSites(trace);
   for (uint32_t cp = 0; cp < trace.call_tree.size(); ++cp) {
     uint32_t parent = trace.call_tree.parent(cp);
     const uint32_t region = trace.call_tree.region(cp);
-    r.callpaths.push_back(
-        Callpath{cp, std::string(defs.RegionName(region)),
-                 parent == trace::kNone ? std::nullopt : std::optional<uint32_t>(parent),
-                 region < analysis.region_types.size() ? analysis.region_types[region]
-                                                       : analysis::GenericType::kLocal});
+    Callpath c;
+    c.id = cp;
+    c.region = std::string(defs.RegionName(region));
+    c.parent = parent == trace::kNone ? std::nullopt : std::optional<uint32_t>(parent);
+    c.type = region < analysis.region_types.size() ? analysis.region_types[region]
+                                                   : analysis::GenericType::kLocal;
+    if (const trace::CallSite& site = sites[cp]; site.location != trace::kNone) {
+      const trace::SourceLocation& at = defs.source_locations[site.location];
+      c.file = std::string(defs.str(at.file));
+      c.line = at.line;
+      c.call_sites = site.sites;
+    }
+    r.callpaths.push_back(std::move(c));
   }
   for (const analysis::MetricInfo& metric : analysis::AllMetrics()) {
     for (uint32_t loc = 0; loc < waitstates.severities.size(); ++loc) {

@@ -77,11 +77,16 @@ struct Location {
 };
 
 struct Callpath {
-  uint32_t id;
+  uint32_t id = 0;
   std::string region;
   std::optional<uint32_t> parent;
   // The generic operation type of its region (analysis/generic/construct_map.h).
   analysis::GenericType type = analysis::GenericType::kLocal;
+  // Where it is called from, for walked call paths with debug information (trace/call_sites.h):
+  // the file and line of the (first) call, and how many distinct lines of the caller make it.
+  std::string file;
+  uint32_t line = 0;
+  uint32_t call_sites = 0;
 };
 
 struct Value {

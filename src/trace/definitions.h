@@ -144,6 +144,13 @@ struct Parameter {
   uint8_t type = 0;
 };
 
+// A source file and line (OTF2's SourceCodeLocation).
+struct SourceLocation {
+  bool defined = false;
+  uint32_t file = kNone;  // string id
+  uint32_t line = 0;
+};
+
 struct Attribute {
   bool defined = false;
   uint32_t name = kNone;
@@ -211,6 +218,7 @@ class Definitions {
   std::vector<Metric> metrics;
   std::vector<Parameter> parameters;
   std::vector<Attribute> attributes;
+  std::vector<SourceLocation> source_locations;
   std::vector<CartDimension> cart_dimensions;
   std::vector<CartTopology> cart_topologies;
   std::vector<IoParadigm> io_paradigms;

@@ -4,7 +4,9 @@
 // main/step/exchange/MPI_Sendrecv for rank 0, which computes 25 ms a step longer in
 // main/step/prepare/smooth.
 #include <map>
+#include <regex>
 #include <string>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -79,6 +81,84 @@ TEST(CallpathsTest, SampledPathsNameTheNestedFunctionThatCausesTheWait) {
       << "delay in smooth " << in_smooth << " of " << total_late;
   // main itself (between MPI_Init and the first step) causes next to nothing.
   EXPECT_LT(delay.count("main") > 0 ? delay.at("main") : 0.0, 0.05 * total_late);
+}
+
+// Each call path's call site, "file:line" (the file's base name), as report.json gives it.
+std::map<std::string, std::string> CallSites(const json& report) {
+  std::map<std::string, std::string> sites;
+  for (const auto& [id, name] : CallpathNames(report)) {
+    for (const json& c : report["callpaths"]) {
+      if (c["id"].get<uint64_t>() != id || !c.contains("line")) continue;
+      const std::string file = c["file"];
+      sites[name] = file.substr(file.rfind('/') + 1) + ":" + std::to_string(c["line"].get<int>());
+    }
+  }
+  return sites;
+}
+
+// The lines of tests/programs/callpaths/nested_compute.c that make each call.
+void ExpectNestedComputeCallSites(const json& report) {
+  const std::map<std::string, std::string> sites = CallSites(report);
+  const std::map<std::string, std::string> expected = {
+      {"main/MPI_Init", "nested_compute.c:43"},
+      {"main/MPI_Comm_rank", "nested_compute.c:44"},
+      {"main/step", "nested_compute.c:46"},
+      {"main/step/prepare", "nested_compute.c:36"},
+      {"main/step/prepare/smooth", "nested_compute.c:28"},
+      {"main/step/exchange", "nested_compute.c:37"},
+      {"main/step/exchange/MPI_Sendrecv", "nested_compute.c:31"},
+      {"main/MPI_Finalize", "nested_compute.c:47"}};
+  for (const auto& [path, site] : expected) {
+    EXPECT_EQ(sites.count(path) ? sites.at(path) : "(none)", site) << path;
+  }
+}
+
+TEST(CallpathsTest, CallSitesAreTheSourceLinesOfTheCalls) {
+  const std::string dir = TraceProgram("nested_compute", 2, "2");
+  ExpectNestedComputeCallSites(Analyze(dir));
+  // The functions' regions say where each function begins (OTF2's region source file and line,
+  // which Cube shows): step at line 35, exchange at 30.
+  std::string defs;
+  ASSERT_EQ(RunCommand("otf2-print -G " + dir + "/traces.otf2", &defs), 0);
+  EXPECT_NE(defs.find("Name: \"step\""), std::string::npos) << defs;
+  for (const auto& [function, line] : {std::pair{"step", 35}, {"exchange", 30}, {"smooth", 21}}) {
+    const size_t at = defs.find(std::string("Name: \"") + function + "\"");
+    ASSERT_NE(at, std::string::npos) << function;
+    const std::string region = defs.substr(at, defs.find('\n', at) - at);
+    EXPECT_NE(region.find("nested_compute.c"), std::string::npos) << region;
+    EXPECT_NE(region.find("Begin: " + std::to_string(line) + ","), std::string::npos) << region;
+  }
+}
+
+// The program stripped, its symbols and debug information in a separate file (split_debug.sh):
+// named as before through the .gnu_debuglink, or through the build-id under a debug root.
+TEST(CallpathsTest, StrippedProgramsAreNamedFromTheirSeparateDebugFiles) {
+  std::string output;
+  const json linked = Analyze(TraceProgram("nested_compute_debuglink", 2, "2", "", &output));
+  EXPECT_EQ(output.find("no symbol"), std::string::npos) << output;
+  ExpectNestedComputeCallSites(linked);
+  const json by_id = Analyze(TraceProgram("nested_compute_buildid", 2, "2", "", &output,
+                                          "CAUSEWAY_DEBUG_DIRS=" + TestProgram("debug-root")));
+  EXPECT_EQ(output.find("no symbol"), std::string::npos) << output;
+  ExpectNestedComputeCallSites(by_id);
+}
+
+// Without its debug file, the stripped program's functions are named by module and the offset
+// of their start (from the call-frame information), and the trace command says so once.
+TEST(CallpathsTest, UnnamedFunctionsAreShownByModuleAndOffsetAndSaidOnce) {
+  std::string output;
+  const json report = Analyze(TraceProgram("nested_compute_buildid", 2, "2", "", &output));
+  const std::string message = "functions on the call paths have no symbol";
+  const size_t said = output.find(message);
+  ASSERT_NE(said, std::string::npos) << output;
+  EXPECT_EQ(output.find("no symbol", said + message.size()), std::string::npos) << output;
+  // The exchange's call path keeps its shape: main, two functions of the program, the call.
+  bool found = false;
+  const std::regex exchange(
+      "main/nested_compute_buildid\\+0x[0-9a-f]+/nested_compute_buildid\\+0x[0-9a-f]+/"
+      "MPI_Sendrecv");
+  for (const auto& [id, name] : CallpathNames(report)) found |= std::regex_match(name, exchange);
+  EXPECT_TRUE(found);
 }
 
 TEST(CallpathsTest, CallsOnlyKeepTheComputationWithTheDeepestSharedFunction) {

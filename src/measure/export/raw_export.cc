@@ -39,13 +39,17 @@ bool HasRawTrace(const std::string& dir) {
   return std::filesystem::exists(RawDefsPath(dir, 0), ec);
 }
 
-// The archive's ids of the causeway attributes a probe's Leave and a matched receive carry.
-struct ProbeAttributes {
+// The archive's ids of the causeway attributes events carry: what a probe found (on its Leave
+// and a matched receive), the calls a folded poll stands for, and call sites.
+struct EventAttributes {
   uint32_t probe_comm = 0;
   uint32_t probe_source = 0;
   uint32_t probe_tag = 0;
   uint32_t message_handle = 0;
   uint32_t calls = 0;  // on a Leave that ends a run of folded polls (trace/polling.h)
+  // On the Enter of a walked function or call: the source location of the call (the line in
+  // the calling function), where the debug information has it (trace/call_sites.h).
+  uint32_t call_site = internal::kNoSite;
 };
 
 // The OpenSHMEM routines' regions, defined when a rank first enters one: MPI programs do not
@@ -79,7 +83,7 @@ struct RankContext {
   uint32_t world = 0;
   const TimerMap& timer;
   const ClockMap& clock;
-  ProbeAttributes attributes;
+  EventAttributes attributes;
   ShmemRegions& shmem_regions;
   WalkedPaths* walked;  // the rank's walked call paths, nullptr if it recorded none
 
@@ -301,16 +305,21 @@ void ExportStream(const std::string& path, bool thread, const RankContext& rank,
         ++summary.invalid_records;  // damaged: left out
         continue;
       }
+      const uint32_t call_site = rank.attributes.call_site;
       if (e.kind == RawKind::kSample) {
         if (rank.walked != nullptr) {
-          summary.events += static_cast<uint64_t>(
-              std::max(0L, walked.Move(rank.walked->Path(e.a), previous, t, out, open, true)));
+          summary.events += static_cast<uint64_t>(std::max(
+              0L, walked.Move(rank.walked->Path(e.a), previous, t, out, open, call_site, true)));
         }
         continue;
       }
       if (e.kind == RawKind::kEnter && e.b != 0 && rank.walked != nullptr) {
-        summary.events += static_cast<uint64_t>(
-            std::max(0L, walked.Move(rank.walked->Path(e.b), previous, t, out, open)));
+        const internal::WalkedPath& call_path = rank.walked->Path(e.b);
+        const long moved = walked.Move(call_path, previous, t, out, open, call_site);
+        summary.events += static_cast<uint64_t>(std::max(0L, moved));
+        // The call's own Enter carries the line that made it.
+        if (moved >= 0 && call_path.leaf_site != internal::kNoSite)
+          out.AddSourceCodeLocationAttribute(call_site, call_path.leaf_site);
       } else if (e.kind == RawKind::kLeave && !open.empty() && region != open.back()) {
         summary.events += static_cast<uint64_t>(walked.LeaveAll(previous, t, out, open));
       }
@@ -362,14 +371,16 @@ Result<std::vector<RankDefs>> ReadAllDefs(const std::string& dir) {
   return defs;
 }
 
-// What probes found, in causeway's convention (trace/probe_attributes.h).
-ProbeAttributes DefineProbeAttributes(otf2_writer::ArchiveWriter& archive) {
-  ProbeAttributes attributes;
+// The attributes in causeway's convention (trace/probe_attributes.h, trace/call_sites.h).
+EventAttributes DefineEventAttributes(otf2_writer::ArchiveWriter& archive) {
+  EventAttributes attributes;
   attributes.probe_comm = archive.DefineAttribute("causeway::probe_comm", OTF2_TYPE_UINT64);
   attributes.probe_source = archive.DefineAttribute("causeway::probe_source", OTF2_TYPE_UINT64);
   attributes.probe_tag = archive.DefineAttribute("causeway::probe_tag", OTF2_TYPE_UINT64);
   attributes.message_handle = archive.DefineAttribute("causeway::message_handle", OTF2_TYPE_UINT64);
   attributes.calls = archive.DefineAttribute("causeway::calls", OTF2_TYPE_UINT64);
+  attributes.call_site =
+      archive.DefineAttribute("causeway::call_site", OTF2_TYPE_SOURCE_CODE_LOCATION);
   return attributes;
 }
 
@@ -379,7 +390,7 @@ struct ExportInputs {
   const std::vector<RankDefs>& defs;
   const ArchiveIds& ids;
   const RankClocks& clocks;
-  const ProbeAttributes& attributes;
+  const EventAttributes& attributes;
   ShmemRegions& shmem_regions;
   elf::ModuleCache& modules;                    // the files that name walked call paths
   internal::FunctionRegions& function_regions;  // their functions' regions
@@ -449,7 +460,10 @@ void ExportRank(int r, const ExportInputs& in, otf2_writer::ArchiveWriter& archi
     ExportStream(path, thread > 0, rank, archive.Events(ids.locations[thread]), chunk, min_time,
                  summary);
   }
-  if (walked != nullptr) summary.unnamed_frames += walked->unnamed();
+  if (walked != nullptr) {
+    for (const auto& [module, functions] : walked->unnamed())
+      summary.unnamed_functions[module].insert(functions.begin(), functions.end());
+  }
 }
 
 // How each rank ended, as the archive property CAUSEWAY::RANK_ENDINGS holds it; a rank stopped at
@@ -487,7 +501,7 @@ Result<ExportSummary> ExportRawTrace(const std::string& dir) {
   summary.anchor = archive->anchor_path();
   summary.ranks = static_cast<uint32_t>(defs.size());
   const ArchiveIds ids = DefineArchive(*archive, defs);
-  const ProbeAttributes attributes = DefineProbeAttributes(*archive);
+  const EventAttributes attributes = DefineEventAttributes(*archive);
   const RankClocks clocks(defs, dir);
   ShmemRegions shmem_regions(*archive);
   elf::ModuleCache modules;
@@ -502,12 +516,18 @@ Result<ExportSummary> ExportRawTrace(const std::string& dir) {
     ExportRank(static_cast<int>(r), inputs, *archive, chunk, min_time, summary);
   }
   if (min_time == ~uint64_t{0}) min_time = 0;
-  if (summary.unnamed_frames > 0) {
+  if (!summary.unnamed_functions.empty()) {
+    size_t functions = 0;
+    std::string stripped;
+    for (const auto& [module, names] : summary.unnamed_functions) {
+      functions += names.size();
+      stripped += (stripped.empty() ? "" : ", ") + module;
+    }
     summary.problems.push_back(
-        std::to_string(summary.unnamed_frames) +
-        " return addresses of the call paths have no symbol: they are shown as module+offset "
-        "(the module is stripped; its debug symbols, such as Debian's -dbgsym packages, would "
-        "name them)");
+        std::to_string(functions) + " functions on the call paths have no symbol (stripped: " +
+        stripped +
+        "): they are shown as module+offset of their start; the modules' separate debug files "
+        "(Debian's -dbgsym packages, or a root in CAUSEWAY_DEBUG_DIRS) would name them");
   }
   CW_RETURN_IF_ERROR(archive->SetProperty(otf2_writer::kRankEndingsProperty,
                                           RankEndings(defs, clocks, min_time, summary)));

@@ -13,6 +13,8 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -42,7 +44,8 @@ struct ExportSummary {
   uint64_t flush_nanoseconds = 0;
   bool lost = false;                  // a rank failed to write its buffer
   uint64_t invalid_records = 0;       // records of unknown kind or undefined region, left out
-  uint64_t unnamed_frames = 0;        // return addresses of walked call paths without a symbol
+  // Functions of walked call paths that no symbol names (shown as module+offset), by module.
+  std::map<std::string, std::set<std::string>> unnamed_functions;
   std::vector<std::string> problems;  // damaged or missing files, and what was done about them
   std::vector<RankEnding> endings;    // ranks that did not reach MPI_Finalize
 };

@@ -1,6 +1,7 @@
 #include "measure/runtime/sampling.h"
 
 #include <signal.h>
+#include <ucontext.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -31,7 +32,35 @@ bool SameWalk(const SampleBuffer::Slot& a, const uintptr_t* pcs, uint32_t depth)
   return a.depth == depth && std::memcmp(a.pcs, pcs, depth * sizeof(uintptr_t)) == 0;
 }
 
-void OnSample(int, siginfo_t*, void*) {
+// The instruction the signal interrupted, 0 where the architecture is not known here.
+uintptr_t InterruptedPc(void* context) {
+  const auto* uc = static_cast<const ucontext_t*>(context);
+#if defined(__x86_64__)
+  return static_cast<uintptr_t>(uc->uc_mcontext.gregs[REG_RIP]);
+#elif defined(__aarch64__)
+  return static_cast<uintptr_t>(uc->uc_mcontext.pc);
+#else
+  (void)uc;
+  return 0;
+#endif
+}
+
+// The walk from the signal handler holds the handler's frames and the signal trampoline before
+// the interrupted instruction: they are cut, and the interrupted instruction is stored as the
+// address after it, as a return address is (the exporter looks up the byte before each address:
+// the interrupted instruction itself may begin a function).
+uint32_t FromInterruptedFrame(uintptr_t* pcs, uint32_t depth, uintptr_t interrupted) {
+  if (interrupted == 0) return depth;
+  for (uint32_t i = 0; i < depth; ++i) {
+    if (pcs[i] != interrupted) continue;
+    pcs[0] = interrupted + 1;
+    for (uint32_t k = 1; i > 0 && k < depth - i; ++k) pcs[k] = pcs[i + k];
+    return depth - i;
+  }
+  return depth;
+}
+
+void OnSample(int, siginfo_t*, void* context) {
   ThreadState* t = CurrentThread();
   if (t == nullptr || t->samples == nullptr || t->busy != 0) return;
   const int saved_errno = errno;
@@ -43,7 +72,7 @@ void OnSample(int, siginfo_t*, void*) {
   } else {
     SampleBuffer::Slot& slot = b.slots[n];
     slot.time = Now();
-    slot.depth = WalkForSample(slot.pcs);
+    slot.depth = FromInterruptedFrame(slot.pcs, WalkForSample(slot.pcs), InterruptedPc(context));
     if (!(n > 0 && SameWalk(b.slots[n - 1], slot.pcs, slot.depth))) b.count = n + 1;
   }
   errno = saved_errno;

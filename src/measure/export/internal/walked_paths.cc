@@ -15,11 +15,18 @@ bool IsProgramStart(const elf::FrameName& f) {
 
 }  // namespace
 
-uint32_t FunctionRegions::Get(const std::string& name) {
+uint32_t FunctionRegions::Get(const std::string& name, const elf::SourceLine& declared) {
   auto [it, inserted] = ids_.try_emplace(name, 0);
-  if (inserted)
-    it->second = archive_.DefineRegion(name, OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_COMPILER);
+  if (inserted) {
+    it->second = archive_.DefineRegion(name, OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_COMPILER,
+                                       declared.file, declared.line);
+  }
   return it->second;
+}
+
+uint32_t FunctionRegions::Site(const elf::SourceLine& line) {
+  if (line.file.empty() || line.line == 0) return kNoSite;
+  return archive_.DefineSourceCodeLocation(line.file, line.line);
 }
 
 bool IsRuntimeModule(const std::string& module) {
@@ -39,16 +46,18 @@ WalkedPaths::WalkedPaths(const RankDefs& defs, const std::string& maps, elf::Mod
 
 const elf::FrameName& WalkedPaths::Name(uint64_t pc) {
   auto [it, inserted] = named_.try_emplace(pc);
-  if (inserted) {
-    it->second = names_.Name(pc);
-    const elf::FrameName& f = it->second;
-    if (!f.named && !f.plt && !f.system && !IsRuntimeModule(f.module)) ++unnamed_;
-  }
+  if (inserted) it->second = names_.Name(pc);
   return it->second;
 }
 
-const std::vector<uint32_t>& WalkedPaths::Path(uint32_t node) {
-  static const std::vector<uint32_t> kNone;
+const elf::FrameSource& WalkedPaths::Source(uint64_t pc) {
+  auto [it, inserted] = sources_.try_emplace(pc);
+  if (inserted) it->second = names_.Source(pc);
+  return it->second;
+}
+
+const WalkedPath& WalkedPaths::Path(uint32_t node) {
+  static const WalkedPath kNone;
   if (node >= resolved_.size()) return kNone;
   return Resolve(node).path;
 }
@@ -71,28 +80,41 @@ const WalkedPaths::Resolved& WalkedPaths::Resolve(uint32_t node) {
     if (!r.in_program) {
       // Above main: the C library's start, then main (named, or the unnamed frame the start
       // called), or a thread's start routine, or the outermost frame a truncated walk kept.
-      const bool start = IsProgramStart(name);
+      // The outermost frame of a stripped executable is its unnamed _start.
+      const bool start = IsProgramStart(name) || (parent == 0 && !name.named);
       const bool main =
           name.function == "main" || (!name.named && r.start_only && !start && parent != 0);
       if (start || main) {
         r.in_program = main;
         r.start_only = start && r.start_only;
+        // main's return address is the call site of the first function below it.
+        if (main) r.path.leaf_site = regions_.Site(Source(frame.pc).call);
         resolved_[n] = std::move(r);
         continue;
       }
       r.in_program = true;
     }
     // A Fortran program's main program (MAIN__, which gfortran's main calls) is main too.
-    const bool fortran_main = r.path.empty() && name.function == "MAIN__";
-    if (!IsRuntimeModule(name.module) && !name.plt && !name.system && !fortran_main) {
-      const uint32_t region = regions_.Get(name.function);
-      auto again = std::find(r.path.begin(), r.path.end(), region);
-      if (again != r.path.end()) {
-        r.path.erase(again + 1, r.path.end());  // recursion: back to its first occurrence
+    const bool fortran_main = r.path.regions.empty() && name.function == "MAIN__";
+    const bool kept = !IsRuntimeModule(name.module) && !name.plt && !name.system;
+    if (kept && !fortran_main) {
+      if (!name.named) unnamed_[name.module].insert(name.function);
+      const elf::FrameSource& source = Source(frame.pc);
+      const uint32_t region = regions_.Get(name.function, source.function);
+      std::vector<uint32_t>& regions = r.path.regions;
+      auto again = std::find(regions.begin(), regions.end(), region);
+      if (again != regions.end()) {
+        // Recursion: back to the function's first occurrence.
+        const auto keep = static_cast<size_t>(again - regions.begin()) + 1;
+        regions.resize(keep);
+        r.path.sites.resize(keep);
       } else {
-        r.path.push_back(region);
+        regions.push_back(region);
+        r.path.sites.push_back(r.path.leaf_site);  // where the function above called it
       }
     }
+    // This frame's return address is where its function calls the next one (or the call).
+    if (kept) r.path.leaf_site = regions_.Site(Source(frame.pc).call);
     resolved_[n] = std::move(r);
   }
   return resolved_[node];
@@ -123,8 +145,10 @@ struct Slots {
 
 }  // namespace
 
-long WalkedStack::Move(const std::vector<uint32_t>& path, uint64_t last, uint64_t t,
-                       otf2_writer::EventWriter& out, std::vector<uint32_t>& open, bool sample) {
+long WalkedStack::Move(const WalkedPath& walked, uint64_t last, uint64_t t,
+                       otf2_writer::EventWriter& out, std::vector<uint32_t>& open,
+                       uint32_t call_site, bool sample) {
+  const std::vector<uint32_t>& path = walked.regions;
   if (regions_.empty()) base_ = open.size();
   if (open.size() != base_ + regions_.size()) return -1;
   const bool halfway = sample || sampled_;
@@ -142,6 +166,8 @@ long WalkedStack::Move(const std::vector<uint32_t>& path, uint64_t last, uint64_
   }
   for (size_t i = 0; i < enters; ++i) {
     const uint32_t region = path[shared + i];
+    const uint32_t site = walked.sites[shared + i];
+    if (site != kNoSite && call_site != kNoSite) out.AddSourceCodeLocationAttribute(call_site, site);
     out.Enter(slots.Enter(i), region);
     regions_.push_back(region);
     open.push_back(region);
@@ -152,7 +178,7 @@ long WalkedStack::Move(const std::vector<uint32_t>& path, uint64_t last, uint64_
 long WalkedStack::LeaveAll(uint64_t last, uint64_t t, otf2_writer::EventWriter& out,
                            std::vector<uint32_t>& open) {
   if (regions_.empty() || open.size() != base_ + regions_.size()) return 0;
-  return Move({}, last, t, out, open);
+  return Move(WalkedPath{}, last, t, out, open, kNoSite);
 }
 
 }  // namespace cw::measure::internal

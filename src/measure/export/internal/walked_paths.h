@@ -20,6 +20,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -30,15 +31,30 @@
 
 namespace cw::measure::internal {
 
-// The archive's region of each function, by name (defined when first named).
+inline constexpr uint32_t kNoSite = 0xFFFFFFFFu;
+
+// The archive's definitions of walked call paths: a region per function, by name (defined when
+// first named, with the file and line the function is declared at where the debug information
+// says), and the source locations of call sites.
 class FunctionRegions {
  public:
   explicit FunctionRegions(otf2_writer::ArchiveWriter& archive) : archive_(archive) {}
-  uint32_t Get(const std::string& name);
+  uint32_t Get(const std::string& name, const elf::SourceLine& declared);
+  // kNoSite for an unknown line.
+  uint32_t Site(const elf::SourceLine& line);
 
  private:
   otf2_writer::ArchiveWriter& archive_;
   std::map<std::string, uint32_t> ids_;
+};
+
+// A node's call path as the program's functions, outermost first, each with the source location
+// of the call that entered it (kNoSite where unknown), and the location of the call the node's
+// innermost function makes (the recorded call's call site; for a sample, the line it ran).
+struct WalkedPath {
+  std::vector<uint32_t> regions;
+  std::vector<uint32_t> sites;
+  uint32_t leaf_site = kNoSite;
 };
 
 // Whether a module's frames are left out of walked paths: the MPI and OpenSHMEM libraries and
@@ -50,12 +66,12 @@ class WalkedPaths {
   WalkedPaths(const RankDefs& defs, const std::string& maps, elf::ModuleCache& modules,
               FunctionRegions& regions);
 
-  // The regions of `node`'s functions, outermost first; empty for node 0, a node the
-  // definitions do not hold, or a path inside main that holds no function of the program.
-  const std::vector<uint32_t>& Path(uint32_t node);
+  // `node`'s functions; empty for node 0, a node the definitions do not hold, or a path inside
+  // main that holds no function of the program.
+  const WalkedPath& Path(uint32_t node);
 
-  // Distinct return addresses no symbol named.
-  uint64_t unnamed() const { return unnamed_; }
+  // The functions no symbol named (module+offset), by module.
+  const std::map<std::string, std::set<std::string>>& unnamed() const { return unnamed_; }
 
  private:
   // What a node's path is, and whether main (or the thread's start routine) has been reached.
@@ -63,17 +79,19 @@ class WalkedPaths {
     bool done = false;
     bool in_program = false;  // below main
     bool start_only = true;   // only the C library's start so far
-    std::vector<uint32_t> path;
+    WalkedPath path;
   };
   const Resolved& Resolve(uint32_t node);
   const elf::FrameName& Name(uint64_t pc);
+  const elf::FrameSource& Source(uint64_t pc);
 
   const RankDefs& defs_;
   elf::AddressNames names_;
   FunctionRegions& regions_;
   std::vector<Resolved> resolved_;  // by node id
   std::unordered_map<uint64_t, elf::FrameName> named_;
-  uint64_t unnamed_ = 0;
+  std::unordered_map<uint64_t, elf::FrameSource> sources_;
+  std::map<std::string, std::set<std::string>> unnamed_;
 };
 
 // The walked functions open on one location while its records are written: they sit in the
@@ -93,8 +111,9 @@ class WalkedStack {
   // Before an Enter at `t` whose call has `path`, or at a sample (`sample`); `last`: the time of
   // the location's latest record. Returns the records written, or -1 if `open` does not end
   // with the walked functions (a region not walked is open: the move is left out).
-  long Move(const std::vector<uint32_t>& path, uint64_t last, uint64_t t,
-            otf2_writer::EventWriter& out, std::vector<uint32_t>& open, bool sample = false);
+  // Each function entered carries its call site as the attribute `call_site` (if defined).
+  long Move(const WalkedPath& path, uint64_t last, uint64_t t, otf2_writer::EventWriter& out,
+            std::vector<uint32_t>& open, uint32_t call_site, bool sample = false);
 
   // Before a Leave at `t` of a region below the walked functions (the program region, at the
   // end): leaves them all. Returns the records written.

@@ -1,0 +1,128 @@
+#include "elf/debug_info.h"
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+
+#include <cstdlib>
+#include <string>
+
+namespace cw::elf {
+namespace {
+
+// Dwfl_Callbacks::debuginfo_path: the file's directory, its .debug/, /usr/lib/debug, and the
+// roots of CAUSEWAY_DEBUG_DIRS.
+char* DebugPath() {
+  static std::string path = [] {
+    std::string p = ":.debug:/usr/lib/debug";
+    if (const char* extra = std::getenv("CAUSEWAY_DEBUG_DIRS"); extra != nullptr && *extra != 0)
+      p += std::string(":") + extra;
+    return p;
+  }();
+  return path.data();
+}
+
+char* g_debug_path = nullptr;
+
+const Dwfl_Callbacks kOffline = {
+    .find_elf = dwfl_build_id_find_elf,
+    .find_debuginfo = dwfl_standard_find_debuginfo,
+    .section_address = dwfl_offline_section_address,
+    .debuginfo_path = &g_debug_path,
+};
+
+}  // namespace
+
+DebugInfo::DebugInfo(const std::string& path) {
+  if (g_debug_path == nullptr) g_debug_path = DebugPath();
+  dwfl_ = dwfl_begin(&kOffline);
+  if (dwfl_ == nullptr) return;
+  module_ = dwfl_report_offline(dwfl_, path.c_str(), path.c_str(), -1);
+  dwfl_report_end(dwfl_, nullptr, nullptr);
+  if (module_ == nullptr) return;
+  Dwarf_Addr bias = 0;
+  if (dwfl_module_getelf(module_, &bias) == nullptr) {
+    module_ = nullptr;
+    return;
+  }
+  bias_ = bias;
+  Dwarf_Addr dwarf_bias = 0;
+  has_dwarf_ = dwfl_module_getdwarf(module_, &dwarf_bias) != nullptr;
+}
+
+DebugInfo::~DebugInfo() {
+  if (dwfl_ != nullptr) dwfl_end(dwfl_);
+}
+
+SourceLine DebugInfo::Line(uint64_t address) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  SourceLine result;
+  if (module_ == nullptr || !has_dwarf_) return result;
+  Dwfl_Line* line = dwfl_module_getsrc(module_, address + bias_);
+  if (line == nullptr) return result;
+  int number = 0;
+  const char* file = dwfl_lineinfo(line, nullptr, &number, nullptr, nullptr, nullptr);
+  if (file == nullptr || number <= 0) return result;
+  result.file = file;
+  result.line = static_cast<uint32_t>(number);
+  return result;
+}
+
+SourceLine DebugInfo::Declaration(uint64_t address) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  SourceLine result;
+  if (module_ == nullptr || !has_dwarf_) return result;
+  Dwarf_Addr bias = 0;
+  Dwarf_Die* unit = dwfl_module_addrdie(module_, address + bias_, &bias);
+  if (unit == nullptr) return result;
+  Dwarf_Die* scopes = nullptr;
+  const int n = dwarf_getscopes(unit, address + bias_ - bias, &scopes);
+  // The innermost function that is not inlined: the frame's own function.
+  for (int i = 0; i < n; ++i) {
+    if (dwarf_tag(&scopes[i]) != DW_TAG_subprogram) continue;
+    Dwarf_Die* die = &scopes[i];
+    Dwarf_Die origin;
+    Dwarf_Attribute attribute;
+    // A concrete instance declares nothing itself: its abstract origin or specification does.
+    if (dwarf_decl_file(die) == nullptr &&
+        (dwarf_attr(die, DW_AT_abstract_origin, &attribute) != nullptr ||
+         dwarf_attr(die, DW_AT_specification, &attribute) != nullptr) &&
+        dwarf_formref_die(&attribute, &origin) != nullptr) {
+      die = &origin;
+    }
+    const char* file = dwarf_decl_file(die);
+    int line = 0;
+    if (file != nullptr && dwarf_decl_line(die, &line) == 0 && line > 0) {
+      result.file = file;
+      result.line = static_cast<uint32_t>(line);
+    }
+    break;
+  }
+  std::free(scopes);
+  return result;
+}
+
+uint64_t DebugInfo::FunctionStart(uint64_t address) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (module_ == nullptr) return UINT64_MAX;
+  Dwarf_Addr bias = 0;
+  Dwarf_CFI* cfi = dwfl_module_eh_cfi(module_, &bias);
+  if (cfi == nullptr) return UINT64_MAX;
+  Dwarf_Frame* frame = nullptr;
+  if (dwarf_cfi_addrframe(cfi, address + bias_ - bias, &frame) != 0) return UINT64_MAX;
+  Dwarf_Addr start = 0, end = 0;
+  bool signal_frame = false;
+  const int ok = dwarf_frame_info(frame, &start, &end, &signal_frame);
+  std::free(frame);
+  if (ok < 0 || start + bias < bias_) return UINT64_MAX;
+  return start + bias - bias_;
+}
+
+std::string DebugInfo::Function(uint64_t address) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (module_ == nullptr) return "";
+  const char* name = dwfl_module_addrname(module_, address + bias_);
+  return name != nullptr ? name : "";
+}
+
+}  // namespace cw::elf
