@@ -90,8 +90,8 @@ uint32_t ArchiveWriter::DefineRegion(std::string_view name, OTF2_RegionRole role
 
 uint32_t ArchiveWriter::DefineSourceCodeLocation(std::string_view file, uint32_t line) {
   const uint32_t name = DefineString(file);
-  auto [it, inserted] =
-      source_location_ids_.try_emplace({name, line}, static_cast<uint32_t>(source_locations_.size()));
+  auto [it, inserted] = source_location_ids_.try_emplace(
+      {name, line}, static_cast<uint32_t>(source_locations_.size()));
   if (inserted) source_locations_.push_back(SourceCodeLocationDef{name, line});
   return it->second;
 }

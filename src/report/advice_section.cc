@@ -140,7 +140,7 @@ std::string Why(const Report& r, const AdviceFindingEntry& f) {
       why = std::string(analysis::AdvicePatternName(f.pattern));
       if (!f.causes.empty()) {
         why += ", caused by " + r.LocationLabel(f.causes.front().location);
-        if (f.causes.front().callpath) why += " in " + r.CallpathName(*f.causes.front().callpath);
+        if (f.causes.front().callpath) why += " in " + r.CallpathLabel(*f.causes.front().callpath);
       }
       break;
   }
@@ -173,11 +173,11 @@ void AdviceTextSection(const Report& r, std::string& out) {
   int rank = 0;
   for (const AdviceFindingEntry& f : a.findings) {
     std::snprintf(line, sizeof(line), "%2d. ", ++rank);
-    out += line + r.CallpathName(f.callpath) + " on " + Locations(r, f.locations) + "\n";
+    out += line + r.CallpathLabel(f.callpath) + " on " + Locations(r, f.locations) + "\n";
     out += "    what:  " + What(f) + "\n";
     out += "    why:   " + Why(r, f) + "\n";
     for (const RootCauseEntry& rc : f.root_causes) {
-      out += "    root:  " + r.CallpathName(rc.callpath) + " on " + r.LocationLabel(rc.location) +
+      out += "    root:  " + r.CallpathLabel(rc.callpath) + " on " + r.LocationLabel(rc.location) +
              " computes " + FormatSeconds(rc.time) + " against a mean of " +
              FormatSeconds(rc.mean) + "\n";
     }

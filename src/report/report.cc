@@ -46,6 +46,16 @@ std::vector<double> Report::PerCallpath(MetricId metric) const {
   return per;
 }
 
+std::string Report::CallpathLabel(uint32_t callpath) const {
+  std::string label = CallpathName(callpath);
+  if (callpath >= callpaths.size() || callpaths[callpath].line == 0) return label;
+  const Callpath& c = callpaths[callpath];
+  const size_t slash = c.file.rfind('/');
+  label += " (" + c.file.substr(slash == std::string::npos ? 0 : slash + 1) + ":" +
+           std::to_string(c.line) + ")";
+  return label;
+}
+
 std::string Report::CallpathName(uint32_t callpath) const {
   std::vector<uint32_t> chain;
   for (std::optional<uint32_t> c = callpath; c && *c < callpaths.size(); c = callpaths[*c].parent) {

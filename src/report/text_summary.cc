@@ -188,7 +188,7 @@ void PatternBlock(const Report& r, const WaitPattern& p, int rank, double time_t
   }
   out +=
       "    Where: " +
-      Largest(r.PerCallpath(p.metric), value, 3, [&](uint32_t cp) { return r.CallpathName(cp); }) +
+      Largest(r.PerCallpath(p.metric), value, 3, [&](uint32_t cp) { return r.CallpathLabel(cp); }) +
       "\n";
   out += "    Who:   " +
          Largest(r.PerLocation(p.metric), value, 4,
@@ -198,7 +198,7 @@ void PatternBlock(const Report& r, const WaitPattern& p, int rank, double time_t
     if (i.metric != p.metric) continue;
     out += "    Worst: " + r.LocationLabel(i.location) + " waited " + FormatSeconds(i.value);
     if (i.partner) out += " for " + r.LocationLabel(*i.partner);
-    out += " in " + r.CallpathName(i.callpath) + ", entered at " + Format("%.6f", i.time) + " s\n";
+    out += " in " + r.CallpathLabel(i.callpath) + ", entered at " + Format("%.6f", i.time) + " s\n";
     break;
   }
 }
@@ -317,7 +317,7 @@ void RootCauseSection(const Report& r, std::string& out) {
                     ? 0.0
                     : std::accumulate(long_term[cp].begin(), long_term[cp].end(), 0.0);
     out += Format("%2.0f. ", ++shown) + PercentTrimmed(c, waiting) + " of all waiting (" +
-           FormatSeconds(c) + ") is caused by " + r.CallpathName(cp) + " on " +
+           FormatSeconds(c) + ") is caused by " + r.CallpathLabel(cp) + " on " +
            LocationSet(r, MainContributors(cost[cp])) + ", " +
            (lt > 0.5 * c ? "mostly through propagation" : "mostly directly") + " (" +
            FormatSeconds(c - lt) + " direct, " + FormatSeconds(lt) + " propagated)\n";
@@ -354,7 +354,7 @@ void CriticalPathSection(const Report& r, std::string& out) {
   std::vector<double> costs = r.PerCallpath(MetricId::kCriticalImbalanceImpact);
   std::vector<double> inter = r.PerCallpath(MetricId::kInterPartitionImbalance);
   out += "    On it: " +
-         Largest(on_path, cp.length, 4, [&](uint32_t c) { return r.CallpathName(c); }) + "\n";
+         Largest(on_path, cp.length, 4, [&](uint32_t c) { return r.CallpathLabel(c); }) + "\n";
   std::vector<uint32_t> order(costs.size());
   std::iota(order.begin(), order.end(), 0u);
   std::stable_sort(order.begin(), order.end(),
@@ -371,7 +371,7 @@ void CriticalPathSection(const Report& r, std::string& out) {
   for (uint32_t c : order) {
     if (costs[c] <= 0.01 * all_costs || shown == 5) break;
     ++shown;
-    out += "    " + Pad(r.CallpathName(c), 30) + " costs " + FormatSeconds(costs[c]) + " (" +
+    out += "    " + Pad(r.CallpathLabel(c), 30) + " costs " + FormatSeconds(costs[c]) + " (" +
            PercentTrimmed(costs[c], all_costs) + ")";
     if (inter[c] > 0.5 * costs[c]) out += ", mostly between partitions";
     out += "; " + FormatSeconds(imbalance[c]) + " longer on the path than on average\n";
@@ -464,7 +464,7 @@ void NextSection(const Report& r, const std::string& raw_path, std::string& out)
   for (size_t k = 0; k < worst.size() && k < 3; ++k) {
     const Instance& i = *worst[k];
     out += "    " + std::to_string(k + 1) + ". " + std::string(analysis::Metric(i.metric).display) +
-           " " + FormatSeconds(i.value) + " at " + r.CallpathName(i.callpath) + " on " +
+           " " + FormatSeconds(i.value) + " at " + r.CallpathLabel(i.callpath) + " on " +
            r.LocationLabel(i.location) + ", from " + Format("%.6f", i.time) + " s\n";
   }
   // The worst one in Perfetto: a window of its length on either side, in seconds from the

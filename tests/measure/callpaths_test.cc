@@ -3,6 +3,8 @@
 // every MPI call and sampled between calls. Its structure is known: rank 1 waits in
 // main/step/exchange/MPI_Sendrecv for rank 0, which computes 25 ms a step longer in
 // main/step/prepare/smooth.
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <regex>
 #include <string>
@@ -12,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include "testing/scenario.h"
 #include "tests/common/paths.h"
 #include "tests/common/traced_checks.h"
 #include "tests/common/traced_program.h"
@@ -116,6 +119,17 @@ void ExpectNestedComputeCallSites(const json& report) {
 TEST(CallpathsTest, CallSitesAreTheSourceLinesOfTheCalls) {
   const std::string dir = TraceProgram("nested_compute", 2, "2");
   ExpectNestedComputeCallSites(Analyze(dir));
+  // summary.txt puts the call site beside the call path where the wait is.
+  const std::string out = cw::testing::MakeTempDir("callpaths-summary");
+  std::string output;
+  ASSERT_EQ(RunCommand(CausewayBinary() + " analyze -q " + dir + " -o " + out, &output), 0)
+      << output;
+  std::ifstream summary_file(out + "/summary.txt");
+  const std::string summary((std::istreambuf_iterator<char>(summary_file)),
+                            std::istreambuf_iterator<char>());
+  EXPECT_NE(summary.find("Where: main/step/exchange/MPI_Sendrecv (nested_compute.c:31)"),
+            std::string::npos)
+      << summary;
   // The functions' regions say where each function begins (OTF2's region source file and line,
   // which Cube shows): step at line 35, exchange at 30.
   std::string defs;
@@ -159,6 +173,33 @@ TEST(CallpathsTest, UnnamedFunctionsAreShownByModuleAndOffsetAndSaidOnce) {
       "MPI_Sendrecv");
   for (const auto& [id, name] : CallpathNames(report)) found |= std::regex_match(name, exchange);
   EXPECT_TRUE(found);
+}
+
+// A Fortran program (tests/programs/callpaths/fortran_nested.f90): module procedures are named
+// module::procedure, the program unit is main, and the nested function's computation causes the
+// wait as in C.
+TEST(CallpathsTest, FortranModuleProceduresAreNamedAndLocated) {
+#ifndef CW_HAVE_FORTRAN_PROGRAMS
+  GTEST_SKIP() << "no Fortran compiler";
+#endif
+  const json report = Analyze(TraceProgram("fortran_nested", 2));
+  const std::string exchange = "main/solver::step/solver::exchange/MPI_Sendrecv";
+  const std::map<std::string, double> late = ByCallpath(report, "mpi_latesender");
+  double total_late = 0;
+  for (const auto& [path, value] : late) total_late += value;
+  EXPECT_NEAR(total_late, 4 * 0.025, 4 * 0.025 * 0.2);
+  EXPECT_DOUBLE_EQ(Under(late, exchange), total_late);
+  const std::map<std::string, double> delay = ByCallpath(report, "delay_mpi");
+  EXPECT_GT(Under(delay, "main/solver::step/solver::prepare/solver::smooth"), 0.75 * total_late);
+  // The lines of the calls, as gfortran's line table has them (a call statement continued over
+  // two lines is at either).
+  const std::map<std::string, std::string> sites = CallSites(report);
+  EXPECT_EQ(sites.at("main/solver::step"), "fortran_nested.f90:54");
+  EXPECT_EQ(sites.at("main/solver::step/solver::prepare"), "fortran_nested.f90:41");
+  EXPECT_EQ(sites.at("main/solver::step/solver::exchange"), "fortran_nested.f90:42");
+  EXPECT_TRUE(sites.at(exchange) == "fortran_nested.f90:35" ||
+              sites.at(exchange) == "fortran_nested.f90:36")
+      << sites.at(exchange);
 }
 
 TEST(CallpathsTest, CallsOnlyKeepTheComputationWithTheDeepestSharedFunction) {

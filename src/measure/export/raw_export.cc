@@ -524,8 +524,8 @@ Result<ExportSummary> ExportRawTrace(const std::string& dir) {
       stripped += (stripped.empty() ? "" : ", ") + module;
     }
     summary.problems.push_back(
-        std::to_string(functions) + " functions on the call paths have no symbol (stripped: " +
-        stripped +
+        std::to_string(functions) +
+        " functions on the call paths have no symbol (stripped: " + stripped +
         "): they are shown as module+offset of their start; the modules' separate debug files "
         "(Debian's -dbgsym packages, or a root in CAUSEWAY_DEBUG_DIRS) would name them");
   }

@@ -1,9 +1,9 @@
 #include "measure/runtime/sampling.h"
 
 #include <signal.h>
-#include <ucontext.h>
 #include <sys/syscall.h>
 #include <time.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #include <algorithm>

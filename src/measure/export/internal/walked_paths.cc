@@ -167,7 +167,8 @@ long WalkedStack::Move(const WalkedPath& walked, uint64_t last, uint64_t t,
   for (size_t i = 0; i < enters; ++i) {
     const uint32_t region = path[shared + i];
     const uint32_t site = walked.sites[shared + i];
-    if (site != kNoSite && call_site != kNoSite) out.AddSourceCodeLocationAttribute(call_site, site);
+    if (site != kNoSite && call_site != kNoSite)
+      out.AddSourceCodeLocationAttribute(call_site, site);
     out.Enter(slots.Enter(i), region);
     regions_.push_back(region);
     open.push_back(region);
