@@ -1,16 +1,17 @@
 #!/bin/sh
 # The tracer's overhead on a real application (docs/performance.md records its figures).
 #
-#   bench/run_application_benchmark.sh [BUILD_DIR] [RUNS] [RANKS] [APP]
+#   [MODES="sampled calls none"] bench/run_application_benchmark.sh [BUILD_DIR] [RUNS] [RANKS] [APP]
 #
 # APP is one of Debian's packages, on a small input of ours:
 #   lammps  LAMMPS, its bundled Lennard-Jones melt example with 1250 steps (the default)
 #   qe      Quantum ESPRESSO's pw.x, an SCF of 8 silicon atoms (LDA, 40 Ry, 5x5x5 k-points)
 #   cp2k    CP2K's cp2k.popt, the energy of 8 water molecules (Quickstep, PBE, DZVP-MOLOPT)
-# Runs it RUNS times without and RUNS times with `causeway trace`, alternating so that machine
-# noise hits both alike, and prints the wall time of each (median, fastest), the overhead of the
-# medians, the events recorded, and whether the traced run printed the same result (QE's and
-# CP2K's total energy). RANKS defaults to the number of CPUs: oversubscribed ranks spin in MPI
+# Runs it RUNS times without and RUNS times with `causeway trace` in each call-path mode of
+# MODES (default "sampled calls none": --callpaths), alternating so that machine noise hits all
+# alike, and prints the wall time of each (median, fastest), the overhead of the medians, the
+# events recorded, and whether the traced runs printed the same result (QE's and CP2K's total
+# energy). RANKS defaults to the number of CPUs: oversubscribed ranks spin in MPI
 # calls and make the runtime mostly noise.
 set -eu
 . "$(dirname "$0")/common.sh"
@@ -140,34 +141,42 @@ esac
 
 MPIRUN="$(launcher mpirun) -np $RANKS"
 CAUSEWAY=$(cd "$BUILD" && pwd)/bin/causeway
-: > "$WORK/plain.txt"; : > "$WORK/traced.txt"
+MODES=${MODES:-sampled calls none}
+: > "$WORK/plain.txt"
+for mode in $MODES; do : > "$WORK/traced-$mode.txt"; done
 i=0
 cd "$WORK"
 while [ "$i" -lt "$RUNS" ]; do
   /usr/bin/time -f "%e" -o "$WORK/t" $MPIRUN $CMD > plain.out 2>&1
   cat "$WORK/t" >> "$WORK/plain.txt"
-  /usr/bin/time -f "%e" -o "$WORK/t" "$CAUSEWAY" trace -o "$WORK/trace" -- \
-    $MPIRUN $CMD > traced.out 2> trace.out
-  cat "$WORK/t" >> "$WORK/traced.txt"
+  for mode in $MODES; do
+    /usr/bin/time -f "%e" -o "$WORK/t" "$CAUSEWAY" trace --callpaths "$mode" -o "$WORK/trace" -- \
+      $MPIRUN $CMD > "traced-$mode.out" 2> "trace-$mode.out"
+    cat "$WORK/t" >> "$WORK/traced-$mode.txt"
+  done
   i=$((i + 1))
 done
-EVENTS=$(sed -n 's/.* ranks, \([0-9]*\) events.*/\1/p' trace.out)
-SAME="not compared (the program prints no result line)"
-if [ -n "$RESULT" ]; then
-  if [ "$(grep -- "$RESULT" plain.out)" = "$(grep -- "$RESULT" traced.out)" ] &&
-    grep -q -- "$RESULT" plain.out; then
-    SAME="yes: $(grep -- "$RESULT" plain.out | tail -1 | tr -s ' ')"
-  else
-    SAME="NO"
-  fi
-fi
 P=$(median < "$WORK/plain.txt"); PF=$(fastest < "$WORK/plain.txt")
-T=$(median < "$WORK/traced.txt"); TF=$(fastest < "$WORK/traced.txt")
-awk -v p="$P" -v pf="$PF" -v t="$T" -v tf="$TF" -v e="$EVENTS" -v r="$RUNS" -v n="$RANKS" \
-  -v name="$NAME" -v same="$SAME" 'BEGIN {
+awk -v p="$P" -v pf="$PF" -v r="$RUNS" -v n="$RANKS" -v name="$NAME" 'BEGIN {
   printf "%s, %d ranks; median (fastest) of %d runs\n", name, n, r
-  printf "  without tracing   %7.2f s (%.2f)\n", p, pf
-  printf "  causeway trace    %7.2f s (%.2f), %d events, including writing OTF2\n", t, tf, e
-  printf "overhead: %.1f %% of the median runtime (fastest: %.1f %%)\n", 100 * (t - p) / p, 100 * (tf - pf) / pf
-  printf "same result traced: %s\n", same
+  printf "  without tracing                %7.2f s (%.2f)\n", p, pf
 }'
+for mode in $MODES; do
+  EVENTS=$(sed -n 's/.* ranks, \([0-9]*\) events.*/\1/p' "trace-$mode.out")
+  SAMPLES=$(sed -n 's/.* \([0-9]*\) stack samples.*/\1/p' "trace-$mode.out")
+  SAME="not compared (the program prints no result line)"
+  if [ -n "$RESULT" ]; then
+    if [ "$(grep -- "$RESULT" plain.out)" = "$(grep -- "$RESULT" "traced-$mode.out")" ] &&
+      grep -q -- "$RESULT" plain.out; then
+      SAME="yes: $(grep -- "$RESULT" plain.out | tail -1 | tr -s ' ')"
+    else
+      SAME="NO"
+    fi
+  fi
+  T=$(median < "$WORK/traced-$mode.txt"); TF=$(fastest < "$WORK/traced-$mode.txt")
+  awk -v p="$P" -v pf="$PF" -v t="$T" -v tf="$TF" -v e="$EVENTS" -v s="${SAMPLES:-0}" \
+    -v mode="$mode" -v same="$SAME" 'BEGIN {
+    printf "  --callpaths %-8s %7.2f s (%.2f), %d events, %d samples, including writing OTF2\n", mode, t, tf, e, s
+    printf "    overhead: %.1f %% of the median runtime (fastest: %.1f %%); same result: %s\n", 100 * (t - p) / p, 100 * (tf - pf) / pf, same
+  }'
+done

@@ -419,6 +419,19 @@ class TraceSubcommand final : public Subcommand {
         "  %llu buffer flushes took %.3f s in all ranks together (%.2f%% of the run per rank)\n",
         static_cast<unsigned long long>(s.flushes), flush_s,
         s.ranks > 0 && seconds > 0 ? 100.0 * flush_s / s.ranks / seconds : 0.0);
+    if (s.samples > 0) {
+      std::fprintf(
+          stderr, "  %llu stack samples of the computation, %.1f us each",
+          static_cast<unsigned long long>(s.samples),
+          static_cast<double>(s.sample_nanoseconds) * 1e-3 / static_cast<double>(s.samples));
+      if (s.lost_samples > 0) {
+        std::fprintf(stderr,
+                     " (%llu dropped: a computation between two calls took more samples "
+                     "than a thread buffers; its time went to the samples kept)",
+                     static_cast<unsigned long long>(s.lost_samples));
+      }
+      std::fprintf(stderr, "\n");
+    }
     for (const measure::RankEnding& e : s.endings) {
       std::fprintf(stderr, "  rank %d ended early (%s): its events up to then are in the trace\n",
                    e.rank, e.how.c_str());

@@ -47,7 +47,19 @@ std::vector<double> Report::PerCallpath(MetricId metric) const {
 }
 
 std::string Report::CallpathLabel(uint32_t callpath) const {
-  std::string label = CallpathName(callpath);
+  // A walked call path can be dozens of functions deep: the text keeps its root and its
+  // innermost kLabelTail regions, which say where the call is.
+  constexpr size_t kLabelTail = 4;
+  std::vector<uint32_t> chain;
+  for (std::optional<uint32_t> c = callpath; c && *c < callpaths.size(); c = callpaths[*c].parent)
+    chain.push_back(*c);
+  std::string label;
+  if (chain.size() <= kLabelTail + 2) {
+    label = CallpathName(callpath);
+  } else {
+    label = callpaths[chain.back()].region + "/...";
+    for (size_t k = kLabelTail; k-- > 0;) label += "/" + callpaths[chain[k]].region;
+  }
   if (callpath >= callpaths.size() || callpaths[callpath].line == 0) return label;
   const Callpath& c = callpaths[callpath];
   const size_t slash = c.file.rfind('/');

@@ -181,7 +181,8 @@ struct Report {
   // "main/foo/MPI_Send".
   std::string CallpathName(uint32_t callpath) const;
   // The name with the call site where it is known: "main/step/exchange/MPI_Sendrecv
-  // (nested_compute.c:31)", for the text a person reads.
+  // (nested_compute.c:31)", for the text a person reads; a path deeper than six regions keeps
+  // its root and its innermost four ("main/.../a/b/c/MPI_Send").
   std::string CallpathLabel(uint32_t callpath) const;
   // "rank 3" for a process's master location, else "rank 3 / OMP thread 1" or the name.
   std::string LocationLabel(uint32_t location) const;

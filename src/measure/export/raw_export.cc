@@ -432,6 +432,9 @@ void ExportRank(int r, const ExportInputs& in, otf2_writer::ArchiveWriter& archi
   summary.reused_thread_slots += d.reused_thread_slots;
   summary.flushes += d.flushes;
   summary.flush_nanoseconds += d.flush_ns;
+  summary.samples += d.samples_taken;
+  summary.lost_samples += d.samples_lost;
+  summary.sample_nanoseconds += d.samples_ns;
   summary.lost |= d.lost;
   summary.problems.insert(summary.problems.end(), d.problems.begin(), d.problems.end());
   const RankIds& ids = in.ids.ranks[static_cast<size_t>(r)];

@@ -42,8 +42,11 @@ struct ExportSummary {
                                     // regions still open at MPI_Finalize (closed there)
   uint64_t flushes = 0;             // buffer flushes while the program ran, all ranks
   uint64_t flush_nanoseconds = 0;
-  bool lost = false;             // a rank failed to write its buffer
-  uint64_t invalid_records = 0;  // records of unknown kind or undefined region, left out
+  uint64_t samples = 0;             // stack samples of the computation (--callpaths sampled)
+  uint64_t lost_samples = 0;        // dropped: a thread's buffer was full between two calls
+  uint64_t sample_nanoseconds = 0;  // what taking and writing them cost, all ranks
+  bool lost = false;                // a rank failed to write its buffer
+  uint64_t invalid_records = 0;     // records of unknown kind or undefined region, left out
   // Functions of walked call paths that no symbol names (shown as module+offset), by module.
   std::map<std::string, std::set<std::string>> unnamed_functions;
   std::vector<std::string> problems;  // damaged or missing files, and what was done about them

@@ -97,6 +97,9 @@ inline constexpr uint32_t kNoRank = 0xFFFFFFFFu;
 //   frame ID PARENT PC                     a calling-context node (causeway trace --callpaths):
 //                                          the return address PC (hex) under the node PARENT
 //                                          (0: the outermost frame); ids count from 1
+//   samples TAKEN LOST NS                  stack samples the rank's threads took, those
+//                                          dropped because a thread's buffer was full, and the
+//                                          nanoseconds taking and writing them cost
 //   walks TRUNCATED CUT_SHORT              walks deeper than the depth kept, and paths that
 //                                          ended early because the rank's tree was full
 //   unbalanced_regions N

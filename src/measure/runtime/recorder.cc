@@ -557,6 +557,7 @@ void Finalizing(uint32_t region) {
   s.finished = true;
   CloseThreadLogs();
   SaveMemoryMap(s.dir, s.rank);  // with the libraries loaded since the start
+  if (const std::string samples = SamplesLine(); !samples.empty()) s.log.Define(samples);
   if (s.unbalanced_regions > 0)
     s.log.Define("unbalanced_regions " + std::to_string(s.unbalanced_regions));
   if (s.reused_thread_slots > 0)

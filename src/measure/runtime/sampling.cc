@@ -11,9 +11,11 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 
 #include "measure/runtime/hooks.h"
 #include "measure/runtime/recorder.h"
+#include "measure/runtime/timer.h"
 
 namespace cw::measure::hook {
 namespace {
@@ -21,6 +23,10 @@ namespace {
 struct SamplingSettings {
   bool on = false;
   uint64_t interval_ns = kDefaultSamplingNs;
+  // Over the threads whose sampling stopped: samples taken, and dropped (their buffer was full).
+  std::atomic<uint64_t> taken{0};
+  std::atomic<uint64_t> lost{0};
+  std::atomic<uint64_t> cost_ns{0};
 };
 
 SamplingSettings& Settings() {
@@ -64,6 +70,7 @@ void OnSample(int, siginfo_t*, void* context) {
   ThreadState* t = CurrentThread();
   if (t == nullptr || t->samples == nullptr || t->busy != 0) return;
   const int saved_errno = errno;
+  const uint64_t start = MonotonicNow();
   SampleBuffer& b = *t->samples;
   ++b.taken;
   const uint32_t n = b.count;
@@ -75,6 +82,7 @@ void OnSample(int, siginfo_t*, void* context) {
     slot.depth = FromInterruptedFrame(slot.pcs, WalkForSample(slot.pcs), InterruptedPc(context));
     if (!(n > 0 && SameWalk(b.slots[n - 1], slot.pcs, slot.depth))) b.count = n + 1;
   }
+  b.cost_ns += MonotonicNow() - start;
   errno = saved_errno;
 }
 
@@ -130,11 +138,23 @@ void StopThreadSampling(ThreadState& t) {
   if (!t.sampling) return;
   t.sampling = false;
   timer_delete(t.sampling_timer);
+  SamplingSettings& s = Settings();
+  s.taken.fetch_add(t.samples->taken, std::memory_order_relaxed);
+  s.lost.fetch_add(t.samples->lost, std::memory_order_relaxed);
+  s.cost_ns.fetch_add(t.samples->cost_ns, std::memory_order_relaxed);
+}
+
+std::string SamplesLine() {
+  const SamplingSettings& s = Settings();
+  if (!s.on) return "";
+  return "samples " + std::to_string(s.taken.load()) + " " + std::to_string(s.lost.load()) + " " +
+         std::to_string(s.cost_ns.load());
 }
 
 void DrainSamples(ThreadState& t) {
   if (t.samples == nullptr || t.samples->count == 0) return;
   SamplingPause pause(t);
+  const uint64_t start = MonotonicNow();
   SampleBuffer& b = *t.samples;
   EventLog& log = *t.log;
   for (uint32_t i = 0; i < b.count; ++i) {
@@ -145,6 +165,7 @@ void DrainSamples(ThreadState& t) {
         RawEvent{std::max(slot.time, log.last_time()), RawKind::kSample, 0, 0, node, 0, 0, 0, 0});
   }
   b.count = 0;
+  b.cost_ns += MonotonicNow() - start;
 }
 
 // The counter is only read by a signal handler on the same thread: a compiler fence keeps the

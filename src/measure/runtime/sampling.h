@@ -15,6 +15,7 @@
 #include <atomic>
 #include <csignal>
 #include <cstdint>
+#include <string>
 
 #include "measure/runtime/calling_contexts.h"
 
@@ -33,7 +34,8 @@ struct SampleBuffer {
   };
   volatile uint32_t count = 0;
   uint64_t taken = 0;
-  uint64_t lost = 0;  // the buffer was full
+  uint64_t lost = 0;     // the buffer was full
+  uint64_t cost_ns = 0;  // spent in the handler and in writing the samples
   Slot slots[kSampleSlots];
 };
 
@@ -45,6 +47,10 @@ void StartSamplingProcess();
 // calling thread's sampling.
 void StartThreadSampling(ThreadState& t);
 void StopThreadSampling(ThreadState& t);
+
+// "samples TAKEN LOST NANOSECONDS" for the rank's definitions: what the threads whose sampling
+// stopped took, dropped and spent on them; empty when sampling is off.
+std::string SamplesLine();
 
 // Writes the thread's buffered samples into its log.
 void DrainSamples(ThreadState& t);

@@ -141,6 +141,10 @@ bool ParseWalks(Words& words, RankDefs& d) {
   return static_cast<bool>(words >> d.walks_truncated >> d.walks_cut_short);
 }
 
+bool ParseSamples(Words& words, RankDefs& d) {
+  return static_cast<bool>(words >> d.samples_taken >> d.samples_lost >> d.samples_ns);
+}
+
 bool ParseThread(Words& words, RankDefs& d) {
   int index = 0;
   if (!(words >> index) || index <= 0 || index >= kMaxThreads) return false;
@@ -206,6 +210,7 @@ bool ParseLine(const std::string& key, const std::string& line, Words& words, Ra
                                                          {"thread", ParseThread},
                                                          {"frame", ParseFrame},
                                                          {"walks", ParseWalks},
+                                                         {"samples", ParseSamples},
                                                          {"thread_end", ParseThreadEnd}};
   auto parser = kParsers.find(key);
   if (parser != kParsers.end()) return parser->second(words, d);
