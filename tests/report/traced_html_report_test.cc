@@ -1,6 +1,6 @@
 // report.html of traced programs draws in a real browser: an MPI program (a Late Sender on 2
-// ranks), one that reads and writes a file with MPI-IO, and an OpenSHMEM one (its barriers,
-// locks and waits for a value on 3 PEs).
+// ranks), one that reads and writes a file with MPI-IO, one with walked call paths, and an
+// OpenSHMEM one (its barriers, locks and waits for a value on 3 PEs).
 #include <gtest/gtest.h>
 
 #include "tests/common/browser_check.h"
@@ -26,6 +26,16 @@ TEST(TracedHtmlReportTest, MpiIoProgramShowsItsFileIo) {
   EXPECT_NE(page.dom.find("<dt>File I/O</dt><dd>14 reads, 16 writes on 1 file: 3.5 KiB read, "
                           "4.0 KiB written</dd>"),
             std::string::npos);
+}
+
+// A program traced with walked call paths (tests/programs/callpaths/nested_compute.c, -g): the
+// browser's call tree shows the program's functions, each with the line that calls it.
+TEST(TracedHtmlReportTest, WalkedCallPathsShowTheirCallSites) {
+  const std::string dir = TraceProgram("nested_compute", 2, "2");
+  Analysis a = AnalyzeFile(dir + "/traces.otf2");
+  const LoadedPage page = ExpectReportDrawn(a, "nested_compute-program", /*expect_waits=*/true);
+  EXPECT_NE(page.dom.find("exchange (nested_compute.c:37)"), std::string::npos);
+  EXPECT_NE(page.dom.find("MPI_Sendrecv (nested_compute.c:31)"), std::string::npos);
 }
 
 #ifdef CW_HAVE_SHMEM_PROGRAMS

@@ -273,5 +273,18 @@ TEST(TagProgramsTest, CollectivesLinkRootsAndListMembers) {
   ExpectSameGraphs(tag, Offline("tag_collectives", 3));
 }
 
+// A program without instrumentation (tests/programs/callpaths/nested_compute.c): online, the
+// stack walk of libcauseway-tag.so names the call paths; offline, the trace's walked call paths
+// (causeway trace --callpaths, with samples) do. Both give the exchange at
+// main/step/exchange/MPI_Sendrecv, and the graphs agree.
+TEST(TagProgramsTest, WalkedCallPathsAgreeOnlineAndOffline) {
+  const json tag = Online("nested_compute", 2, "2");
+  for (int rank : {0, 1}) {
+    const TagProcess p(tag, rank);
+    EXPECT_EQ(p.NodesAt("main/step/exchange/MPI_Sendrecv").size(), 1u) << rank;
+  }
+  ExpectSameGraphs(tag, Offline("nested_compute", 2, "2"));
+}
+
 }  // namespace
 }  // namespace cw::test

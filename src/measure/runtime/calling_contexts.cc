@@ -92,10 +92,10 @@ uint32_t WalkedContext(ThreadState& t, uint32_t skip) {
   return InternWalk(t, walked + skip, n - skip);
 }
 
-uint32_t WalkForSample(uintptr_t* pcs) {
+uint32_t WalkForSample(uintptr_t* pcs, uint32_t capacity) {
   ContextTree& tree = Tree();
   if (tree.walker == nullptr) return 0;
-  return tree.walker->Walk(pcs, tree.max_depth);
+  return tree.walker->Walk(pcs, capacity < tree.max_depth ? capacity : tree.max_depth);
 }
 
 uint32_t InternWalk(ThreadState& t, const uintptr_t* innermost_first, uint32_t depth) {

@@ -47,9 +47,9 @@ bool WalkingCalls();
 // own frame is its region).
 uint32_t WalkedContext(ThreadState& t, uint32_t skip = 0);
 
-// A walk of the calling thread's stack for a sample (async-signal-safe): up to the depth kept,
-// innermost first; returns how many.
-uint32_t WalkForSample(uintptr_t* pcs);
+// A walk of the calling thread's stack for a sample (async-signal-safe): up to the depth kept
+// and `capacity`, innermost first; returns how many.
+uint32_t WalkForSample(uintptr_t* pcs, uint32_t capacity);
 
 // The node of a walk (`depth` return addresses, innermost first), interning what is new.
 uint32_t InternWalk(ThreadState& t, const uintptr_t* innermost_first, uint32_t depth);

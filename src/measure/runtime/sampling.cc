@@ -1,5 +1,6 @@
 #include "measure/runtime/sampling.h"
 
+#include <link.h>
 #include <signal.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -10,6 +11,7 @@
 #include <atomic>
 #include <cerrno>
 #include <cstdlib>
+#include <cstdint>
 #include <cstring>
 #include <string>
 
@@ -20,6 +22,35 @@
 namespace cw::measure::hook {
 namespace {
 
+// Code where a sample must not walk: the dynamic loader and the C++ unwinder hold the loader's
+// lock that a stack walk takes (dl_iterate_phdr) to find unwind tables.
+struct Range {
+  uintptr_t begin = 0;
+  uintptr_t end = 0;
+  bool Holds(uintptr_t pc) const { return pc >= begin && pc < end; }
+};
+constexpr int kUnsafeModules = 2;
+
+int FindUnsafeModules(struct dl_phdr_info* info, size_t, void* data) {
+  auto* ranges = static_cast<Range*>(data);
+  const char* name = info->dlpi_name != nullptr ? info->dlpi_name : "";
+  const char* base = std::strrchr(name, '/');
+  base = base != nullptr ? base + 1 : name;
+  int which = -1;
+  if (std::strncmp(base, "ld-linux", 8) == 0) which = 0;
+  if (std::strncmp(base, "libgcc_s", 8) == 0) which = 1;
+  if (which < 0) return 0;
+  Range r{UINTPTR_MAX, 0};
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+    if (ph.p_type != PT_LOAD) continue;
+    r.begin = std::min<uintptr_t>(r.begin, info->dlpi_addr + ph.p_vaddr);
+    r.end = std::max<uintptr_t>(r.end, info->dlpi_addr + ph.p_vaddr + ph.p_memsz);
+  }
+  if (r.end > r.begin) ranges[which] = r;
+  return 0;
+}
+
 struct SamplingSettings {
   bool on = false;
   uint64_t interval_ns = kDefaultSamplingNs;
@@ -27,6 +58,7 @@ struct SamplingSettings {
   std::atomic<uint64_t> taken{0};
   std::atomic<uint64_t> lost{0};
   std::atomic<uint64_t> cost_ns{0};
+  Range unsafe[kUnsafeModules];
 };
 
 SamplingSettings& Settings() {
@@ -77,9 +109,16 @@ void OnSample(int, siginfo_t*, void* context) {
   if (n == kSampleSlots) {
     ++b.lost;
   } else {
+    const uintptr_t interrupted = InterruptedPc(context);
+    for (const Range& r : Settings().unsafe) {
+      if (r.Holds(interrupted)) {
+        errno = saved_errno;
+        return;
+      }
+    }
     SampleBuffer::Slot& slot = b.slots[n];
     slot.time = Now();
-    slot.depth = FromInterruptedFrame(slot.pcs, WalkForSample(slot.pcs), InterruptedPc(context));
+    slot.depth = FromInterruptedFrame(slot.pcs, WalkForSample(slot.pcs, kMaxSampleDepth), interrupted);
     if (!(n > 0 && SameWalk(b.slots[n - 1], slot.pcs, slot.depth))) b.count = n + 1;
   }
   b.cost_ns += MonotonicNow() - start;
@@ -107,6 +146,7 @@ void StartSamplingProcess() {
     s.on = false;
     return;
   }
+  dl_iterate_phdr(FindUnsafeModules, s.unsafe);
   struct sigaction action {};
   action.sa_sigaction = OnSample;
   action.sa_flags = SA_SIGINFO | SA_RESTART;

@@ -5,7 +5,8 @@
 // to that thread alone): it fires only while the thread runs, so that a thread blocked or
 // asleep is never interrupted (a sleep cut short would change the program) and the samples fall
 // in proportion to the computation. The handler does what is safe in a signal handler: inside
-// a recorded call, or while the recorder works on the thread, it does nothing; otherwise it
+// a recorded call, while the recorder works on the thread, or in the dynamic loader or the C++
+// unwinder (whose lock a walk would take again), it does nothing; otherwise it
 // stamps the time and walks the stack into the thread's preallocated buffer, skipping a walk
 // equal to the one before. The next recorded call (or region, or the end) writes the buffered
 // samples as kSample records with their calling-context nodes (calling_contexts.h), in time
@@ -23,14 +24,17 @@ namespace cw::measure::hook {
 
 struct ThreadState;
 
+// A thread buffers up to kSampleSlots samples between two recorded calls (consecutive equal
+// walks take one), each of at most kMaxSampleDepth frames (the innermost): 256 KiB a thread.
 inline constexpr uint32_t kSampleSlots = 256;
+inline constexpr uint32_t kMaxSampleDepth = 128;
 inline constexpr uint64_t kDefaultSamplingNs = 2'000'000;  // 2 ms of the thread's CPU time
 
 struct SampleBuffer {
   struct Slot {
     uint64_t time;
     uint32_t depth;
-    uintptr_t pcs[kMaxWalkDepth];  // innermost first
+    uintptr_t pcs[kMaxSampleDepth];  // innermost first
   };
   volatile uint32_t count = 0;
   uint64_t taken = 0;

@@ -35,8 +35,9 @@ int FindModule(struct dl_phdr_info* info, size_t, void* data) {
 
 void Marker() {}
 
-// The most return addresses one walk asks for (what a caller's buffer may hold beyond).
-constexpr int kRawCapacity = 1024;
+// The most return addresses one walk asks for (what a caller's buffer may hold beyond): on the
+// stack of the walking thread, a signal handler's included.
+constexpr int kRawCapacity = 544;
 
 }  // namespace
 

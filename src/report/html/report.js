@@ -173,10 +173,13 @@
     const unit = B.metrics[state.metric].unit;
     function add(into, c, depth) {
       if (inclusive[c] === 0) return;
-      const li = item(into, B.callpaths[c][0], value(per[c], unit), per[c] / total,
-                      c === state.callpath,
+      // Walked call paths with debug information say where they are called from.
+      const site = B.callpaths[c][2];
+      const li = item(into, B.callpaths[c][0] + (site ? ' (' + site + ')' : ''),
+                      value(per[c], unit), per[c] / total, c === state.callpath,
                       function (e) { e.stopPropagation(); state.callpath = c; renderBrowser(); },
-                      'inclusive: ' + value(inclusive[c], unit));
+                      'inclusive: ' + value(inclusive[c], unit) +
+                          (site ? '; called at ' + site : ''));
       const kids = callTree.children[c].filter(function (k) { return inclusive[k] > 0; });
       if (kids.length && depth < 64) {
         const sub = element('ul', undefined, 'tree');

@@ -195,7 +195,14 @@ json Browser(const Report& r) {
   }
   json callpaths = json::array();
   for (const Callpath& c : r.callpaths) {
-    callpaths.push_back({c.region, c.parent ? static_cast<int64_t>(*c.parent) : -1});
+    // [region, parent, call site ("file.c:31", "" where unknown)]
+    std::string site;
+    if (c.line != 0) {
+      const size_t slash = c.file.rfind('/');
+      site = c.file.substr(slash == std::string::npos ? 0 : slash + 1) + ":" +
+             std::to_string(c.line);
+    }
+    callpaths.push_back({c.region, c.parent ? static_cast<int64_t>(*c.parent) : -1, site});
   }
   json locations = json::array();
   for (const Location& l : r.locations) {
