@@ -10,8 +10,8 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
-#include <cstdlib>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -118,7 +118,8 @@ void OnSample(int, siginfo_t*, void* context) {
     }
     SampleBuffer::Slot& slot = b.slots[n];
     slot.time = Now();
-    slot.depth = FromInterruptedFrame(slot.pcs, WalkForSample(slot.pcs, kMaxSampleDepth), interrupted);
+    slot.depth =
+        FromInterruptedFrame(slot.pcs, WalkForSample(slot.pcs, kMaxSampleDepth), interrupted);
     if (!(n > 0 && SameWalk(b.slots[n - 1], slot.pcs, slot.depth))) b.count = n + 1;
   }
   b.cost_ns += MonotonicNow() - start;

@@ -199,8 +199,8 @@ json Browser(const Report& r) {
     std::string site;
     if (c.line != 0) {
       const size_t slash = c.file.rfind('/');
-      site = c.file.substr(slash == std::string::npos ? 0 : slash + 1) + ":" +
-             std::to_string(c.line);
+      site =
+          c.file.substr(slash == std::string::npos ? 0 : slash + 1) + ":" + std::to_string(c.line);
     }
     callpaths.push_back({c.region, c.parent ? static_cast<int64_t>(*c.parent) : -1, site});
   }
