@@ -225,8 +225,11 @@ class TraceSubcommand final : public Subcommand {
                        "exit status " +
                            std::to_string(exit_status) + ")");
     }
+    const auto exported = std::chrono::steady_clock::now();
     CW_ASSIGN_OR_RETURN(measure::ExportSummary summary, measure::ExportRawTrace(dir.string()));
-    Print(summary, seconds, exit_status);
+    const double export_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - exported).count();
+    Print(summary, seconds, exit_status, export_seconds);
     if (!keep_raw_ && !summary.lost) fs::remove_all(dir / "raw", ec);
     return OkStatus();
   }
@@ -406,19 +409,25 @@ class TraceSubcommand final : public Subcommand {
     return 1;
   }
 
-  static void Print(const measure::ExportSummary& s, double seconds, int exit_status) {
+  static void Print(const measure::ExportSummary& s, double seconds, int exit_status,
+                    double export_seconds) {
     std::fprintf(stderr, "Trace written to %s\n", s.anchor.c_str());
-    std::fprintf(
-        stderr,
-        "  %u ranks, %llu events, %.1f MB recorded; the command ran %.3f s (exit status %d)\n",
-        s.ranks, static_cast<unsigned long long>(s.events), static_cast<double>(s.raw_bytes) / 1e6,
-        seconds, exit_status);
+    std::fprintf(stderr,
+                 "  %u ranks, %llu events, %.1f MB recorded; the command ran %.3f s (exit status "
+                 "%d); writing OTF2 took %.3f s\n",
+                 s.ranks, static_cast<unsigned long long>(s.events),
+                 static_cast<double>(s.raw_bytes) / 1e6, seconds, exit_status, export_seconds);
     const double flush_s = static_cast<double>(s.flush_nanoseconds) * 1e-9;
     std::fprintf(
         stderr,
         "  %llu buffer flushes took %.3f s in all ranks together (%.2f%% of the run per rank)\n",
         static_cast<unsigned long long>(s.flushes), flush_s,
         s.ranks > 0 && seconds > 0 ? 100.0 * flush_s / s.ranks / seconds : 0.0);
+    if (s.walks > 0) {
+      std::fprintf(stderr, "  %llu stack walks at calls, %.0f ns each\n",
+                   static_cast<unsigned long long>(s.walks),
+                   static_cast<double>(s.walk_nanoseconds) / static_cast<double>(s.walks));
+    }
     if (s.samples > 0) {
       std::fprintf(
           stderr, "  %llu stack samples of the computation, %.1f us each",

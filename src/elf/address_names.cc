@@ -107,6 +107,15 @@ FrameName AddressNames::Name(uint64_t return_address) const {
   return result;
 }
 
+std::string AddressNames::Module(uint64_t return_address) const {
+  auto next = std::upper_bound(mappings_.begin(), mappings_.end(), return_address,
+                               [](uint64_t a, const Mapping& m) { return a < m.begin; });
+  if (next == mappings_.begin() || return_address >= std::prev(next)->end) return "";
+  const std::string& path = std::prev(next)->path;
+  const size_t slash = path.rfind('/');
+  return path.substr(slash == std::string::npos ? 0 : slash + 1);
+}
+
 FrameSource AddressNames::Source(uint64_t return_address) const {
   FrameSource source;
   auto next = std::upper_bound(mappings_.begin(), mappings_.end(), return_address,

@@ -54,6 +54,9 @@ class AddressNames {
   AddressNames(const std::string& maps, ModuleCache& modules);
   // A stripped file's functions are named from its separate debug file (debug_info.h).
   FrameName Name(uint64_t return_address) const;
+  // The file's name ("libc.so.6") of the mapping holding the address, empty if unmapped: no
+  // symbol table read, for frames whose module says enough.
+  std::string Module(uint64_t return_address) const;
   FrameSource Source(uint64_t return_address) const;
   size_t mappings() const { return mappings_.size(); }
 

@@ -2,8 +2,8 @@
  * each exchange 100 messages with the thread of the same number on the other rank (tag = the
  * thread's number, receives from MPI_ANY_SOURCE), then thread 1 of each rank sends one message
  * to its own rank, which thread 0 receives. Rank 0's thread 0 computes 100 ms before its first
- * send, so rank 1's thread 0 waits that long in its first receive (a Late Sender on a thread's
- * location). Then thread 1 of each rank calls MPI_Allreduce 5 times, rank 0's after another
+ * send (after a message from rank 1's thread 0 that it is ready), so rank 1's thread 0 waits
+ * that long in its first receive (a Late Sender on a thread's location). Then thread 1 of each rank calls MPI_Allreduce 5 times, rank 0's after another
  * 100 ms (Wait at N x N on rank 1's thread); the main threads make only the final barrier.
  * Last, a new thread of rank 0 sends 10 messages that rank 1's main thread receives. Prints the
  * sums received. */
@@ -25,7 +25,17 @@ static void Compute(double seconds) {
 static void* Exchange(void* arg) {
   const int me = (int)(long)arg;
   long sum = 0;
-  if (rank == 0 && me == 0) Compute(0.1);
+  if (me == 0) {
+    /* Rank 1's thread 0 says it is ready before rank 0's computes: the wait that follows is the
+     * 100 ms, however much later one rank's thread started than the other's. */
+    int ready = 0;
+    if (rank == 0) {
+      MPI_Recv(&ready, 1, MPI_INT, peer, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      Compute(0.1);
+    } else {
+      MPI_Send(&ready, 1, MPI_INT, peer, 99, MPI_COMM_WORLD);
+    }
+  }
   for (int i = 0; i < MESSAGES; ++i) {
     int out = 1000 * rank + 10 * me + i % 10, in = 0;
     if (rank == 0) {

@@ -453,6 +453,11 @@ void ExportRank(int r, const ExportInputs& in, otf2_writer::ArchiveWriter& archi
     return;
   }
   std::unique_ptr<WalkedPaths> walked = ReadWalkedPaths(r, d, in, summary);
+  double ns_per_tick = 1.0;  // the walks' time, in the rank's timer units
+  if (d.tsc && !TimerMap::Slope(d.calibration, &ns_per_tick)) ns_per_tick = 0;
+  summary.walks += d.walks;
+  summary.walk_nanoseconds +=
+      static_cast<uint64_t>(static_cast<double>(d.walk_ticks) * ns_per_tick);
   const RankContext rank{r,          ids.regions,   ids.comms,        ids.windows,
                          ids.groups, ids.files,     in.ids.world,     *timer_or,
                          clock,      in.attributes, in.shmem_regions, walked.get()};

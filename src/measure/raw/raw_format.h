@@ -100,8 +100,9 @@ inline constexpr uint32_t kNoRank = 0xFFFFFFFFu;
 //   samples TAKEN LOST NS                  stack samples the rank's threads took, those
 //                                          dropped because a thread's buffer was full, and the
 //                                          nanoseconds taking and writing them cost
-//   walks TRUNCATED CUT_SHORT              walks deeper than the depth kept, and paths that
-//                                          ended early because the rank's tree was full
+//   walks TRUNCATED CUT_SHORT COUNT TIME   walks deeper than the depth kept, paths that ended
+//                                          early because the rank's tree was full, and the
+//                                          walks at calls and the timer units they took
 //   unbalanced_regions N
 //   end EVENTS UNRECORDED FLUSHES FLUSH_NS ok|lost      after MPI_Finalize
 //   size_limit BYTES TIME                  the rank stopped recording at its share, BYTES, of

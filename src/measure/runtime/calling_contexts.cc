@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
@@ -38,6 +39,9 @@ struct ContextTree {
   uint32_t next = 1;
   uint64_t cut_short = 0;  // paths that ended early: the tree was full
   uint64_t truncated = 0;  // walks deeper than max_depth (their outermost frames are missing)
+  // The walks at calls of the threads counted so far, and the timer units they took.
+  std::atomic<uint64_t> walks{0};
+  std::atomic<uint64_t> ticks{0};
 };
 
 ContextTree& Tree() {
@@ -81,6 +85,7 @@ uint32_t WalkedContext(ThreadState& t, uint32_t skip) {
   if (!tree.walk || tree.walker == nullptr) return 0;
   if (t.index == 0 && !S().frames.empty()) return 0;
   SamplingPause pause(t);  // one walk at a time on a thread
+  const uint64_t start = Now();
   uintptr_t walked[kMaxWalkDepth + 2];
   const uint32_t capacity = tree.max_depth + skip;
   uint32_t n = tree.walker->Walk(walked, capacity + 1);
@@ -88,8 +93,17 @@ uint32_t WalkedContext(ThreadState& t, uint32_t skip) {
     ++tree.truncated;
     n = capacity;
   }
-  if (n <= skip) return 0;
-  return InternWalk(t, walked + skip, n - skip);
+  const uint32_t node = n > skip ? InternWalk(t, walked + skip, n - skip) : 0;
+  ++t.walk_cache.walks;
+  t.walk_cache.ticks += Now() - start;
+  return node;
+}
+
+void CountWalks(ThreadState& t) {
+  ContextTree& tree = Tree();
+  tree.walks.fetch_add(t.walk_cache.walks, std::memory_order_relaxed);
+  tree.ticks.fetch_add(t.walk_cache.ticks, std::memory_order_relaxed);
+  t.walk_cache.walks = t.walk_cache.ticks = 0;
 }
 
 uint32_t WalkForSample(uintptr_t* pcs, uint32_t capacity) {
@@ -145,9 +159,10 @@ void SaveMemoryMap(const std::string& dir, int rank) {
   }
   if (out >= 0) ::close(out);
   ::close(in);
-  if (tree.truncated > 0 || tree.cut_short > 0) {
+  if (tree.walks.load() > 0) {
     S().log.Define("walks " + std::to_string(tree.truncated) + " " +
-                   std::to_string(tree.cut_short));
+                   std::to_string(tree.cut_short) + " " + std::to_string(tree.walks.load()) + " " +
+                   std::to_string(tree.ticks.load()));
   }
 }
 

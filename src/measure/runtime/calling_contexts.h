@@ -28,6 +28,8 @@ inline constexpr uint32_t kMaxWalkDepth = 512;
 // What a thread keeps of its previous walk: its return addresses and their nodes, outermost
 // first.
 struct WalkCache {
+  uint64_t walks = 0;  // the thread's walks at calls, and the timer units they took
+  uint64_t ticks = 0;
   uint32_t depth = 0;
   uintptr_t pcs[kMaxWalkDepth];
   uint32_t nodes[kMaxWalkDepth];
@@ -53,6 +55,9 @@ uint32_t WalkForSample(uintptr_t* pcs, uint32_t capacity);
 
 // The node of a walk (`depth` return addresses, innermost first), interning what is new.
 uint32_t InternWalk(ThreadState& t, const uintptr_t* innermost_first, uint32_t depth);
+
+// Adds a thread's walks to the rank's count (when the thread ends, or at MPI_Finalize).
+void CountWalks(ThreadState& t);
 
 // Copies /proc/self/maps to the rank's maps file (at the start, and again at the end for the
 // libraries loaded since).

@@ -324,6 +324,7 @@ void OnThreadEnd(void* state) {
     if (!s.finished) s.free_thread_slots.push_back(t->index);
   }
   StopThreadSampling(*t);
+  CountWalks(*t);
   t_state = nullptr;
   delete t->samples;
   delete t;
@@ -556,6 +557,7 @@ void Finalizing(uint32_t region) {
   s.log.Append(RawEvent{program_end, RawKind::kLeave, 0, 0, kProgramRegion, 0, 0, 0, 0});
   s.finished = true;
   CloseThreadLogs();
+  CountWalks(*t_state);
   SaveMemoryMap(s.dir, s.rank);  // with the libraries loaded since the start
   if (const std::string samples = SamplesLine(); !samples.empty()) s.log.Define(samples);
   if (s.unbalanced_regions > 0)

@@ -138,7 +138,9 @@ bool ParseFrame(Words& words, RankDefs& d) {
 }
 
 bool ParseWalks(Words& words, RankDefs& d) {
-  return static_cast<bool>(words >> d.walks_truncated >> d.walks_cut_short);
+  if (!(words >> d.walks_truncated >> d.walks_cut_short)) return false;
+  words >> d.walks >> d.walk_ticks;  // (not in traces of the first version of walks)
+  return true;
 }
 
 bool ParseSamples(Words& words, RankDefs& d) {

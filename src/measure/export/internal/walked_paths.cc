@@ -46,7 +46,15 @@ WalkedPaths::WalkedPaths(const RankDefs& defs, const std::string& maps, elf::Mod
 
 const elf::FrameName& WalkedPaths::Name(uint64_t pc) {
   auto [it, inserted] = named_.try_emplace(pc);
-  if (inserted) it->second = names_.Name(pc);
+  if (!inserted) return it->second;
+  // The MPI library's, libc's and causeway's frames are left out whatever their function: their
+  // symbol tables (and libc's separate debug file, where installed) are not read.
+  if (std::string module = names_.Module(pc); IsRuntimeModule(module)) {
+    it->second.function = it->second.site = module;
+    it->second.module = std::move(module);
+    return it->second;
+  }
+  it->second = names_.Name(pc);
   return it->second;
 }
 
