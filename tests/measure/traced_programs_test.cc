@@ -382,8 +382,8 @@ TEST(TracedProgramsTest, FiltersNameMpiCallsWithoutRecordsTheAnalysisMatches) {
 // thread_messages.c: on each of 2 ranks, 2 threads exchange 100 messages each with their
 // counterparts on MPI_COMM_WORLD (receives from MPI_ANY_SOURCE), and one thread sends to its own
 // rank's other thread: 2 x 2 x 100 + 2 = 402 messages, then a thread of rank 0 sends 10 that
-// rank 1's main thread receives, and 1 that tells rank 0's thread 0 that rank 1's is ready; all
-// 413 matched although the communicator names only the main threads. Rank 0's first sending
+// rank 1's main thread receives, and 2 that tell rank 0's threads that rank 1's are ready; all
+// 414 matched although the communicator names only the main threads. Rank 0's first sending
 // thread computes 100 ms after that: the thread on rank 1 that receives from it waits that long.
 // Collectives that a thread other than the main one calls on MPI_COMM_WORLD are its process's too.
 TEST(TracedProgramsTest, MessagesOfThreadsSharingACommunicatorAreMatched) {
@@ -395,8 +395,9 @@ TEST(TracedProgramsTest, MessagesOfThreadsSharingACommunicatorAreMatched) {
   EXPECT_NE(output.find("rank 0: 100457 101455 0"), std::string::npos) << output;
   EXPECT_NE(output.find("rank 1: 458 1455 45"), std::string::npos) << output;
   const json report = Analyze(dir);
-  // 402, the 10 to rank 1's main thread, and rank 1's thread 0 telling rank 0's it is ready.
-  EXPECT_EQ(report["matching"]["messages"].get<uint64_t>(), 402u + 10u + 1u);
+  // 402, the 10 to rank 1's main thread, and rank 1's threads 0 and 1 telling rank 0's that they
+  // are ready.
+  EXPECT_EQ(report["matching"]["messages"].get<uint64_t>(), 402u + 10u + 2u);
   // The threads' 5 allreduces and the main threads' barrier: 6 complete instances, the first
   // allreduce with rank 1's thread waiting 100 ms for rank 0's.
   EXPECT_EQ(report["matching"]["collective_instances"].get<uint64_t>(), 6u);

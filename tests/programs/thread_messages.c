@@ -3,10 +3,10 @@
  * thread's number, receives from MPI_ANY_SOURCE), then thread 1 of each rank sends one message
  * to its own rank, which thread 0 receives. Rank 0's thread 0 computes 100 ms before its first
  * send (after a message from rank 1's thread 0 that it is ready), so rank 1's thread 0 waits
- * that long in its first receive (a Late Sender on a thread's location). Then thread 1 of each rank calls MPI_Allreduce 5 times, rank 0's after another
- * 100 ms (Wait at N x N on rank 1's thread); the main threads make only the final barrier.
- * Last, a new thread of rank 0 sends 10 messages that rank 1's main thread receives. Prints the
- * sums received. */
+ * that long in its first receive (a Late Sender on a thread's location). Then thread 1 of each
+ * rank calls MPI_Allreduce 5 times, rank 0's another 100 ms after rank 1's says it is ready (Wait
+ * at N x N on rank 1's thread); the main threads make only the final barrier. Last, a new thread of
+ * rank 0 sends 10 messages that rank 1's main thread receives. Prints the sums received. */
 #include <mpi.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -57,7 +57,13 @@ static void* Exchange(void* arg) {
   /* Collectives from a thread other than the main one: thread 1 of each rank, after rank 0's
    * computes another 100 ms, so that rank 1's thread 1 waits that long in the first. */
   if (me == 1) {
-    if (rank == 0) Compute(0.1);
+    int ready = 0; /* as for thread 0: the wait is the 100 ms, not the threads' skew */
+    if (rank == 0) {
+      MPI_Recv(&ready, 1, MPI_INT, peer, 98, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      Compute(0.1);
+    } else {
+      MPI_Send(&ready, 1, MPI_INT, peer, 98, MPI_COMM_WORLD);
+    }
     for (int k = 0; k < 5; ++k) {
       int total = 0;
       MPI_Allreduce(&rank, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
