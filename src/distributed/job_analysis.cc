@@ -119,11 +119,15 @@ comm::Bytes AnalysisShare(const trace::Trace& trace, const match::SyncGraph& gra
   }
   PutSpans(out, owned, trace::LocationSpans(trace));
   std::vector<trace::FileIoUse> file_io;
+  std::vector<trace::CallSiteUse> call_sites;
   for (uint32_t loc : owned) {
     std::vector<trace::FileIoUse> uses = trace::FileIoOf(trace, loc);
     file_io.insert(file_io.end(), uses.begin(), uses.end());
+    std::vector<trace::CallSiteUse> sites = trace::CallSiteUses(trace, loc);
+    call_sites.insert(call_sites.end(), sites.begin(), sites.end());
   }
   out.PutVector(file_io);
+  out.PutVector(call_sites);
   PutSeverities(out, owned, waitstates.severities);
   PutAnalysisInstances(out, waitstates.instances);
   out.PutVector(waitstates.instance_counts);
@@ -152,6 +156,8 @@ void AddShares(const std::vector<comm::Bytes>& shares, size_t instances_per_metr
     GetSpans(in, facts.spans);
     const std::vector<trace::FileIoUse> file_io = in.GetVector<trace::FileIoUse>();
     facts.file_io.insert(facts.file_io.end(), file_io.begin(), file_io.end());
+    const std::vector<trace::CallSiteUse> call_sites = in.GetVector<trace::CallSiteUse>();
+    facts.call_sites.insert(facts.call_sites.end(), call_sites.begin(), call_sites.end());
     GetSeverities(in, waitstates.severities);
     const std::vector<analysis::Instance> kept = GetAnalysisInstances(in);
     const std::vector<uint64_t> offered = in.GetVector<uint64_t>();

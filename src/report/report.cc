@@ -4,8 +4,6 @@
 #include <map>
 #include <tuple>
 
-#include "trace/call_sites.h"
-
 namespace cw::report {
 
 using analysis::MetricId;
@@ -190,6 +188,8 @@ TraceFacts TraceFactsOf(const trace::Trace& trace, const match::SyncGraph& graph
   for (uint32_t loc = 0; loc < trace.location_count(); ++loc) {
     std::vector<trace::FileIoUse> uses = trace::FileIoOf(trace, loc);
     facts.file_io.insert(facts.file_io.end(), uses.begin(), uses.end());
+    std::vector<trace::CallSiteUse> sites = trace::CallSiteUses(trace, loc);
+    facts.call_sites.insert(facts.call_sites.end(), sites.begin(), sites.end());
   }
   return facts;
 }
@@ -218,7 +218,8 @@ Report BuildReport(const trace::Trace& trace, const TraceFacts& facts,
     }
     r.locations.push_back(std::move(out));
   }
-  const std::vector<trace::CallSite> sites = trace::CallSites(trace);
+  const std::vector<trace::CallSite> sites =
+      trace::CallSites(facts.call_sites, trace.call_tree.size());
   for (uint32_t cp = 0; cp < trace.call_tree.size(); ++cp) {
     uint32_t parent = trace.call_tree.parent(cp);
     const uint32_t region = trace.call_tree.region(cp);

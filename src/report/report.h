@@ -21,6 +21,7 @@
 #include "clock/controlled_logical_clock.h"
 #include "match/sync_graph.h"
 #include "report/advice_section.h"
+#include "trace/call_sites.h"
 #include "trace/file_io.h"
 #include "trace/trace.h"
 
@@ -83,7 +84,8 @@ struct Callpath {
   // The generic operation type of its region (analysis/generic/construct_map.h).
   analysis::GenericType type = analysis::GenericType::kLocal;
   // Where it is called from, for walked call paths with debug information (trace/call_sites.h):
-  // the file and line of the (first) call, and how many distinct lines of the caller make it.
+  // the file and line of the call (of several, the one the trace defines first), and how many
+  // distinct lines of the caller make it.
   std::string file;
   uint32_t line = 0;
   uint32_t call_sites = 0;
@@ -194,8 +196,9 @@ struct Report {
 struct TraceFacts {
   std::vector<trace::LocationSpan> spans;  // every location
   match::MatchStats matching;
-  Diagnostics diagnostics;                // the reader's, then the matcher's
-  std::vector<trace::FileIoUse> file_io;  // every location's, in any order
+  Diagnostics diagnostics;                     // the reader's, then the matcher's
+  std::vector<trace::FileIoUse> file_io;       // every location's, in any order
+  std::vector<trace::CallSiteUse> call_sites;  // every location's, in any order
 };
 TraceFacts TraceFactsOf(const trace::Trace& trace, const match::SyncGraph& graph);
 

@@ -112,6 +112,8 @@ TEST(MpiAnalyzeTest, TracedPrograms) {
                                    "persistent_and_nonblocking_collectives");
   CheckJobsWriteOneProcessesReport(TraceProgram("rma_epochs", 3), "rma_epochs");
   CheckJobsWriteOneProcessesReport(TraceProgram("threads", 2), "threads");
+  // Walked call paths with their call sites (the ranks gather every location's).
+  CheckJobsWriteOneProcessesReport(TraceProgram("nested_compute", 2, "2"), "nested_compute");
 #ifdef CW_HAVE_SHMEM_PROGRAMS
   CheckJobsWriteOneProcessesReport(TraceShmemProgram("shmem_patterns", 3), "shmem_patterns");
 #endif

@@ -1,6 +1,6 @@
 ! The walked call paths of a Fortran program (`use mpi`), built with -O1 -g: module procedures,
 ! named module::procedure. In each of 4 steps, solver::step calls solver::prepare (a busy loop
-! in solver::smooth: 30 ms on rank 0, 5 ms on rank 1) and then solver::exchange, whose
+! in solver::smooth: 60 ms on rank 0, 10 ms on rank 1) and then solver::exchange, whose
 ! MPI_Sendrecv with the other rank is where rank 1 waits (2 ranks).
 module solver
   use mpi
@@ -21,9 +21,9 @@ contains
   subroutine prepare(rank)
     integer, intent(in) :: rank
     if (rank == 0) then
-      call smooth(30d0)
+      call smooth(60d0)
     else
-      call smooth(5d0)
+      call smooth(10d0)
     end if
   end subroutine
 

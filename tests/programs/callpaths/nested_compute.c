@@ -1,10 +1,10 @@
 /* A program of known structure for the walked call paths (causeway trace --callpaths): built
  * with -O1 -g and no instrumentation, its functions kept apart (noinline). In each of STEPS
- * steps every rank calls step(), which calls prepare() (a busy loop in smooth(): 30 ms on rank
- * 0, 5 ms on rank 1) and then exchange(), whose MPI_Sendrecv with the other rank is where rank
+ * steps every rank calls step(), which calls prepare() (a busy loop in smooth(): 60 ms on rank
+ * 0, 10 ms on rank 1) and then exchange(), whose MPI_Sendrecv with the other rank is where rank
  * 1 waits for rank 0: a Late Sender at main/step/exchange/MPI_Sendrecv, caused by the
- * computation of main/step/prepare/smooth on rank 0 (25 ms a step).
- * Usage: nested_compute [STEPS]; 2 ranks. */
+ * computation of main/step/prepare/smooth on rank 0 (50 ms a step: many samples' worth).
+ * Usage: nested_compute [STEPS]; 2 ranks. The tests check the lines below: keep them. */
 #include <mpi.h>
 #include <stdlib.h>
 #include <time.h>
@@ -25,7 +25,7 @@ __attribute__((noinline)) static void smooth(double ms) {
   sink = x;
 }
 
-__attribute__((noinline)) static void prepare(int rank) { smooth(rank == 0 ? 30.0 : 5.0); }
+__attribute__((noinline)) static void prepare(int rank) { smooth(rank == 0 ? 60.0 : 10.0); }
 
 __attribute__((noinline)) static void exchange(int rank, double* out, double* in) {
   MPI_Sendrecv(out, 8, MPI_DOUBLE, 1 - rank, 0, in, 8, MPI_DOUBLE, 1 - rank, 0, MPI_COMM_WORLD,
