@@ -68,7 +68,7 @@ struct FrameDef {
   uint32_t parent = 0;
   uint64_t pc = 0;
 };
-constexpr uint32_t kMaxFrameDefs = 1u << 22;
+constexpr uint32_t kMaxFrameDefs = 1u << 20;  // as the tracer bounds its tree (kMaxCallingContexts)
 
 enum class UserRegionRole : uint8_t { kRegion, kLoop, kIteration };
 
