@@ -38,7 +38,8 @@ struct ContextTree {
   std::unordered_map<NodeKey, uint32_t, NodeKeyHash> nodes;
   uint32_t next = 1;
   uint64_t cut_short = 0;  // paths that ended early: the tree was full
-  uint64_t truncated = 0;  // walks deeper than max_depth (their outermost frames are missing)
+  // Walks deeper than max_depth (their outermost frames are missing): counted by every thread.
+  std::atomic<uint64_t> truncated{0};
   // The walks at calls of the threads counted so far, and the timer units they took.
   std::atomic<uint64_t> walks{0};
   std::atomic<uint64_t> ticks{0};
@@ -90,7 +91,7 @@ uint32_t WalkedContext(ThreadState& t, uint32_t skip) {
   const uint32_t capacity = tree.max_depth + skip;
   uint32_t n = tree.walker->Walk(walked, capacity + 1);
   if (n > capacity) {
-    ++tree.truncated;
+    tree.truncated.fetch_add(1, std::memory_order_relaxed);
     n = capacity;
   }
   const uint32_t node = n > skip ? InternWalk(t, walked + skip, n - skip) : 0;
@@ -160,7 +161,7 @@ void SaveMemoryMap(const std::string& dir, int rank) {
   if (out >= 0) ::close(out);
   ::close(in);
   if (tree.walks.load() > 0) {
-    S().log.Define("walks " + std::to_string(tree.truncated) + " " +
+    S().log.Define("walks " + std::to_string(tree.truncated.load()) + " " +
                    std::to_string(tree.cut_short) + " " + std::to_string(tree.walks.load()) + " " +
                    std::to_string(tree.ticks.load()));
   }
