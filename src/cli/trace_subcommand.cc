@@ -135,7 +135,8 @@ class TraceSubcommand final : public Subcommand {
                    "OpenSHMEM call) or sampled (also what the program computes between calls, "
                    "from a stack sample every --sampling-interval of each thread's CPU time); "
                    "default sampled (or CAUSEWAY_CALLPATHS). Named after the run from the "
-                   "files' symbols");
+                   "files' symbols")
+        ->check(CLI::IsMember({"none", "calls", "sampled"}));
     app.add_option("--max-depth", max_depth_,
                    "the innermost frames a walk keeps (default 128; or CAUSEWAY_MAX_DEPTH)");
     app.add_option("--sampling-interval", sampling_interval_,
@@ -237,13 +238,7 @@ class TraceSubcommand final : public Subcommand {
  private:
   // --callpaths, --max-depth and --sampling-interval, as the environment the library reads.
   Status SetCallPathOptions() {
-    if (!callpaths_.empty()) {
-      if (callpaths_ != "none" && callpaths_ != "calls" && callpaths_ != "sampled") {
-        return MakeError(ErrorCode::kInvalidArgument,
-                         "--callpaths: none, calls or sampled, not " + callpaths_);
-      }
-      setenv("CAUSEWAY_CALLPATHS", callpaths_.c_str(), 1);
-    }
+    if (!callpaths_.empty()) setenv("CAUSEWAY_CALLPATHS", callpaths_.c_str(), 1);
     if (max_depth_ > 0) setenv("CAUSEWAY_MAX_DEPTH", std::to_string(max_depth_).c_str(), 1);
     if (!sampling_interval_.empty()) {
       Result<double> every =

@@ -14,6 +14,11 @@ const ElfModule& ModuleCache::Get(const std::string& path) {
   return it->second;
 }
 
+bool IsProgramStart(const FrameName& f) {
+  return f.function == "_start" || f.function.rfind("__libc_start", 0) == 0 ||
+         f.module.rfind("libc.so", 0) == 0 || f.module.rfind("libc-", 0) == 0;
+}
+
 const DebugInfo& ModuleCache::Debug(const std::string& path) {
   std::lock_guard<std::mutex> lock(mutex_);
   auto [it, inserted] = debug_.try_emplace(path);

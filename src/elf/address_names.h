@@ -43,6 +43,11 @@ struct FrameName {
   bool system = false;   // code the kernel maps ([vdso]): a system call's user-space part
 };
 
+// A frame of the C library's program or thread start (_start, __libc_start_main,
+// __libc_start_call_main, or any frame of libc itself, whose local symbols a stripped libc does
+// not name): what runs before main, the same for every call path.
+bool IsProgramStart(const FrameName& f);
+
 // Where a return address is in the source, from the debug information (empty without it).
 struct FrameSource {
   SourceLine call;      // the call that returns there

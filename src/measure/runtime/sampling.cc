@@ -1,6 +1,5 @@
 #include "measure/runtime/sampling.h"
 
-#include <link.h>
 #include <signal.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -18,38 +17,15 @@
 #include "measure/runtime/hooks.h"
 #include "measure/runtime/recorder.h"
 #include "measure/runtime/timer.h"
+#include "measure/stack_walk/stack_walker.h"
 
 namespace cw::measure::hook {
 namespace {
 
 // Code where a sample must not walk: the dynamic loader and the C++ unwinder hold the loader's
 // lock that a stack walk takes (dl_iterate_phdr) to find unwind tables.
-struct Range {
-  uintptr_t begin = 0;
-  uintptr_t end = 0;
-  bool Holds(uintptr_t pc) const { return pc >= begin && pc < end; }
-};
-constexpr int kUnsafeModules = 2;
-
-int FindUnsafeModules(struct dl_phdr_info* info, size_t, void* data) {
-  auto* ranges = static_cast<Range*>(data);
-  const char* name = info->dlpi_name != nullptr ? info->dlpi_name : "";
-  const char* base = std::strrchr(name, '/');
-  base = base != nullptr ? base + 1 : name;
-  int which = -1;
-  if (std::strncmp(base, "ld-linux", 8) == 0) which = 0;
-  if (std::strncmp(base, "libgcc_s", 8) == 0) which = 1;
-  if (which < 0) return 0;
-  Range r{UINTPTR_MAX, 0};
-  for (int i = 0; i < info->dlpi_phnum; ++i) {
-    const ElfW(Phdr)& ph = info->dlpi_phdr[i];
-    if (ph.p_type != PT_LOAD) continue;
-    r.begin = std::min<uintptr_t>(r.begin, info->dlpi_addr + ph.p_vaddr);
-    r.end = std::max<uintptr_t>(r.end, info->dlpi_addr + ph.p_vaddr + ph.p_memsz);
-  }
-  if (r.end > r.begin) ranges[which] = r;
-  return 0;
-}
+constexpr const char* kUnsafeModules[] = {"ld-linux", "libgcc_s"};
+constexpr size_t kUnsafeCount = sizeof kUnsafeModules / sizeof kUnsafeModules[0];
 
 struct SamplingSettings {
   bool on = false;
@@ -58,7 +34,7 @@ struct SamplingSettings {
   std::atomic<uint64_t> taken{0};
   std::atomic<uint64_t> lost{0};
   std::atomic<uint64_t> cost_ns{0};
-  Range unsafe[kUnsafeModules];
+  stack_walk::CodeRange unsafe[kUnsafeCount];
 };
 
 SamplingSettings& Settings() {
@@ -110,7 +86,7 @@ void OnSample(int, siginfo_t*, void* context) {
     ++b.lost;
   } else {
     const uintptr_t interrupted = InterruptedPc(context);
-    for (const Range& r : Settings().unsafe) {
+    for (const stack_walk::CodeRange& r : Settings().unsafe) {
       if (r.Holds(interrupted)) {
         errno = saved_errno;
         return;
@@ -147,7 +123,8 @@ void StartSamplingProcess() {
     s.on = false;
     return;
   }
-  dl_iterate_phdr(FindUnsafeModules, s.unsafe);
+  for (size_t i = 0; i < kUnsafeCount; ++i)
+    s.unsafe[i] = stack_walk::ModuleNamed(kUnsafeModules[i]);
   struct sigaction action {};
   action.sa_sigaction = OnSample;
   action.sa_flags = SA_SIGINFO | SA_RESTART;

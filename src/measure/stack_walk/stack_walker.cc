@@ -5,32 +5,37 @@
 #include <link.h>
 
 #include <algorithm>
+#include <cstring>
 
 namespace cw::measure::stack_walk {
 namespace {
 
-// The address range of the loaded module holding `address` (its PT_LOAD segments).
-struct Range {
-  uintptr_t address;
-  uintptr_t begin = 0;
-  uintptr_t end = 0;
+// What dl_iterate_phdr looks for: the module holding `address`, or (with `prefix`) the first
+// one whose file name begins with it.
+struct ModuleQuery {
+  uintptr_t address = 0;
+  const char* prefix = nullptr;
+  CodeRange found;
 };
 
 int FindModule(struct dl_phdr_info* info, size_t, void* data) {
-  Range* r = static_cast<Range*>(data);
-  uintptr_t begin = UINTPTR_MAX, end = 0;
+  auto* q = static_cast<ModuleQuery*>(data);
+  if (q->prefix != nullptr) {
+    const char* name = info->dlpi_name != nullptr ? info->dlpi_name : "";
+    const char* slash = std::strrchr(name, '/');
+    const char* base = slash != nullptr ? slash + 1 : name;
+    if (std::strncmp(base, q->prefix, std::strlen(q->prefix)) != 0) return 0;
+  }
+  CodeRange r{UINTPTR_MAX, 0};
   for (int i = 0; i < info->dlpi_phnum; ++i) {
     const ElfW(Phdr)& ph = info->dlpi_phdr[i];
     if (ph.p_type != PT_LOAD) continue;
-    begin = std::min<uintptr_t>(begin, info->dlpi_addr + ph.p_vaddr);
-    end = std::max<uintptr_t>(end, info->dlpi_addr + ph.p_vaddr + ph.p_memsz);
+    r.begin = std::min<uintptr_t>(r.begin, info->dlpi_addr + ph.p_vaddr);
+    r.end = std::max<uintptr_t>(r.end, info->dlpi_addr + ph.p_vaddr + ph.p_memsz);
   }
-  if (r->address >= begin && r->address < end) {
-    r->begin = begin;
-    r->end = end;
-    return 1;
-  }
-  return 0;
+  if (r.end <= r.begin || (q->prefix == nullptr && !r.Holds(q->address))) return 0;
+  q->found = r;
+  return 1;
 }
 
 void Marker() {}
@@ -42,10 +47,7 @@ constexpr int kRawCapacity = 544;
 }  // namespace
 
 StackWalker::StackWalker() {
-  Range own{reinterpret_cast<uintptr_t>(&Marker)};
-  dl_iterate_phdr(FindModule, &own);
-  own_begin_ = own.begin;
-  own_end_ = own.end;
+  own_ = ModuleHolding(reinterpret_cast<uintptr_t>(&Marker));
   // RTLD_LOCAL: libunwind.so also defines _Unwind_Backtrace, _Unwind_RaiseException and even
   // backtrace(); loaded globally, they would take over the program's exception handling.
   void* library = dlopen("libunwind.so.8", RTLD_NOW | RTLD_LOCAL);
@@ -77,10 +79,24 @@ uint32_t StackWalker::Walk(uintptr_t* pcs, uint32_t capacity) const {
   uint32_t count = 0;
   for (int i = 0; i < n && count < capacity; ++i) {
     const auto pc = reinterpret_cast<uintptr_t>(raw[i]);
-    if (count == 0 && pc >= own_begin_ && pc < own_end_) continue;  // the wrapper and the hooks
+    if (count == 0 && own_.Holds(pc)) continue;  // the wrapper and the hooks
     pcs[count++] = pc;
   }
   return count;
+}
+
+CodeRange ModuleHolding(uintptr_t address) {
+  ModuleQuery q;
+  q.address = address;
+  dl_iterate_phdr(FindModule, &q);
+  return q.found;
+}
+
+CodeRange ModuleNamed(const char* prefix) {
+  ModuleQuery q;
+  q.prefix = prefix;
+  dl_iterate_phdr(FindModule, &q);
+  return q.found;
 }
 
 }  // namespace cw::measure::stack_walk

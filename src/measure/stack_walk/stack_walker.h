@@ -16,6 +16,18 @@
 
 namespace cw::measure::stack_walk {
 
+// The address range of a loaded module (its PT_LOAD segments); empty if none was found.
+struct CodeRange {
+  uintptr_t begin = 0;
+  uintptr_t end = 0;
+  bool Holds(uintptr_t address) const { return address >= begin && address < end; }
+};
+
+// The loaded module that holds `address`.
+CodeRange ModuleHolding(uintptr_t address);
+// The first loaded module whose file name begins with `prefix` ("ld-linux", "libgcc_s").
+CodeRange ModuleNamed(const char* prefix);
+
 class StackWalker {
  public:
   // Finds libunwind and the address range of the library this code is linked into.
@@ -30,8 +42,7 @@ class StackWalker {
  private:
   using Backtrace = int (*)(void**, int);
   Backtrace unwind_ = nullptr;
-  uintptr_t own_begin_ = 0;
-  uintptr_t own_end_ = 0;
+  CodeRange own_;  // the library this code is linked into
 };
 
 }  // namespace cw::measure::stack_walk

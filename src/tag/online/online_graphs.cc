@@ -18,6 +18,7 @@ namespace {
 namespace fs = std::filesystem;
 using elf::AddressNames;
 using elf::FrameName;
+using elf::IsProgramStart;
 using elf::ModuleCache;
 
 Stats ToStats(const seg::Stats& s) {
@@ -44,13 +45,6 @@ struct RankWork {
   uint64_t unnamed_frames = 0;
   uint64_t truncated = 0;
 };
-
-// A frame of the C library's program start (_start, __libc_start_main, __libc_start_call_main,
-// or any frame of libc itself, whose local symbols a stripped libc does not name).
-bool IsProgramStart(const FrameName& f) {
-  return f.function == "_start" || f.function.rfind("__libc_start", 0) == 0 ||
-         f.module.rfind("libc.so", 0) == 0 || f.module.rfind("libc-", 0) == 0;
-}
 
 void ResolveNodes(RankWork& w, const OnlineOptions& options, ModuleCache& modules) {
   const SegmentImage& image = w.rank->image;

@@ -7,12 +7,6 @@ namespace {
 
 bool StartsWith(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
 
-// A frame of the C library's program or thread start.
-bool IsProgramStart(const elf::FrameName& f) {
-  return f.function == "_start" || StartsWith(f.function, "__libc_start") ||
-         StartsWith(f.module, "libc.so") || StartsWith(f.module, "libc-");
-}
-
 }  // namespace
 
 uint32_t FunctionRegions::Get(const std::string& name, const elf::SourceLine& declared) {
@@ -89,7 +83,7 @@ const WalkedPaths::Resolved& WalkedPaths::Resolve(uint32_t node) {
       // Above main: the C library's start, then main (named, or the unnamed frame the start
       // called), or a thread's start routine, or the outermost frame a truncated walk kept.
       // The outermost frame of a stripped executable is its unnamed _start.
-      const bool start = IsProgramStart(name) || (parent == 0 && !name.named);
+      const bool start = elf::IsProgramStart(name) || (parent == 0 && !name.named);
       const bool main =
           name.function == "main" || (!name.named && r.start_only && !start && parent != 0);
       if (start || main) {
