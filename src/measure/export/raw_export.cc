@@ -533,7 +533,8 @@ Result<ExportSummary> ExportRawTrace(const std::string& dir) {
     }
     summary.problems.push_back(
         std::to_string(functions) +
-        " functions on the call paths have no symbol (stripped: " + stripped +
+        (functions == 1 ? " function on the call paths has" : " functions on the call paths have") +
+        " no symbol (stripped: " + stripped +
         "): they are shown as module+offset of their start; the modules' separate debug files "
         "(Debian's -dbgsym packages, or a root in CAUSEWAY_DEBUG_DIRS) would name them");
   }
