@@ -5,6 +5,7 @@
 #include <string>
 
 #include "otf2/library_errors.h"
+#include "trace/call_sites.h"
 
 namespace cw::otf2 {
 namespace {
@@ -88,6 +89,35 @@ OTF2_CallbackCode OnSourceCodeLocation(void* user, OTF2_SourceCodeLocationRef se
     l->line = line;
   }
   return Stop(ctx);
+}
+
+OTF2_CallbackCode OnCallingContext(void* user, OTF2_CallingContextRef self, OTF2_RegionRef region,
+                                   OTF2_SourceCodeLocationRef source_location,
+                                   OTF2_CallingContextRef parent) {
+  Context& ctx = Ctx(user);
+  if (trace::CallingContext* c = Slot(ctx, ctx.defs.calling_contexts, self, "calling context")) {
+    c->region = region;
+    c->source_location = source_location;
+    c->parent = parent == OTF2_UNDEFINED_CALLING_CONTEXT ? kNone : parent;
+  }
+  return Stop(ctx);
+}
+
+// A trace of Score-P's unwinding names each frame's line in its calling context; the reader
+// gives the Enter of each frame its parent's line as the attribute causeway's walked call paths
+// carry (trace/call_sites.h), so that every report shows call sites the same way. The attribute
+// is defined here if the trace does not define it.
+void DefineCallSiteAttribute(trace::Definitions& defs) {
+  if (defs.calling_contexts.empty()) return;
+  for (const trace::Attribute& a : defs.attributes) {
+    if (a.defined && defs.str(a.name) == trace::kCallSiteAttribute) return;
+  }
+  trace::Attribute attribute;
+  attribute.defined = true;
+  attribute.name = static_cast<uint32_t>(defs.strings.size());
+  attribute.type = OTF2_TYPE_SOURCE_CODE_LOCATION;
+  defs.strings.emplace_back(trace::kCallSiteAttribute);
+  defs.attributes.push_back(attribute);
 }
 
 OTF2_CallbackCode OnSystemTreeNode(void* user, OTF2_SystemTreeNodeRef self, OTF2_StringRef name,
@@ -361,6 +391,7 @@ Result<uint64_t> ReadGlobalDefinitions(OTF2_Reader* reader, trace::Definitions& 
   OTF2_GlobalDefReaderCallbacks_SetStringCallback(cb, OnString);
   OTF2_GlobalDefReaderCallbacks_SetAttributeCallback(cb, OnAttribute);
   OTF2_GlobalDefReaderCallbacks_SetSourceCodeLocationCallback(cb, OnSourceCodeLocation);
+  OTF2_GlobalDefReaderCallbacks_SetCallingContextCallback(cb, OnCallingContext);
   OTF2_GlobalDefReaderCallbacks_SetSystemTreeNodeCallback(cb, OnSystemTreeNode);
   OTF2_GlobalDefReaderCallbacks_SetLocationGroupCallback(cb, OnLocationGroup);
   OTF2_GlobalDefReaderCallbacks_SetLocationCallback(cb, OnLocation);
@@ -401,6 +432,7 @@ Result<uint64_t> ReadGlobalDefinitions(OTF2_Reader* reader, trace::Definitions& 
                                        : "the definitions have no clock properties (ticks per "
                                          "second)"));
   }
+  DefineCallSiteAttribute(defs);
   return read;
 }
 

@@ -9,6 +9,7 @@
 
 #include <otf2/otf2.h>
 
+#include "otf2/internal/calling_context_frames.h"
 #include "otf2/internal/event_callbacks.h"
 #include "otf2/internal/reader_support.h"
 #include "otf2/library_errors.h"
@@ -29,6 +30,9 @@ LocationReadResult ReadLocation(OTF2_Reader* reader, const EventReadJob& job, ui
   ctx.defined_regions = &defined_regions;
   ctx.undefined_region = job.undefined_region;
   ctx.calls_attribute = internal::CallsAttribute(*job.defs);
+  internal::CallingContextFrames frames;
+  ctx.frames = &frames;
+  ctx.call_site_attribute = internal::CallSiteAttribute(*job.defs);
   ctx.progress = job.progress;
   const internal::TimeRange range = internal::ValidTimeRange(job.defs->clock);
   ctx.earliest = range.earliest;
@@ -80,7 +84,9 @@ LocationReadResult ReadLocation(OTF2_Reader* reader, const EventReadJob& job, ui
   result.recorded = ctx.builder.recorded_events();
   result.program_name = ctx.builder.program_name();
   if (!result.error) result.error = internal::ShortFileError(*job.defs, location, result.recorded);
-  // Finish first: closing what is still open is itself a repair the diagnostics must show.
+  // Frames found by unwinding have no Leave records: they end with the location. Then Finish:
+  // closing what is still open is itself a repair the diagnostics must show.
+  frames.LeaveAll(ctx);
   result.events = ctx.builder.Finish();
   result.local_tree = ctx.builder.local_tree();
   result.diagnostics.MergeFrom(ctx.diagnostics, where);

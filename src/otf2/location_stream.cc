@@ -5,6 +5,7 @@
 
 #include <otf2/otf2.h>
 
+#include "otf2/internal/calling_context_frames.h"
 #include "otf2/internal/event_callbacks.h"
 #include "otf2/internal/reader_support.h"
 #include "otf2/library_errors.h"
@@ -32,7 +33,8 @@ LocationStream::LocationStream(const trace::Definitions& defs, ReaderRegions reg
       defs_(defs),
       regions_(regions),
       location_(location),
-      defined_regions_(internal::DefinedRegionMask(defs)) {}
+      defined_regions_(internal::DefinedRegionMask(defs)),
+      frames_(std::make_unique<internal::CallingContextFrames>()) {}
 
 LocationStream::~LocationStream() = default;
 
@@ -93,6 +95,8 @@ LocationStream::Segment LocationStream::Next(uint32_t max_records) {
   ctx.defined_regions = &defined_regions_;
   ctx.undefined_region = regions_.undefined;
   ctx.calls_attribute = internal::CallsAttribute(defs_);
+  ctx.frames = frames_.get();
+  ctx.call_site_attribute = internal::CallSiteAttribute(defs_);
   const internal::TimeRange range = internal::ValidTimeRange(defs_.clock);
   ctx.earliest = range.earliest;
   ctx.latest = range.latest;
@@ -127,6 +131,7 @@ LocationStream::Segment LocationStream::Next(uint32_t max_records) {
     done_ = true;
     error_ = internal::ShortFileError(defs_, location_, recorded_);
   }
+  if (done_) frames_->LeaveAll(ctx);
   segment.events = done_ ? ctx.builder.Finish() : ctx.builder.FinishSegment(continuation_);
   segment.local_tree = ctx.builder.local_tree();
   diagnostics_.MergeFrom(ctx.diagnostics, where);

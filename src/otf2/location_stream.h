@@ -31,6 +31,10 @@
 
 namespace cw::otf2 {
 
+namespace internal {
+class CallingContextFrames;
+}
+
 class LocationStream {
  public:
   struct Segment {
@@ -72,6 +76,8 @@ class LocationStream {
   uint32_t location_;
   std::vector<uint8_t> defined_regions_;
   trace::LocationBuilder::Continuation continuation_;
+  // The frames Score-P's calling-context records keep open, across segments.
+  std::unique_ptr<internal::CallingContextFrames> frames_;
   uint64_t recorded_ = 0;
   uint32_t program_name_ = trace::kNone;
   bool done_ = false;

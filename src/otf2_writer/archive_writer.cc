@@ -96,6 +96,17 @@ uint32_t ArchiveWriter::DefineSourceCodeLocation(std::string_view file, uint32_t
   return it->second;
 }
 
+uint32_t ArchiveWriter::DefineCallingContext(uint32_t region, uint32_t source_location,
+                                             uint32_t parent) {
+  calling_contexts_.push_back(CallingContextDef{region, source_location, parent});
+  return static_cast<uint32_t>(calling_contexts_.size() - 1);
+}
+
+uint32_t ArchiveWriter::DefineInterruptGenerator(std::string_view name, uint64_t period) {
+  interrupt_generators_.push_back(InterruptGeneratorDef{DefineString(name), period});
+  return static_cast<uint32_t>(interrupt_generators_.size() - 1);
+}
+
 uint32_t ArchiveWriter::DefineSystemTreeNode(std::string_view name, std::string_view class_name,
                                              uint32_t parent) {
   nodes_.push_back(NodeDef{DefineString(name), DefineString(class_name), parent});
@@ -226,6 +237,15 @@ Status ArchiveWriter::WriteDefinitions(uint64_t resolution, uint64_t global_offs
   for (uint32_t i = 0; i < source_locations_.size(); ++i) {
     OTF2_GlobalDefWriter_WriteSourceCodeLocation(defs, i, source_locations_[i].file,
                                                  source_locations_[i].line);
+  }
+  for (uint32_t i = 0; i < calling_contexts_.size(); ++i) {
+    const CallingContextDef& c = calling_contexts_[i];
+    OTF2_GlobalDefWriter_WriteCallingContext(defs, i, c.region, c.source_location, c.parent);
+  }
+  for (uint32_t i = 0; i < interrupt_generators_.size(); ++i) {
+    const InterruptGeneratorDef& g = interrupt_generators_[i];
+    OTF2_GlobalDefWriter_WriteInterruptGenerator(
+        defs, i, g.name, OTF2_INTERRUPT_GENERATOR_MODE_TIME, OTF2_BASE_DECIMAL, -9, g.period);
   }
   for (uint32_t i = 0; i < groups_.size(); ++i) {
     const GroupDef& g = groups_[i];

@@ -62,6 +62,12 @@ class ArchiveWriter {
                         std::string_view source_file = "", uint32_t begin_line = 0);
   // A source file and line (OTF2's SourceCodeLocation), one per distinct pair.
   uint32_t DefineSourceCodeLocation(std::string_view file, uint32_t line);
+  // A node of a calling-context tree, as Score-P's unwinding writes it: a frame of `region` at
+  // `source_location` (OTF2_UNDEFINED_SOURCE_CODE_LOCATION if unknown) below `parent`
+  // (OTF2_UNDEFINED_CALLING_CONTEXT at a root).
+  uint32_t DefineCallingContext(uint32_t region, uint32_t source_location, uint32_t parent);
+  // The interrupt generator of CallingContextSample records: a CPU-time timer of `period` ns.
+  uint32_t DefineInterruptGenerator(std::string_view name, uint64_t period);
   uint32_t DefineSystemTreeNode(std::string_view name, std::string_view class_name,
                                 uint32_t parent);
   uint32_t DefineLocationGroup(std::string_view name, uint32_t system_tree_parent);
@@ -133,6 +139,15 @@ class ArchiveWriter {
     uint32_t file;
     uint32_t line;
   };
+  struct CallingContextDef {
+    uint32_t region;
+    uint32_t source_location;
+    uint32_t parent;
+  };
+  struct InterruptGeneratorDef {
+    uint32_t name;
+    uint64_t period;
+  };
   struct NodeDef {
     uint32_t name;
     uint32_t class_name;
@@ -183,6 +198,8 @@ class ArchiveWriter {
   std::vector<RegionDef> regions_;
   std::vector<SourceCodeLocationDef> source_locations_;
   std::map<std::pair<uint32_t, uint32_t>, uint32_t> source_location_ids_;
+  std::vector<CallingContextDef> calling_contexts_;
+  std::vector<InterruptGeneratorDef> interrupt_generators_;
   std::vector<NodeDef> nodes_;
   std::vector<uint32_t> location_group_names_;
   std::vector<uint32_t> location_group_parents_;

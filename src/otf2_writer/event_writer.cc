@@ -32,6 +32,20 @@ void EventWriter::Enter(uint64_t time, uint32_t region) {
   OTF2_EvtWriter_Enter(writer_, TakeAttributes(time), time, region);
 }
 
+void EventWriter::CallingContextEnter(uint64_t time, uint32_t context, uint32_t unwind_distance) {
+  OTF2_EvtWriter_CallingContextEnter(writer_, TakeAttributes(time), time, context, unwind_distance);
+}
+
+void EventWriter::CallingContextLeave(uint64_t time, uint32_t context) {
+  OTF2_EvtWriter_CallingContextLeave(writer_, TakeAttributes(time), time, context);
+}
+
+void EventWriter::CallingContextSample(uint64_t time, uint32_t context, uint32_t unwind_distance,
+                                       uint32_t interrupt_generator) {
+  OTF2_EvtWriter_CallingContextSample(writer_, TakeAttributes(time), time, context, unwind_distance,
+                                      interrupt_generator);
+}
+
 void EventWriter::Leave(uint64_t time, uint32_t region) {
   OTF2_EvtWriter_Leave(writer_, TakeAttributes(time), time, region);
 }

@@ -19,6 +19,11 @@ class EventWriter {
   void Enter(uint64_t time, uint32_t region);
   void Leave(uint64_t time, uint32_t region);
   void MeasurementOnOff(uint64_t time, bool on);
+  // Score-P's unwinding records (ArchiveWriter::DefineCallingContext).
+  void CallingContextEnter(uint64_t time, uint32_t context, uint32_t unwind_distance);
+  void CallingContextLeave(uint64_t time, uint32_t context);
+  void CallingContextSample(uint64_t time, uint32_t context, uint32_t unwind_distance,
+                            uint32_t interrupt_generator);
   void ProgramBegin(uint64_t time, uint32_t name, const std::vector<uint32_t>& arguments);
   void ProgramEnd(uint64_t time, int64_t exit_status);
 

@@ -151,6 +151,18 @@ struct SourceLocation {
   uint32_t line = 0;
 };
 
+// A node of the calling-context tree that Score-P writes when it unwinds the stack or samples
+// (OTF2's CallingContext): a frame of `region` at `source_location` (the line the frame is at,
+// so a parent's is where it calls the child), below `parent` (kNone at a root). The reader turns
+// the CallingContextEnter/Leave/Sample records that name them into Enters and Leaves of their
+// regions (otf2/internal/calling_context_frames.h).
+struct CallingContext {
+  bool defined = false;
+  uint32_t region = kNone;
+  uint32_t source_location = kNone;
+  uint32_t parent = kNone;
+};
+
 struct Attribute {
   bool defined = false;
   uint32_t name = kNone;
@@ -219,6 +231,7 @@ class Definitions {
   std::vector<Parameter> parameters;
   std::vector<Attribute> attributes;
   std::vector<SourceLocation> source_locations;
+  std::vector<CallingContext> calling_contexts;
   std::vector<CartDimension> cart_dimensions;
   std::vector<CartTopology> cart_topologies;
   std::vector<IoParadigm> io_paradigms;

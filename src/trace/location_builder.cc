@@ -61,6 +61,20 @@ bool LocationBuilder::CloseDownTo(uint64_t time, uint32_t region) {
   return true;
 }
 
+void LocationBuilder::LeaveFrame(uint64_t time, uint32_t region) {
+  time = Clamp(time);
+  if (!stack_.empty() && stack_.back().region == region) {
+    PopFrame(time, /*synthetic=*/false);
+    return;
+  }
+  size_t depth = stack_.size();
+  while (depth > 0 && stack_[depth - 1].region != region) --depth;
+  if (depth == 0) return;
+  diagnostics_.Report(kMisnestedLeave, "event " + std::to_string(recorded_));
+  while (stack_.size() > depth) PopFrame(time, /*synthetic=*/true);
+  PopFrame(time, /*synthetic=*/false);
+}
+
 void LocationBuilder::LeaveRepairing(uint64_t time, uint32_t region) {
   ++recorded_;
   time = Clamp(time);

@@ -77,6 +77,18 @@ class LocationBuilder {
   }
   void MeasurementOnOff(uint64_t time, bool on);
 
+  // The frames of Score-P's calling-context records (otf2/internal/calling_context_frames.h):
+  // one record enters and leaves any number of frames, so these add Enters and Leaves without
+  // counting a record read; CountRecord counts the record once. LeaveFrame closes the innermost
+  // open frame of `region` (and, as repairs, any opened inside it); nothing if none is open.
+  void EnterFrame(uint64_t time, uint32_t region) {
+    PushFrame(Clamp(time), region, /*synthetic=*/false);
+  }
+  void LeaveFrame(uint64_t time, uint32_t region);
+  void CountRecord() { ++recorded_; }
+  // The latest timestamp added so far (0 before the first).
+  uint64_t last_time() const { return last_time_; }
+
   // `request` is the OTF2 request id (kNoRequest for blocking records); the builder stores it.
   void P2p(uint64_t time, EventKind kind, P2pPayload payload, uint64_t request = kNoRequest);
   void Request(uint64_t time, EventKind kind, uint64_t request);

@@ -6,7 +6,9 @@
 #include <vector>
 
 #include "otf2/event_reader.h"
+#include "otf2/internal/calling_context_frames.h"
 #include "otf2/internal/reader_support.h"
+#include "trace/call_sites.h"
 
 namespace cw::otf2::internal {
 namespace {
@@ -54,7 +56,13 @@ uint64_t CheckedBytes(EventContext& ctx, uint64_t bytes) {
   return 0;
 }
 
-uint32_t CheckedRegion(EventContext& ctx, OTF2_RegionRef region) {
+// The common head of every callback's parameter list.
+#define CW_EVT_ARGS \
+  OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void *user, OTF2_AttributeList *attributes
+
+}  // namespace
+
+uint32_t CheckedRegion(EventContext& ctx, uint32_t region) {
   const std::vector<uint8_t>& defined = *ctx.defined_regions;
   if (region < defined.size() && defined[region]) [[likely]]
     return region;
@@ -62,18 +70,23 @@ uint32_t CheckedRegion(EventContext& ctx, OTF2_RegionRef region) {
   return ctx.undefined_region;
 }
 
-// The common head of every callback's parameter list.
-#define CW_EVT_ARGS \
-  OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void *user, OTF2_AttributeList *attributes
+namespace {
+
+uint32_t AttributeNamed(const trace::Definitions& defs, std::string_view name) {
+  for (uint32_t a = 0; a < defs.attributes.size(); ++a) {
+    if (defs.attributes[a].defined && defs.str(defs.attributes[a].name) == name) return a;
+  }
+  return trace::kNone;
+}
 
 }  // namespace
 
 uint32_t CallsAttribute(const trace::Definitions& defs) {
-  for (uint32_t a = 0; a < defs.attributes.size(); ++a) {
-    if (defs.attributes[a].defined && defs.str(defs.attributes[a].name) == trace::kCallsAttribute)
-      return a;
-  }
-  return trace::kNone;
+  return AttributeNamed(defs, trace::kCallsAttribute);
+}
+
+uint32_t CallSiteAttribute(const trace::Definitions& defs) {
+  return AttributeNamed(defs, trace::kCallSiteAttribute);
 }
 
 namespace {
@@ -446,13 +459,24 @@ OTF2_CallbackCode OnOmpTaskComplete(CW_EVT_ARGS, uint64_t task) {
 
 OTF2_CallbackCode OnCallingContextEnter(CW_EVT_ARGS, OTF2_CallingContextRef context,
                                         uint32_t unwind) {
-  return Generic(user, attributes, time, EventKind::kCallingContextEnter, 0, 0, context, unwind);
+  EventContext& ctx = Ctx(user);
+  ctx.builder.CountRecord();
+  ctx.frames->MoveTo(ctx, time, context, unwind);
+  return Done(ctx, attributes);
 }
+
 OTF2_CallbackCode OnCallingContextLeave(CW_EVT_ARGS, OTF2_CallingContextRef context) {
-  return Generic(user, attributes, time, EventKind::kCallingContextLeave, 0, 0, context, 0);
+  EventContext& ctx = Ctx(user);
+  ctx.builder.CountRecord();
+  ctx.frames->Leave(ctx, time, context);
+  return Done(ctx, attributes);
 }
+
+// The sample stays a record of its own (causeway info counts them) after the frames it moves.
 OTF2_CallbackCode OnCallingContextSample(CW_EVT_ARGS, OTF2_CallingContextRef context,
                                          uint32_t unwind, OTF2_InterruptGeneratorRef generator) {
+  EventContext& ctx = Ctx(user);
+  ctx.frames->MoveTo(ctx, time, context, unwind);
   return Generic(user, attributes, time, EventKind::kCallingContextSample, generator, 0, context,
                  unwind);
 }

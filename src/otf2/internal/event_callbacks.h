@@ -14,6 +14,8 @@
 
 namespace cw::otf2::internal {
 
+class CallingContextFrames;
+
 struct EventContext {
   EventContext(uint64_t expected_events, uint32_t gap_region, uint32_t program_region)
       : builder(expected_events, gap_region, program_region) {}
@@ -37,10 +39,21 @@ struct EventContext {
   // The id of the attribute that gives a Leave the number of calls it ends (trace/polling.h),
   // kNone if the trace defines none.
   uint32_t calls_attribute = trace::kNone;
+  // Score-P's calling-context records (calling_context_frames.h): the frames they keep open on
+  // this location, owned by the reader because they outlive a segment of a streamed location,
+  // and the attribute that gives each frame's Enter its call site (kNone: none).
+  CallingContextFrames* frames = nullptr;
+  uint32_t call_site_attribute = trace::kNone;
 };
+
+// `region` if the definitions define it, else the reader's stand-in for undefined regions
+// (reported).
+uint32_t CheckedRegion(EventContext& ctx, uint32_t region);
 
 // The id of trace/polling.h's attribute in `defs`, or kNone.
 uint32_t CallsAttribute(const trace::Definitions& defs);
+// The id of trace/call_sites.h's attribute in `defs`, or kNone.
+uint32_t CallSiteAttribute(const trace::Definitions& defs);
 
 // A callback set covering every event record; the caller owns (and deletes) it.
 OTF2_EvtReaderCallbacks* NewEventCallbacks();
