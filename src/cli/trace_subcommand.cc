@@ -139,6 +139,11 @@ class TraceSubcommand final : public Subcommand {
         ->check(CLI::IsMember({"none", "calls", "sampled"}));
     app.add_option("--max-depth", max_depth_,
                    "the innermost frames a walk keeps (default 128; or CAUSEWAY_MAX_DEPTH)");
+    app.add_option("--fold", fold_,
+                   "fold the frames of the modules this shell pattern names (e.g. "
+                   "'libopenblas*'; repeatable) into the outermost frame of each run of them: "
+                   "the library function the program called stands for what it calls (or "
+                   "CAUSEWAY_FOLD, comma-separated)");
     app.add_option("--sampling-interval", sampling_interval_,
                    "CPU time between two samples of a thread's stack with --callpaths sampled, "
                    "e.g. 2ms (the default; 0: no samples; or CAUSEWAY_SAMPLING_INTERVAL in "
@@ -236,9 +241,21 @@ class TraceSubcommand final : public Subcommand {
   }
 
  private:
-  // --callpaths, --max-depth and --sampling-interval, as the environment the library reads.
+  // --callpaths, --max-depth, --fold and --sampling-interval, as the environment the library
+  // reads.
   Status SetCallPathOptions() {
     if (!callpaths_.empty()) setenv("CAUSEWAY_CALLPATHS", callpaths_.c_str(), 1);
+    if (!fold_.empty()) {
+      std::string patterns;
+      for (const std::string& p : fold_) {
+        if (p.find(',') != std::string::npos || p.find('\n') != std::string::npos) {
+          return MakeError(ErrorCode::kInvalidArgument,
+                           "--fold: one pattern per option, without commas: " + p);
+        }
+        patterns += (patterns.empty() ? "" : ",") + p;
+      }
+      setenv("CAUSEWAY_FOLD", patterns.c_str(), 1);
+    }
     if (max_depth_ > 0) setenv("CAUSEWAY_MAX_DEPTH", std::to_string(max_depth_).c_str(), 1);
     if (!sampling_interval_.empty()) {
       Result<double> every =
@@ -483,6 +500,7 @@ class TraceSubcommand final : public Subcommand {
   std::string poll_gap_;
   std::string callpaths_;
   uint32_t max_depth_ = 0;
+  std::vector<std::string> fold_;
   std::string sampling_interval_;
   std::string mpi_groups_;
   std::string max_size_;

@@ -7,6 +7,7 @@
 #include <iterator>
 #include <map>
 #include <regex>
+#include <set>
 #include <string>
 #include <utility>
 
@@ -235,6 +236,84 @@ TEST(CallpathsTest, CallsOnlyKeepTheComputationWithTheDeepestSharedFunction) {
   for (const auto& [path, value] : ByCallpath(report, "mpi_latesender")) total_late += value;
   EXPECT_DOUBLE_EQ(Under(delay, "main/step/exchange"), Under(delay, "main/step"));
   EXPECT_GT(Under(delay, "main/step/exchange"), 0.75 * total_late);
+}
+
+TEST(CallpathsTest, FoldedModulesKeepTheOutermostFrameOfEachRun) {
+  // Folding the program's own module: main's first function, step, stands for everything
+  // below it (exchange, prepare, smooth); the MPI calls it makes through them hang below it,
+  // and so do the Late Sender and its cost.
+  const std::string dir = TraceProgram("nested_compute", 2, std::to_string(kSteps),
+                                       "--fold 'nested_comp*' --fold 'libnothing*'");
+  const json report = Analyze(dir);
+  std::set<std::string> paths;
+  for (const auto& [id, name] : CallpathNames(report)) paths.insert(name);
+  for (const std::string& path : paths) {
+    for (const char* folded : {"exchange", "prepare", "smooth"})
+      EXPECT_EQ(path.find(folded), std::string::npos) << path;
+  }
+  EXPECT_TRUE(paths.count("main/step/MPI_Sendrecv")) << ::testing::PrintToString(paths);
+  EXPECT_TRUE(paths.count("main/MPI_Init")) << ::testing::PrintToString(paths);
+  const std::map<std::string, double> late = ByCallpath(report, "mpi_latesender");
+  double total_late = 0;
+  for (const auto& [path, value] : late) total_late += value;
+  EXPECT_GT(total_late, 0.0);
+  EXPECT_DOUBLE_EQ(late.count("main/step/MPI_Sendrecv") ? late.at("main/step/MPI_Sendrecv") : 0,
+                   total_late);
+  const std::map<std::string, double> delay = ByCallpath(report, "delay_mpi");
+  EXPECT_GT(Under(delay, "main/step"), 0.75 * total_late);
+}
+
+// The Perfetto timeline, the task activity graphs of a trace and compare take the walked
+// functions as they take instrumented ones.
+TEST(CallpathsTest, TimelineTaskGraphsAndCompareShowTheWalkedFunctions) {
+  const std::string short_run = TraceProgram("nested_compute", 2, "4");
+  const std::string long_run = TraceProgram("nested_compute", 2, "8");
+  const std::string bin = CausewayBinary();
+  std::string output;
+
+  const std::string timeline = short_run + "/timeline.json";
+  ASSERT_EQ(RunCommand(bin + " analyze " + short_run + "/traces.otf2 -o " + short_run +
+                           "/report --timeline " + timeline,
+                       &output),
+            0)
+      << output;
+  std::ifstream timeline_file(timeline);
+  const json slices = json::parse(timeline_file);
+  const json& events = slices.is_object() ? slices["traceEvents"] : slices;
+  std::map<std::string, int> smooth_by_rank, exchange_by_rank;
+  for (const json& e : events) {
+    if (e.value("ph", "") != "X") continue;
+    const std::string rank = std::to_string(e["pid"].get<int>());
+    if (e["name"] == "smooth") ++smooth_by_rank[rank];
+    if (e["name"] == "exchange") ++exchange_by_rank[rank];
+  }
+  // Rank 0 smooths 60 ms a step, rank 1 10 ms: at 2-6 ms a sample, both get samples in it.
+  EXPECT_EQ(smooth_by_rank.size(), 2u);
+  EXPECT_EQ(exchange_by_rank, (std::map<std::string, int>{{"0", 4}, {"1", 4}}));
+
+  ASSERT_EQ(
+      RunCommand(bin + " tag " + short_run + "/traces.otf2 -o " + short_run + "/tag", &output), 0)
+      << output;
+  std::ifstream tag_summary(short_run + "/tag/summary.txt");
+  const std::string tag_text((std::istreambuf_iterator<char>(tag_summary)),
+                             std::istreambuf_iterator<char>());
+  EXPECT_NE(tag_text.find("loop at main/step/exchange/MPI_Sendrecv, 4 iterations"),
+            std::string::npos)
+      << tag_text;
+
+  ASSERT_EQ(RunCommand(bin + " compare " + short_run + "/traces.otf2 " + long_run +
+                           "/traces.otf2 -o " + short_run + "/compare",
+                       &output),
+            0)
+      << output;
+  std::ifstream compare_file(short_run + "/compare/compare.json");
+  const json compared = json::parse(compare_file);
+  std::set<std::string> compared_paths;
+  for (const json& c : compared["callpaths"]) compared_paths.insert(c["callpath"]);
+  EXPECT_TRUE(compared_paths.count("main/step/exchange/MPI_Sendrecv"));
+  EXPECT_TRUE(compared_paths.count("main/step/prepare/smooth") ||
+              compared_paths.count("main/step/prepare/smooth/Seconds"))
+      << ::testing::PrintToString(compared_paths);
 }
 
 TEST(CallpathsTest, NoneRecordsEveryCallUnderMain) {

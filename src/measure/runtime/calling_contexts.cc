@@ -11,6 +11,7 @@
 #include <unordered_map>
 
 #include "measure/raw/raw_format.h"
+#include "measure/runtime/function_names.h"
 #include "measure/runtime/hooks.h"
 #include "measure/runtime/recorder.h"
 #include "measure/runtime/sampling.h"
@@ -77,6 +78,10 @@ void StartCallingContexts() {
     if (n > 0) tree.max_depth = static_cast<uint32_t>(n < kMaxWalkDepth ? n : kMaxWalkDepth);
   }
   if (tree.walk && tree.walker == nullptr) tree.walker = new stack_walk::StackWalker();
+  // The modules whose frames the exporter folds (causeway trace --fold), for the raw files.
+  for (const std::string& pattern : SplitPatterns(std::getenv("CAUSEWAY_FOLD"))) {
+    if (pattern.find('\n') == std::string::npos) S().log.Define("fold " + pattern);
+  }
 }
 
 bool WalkingCalls() { return Tree().walk; }

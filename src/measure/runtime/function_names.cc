@@ -18,6 +18,15 @@
 namespace cw::measure {
 namespace {
 
+bool MatchesAny(const std::vector<std::string>& patterns, const std::string& name) {
+  for (const std::string& p : patterns) {
+    if (fnmatch(p.c_str(), name.c_str(), 0) == 0) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 std::vector<std::string> SplitPatterns(const char* text) {
   std::vector<std::string> patterns;
   if (text == nullptr) return patterns;
@@ -28,15 +37,6 @@ std::vector<std::string> SplitPatterns(const char* text) {
   }
   return patterns;
 }
-
-bool MatchesAny(const std::vector<std::string>& patterns, const std::string& name) {
-  for (const std::string& p : patterns) {
-    if (fnmatch(p.c_str(), name.c_str(), 0) == 0) return true;
-  }
-  return false;
-}
-
-}  // namespace
 
 std::string FunctionName(void* address) {
   Dl_info info{};

@@ -173,6 +173,8 @@ void ParseRunLine(const std::string& key, const std::string& line, Words& words,
   } else if (key == "size_limit") {
     words >> d.size_limit_bytes >> d.size_limit_time;
     d.size_limited = true;
+  } else if (key == "fold") {
+    if (line.size() > 5) d.fold.push_back(line.substr(5));
   } else if (key == "reused_thread_slots") {
     words >> d.reused_thread_slots;
   } else if (key == "timer") {

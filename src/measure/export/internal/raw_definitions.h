@@ -90,6 +90,9 @@ struct RankDefs {
   // iteration marker (causeway_loop_iteration), by local id.
   std::map<uint32_t, UserRegionRole> region_roles;
   std::vector<FrameDef> frames;  // calling-context nodes, by id - 1
+  // Shell patterns of modules whose frames are folded into the outermost one of each run
+  // (causeway trace --fold).
+  std::vector<std::string> fold;
   uint64_t walks_truncated = 0;  // walks deeper than the depth kept
   uint64_t walks_cut_short = 0;  // paths that ended early: the tree was full
   uint64_t walks = 0;            // stack walks at calls, and the timer units they took

@@ -1,5 +1,7 @@
 #include "measure/export/internal/walked_paths.h"
 
+#include <fnmatch.h>
+
 #include <algorithm>
 
 namespace cw::measure::internal {
@@ -58,6 +60,19 @@ const elf::FrameSource& WalkedPaths::Source(uint64_t pc) {
   return it->second;
 }
 
+uint32_t WalkedPaths::FoldOf(const std::string& module) {
+  auto [it, inserted] = folds_.try_emplace(module, kNoFold);
+  if (inserted) {
+    for (const std::string& pattern : defs_.fold) {
+      if (fnmatch(pattern.c_str(), module.c_str(), 0) == 0) {
+        it->second = static_cast<uint32_t>(folds_.size() - 1);
+        break;
+      }
+    }
+  }
+  return it->second;
+}
+
 const WalkedPath& WalkedPaths::Path(uint32_t node) {
   static const WalkedPath kNone;
   if (node >= resolved_.size()) return kNone;
@@ -99,7 +114,13 @@ const WalkedPaths::Resolved& WalkedPaths::Resolve(uint32_t node) {
     // A Fortran program's main program (MAIN__, which gfortran's main calls) is main too.
     const bool fortran_main = r.path.regions.empty() && name.function == "MAIN__";
     const bool kept = !IsRuntimeModule(name.module) && !name.plt && !name.system;
+    const uint32_t fold = kept && !fortran_main ? FoldOf(name.module) : kNoFold;
+    if (fold != kNoFold && fold == r.fold) {
+      resolved_[n] = std::move(r);  // inside a folded run: its outermost frame stands for it
+      continue;
+    }
     if (kept && !fortran_main) {
+      r.fold = fold;
       if (!name.named) unnamed_[name.module].insert(name.function);
       const elf::FrameSource& source = Source(frame.pc);
       const uint32_t region = regions_.Get(name.function, source.function);

@@ -14,7 +14,10 @@
 //    a callback, a sample taken in clock_gettime);
 //  - recursion is folded: a function already on the path takes the path back to its first
 //    occurrence, so that a deep recursion cannot make a node per level;
-//  - a return address no symbol holds is named by its module and offset, and counted.
+//  - a return address no symbol holds is named by its module and offset, and counted;
+//  - frames of a module that a --fold pattern names (RankDefs::fold) are folded into the
+//    outermost one of each run of them: `libopenblas*` keeps the dgemm_ the program called and
+//    drops the kernels below it, whose time then stays with dgemm_.
 // Each function is one region of the archive, shared by every rank (FunctionRegions).
 #pragma once
 
@@ -75,7 +78,9 @@ class WalkedPaths {
 
  private:
   // What a node's path is, and whether main (or the thread's start routine) has been reached.
+  static constexpr uint32_t kNoFold = 0xFFFFFFFFu;
   struct Resolved {
+    uint32_t fold = kNoFold;  // the folded module (FoldOf) the innermost kept frame is in
     bool done = false;
     bool in_program = false;  // below main
     bool start_only = true;   // only the C library's start so far
@@ -84,6 +89,8 @@ class WalkedPaths {
   const Resolved& Resolve(uint32_t node);
   const elf::FrameName& Name(uint64_t pc);
   const elf::FrameSource& Source(uint64_t pc);
+  // An id of `module` if a fold pattern matches it, else kNoFold.
+  uint32_t FoldOf(const std::string& module);
 
   const RankDefs& defs_;
   elf::AddressNames names_;
@@ -92,6 +99,7 @@ class WalkedPaths {
   std::unordered_map<uint64_t, elf::FrameName> named_;
   std::unordered_map<uint64_t, elf::FrameSource> sources_;
   std::map<std::string, std::set<std::string>> unnamed_;
+  std::unordered_map<std::string, uint32_t> folds_;  // FoldOf's answers
 };
 
 // The walked functions open on one location while its records are written: they sit in the
