@@ -8,9 +8,12 @@ namespace cw::otf2::internal {
 bool CallingContextFrames::BuildPath(EventContext& ctx, uint32_t context) {
   const std::vector<trace::CallingContext>& tree = ctx.defs->calling_contexts;
   path_.clear();
-  // Every node on a path is a distinct node of the tree: a longer path holds a cycle.
+  // Every node on a path is a distinct node of the tree: a longer path holds a cycle. No stack
+  // is deeper than kMaxCallingContextDepth; a chain that is (a hostile file's) would make every
+  // record cost its length.
+  const size_t longest = std::min<size_t>(tree.size(), kMaxCallingContextDepth);
   for (uint32_t node = context; node != trace::kNone; node = tree[node].parent) {
-    if (node >= tree.size() || !tree[node].defined || path_.size() >= tree.size()) {
+    if (node >= tree.size() || !tree[node].defined || path_.size() >= longest) {
       ctx.diagnostics.Report(kBadCallingContext, "calling context " + std::to_string(context));
       path_.clear();
       return false;

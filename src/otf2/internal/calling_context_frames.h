@@ -15,9 +15,11 @@
 // parent node's source location as the call-site attribute (trace/call_sites.h).
 //
 // Damaged trees (an undefined node or parent, a parent cycle) never loop: a path is at most as
-// long as the tree, and a record whose path cannot be built is reported and leaves the frames.
+// long as the tree and kMaxCallingContextDepth, and a record whose path cannot be built is
+// reported and leaves the frames as they were.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -28,7 +30,8 @@ namespace cw::otf2::internal {
 inline constexpr DiagnosticKind kBadCallingContext{
     "otf2.bad_calling_context", Severity::kWarning,
     "a calling-context record names a node that is not defined or whose parents do not reach a "
-    "root; the record was skipped"};
+    "root within 65536 frames; the record was skipped"};
+inline constexpr size_t kMaxCallingContextDepth = 65536;
 
 class CallingContextFrames {
  public:
