@@ -124,12 +124,12 @@ TEST(CallingContextTest, UnwoundFramesBecomeCallPathsWithTheirTimes) {
   }
 
   // Exclusive times from the intervals in the comment above.
-  EXPECT_NEAR(a.Value("time", "main/solve/compute", 0), 8.0, kEps);  // [2,6] + [6,10]
-  EXPECT_NEAR(a.Value("time", "main/solve/compute", 1), 2.0, kEps);  // [2,4]
+  EXPECT_NEAR(a.Value("time", "main/solve/compute", 0), 8.0, kEps);   // [2,6] + [6,10]
+  EXPECT_NEAR(a.Value("time", "main/solve/compute", 1), 2.0, kEps);   // [2,4]
   EXPECT_NEAR(a.Value("time", "main/solve/exchange", 0), 1.0, kEps);  // [10,12] - Send [10,11]
   EXPECT_NEAR(a.Value("time", "main/solve/exchange", 1), 1.0, kEps);  // [4,12] - Recv [4,11]
   EXPECT_NEAR(a.Value("time", "main/solve", 0), 0.0, kEps);
-  EXPECT_NEAR(a.Value("time", "main", 0), 1.0, kEps);  // [1,2]
+  EXPECT_NEAR(a.Value("time", "main", 0), 1.0, kEps);                  // [1,2]
   EXPECT_NEAR(a.Value("visits", "main/solve/compute", 0), 2.0, kEps);  // entered at 2 and 6
   EXPECT_NEAR(a.Value("visits", "main/solve/compute", 1), 1.0, kEps);
   EXPECT_NEAR(a.Value("visits", "main/solve", 0), 1.0, kEps);  // only progressed at 6

@@ -38,8 +38,8 @@ void CallingContextFrames::MoveTo(EventContext& ctx, uint64_t time, uint32_t con
   // The frames that were not entered again: all of the path for D = 0, else the outermost
   // L-D+1 (the one that made progress included); never more than are open with the same
   // regions, whatever a damaged distance says.
-  size_t keep = distance == 0 ? path_.size()
-                              : (distance > path_.size() ? 0 : path_.size() - distance + 1);
+  size_t keep =
+      distance == 0 ? path_.size() : (distance > path_.size() ? 0 : path_.size() - distance + 1);
   keep = std::min(keep, open_.size());
   for (size_t i = 0; i < keep; ++i) {
     if (open_[i].region != CheckedRegion(ctx, tree[path_[i]].region)) {
