@@ -280,6 +280,12 @@ RankScript& RankScript::RmaOpCompleteEvent(uint64_t t, uint32_t window, uint64_t
   r.request = matching;
   return Add(r);
 }
+RankScript& RankScript::RmaOpCompleteRemoteEvent(uint64_t t, uint32_t window, uint64_t matching) {
+  Record r{Record::kRmaOpCompleteRemote, t, ""};
+  r.comm = window;
+  r.request = matching;
+  return Add(r);
+}
 RankScript& RankScript::RmaLock(uint64_t enter, uint64_t leave, const std::string& call,
                                 uint32_t window, uint32_t target, uint64_t lock, bool exclusive) {
   Enter(enter, call);
@@ -508,6 +514,9 @@ std::string Scenario::WriteOrDie(const std::string& directory) const {
           break;
         case RankScript::Record::kRmaOpComplete:
           ev.RmaOpCompleteBlocking(rec.time, rec.comm, rec.request);
+          break;
+        case RankScript::Record::kRmaOpCompleteRemote:
+          ev.RmaOpCompleteRemote(rec.time, rec.comm, rec.request);
           break;
         case RankScript::Record::kRmaRequestLock:
         case RankScript::Record::kRmaAcquireLock: {

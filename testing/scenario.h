@@ -94,6 +94,9 @@ class RankScript {
   RankScript& RmaTransfer(uint64_t enter, uint64_t leave, const std::string& call, uint32_t window,
                           uint32_t target, uint64_t bytes, uint64_t matching);
   RankScript& RmaOpCompleteEvent(uint64_t t, uint32_t window, uint64_t matching);
+  // The remote completion of a transfer (RmaOpCompleteRemote), as Score-P writes it in the
+  // MPI_Win_flush (or unlock) that completes the transfer at its target.
+  RankScript& RmaOpCompleteRemoteEvent(uint64_t t, uint32_t window, uint64_t matching);
   // MPI_Win_lock (or lock_all with target OTF2_UNDEFINED_UINT32): Enter, RmaRequestLock at
   // enter, RmaAcquireLock at leave, Leave.
   RankScript& RmaLock(uint64_t enter, uint64_t leave, const std::string& call, uint32_t window,
@@ -152,6 +155,7 @@ class RankScript {
       kRmaPut,
       kRmaGet,
       kRmaOpComplete,
+      kRmaOpCompleteRemote,
       kRmaRequestLock,
       kRmaAcquireLock,
       kRmaReleaseLock,

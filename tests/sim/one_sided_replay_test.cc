@@ -8,11 +8,14 @@
 #include <gtest/gtest.h>
 
 #include "testing/scenario.h"
+#include "tests/common/analysis_fixture.h"
 #include "tests/sim/replay_fixture.h"
 
 namespace cw::sim {
 namespace {
 
+using test::Analysis;
+using test::AnalyzeScenario;
 using testing::Scenario;
 
 constexpr uint32_t kNoTarget = OTF2_UNDEFINED_UINT32;  // an OpenSHMEM lock, MPI_Win_lock_all
@@ -187,6 +190,49 @@ TEST(OneSidedReplayTest, ALazyMpiLockWaitsInTheCallThatWaited) {
   EXPECT_EQ(r.Time(1, 7), 16u);
   EXPECT_EQ(r.Time(1, 8), 17u);
   EXPECT_EQ(r.Time(1, 11), 19u);
+  EXPECT_EQ(r.result.stats.lock_handovers, 1u);
+}
+
+// Rank 1's lock is acquired lazily, in the MPI_Win_flush that completes its put at the target
+// (a remote completion, as Score-P records it): the flush 6..10 is the call running when rank
+// 0's unlock begins (8), so it waited 10 - 8 = 2 for it. Events of rank 1: main, MPI_Win_lock,
+// request, acquire, /MPI_Win_lock, MPI_Put, put, /MPI_Put, MPI_Win_flush, remote completion,
+// /MPI_Win_flush, MPI_Win_unlock, release, /MPI_Win_unlock, /main.
+Scenario FlushWaitsForTheLock() {
+  Scenario s(3);
+  const uint32_t win = s.AddWindow(0);
+  s.rank(0)
+      .Enter(0, "main")
+      .RmaLock(1, 2, "MPI_Win_lock", win, 2, 1, true)
+      .Call(2, 8, "crit")
+      .RmaUnlock(8, 9, "MPI_Win_unlock", win, 2, 1)
+      .Leave(20, "main");
+  s.rank(1)
+      .Enter(0, "main")
+      .RmaLock(4, 5, "MPI_Win_lock", win, 2, 1, true)
+      .RmaTransfer(5, 6, "MPI_Put", win, 2, 4, 1)
+      .Enter(6, "MPI_Win_flush")
+      .RmaOpCompleteRemoteEvent(10, win, 1)
+      .Leave(10, "MPI_Win_flush")
+      .RmaUnlock(11, 12, "MPI_Win_unlock", win, 2, 1)
+      .Leave(20, "main");
+  s.rank(2).Enter(0, "main").Leave(20, "main");
+  return s;
+}
+
+TEST(OneSidedReplayTest, AFlushThatWaitedForTheLockIsPairedAsTheAnalysisPairsIt) {
+  // The analysis and the replay scan epochs alike (trace/passive_epoch_scan.h): the flush,
+  // which holds only the put's remote completion, is a call of rank 1's epoch for both.
+  Analysis a = AnalyzeScenario(FlushWaitsForTheLock());
+  EXPECT_EQ(a.Value("mpi_rma_sync_lock_competition", "main/MPI_Win_flush", 1) +
+                a.Value("mpi_rma_comm_lock_competition", "main/MPI_Win_flush", 1),
+            2.0);
+  ExpectIdentity(Replay(FlushWaitsForTheLock()));
+  // crit x2 on rank 0 (2..14, unlock 14..15): the flush is ready at 14 and leaves at 16; the
+  // unlock follows 1 later, 17..18, and main 8 after it.
+  Replayed r = Replay(FlushWaitsForTheLock(), ComputeScaled("crit=2@0"));
+  EXPECT_EQ(r.Time(1, 10), 16u);  // /MPI_Win_flush
+  EXPECT_EQ(r.Time(1, 11), 17u);  // MPI_Win_unlock
   EXPECT_EQ(r.result.stats.lock_handovers, 1u);
 }
 

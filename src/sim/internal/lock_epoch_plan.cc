@@ -7,14 +7,6 @@ namespace cw::sim::internal {
 
 using trace::EventKind;
 
-template <typename F>
-void LockEpochScan::ForOpenLocks(Window& w, uint32_t target, F&& f) {
-  if (auto it = w.locks.find(target); it != w.locks.end()) f(it->second);
-  if (target != kNone) {
-    if (auto it = w.locks.find(kNone); it != w.locks.end()) f(it->second);
-  }
-}
-
 // The innermost open region is the call (an MPI call holds no other region); records outside
 // every region belong to no call and are left out, as the replay leaves them out of its calls.
 void LockEpochScan::AddCall(uint32_t epoch, uint32_t ordinal) {
@@ -45,59 +37,31 @@ void LockEpochScan::Add(const SimEvent& e, uint32_t ordinal) {
     return;
   }
   if (ordinal == kNone) return;
-  Window& w = windows_[e.comm];
   const bool all_ranks = (e.tag & kLockOnAllRanks) != 0;
-  const uint32_t target = all_ranks ? kNone : e.peer;
-  switch (e.kind) {
-    case EventKind::kRmaPut:
-    case EventKind::kRmaGet:
-    case EventKind::kRmaAtomic:
-      w.op_target[e.request] = e.peer;
-      ForOpenLocks(w, e.peer, [&](uint32_t epoch) { AddCall(epoch, ordinal); });
-      break;
-    case EventKind::kRmaOpCompleteBlocking:
-    case EventKind::kRmaOpCompleteNonBlocking:
-    case EventKind::kRmaOpCompleteRemote:
-    case EventKind::kRmaOpTest: {
-      // A flush or unlock that completes a transfer may wait for the lock as well.
-      auto it = w.op_target.find(e.request);
-      if (it == w.op_target.end()) break;
-      ForOpenLocks(w, it->second, [&](uint32_t epoch) { AddCall(epoch, ordinal); });
-      if (e.kind != EventKind::kRmaOpTest) w.op_target.erase(it);
-      break;
-    }
-    case EventKind::kRmaRequestLock:
-    case EventKind::kRmaTryLock: {
-      if (!all_ranks && target == kNone) break;  // a rank outside the window
-      const auto epoch = static_cast<uint32_t>(epochs_.size());
-      w.locks[target] = epoch;
-      Epoch& opened = epochs_.emplace_back();
-      opened.passive = trace::PassiveEpoch{e.comm, location_, target,
-                                           (e.tag & ~kLockOnAllRanks) == trace::kLockExclusive, 0};
-      last_frame_.push_back(kNone);
-      AddCall(epoch, ordinal);
-      break;
-    }
-    case EventKind::kRmaAcquireLock:
-    case EventKind::kRmaReleaseLock: {
-      auto it = w.locks.find(target);
-      if (it == w.locks.end()) break;
-      const uint32_t epoch = it->second;
-      AddCall(epoch, ordinal);
-      if (e.kind == EventKind::kRmaReleaseLock) {
+  const bool exclusive = (e.tag & ~kLockOnAllRanks) == trace::kLockExclusive;
+  const trace::PassiveRecord record{e.kind, e.comm, e.peer, all_ranks, exclusive, e.request};
+  scan_.Add(record, [&](uint32_t epoch, trace::EpochStep step) {
+    switch (step) {
+      case trace::EpochStep::kOpened: {
+        Epoch& opened = epochs_.emplace_back();
+        opened.passive =
+            trace::PassiveEpoch{e.comm, location_, scan_.epochs()[epoch].target, exclusive, 0};
+        last_frame_.push_back(kNone);
+        break;
+      }
+      case trace::EpochStep::kJoined:
+        AddCall(epoch, ordinal);
+        break;
+      case trace::EpochStep::kClosed:
         // The epoch closes when its unlock returns; an unlock that never returns leaves it open.
         if (!frames_.empty()) {
           frames_.back().releases = epoch;
           epochs_[epoch].release_entered = frames_.back().entered;
           epochs_[epoch].release_ordinal = ordinal;
         }
-        w.locks.erase(it);
-      }
-      break;
+        break;
     }
-    default:
-      break;
-  }
+  });
 }
 
 void PlanLockHandOvers(const trace::Definitions& defs, const std::vector<LockEpochScan>& scans,

@@ -1,6 +1,7 @@
 // MPI lock hand-overs for the what-if replay (one_sided_plan.h): each location's passive-target
-// epochs, with the calls that may have waited for the lock, paired across locations as the
-// wait-state analysis pairs them (trace/one_sided_pairing.h: ConflictingHolds, WaitingCall).
+// epochs, with the calls that may have waited for the lock, scanned (trace/passive_epoch_scan.h)
+// and paired across locations (trace/one_sided_pairing.h: ConflictingHolds, WaitingCall) as the
+// wait-state analysis scans and pairs them.
 #pragma once
 
 #include <cstdint>
@@ -9,6 +10,7 @@
 
 #include "sim/internal/one_sided_plan.h"
 #include "trace/one_sided_pairing.h"
+#include "trace/passive_epoch_scan.h"
 
 namespace cw::sim::internal {
 
@@ -43,19 +45,13 @@ class LockEpochScan {
     std::vector<std::pair<uint32_t, uint32_t>> calls;  // (epoch, call) that this frame is
     uint32_t releases = kNone;                         // the epoch this frame's unlock closes
   };
-  struct Window {
-    std::unordered_map<uint32_t, uint32_t> locks;      // target location (kNone: all) -> epoch
-    std::unordered_map<uint64_t, uint32_t> op_target;  // matching id -> target location
-  };
   void AddCall(uint32_t epoch, uint32_t ordinal);
-  template <typename F>
-  void ForOpenLocks(Window& w, uint32_t target, F&& f);
 
   uint32_t location_;
   std::vector<Frame> frames_;
   uint32_t next_serial_ = 0;
   std::vector<uint32_t> last_frame_;  // per epoch: the serial of its last call's frame
-  std::unordered_map<uint32_t, Window> windows_;
+  trace::PassiveEpochScan scan_;      // which epochs each record concerns, as the analysis scans
   std::vector<Epoch> epochs_;
 };
 

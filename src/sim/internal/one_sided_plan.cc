@@ -4,23 +4,19 @@
 
 #include "sim/internal/lock_epoch_plan.h"
 #include "trace/one_sided_pairing.h"
+#include "trace/shmem_sync_scan.h"
 
 namespace cw::sim::internal {
 namespace {
 
 using trace::EventKind;
 
-// One location's OpenSHMEM lock holds, writes and waits, with the ordinals the replay counts
-// them by.
-struct Hold {
-  trace::LockAcquisition acquisition;
-  uint32_t ordinal = kNone;          // among the location's AcquireLock records
-  uint32_t release_ordinal = kNone;  // its ReleaseLock record among the location's
-};
-struct Write {
-  trace::ValueWrite write;
-  uint32_t ordinal = kNone;  // among the location's writes
-};
+// One location's OpenSHMEM lock holds and writes (trace::ShmemSyncScan, as the wait-state
+// analysis scans them), named by the ordinals the replay counts them by: an AcquireLock's among
+// the location's AcquireLock records, a ReleaseLock's among its ReleaseLock records, a write's
+// among its writes; and its waits for a value.
+using Hold = trace::ShmemSyncScan::Hold;
+using Write = trace::ShmemSyncScan::Write;
 struct Wait {
   trace::ValueWait wait;
   uint32_t ordinal = kNone;  // among the location's WaitChange records
@@ -29,7 +25,7 @@ struct Wait {
 
 class ShmemScan {
  public:
-  explicit ShmemScan(uint32_t location) : location_(location) {}
+  explicit ShmemScan(uint32_t location) : location_(location), sync_(location) {}
 
   // `kind`: the event's kind as RecordKindOf says, and `ordinal` its ordinal among them;
   // `on_shmem_window`: the event is an RMA record on an OpenSHMEM window.
@@ -50,29 +46,14 @@ class ShmemScan {
         break;
     }
     switch (kind) {
-      case OneSidedRecord::kShmemAcquire: {
-        Hold h;
-        h.acquisition = trace::LockAcquisition{e.request, e.time, location_, false};
-        if (auto r = requested_.find(e.request); r != requested_.end() && r->second > 0) {
-          h.acquisition.requested = true;
-          --r->second;
-        }
-        h.ordinal = ordinal;
-        held_[e.request] = static_cast<uint32_t>(holds_.size());
-        holds_.push_back(h);
+      case OneSidedRecord::kShmemAcquire:
+        sync_.AcquireLock(e.request, e.time, ordinal);
         return;
-      }
-      case OneSidedRecord::kShmemRelease: {
-        auto it = held_.find(e.request);
-        if (it == held_.end()) return;
-        holds_[it->second].release_ordinal = ordinal;
-        held_.erase(it);
+      case OneSidedRecord::kShmemRelease:
+        sync_.ReleaseLock(e.request, ordinal);
         return;
-      }
       case OneSidedRecord::kShmemWrite:
-        if (e.peer != kNone && e.peer != location_) {
-          pending_[e.request] = Write{trace::ValueWrite{e.peer, location_, 0}, ordinal};
-        }
+        sync_.Transfer(e.request, e.peer, e.bytes, ordinal);
         return;
       case OneSidedRecord::kShmemWait: {
         Wait w;
@@ -88,25 +69,20 @@ class ShmemScan {
     if (!on_shmem_window) return;
     switch (e.kind) {
       case EventKind::kRmaRequestLock:
-        ++requested_[e.request];
+        sync_.RequestLock(e.request);
         break;
       case EventKind::kRmaOpCompleteBlocking:
       case EventKind::kRmaOpCompleteNonBlocking:
-      case EventKind::kRmaOpCompleteRemote: {
-        auto it = pending_.find(e.request);
-        if (it == pending_.end()) break;
-        it->second.write.completed = e.time;
-        writes_.push_back(it->second);
-        pending_.erase(it);
+      case EventKind::kRmaOpCompleteRemote:
+        sync_.Complete(e.request, e.time, kNone);
         break;
-      }
       default:
         break;
     }
   }
 
-  std::vector<Hold>& holds() { return holds_; }
-  std::vector<Write>& writes() { return writes_; }
+  const std::vector<Hold>& holds() const { return sync_.holds(); }
+  const std::vector<Write>& writes() const { return sync_.writes(); }
   std::vector<Wait>& waits() { return waits_; }
 
  private:
@@ -115,12 +91,8 @@ class ShmemScan {
     std::vector<uint32_t> waits;  // waits in this call, closed by its Leave
   };
   uint32_t location_;
+  trace::ShmemSyncScan sync_;
   std::vector<Open> open_;
-  std::unordered_map<uint64_t, uint32_t> requested_;  // lock -> requests not yet acquired
-  std::unordered_map<uint64_t, uint32_t> held_;       // lock -> its hold
-  std::unordered_map<uint64_t, Write> pending_;       // matching id -> write not yet completed
-  std::vector<Hold> holds_;
-  std::vector<Write> writes_;
   std::vector<Wait> waits_;
 };
 
@@ -176,11 +148,10 @@ void PlanShmem(std::vector<Hold>& holds, std::vector<Write>& writes, std::vector
   for (size_t k = 0; k < holds.size(); ++k) {
     if (previous[k] == kNone) continue;
     const Hold& before = holds[previous[k]];
-    if (before.release_ordinal == kNone) continue;  // never released: nothing to wait for
+    if (before.release_ref == kNone) continue;  // never released: nothing to wait for
     const Hold& hold = holds[k];
-    plan.acquire_from[hold.acquisition.location][hold.ordinal] = before.acquisition.location;
-    plan.release_to[before.acquisition.location][before.release_ordinal] =
-        hold.acquisition.location;
+    plan.acquire_from[hold.acquisition.location][hold.acquire_ref] = before.acquisition.location;
+    plan.release_to[before.acquisition.location][before.release_ref] = hold.acquisition.location;
     ++plan.shmem_handovers;
   }
 
@@ -193,7 +164,7 @@ void PlanShmem(std::vector<Hold>& holds, std::vector<Write>& writes, std::vector
     if (ending[i] == kNone) continue;
     const Write& w = writes[ending[i]];
     plan.wait_from[waits[i].wait.location][waits[i].ordinal] = w.write.origin;
-    plan.write_to[w.write.origin][w.ordinal] = waits[i].wait.location;
+    plan.write_to[w.write.origin][w.issue_ref] = waits[i].wait.location;
     ++plan.value_waits;
   }
 }

@@ -1,18 +1,19 @@
 #include "analysis/waitstates/internal/rma_epochs.h"
 
+#include <optional>
+
 #include "comm/wire.h"
+#include "trace/passive_epoch_scan.h"
 
 namespace cw::analysis::internal {
 namespace {
 
 using trace::EventKind;
 
-// What one location's scan remembers per window.
+// What one location's scan remembers per window (its lock epochs: trace::PassiveEpochScan).
 struct WindowState {
   uint32_t access = kNone;    // open access epoch (index in LocationEpochs::access)
   uint32_t exposure = kNone;  // open exposure epoch
-  std::unordered_map<uint32_t, uint32_t> locks;      // target location (kNone: all) -> epoch
-  std::unordered_map<uint64_t, uint32_t> op_target;  // matching id -> target location
   std::vector<std::pair<uint32_t, uint64_t>> since_collective;  // (target, time) of operations
 };
 
@@ -37,13 +38,39 @@ void AddCall(LockEpoch& epoch, const Call& call) {
   epoch.calls.push_back(call);
 }
 
-// The lock epochs of window `w` open on `target` (a location): its own and a lock_all's.
-template <typename F>
-void ForOpenLocks(WindowState& w, uint32_t target, F&& f) {
-  if (auto it = w.locks.find(target); it != w.locks.end()) f(it->second);
-  if (target != kNone) {
-    if (auto it = w.locks.find(kNone); it != w.locks.end()) f(it->second);
-  }
+// Feeds record `i` (`r`) to the lock-epoch scan shared with the what-if replay: an epoch it
+// opens becomes a LockEpoch of `out` (the scan's and out.locks' indices agree), the call holding
+// the record joins the epochs it belongs to, and a release closes its epoch. Returns whether the
+// record joined an epoch.
+bool ScanLockRecord(const Context& ctx, const trace::LocationEvents& ev, uint32_t i,
+                    const trace::PassiveRecord& r, trace::PassiveEpochScan& scan, uint32_t location,
+                    LocationEpochs& out) {
+  std::optional<Call> call;  // looked up only for a record an epoch concerns
+  return scan.Add(r, [&](uint32_t e, trace::EpochStep step) {
+    switch (step) {
+      case trace::EpochStep::kOpened: {
+        LockEpoch& epoch = out.locks.emplace_back();
+        epoch.location = location;
+        epoch.window = r.window;
+        epoch.target = scan.epochs()[e].target;
+        epoch.exclusive = r.exclusive;
+        break;
+      }
+      case trace::EpochStep::kJoined:
+        if (!call) call = CallAt(ctx, ev, i);
+        AddCall(out.locks[e], *call);
+        break;
+      case trace::EpochStep::kClosed: {
+        const CallTimes release = CallOf(ev, i);
+        LockEpoch& epoch = out.locks[e];
+        epoch.release_entered = release.entered;
+        epoch.released = release.left;
+        epoch.release_event = release.enter;
+        epoch.closed = true;
+        break;
+      }
+    }
+  });
 }
 
 }  // namespace
@@ -55,6 +82,7 @@ LocationEpochs ScanLocation(const Context& ctx, uint32_t location,
   const trace::LocationEvents& ev = trace.location(location);
   LocationEpochs out;
   std::unordered_map<uint32_t, WindowState> windows;
+  trace::PassiveEpochScan locks;
   auto target_of = [&](uint32_t window, uint32_t rank) {
     if (rank == kNone) return kNone;
     return defs.comms[defs.windows[window].comm].LocationOfRank(rank, location);
@@ -127,59 +155,33 @@ LocationEpochs ScanLocation(const Context& ctx, uint32_t location,
       case EventKind::kRmaGet:
       case EventKind::kRmaAtomic: {
         const uint32_t target = target_of(p.window, p.remote);
-        const Call call = CallAt(ctx, ev, i);
-        w.op_target[p.id] = target;
         bool in_epoch = false;
         if (w.access != kNone) {
-          out.access[w.access].operations.push_back(Operation{target, ev.time(i), call});
+          out.access[w.access].operations.push_back(
+              Operation{target, ev.time(i), CallAt(ctx, ev, i)});
           in_epoch = true;
         }
-        ForOpenLocks(w, target, [&](uint32_t e) {
-          AddCall(out.locks[e], call);
-          in_epoch = true;
-        });
+        const trace::PassiveRecord record{kind, p.window, target, false, false, p.id};
+        in_epoch |= ScanLockRecord(ctx, ev, i, record, locks, location, out);
         // Outside access and lock epochs, an operation belongs to the fence epoch.
         if (!in_epoch) w.since_collective.emplace_back(target, ev.time(i));
         break;
       }
       case EventKind::kRmaOpCompleteBlocking:
       case EventKind::kRmaOpCompleteNonBlocking:
-      case EventKind::kRmaOpTest: {
-        // A flush or unlock that completes a transfer may wait for the lock as well.
-        auto it = w.op_target.find(p.id);
-        if (it == w.op_target.end()) break;
-        const Call call = CallAt(ctx, ev, i);
-        ForOpenLocks(w, it->second, [&](uint32_t e) { AddCall(out.locks[e], call); });
-        if (kind != EventKind::kRmaOpTest) w.op_target.erase(it);
-        break;
-      }
+      case EventKind::kRmaOpCompleteRemote:
+      case EventKind::kRmaOpTest:
       case EventKind::kRmaRequestLock:
-      case EventKind::kRmaTryLock: {
-        const uint32_t target = target_of(p.window, p.remote);
-        if (p.remote != kNone && target == kNone) break;  // a rank outside the window
-        w.locks[target] = static_cast<uint32_t>(out.locks.size());
-        LockEpoch& epoch = out.locks.emplace_back();
-        epoch.location = location;
-        epoch.window = p.window;
-        epoch.target = target;
-        epoch.exclusive = p.detail == trace::kLockExclusive;
-        AddCall(epoch, CallAt(ctx, ev, i));
-        break;
-      }
+      case EventKind::kRmaTryLock:
       case EventKind::kRmaAcquireLock:
       case EventKind::kRmaReleaseLock: {
-        auto it = w.locks.find(target_of(p.window, p.remote));
-        if (it == w.locks.end()) break;
-        LockEpoch& epoch = out.locks[it->second];
-        AddCall(epoch, CallAt(ctx, ev, i));
-        if (kind == EventKind::kRmaReleaseLock) {
-          const CallTimes release = CallOf(ev, i);
-          epoch.release_entered = release.entered;
-          epoch.released = release.left;
-          epoch.release_event = release.enter;
-          epoch.closed = true;
-          w.locks.erase(it);
-        }
+        const trace::PassiveRecord record{kind,
+                                          p.window,
+                                          target_of(p.window, p.remote),
+                                          p.remote == kNone,
+                                          p.detail == trace::kLockExclusive,
+                                          p.id};
+        ScanLockRecord(ctx, ev, i, record, locks, location, out);
         break;
       }
       default:

@@ -8,6 +8,7 @@
 #include "base/parallel.h"
 #include "comm/wire.h"
 #include "trace/one_sided_pairing.h"
+#include "trace/shmem_sync_scan.h"
 
 namespace cw::analysis::internal {
 namespace {
@@ -40,13 +41,6 @@ struct Transfer {
   uint32_t issue_event = kNone;  // that call's Enter event
 };
 
-// A transfer on its way from its issue to its completion.
-struct Pending {
-  uint32_t target = kNone;
-  uint32_t issue_event = kNone;
-  uint64_t issued = 0;
-};
-
 // A shmem_wait_until (or shmem_wait) call.
 struct WaitCall {
   uint32_t callpath = kNone;
@@ -61,13 +55,14 @@ struct LocationRecords {
   std::vector<WaitCall> waits;
 };
 
+// The holds and writes come from the scan the what-if replay makes too (trace::ShmemSyncScan),
+// named by their records' event indices; a hold or write whose record is outside every call (a
+// damaged trace) has no call to wait in or to wait for, and is left out.
 LocationRecords ScanLocation(const Context& ctx, uint32_t location) {
   const trace::Definitions& defs = ctx.trace.defs;
   const trace::LocationEvents& ev = ctx.trace.location(location);
   LocationRecords out;
-  std::unordered_map<uint64_t, uint32_t> requested;  // lock -> RequestLock records not acquired
-  std::unordered_map<uint64_t, uint32_t> held;       // lock -> its hold (index in out.holds)
-  std::unordered_map<uint64_t, Pending> writes;      // matching id -> the transfer
+  trace::ShmemSyncScan scan(location);
   std::span<const EventKind> kinds = ev.kinds();
   for (uint32_t i = 0; i < kinds.size(); ++i) {
     const EventKind kind = kinds[i];
@@ -76,55 +71,28 @@ LocationRecords ScanLocation(const Context& ctx, uint32_t location) {
     if (!IsShmemWindow(defs, p.window)) continue;
     switch (kind) {
       case EventKind::kRmaRequestLock:
-        ++requested[p.id];
+        scan.RequestLock(p.id);
         break;
-      case EventKind::kRmaAcquireLock: {
-        const CallTimes call = CallOf(ev, i);
-        LockHold hold;
-        hold.lock = p.id;
-        hold.acquired = ev.time(i);
-        hold.location = location;
-        hold.event = call.enter;
-        hold.callpath = ev.callpath(i);
-        hold.entered = call.entered;
-        hold.left = call.left;
-        if (auto r = requested.find(p.id); r != requested.end() && r->second > 0) {
-          hold.requested = 1;
-          --r->second;
-        }
-        held[p.id] = static_cast<uint32_t>(out.holds.size());
-        out.holds.push_back(hold);
+      case EventKind::kRmaAcquireLock:
+        scan.AcquireLock(p.id, ev.time(i), i);
         break;
-      }
-      case EventKind::kRmaReleaseLock: {
-        auto it = held.find(p.id);
-        if (it == held.end()) break;
-        const CallTimes call = CallOf(ev, i);
-        out.holds[it->second].release_entered = call.entered;
-        out.holds[it->second].release_event = call.enter;
-        held.erase(it);
+      case EventKind::kRmaReleaseLock:
+        scan.ReleaseLock(p.id, i);
         break;
-      }
       case EventKind::kRmaPut:
       case EventKind::kRmaAtomic: {
-        if (p.sent == 0 || p.remote == kNone) break;  // a fetch changes nothing
         const uint32_t target =
-            defs.comms[defs.windows[p.window].comm].LocationOfRank(p.remote, location);
-        const CallTimes call = CallOf(ev, i);
-        if (target != kNone && target != location && call.enter != kNone)
-          writes[p.id] = Pending{target, call.enter, call.entered};
+            p.remote == kNone
+                ? kNone
+                : defs.comms[defs.windows[p.window].comm].LocationOfRank(p.remote, location);
+        scan.Transfer(p.id, target, p.sent, i);
         break;
       }
       case EventKind::kRmaOpCompleteBlocking:
       case EventKind::kRmaOpCompleteNonBlocking:
-      case EventKind::kRmaOpCompleteRemote: {
-        auto it = writes.find(p.id);
-        if (it == writes.end()) break;
-        const Pending& w = it->second;
-        out.transfers.push_back(Transfer{w.issued, ev.time(i), w.target, location, w.issue_event});
-        writes.erase(it);
+      case EventKind::kRmaOpCompleteRemote:
+        scan.Complete(p.id, ev.time(i), i);
         break;
-      }
       case EventKind::kRmaWaitChange: {
         const CallTimes call = CallOf(ev, i);
         if (call.enter == kNone) break;
@@ -134,6 +102,30 @@ LocationRecords ScanLocation(const Context& ctx, uint32_t location) {
       default:
         break;
     }
+  }
+  for (const trace::ShmemSyncScan::Hold& h : scan.holds()) {
+    const CallTimes call = CallOf(ev, h.acquire_ref);
+    LockHold hold;
+    hold.lock = h.acquisition.lock;
+    hold.acquired = h.acquisition.acquired;
+    hold.location = location;
+    hold.event = call.enter;
+    hold.callpath = ev.callpath(h.acquire_ref);
+    hold.entered = call.entered;
+    hold.left = call.left;
+    hold.requested = h.acquisition.requested ? 1 : 0;
+    if (h.release_ref != kNone) {
+      const CallTimes release = CallOf(ev, h.release_ref);
+      hold.release_entered = release.entered;
+      hold.release_event = release.enter;
+    }
+    out.holds.push_back(hold);
+  }
+  for (const trace::ShmemSyncScan::Write& w : scan.writes()) {
+    const CallTimes issue = CallOf(ev, w.issue_ref);
+    if (issue.enter == kNone) continue;
+    out.transfers.push_back(
+        Transfer{issue.entered, w.write.completed, w.write.target, location, issue.enter});
   }
   return out;
 }
