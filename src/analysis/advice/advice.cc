@@ -146,6 +146,105 @@ double ExcessTime(const AdviceFinding& f) {
 
 namespace {
 
+constexpr uint32_t kFirst = 0;  // the rank of an analysis job that finishes the advice
+
+// On a rank of an analysis job: every rank's instance statistics and location time merged, so
+// that every rank detects the same bottlenecks.
+void MergeInstanceStats(comm::Communicator& comm, std::vector<InstanceStats>& stats,
+                        uint64_t& total_time) {
+  comm::ByteWriter mine;
+  PutStats(mine, stats);
+  mine.Put(total_time);
+  std::vector<comm::Bytes> shares = comm.Gather(mine.Take(), kFirst);
+  comm::ByteWriter merged;
+  if (comm.rank() == kFirst) {
+    stats.assign(stats.size(), InstanceStats{});
+    total_time = 0;
+    for (const comm::Bytes& bytes : shares) {
+      comm::ByteReader r(bytes);
+      const std::vector<InstanceStats> share = GetStats(r);
+      for (size_t c = 0; c < share.size() && c < stats.size(); ++c) stats[c].Merge(share[c]);
+      total_time += r.Get<uint64_t>();
+    }
+    PutStats(merged, stats);
+    merged.Put(total_time);
+  }
+  const comm::Bytes all = comm.Broadcast(merged.Take(), kFirst);
+  comm::ByteReader r(all);
+  stats = GetStats(r);
+  total_time = r.Get<uint64_t>();
+}
+
+// What each rank finds on its own locations: the causes of the bottlenecks and its shares of
+// the global analyses.
+struct LocalShares {
+  std::vector<AdviceFinding> findings;
+  LoadBalanceShare balance;
+  std::vector<BarrierMember> barriers;
+  FrequencyShare frequency;
+};
+
+// On a rank of an analysis job: the shares of every rank gathered on the first, combined in
+// rank (so location) order. False on the other ranks, which are done.
+bool GatherShares(comm::Communicator& comm, LocalShares& shares) {
+  comm::ByteWriter mine;
+  PutCauses(mine, shares.findings);
+  PutLoadBalance(mine, shares.balance);
+  mine.PutVector(shares.barriers);
+  PutFrequency(mine, shares.frequency);
+  const std::vector<comm::Bytes> gathered = comm.Gather(mine.Take(), kFirst);
+  if (comm.rank() != kFirst) return false;
+  shares = LocalShares{};
+  for (const comm::Bytes& bytes : gathered) {
+    comm::ByteReader r(bytes);
+    std::vector<AdviceFinding> share = GetCauses(r);
+    if (shares.findings.empty()) {
+      shares.findings = std::move(share);
+    } else {
+      MergeCauses(shares.findings, share);
+    }
+    MergeLoadBalance(shares.balance, GetLoadBalance(r));
+    const std::vector<BarrierMember> members = r.GetVector<BarrierMember>();
+    shares.barriers.insert(shares.barriers.end(), members.begin(), members.end());
+    MergeFrequency(shares.frequency, GetFrequency(r));
+  }
+  return true;
+}
+
+// Each finding's construct type, time, instance statistics and hints.
+void DescribeFindings(const trace::Trace& trace, std::span<const GenericType> region_types,
+                      const std::vector<InstanceStats>& stats,
+                      std::vector<AdviceFinding>& findings) {
+  for (AdviceFinding& f : findings) {
+    const InstanceStats& s = stats[f.callpath];
+    const uint32_t region = trace.CallpathRegion(f.callpath);
+    f.type = region < region_types.size() ? region_types[region] : GenericType::kLocal;
+    f.time = s.total;
+    f.mean = s.Mean();
+    f.min = s.min;
+    f.max = s.max;
+    f.instances = s.count;
+    f.hints = HintsFor(f.pattern, f.type);
+  }
+  std::erase_if(findings, [](const AdviceFinding& f) { return f.bottleneck_instances == 0; });
+}
+
+// The findings by the time their bottleneck instances took beyond what was expected of them,
+// at most `parameters.max_findings` of them.
+void RankFindings(std::vector<AdviceFinding> findings, const AdviceParameters& parameters,
+                  Advice& advice) {
+  std::stable_sort(findings.begin(), findings.end(),
+                   [](const AdviceFinding& a, const AdviceFinding& b) {
+                     return std::make_tuple(-ExcessTime(a), a.callpath) <
+                            std::make_tuple(-ExcessTime(b), b.callpath);
+                   });
+  if (findings.size() > parameters.max_findings) {
+    advice.findings_left_out = findings.size() - parameters.max_findings;
+    findings.resize(parameters.max_findings);
+  }
+  advice.findings = std::move(findings);
+}
+
 // The analysis in one process (`comm` null) or on one rank of an MPI analysis job, whose
 // `in.trace` holds the events of its own locations only: the ranks merge their instance
 // statistics (every rank detects the same bottlenecks from them), analyse the causes and the
@@ -154,37 +253,13 @@ namespace {
 std::optional<Advice> AnalyzeAdviceShared(const AdviceInput& in, const AdviceParameters& parameters,
                                           comm::Communicator* comm,
                                           const trace::Partition* partition) {
-  constexpr uint32_t kFirst = 0;
-  const bool first = comm == nullptr || comm->rank() == kFirst;
   Advice advice;
   advice.parameters = parameters;
   if (in.baselines != nullptr) advice.baselines = in.baselines_path;
   const trace::Trace& trace = *in.trace;
   std::vector<InstanceStats> stats = CollectInstanceStats(trace, in.region_types, in.threads);
   advice.total_time = TotalLocationTime(trace);
-  if (comm != nullptr) {
-    comm::ByteWriter mine;
-    PutStats(mine, stats);
-    mine.Put(advice.total_time);
-    std::vector<comm::Bytes> shares = comm->Gather(mine.Take(), kFirst);
-    comm::ByteWriter merged;
-    if (first) {
-      stats.assign(stats.size(), InstanceStats{});
-      advice.total_time = 0;
-      for (const comm::Bytes& bytes : shares) {
-        comm::ByteReader r(bytes);
-        const std::vector<InstanceStats> share = GetStats(r);
-        for (size_t c = 0; c < share.size() && c < stats.size(); ++c) stats[c].Merge(share[c]);
-        advice.total_time += r.Get<uint64_t>();
-      }
-      PutStats(merged, stats);
-      merged.Put(advice.total_time);
-    }
-    const comm::Bytes all = comm->Broadcast(merged.Take(), kFirst);
-    comm::ByteReader r(all);
-    stats = GetStats(r);
-    advice.total_time = r.Get<uint64_t>();
-  }
+  if (comm != nullptr) MergeInstanceStats(*comm, stats, advice.total_time);
 
   DetectionInput detect;
   detect.trace = &trace;
@@ -205,7 +280,8 @@ std::optional<Advice> AnalyzeAdviceShared(const AdviceInput& in, const AdvicePar
   causes.threads = in.threads;
   causes.comm = comm;
   causes.partition = partition;
-  std::vector<AdviceFinding> findings = AnalyzeCauses(causes);
+  LocalShares shares;
+  shares.findings = AnalyzeCauses(causes);
 
   GlobalInput global;
   global.trace = &trace;
@@ -216,52 +292,17 @@ std::optional<Advice> AnalyzeAdviceShared(const AdviceInput& in, const AdvicePar
   global.threads = in.threads;
   const std::vector<uint32_t> member_instance = MemberInstances(*in.graph);
   global.member_instance = member_instance;
-  LoadBalanceShare balance = ShareLoadBalance(global);
-  std::vector<BarrierMember> barriers = ShareBarrierMembers(global);
-  FrequencyShare frequency = ShareFrequency(global, parameters);
-  if (comm != nullptr) {
-    comm::ByteWriter mine;
-    PutCauses(mine, findings);
-    PutLoadBalance(mine, balance);
-    mine.PutVector(barriers);
-    PutFrequency(mine, frequency);
-    const std::vector<comm::Bytes> shares = comm->Gather(mine.Take(), kFirst);
-    if (!first) return std::nullopt;
-    findings.clear();
-    balance = {};
-    barriers.clear();
-    frequency = {};
-    for (const comm::Bytes& bytes : shares) {
-      comm::ByteReader r(bytes);
-      std::vector<AdviceFinding> share = GetCauses(r);
-      if (findings.empty()) {
-        findings = std::move(share);
-      } else {
-        MergeCauses(findings, share);
-      }
-      MergeLoadBalance(balance, GetLoadBalance(r));
-      const std::vector<BarrierMember> members = r.GetVector<BarrierMember>();
-      barriers.insert(barriers.end(), members.begin(), members.end());
-      MergeFrequency(frequency, GetFrequency(r));
-    }
-  }
+  shares.balance = ShareLoadBalance(global);
+  shares.barriers = ShareBarrierMembers(global);
+  shares.frequency = ShareFrequency(global, parameters);
+  if (comm != nullptr && !GatherShares(*comm, shares)) return std::nullopt;
 
+  std::vector<AdviceFinding>& findings = shares.findings;
   FinishCauses(findings);
-  for (AdviceFinding& f : findings) {
-    const InstanceStats& s = stats[f.callpath];
-    const uint32_t region = trace.CallpathRegion(f.callpath);
-    f.type = region < in.region_types.size() ? in.region_types[region] : GenericType::kLocal;
-    f.time = s.total;
-    f.mean = s.Mean();
-    f.min = s.min;
-    f.max = s.max;
-    f.instances = s.count;
-    f.hints = HintsFor(f.pattern, f.type);
-  }
-  std::erase_if(findings, [](const AdviceFinding& f) { return f.bottleneck_instances == 0; });
-  advice.load_balance = FinishLoadBalance(balance, global, parameters, findings);
-  advice.redundant_barriers = FinishRedundantBarriers(std::move(barriers), global, findings);
-  FinishFrequency(std::move(frequency), global, parameters, findings);
+  DescribeFindings(trace, in.region_types, stats, findings);
+  advice.load_balance = FinishLoadBalance(shares.balance, global, parameters, findings);
+  advice.redundant_barriers = FinishRedundantBarriers(std::move(shares.barriers), global, findings);
+  FinishFrequency(std::move(shares.frequency), global, parameters, findings);
   // A run's transfers among all of its call path's (the predicted saving merges or overlaps
   // them at the shortest or longest).
   for (AdviceFinding& f : findings) {
@@ -269,21 +310,9 @@ std::optional<Advice> AnalyzeAdviceShared(const AdviceInput& in, const AdvicePar
     f.min = stats[f.callpath].min;
     f.max = stats[f.callpath].max;
   }
-
   FoldIntoTransferRuns(findings);
   FoldIntoWaits(findings);
-
-  // By the time their bottleneck instances took beyond what was expected of them.
-  std::stable_sort(findings.begin(), findings.end(),
-                   [](const AdviceFinding& a, const AdviceFinding& b) {
-                     return std::make_tuple(-ExcessTime(a), a.callpath) <
-                            std::make_tuple(-ExcessTime(b), b.callpath);
-                   });
-  if (findings.size() > parameters.max_findings) {
-    advice.findings_left_out = findings.size() - parameters.max_findings;
-    findings.resize(parameters.max_findings);
-  }
-  advice.findings = std::move(findings);
+  RankFindings(std::move(findings), parameters, advice);
   return advice;
 }
 

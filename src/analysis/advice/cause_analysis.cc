@@ -282,30 +282,15 @@ class LocationCauses {
 
 }  // namespace
 
-std::vector<AdviceFinding> AnalyzeCauses(const CauseInput& in) {
+namespace {
+
+// Each collective member's instance, and for each location its members that are calls of a
+// bottleneck call path (resolved by the location's own events, in event order).
+MemberIndex IndexMembers(const CauseInput& in, const std::vector<uint32_t>& finding_of) {
   const trace::Trace& trace = *in.trace;
   const uint32_t n = trace.location_count();
-  std::vector<AdviceFinding> findings(in.bottlenecks.size());
-  if (in.bottlenecks.empty()) return findings;
-  std::vector<uint32_t> finding_of(trace.call_tree.size(), kNone);
-  bool transfers_needed = false;
-  for (uint32_t f = 0; f < in.bottlenecks.size(); ++f) {
-    finding_of[in.bottlenecks[f].callpath] = f;
-    const uint32_t region = trace.CallpathRegion(in.bottlenecks[f].callpath);
-    const GenericType t =
-        region < in.region_types.size() ? in.region_types[region] : GenericType::kLocal;
-    transfers_needed |=
-        t == GenericType::kPut || t == GenericType::kGet || t == GenericType::kAtomic;
-  }
-  std::vector<std::vector<uint32_t>> edges_by_location(n);
-  for (uint32_t e = 0; e < in.edges.size(); ++e) {
-    const WaitEdge& w = in.edges[e];
-    if (w.waiter < n && w.waiter_event < trace.location(w.waiter).size()) {
-      edges_by_location[w.waiter].push_back(e);
-    }
-  }
-  MemberIndex members;
   const std::vector<match::CollectiveMember>& all = in.graph->members;
+  MemberIndex members;
   members.instance.assign(all.size(), kNone);
   members.callpath.assign(all.size(), kNone);
   members.bottlenecks.resize(n);
@@ -315,7 +300,6 @@ std::vector<AdviceFinding> AnalyzeCauses(const CauseInput& in) {
       members.instance[k] = c;
     }
   }
-  // Each location resolves its own members' calls (the graph lists them in event order).
   ParallelFor(std::min<size_t>(n, in.graph->by_location.size()), in.threads, [&](size_t loc) {
     const trace::LocationEvents& ev = trace.location(static_cast<uint32_t>(loc));
     for (uint32_t k : in.graph->by_location[loc].collectives) {
@@ -329,61 +313,60 @@ std::vector<AdviceFinding> AnalyzeCauses(const CauseInput& in) {
     }
     std::sort(members.bottlenecks[loc].begin(), members.bottlenecks[loc].end());
   });
-  OtherCalls other_calls(trace);
-  if (in.comm != nullptr) {
-    // An MPI analysis job: the members of this rank's bottleneck collectives, their calls, and
-    // the calls of the delayers of its wait edges, from the ranks that hold them.
-    LearnWholeInstances(in, members);
-    std::vector<std::pair<uint32_t, uint32_t>> wanted;
-    std::vector<bool> asked(in.graph->collectives.size(), false);
-    for (uint32_t loc = 0; loc < n; ++loc) {
-      for (const auto& [call, k] : members.bottlenecks[loc]) {
-        const uint32_t c = members.instance[k];
-        if (c == kNone || asked[c]) continue;
-        asked[c] = true;
-        if (const std::vector<match::CollectiveMember>* whole = members.Whole(c)) {
-          for (const match::CollectiveMember& m : *whole) {
-            if (m.location < n && m.begin_event >= trace.location(m.location).size()) {
-              wanted.emplace_back(m.location, m.begin_event);
-            }
+  return members;
+}
+
+// An MPI analysis job: the members of this rank's bottleneck collectives, their calls, and the
+// calls of the delayers of its wait edges, from the ranks that hold them.
+void LearnOtherRanksCalls(const CauseInput& in, MemberIndex& members, OtherCalls& other_calls) {
+  const trace::Trace& trace = *in.trace;
+  const uint32_t n = trace.location_count();
+  const std::vector<match::CollectiveMember>& all = in.graph->members;
+  LearnWholeInstances(in, members);
+  std::vector<std::pair<uint32_t, uint32_t>> wanted;
+  std::vector<bool> asked(in.graph->collectives.size(), false);
+  for (uint32_t loc = 0; loc < n; ++loc) {
+    for (const auto& [call, k] : members.bottlenecks[loc]) {
+      const uint32_t c = members.instance[k];
+      if (c == kNone || asked[c]) continue;
+      asked[c] = true;
+      if (const std::vector<match::CollectiveMember>* whole = members.Whole(c)) {
+        for (const match::CollectiveMember& m : *whole) {
+          if (m.location < n && m.begin_event >= trace.location(m.location).size()) {
+            wanted.emplace_back(m.location, m.begin_event);
           }
-          continue;
         }
-        const match::CollectiveInstance& inst = in.graph->collectives[c];
-        for (uint32_t m = inst.first_member; m < inst.first_member + inst.member_count; ++m) {
-          if (members.callpath[m] == kNone)
-            wanted.emplace_back(all[m].location, all[m].begin_event);
-        }
+        continue;
       }
-    }
-    for (const WaitEdge& w : in.edges) {
-      if (w.delayer < n && w.delayer_event != kNone &&
-          w.delayer_event >= trace.location(w.delayer).size()) {
-        wanted.emplace_back(w.delayer, w.delayer_event);
-      }
-    }
-    std::sort(wanted.begin(), wanted.end());
-    wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
-    other_calls.Learn(wanted, in);
-    for (uint32_t k = 0; k < all.size(); ++k) {
-      if (members.callpath[k] != kNone) continue;
-      if (std::optional<CallFacts> f = other_calls.Find(all[k].location, all[k].begin_event)) {
-        members.callpath[k] = f->callpath;
+      const match::CollectiveInstance& inst = in.graph->collectives[c];
+      for (uint32_t m = inst.first_member; m < inst.first_member + inst.member_count; ++m) {
+        if (members.callpath[m] == kNone) wanted.emplace_back(all[m].location, all[m].begin_event);
       }
     }
   }
-  const std::vector<std::vector<Transfer>> transfers =
-      transfers_needed ? ByTarget(n, TransfersToHeldLocations(HeldTransfers(trace), in))
-                       : std::vector<std::vector<Transfer>>(n);
+  for (const WaitEdge& w : in.edges) {
+    if (w.delayer < n && w.delayer_event != kNone &&
+        w.delayer_event >= trace.location(w.delayer).size()) {
+      wanted.emplace_back(w.delayer, w.delayer_event);
+    }
+  }
+  std::sort(wanted.begin(), wanted.end());
+  wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
+  other_calls.Learn(wanted, in);
+  for (uint32_t k = 0; k < all.size(); ++k) {
+    if (members.callpath[k] != kNone) continue;
+    if (std::optional<CallFacts> f = other_calls.Find(all[k].location, all[k].begin_event)) {
+      members.callpath[k] = f->callpath;
+    }
+  }
+}
 
-  std::vector<std::map<uint32_t, Partial>> partials(n);
-  ParallelFor(n, in.threads, [&](size_t loc) {
-    partials[loc] = LocationCauses(in, finding_of, edges_by_location, members, transfers,
-                                   other_calls, static_cast<uint32_t>(loc))
-                        .Run();
-  });
+// The locations' partial findings summed per finding, in location order, and each finding's
+// causes merged by (location, call path).
+void CombinePartials(const CauseInput& in, std::vector<std::map<uint32_t, Partial>>& partials,
+                     std::vector<AdviceFinding>& findings) {
   std::vector<std::map<uint64_t, AdviceCause>> causes(findings.size());  // by (location, callpath)
-  for (uint32_t loc = 0; loc < n; ++loc) {
+  for (uint32_t loc = 0; loc < partials.size(); ++loc) {
     for (auto& [f, p] : partials[loc]) {
       AdviceFinding& finding = findings[f];
       finding.locations.push_back(loc);
@@ -410,6 +393,46 @@ std::vector<AdviceFinding> AnalyzeCauses(const CauseInput& in) {
     finding.expected = in.bottlenecks[f].expected;
     for (auto& [key, c] : causes[f]) finding.causes.push_back(c);
   }
+}
+
+}  // namespace
+
+std::vector<AdviceFinding> AnalyzeCauses(const CauseInput& in) {
+  const trace::Trace& trace = *in.trace;
+  const uint32_t n = trace.location_count();
+  std::vector<AdviceFinding> findings(in.bottlenecks.size());
+  if (in.bottlenecks.empty()) return findings;
+  std::vector<uint32_t> finding_of(trace.call_tree.size(), kNone);
+  bool transfers_needed = false;
+  for (uint32_t f = 0; f < in.bottlenecks.size(); ++f) {
+    finding_of[in.bottlenecks[f].callpath] = f;
+    const uint32_t region = trace.CallpathRegion(in.bottlenecks[f].callpath);
+    const GenericType t =
+        region < in.region_types.size() ? in.region_types[region] : GenericType::kLocal;
+    transfers_needed |=
+        t == GenericType::kPut || t == GenericType::kGet || t == GenericType::kAtomic;
+  }
+  std::vector<std::vector<uint32_t>> edges_by_location(n);
+  for (uint32_t e = 0; e < in.edges.size(); ++e) {
+    const WaitEdge& w = in.edges[e];
+    if (w.waiter < n && w.waiter_event < trace.location(w.waiter).size()) {
+      edges_by_location[w.waiter].push_back(e);
+    }
+  }
+  MemberIndex members = IndexMembers(in, finding_of);
+  OtherCalls other_calls(trace);
+  if (in.comm != nullptr) LearnOtherRanksCalls(in, members, other_calls);
+  const std::vector<std::vector<Transfer>> transfers =
+      transfers_needed ? ByTarget(n, TransfersToHeldLocations(HeldTransfers(trace), in))
+                       : std::vector<std::vector<Transfer>>(n);
+
+  std::vector<std::map<uint32_t, Partial>> partials(n);
+  ParallelFor(n, in.threads, [&](size_t loc) {
+    partials[loc] = LocationCauses(in, finding_of, edges_by_location, members, transfers,
+                                   other_calls, static_cast<uint32_t>(loc))
+                        .Run();
+  });
+  CombinePartials(in, partials, findings);
   return findings;
 }
 
