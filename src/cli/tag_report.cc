@@ -5,23 +5,14 @@
 #include <vector>
 
 #include "report/output_file.h"
-#include "tag/graph/clustering.h"
-#include "tag/graph/parallel_graph.h"
-#include "tag/graph/sections.h"
-#include "tag/graph/tendencies.h"
+#include "tag/document/tag_document.h"
 #include "tag/online/online_graphs.h"
 
 namespace cw::cli {
 
 Status WriteTagReport(tag::TagDocument& doc, const std::string& directory, bool quiet,
                       std::FILE* messages) {
-  doc.ptag = tag::InterProcessEdges(doc.processes);
-  doc.clusters = tag::ClusterProcesses(doc.processes, {.tolerance = doc.tolerance});
-  doc.sections.clear();
-  for (const tag::ProcessGraph& g : doc.processes) doc.sections.push_back(tag::FindSections(g));
-  doc.section_classes =
-      tag::ClusterSections(doc.processes, doc.sections, {.tolerance = doc.tolerance});
-  doc.findings = tag::FindTendencies(doc.processes, doc.clusters);
+  tag::AnalyzeGraphs(doc);
 
   CW_RETURN_IF_ERROR(report::EnsureDirectory(directory));
   const std::string summary = tag::TagSummary(doc);

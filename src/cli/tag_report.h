@@ -1,6 +1,6 @@
 // The files of a task activity graph report, written by `causeway tag` (from a trace or an
-// online run) and by `causeway trace --tag` when its run ends: the application graph, the
-// behaviour classes and the findings are computed here from the processes' graphs.
+// online run) and by `causeway trace --tag` when its run ends: tag::AnalyzeGraphs computes the
+// report from the processes' graphs, the writers of tag/output format it.
 #pragma once
 
 #include <cstdint>
@@ -8,11 +8,11 @@
 #include <string>
 
 #include "base/status.h"
-#include "tag/output/tag_document.h"
+#include "tag/output/tag_writers.h"
 
 namespace cw::cli {
 
-// Fills in doc.ptag, doc.clusters and doc.findings from doc.processes and writes summary.txt,
+// Fills in the document from doc.processes (tag::AnalyzeGraphs) and writes summary.txt,
 // tag.json, ptag.dot/.graphml and clusters.dot/.graphml to `directory`; prints the summary
 // unless `quiet`, and where the files went, to `messages` (`causeway trace --tag` gives
 // standard error: the program's own output keeps standard output to itself).

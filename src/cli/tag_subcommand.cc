@@ -22,7 +22,7 @@
 #include "tag/build/trace_graphs.h"
 #include "tag/job/job_graphs.h"
 #include "tag/online/online_graphs.h"
-#include "tag/output/tag_document.h"
+#include "tag/output/tag_writers.h"
 
 namespace cw::cli {
 namespace {

@@ -17,12 +17,8 @@
 #include "match/matcher.h"
 #include "otf2/trace_reader.h"
 #include "tag/build/trace_graphs.h"
-#include "tag/graph/clustering.h"
-#include "tag/graph/parallel_graph.h"
-#include "tag/graph/sections.h"
-#include "tag/graph/tendencies.h"
 #include "tag/online/online_graphs.h"
-#include "tag/output/tag_document.h"
+#include "tag/output/tag_writers.h"
 #include "tests/fuzz/archive_container.h"
 
 namespace {
@@ -42,12 +38,7 @@ const std::string& WorkDirectory() {
 void DescribeGraphs(std::vector<cw::tag::ProcessGraph> processes) {
   cw::tag::TagDocument doc;
   doc.processes = std::move(processes);
-  doc.ptag = cw::tag::InterProcessEdges(doc.processes);
-  doc.clusters = cw::tag::ClusterProcesses(doc.processes, {});
-  for (const cw::tag::ProcessGraph& g : doc.processes)
-    doc.sections.push_back(cw::tag::FindSections(g));
-  doc.section_classes = cw::tag::ClusterSections(doc.processes, doc.sections, {});
-  doc.findings = cw::tag::FindTendencies(doc.processes, doc.clusters);
+  cw::tag::AnalyzeGraphs(doc);
   (void)cw::tag::TagJson(doc);
   (void)cw::tag::TagSummary(doc);
 }

@@ -6,11 +6,7 @@
 
 #include <fstream>
 
-#include "tag/graph/clustering.h"
-#include "tag/graph/parallel_graph.h"
-#include "tag/graph/sections.h"
-#include "tag/graph/tendencies.h"
-#include "tag/output/tag_document.h"
+#include "tag/output/tag_writers.h"
 #include "testing/scenario.h"
 #include "tests/common/browser_check.h"
 #include "tests/tag/tag_fixture.h"
@@ -22,11 +18,7 @@ tag::TagDocument Document(const TagRun& run, const std::string& source) {
   tag::TagDocument doc;
   doc.source = source;
   doc.processes = run.graphs.processes;
-  doc.ptag = tag::InterProcessEdges(doc.processes);
-  doc.clusters = tag::ClusterProcesses(doc.processes, {});
-  for (const tag::ProcessGraph& g : doc.processes) doc.sections.push_back(tag::FindSections(g));
-  doc.section_classes = tag::ClusterSections(doc.processes, doc.sections, {});
-  doc.findings = tag::FindTendencies(doc.processes, doc.clusters);
+  tag::AnalyzeGraphs(doc);
   return doc;
 }
 

@@ -3,7 +3,7 @@
 // incoming edge, every send on one outgoing edge) and the same graphs on any thread count.
 #include <gtest/gtest.h>
 
-#include "tag/output/tag_document.h"
+#include "tag/output/tag_writers.h"
 #include "tests/common/paths.h"
 #include "tests/tag/tag_fixture.h"
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "base/utf8.h"
-#include "tag/output/tag_document.h"
+#include "tag/output/tag_writers.h"
 
 namespace cw::tag {
 namespace {

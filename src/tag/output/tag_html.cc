@@ -1,6 +1,6 @@
 #include "base/html_text.h"
 #include "tag/output/internal/tag_assets.h"
-#include "tag/output/tag_document.h"
+#include "tag/output/tag_writers.h"
 
 namespace cw::tag {
 

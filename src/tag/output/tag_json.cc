@@ -3,7 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tag/model/loops.h"
-#include "tag/output/tag_document.h"
+#include "tag/output/tag_writers.h"
 
 namespace cw::tag {
 namespace {
@@ -150,8 +150,7 @@ std::string TagJson(const TagDocument& doc) {
   }
   j["clusters"] = std::move(clusters);
   json sections = json::array();
-  const std::map<std::string, SectionSpread> section_spreads =
-      SpreadOfSections(doc.processes, doc.sections);
+  const std::map<std::string, SectionSpread>& section_spreads = doc.section_spreads;
   for (const SectionClasses& sc : doc.section_classes) {
     json classes = json::array();
     for (const Cluster& c : sc.classes) {
@@ -192,33 +191,20 @@ std::string TagJson(const TagDocument& doc) {
   }
   j["ptag_edges"] = std::move(ptag);
   json phases = json::array();
-  for (const PhaseEdge& e : CommunicationPhaseView(doc.ptag)) {
+  for (const PhaseEdge& e : doc.communication_view) {
     phases.push_back({{"from_rank", e.from_rank},
                       {"to_rank", e.to_rank},
                       {"count", e.count},
                       {"bytes", e.bytes}});
   }
   j["communication_view"] = std::move(phases);
-  // The same view with one node per behaviour class (Sikora et al. 2016 §5.3 on the clustered
-  // graph).
-  std::map<uint32_t, size_t> class_of_rank;
-  for (size_t c = 0; c < doc.clusters.size(); ++c) {
-    for (uint32_t r : MemberRanks(doc, doc.clusters[c])) class_of_rank[r] = c;
-  }
-  std::map<std::pair<size_t, size_t>, std::pair<uint64_t, uint64_t>> class_pairs;
-  for (const PhaseEdge& e : CommunicationPhaseView(doc.ptag)) {
-    auto from = class_of_rank.find(e.from_rank), to = class_of_rank.find(e.to_rank);
-    if (from == class_of_rank.end() || to == class_of_rank.end()) continue;
-    auto& sum = class_pairs[{from->second, to->second}];
-    sum.first += e.count;
-    sum.second += e.bytes;
-  }
+  // The same view with one node per behaviour class.
   json class_view = json::array();
-  for (const auto& [ends, sum] : class_pairs) {
-    class_view.push_back({{"from_class", ends.first},
-                          {"to_class", ends.second},
-                          {"count", sum.first},
-                          {"bytes", sum.second}});
+  for (const ClassEdge& e : doc.class_communication_view) {
+    class_view.push_back({{"from_class", e.from_class},
+                          {"to_class", e.to_class},
+                          {"count", e.count},
+                          {"bytes", e.bytes}});
   }
   j["class_communication_view"] = std::move(class_view);
 

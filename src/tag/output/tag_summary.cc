@@ -7,7 +7,7 @@
 #include "base/utf8.h"
 #include "tag/graph/sections.h"
 #include "tag/model/loops.h"
-#include "tag/output/tag_document.h"
+#include "tag/output/tag_writers.h"
 
 namespace cw::tag {
 namespace {
@@ -126,8 +126,7 @@ std::string PathsText(const TagDocument& doc) {
 // Each section's classes and spread (Sikora et al. 2016 §5.2: sub-classes per phase).
 std::string SectionsText(const TagDocument& doc) {
   if (doc.section_classes.empty()) return "";
-  const std::map<std::string, SectionSpread> spreads =
-      SpreadOfSections(doc.processes, doc.sections);
+  const std::map<std::string, SectionSpread>& spreads = doc.section_spreads;
   std::string text = "Sections (the processes compared loop by loop)\n";
   for (const SectionClasses& sc : doc.section_classes) {
     auto it = spreads.find(sc.key);
@@ -150,27 +149,6 @@ std::string SectionsText(const TagDocument& doc) {
 }
 
 }  // namespace
-
-std::string RankList(std::vector<uint32_t> ranks) {
-  std::sort(ranks.begin(), ranks.end());
-  ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
-  std::string text;
-  for (size_t i = 0; i < ranks.size();) {
-    size_t j = i;
-    while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1) ++j;
-    if (!text.empty()) text += ", ";
-    text += std::to_string(ranks[i]);
-    if (j > i) text += (j == i + 1 ? ", " : "\u2013") + std::to_string(ranks[j]);
-    i = j + 1;
-  }
-  return text;
-}
-
-std::vector<uint32_t> MemberRanks(const TagDocument& doc, const Cluster& cluster) {
-  std::vector<uint32_t> ranks;
-  for (uint32_t m : cluster.members) ranks.push_back(doc.processes[m].rank);
-  return ranks;
-}
 
 std::string TagSummary(const TagDocument& doc) {
   std::string text = "Task activity graphs of " + DisplayText(doc.source) +

@@ -1,21 +1,36 @@
 // Everything `causeway tag` writes, gathered once: the process graphs, the PTAG's inter-process
-// edges and the behavioural classes, with the parameters that made them. The writers only
-// format it.
+// edges, the behavioural classes, sections, findings and communication views, with the
+// parameters that made them. AnalyzeGraphs computes all of it from the process graphs, in one
+// place for every caller; the writers (tag/output) only format it.
 //
-//   TagDocument doc{...};
+//   TagDocument doc;
+//   doc.processes = ...;                  // from a trace, an online run or an analysis job
+//   AnalyzeGraphs(doc);
 //   WriteTextFile(dir + "/tag.json", TagJson(doc));
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
 #include "tag/graph/clustering.h"
 #include "tag/graph/parallel_graph.h"
+#include "tag/graph/sections.h"
 #include "tag/graph/tendencies.h"
 #include "tag/model/activity_graph.h"
 
 namespace cw::tag {
+
+// Messages between two behaviour classes (the communication view on the clustered graph,
+// Sikora et al. 2016 §5.3): indices into TagDocument::clusters.
+struct ClassEdge {
+  size_t from_class = 0;
+  size_t to_class = 0;
+  uint64_t count = 0;
+  uint64_t bytes = 0;
+};
 
 struct TagDocument {
   std::string source;   // the trace the graphs were built from, or the online run's directory
@@ -30,29 +45,23 @@ struct TagDocument {
   std::vector<std::vector<Section>> sections;   // per process
   std::vector<SectionClasses> section_classes;  // per section key
   GraphFindings findings;
+  std::map<std::string, SectionSpread> section_spreads;  // by section key
+  std::vector<PhaseEdge> communication_view;             // one node per process
+  std::vector<ClassEdge> class_communication_view;       // one node per behaviour class
   double tolerance = 0.02;
   uint32_t recursion_depth = 0;
   uint64_t folded_callpaths = 0;
   std::vector<std::string> regions;  // the user regions asked for as nodes
 };
 
+// Fills everything but the processes and the recording's fields from doc.processes: the PTAG's
+// edges, the classes (at doc.tolerance), the sections and their classes and spreads, the
+// findings, and the communication views.
+void AnalyzeGraphs(TagDocument& doc);
+
 // "1–3, 5": ranks in ascending order, runs of consecutive ranks joined.
 std::string RankList(std::vector<uint32_t> ranks);
 // The ranks of a class's members.
 std::vector<uint32_t> MemberRanks(const TagDocument& doc, const Cluster& cluster);
-
-// tag.json (docs/report-format.md, "tag.json").
-std::string TagJson(const TagDocument& doc);
-// summary.txt: the classes in words, each class's heaviest activities and loops.
-std::string TagSummary(const TagDocument& doc);
-// Graphviz DOT and GraphML of the PTAG (every process, with the inter-process edges) and of the
-// clustered graph (one representative per class, labelled with its members).
-std::string PtagDot(const TagDocument& doc);
-std::string ClustersDot(const TagDocument& doc);
-std::string PtagGraphml(const TagDocument& doc);
-std::string ClustersGraphml(const TagDocument& doc);
-// tag.html: one self-contained page drawing tag.json (d3 inlined): the classes, each class's
-// graph in layers, sections, causal paths, the communication matrix.
-std::string TagHtml(const TagDocument& doc);
 
 }  // namespace cw::tag
