@@ -36,19 +36,9 @@ json Pop(const PopFigures& p) {
 
 std::string CompareJson(const Comparison& c) {
   json runs = json::array();
-  const double base_computation =
-      c.groups.front().pop.average_computation.value_or(0) * c.groups.front().processes;
   for (const RunGroup& g : c.groups) {
-    // Computation scalability (POP): the first group's total computation against this one's.
-    std::optional<double> computation;
-    if (g.pop.average_computation && *g.pop.average_computation > 0 && base_computation > 0) {
-      const double total = *g.pop.average_computation * g.processes;
-      computation = c.weak
-                        ? base_computation / c.groups.front().processes / *g.pop.average_computation
-                        : base_computation / total;
-    }
     json pop = Pop(g.pop);
-    pop["computation_scalability"] = Optional(computation);
+    pop["computation_scalability"] = Optional(g.computation_scalability);
     runs.push_back({{"label", g.label},
                     {"processes", g.processes},
                     {"repetitions", g.repetitions},

@@ -291,6 +291,15 @@ Result<Comparison> Compare(const std::vector<RunSummary>& runs, const CompareOpt
   for (const std::vector<const RunSummary*>& group : members)
     out.groups.push_back(SummariseGroup(group));
   const RunGroup& base = out.groups.front();
+  const double base_computation = base.pop.average_computation.value_or(0) * base.processes;
+  for (RunGroup& g : out.groups) {
+    if (g.pop.average_computation && *g.pop.average_computation > 0 && base_computation > 0) {
+      const double total = *g.pop.average_computation * g.processes;
+      g.computation_scalability =
+          options.weak ? base_computation / base.processes / *g.pop.average_computation
+                       : base_computation / total;
+    }
+  }
   if (out.scaling) {
     for (RunGroup& g : out.groups) {
       g.efficiency = Efficiency(base.runtime, base.processes, g.runtime, g.processes, options.weak);

@@ -38,6 +38,9 @@ struct RunGroup {
   double runtime_min = 0, runtime_max = 0, runtime_stddev = 0;
   std::optional<double> efficiency;  // parallel efficiency against the first group (scaling)
   PopFigures pop;                    // the repetitions' mean of each known figure
+  // POP's computation scalability: the first group's total computation (strong scaling) or
+  // computation per process (weak) against this group's; unknown without computation times.
+  std::optional<double> computation_scalability;
 };
 
 // A value per group (mean over its repetitions) with its spread.
