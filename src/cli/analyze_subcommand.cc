@@ -3,10 +3,8 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
-#include <future>
 #include <optional>
 
-#include "advice_savings/predicted_saving.h"
 #include "analysis/pipeline/analysis.h"
 #include "analysis/pipeline/memory_estimate.h"
 #include "base/parallel.h"
@@ -16,11 +14,10 @@
 #include "cli/progress.h"
 #include "cli/subcommand.h"
 #include "cli/timeline_output.h"
-#include "clock/controlled_logical_clock.h"
 #include "comm/launch.h"
 #include "comm/mpi_communicator.h"
-#include "distributed/job_analysis.h"
-#include "match/matcher.h"
+#include "driver/job_analysis.h"
+#include "driver/trace_analysis.h"
 #include "otf2/trace_reader.h"
 #include "report/cube_writer.h"
 #include "report/html_report.h"
@@ -28,8 +25,6 @@
 #include "report/output_file.h"
 #include "report/report.h"
 #include "report/text_summary.h"
-#include "sim/trace_source.h"
-#include "sim/whatif.h"
 
 namespace cw::cli {
 namespace {
@@ -144,70 +139,38 @@ class AnalyzeSubcommand final : public Subcommand {
 
     std::atomic<uint64_t> read{0};
     ProgressLine progress("reading " + trace_, declared, &read);
-    otf2::ReadOptions options;
-    options.threads = threads;
-    options.allow_partial = partial_;
-    options.progress = &read;
-    CW_ASSIGN_OR_RETURN(trace::Trace trace, otf2::ReadTrace(trace_, options));
-    stopwatch.Lap("read");
-
-    progress.SetPhase("matching messages and collectives");
-    match::SyncGraph graph = match::MatchTrace(trace, threads);
-    stopwatch.Lap("match");
-    std::optional<cw::clock::ClockCorrection> correction;
-    if (time_correct_) {
-      progress.SetPhase("correcting timestamps (controlled logical clock)");
-      correction = cw::clock::CorrectTimestamps(trace, graph, {});
-      graph = match::MatchTrace(trace, threads);  // messages carry the corrected times
-      stopwatch.Lap("time correction");
-    }
-    // The ideal-network replay (one thread) runs beside the analysis: it reads only the trace.
-    std::future<Result<sim::ReplayResult>> ideal = std::async(
-        std::launch::async, [&trace] { return sim::ReplayOnIdealNetwork(sim::TraceInput(trace)); });
-    progress.SetPhase("analysing wait states, root causes and the critical path");
-    analysis::AnalysisOptions analysis_options;
-    analysis_options.threads = threads;
-    analysis_options.instances_per_metric = static_cast<size_t>(instances_);
-    analysis_options.root_causes = !wait_states_only_;
-    analysis_options.semantics = ChosenSemantics();
-    analysis_options.constructs = &constructs;
-    analysis_options.advice = advice_.enabled();
-    analysis_options.advice_parameters = advice_.parameters;
-    if (baselines) {
-      analysis_options.baselines = &*baselines;
-      analysis_options.baselines_path = advice_.baselines;
-    }
-    analysis::AnalysisResult analysis = analysis::AnalyzeTrace(trace, graph, analysis_options);
-    stopwatch.Lap("analysis");
-    // POP's serialisation and transfer efficiency need the runtime on an ideal network; if the
-    // replay fails they stay unavailable (and say so).
-    Result<sim::ReplayResult> ideal_replay = ideal.get();
-    if (ideal_replay) {
-      analysis::AddIdealNetworkRuntime(analysis.pop, static_cast<double>(sim::PredictedSpan(
-                                                         *ideal_replay, analysis.pop.locations)));
-    }
-    stopwatch.Lap("ideal replay");
-    if (analysis.advice && advice_.predictions > 0) {
-      progress.SetPhase("predicting what fixing the bottlenecks saves");
-      CW_RETURN_IF_ERROR(advice_savings::PredictSavings(trace, *analysis.advice,
-                                                        static_cast<size_t>(advice_.predictions)));
-      stopwatch.Lap("predicted savings");
-    }
+    driver::TraceAnalysisOptions options;
+    options.read.threads = threads;
+    options.read.allow_partial = partial_;
+    options.read.progress = &read;
+    options.time_correct = time_correct_;
+    options.analysis = AnalysisOptionsFromFlags(&constructs, baselines ? &*baselines : nullptr);
+    options.predictions = static_cast<size_t>(advice_.predictions);
+    // The driver's steps move the progress line on and lap the stopwatch.
+    struct Observer final : driver::StepObserver {
+      Observer(ProgressLine& p, Stopwatch& s) : progress(p), stopwatch(s) {}
+      void Begin(const char* description) override { progress.SetPhase(description); }
+      void End(const char* name) override { stopwatch.Lap(name); }
+      ProgressLine& progress;
+      Stopwatch& stopwatch;
+    } observer(progress, stopwatch);
+    CW_ASSIGN_OR_RETURN(driver::AnalysedTrace analysed,
+                        driver::AnalyseTrace(trace_, options, &observer));
     if (timings_) {
-      for (const auto& [phase, seconds] : analysis.phase_seconds)
+      for (const auto& [phase, seconds] : analysed.analysis.phase_seconds)
         std::fprintf(stderr, "  %-10s %8.3f s\n", phase.c_str(), seconds);
     }
 
     progress.SetPhase("writing the report");
-    report::Report report =
-        report::BuildReport(trace, graph, analysis, correction ? &*correction : nullptr);
+    const trace::Trace& trace = analysed.trace;
     CW_RETURN_IF_ERROR(WriteReportDirectory(
-        report, trace, report::EventViewsOf(report, trace, graph, report::AllLocations(trace))));
-    stopwatch.Lap("report");
+        analysed.report, trace,
+        report::EventViewsOf(analysed.report, trace, analysed.graph, report::AllLocations(trace))));
+    stopwatch.Lap("write");
     progress.Finish();
     if (!timeline_.empty()) {
-      CW_RETURN_IF_ERROR(
-          WriteTimeline(trace, graph, analysis.waitstates.instances, timeline, timeline_));
+      CW_RETURN_IF_ERROR(WriteTimeline(
+          trace, analysed.graph, analysed.analysis.waitstates.instances, timeline, timeline_));
       stopwatch.Lap("timeline");
     }
     return OkStatus();
@@ -216,6 +179,23 @@ class AnalyzeSubcommand final : public Subcommand {
  private:
   analysis::Semantics ChosenSemantics() const {
     return analysis::ParseSemantics(semantics_).value_or(analysis::Semantics::kCauseway);
+  }
+
+  // The analyses the flags ask for, in one process and as a job alike.
+  analysis::AnalysisOptions AnalysisOptionsFromFlags(const analysis::ConstructMap* constructs,
+                                                     const analysis::Baselines* baselines) const {
+    analysis::AnalysisOptions options;
+    options.instances_per_metric = static_cast<size_t>(instances_);
+    options.root_causes = !wait_states_only_;
+    options.semantics = ChosenSemantics();
+    options.constructs = constructs;
+    options.advice = advice_.enabled();
+    options.advice_parameters = advice_.parameters;
+    if (baselines != nullptr) {
+      options.baselines = baselines;
+      options.baselines_path = advice_.baselines;
+    }
+    return options;
   }
 
   // The worker threads of one rank of a job: a rank the launcher bound to some CPUs uses those;
@@ -232,7 +212,7 @@ class AnalyzeSubcommand final : public Subcommand {
   }
 
   // `causeway analyze` as one of the `comm.size()` ranks of an MPI job: each reads and analyses
-  // its share of the locations, the first writes the report (distributed/job_analysis.h).
+  // its share of the locations, the first writes the report (driver/job_analysis.h).
   Status RunAsJobRank(comm::Communicator& comm, const analysis::Baselines* baselines) {
     const std::string ranks = std::to_string(comm.size());
     if (time_correct_ || !timeline_.empty()) {
@@ -248,21 +228,14 @@ class AnalyzeSubcommand final : public Subcommand {
       CW_ASSIGN_OR_RETURN(trace::Definitions defs, otf2::ReadDefinitions(trace_, ignored));
       CW_RETURN_IF_ERROR(CheckMemoryLimit(defs, comm.size()));
     }
-    distributed::JobAnalysisOptions options;
+    driver::TraceAnalysisOptions options;
     options.read.threads = threads;
     options.read.allow_partial = partial_;
-    options.instances_per_metric = static_cast<size_t>(instances_);
-    options.root_causes = !wait_states_only_;
-    options.semantics = ChosenSemantics();
     CW_ASSIGN_OR_RETURN(analysis::ConstructMap constructs, Constructs());
-    options.constructs = &constructs;
-    options.advice = advice_.enabled();
-    options.advice_parameters = advice_.parameters;
-    options.baselines = baselines;
-    if (baselines != nullptr) options.baselines_path = advice_.baselines;
+    options.analysis = AnalysisOptionsFromFlags(&constructs, baselines);
     options.predictions = static_cast<size_t>(advice_.predictions);
-    CW_ASSIGN_OR_RETURN(std::optional<distributed::JobReport> job,
-                        distributed::AnalyzeAsJobRank(trace_, options, comm));
+    CW_ASSIGN_OR_RETURN(std::optional<driver::JobReport> job,
+                        driver::AnalyzeAsJobRank(trace_, options, comm));
     if (!job) return OkStatus();  // the first rank writes the report
     if (timings_) PrintJobFigures(*job);
     Stopwatch stopwatch(timings_);
@@ -273,7 +246,7 @@ class AnalyzeSubcommand final : public Subcommand {
 
   // --timings of a job: each phase's slowest rank and the bytes the ranks exchanged in it (as a
   // share of the trace's files), and every rank's peak memory.
-  static void PrintJobFigures(const distributed::JobReport& job) {
+  static void PrintJobFigures(const driver::JobReport& job) {
     uint64_t trace_bytes = 0;
     std::error_code error;
     const std::filesystem::path dir = std::filesystem::path(job.trace.path).parent_path();
@@ -281,7 +254,7 @@ class AnalyzeSubcommand final : public Subcommand {
          !error && it != std::filesystem::recursive_directory_iterator(); it.increment(error)) {
       if (it->is_regular_file(error)) trace_bytes += it->file_size(error);
     }
-    for (const distributed::JobPhase& p : job.phases) {
+    for (const driver::JobPhase& p : job.phases) {
       std::fprintf(stderr, "%-12s %8.3f s  exchanged %s (%.2f%% of the trace's %s)\n",
                    p.name.c_str(), p.seconds, FormatByteCount(p.bytes_exchanged).c_str(),
                    trace_bytes > 0 ? 100.0 * static_cast<double>(p.bytes_exchanged) /

@@ -4,7 +4,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <future>
 
 #include <nlohmann/json.hpp>
 
@@ -15,13 +14,9 @@
 #include "compare/compare_json.h"
 #include "compare/compare_text.h"
 #include "compare/comparison.h"
-#include "match/matcher.h"
-#include "otf2/trace_reader.h"
+#include "driver/trace_analysis.h"
 #include "report/json_writer.h"
 #include "report/output_file.h"
-#include "report/report.h"
-#include "sim/trace_source.h"
-#include "sim/whatif.h"
 
 namespace cw::cli {
 namespace {
@@ -146,24 +141,14 @@ class CompareSubcommand final : public Subcommand {
 
   // The report `causeway analyze` would write for the trace at `path`, as JSON.
   Result<nlohmann::json> AnalyzeTrace(const std::string& path) const {
-    const unsigned threads = threads_ > 0 ? threads_ : DefaultThreadCount();
-    otf2::ReadOptions read;
-    read.threads = threads;
-    read.allow_partial = partial_;
-    CW_ASSIGN_OR_RETURN(trace::Trace trace, otf2::ReadTrace(path, read));
-    const match::SyncGraph graph = match::MatchTrace(trace, threads);
-    analysis::AnalysisOptions options;
-    options.threads = threads;
-    options.root_causes = !wait_states_only_;
-    options.semantics =
+    driver::TraceAnalysisOptions options;
+    options.read.threads = threads_ > 0 ? threads_ : DefaultThreadCount();
+    options.read.allow_partial = partial_;
+    options.analysis.root_causes = !wait_states_only_;
+    options.analysis.semantics =
         analysis::ParseSemantics(semantics_).value_or(analysis::Semantics::kCauseway);
-    analysis::AnalysisResult analysis = analysis::AnalyzeTrace(trace, graph, options);
-    if (Result<sim::ReplayResult> ideal = sim::ReplayOnIdealNetwork(sim::TraceInput(trace))) {
-      analysis::AddIdealNetworkRuntime(
-          analysis.pop, static_cast<double>(sim::PredictedSpan(*ideal, analysis.pop.locations)));
-    }
-    const report::Report report = report::BuildReport(trace, graph, analysis);
-    return nlohmann::json::parse(report::ToJson(report));
+    CW_ASSIGN_OR_RETURN(const driver::AnalysedTrace analysed, driver::AnalyseTrace(path, options));
+    return nlohmann::json::parse(report::ToJson(analysed.report));
   }
 
   std::vector<std::string> runs_;

@@ -79,8 +79,8 @@ inline constexpr DiagnosticKind kNonBlockingProbeUnresolved{
 SyncGraph MatchTrace(const trace::Trace& trace, unsigned threads);
 
 // One rank's share of the synchronisation graph in an MPI analysis job, where `trace` holds the
-// events of the locations `partition` gives this rank (distributed/read.h). Point-to-point: each
-// rank ships its sends, with the facts their messages carry, to the rank of their destination,
+// events of the locations `partition` gives this rank (job_read/owned_locations.h). Point-to-point:
+// each rank ships its sends, with the facts their messages carry, to the rank of their destination,
 // which matches them as one process would and returns the messages of remote senders. The
 // rank's graph then lists the messages its locations received (by receiver and receive event,
 // as MatchTrace does), followed by copies of those they sent to other ranks; by_location is

@@ -48,7 +48,7 @@ inline constexpr DiagnosticKind kUnresolvedCommunicator{
 Result<trace::Trace> ReadTrace(const std::string& path, const ReadOptions& options);
 
 // ReadTrace in two halves, for an analysis rank of an MPI job that reads only the locations it
-// owns (src/distributed/). ReadLocations reads the events of `only` (all if nullptr); each
+// owns (src/job_read/). ReadLocations reads the events of `only` (all if nullptr); each
 // location's call paths are still its own. FinishTrace names the program regions, merges the
 // call trees in location order and moves thread communicators (AssignCommunicatorsToThreads,
 // from `comm_users` if given, else from the events at hand). Given every location's call tree,

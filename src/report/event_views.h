@@ -4,8 +4,8 @@
 //
 // Views are computed from the events of a set of locations (each message counts where it was
 // received), so that the ranks of an MPI analysis job each compute their own locations' share
-// and the first rank adds the shares up (distributed/); one process computes them from every
-// location. Both give the same views.
+// and the first rank adds the shares up (driver/job_analysis.h); one process computes them from
+// every location. Both give the same views.
 //
 //   EventViews views = EventViewsOf(report, trace, graph, AllLocations(trace));
 //   CW_RETURN_IF_ERROR(WriteHtmlReport(report, trace, views, "out/report.html"));

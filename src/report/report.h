@@ -192,7 +192,7 @@ struct Report {
 
 // What a report states of the whole trace and its matching beyond the definitions and the call
 // tree. One process reads it off its trace and graph (TraceFactsOf); the first rank of an MPI
-// analysis job gathers it from every rank's share (distributed/).
+// analysis job gathers it from every rank's share (driver/job_analysis.h).
 struct TraceFacts {
   std::vector<trace::LocationSpan> spans;  // every location
   match::MatchStats matching;

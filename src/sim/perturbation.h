@@ -67,7 +67,7 @@ struct NetworkChange {
 // and synchronise with nobody, as if the program did not make them; every member of a
 // collective must be removed alike), or their own cost, the time after their dependencies,
 // capped. The automatic bottleneck analysis's predicted savings use them
-// (advice_savings/predicted_saving.h); they have no command-line form.
+// (driver/predicted_saving.h); they have no command-line form.
 struct CallChange {
   uint32_t callpath = UINT32_MAX;
   bool remove = false;

@@ -2,8 +2,8 @@
 // hand-built trace with the derivation beside it (one tick is one second).
 #include <gtest/gtest.h>
 
-#include "advice_savings/predicted_saving.h"
 #include "analysis/advice/baselines.h"
+#include "driver/predicted_saving.h"
 #include "tests/common/analysis_fixture.h"
 
 namespace cw::analysis {
@@ -17,7 +17,7 @@ TEST(PredictedSavingTest, BalancingAnImbalancedCallPathIsReplayed) {
   Advice& advice = *a.result.advice;
   // One finding: the Late Sender, with b (rank 0's imbalance) as its root cause.
   ASSERT_EQ(advice.findings.size(), 1u);
-  ASSERT_TRUE(advice_savings::PredictSavings(a.trace, advice, 5).has_value());
+  ASSERT_TRUE(driver::PredictSavings(a.trace, advice, 5).has_value());
   // b at its mean over the two processes (4 s of 8) on rank 0: b ends at 6, the second send
   // runs 6..7, c 7..8, the third send 8..9 and main ends 27 s later, at 36. Rank 1's second
   // receive is ready at 6 and leaves at 7 (its 1 s after the send's Enter); the third, entered
@@ -28,7 +28,7 @@ TEST(PredictedSavingTest, BalancingAnImbalancedCallPathIsReplayed) {
   EXPECT_DOUBLE_EQ(*first.predicted_saving, 4.0);
   // No replay at all: nothing predicted.
   test::Analysis b = test::AnalyzeScenarioWith(test::LateSecondSend(), options);
-  ASSERT_TRUE(advice_savings::PredictSavings(b.trace, *b.result.advice, 0).has_value());
+  ASSERT_TRUE(driver::PredictSavings(b.trace, *b.result.advice, 0).has_value());
   EXPECT_FALSE(b.result.advice->findings[0].predicted_saving.has_value());
 }
 
@@ -68,7 +68,7 @@ TEST(PredictedSavingTest, ARedundantBarrierIsRemoved) {
   AnalysisOptions options;
   options.advice = true;
   test::Analysis a = test::AnalyzeScenarioWith(s, options);
-  ASSERT_TRUE(advice_savings::PredictSavings(a.trace, *a.result.advice, 5).has_value());
+  ASSERT_TRUE(driver::PredictSavings(a.trace, *a.result.advice, 5).has_value());
   EXPECT_DOUBLE_EQ(SavingOf(a, AdvicePattern::kRedundantBarrier, "main/MPI_Barrier"), 4.0);
   EXPECT_DOUBLE_EQ(SavingOf(a, AdvicePattern::kWaitOnGroup, "main/MPI_Barrier"), 2.0);
   EXPECT_DOUBLE_EQ(SavingOf(a, AdvicePattern::kImbalancedCallpath, "main/d"), 2.0);
@@ -103,7 +103,7 @@ TEST(PredictedSavingTest, AnOperationAtItsBaselineTime) {
   options.advice = true;
   options.baselines = &*baselines;
   test::Analysis a = test::AnalyzeScenarioWith(s, options);
-  ASSERT_TRUE(advice_savings::PredictSavings(a.trace, *a.result.advice, 5).has_value());
+  ASSERT_TRUE(driver::PredictSavings(a.trace, *a.result.advice, 5).has_value());
   EXPECT_DOUBLE_EQ(SavingOf(a, AdvicePattern::kNoRemoteCause, "main/MPI_Allreduce"), 8.0);
 }
 
@@ -121,7 +121,7 @@ TEST(PredictedSavingTest, SmallTransfersMergedCostOneTransfer) {
   AnalysisOptions options;
   options.advice = true;
   test::Analysis a = test::AnalyzeScenarioWith(s, options);
-  ASSERT_TRUE(advice_savings::PredictSavings(a.trace, *a.result.advice, 5).has_value());
+  ASSERT_TRUE(driver::PredictSavings(a.trace, *a.result.advice, 5).has_value());
   EXPECT_DOUBLE_EQ(SavingOf(a, AdvicePattern::kSmallTransfers, "main/MPI_Put"), 56.0);
 }
 

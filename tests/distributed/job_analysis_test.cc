@@ -8,10 +8,10 @@
 #include <sstream>
 #include <tuple>
 
-#include "advice_savings/predicted_saving.h"
 #include "analysis/pipeline/analysis.h"
 #include "comm/local_group.h"
-#include "distributed/job_analysis.h"
+#include "driver/job_analysis.h"
+#include "driver/predicted_saving.h"
 #include "match/matcher.h"
 #include "report/html_report.h"
 #include "report/json_writer.h"
@@ -21,7 +21,7 @@
 #include "tests/common/paths.h"
 #include "tests/distributed/job_scenarios.h"
 
-namespace cw::distributed {
+namespace cw::driver {
 namespace {
 
 // The predicted savings of the bottleneck analysis's first findings, replayed.
@@ -48,7 +48,7 @@ Pages SingleProcessPages(const std::string& anchor, const otf2::ReadOptions& opt
   analysis_options.advice = advice;
   analysis::AnalysisResult analysis = analysis::AnalyzeTrace(*trace, graph, analysis_options);
   if (analysis.advice) {
-    EXPECT_TRUE(advice_savings::PredictSavings(*trace, *analysis.advice, kPredictions));
+    EXPECT_TRUE(driver::PredictSavings(*trace, *analysis.advice, kPredictions));
   }
   if (Result<sim::ReplayResult> ideal = sim::ReplayOnIdealNetwork(sim::TraceInput(*trace))) {
     analysis::AddIdealNetworkRuntime(
@@ -66,10 +66,10 @@ void CheckJobReport(const std::string& anchor, uint32_t ranks, bool root_causes,
                             (root_causes ? "" : " (wait states only)") +
                             (advice ? " with the bottleneck analysis" : "") + " under " +
                             std::string(analysis::SemanticsName(semantics)) + " semantics";
-  JobAnalysisOptions options;
-  options.root_causes = root_causes;
-  options.semantics = semantics;
-  options.advice = advice;
+  TraceAnalysisOptions options;
+  options.analysis.root_causes = root_causes;
+  options.analysis.semantics = semantics;
+  options.analysis.advice = advice;
   options.predictions = kPredictions;
   options.read.allow_partial = true;
   options.read.threads = 2;
@@ -177,4 +177,4 @@ TEST(JobAnalysisTest, TheBottleneckAnalysisIsOneProcessesOnOneToFourRanks) {
 }
 
 }  // namespace
-}  // namespace cw::distributed
+}  // namespace cw::driver

@@ -7,13 +7,13 @@
 #include <mutex>
 
 #include "comm/local_group.h"
-#include "distributed/read.h"
+#include "job_read/owned_locations.h"
 #include "match/matcher.h"
 #include "testing/scenario.h"
 #include "tests/common/paths.h"
 #include "tests/distributed/job_scenarios.h"
 
-namespace cw::distributed {
+namespace cw::job_read {
 namespace {
 
 void ExpectSameMessage(const match::Message& a, const match::Message& b, const std::string& where) {
@@ -254,4 +254,4 @@ TEST(DistributedMatchTest, CollectivesWithAMissingMemberCountTheSame) {
 }
 
 }  // namespace
-}  // namespace cw::distributed
+}  // namespace cw::job_read

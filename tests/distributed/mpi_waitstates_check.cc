@@ -7,11 +7,11 @@
 
 #include "analysis/waitstates/waitstate_analysis.h"
 #include "comm/mpi_communicator.h"
-#include "distributed/read.h"
+#include "job_read/owned_locations.h"
 #include "match/matcher.h"
 #include "tests/common/paths.h"
 
-namespace cw::distributed {
+namespace cw::job_read {
 namespace {
 
 // Differences between this rank's values and one process's, for its locations.
@@ -62,7 +62,7 @@ uint64_t CheckTrace(const std::string& anchor, comm::Communicator& comm) {
 }
 
 }  // namespace
-}  // namespace cw::distributed
+}  // namespace cw::job_read
 
 int main() {
   auto session = cw::comm::MpiSession::Start();
@@ -72,7 +72,7 @@ int main() {
   }
   uint64_t failures = 0;
   for (const std::string& name : cw::test::RealTraceNames()) {
-    failures += cw::distributed::CheckTrace(cw::test::RealTrace(name), (*session)->world());
+    failures += cw::job_read::CheckTrace(cw::test::RealTrace(name), (*session)->world());
   }
   return failures == 0 ? 0 : 1;
 }

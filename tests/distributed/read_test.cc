@@ -1,7 +1,7 @@
 // Reading a trace as K analysis ranks (threads of this process standing in for an MPI job): the
 // union of what the ranks read must be the trace one process reads, with the same call-path,
 // region and communicator tables on every rank; a read error must reach every rank.
-#include "distributed/read.h"
+#include "job_read/owned_locations.h"
 
 #include <gtest/gtest.h>
 
@@ -12,7 +12,7 @@
 #include "testing/scenario.h"
 #include "tests/common/paths.h"
 
-namespace cw::distributed {
+namespace cw::job_read {
 namespace {
 
 namespace fs = std::filesystem;
@@ -118,4 +118,4 @@ TEST(DistributedReadTest, AReadErrorOnOneRankIsAnErrorOnEvery) {
 }
 
 }  // namespace
-}  // namespace cw::distributed
+}  // namespace cw::job_read

@@ -7,12 +7,12 @@
 
 #include "analysis/waitstates/waitstate_analysis.h"
 #include "comm/local_group.h"
-#include "distributed/read.h"
+#include "job_read/owned_locations.h"
 #include "match/matcher.h"
 #include "testing/scenario.h"
 #include "tests/common/paths.h"
 
-namespace cw::distributed {
+namespace cw::job_read {
 namespace {
 
 void CheckDistributedWaitStates(const std::string& anchor, uint32_t ranks) {
@@ -66,4 +66,4 @@ TEST(DistributedWaitStatesTest, EveryRealTraceGivesTheSameValuesOnTwoToFourRanks
 }
 
 }  // namespace
-}  // namespace cw::distributed
+}  // namespace cw::job_read

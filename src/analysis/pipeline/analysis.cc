@@ -35,13 +35,7 @@ void RunAdvice(const trace::Trace& trace, const match::SyncGraph& graph,
 
 }  // namespace
 
-AnalysisResult AnalyzeTrace(const trace::Trace& trace, const match::SyncGraph& graph,
-                            const AnalysisOptions& options) {
-  AnalysisResult r;
-  r.semantics = options.semantics;
-  PhaseClock clock(r);
-  r.region_types = (options.constructs != nullptr ? *options.constructs : ConstructMap::Builtin())
-                       .ClassifyRegions(trace.defs);
+WaitStateOptions WaitStateOptionsFor(const AnalysisOptions& options) {
   WaitStateOptions ws;
   ws.threads = options.threads;
   ws.instances_per_metric = options.instances_per_metric;
@@ -49,7 +43,17 @@ AnalysisResult AnalyzeTrace(const trace::Trace& trace, const match::SyncGraph& g
   ws.probes_wait = options.semantics == Semantics::kCauseway;
   ws.interval_completions = options.semantics == Semantics::kScalasca;
   ws.one_sided_sync = options.semantics == Semantics::kCauseway;
-  r.waitstates = AnalyzeWaitStates(trace, graph, ws);
+  return ws;
+}
+
+AnalysisResult AnalyzeTrace(const trace::Trace& trace, const match::SyncGraph& graph,
+                            const AnalysisOptions& options) {
+  AnalysisResult r;
+  r.semantics = options.semantics;
+  PhaseClock clock(r);
+  r.region_types = (options.constructs != nullptr ? *options.constructs : ConstructMap::Builtin())
+                       .ClassifyRegions(trace.defs);
+  r.waitstates = AnalyzeWaitStates(trace, graph, WaitStateOptionsFor(options));
   r.pop = ComputePopEfficiency(trace, r.waitstates);
   clock.Lap("wait states");
   if (!options.root_causes) {

@@ -54,6 +54,12 @@ struct AnalysisResult {
   std::optional<Advice> advice;
 };
 
+// The wait-state analysis's options for `options`: its threads and instances, whether it keeps
+// the synchronisation edges (the root-cause and bottleneck analyses follow them), and the
+// semantics' choices (probes wait and one-sided synchronisation is followed in causeway's;
+// intervals start at completions in Scalasca's). One process and an analysis job use it alike.
+WaitStateOptions WaitStateOptionsFor(const AnalysisOptions& options);
+
 AnalysisResult AnalyzeTrace(const trace::Trace& trace, const match::SyncGraph& graph,
                             const AnalysisOptions& options);
 

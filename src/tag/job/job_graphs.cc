@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "comm/wire.h"
-#include "distributed/read.h"
+#include "job_read/owned_locations.h"
 #include "match/matcher.h"
 #include "tag/build/graph_builder.h"
 #include "tag/job/graph_wire.h"
@@ -75,10 +75,10 @@ Result<std::optional<JobGraphs>> BuildGraphsAsJobRank(const std::string& path,
   Diagnostics ignored;  // the reader reports the definitions' diagnostics again
   Result<trace::Definitions> defs = otf2::ReadDefinitions(path, ignored);
   CW_RETURN_IF_ERROR(
-      distributed::AgreeOnStatus(defs ? OkStatus() : Status(tl::unexpected(defs.error())), comm));
+      job_read::AgreeOnStatus(defs ? OkStatus() : Status(tl::unexpected(defs.error())), comm));
   const trace::Partition partition = trace::PartitionLocations(*defs, comm.size());
   CW_ASSIGN_OR_RETURN(trace::Trace trace,
-                      distributed::ReadOwnedLocations(path, read, partition, comm));
+                      job_read::ReadOwnedLocations(path, read, partition, comm));
   const match::SyncGraph sync = match::MatchOwnedLocations(trace, partition, comm, read.threads);
   TraceGraphBuilder builder(trace, sync, options, partition.owned[comm.rank()]);
   builder.Walk();

@@ -1,5 +1,5 @@
 // `causeway tag` as one rank of an MPI job (`mpirun -np K causeway tag TRACE`), as `causeway
-// analyze` runs (distributed/job_analysis.h): every rank reads the definitions and its share of
+// analyze` runs (driver/job_analysis.h): every rank reads the definitions and its share of
 // the locations (trace/partition.h), matches them with the other ranks, and builds its
 // locations' graphs; what the graphs need of other ranks' locations (the nodes of the sends
 // its locations received, the members its collectives link to or list) is asked of their

@@ -1,24 +1,43 @@
-#include "distributed/job_analysis.h"
+#include "driver/job_analysis.h"
 
 #include <sys/resource.h>
 
 #include <chrono>
 #include <future>
 
-#include "advice_savings/predicted_saving.h"
 #include "analysis/advice/advice.h"
 #include "analysis/pipeline/analysis.h"
 #include "analysis/pop/pop_efficiency.h"
 #include "analysis/waitstates/waitstate_analysis.h"
-#include "distributed/read.h"
-#include "distributed/shares.h"
+#include "driver/internal/job_shares.h"
+#include "driver/predicted_saving.h"
+#include "job_read/owned_locations.h"
 #include "match/matcher.h"
 #include "sim/otf2_source.h"
 #include "sim/whatif.h"
 #include "trace/partition.h"
 
-namespace cw::distributed {
+namespace cw::driver {
 namespace {
+
+using internal::AddDelayResult;
+using internal::AddPathFacts;
+using internal::GetAnalysisInstances;
+using internal::GetDiagnostics;
+using internal::GetEventViews;
+using internal::GetReportInstances;
+using internal::GetSeverities;
+using internal::GetSpans;
+using internal::PutAnalysisInstances;
+using internal::PutDelayResult;
+using internal::PutDiagnostics;
+using internal::PutEventViews;
+using internal::PutPathFacts;
+using internal::PutReportInstances;
+using internal::PutSeverities;
+using internal::PutSpans;
+using job_read::AgreeOnStatus;
+using job_read::ReadOwnedLocations;
 
 constexpr uint32_t kFirstRank = 0;
 
@@ -216,7 +235,7 @@ report::EventViews GatherEventViews(const report::Report* full, const trace::Tra
 }  // namespace
 
 Result<std::optional<JobReport>> AnalyzeAsJobRank(const std::string& path,
-                                                  const JobAnalysisOptions& options,
+                                                  const TraceAnalysisOptions& options,
                                                   comm::Communicator& comm) {
   Diagnostics ignored;  // the reader reports the definitions' diagnostics again
   Result<trace::Definitions> defs = otf2::ReadDefinitions(path, ignored);
@@ -239,30 +258,27 @@ Result<std::optional<JobReport>> AnalyzeAsJobRank(const std::string& path,
   const match::SyncGraph graph =
       match::MatchOwnedLocations(trace, partition, comm, options.read.threads);
   log.Lap("match");
-  analysis::WaitStateOptions wait_options;
-  wait_options.threads = options.read.threads;
-  wait_options.instances_per_metric = options.instances_per_metric;
-  wait_options.sync_edges = options.root_causes || options.advice;
-  wait_options.probes_wait = options.semantics == analysis::Semantics::kCauseway;
-  wait_options.interval_completions = options.semantics == analysis::Semantics::kScalasca;
-  wait_options.one_sided_sync = options.semantics == analysis::Semantics::kCauseway;
+  analysis::AnalysisOptions analysis_options = options.analysis;
+  analysis_options.threads = options.read.threads;
+  analysis::WaitStateOptions wait_options = analysis::WaitStateOptionsFor(analysis_options);
   wait_options.comm = &comm;
   wait_options.partition = &partition;
   analysis::WaitStateResult waitstates = analysis::AnalyzeWaitStates(trace, graph, wait_options);
   log.Lap("wait states");
   std::optional<RootCauses> root_causes;
   std::optional<analysis::SyncPoints> sync_points;
-  if (options.root_causes) {
+  if (options.analysis.root_causes) {
     root_causes = AnalyzeRootCauses(trace, waitstates, partition, comm, options.read.threads,
-                                    options.semantics, sync_points, log);
-  } else if (options.advice) {
-    analysis::KeepFollowedEdges(waitstates.sync, options.semantics);
+                                    options.analysis.semantics, sync_points, log);
+  } else if (options.analysis.advice) {
+    analysis::KeepFollowedEdges(waitstates.sync, options.analysis.semantics);
   }
   const std::vector<analysis::GenericType> region_types =
-      (options.constructs != nullptr ? *options.constructs : analysis::ConstructMap::Builtin())
+      (options.analysis.constructs != nullptr ? *options.analysis.constructs
+                                              : analysis::ConstructMap::Builtin())
           .ClassifyRegions(trace.defs);
   std::optional<analysis::Advice> advice;
-  if (options.advice) {
+  if (options.analysis.advice) {
     analysis::AdviceInput in;
     in.trace = &trace;
     in.graph = &graph;
@@ -270,10 +286,11 @@ Result<std::optional<JobReport>> AnalyzeAsJobRank(const std::string& path,
                            : std::span<const analysis::WaitEdge>(waitstates.sync.edges);
     in.region_types = region_types;
     in.severities = waitstates.severities;
-    in.baselines = options.baselines;
-    in.baselines_path = options.baselines_path;
+    in.baselines = options.analysis.baselines;
+    in.baselines_path = options.analysis.baselines_path;
     in.threads = options.read.threads;
-    advice = analysis::AnalyzeAdviceAsJobRank(in, options.advice_parameters, comm, partition);
+    advice =
+        analysis::AnalyzeAdviceAsJobRank(in, options.analysis.advice_parameters, comm, partition);
     log.Lap("advice");
   }
 
@@ -287,10 +304,10 @@ Result<std::optional<JobReport>> AnalyzeAsJobRank(const std::string& path,
     report::TraceFacts facts;
     facts.spans.resize(n);
     analysis::AnalysisResult analysis;
-    analysis.semantics = options.semantics;
+    analysis.semantics = options.analysis.semantics;
     analysis.waitstates.severities.assign(n, analysis::LocationSeverities(trace.call_tree.size()));
     std::optional<analysis::CriticalPathFacts> path_facts;
-    if (options.root_causes) {
+    if (options.analysis.root_causes) {
       analysis.delay.emplace();
       path_facts.emplace();
       path_facts->own.assign(n, {});
@@ -298,12 +315,12 @@ Result<std::optional<JobReport>> AnalyzeAsJobRank(const std::string& path,
       path_facts->on_path.assign(n, {});
       path_facts->on_path_untracked.assign(n, 0);
     }
-    AddShares(shares, options.instances_per_metric, facts, analysis,
+    AddShares(shares, options.analysis.instances_per_metric, facts, analysis,
               path_facts ? &*path_facts : nullptr);
     if (path_facts) {
       analysis::CriticalPathOptions critical;
       critical.threads = options.read.threads;
-      critical.semantics = options.semantics;
+      critical.semantics = options.analysis.semantics;
       analysis.critical_path = analysis::FinishCriticalPath(
           *sync_points, *path_facts, analysis.waitstates.severities, critical);
       sync_points.reset();
@@ -316,8 +333,7 @@ Result<std::optional<JobReport>> AnalyzeAsJobRank(const std::string& path,
     analysis.region_types = region_types;
     if (advice) {
       if (options.predictions > 0) {
-        CW_RETURN_IF_ERROR(
-            advice_savings::PredictSavings(trace, path, *advice, options.predictions));
+        CW_RETURN_IF_ERROR(PredictSavings(trace, path, *advice, options.predictions));
       }
       analysis.advice = std::move(advice);
     }
@@ -336,4 +352,4 @@ Result<std::optional<JobReport>> AnalyzeAsJobRank(const std::string& path,
   return result;
 }
 
-}  // namespace cw::distributed
+}  // namespace cw::driver

@@ -1,10 +1,10 @@
-#include "distributed/shares.h"
+#include "driver/internal/job_shares.h"
 
 #include <deque>
 #include <mutex>
 #include <string>
 
-namespace cw::distributed {
+namespace cw::driver::internal {
 namespace {
 
 using comm::ByteReader;
@@ -252,4 +252,4 @@ void AddPathFacts(ByteReader& in, analysis::CriticalPathFacts& into) {
   into.diagnostics.Merge(GetDiagnostics(in));
 }
 
-}  // namespace cw::distributed
+}  // namespace cw::driver::internal

@@ -21,33 +21,14 @@
 #include <string>
 #include <vector>
 
-#include "analysis/advice/advice_types.h"
-#include "analysis/advice/baselines.h"
-#include "analysis/generic/construct_map.h"
-#include "analysis/metrics/semantics.h"
 #include "base/status.h"
 #include "comm/communicator.h"
-#include "otf2/trace_reader.h"
+#include "driver/trace_analysis.h"
 #include "report/event_views.h"
 #include "report/report.h"
 #include "trace/trace.h"
 
-namespace cw::distributed {
-
-struct JobAnalysisOptions {
-  otf2::ReadOptions read;  // threads: worker threads within the rank
-  size_t instances_per_metric = 10;
-  bool root_causes = true;  // delay and critical-path analysis
-  analysis::Semantics semantics = analysis::Semantics::kCauseway;  // of the root-cause metrics
-  const analysis::ConstructMap* constructs = nullptr;              // nullptr: causeway's own table
-  // The bottleneck analysis (`--advice`), with the savings of the first `predictions` findings
-  // replayed from the trace file on the first rank.
-  bool advice = false;
-  analysis::AdviceParameters advice_parameters;
-  const analysis::Baselines* baselines = nullptr;
-  std::optional<std::string> baselines_path;
-  size_t predictions = 0;
-};
+namespace cw::driver {
 
 // One phase of the job: the slowest rank's wall time and the bytes all ranks sent.
 struct JobPhase {
@@ -65,8 +46,9 @@ struct JobReport {
 };
 
 // Timestamp correction and the timeline still need the whole trace in one process.
+// `options` as for one process (trace_analysis.h); time_correct is refused by the caller.
 Result<std::optional<JobReport>> AnalyzeAsJobRank(const std::string& path,
-                                                  const JobAnalysisOptions& options,
+                                                  const TraceAnalysisOptions& options,
                                                   comm::Communicator& comm);
 
-}  // namespace cw::distributed
+}  // namespace cw::driver

@@ -10,7 +10,7 @@
 // collective exchange that another will never join.
 //
 //   trace::Partition part = trace::PartitionLocations(defs, comm.size());
-//   CW_ASSIGN_OR_RETURN(trace::Trace t, distributed::ReadOwnedLocations(path, opts, part, comm));
+//   CW_ASSIGN_OR_RETURN(trace::Trace t, job_read::ReadOwnedLocations(path, opts, part, comm));
 //   // t.location(l) holds events only where part.owner[l] == comm.rank()
 #pragma once
 
@@ -22,7 +22,7 @@
 #include "trace/partition.h"
 #include "trace/trace.h"
 
-namespace cw::distributed {
+namespace cw::job_read {
 
 Result<trace::Trace> ReadOwnedLocations(const std::string& path, const otf2::ReadOptions& options,
                                         const trace::Partition& partition,
@@ -32,4 +32,4 @@ Result<trace::Trace> ReadOwnedLocations(const std::string& path, const otf2::Rea
 // lowest failing rank (the others' messages say which rank failed first).
 Status AgreeOnStatus(const Status& mine, comm::Communicator& comm);
 
-}  // namespace cw::distributed
+}  // namespace cw::job_read

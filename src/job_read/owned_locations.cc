@@ -1,8 +1,8 @@
-#include "distributed/read.h"
+#include "job_read/owned_locations.h"
 
 #include "comm/wire.h"
 
-namespace cw::distributed {
+namespace cw::job_read {
 
 Status AgreeOnStatus(const Status& mine, comm::Communicator& comm) {
   comm::ByteWriter out;
@@ -100,4 +100,4 @@ Result<trace::Trace> ReadOwnedLocations(const std::string& path, const otf2::Rea
   return otf2::FinishTrace(std::move(*reads), options.threads, &users);
 }
 
-}  // namespace cw::distributed
+}  // namespace cw::job_read

@@ -15,7 +15,7 @@
 #include "base/status.h"
 #include "trace/trace.h"
 
-namespace cw::advice_savings {
+namespace cw::driver {
 
 // Runs at most `max_predictions` replays besides the unchanged one, of `trace`'s events.
 Status PredictSavings(const trace::Trace& trace, analysis::Advice& advice, size_t max_predictions);
@@ -24,4 +24,4 @@ Status PredictSavings(const trace::Trace& trace, analysis::Advice& advice, size_
 Status PredictSavings(const trace::Trace& trace, const std::string& path, analysis::Advice& advice,
                       size_t max_predictions);
 
-}  // namespace cw::advice_savings
+}  // namespace cw::driver

@@ -17,7 +17,7 @@
 #include "report/report.h"
 #include "trace/trace.h"
 
-namespace cw::distributed {
+namespace cw::driver::internal {
 
 // Diagnostics with their kinds' name, severity and description: a kind read back is made from
 // them once per process and name, and lives as long as the process (Diagnostics holds kinds by
@@ -53,4 +53,4 @@ void PutPathFacts(comm::ByteWriter& out, std::span<const uint32_t> locations,
                   const analysis::CriticalPathFacts& facts);
 void AddPathFacts(comm::ByteReader& in, analysis::CriticalPathFacts& into);
 
-}  // namespace cw::distributed
+}  // namespace cw::driver::internal

@@ -1,4 +1,4 @@
-#include "advice_savings/predicted_saving.h"
+#include "driver/predicted_saving.h"
 
 #include <algorithm>
 #include <functional>
@@ -13,7 +13,7 @@
 #include "sim/trace_source.h"
 #include "sim/whatif.h"
 
-namespace cw::advice_savings {
+namespace cw::driver {
 namespace {
 
 // Computation of `callpath`'s region on `location`'s rank at `mean` instead of `max` (ticks).
@@ -166,4 +166,4 @@ Status PredictSavings(const trace::Trace& trace, const std::string& path, analys
       advice, max_predictions);
 }
 
-}  // namespace cw::advice_savings
+}  // namespace cw::driver
