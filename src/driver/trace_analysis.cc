@@ -59,9 +59,9 @@ Result<AnalysedTrace> AnalyseTrace(const std::string& path, const TraceAnalysisO
   // replay fails they stay unavailable (and say so).
   Result<sim::ReplayResult> ideal_replay = ideal.get();
   if (ideal_replay) {
-    analysis::AddIdealNetworkRuntime(out.analysis.pop,
-                                     static_cast<double>(sim::PredictedSpan(
-                                         *ideal_replay, out.analysis.pop.locations)));
+    analysis::AddIdealNetworkRuntime(
+        out.analysis.pop,
+        static_cast<double>(sim::PredictedSpan(*ideal_replay, out.analysis.pop.locations)));
   }
   steps.End("ideal replay");
   if (out.analysis.advice && options.predictions > 0) {

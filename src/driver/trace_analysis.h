@@ -30,8 +30,8 @@
 namespace cw::driver {
 
 struct TraceAnalysisOptions {
-  otf2::ReadOptions read;  // read.threads: the worker threads of reading and of every analysis
-  bool time_correct = false;           // the controlled logical clock (`--time-correct`)
+  otf2::ReadOptions read;     // read.threads: the worker threads of reading and of every analysis
+  bool time_correct = false;  // the controlled logical clock (`--time-correct`)
   analysis::AnalysisOptions analysis;  // its `threads` is taken from read.threads
   size_t predictions = 0;  // with analysis.advice: the findings whose savings are replayed
 };

@@ -55,6 +55,11 @@ class Engine {
   void LocalEvent(Lane& lane, const SimEvent& e);
   bool BeginCall(Lane& lane);
   void Publish(Lane& lane);
+  // Publish's point-to-point steps for the call's record `k` (`e`); each may set `wake` to a
+  // lane a published message or posting unblocks.
+  void PublishSend(Lane& lane, size_t k, const SimEvent& e, uint32_t& wake);
+  void PublishPosting(Lane& lane, size_t k, const SimEvent& e, uint32_t& wake);
+  void PublishReceive(Lane& lane, const SimEvent& e, uint32_t& wake);
   void PublishCollective(Lane& lane, const SimEvent& e);
   // Joins the lane's arrival at `arrival` into the instance of collective record `e` and fills
   // `dep`, what its completion waits for; false if its communicator is undefined.

@@ -18,6 +18,80 @@ int64_t Stretch(int64_t x, int64_t from, int64_t to) {
 
 using trace::EventKind;
 
+void Engine::PublishSend(Lane& lane, size_t k, const SimEvent& e, uint32_t& wake) {
+  OpenCall& call = lane.call;
+  if (e.peer == kNone) {
+    ++result_.stats.undefined_comms;
+    return;
+  }
+  if (e.kind == EventKind::kMpiIsend) {
+    // A cancelled send is never received (match/ leaves it out too): it must not take the place
+    // of the next send on its channel.
+    const SimEvent* end = FindCompletion(lane, k, e.request);
+    if (end != nullptr && end->kind == EventKind::kMpiRequestCancelled) {
+      ++result_.stats.cancelled_requests;
+      return;
+    }
+  }
+  Moment start = call.enter;
+  if (network_.has_gap()) {
+    start.sim = std::max(start.sim, lane.last_injection + network_.gap());
+    lane.last_injection = start.sim;
+  }
+  bool synchronous = call.function.has(trace::kMpiSynchronous);
+  uint32_t slot =
+      messages_.PublishSend({e.comm, lane.id, e.peer, e.tag}, start, e.bytes, synchronous, &wake);
+  ++result_.stats.messages;
+  call.overhead += network_.overhead();
+  if (e.kind == EventKind::kMpiIsend) {
+    Request sent;
+    sent.slot = slot;
+    sent.is_send = true;
+    lane.requests.Insert(e.request, sent);
+  } else {
+    call.deps.push_back(MakeDependency(DependencyKind::kSend, slot, e.peer));
+  }
+}
+
+// MPI pairs receives in the order they were posted, and a rendezvous sender waits for the
+// posting, so the receive is published now if its envelope (known only from its completion
+// record) is found by reading ahead.
+void Engine::PublishPosting(Lane& lane, size_t k, const SimEvent& e, uint32_t& wake) {
+  uint32_t slot = kNone;
+  const SimEvent* done = FindCompletion(lane, k, e.request);
+  if (done != nullptr && done->kind == EventKind::kMpiIrecv && done->peer != kNone) {
+    slot = messages_.PublishReceive({done->comm, done->peer, lane.id, done->tag}, lane.call.enter,
+                                    &wake);
+  } else if (done != nullptr && done->kind == EventKind::kMpiRequestCancelled) {
+    ++result_.stats.cancelled_requests;
+  }
+  Request posted;
+  posted.slot = slot;
+  posted.posted = lane.call.enter;
+  lane.requests.Insert(e.request, posted);
+}
+
+void Engine::PublishReceive(Lane& lane, const SimEvent& e, uint32_t& wake) {
+  OpenCall& call = lane.call;
+  if (e.peer == kNone) {
+    ++result_.stats.undefined_comms;
+    return;
+  }
+  Moment posted = call.enter;
+  uint32_t slot = kNone;
+  if (e.kind == EventKind::kMpiIrecv) {
+    if (Request* r = lane.requests.Find(e.request); r != nullptr && !r->is_send) {
+      posted = r->posted;
+      slot = r->slot;
+      lane.requests.Erase(e.request);
+    }
+  }
+  if (slot == kNone)
+    slot = messages_.PublishReceive({e.comm, e.peer, lane.id, e.tag}, posted, &wake);
+  call.overhead += network_.overhead();
+  call.deps.push_back(MakeDependency(DependencyKind::kReceive, slot, e.peer));
+}
+
 // Makes what the call starts visible to its partners: sends, receive postings, collective
 // arrivals. Their times are the call's Enter, known before the call's end is.
 void Engine::Publish(Lane& lane) {
@@ -27,80 +101,16 @@ void Engine::Publish(Lane& lane) {
     uint32_t wake = kNone;
     switch (e.kind) {
       case EventKind::kMpiSend:
-      case EventKind::kMpiIsend: {
-        if (e.peer == kNone) {
-          ++result_.stats.undefined_comms;
-          break;
-        }
-        if (e.kind == EventKind::kMpiIsend) {
-          // A cancelled send is never received (match/ leaves it out too): it must not take
-          // the place of the next send on its channel.
-          const SimEvent* end = FindCompletion(lane, k, e.request);
-          if (end != nullptr && end->kind == EventKind::kMpiRequestCancelled) {
-            ++result_.stats.cancelled_requests;
-            break;
-          }
-        }
-        Moment start = call.enter;
-        if (network_.has_gap()) {
-          start.sim = std::max(start.sim, lane.last_injection + network_.gap());
-          lane.last_injection = start.sim;
-        }
-        bool synchronous = call.function.has(trace::kMpiSynchronous);
-        uint32_t slot = messages_.PublishSend({e.comm, lane.id, e.peer, e.tag}, start, e.bytes,
-                                              synchronous, &wake);
-        ++result_.stats.messages;
-        call.overhead += network_.overhead();
-        if (e.kind == EventKind::kMpiIsend) {
-          Request sent;
-          sent.slot = slot;
-          sent.is_send = true;
-          lane.requests.Insert(e.request, sent);
-        } else {
-          call.deps.push_back(MakeDependency(DependencyKind::kSend, slot, e.peer));
-        }
+      case EventKind::kMpiIsend:
+        PublishSend(lane, k, e, wake);
         break;
-      }
-      case EventKind::kMpiIrecvRequest: {
-        // MPI pairs receives in the order they were posted, and a rendezvous sender waits for
-        // the posting, so the receive is published now if its envelope (known only from its
-        // completion record) is found by reading ahead.
-        uint32_t slot = kNone;
-        const SimEvent* done = FindCompletion(lane, k, e.request);
-        if (done != nullptr && done->kind == EventKind::kMpiIrecv && done->peer != kNone) {
-          slot = messages_.PublishReceive({done->comm, done->peer, lane.id, done->tag}, call.enter,
-                                          &wake);
-        } else if (done != nullptr && done->kind == EventKind::kMpiRequestCancelled) {
-          ++result_.stats.cancelled_requests;
-        }
-        Request posted;
-        posted.slot = slot;
-        posted.posted = call.enter;
-        lane.requests.Insert(e.request, posted);
+      case EventKind::kMpiIrecvRequest:
+        PublishPosting(lane, k, e, wake);
         break;
-      }
       case EventKind::kMpiRecv:
-      case EventKind::kMpiIrecv: {
-        if (e.peer == kNone) {
-          ++result_.stats.undefined_comms;
-          break;
-        }
-        Moment posted = call.enter;
-        uint32_t slot = kNone;
-        if (e.kind == EventKind::kMpiIrecv) {
-          if (Request* r = lane.requests.Find(e.request); r != nullptr && !r->is_send) {
-            posted = r->posted;
-            slot = r->slot;
-            lane.requests.Erase(e.request);
-          }
-        }
-        if (slot == kNone) {
-          slot = messages_.PublishReceive({e.comm, e.peer, lane.id, e.tag}, posted, &wake);
-        }
-        call.overhead += network_.overhead();
-        call.deps.push_back(MakeDependency(DependencyKind::kReceive, slot, e.peer));
+      case EventKind::kMpiIrecv:
+        PublishReceive(lane, e, wake);
         break;
-      }
       case EventKind::kMpiIsendComplete:
         if (Request* r = lane.requests.Find(e.request); r != nullptr && r->is_send) {
           call.deps.push_back(MakeDependency(DependencyKind::kSend, r->slot, kNone));

@@ -113,32 +113,72 @@ void CopyDefinitions(const trace::Definitions& defs, otf2_writer::ArchiveWriter&
   }
 }
 
-bool WriteRecord(const trace::Definitions& defs, const trace::LocationEvents& ev, uint32_t i,
-                 uint64_t t, uint32_t region, otf2_writer::ArchiveWriter& archive,
-                 otf2_writer::EventWriter& out) {
-  EventKind kind = ev.kind(i);
+namespace {
+
+// The RMA family's records (trace::PayloadFamily::kRma other than the collectives').
+bool WriteRmaRecord(const trace::LocationEvents& ev, uint32_t i, uint64_t t,
+                    otf2_writer::EventWriter& out) {
+  const trace::RmaPayload& r = ev.rma(i);
+  switch (ev.kind(i)) {
+    case EventKind::kRmaWinCreate:
+      out.RmaWinCreate(t, r.window);
+      return true;
+    case EventKind::kRmaWinDestroy:
+      out.RmaWinDestroy(t, r.window);
+      return true;
+    case EventKind::kRmaGroupSync:
+      out.RmaGroupSync(t, static_cast<OTF2_RmaSyncLevel>(r.detail), r.window, r.remote);
+      return true;
+    case EventKind::kRmaRequestLock:
+      out.RmaRequestLock(t, r.window, r.remote, r.id, static_cast<OTF2_LockType>(r.detail));
+      return true;
+    case EventKind::kRmaAcquireLock:
+      out.RmaAcquireLock(t, r.window, r.remote, r.id, static_cast<OTF2_LockType>(r.detail));
+      return true;
+    case EventKind::kRmaTryLock:
+      out.RmaTryLock(t, r.window, r.remote, r.id, static_cast<OTF2_LockType>(r.detail));
+      return true;
+    case EventKind::kRmaReleaseLock:
+      out.RmaReleaseLock(t, r.window, r.remote, r.id);
+      return true;
+    case EventKind::kRmaSync:
+      out.RmaSync(t, r.window, r.remote, static_cast<OTF2_RmaSyncType>(r.detail));
+      return true;
+    case EventKind::kRmaWaitChange:
+      out.RmaWaitChange(t, r.window);
+      return true;
+    case EventKind::kRmaPut:
+      out.RmaPut(t, r.window, r.remote, r.sent, r.id);
+      return true;
+    case EventKind::kRmaGet:
+      out.RmaGet(t, r.window, r.remote, r.received, r.id);
+      return true;
+    case EventKind::kRmaAtomic:
+      out.RmaAtomic(t, r.window, r.remote, static_cast<OTF2_RmaAtomicType>(r.detail), r.sent,
+                    r.received, r.id);
+      return true;
+    case EventKind::kRmaOpCompleteBlocking:
+      out.RmaOpCompleteBlocking(t, r.window, r.id);
+      return true;
+    case EventKind::kRmaOpCompleteNonBlocking:
+      out.RmaOpCompleteNonBlocking(t, r.window, r.id);
+      return true;
+    case EventKind::kRmaOpTest:
+      out.RmaOpTest(t, r.window, r.id);
+      return true;
+    case EventKind::kRmaOpCompleteRemote:
+      out.RmaOpCompleteRemote(t, r.window, r.id);
+      return true;
+    default:
+      return false;
+  }
+}
+
+// The MPI records: point-to-point, requests and collectives (RMA collectives included).
+bool WriteMpiRecord(const trace::LocationEvents& ev, uint32_t i, uint64_t t,
+                    otf2_writer::EventWriter& out) {
+  const EventKind kind = ev.kind(i);
   switch (kind) {
-    case EventKind::kEnter:
-      out.Enter(t, region);
-      return true;
-    case EventKind::kLeave:
-      out.Leave(t, region);
-      return true;
-    case EventKind::kMeasurementOnOff:
-      out.MeasurementOnOff(t, ev.generic(i).c == trace::kMeasurementOn);
-      return true;
-    case EventKind::kProgramBegin: {
-      const trace::ProgramPayload& p = ev.program(i);
-      std::vector<uint32_t> args;
-      for (uint32_t a = 0; a < p.arg_count; ++a) {
-        args.push_back(archive.DefineString(defs.str(ev.program_args()[p.first_arg + a])));
-      }
-      out.ProgramBegin(t, archive.DefineString(defs.str(p.name)), args);
-      return true;
-    }
-    case EventKind::kProgramEnd:
-      out.ProgramEnd(t, static_cast<int64_t>(ev.generic(i).a));
-      return true;
     case EventKind::kMpiSend:
     case EventKind::kMpiIsend:
     case EventKind::kMpiRecv:
@@ -192,63 +232,47 @@ bool WriteRecord(const trace::Definitions& defs, const trace::LocationEvents& ev
       return true;
     }
     default:
+      return false;
+  }
+}
+
+}  // namespace
+
+bool WriteRecord(const trace::Definitions& defs, const trace::LocationEvents& ev, uint32_t i,
+                 uint64_t t, uint32_t region, otf2_writer::ArchiveWriter& archive,
+                 otf2_writer::EventWriter& out) {
+  const EventKind kind = ev.kind(i);
+  switch (kind) {
+    case EventKind::kEnter:
+      out.Enter(t, region);
+      return true;
+    case EventKind::kLeave:
+      out.Leave(t, region);
+      return true;
+    case EventKind::kMeasurementOnOff:
+      out.MeasurementOnOff(t, ev.generic(i).c == trace::kMeasurementOn);
+      return true;
+    case EventKind::kProgramBegin: {
+      const trace::ProgramPayload& p = ev.program(i);
+      std::vector<uint32_t> args;
+      for (uint32_t a = 0; a < p.arg_count; ++a) {
+        args.push_back(archive.DefineString(defs.str(ev.program_args()[p.first_arg + a])));
+      }
+      out.ProgramBegin(t, archive.DefineString(defs.str(p.name)), args);
+      return true;
+    }
+    case EventKind::kProgramEnd:
+      out.ProgramEnd(t, static_cast<int64_t>(ev.generic(i).a));
+      return true;
+    default:
       break;
   }
-  if (trace::PayloadFamilyOf(kind) == trace::PayloadFamily::kThread) {
-    return WriteThreadRecord(ev, i, t, out);
-  }
-  if (trace::PayloadFamilyOf(kind) != trace::PayloadFamily::kRma) return false;
-  const trace::RmaPayload& r = ev.rma(i);
-  switch (kind) {
-    case EventKind::kRmaWinCreate:
-      out.RmaWinCreate(t, r.window);
-      return true;
-    case EventKind::kRmaWinDestroy:
-      out.RmaWinDestroy(t, r.window);
-      return true;
-    case EventKind::kRmaGroupSync:
-      out.RmaGroupSync(t, static_cast<OTF2_RmaSyncLevel>(r.detail), r.window, r.remote);
-      return true;
-    case EventKind::kRmaRequestLock:
-      out.RmaRequestLock(t, r.window, r.remote, r.id, static_cast<OTF2_LockType>(r.detail));
-      return true;
-    case EventKind::kRmaAcquireLock:
-      out.RmaAcquireLock(t, r.window, r.remote, r.id, static_cast<OTF2_LockType>(r.detail));
-      return true;
-    case EventKind::kRmaTryLock:
-      out.RmaTryLock(t, r.window, r.remote, r.id, static_cast<OTF2_LockType>(r.detail));
-      return true;
-    case EventKind::kRmaReleaseLock:
-      out.RmaReleaseLock(t, r.window, r.remote, r.id);
-      return true;
-    case EventKind::kRmaSync:
-      out.RmaSync(t, r.window, r.remote, static_cast<OTF2_RmaSyncType>(r.detail));
-      return true;
-    case EventKind::kRmaWaitChange:
-      out.RmaWaitChange(t, r.window);
-      return true;
-    case EventKind::kRmaPut:
-      out.RmaPut(t, r.window, r.remote, r.sent, r.id);
-      return true;
-    case EventKind::kRmaGet:
-      out.RmaGet(t, r.window, r.remote, r.received, r.id);
-      return true;
-    case EventKind::kRmaAtomic:
-      out.RmaAtomic(t, r.window, r.remote, static_cast<OTF2_RmaAtomicType>(r.detail), r.sent,
-                    r.received, r.id);
-      return true;
-    case EventKind::kRmaOpCompleteBlocking:
-      out.RmaOpCompleteBlocking(t, r.window, r.id);
-      return true;
-    case EventKind::kRmaOpCompleteNonBlocking:
-      out.RmaOpCompleteNonBlocking(t, r.window, r.id);
-      return true;
-    case EventKind::kRmaOpTest:
-      out.RmaOpTest(t, r.window, r.id);
-      return true;
-    case EventKind::kRmaOpCompleteRemote:
-      out.RmaOpCompleteRemote(t, r.window, r.id);
-      return true;
+  if (WriteMpiRecord(ev, i, t, out)) return true;
+  switch (trace::PayloadFamilyOf(kind)) {
+    case trace::PayloadFamily::kThread:
+      return WriteThreadRecord(ev, i, t, out);
+    case trace::PayloadFamily::kRma:
+      return WriteRmaRecord(ev, i, t, out);
     default:
       return false;
   }

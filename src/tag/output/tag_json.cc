@@ -113,31 +113,8 @@ json ProcessJson(const ProcessGraph& g, bool window) {
           {"paths", std::move(paths)}};
 }
 
-}  // namespace
-
-std::string TagJson(const TagDocument& doc) {
-  json j;
-  j["format"] = "causeway-tag";
-  j["version"] = 1;
-  j["source"] = doc.source;
-  j["recorded"] = doc.online ? "online" : "trace";
-  j["window"] = doc.window.empty() ? json(nullptr) : json(doc.window);
-  j["notes"] = doc.notes;
-  j["parameters"] = {{"tolerance", doc.tolerance},
-                     {"recursion_depth", doc.recursion_depth},
-                     {"regions", doc.regions}};
-  j["folded_callpaths"] = doc.folded_callpaths;
-  json processes = json::array();
-  for (size_t p = 0; p < doc.processes.size(); ++p) {
-    json process = ProcessJson(doc.processes[p], !doc.window.empty());
-    if (p < doc.sections.size()) {
-      process["sections"] = SectionsJson(doc.sections[p], doc.processes[p]);
-    }
-    if (p < doc.segment_bytes.size()) process["segment_bytes"] = doc.segment_bytes[p];
-    if (p < doc.tool_seconds.size()) process["tool_time"] = doc.tool_seconds[p];
-    processes.push_back(std::move(process));
-  }
-  j["processes"] = std::move(processes);
+// The behaviour classes, whole and section by section.
+json ClassesJson(const TagDocument& doc) {
   json clusters = json::array();
   for (const Cluster& c : doc.clusters) {
     const ProcessGraph& rep = doc.processes[c.representative];
@@ -148,9 +125,11 @@ std::string TagJson(const TagDocument& doc) {
                           {"mean", rep.Seconds(c.mean_ticks)},
                           {"max", rep.Seconds(c.max_ticks)}}}});
   }
-  j["clusters"] = std::move(clusters);
+  return clusters;
+}
+
+json SectionClassesJson(const TagDocument& doc) {
   json sections = json::array();
-  const std::map<std::string, SectionSpread>& section_spreads = doc.section_spreads;
   for (const SectionClasses& sc : doc.section_classes) {
     json classes = json::array();
     for (const Cluster& c : sc.classes) {
@@ -166,7 +145,7 @@ std::string TagJson(const TagDocument& doc) {
                     {"kind", SectionKindName(sc.kind)},
                     {"label", sc.label},
                     {"classes", std::move(classes)}};
-    if (auto it = section_spreads.find(sc.key); it != section_spreads.end()) {
+    if (auto it = doc.section_spreads.find(sc.key); it != doc.section_spreads.end()) {
       const SectionSpread& sp = it->second;
       section["time"] = {{"min", sp.min_seconds},
                          {"mean", sp.mean_seconds},
@@ -176,10 +155,14 @@ std::string TagJson(const TagDocument& doc) {
     }
     sections.push_back(std::move(section));
   }
-  j["sections"] = std::move(sections);
+  return sections;
+}
+
+// The inter-process edges, and the communication views per process and per class.
+void CommunicationJson(const TagDocument& doc, json& j) {
+  const double tps = doc.processes.empty() ? 1 : doc.processes.front().ticks_per_second;
   json ptag = json::array();
   for (const PtagEdge& e : doc.ptag) {
-    double tps = doc.processes.empty() ? 1 : doc.processes.front().ticks_per_second;
     ptag.push_back({{"from_rank", e.from_rank},
                     {"from_node", e.from_node},
                     {"to_rank", e.to_rank},
@@ -198,7 +181,6 @@ std::string TagJson(const TagDocument& doc) {
                       {"bytes", e.bytes}});
   }
   j["communication_view"] = std::move(phases);
-  // The same view with one node per behaviour class.
   json class_view = json::array();
   for (const ClassEdge& e : doc.class_communication_view) {
     class_view.push_back({{"from_class", e.from_class},
@@ -207,7 +189,10 @@ std::string TagJson(const TagDocument& doc) {
                           {"bytes", e.bytes}});
   }
   j["class_communication_view"] = std::move(class_view);
+}
 
+// The tendencies and the imbalance within and between classes.
+void FindingsJson(const TagDocument& doc, json& j) {
   const double tps = doc.processes.empty() ? 1 : doc.processes.front().ticks_per_second;
   json tendencies = json::array();
   for (const Tendency& t : doc.findings.tendencies) {
@@ -239,6 +224,37 @@ std::string TagJson(const TagDocument& doc) {
     between.push_back({{"callpath", group.front().callpath}, {"classes", std::move(classes)}});
   }
   j["between_classes"] = std::move(between);
+}
+
+}  // namespace
+
+std::string TagJson(const TagDocument& doc) {
+  json j;
+  j["format"] = "causeway-tag";
+  j["version"] = 1;
+  j["source"] = doc.source;
+  j["recorded"] = doc.online ? "online" : "trace";
+  j["window"] = doc.window.empty() ? json(nullptr) : json(doc.window);
+  j["notes"] = doc.notes;
+  j["parameters"] = {{"tolerance", doc.tolerance},
+                     {"recursion_depth", doc.recursion_depth},
+                     {"regions", doc.regions}};
+  j["folded_callpaths"] = doc.folded_callpaths;
+  json processes = json::array();
+  for (size_t p = 0; p < doc.processes.size(); ++p) {
+    json process = ProcessJson(doc.processes[p], !doc.window.empty());
+    if (p < doc.sections.size()) {
+      process["sections"] = SectionsJson(doc.sections[p], doc.processes[p]);
+    }
+    if (p < doc.segment_bytes.size()) process["segment_bytes"] = doc.segment_bytes[p];
+    if (p < doc.tool_seconds.size()) process["tool_time"] = doc.tool_seconds[p];
+    processes.push_back(std::move(process));
+  }
+  j["processes"] = std::move(processes);
+  j["clusters"] = ClassesJson(doc);
+  j["sections"] = SectionClassesJson(doc);
+  CommunicationJson(doc, j);
+  FindingsJson(doc, j);
   return j.dump(1, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
