@@ -544,23 +544,21 @@ uint32_t FirstLocation(const std::vector<uint32_t>& rank_locations) {
   return kNone;
 }
 
-}  // namespace
+// Per communicator: the (rank, location) pairs of this rank's locations that called on it.
+using OwnRanks = std::map<uint32_t, std::vector<std::pair<uint32_t, uint32_t>>>;
+// The members of each instance a rank builds, by communicator rank.
+using Rounds =
+    std::map<std::pair<GroupKey, uint32_t>, std::vector<std::pair<uint32_t, MemberCall>>>;
 
-void MatchCollectives(const trace::Trace& trace, const trace::Partition& partition,
-                      comm::Communicator& comm, unsigned threads, SyncGraph& graph) {
-  const uint32_t me = comm.rank();
-  const std::vector<uint32_t>& owned = partition.owned[me];
-  const uint32_t n = trace.location_count();
+// Each member call goes to the rank that builds its instance: instance k of a communicator is
+// built by the owner of its rank k mod size, so that the instances of a large communicator
+// spread over the analysis ranks instead of all landing on one. Returns the members this rank
+// builds with; fills `own_ranks`.
+Rounds ShipMembers(const trace::Trace& trace, const trace::Partition& partition,
+                   comm::Communicator& comm, const std::vector<LocationCalls>& calls,
+                   OwnRanks& own_ranks, SyncGraph& graph) {
   const std::vector<trace::Comm>& comms = trace.defs.comms;
   const std::vector<trace::RmaWindow>& windows = trace.defs.windows;
-  std::vector<LocationCalls> calls(n);
-  ParallelFor(owned.size(), threads,
-              [&](size_t i) { calls[owned[i]] = ScanLocation(trace.location(owned[i])); });
-  FoldThreadCalls(trace, owned, calls);
-
-  // Each member call goes to the rank that builds its instance: instance k of a communicator is
-  // built by the owner of its rank k mod size, so that the instances of a large communicator
-  // spread over the analysis ranks instead of all landing on one.
   std::vector<comm::ByteWriter> to_builders(comm.size());
   std::vector<ShippedMemberCodec> builder_codecs(comm.size());
   auto ship = [&](const GroupKey& key, const std::vector<uint32_t>& rank_locations, uint32_t loc,
@@ -573,9 +571,7 @@ void MatchCollectives(const trace::Trace& trace, const trace::Partition& partiti
                                ShippedMember{key, k, rank, ReadMember(trace, loc, list[k], rank)});
     }
   };
-  // Per communicator: the (rank, location) pairs of this rank's locations that called on it.
-  std::map<uint32_t, std::vector<std::pair<uint32_t, uint32_t>>> own_ranks;
-  for (uint32_t loc : owned) {
+  for (uint32_t loc : partition.owned[comm.rank()]) {
     for (const auto& [c, list] : calls[loc].by_comm) {
       const uint32_t rank = RankIn(comms, c, loc);
       if (rank == kNone) {
@@ -598,8 +594,7 @@ void MatchCollectives(const trace::Trace& trace, const trace::Partition& partiti
     }
   }
   for (auto& [c, pairs] : own_ranks) std::sort(pairs.begin(), pairs.end());
-  // The members of each instance this rank builds, by communicator rank.
-  std::map<std::pair<GroupKey, uint32_t>, std::vector<std::pair<uint32_t, MemberCall>>> rounds;
+  Rounds rounds;
   for (const comm::Bytes& bytes : comm.Exchange(comm::TakeAll(to_builders))) {
     comm::ByteReader in(bytes);
     ShippedMemberCodec codec;
@@ -608,8 +603,18 @@ void MatchCollectives(const trace::Trace& trace, const trace::Partition& partiti
       rounds[{m.key, m.round}].emplace_back(m.rank, m.call);
     }
   }
+  return rounds;
+}
 
-  // Build this rank's instances, each once, in one process's order.
+// Builds this rank's instances, each once, in one process's order, into graph.built, and
+// returns for each rank the instances that have members it owns (with all their members for
+// one-sided instances: a rank knows its own members' facts, it sent them).
+std::vector<comm::ByteWriter> BuildInstances(const trace::Trace& trace,
+                                             const trace::Partition& partition,
+                                             comm::Communicator& comm, Rounds& rounds,
+                                             SyncGraph& graph) {
+  const std::vector<trace::Comm>& comms = trace.defs.comms;
+  const std::vector<trace::RmaWindow>& windows = trace.defs.windows;
   SyncGraph built;
   std::vector<comm::ByteWriter> to_members(comm.size());
   std::vector<InstanceCodec> member_codecs(comm.size());
@@ -626,17 +631,14 @@ void MatchCollectives(const trace::Trace& trace, const trace::Partition& partiti
     round.clear();
     for (const auto& [rank, call] : members) round.push_back(&call);
     AddInstance(trace, comm_id, key.phase == 0 ? kNone : key.id, rank_locations, round, built);
-    built.collectives.back().origin = (uint64_t{me} << 32) | (built.collectives.size() - 1);
-    // The instance to each rank that owns members of it, with those members (a one-sided
-    // instance with all its members). The members' outcomes follow once evaluated here.
+    built.collectives.back().origin =
+        (uint64_t{comm.rank()} << 32) | (built.collectives.size() - 1);
     const CollectiveInstance& instance = built.collectives.back();
     for (std::vector<const CollectiveMember*>& list : shipped) list.clear();
     for (uint32_t m = 0; m < instance.member_count; ++m) {
       const CollectiveMember& member = built.members[instance.first_member + m];
       shipped[partition.owner[member.location]].push_back(&member);
     }
-    // A rank knows its own members' facts (it sent them): the header names them. One-sided
-    // instances travel with all their members.
     std::vector<const CollectiveMember*> all;
     if (instance.window != kNone) {
       for (uint32_t m = 0; m < instance.member_count; ++m) {
@@ -654,7 +656,15 @@ void MatchCollectives(const trace::Trace& trace, const trace::Partition& partiti
   graph.diagnostics.Merge(built.diagnostics);
   graph.built.collectives = std::move(built.collectives);
   graph.built.members = std::move(built.members);
+  return to_members;
+}
 
+// The instances with members on this rank, from the ranks that built them, in one process's
+// order; each holds this rank's members (its own facts) or, one-sided, all of them.
+void ReceiveInstances(const trace::Trace& trace, comm::Communicator& comm,
+                      std::vector<comm::ByteWriter> to_members,
+                      const std::vector<LocationCalls>& calls, const OwnRanks& own_ranks,
+                      SyncGraph& graph) {
   struct Received {
     InstanceHeader header;
     std::vector<CollectiveMember> members;
@@ -688,6 +698,23 @@ void MatchCollectives(const trace::Trace& trace, const trace::Partition& partiti
     graph.members.insert(graph.members.end(), r.members.begin(), r.members.end());
     graph.collectives.push_back(instance);
   }
+}
+
+}  // namespace
+
+void MatchCollectives(const trace::Trace& trace, const trace::Partition& partition,
+                      comm::Communicator& comm, unsigned threads, SyncGraph& graph) {
+  const uint32_t me = comm.rank();
+  const std::vector<uint32_t>& owned = partition.owned[me];
+  std::vector<LocationCalls> calls(trace.location_count());
+  ParallelFor(owned.size(), threads,
+              [&](size_t i) { calls[owned[i]] = ScanLocation(trace.location(owned[i])); });
+  FoldThreadCalls(trace, owned, calls);
+
+  OwnRanks own_ranks;
+  Rounds rounds = ShipMembers(trace, partition, comm, calls, own_ranks, graph);
+  std::vector<comm::ByteWriter> to_members = BuildInstances(trace, partition, comm, rounds, graph);
+  ReceiveInstances(trace, comm, std::move(to_members), calls, own_ranks, graph);
   for (uint32_t m = 0; m < graph.members.size(); ++m) {
     const uint32_t loc = graph.members[m].location;
     if (partition.owner[loc] == me) graph.by_location[loc].collectives.push_back(m);

@@ -597,29 +597,17 @@ void MatchPointToPoint(const trace::Trace& trace, unsigned threads, SyncGraph& g
   }
 }
 
-void MatchPointToPoint(const trace::Trace& trace, const trace::Partition& partition,
-                       comm::Communicator& comm, unsigned threads, SyncGraph& graph) {
-  const uint32_t n = trace.location_count();
-  const uint32_t me = comm.rank();
-  const std::vector<uint32_t>& owned = partition.owned[me];
-  std::vector<LocationScan> scans(n);
-  ParallelFor(owned.size(), threads,
-              [&](size_t i) { scans[owned[i]] = ScanLocation(trace, owned[i]); });
-  // Processes whose threads send and receive are matched as processes by one analysis process
-  // only (MatchPool): here they are matched thread by thread, and the report says so.
-  bool any_pool = false;
-  const std::vector<uint32_t> endpoint = PoolEndpoints(trace, scans, any_pool);
-  // Every analysis rank must key channels alike, so the sources are processes wherever a process
-  // may have several locations (the definitions say so; scans of other ranks are not here).
-  const std::vector<uint32_t> process_of = ProcessesFromDefinitions(trace);
-  for (uint32_t loc : owned) {
-    if (endpoint[loc] != loc) {
-      graph.diagnostics.Report(kThreadsMatchedPerThread, "location " + std::to_string(loc));
-      break;
-    }
-  }
+namespace {
 
-  // Every send, with the facts its message carries, goes to the rank of its destination.
+// Every send of this rank's locations, with the facts its message carries, goes to the rank of
+// its destination. Returns the sends each owned destination got, listed as one process lists
+// them: by sender location, then issue order.
+std::vector<std::vector<IncomingSend>> ShipSends(const trace::Trace& trace,
+                                                 const trace::Partition& partition,
+                                                 comm::Communicator& comm,
+                                                 const std::vector<LocationScan>& scans) {
+  const uint32_t n = trace.location_count();
+  const std::vector<uint32_t>& owned = partition.owned[comm.rank()];
   std::vector<comm::ByteWriter> to_destinations(comm.size());
   std::vector<SendCodec> send_codecs(comm.size());
   for (uint32_t s : owned) {
@@ -640,15 +628,33 @@ void MatchPointToPoint(const trace::Trace& trace, const trace::Partition& partit
       incoming[dest].push_back(send);
     }
   }
-  // Ranks arrive in rank order; one process lists the sends by sender location, then issue order.
+  // Ranks arrive in rank order.
   for (uint32_t dest : owned) {
     std::stable_sort(incoming[dest].begin(), incoming[dest].end(),
                      [](const IncomingSend& a, const IncomingSend& b) {
                        return a.sender != b.sender ? a.sender < b.sender : a.index < b.index;
                      });
   }
+  return incoming;
+}
 
-  // The rank's received messages first, by receiver (ascending) and receive event.
+// What matching the owned destinations leaves to do: the local message id of each owned
+// sender's send matched here (kNone otherwise), and per sender rank a receipt for every send it
+// shipped here, matched or not.
+struct ReceivedMessages {
+  std::vector<std::vector<uint32_t>> message_of;  // per owned sender and send
+  std::vector<std::vector<Receipt>> receipts;     // per sender rank
+};
+
+// Matches each owned destination's receives with the sends it got; the rank's received messages
+// come first in graph.messages, by receiver (ascending) and receive event.
+ReceivedMessages MatchReceived(const trace::Trace& trace, const trace::Partition& partition,
+                               comm::Communicator& comm, unsigned threads,
+                               std::vector<LocationScan>& scans,
+                               const std::vector<std::vector<IncomingSend>>& incoming,
+                               const std::vector<uint32_t>& process_of, SyncGraph& graph) {
+  const uint32_t me = comm.rank();
+  const std::vector<uint32_t>& owned = partition.owned[me];
   std::vector<size_t> slot(owned.size() + 1, 0);
   for (size_t i = 0; i < owned.size(); ++i) slot[i + 1] = slot[i] + scans[owned[i]].recvs.size();
   graph.messages.resize(slot[owned.size()]);
@@ -659,11 +665,11 @@ void MatchPointToPoint(const trace::Trace& trace, const trace::Partition& partit
     results[i] = MatchDestination(trace, dest, scans[dest].recvs, incoming[dest],
                                   graph.messages.data() + slot[i], matched_from[i], process_of);
   });
+  ReceivedMessages out;
+  out.message_of.resize(trace.location_count());
+  for (uint32_t s : owned) out.message_of[s].assign(scans[s].sends.size(), kNone);
+  out.receipts.resize(comm.size());
   size_t next_free = 0;
-  std::vector<std::vector<uint32_t>> message_of(n);  // per owned sender and send: local id
-  for (uint32_t s : owned) message_of[s].assign(scans[s].sends.size(), kNone);
-  // Per sender rank: a receipt for every send it shipped here, matched or not.
-  std::vector<std::vector<Receipt>> receipts(comm.size());
   for (size_t i = 0; i < owned.size(); ++i) {
     const uint32_t dest = owned[i];
     const DestinationResult& r = results[i];
@@ -674,7 +680,9 @@ void MatchPointToPoint(const trace::Trace& trace, const trace::Partition& partit
       const uint32_t sender_rank = partition.owner[send.sender];
       const uint32_t m = matched_as[k];
       if (sender_rank == me) {
-        if (m != kNone) message_of[send.sender][send.index] = static_cast<uint32_t>(next_free + m);
+        if (m != kNone) {
+          out.message_of[send.sender][send.index] = static_cast<uint32_t>(next_free + m);
+        }
         continue;
       }
       // The sender's rank has the sender's facts; it needs the receiver's.
@@ -686,19 +694,28 @@ void MatchPointToPoint(const trace::Trace& trace, const trace::Partition& partit
         receipt.recv_posting = message.recv_posting;
         receipt.recv_posted_entered = message.recv_posted_entered;
       }
-      receipts[sender_rank].push_back(receipt);
+      out.receipts[sender_rank].push_back(receipt);
     }
     next_free = PlaceReceived(dest, slot[i], next_free, r, graph);
   }
   graph.messages.resize(next_free);
   graph.stats.messages = next_free;  // the job's total is the sum over ranks
-  std::vector<std::vector<IncomingSend>>().swap(incoming);
+  return out;
+}
+
+// Sends each sender rank its receipts, and adds copies of the messages this rank's locations
+// sent to other ranks, read in the order they were shipped, after the received ones.
+void AddSentMessages(const trace::Trace& trace, const trace::Partition& partition,
+                     comm::Communicator& comm, const std::vector<LocationScan>& scans,
+                     ReceivedMessages& received, SyncGraph& graph) {
+  const uint32_t n = trace.location_count();
+  const uint32_t me = comm.rank();
   std::vector<comm::ByteWriter> to_senders(comm.size());
   {
     ReceiptCodec codec(n);
     for (uint32_t rank = 0; rank < comm.size(); ++rank) {
       codec.Reset();
-      std::vector<Receipt>& list = receipts[rank];
+      std::vector<Receipt>& list = received.receipts[rank];
       std::sort(list.begin(), list.end(), [](const Receipt& a, const Receipt& b) {
         return a.sender != b.sender ? a.sender < b.sender : a.index < b.index;
       });
@@ -706,15 +723,12 @@ void MatchPointToPoint(const trace::Trace& trace, const trace::Partition& partit
       std::vector<Receipt>().swap(list);
     }
   }
-
-  // Then copies of the messages the rank's locations sent to other ranks, read in the order
-  // they were shipped.
   const std::vector<comm::Bytes> answered = comm.Exchange(comm::TakeAll(to_senders));
   ReceiptCodec codec(n);  // each rank's stream names only its own receivers: one codec serves
   std::vector<comm::ByteReader> readers;
   readers.reserve(answered.size());
   for (const comm::Bytes& bytes : answered) readers.emplace_back(bytes);
-  for (uint32_t s : owned) {
+  for (uint32_t s : partition.owned[me]) {
     for (uint32_t i = 0; i < scans[s].sends.size(); ++i) {
       const SendRecord& record = scans[s].sends[i];
       const uint32_t rank = partition.owner[record.dest];
@@ -728,19 +742,52 @@ void MatchPointToPoint(const trace::Trace& trace, const trace::Partition& partit
       m.bytes = send.bytes;
       m.send_event = send.event;
       if (!codec.Read(readers[rank], m)) continue;
-      message_of[s][i] = static_cast<uint32_t>(graph.messages.size());
+      received.message_of[s][i] = static_cast<uint32_t>(graph.messages.size());
       graph.messages.push_back(m);
     }
   }
   for (const comm::ByteReader& reader : readers) CW_CHECK(reader.done());
   graph.messages.shrink_to_fit();
+}
+
+}  // namespace
+
+void MatchPointToPoint(const trace::Trace& trace, const trace::Partition& partition,
+                       comm::Communicator& comm, unsigned threads, SyncGraph& graph) {
+  const uint32_t n = trace.location_count();
+  const std::vector<uint32_t>& owned = partition.owned[comm.rank()];
+  std::vector<LocationScan> scans(n);
+  ParallelFor(owned.size(), threads,
+              [&](size_t i) { scans[owned[i]] = ScanLocation(trace, owned[i]); });
+  // Processes whose threads send and receive are matched as processes by one analysis process
+  // only (MatchPool): here they are matched thread by thread, and the report says so.
+  bool any_pool = false;
+  const std::vector<uint32_t> endpoint = PoolEndpoints(trace, scans, any_pool);
+  // Every analysis rank must key channels alike, so the sources are processes wherever a process
+  // may have several locations (the definitions say so; scans of other ranks are not here).
+  const std::vector<uint32_t> process_of = ProcessesFromDefinitions(trace);
+  for (uint32_t loc : owned) {
+    if (endpoint[loc] != loc) {
+      graph.diagnostics.Report(kThreadsMatchedPerThread, "location " + std::to_string(loc));
+      break;
+    }
+  }
+
+  ReceivedMessages received;
+  {
+    // The sends shipped here are released once matched.
+    const std::vector<std::vector<IncomingSend>> incoming =
+        ShipSends(trace, partition, comm, scans);
+    received = MatchReceived(trace, partition, comm, threads, scans, incoming, process_of, graph);
+  }
+  AddSentMessages(trace, partition, comm, scans, received, graph);
   for (uint32_t s : owned) {
     graph.diagnostics.Merge(scans[s].diagnostics);
     graph.stats.cancelled_requests += scans[s].cancelled;
     std::vector<uint32_t>& sent = graph.by_location[s].sent;
     for (uint32_t i = 0; i < scans[s].sends.size(); ++i) {
-      if (message_of[s][i] != kNone) {
-        sent.push_back(message_of[s][i]);
+      if (received.message_of[s][i] != kNone) {
+        sent.push_back(received.message_of[s][i]);
       } else {
         ++graph.stats.unmatched_sends;
         graph.diagnostics.Report(kUnmatchedSend, Where(s, scans[s].sends[i].event));
