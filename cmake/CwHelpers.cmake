@@ -42,3 +42,36 @@ function(cw_cc_test)
     PROPERTIES ${properties}
     DISCOVERY_TIMEOUT 60)
 endfunction()
+
+# cw_embed_assets(<out_var> HEADER <header> NAMESPACE <ns> NAMES <kName>... FILES <file>...)
+#   Generates ${CMAKE_CURRENT_BINARY_DIR}/<header's file name>.cc defining `extern const char
+#   kName[]` with each file's bytes (cmake/EmbedAssets.cmake), rebuilt when a file changes, and
+#   sets <out_var> to its path for the component's SRCS. Every self-contained page (report.html,
+#   compare.html, tag.html) embeds its style, markup, script and Debian's d3 this way.
+function(cw_embed_assets out_var)
+  cmake_parse_arguments(ARG "" "HEADER;NAMESPACE" "NAMES;FILES" ${ARGN})
+  list(LENGTH ARG_NAMES names)
+  list(LENGTH ARG_FILES files)
+  if(NOT names EQUAL files)
+    message(FATAL_ERROR "cw_embed_assets: ${names} names for ${files} files")
+  endif()
+  set(pairs "")
+  math(EXPR last "${names} - 1")
+  foreach(i RANGE ${last})
+    list(GET ARG_NAMES ${i} name)
+    list(GET ARG_FILES ${i} file)
+    list(APPEND pairs "${name}=${file}")
+  endforeach()
+  string(REPLACE ";" "|" assets_arg "${pairs}")
+  get_filename_component(stem ${ARG_HEADER} NAME_WE)
+  set(output ${CMAKE_CURRENT_BINARY_DIR}/${stem}.cc)
+  add_custom_command(
+    OUTPUT ${output}
+    COMMAND ${CMAKE_COMMAND} -DOUTPUT=${output} -DHEADER=${ARG_HEADER}
+            -DNAMESPACE=${ARG_NAMESPACE} "-DASSETS=${assets_arg}"
+            -P ${PROJECT_SOURCE_DIR}/cmake/EmbedAssets.cmake
+    DEPENDS ${ARG_FILES} ${PROJECT_SOURCE_DIR}/cmake/EmbedAssets.cmake
+    COMMENT "Embedding the assets of ${ARG_HEADER}"
+    VERBATIM)
+  set(${out_var} ${output} PARENT_SCOPE)
+endfunction()

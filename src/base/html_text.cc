@@ -43,4 +43,24 @@ std::string JsonForScript(const std::string& json) {
   return out;
 }
 
+std::string SelfContainedPage(const PageParts& parts) {
+  std::string page;
+  page += "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n";
+  page += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
+  page += "<title>" + HtmlText(parts.title) + "</title>\n<style>\n";
+  page += parts.css;
+  page += "</style></head>\n<body data-status=\"loading\">\n";
+  page += parts.body;
+  page += "<script>\n";
+  page += parts.d3;
+  page += "\n</script>\n<script>\nconst ";
+  page += parts.data_name;
+  page += " = ";
+  page += JsonForScript(parts.data_json);
+  page += ";\n</script>\n<script>\n";
+  page += parts.script;
+  page += "\n</script>\n</body></html>\n";
+  return page;
+}
+
 }  // namespace cw

@@ -13,21 +13,15 @@ std::string HtmlReport(const Report& report, const trace::Trace& trace,
 }
 
 std::string HtmlReport(const Report& report, const trace::Trace& trace, const EventViews& views) {
-  std::string page;
-  page += "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n";
-  page += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
-  page += "<title>causeway report: " + HtmlText(report.trace.path) + "</title>\n<style>\n";
-  page += internal::kReportCss;
-  page += "</style></head>\n<body data-status=\"loading\">\n";
-  page += internal::kReportBody;
-  page += "<script>\n";
-  page += internal::kD3;
-  page += "\n</script>\n<script>\nconst CAUSEWAY = ";
-  page += JsonForScript(internal::HtmlData(report, trace, views));
-  page += ";\n</script>\n<script>\n";
-  page += internal::kReportJs;
-  page += "\n</script>\n</body></html>\n";
-  return page;
+  PageParts page;
+  page.title = "causeway report: " + report.trace.path;
+  page.css = internal::kReportCss;
+  page.body = internal::kReportBody;
+  page.d3 = internal::kD3;
+  page.data_name = "CAUSEWAY";
+  page.data_json = internal::HtmlData(report, trace, views);
+  page.script = internal::kReportJs;
+  return SelfContainedPage(page);
 }
 
 Status WriteHtmlReport(const Report& report, const trace::Trace& trace,

@@ -5,21 +5,15 @@
 namespace cw::tag {
 
 std::string TagHtml(const TagDocument& doc) {
-  std::string page;
-  page += "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n";
-  page += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
-  page += "<title>causeway task activity graphs: " + HtmlText(doc.source) + "</title>\n<style>\n";
-  page += internal::kTagCss;
-  page += "</style></head>\n<body data-status=\"loading\">\n";
-  page += internal::kTagBody;
-  page += "<script>\n";
-  page += internal::kD3;
-  page += "\n</script>\n<script>\nconst TAG = ";
-  page += JsonForScript(TagJson(doc));
-  page += ";\n</script>\n<script>\n";
-  page += internal::kTagJs;
-  page += "\n</script>\n</body></html>\n";
-  return page;
+  PageParts page;
+  page.title = "causeway task activity graphs: " + doc.source;
+  page.css = internal::kTagCss;
+  page.body = internal::kTagBody;
+  page.d3 = internal::kD3;
+  page.data_name = "TAG";
+  page.data_json = TagJson(doc);
+  page.script = internal::kTagJs;
+  return SelfContainedPage(page);
 }
 
 }  // namespace cw::tag
