@@ -10,8 +10,8 @@
 #include <cstring>
 #include <unordered_map>
 
+#include "measure/core/patterns.h"
 #include "measure/raw/raw_format.h"
-#include "measure/runtime/function_names.h"
 #include "measure/runtime/hooks.h"
 #include "measure/runtime/recorder.h"
 #include "measure/runtime/sampling.h"

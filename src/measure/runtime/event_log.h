@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "measure/core/timer.h"
 #include "measure/raw/raw_format.h"
-#include "measure/runtime/timer.h"
 
 namespace cw::measure {
 

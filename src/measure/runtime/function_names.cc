@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "elf/elf_module.h"
+#include "measure/core/patterns.h"
 
 namespace cw::measure {
 namespace {
@@ -26,17 +27,6 @@ bool MatchesAny(const std::vector<std::string>& patterns, const std::string& nam
 }
 
 }  // namespace
-
-std::vector<std::string> SplitPatterns(const char* text) {
-  std::vector<std::string> patterns;
-  if (text == nullptr) return patterns;
-  std::stringstream in(text);
-  std::string pattern;
-  while (std::getline(in, pattern, ',')) {
-    if (!pattern.empty()) patterns.push_back(pattern);
-  }
-  return patterns;
-}
 
 std::string FunctionName(void* address) {
   Dl_info info{};

@@ -18,9 +18,6 @@ namespace cw::measure {
 
 std::string FunctionName(void* address);
 
-// The comma-separated shell patterns of an environment variable's value (none for nullptr).
-std::vector<std::string> SplitPatterns(const char* text);
-
 class FunctionFilter {
  public:
   // From the environment variables above.

@@ -16,9 +16,9 @@
 
 #include <cstdint>
 
+#include "measure/core/message_bytes.h"
 #include "measure/raw/raw_format.h"
 #include "measure/runtime/error_handlers.h"
-#include "measure/runtime/message_bytes.h"
 
 namespace cw::measure::hook {
 

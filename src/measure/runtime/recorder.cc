@@ -12,12 +12,13 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "measure/core/clock_offset.h"
+#include "measure/core/process_end.h"
 #include "measure/export/raw_export.h"
 #include "measure/raw/mpi_groups.h"
 #include "measure/runtime/error_handlers.h"
 #include "measure/runtime/function_names.h"
 #include "measure/runtime/hooks.h"
-#include "measure/runtime/process_end.h"
 
 namespace cw::measure::hook {
 namespace {
@@ -169,38 +170,8 @@ namespace {
 // at Init and at Finalize.
 void SyncClocks(const char* label) {
   State& s = S();
-  constexpr int kRounds = 5;
-  long long local = 0, offset = 0;
-  if (s.rank == 0) {
-    for (int r = 1; r < s.size; ++r) {
-      uint64_t best_rtt = ~uint64_t{0};
-      long long best[2] = {0, 0};
-      for (int k = 0; k < kRounds; ++k) {
-        uint64_t t0 = MonotonicNow(), remote = 0;
-        PMPI_Send(&t0, 1, MPI_UINT64_T, r, 1, s.own);
-        PMPI_Recv(&remote, 1, MPI_UINT64_T, r, 2, s.own, MPI_STATUS_IGNORE);
-        uint64_t t1 = MonotonicNow();
-        if (t1 - t0 < best_rtt) {
-          best_rtt = t1 - t0;
-          best[0] = static_cast<long long>(remote);
-          best[1] = static_cast<long long>(remote) - static_cast<long long>(t0 + (t1 - t0) / 2);
-        }
-      }
-      PMPI_Send(best, 2, MPI_LONG_LONG, r, 3, s.own);
-    }
-    local = static_cast<long long>(MonotonicNow());
-  } else {
-    for (int k = 0; k < kRounds; ++k) {
-      uint64_t t0 = 0;
-      PMPI_Recv(&t0, 1, MPI_UINT64_T, 0, 1, s.own, MPI_STATUS_IGNORE);
-      uint64_t now = MonotonicNow();
-      PMPI_Send(&now, 1, MPI_UINT64_T, 0, 2, s.own);
-    }
-    long long result[2];
-    PMPI_Recv(result, 2, MPI_LONG_LONG, 0, 3, s.own, MPI_STATUS_IGNORE);
-    local = result[0];
-    offset = result[1];
-  }
+  const ClockComparison c = CompareClockWithRankZero(s.own, s.rank, s.size, MonotonicNow);
+  const long long local = c.local, offset = c.offset;
   s.log.Define(std::string("clock ") + label + " " + std::to_string(local) + " " +
                std::to_string(offset));
   // Rank 0 measures one rank after the other: without this barrier the ranks measured first

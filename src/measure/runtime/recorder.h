@@ -12,10 +12,10 @@
 #include <unordered_map>
 #include <vector>
 
+#include "measure/core/request_queues.h"
 #include "measure/raw/raw_format.h"
 #include "measure/runtime/calling_contexts.h"
 #include "measure/runtime/event_log.h"
-#include "measure/runtime/request_queues.h"
 #include "measure/runtime/sampling.h"
 
 namespace cw::measure::hook {

@@ -14,9 +14,9 @@
 #include <cstring>
 #include <string>
 
+#include "measure/core/timer.h"
 #include "measure/runtime/hooks.h"
 #include "measure/runtime/recorder.h"
-#include "measure/runtime/timer.h"
 #include "measure/stack_walk/stack_walker.h"
 
 namespace cw::measure::hook {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "measure/runtime/timer.h"
+#include "measure/core/timer.h"
 #include "measure/tag_runtime/tag_hooks.h"
 #include "measure/tag_runtime/tag_state.h"
 

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <utility>
 
-#include "measure/runtime/timer.h"
+#include "measure/core/timer.h"
 #include "measure/tag_runtime/tag_state.h"
 
 namespace cw::measure::tag_hook {

@@ -20,7 +20,7 @@
 
 #include <cstdint>
 
-#include "measure/runtime/message_bytes.h"
+#include "measure/core/message_bytes.h"
 #include "measure/wrappers/mpi_functions.gen.h"
 
 namespace cw::measure::tag_hook {

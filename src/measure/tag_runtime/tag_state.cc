@@ -13,8 +13,10 @@
 #include <cstring>
 #include <sstream>
 
-#include "measure/runtime/process_end.h"
-#include "measure/runtime/timer.h"
+#include "measure/core/clock_offset.h"
+#include "measure/core/patterns.h"
+#include "measure/core/process_end.h"
+#include "measure/core/timer.h"
 #include "measure/tag_runtime/tag_hooks.h"
 
 namespace cw::measure::tag_runtime {
@@ -65,56 +67,6 @@ bool Mapped(const State& s, uint64_t address) {
     if (address >= begin && address < end) return true;
   }
   return false;
-}
-
-// This rank's clock minus rank 0's, by ping-pong (the round trip with the least delay of a
-// few), in timer ticks.
-int64_t MeasureClockOffset(MPI_Comm comm, int rank, int size) {
-  constexpr int kRounds = 5;
-  if (rank == 0) {
-    for (int r = 1; r < size; ++r) {
-      uint64_t best_rtt = ~uint64_t{0};
-      int64_t best = 0;
-      for (int k = 0; k < kRounds; ++k) {
-        const uint64_t t0 = TimerNow();
-        uint64_t remote = 0;
-        PMPI_Send(&t0, 1, MPI_UINT64_T, r, 1, comm);
-        PMPI_Recv(&remote, 1, MPI_UINT64_T, r, 2, comm, MPI_STATUS_IGNORE);
-        const uint64_t t1 = TimerNow();
-        if (t1 - t0 < best_rtt) {
-          best_rtt = t1 - t0;
-          best = static_cast<int64_t>(remote) - static_cast<int64_t>(t0 + (t1 - t0) / 2);
-        }
-      }
-      PMPI_Send(&best, 1, MPI_INT64_T, r, 3, comm);
-    }
-    return 0;
-  }
-  for (int k = 0; k < kRounds; ++k) {
-    uint64_t t0 = 0;
-    PMPI_Recv(&t0, 1, MPI_UINT64_T, 0, 1, comm, MPI_STATUS_IGNORE);
-    const uint64_t now = TimerNow();
-    PMPI_Send(&now, 1, MPI_UINT64_T, 0, 2, comm);
-  }
-  int64_t offset = 0;
-  PMPI_Recv(&offset, 1, MPI_INT64_T, 0, 3, comm, MPI_STATUS_IGNORE);
-  return offset;
-}
-
-std::vector<std::string> SplitCommas(const char* text) {
-  std::vector<std::string> parts;
-  if (text == nullptr) return parts;
-  std::string item;
-  for (const char* c = text;; ++c) {
-    if (*c == ',' || *c == '\0') {
-      if (!item.empty()) parts.push_back(item);
-      item.clear();
-      if (*c == '\0') break;
-    } else {
-      item += *c;
-    }
-  }
-  return parts;
 }
 
 void OnFatalSignal(int sig) { EndGraph(tag_segment::RunState::kSignalled, sig); }
@@ -265,7 +217,7 @@ void Started(MpiFunction init, uint64_t enter) {
   const char* depth_text = std::getenv("CAUSEWAY_TAG_RECURSION_DEPTH");
   const uint32_t depth =
       depth_text != nullptr ? static_cast<uint32_t>(std::strtoul(depth_text, nullptr, 10)) : 3;
-  s.region_patterns = SplitCommas(std::getenv("CAUSEWAY_TAG_REGIONS"));
+  s.region_patterns = SplitPatterns(std::getenv("CAUSEWAY_TAG_REGIONS"));
 
   tag_segment::Capacities capacities;
   tag_segment::Header probe{};
@@ -312,7 +264,7 @@ void Started(MpiFunction init, uint64_t enter) {
 
   MPI_Comm own = MPI_COMM_NULL;
   PMPI_Comm_dup(MPI_COMM_WORLD, &own);
-  s.clock_offset = MeasureClockOffset(own, s.rank, s.size);
+  s.clock_offset = CompareClockWithRankZero(own, s.rank, s.size, TimerNow).offset;
   h.clock_offset = s.clock_offset;
   // Rank 0 measures one rank after the other: without this the ranks measured first would
   // leave MPI_Init early and wait in their first communication for the others, a wait the

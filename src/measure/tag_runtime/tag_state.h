@@ -15,7 +15,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "measure/runtime/request_queues.h"
+#include "measure/core/request_queues.h"
 #include "measure/tag_runtime/call_paths.h"
 #include "measure/tag_runtime/piggyback.h"
 #include "measure/tag_segment/segment_writer.h"

@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "measure/runtime/timer.h"
+#include "measure/core/timer.h"
 #include "measure/tag_runtime/tag_state.h"
 
 using namespace cw::measure;

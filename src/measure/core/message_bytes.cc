@@ -1,4 +1,4 @@
-#include "measure/runtime/message_bytes.h"
+#include "measure/core/message_bytes.h"
 
 namespace cw::measure {
 namespace {

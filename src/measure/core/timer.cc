@@ -1,4 +1,4 @@
-#include "measure/runtime/timer.h"
+#include "measure/core/timer.h"
 
 #include <cstdlib>
 #include <cstring>

@@ -1,4 +1,4 @@
-#include "measure/runtime/process_end.h"
+#include "measure/core/process_end.h"
 
 #include <csignal>
 #include <cstdlib>
