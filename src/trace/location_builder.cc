@@ -227,7 +227,7 @@ void LocationBuilder::NoPayload(uint64_t time, EventKind kind) {
 }
 
 void LocationBuilder::AddAttribute(uint32_t attribute, uint8_t type, uint64_t value) {
-  if ((size_ == 0)) return;
+  if (size_ == 0) return;
   events_.attributes_.push_back(EventAttribute{size_ - 1, attribute, type, value});
 }
 

@@ -529,9 +529,9 @@ std::span<const MetricId> MetricWithAncestors(MetricId id) {
       }
     }
   };
-  static const Chains chains;
+  static const Chains kChains;
   size_t m = static_cast<size_t>(id);
-  return {chains.ids[m].data(), chains.length[m]};
+  return {kChains.ids[m].data(), kChains.length[m]};
 }
 
 std::optional<MetricId> FindMetric(std::string_view name) {

@@ -86,8 +86,7 @@ class LocationLinker {
  public:
   LocationLinker(const trace::Trace& trace, const SyncGraph& graph, const ProbeAttributes& ids,
                  const std::vector<trace::MpiFunction>& callpath_mpi, uint32_t location)
-      : trace_(trace),
-        graph_(graph),
+      : graph_(graph),
         ids_(ids),
         callpath_mpi_(callpath_mpi),
         loc_(location),
@@ -201,7 +200,6 @@ class LocationLinker {
     }
   }
 
-  const trace::Trace& trace_;
   const SyncGraph& graph_;
   const ProbeAttributes& ids_;
   const std::vector<trace::MpiFunction>& callpath_mpi_;

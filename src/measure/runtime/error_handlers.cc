@@ -38,14 +38,14 @@ void EndOnFatalError(int code) {
 // A window's errors (MPI_Win_create and the others give windows MPI_ERRORS_ARE_FATAL).
 void OnFatalWinError(MPI_Win* win, int* code, ...) {
   EndOnFatalError(*code);
-  static const auto open_mpi =
+  static const auto kOpenMpiHandler =
       reinterpret_cast<WinHandler>(dlsym(RTLD_DEFAULT, "ompi_mpi_errors_are_fatal_win_handler"));
-  if (open_mpi != nullptr) {
+  if (kOpenMpiHandler != nullptr) {
     va_list rest;
     va_start(rest, code);
     const char* call = va_arg(rest, const char*);
     va_end(rest);
-    open_mpi(win, code, call, nullptr);
+    kOpenMpiHandler(win, code, call, nullptr);
   }
   PMPI_Win_set_errhandler(*win, MPI_ERRORS_ARE_FATAL);
   PMPI_Win_call_errhandler(*win, *code);
@@ -54,14 +54,14 @@ void OnFatalWinError(MPI_Win* win, int* code, ...) {
 void OnFatalCommError(MPI_Comm* comm, int* code, ...) {
   EndOnFatalError(*code);
   // Open MPI passes the name of the call that failed after the error code.
-  static const auto open_mpi =
+  static const auto kOpenMpiHandler =
       reinterpret_cast<CommHandler>(dlsym(RTLD_DEFAULT, "ompi_mpi_errors_are_fatal_comm_handler"));
-  if (open_mpi != nullptr) {
+  if (kOpenMpiHandler != nullptr) {
     va_list rest;
     va_start(rest, code);
     const char* call = va_arg(rest, const char*);
     va_end(rest);
-    open_mpi(comm, code, call, nullptr);
+    kOpenMpiHandler(comm, code, call, nullptr);
   }
   PMPI_Comm_set_errhandler(*comm, MPI_ERRORS_ARE_FATAL);
   PMPI_Comm_call_errhandler(*comm, *code);

@@ -51,9 +51,9 @@ uint32_t FunctionRegion(void* function) {
   State& s = S();
   if (auto it = s.region_by_function.find(function); it != s.region_by_function.end())
     return it->second;
-  static const FunctionFilter filter = FunctionFilter::FromEnvironment();
+  static const FunctionFilter kFilter = FunctionFilter::FromEnvironment();
   const std::string name = FunctionName(function);
-  const uint32_t region = filter.Accepts(name) ? RegionNamed(name) : kNoRegion;
+  const uint32_t region = kFilter.Accepts(name) ? RegionNamed(name) : kNoRegion;
   s.region_by_function.emplace(function, region);
   return region;
 }

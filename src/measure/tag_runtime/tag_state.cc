@@ -26,9 +26,6 @@ namespace {
 // the static TLS block and read without a call to __tls_get_addr on every MPI call.
 thread_local bool t_graph_thread __attribute__((tls_model("initial-exec"))) = false;
 
-// Every call's update refreshes the latest timer calibration point this often.
-constexpr uint64_t kCalibrationCalls = 4096;
-
 std::string SegmentPath(const State& s) {
   return s.dir + "/rank-" + std::to_string(s.rank) + ".seg";
 }
