@@ -4,12 +4,13 @@
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
 FUZZ_BUILD ?= build-fuzz
+TSAN_BUILD ?= build-tsan
 FUZZ_SECONDS ?= 90
 JOBS       ?= $(shell nproc)
 CMAKE_ARGS ?=
 
 .PHONY: all deps configure build test test-release test-asan test-fuzz fuzz demo bench clean format \
-	format-check tidy
+	format-check tidy test-tsan
 
 all: build
 
@@ -23,9 +24,9 @@ build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
 
 # The formatting check, every test in a release build, the naming check, then every test again
-# under AddressSanitizer and UndefinedBehaviorSanitizer, then a short run of the fuzz target
-# over the reading path.
-test: format-check test-release tidy test-asan test-fuzz
+# under AddressSanitizer and UndefinedBehaviorSanitizer, the tests of concurrent code under
+# ThreadSanitizer, then a short run of the fuzz target over the reading path.
+test: format-check test-release tidy test-asan test-tsan test-fuzz
 
 test-release: build
 	@ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) --timeout 600
@@ -35,6 +36,27 @@ test-asan: deps
 	  -DCW_SANITIZE=ON -DCW_BUILD_BENCHMARKS=OFF $(CMAKE_ARGS) >/dev/null
 	@cmake --build $(ASAN_BUILD) -j $(JOBS)
 	@ctest --test-dir $(ASAN_BUILD) --output-on-failure -j $(JOBS) --timeout 900
+
+# ThreadSanitizer over the tests of concurrent code: the worker pool (base), the replay passes'
+# workers (replay), the what-if replay (sim), the task activity graph segments (tag_segment),
+# and the whole analysis on real traces in one process and as jobs of in-process ranks on
+# threads (distributed_test's JobAnalysisTest: every analysis's ParallelFor and the ranks'
+# exchanges). Only these tests are built (about 4 minutes on 2 cores, 1 to run). Left out: the
+# test of a reader racing a segment's writer, whose race is the sequence lock's design
+# (suppressed, tests/tsan.supp) and which under ThreadSanitizer's slowed copies cannot keep the
+# ten consistent copies it asks for.
+TSAN_RUNS = base_test:* replay_test:* sim_test:* \
+  tag_segment_test:-TagSegmentTest.AReaderRacingTheWriterOnlySeesConsistentGraphs \
+  distributed_test:JobAnalysisTest.*
+test-tsan: deps
+	@cmake -S . -B $(TSAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCW_WERROR=ON \
+	  -DCW_TSAN=ON -DCW_BUILD_BENCHMARKS=OFF $(CMAKE_ARGS) >/dev/null
+	@cmake --build $(TSAN_BUILD) -j $(JOBS) --target $(foreach r,$(TSAN_RUNS),$(firstword $(subst :, ,$(r))))
+	@for run in $(TSAN_RUNS); do \
+	  t=$${run%%:*}; filter=$${run#*:}; \
+	  TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$(CURDIR)/tests/tsan.supp" \
+	    $(TSAN_BUILD)/tests/$$t --gtest_brief=1 --gtest_filter="$$filter" || exit 1; \
+	done; echo "test-tsan: clean under ThreadSanitizer"
 
 # The libFuzzer target (clang, ASan and UBSan; tests/fuzz/README.md): every input of the corpus
 # and every kept crash reproducer once, then new inputs until FUZZ_SECONDS in all (kept in a scratch
@@ -78,4 +100,4 @@ tidy: build
 	  2>/dev/null && echo "tidy: every name as .clang-tidy says"
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) $(TSAN_BUILD)

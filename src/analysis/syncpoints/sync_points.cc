@@ -202,7 +202,8 @@ void KeepEdges(const trace::Trace& trace, std::vector<WaitEdge>&& edges, unsigne
   }
   runs.push_back(edges.size());
   const size_t run_count = edges.empty() ? 0 : runs.size() - 1;
-  std::vector<bool> followed(edges.size(), false);
+  // Bytes, not std::vector<bool>: tasks of neighbouring runs write neighbouring entries.
+  std::vector<uint8_t> followed(edges.size(), 0);
   std::vector<size_t> kept_in_run(run_count, 0);
   ParallelFor(run_count, threads, [&](size_t run) {
     // Calls that already have a wait: a bit per event of the waiter location.
@@ -223,7 +224,7 @@ void KeepEdges(const trace::Trace& trace, std::vector<WaitEdge>&& edges, unsigne
       waited_calls[wcall] = true;
       e.waiter_event = wcall;
       e.delayer_event = dcall;
-      followed[i] = true;
+      followed[i] = 1;
       ++kept_in_run[run];
     }
   });
@@ -283,7 +284,7 @@ void KeepGroups(const trace::Trace& trace, const SyncEdges& sync, unsigned threa
   }
   sp.group_members.resize(members);
   sp.group_member_exit.resize(members);
-  sp.group_covers_all.assign(sp.groups.size(), false);
+  sp.group_covers_all.assign(sp.groups.size(), 0);
   ParallelFor(sp.groups.size(), threads, [&](size_t g) {
     const SyncGroup& from = sync.groups[source[g]];
     const SyncGroup& kept = sp.groups[g];
@@ -313,7 +314,7 @@ void KeepGroups(const trace::Trace& trace, const SyncEdges& sync, unsigned threa
     for (uint32_t k = 0; all && k < kept.member_count; ++k) {
       all = begin[k].location == sp.participants[k];
     }
-    sp.group_covers_all[g] = all;
+    sp.group_covers_all[g] = all ? 1 : 0;
   });
   sp.all_group_ordinal.assign(sp.groups.size(), kNone);
   std::vector<uint32_t> all_groups;

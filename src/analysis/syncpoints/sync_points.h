@@ -145,7 +145,8 @@ struct SyncPoints {
   // Per group, its members in location order, their events resolved to calls.
   std::vector<GroupMember> group_members;
   std::vector<int64_t> group_member_exit;  // when each member left its call
-  std::vector<bool> group_covers_all;      // per group: every participant is a member
+  std::vector<uint8_t> group_covers_all;   // per group: every participant is a member (bytes:
+                                           // groups are kept in parallel)
   // The exits of the groups that cover all participants once more, participant by participant
   // (entry participant_index * all_groups + all_group_ordinal[group]): the interval starts of a
   // location read its few partners' exits group after group, in this layout from a few cache
