@@ -4,6 +4,11 @@
 Reads the table between <!-- layering:begin --> and <!-- layering:end -->, then every source file
 under src/<component>/, and fails on an #include "other/..." of a component the row does not list,
 and on <otf2/...> outside the components that read or write OTF2 (otf2/, otf2_writer/, measure/).
+
+The test code has rules of its own: nothing in src/ includes tests/ or testing/ (the product never
+depends on test code), testing/ (the scenario builder) includes nothing of tests/, and a test
+under tests/<dir>/ includes the helpers of its own directory and tests/common/ only, so that no
+test directory depends on another's internals.
 """
 import pathlib
 import re
@@ -32,6 +37,33 @@ def component_of(path, components):
             if best is None or len(c) > len(best):
                 best = c
     return best
+
+
+def check_test_code(include):
+    problems = []
+    roots = [("src", None), ("testing", None)] + [
+        ("tests", d.name) for d in sorted((ROOT / "tests").iterdir()) if d.is_dir()
+    ]
+    for root, test_dir in roots:
+        base = ROOT / root if test_dir is None else ROOT / root / test_dir
+        for path in sorted(base.rglob("*")):
+            if path.suffix not in (".h", ".cc"):
+                continue
+            for number, line in enumerate(path.read_text().splitlines(), 1):
+                m = include.search(line)
+                if not m or '"' not in line:
+                    continue
+                target = m.group(1)
+                where = f"{path.relative_to(ROOT)}:{number}"
+                if root == "src" and target.startswith(("tests/", "testing/")):
+                    problems.append(f"{where}: src/ may not include test code ({target})")
+                elif root == "testing" and target.startswith("tests/"):
+                    problems.append(f"{where}: testing/ may not include tests/ ({target})")
+                elif root == "tests" and target.startswith("tests/"):
+                    used = target.split("/")[1]
+                    if used not in (test_dir, "common"):
+                        problems.append(f"{where}: tests/{test_dir} may not include tests/{used}")
+    return problems
 
 
 def main():
@@ -63,6 +95,7 @@ def main():
                 continue
             if used not in allowed[owner]:
                 problems.append(f"{path.relative_to(ROOT)}:{number}: {owner} may not use {used}")
+    problems += check_test_code(include)
     for p in problems:
         print(p)
     if problems:
