@@ -32,6 +32,7 @@
 #include "measure/export/raw_export.h"
 #include "measure/raw/mpi_groups.h"
 #include "measure/raw/raw_format.h"
+#include "measure/raw/tracer_defaults.h"
 #include "tag/online/online_graphs.h"
 #include "tag/online/snapshots.h"
 
@@ -97,8 +98,8 @@ class TraceSubcommand final : public Subcommand {
   void AddOptions(CLI::App& app) override {
     app.add_option("-o,--output", output_, "trace directory (default: ./causeway-trace)");
     app.add_option("--buffer", buffer_,
-                   "event buffer per rank before it is flushed to disk, e.g. 4M (default 1M; "
-                   "or CAUSEWAY_BUFFER)");
+                   "event buffer per rank before it is flushed to disk, e.g. 4M (default " +
+                       FormatByteCount(measure::kDefaultBufferBytes) + "; or CAUSEWAY_BUFFER)");
     app.add_option("--filter-include", include_,
                    "record only the instrumented functions whose names match one of these "
                    "comma-separated shell patterns (or CAUSEWAY_FILTER_INCLUDE)");
@@ -122,8 +123,9 @@ class TraceSubcommand final : public Subcommand {
     app.add_option("--poll-gap", poll_gap_,
                    "polling compaction: a thread's tests and probes that find nothing, one "
                    "after the other with nothing else recorded between them and gaps below "
-                   "this, are written as one call that counts all of them (default 1us; 0 "
-                   "records every call; or CAUSEWAY_POLL_GAP in nanoseconds)");
+                   "this, are written as one call that counts all of them (default " +
+                       FormatDuration(static_cast<double>(measure::kDefaultPollGapNs) * 1e-9) +
+                       "; 0 records every call; or CAUSEWAY_POLL_GAP in nanoseconds)");
     app.add_option("--max-size", max_size_,
                    "stop recording once the ranks have written this much, e.g. 20G (each rank "
                    "its share; the trace stays valid and says where each rank stopped; default: "
@@ -138,16 +140,18 @@ class TraceSubcommand final : public Subcommand {
                    "files' symbols")
         ->check(CLI::IsMember({"none", "calls", "sampled"}));
     app.add_option("--max-depth", max_depth_,
-                   "the innermost frames a walk keeps (default 128; or CAUSEWAY_MAX_DEPTH)");
+                   "the innermost frames a walk keeps (default " +
+                       std::to_string(measure::kDefaultMaxDepth) + "; or CAUSEWAY_MAX_DEPTH)");
     app.add_option("--fold", fold_,
                    "fold the frames of the modules this shell pattern names (e.g. "
                    "'libopenblas*'; repeatable) into the outermost frame of each run of them: "
                    "the library function the program called stands for what it calls (or "
                    "CAUSEWAY_FOLD, comma-separated)");
     app.add_option("--sampling-interval", sampling_interval_,
-                   "CPU time between two samples of a thread's stack with --callpaths sampled, "
-                   "e.g. 2ms (the default; 0: no samples; or CAUSEWAY_SAMPLING_INTERVAL in "
-                   "nanoseconds)");
+                   "CPU time between two samples of a thread's stack with --callpaths sampled "
+                   "(default " +
+                       FormatDuration(static_cast<double>(measure::kDefaultSamplingNs) * 1e-9) +
+                       "; 0: no samples; or CAUSEWAY_SAMPLING_INTERVAL in nanoseconds)");
     app.add_flag("--keep-raw", keep_raw_, "keep the raw per-rank files after writing OTF2");
     app.add_flag("--tag", tag_,
                  "record no trace: build each rank's task activity graph while the program "

@@ -17,12 +17,13 @@
 #include <cstdint>
 #include <string>
 
+#include "measure/raw/tracer_defaults.h"
+
 namespace cw::measure::hook {
 
 struct ThreadState;
 
 inline constexpr uint32_t kMaxCallingContexts = 1u << 20;
-inline constexpr uint32_t kDefaultMaxDepth = 128;
 inline constexpr uint32_t kMaxWalkDepth = 512;
 
 // What a thread keeps of its previous walk: its return addresses and their nodes, outermost

@@ -16,6 +16,7 @@
 #include "measure/core/process_end.h"
 #include "measure/export/raw_export.h"
 #include "measure/raw/mpi_groups.h"
+#include "measure/raw/tracer_defaults.h"
 #include "measure/runtime/error_handlers.h"
 #include "measure/runtime/function_names.h"
 #include "measure/runtime/hooks.h"
@@ -64,7 +65,6 @@ uint64_t ParseSize(const char* text, uint64_t fallback) {
 // The polling compaction's largest gap in timer units: CAUSEWAY_POLL_GAP nanoseconds (default
 // kDefaultPollGapNs; 0 switches compaction off), converted with the timer's rate measured over
 // a few microseconds.
-constexpr uint64_t kDefaultPollGapNs = 1000;
 uint64_t PollGapTicks(const char* text) {
   uint64_t ns = kDefaultPollGapNs;
   if (text != nullptr && *text != '\0') {
@@ -458,7 +458,7 @@ void Started(uint32_t init, uint64_t enter) {
   ::mkdir((s.dir + "/raw").c_str(), 0755);
   // 1 MiB by default: measured (bench/run_tracer_benchmark.sh) 2.5 times cheaper per event than
   // 16 MiB, which streams every record through main memory before it is written.
-  const uint64_t buffer_bytes = ParseSize(std::getenv("CAUSEWAY_BUFFER"), 1u << 20);
+  const uint64_t buffer_bytes = ParseSize(std::getenv("CAUSEWAY_BUFFER"), kDefaultBufferBytes);
   if (const char* record = std::getenv("CAUSEWAY_RECORD"); record != nullptr) {
     const std::string kinds = std::string(",") + record + ",";
     s.record_user_regions = kinds.find(",user,") != std::string::npos;

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <string>
 
+#include "measure/raw/tracer_defaults.h"
 #include "measure/runtime/calling_contexts.h"
 
 namespace cw::measure::hook {
@@ -28,7 +29,6 @@ struct ThreadState;
 // walks take one), each of at most kMaxSampleDepth frames (the innermost): 256 KiB a thread.
 inline constexpr uint32_t kSampleSlots = 256;
 inline constexpr uint32_t kMaxSampleDepth = 128;
-inline constexpr uint64_t kDefaultSamplingNs = 2'000'000;  // 2 ms of the thread's CPU time
 
 struct SampleBuffer {
   struct Slot {
