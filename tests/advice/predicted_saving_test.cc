@@ -1,4 +1,4 @@
-// What fixing a finding saves, predicted by the what-if replay (advice_savings/), on a
+// What fixing a finding saves, predicted by the what-if replay (driver/predicted_saving.h), on a
 // hand-built trace with the derivation beside it (one tick is one second).
 #include <gtest/gtest.h>
 
