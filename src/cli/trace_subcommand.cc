@@ -455,6 +455,12 @@ class TraceSubcommand final : public Subcommand {
                      "than a thread buffers; its time went to the samples kept)",
                      static_cast<unsigned long long>(s.lost_samples));
       }
+      if (s.samples_inside_regions > 0) {
+        std::fprintf(stderr,
+                     " (%llu walks inside user regions and instrumented functions left out: "
+                     "the region is the call path there)",
+                     static_cast<unsigned long long>(s.samples_inside_regions));
+      }
       std::fprintf(stderr, "\n");
     }
     for (const measure::RankEnding& e : s.endings) {

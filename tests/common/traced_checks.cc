@@ -49,14 +49,30 @@ double MetricTotal(const json& report, const std::string& metric, const std::str
 }
 
 // The value of `metric` at the call path written as "main/solve/inner" on `location`.
-double ValueAt(const json& report, const std::string& metric, const std::string& path,
-               uint64_t location) {
+namespace {
+
+// The call paths by id, written as "main/solve/inner".
+std::map<uint64_t, std::string> PathsById(const json& report) {
   std::map<uint64_t, std::string> paths;
   for (const json& c : report["callpaths"]) {  // parents come before their children
     const std::string region = c["region"];
     paths[c["id"].get<uint64_t>()] =
         c["parent"].is_null() ? region : paths[c["parent"].get<uint64_t>()] + "/" + region;
   }
+  return paths;
+}
+
+}  // namespace
+
+std::set<std::string> CallPaths(const json& report) {
+  std::set<std::string> names;
+  for (const auto& [id, path] : PathsById(report)) names.insert(path);
+  return names;
+}
+
+double ValueAt(const json& report, const std::string& metric, const std::string& path,
+               uint64_t location) {
+  std::map<uint64_t, std::string> paths = PathsById(report);
   for (const json& v : report["values"]) {
     if (v["metric"] == metric && v["location"].get<uint64_t>() == location &&
         paths[v["callpath"].get<uint64_t>()] == path) {

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <set>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -24,6 +25,9 @@ json Analyze(const std::string& dir);
 // The value of `metric` summed over locations, at call paths whose region is `region` (any if
 // empty).
 double MetricTotal(const json& report, const std::string& metric, const std::string& region = "");
+
+// Every call path of the report, written as "main/solve/inner".
+std::set<std::string> CallPaths(const json& report);
 
 // The value of `metric` at the call path written as "main/solve/inner" on `location`.
 double ValueAt(const json& report, const std::string& metric, const std::string& path,

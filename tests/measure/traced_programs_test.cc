@@ -528,6 +528,40 @@ TEST(TracedProgramsTest, RecordChoosesWhatBesidesMpi) {
   EXPECT_EQ(ValueAt(user, "visits", "main/solve", 0), 3.0);
 }
 
+TEST(TracedProgramsTest, SamplesInsideInstrumentedFunctionsStayWithTheirRegion) {
+  // busy_work spins 3 x 40 ms of CPU time in spin, inside the user region steps, with a sample
+  // every 1 ms of CPU time. The samples taken inside the instrumented functions are left out
+  // (their regions are the path there): the tree below steps is exactly the instrumented one.
+  // Written after the functions' Leave instead, they would open busy_work/spin again under
+  // steps, and the exchange's calls would nest in them (steps/busy_work/spin/exchange/...).
+  std::string output;
+  const std::string dir =
+      TraceProgram("instrumented_busy", 2, "", "--sampling-interval 1ms", &output);
+  EXPECT_NE(output.find("inside user regions and instrumented functions left out"),
+            std::string::npos)
+      << output;
+  const json report = Analyze(dir);
+  for (uint64_t rank : {0u, 1u}) {
+    SCOPED_TRACE(rank);
+    EXPECT_EQ(ValueAt(report, "visits", "main/steps/busy_work", rank), 3.0);
+    EXPECT_EQ(ValueAt(report, "visits", "main/steps/busy_work/spin", rank), 3.0);
+    EXPECT_EQ(ValueAt(report, "visits", "main/steps/exchange/MPI_Barrier", rank), 3.0);
+  }
+  for (const std::string& path : CallPaths(report)) {
+    if (path.rfind("main/steps/", 0) != 0) continue;
+    EXPECT_TRUE(path == "main/steps/busy_work" || path == "main/steps/busy_work/spin" ||
+                path == "main/steps/exchange" || path == "main/steps/exchange/MPI_Barrier")
+        << path;
+  }
+  // Without them recorded, the samples find the functions: spin's 120 ms of CPU per rank are
+  // on main/busy_work/spin (within the 1 ms each end of a computation may go to its neighbour).
+  const json sampled =
+      Analyze(TraceProgram("instrumented_busy", 2, "", "--record none --sampling-interval 1ms"));
+  for (uint64_t rank : {0u, 1u}) {
+    EXPECT_GT(ValueAt(sampled, "time", "main/busy_work/spin", rank), 0.06) << rank;
+  }
+}
+
 TEST(TracedProgramsTest, UserRegionsFromC) {
   std::string output;
   const std::string dir = TraceProgram("user_regions", 2, "", "", &output);

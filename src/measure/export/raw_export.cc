@@ -434,6 +434,7 @@ void ExportRank(int r, const ExportInputs& in, otf2_writer::ArchiveWriter& archi
   summary.flush_nanoseconds += d.flush_ns;
   summary.samples += d.samples_taken;
   summary.lost_samples += d.samples_lost;
+  summary.samples_inside_regions += d.samples_inside;
   summary.sample_nanoseconds += d.samples_ns;
   summary.lost |= d.lost;
   summary.problems.insert(summary.problems.end(), d.problems.begin(), d.problems.end());

@@ -42,9 +42,11 @@ struct ExportSummary {
                                     // regions still open at MPI_Finalize (closed there)
   uint64_t flushes = 0;             // buffer flushes while the program ran, all ranks
   uint64_t flush_nanoseconds = 0;
-  uint64_t samples = 0;       // stack samples of the computation (--callpaths sampled)
-  uint64_t lost_samples = 0;  // dropped: a thread's buffer was full between two calls
-  uint64_t walks = 0;         // stack walks at calls (--callpaths), and what they cost, all ranks
+  uint64_t samples = 0;                 // stack samples of the computation (--callpaths sampled)
+  uint64_t lost_samples = 0;            // dropped: a thread's buffer was full between two calls
+  uint64_t samples_inside_regions = 0;  // left out: the walks of samples taken inside user
+                                        // regions and instrumented functions
+  uint64_t walks = 0;  // stack walks at calls (--callpaths), and what they cost, all ranks
   uint64_t walk_nanoseconds = 0;
   uint64_t sample_nanoseconds = 0;  // what taking and writing them cost, all ranks
   bool lost = false;                // a rank failed to write its buffer

@@ -36,7 +36,7 @@ struct WalkCache {
   uint32_t nodes[kMaxWalkDepth];
 };
 
-// Reads CAUSEWAY_CALLPATHS (none, calls, sampled; "calls" if unset) and CAUSEWAY_MAX_DEPTH
+// Reads CAUSEWAY_CALLPATHS (none, calls, sampled; "sampled" if unset) and CAUSEWAY_MAX_DEPTH
 // (frames kept, the innermost ones; kDefaultMaxDepth if unset), when the recorder starts.
 void StartCallingContexts();
 

@@ -94,6 +94,7 @@ extern "C" void causeway_region_end(const char* name) {
     ++s.unbalanced_regions;  // not the innermost open region: the nesting would break
     return;
   }
+  DrainSamples(T());  // the samples taken inside the region, before its Leave
   s.frames.pop_back();
   Record(RawKind::kLeave, region);
 }
@@ -124,6 +125,7 @@ extern "C" void causeway_loop_end(const char* name) {
     ++s.unbalanced_regions;
     return;
   }
+  DrainSamples(T());
   s.frames.pop_back();
   Record(RawKind::kLeave, region);
 }
@@ -146,6 +148,7 @@ extern "C" __attribute__((no_instrument_function)) void __cyg_profile_func_exit(
   if (!RecordingHere() || !S().record_functions) return;
   State& s = S();
   if (s.frames.empty() || s.frames.back().function != function) return;
+  DrainSamples(T());
   const uint32_t region = s.frames.back().region;
   s.frames.pop_back();
   if (region != kNoRegion) Record(RawKind::kLeave, region);

@@ -34,6 +34,7 @@ struct SamplingSettings {
   std::atomic<uint64_t> taken{0};
   std::atomic<uint64_t> lost{0};
   std::atomic<uint64_t> cost_ns{0};
+  std::atomic<uint64_t> inside{0};
   stack_walk::CodeRange unsafe[kUnsafeCount];
 };
 
@@ -160,13 +161,14 @@ void StopThreadSampling(ThreadState& t) {
   s.taken.fetch_add(t.samples->taken, std::memory_order_relaxed);
   s.lost.fetch_add(t.samples->lost, std::memory_order_relaxed);
   s.cost_ns.fetch_add(t.samples->cost_ns, std::memory_order_relaxed);
+  s.inside.fetch_add(t.samples->inside, std::memory_order_relaxed);
 }
 
 std::string SamplesLine() {
   const SamplingSettings& s = Settings();
   if (!s.on) return "";
   return "samples " + std::to_string(s.taken.load()) + " " + std::to_string(s.lost.load()) + " " +
-         std::to_string(s.cost_ns.load());
+         std::to_string(s.cost_ns.load()) + " " + std::to_string(s.inside.load());
 }
 
 void DrainSamples(ThreadState& t) {
@@ -175,6 +177,15 @@ void DrainSamples(ThreadState& t) {
   const uint64_t start = MonotonicNow();
   SampleBuffer& b = *t.samples;
   EventLog& log = *t.log;
+  // Samples taken while a user region or an instrumented function is open on the thread that
+  // initialised MPI are left out, as its calls are not walked then (calling_contexts.h): the
+  // region is the finest path there, and a walked path inside it would repeat its function
+  // (main/solve/solve). The recorder drains before every such frame opens or closes, so the
+  // frames open now are the ones open when these samples were taken.
+  if (t.index == 0 && !S().frames.empty()) {
+    b.inside += b.count;
+    b.count = 0;
+  }
   for (uint32_t i = 0; i < b.count; ++i) {
     const SampleBuffer::Slot& slot = b.slots[i];
     const uint32_t node = InternWalk(t, slot.pcs, slot.depth);

@@ -39,6 +39,7 @@ struct SampleBuffer {
   volatile uint32_t count = 0;
   uint64_t taken = 0;
   uint64_t lost = 0;     // the buffer was full
+  uint64_t inside = 0;   // left out: taken inside a user region or instrumented function
   uint64_t cost_ns = 0;  // spent in the handler and in writing the samples
   Slot slots[kSampleSlots];
 };
@@ -52,8 +53,9 @@ void StartSamplingProcess();
 void StartThreadSampling(ThreadState& t);
 void StopThreadSampling(ThreadState& t);
 
-// "samples TAKEN LOST NANOSECONDS" for the rank's definitions: what the threads whose sampling
-// stopped took, dropped and spent on them; empty when sampling is off.
+// "samples TAKEN LOST NANOSECONDS INSIDE" for the rank's definitions: what the threads whose
+// sampling stopped took, dropped, spent on them and left out inside user regions and
+// instrumented functions (DrainSamples); empty when sampling is off.
 std::string SamplesLine();
 
 // Writes the thread's buffered samples into its log.

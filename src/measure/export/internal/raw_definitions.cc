@@ -144,7 +144,9 @@ bool ParseWalks(Words& words, RankDefs& d) {
 }
 
 bool ParseSamples(Words& words, RankDefs& d) {
-  return static_cast<bool>(words >> d.samples_taken >> d.samples_lost >> d.samples_ns);
+  if (!(words >> d.samples_taken >> d.samples_lost >> d.samples_ns)) return false;
+  words >> d.samples_inside;  // (not in traces of the first version of samples)
+  return true;
 }
 
 bool ParseThread(Words& words, RankDefs& d) {

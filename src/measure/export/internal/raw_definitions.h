@@ -97,9 +97,10 @@ struct RankDefs {
   uint64_t walks_cut_short = 0;  // paths that ended early: the tree was full
   uint64_t walks = 0;            // stack walks at calls, and the timer units they took
   uint64_t walk_ticks = 0;
-  uint64_t samples_taken = 0;  // stack samples of the rank's threads
-  uint64_t samples_lost = 0;   // dropped: a thread's buffer was full
-  uint64_t samples_ns = 0;     // what taking and writing them cost
+  uint64_t samples_taken = 0;   // stack samples of the rank's threads
+  uint64_t samples_lost = 0;    // dropped: a thread's buffer was full
+  uint64_t samples_ns = 0;      // what taking and writing them cost
+  uint64_t samples_inside = 0;  // left out: inside a user region or instrumented function
   uint64_t unbalanced_regions = 0;
   uint64_t reused_thread_slots = 0;  // threads that took the location of one that had ended
   bool size_limited = false;         // stopped recording at its share of the size limit
