@@ -5,11 +5,11 @@
 #
 # On the synthetic stencil trace of 64 ranks and 20 million events (run_benchmark.sh's), runs in
 # alternation, RUNS times each, with all hardware threads:
-#   (b) causeway analyze;
-#   (d) causeway analyze --advice --predictions 0: detection, cause analysis, the global and
-#       frequency analyses;
-#   (e) causeway analyze --advice: the same and the what-if replays that predict the savings of
-#       the top findings (5 at most, and the unchanged replay),
+#   (b) causeway analyze --no-advice;
+#   (d) causeway analyze --predictions 0: detection, cause analysis, the global and frequency
+#       analyses;
+#   (e) causeway analyze (the default): the same and the what-if replays that predict the
+#       savings of the top findings (5 at most, and the unchanged replay),
 # and prints the fastest and median wall-clock times, (d)/(b), the replays' time (e) - (d), the
 # advice phase as `--timings` reports it, and the peak memory of (b) and (d).
 set -eu
@@ -36,9 +36,9 @@ run() {  # run NAME ARGS...: appends wall seconds to NAME.txt and peak KiB to NA
 for n in b d e; do : > "$DATA/$n.txt"; : > "$DATA/$n-mem.txt"; : > "$DATA/$n-phase.txt"; done
 i=0
 while [ "$i" -lt "$RUNS" ]; do
-  run b
-  run d --advice --predictions 0
-  run e --advice
+  run b --no-advice
+  run d --predictions 0
+  run e
   i=$((i + 1))
 done
 
@@ -51,10 +51,10 @@ FINDINGS=$(grep -c '"pattern"' "$DATA/report-e/report.json" || true)
 awk -v b="$B" -v bm="$BM" -v d="$D" -v dm="$DM" -v e="$E" -v em="$EM" -v p="$P" -v pm="$PM" \
     -v bmem="$BMEM" -v dmem="$DMEM" -v t="$THREADS" -v r="$RUNS" -v f="$FINDINGS" 'BEGIN {
   printf "20M-event trace, 64 locations; %d threads; fastest (median) of %d runs\n", t, r
-  printf "  analyze                          %6.2f s (%6.2f s)  %6.0f MiB\n", b, bm, bmem / 1024
-  printf "  analyze --advice --predictions 0 %6.2f s (%6.2f s)  %6.0f MiB\n", d, dm, dmem / 1024
+  printf "  analyze --no-advice              %6.2f s (%6.2f s)  %6.0f MiB\n", b, bm, bmem / 1024
+  printf "  analyze --predictions 0          %6.2f s (%6.2f s)  %6.0f MiB\n", d, dm, dmem / 1024
   printf "    advice phase (--timings)       %6.3f s (%6.3f s)\n", p, pm
-  printf "  analyze --advice                 %6.2f s (%6.2f s)\n", e, em
+  printf "  analyze (advice and predictions) %6.2f s (%6.2f s)\n", e, em
   printf "  advice adds %.1f %% (median %.1f %%); the savings replays %.2f s (median %.2f s)\n",
          100 * (d / b - 1), 100 * (dm / bm - 1), e - d, em - dm
   printf "  findings in report.json: %d\n", f

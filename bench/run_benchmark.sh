@@ -8,7 +8,8 @@
 #   (a1) minimal-reader with 1 thread: decodes every event through the OTF2 C API, nothing else;
 #   (aN) minimal-reader with all hardware threads;
 #   (b)  causeway analyze with all hardware threads: read, match, wait states, delay analysis,
-#        critical path, reports;
+#        critical path, reports (--no-advice: the bottleneck analysis, on by default, has its
+#        own benchmark, run_advice_benchmark.sh);
 #   (c)  the same with --wait-states-only (no delay or critical-path analysis),
 # and prints events per second, the ratios (b)/(a), the throughput of (b) relative to (c), and
 # the peak memory of (b) and (c) in bytes per event.
@@ -33,7 +34,8 @@ while [ "$i" -lt "$RUNS" ]; do
   "$BUILD/bin/minimal-reader" "$TRACE/traces.otf2" 1 | awk '{print $2}' >> "$DATA/a1.txt"
   "$BUILD/bin/minimal-reader" "$TRACE/traces.otf2" "$THREADS" | awk '{print $2}' >> "$DATA/aN.txt"
   /usr/bin/time -f "%e %M" -o "$DATA/time.txt" \
-    "$BUILD/bin/causeway" analyze -q --threads "$THREADS" "$TRACE" -o "$DATA/report" > /dev/null
+    "$BUILD/bin/causeway" analyze -q --no-advice --threads "$THREADS" "$TRACE" -o "$DATA/report" \
+    > /dev/null
   awk '{print $1}' "$DATA/time.txt" >> "$DATA/b.txt"
   awk '{print $2}' "$DATA/time.txt" >> "$DATA/mem.txt"
   /usr/bin/time -f "%e %M" -o "$DATA/time.txt" \

@@ -20,7 +20,7 @@ TRACE=$(stencil_trace "$BUILD" "$DATA")
 : > "$DATA/report-times.txt"
 i=0
 while [ "$i" -lt "$RUNS" ]; do
-  "$BUILD/bin/causeway" analyze "$TRACE" -q --timings -o "$DATA/report-bench" \
+  "$BUILD/bin/causeway" analyze "$TRACE" -q --no-advice --timings -o "$DATA/report-bench" \
     2> "$DATA/report-timings.txt" > /dev/null
   # The analysis proper: matching, the analyses and the ideal-network replay that finishes
   # after them (POP), as --timings prints them.

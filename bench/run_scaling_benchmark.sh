@@ -18,7 +18,9 @@ build=${1:-build}
 trace=${2:-$build/bench-data/stencil-64x10M}
 threads=${3:-1}
 ranks=${4:-"1 2 4"}
-flags=${ANALYZE_FLAGS:-}
+# Without the bottleneck analysis unless ANALYZE_FLAGS says otherwise (run_advice_benchmark.sh
+# measures it): the recorded figures are of the other analyses.
+flags=${ANALYZE_FLAGS:---no-advice}
 if [ ! -e "$trace/traces.otf2" ] && [ ! -f "$trace" ]; then
   "$build/bin/causeway-gen" --ranks 64 --events 10000000 --seed 1 -o "$trace"
 fi

@@ -4,9 +4,10 @@ namespace cw::cli {
 
 void AddAdviceOptions(CLI::App& app, AdviceFlags& flags) {
   analysis::AdviceParameters& p = flags.parameters;
-  app.add_flag("--advice", flags.advice,
+  app.add_flag("--advice,!--no-advice", flags.advice,
                "find the bottlenecks automatically, their causes and what to do (report.json "
-               "`advice`, summary.txt 'Bottlenecks and what to do'; docs/metrics.md)");
+               "`advice`, summary.txt 'Bottlenecks and what to do'; docs/metrics.md): on by "
+               "default, --no-advice leaves it out");
   app.add_option("--baselines", flags.baselines,
                  "the minimal time of each construct on this machine, written by `causeway "
                  "baseline` (implies --advice): bottleneck detection compares with it")

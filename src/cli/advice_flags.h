@@ -14,7 +14,7 @@
 namespace cw::cli {
 
 struct AdviceFlags {
-  bool advice = false;
+  bool advice = true;     // on unless --no-advice
   std::string baselines;  // a file written by `causeway baseline`
   analysis::AdviceParameters parameters;
   int predictions = 5;  // what-if replays that predict the savings of the top findings

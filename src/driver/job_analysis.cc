@@ -332,9 +332,7 @@ Result<std::optional<JobReport>> AnalyzeAsJobRank(const std::string& path,
     }
     analysis.region_types = region_types;
     if (advice) {
-      if (options.predictions > 0) {
-        CW_RETURN_IF_ERROR(PredictSavings(trace, path, *advice, options.predictions));
-      }
+      CW_RETURN_IF_ERROR(PredictSavings(trace, path, *advice, options.predictions));
       analysis.advice = std::move(advice);
     }
     report::Report report = report::BuildReport(trace, facts, analysis);

@@ -36,9 +36,9 @@ bool Balance(const trace::Trace& trace, uint32_t callpath, uint32_t location, do
   return true;
 }
 
-// The change that removes finding `f`, if the replay can model it.
-std::optional<sim::Perturbation> FixOf(const trace::Trace& trace,
-                                       const analysis::AdviceFinding& f) {
+// The change that removes finding `f`, if the replay can model it; else why not (`why`).
+std::optional<sim::Perturbation> FixOf(const trace::Trace& trace, const analysis::AdviceFinding& f,
+                                       std::string& why) {
   using analysis::AdvicePattern;
   const double resolution = static_cast<double>(trace.defs.clock.resolution);
   sim::Perturbation p;
@@ -46,6 +46,7 @@ std::optional<sim::Perturbation> FixOf(const trace::Trace& trace,
     case AdvicePattern::kImbalancedCallpath:
       if (f.locations.empty() ||
           !Balance(trace, f.callpath, f.locations.front(), static_cast<double>(f.max), f.mean, p)) {
+        why = "its slowest process is no MPI rank or OpenSHMEM PE the replay can change";
         return std::nullopt;
       }
       return p;
@@ -58,7 +59,10 @@ std::optional<sim::Perturbation> FixOf(const trace::Trace& trace,
       for (const analysis::RootCause& r : f.root_causes) {
         Balance(trace, r.callpath, r.location, static_cast<double>(r.time), r.mean, p);
       }
-      if (p.compute.empty()) return std::nullopt;
+      if (p.compute.empty()) {
+        why = "no imbalanced computation was found behind the wait: nothing to balance";
+        return std::nullopt;
+      }
       return p;
     case AdvicePattern::kRedundantBarrier:
       p.calls.push_back(sim::CallChange{f.callpath, true, std::nullopt});
@@ -67,7 +71,12 @@ std::optional<sim::Perturbation> FixOf(const trace::Trace& trace,
     case AdvicePattern::kCompetingTransfer: {
       // The operation at its baseline time, or at its mean where no baseline exists; a local
       // operation (no call) is not modelled.
-      if (f.type == analysis::GenericType::kLocal) return std::nullopt;
+      if (f.type == analysis::GenericType::kLocal) {
+        why =
+            "computation that varies has no model in the replay (what it should take is "
+            "not known)";
+        return std::nullopt;
+      }
       const double expected = f.expected ? *f.expected : f.mean;
       p.calls.push_back(sim::CallChange{f.callpath, false, expected / resolution});
       return p;
@@ -78,7 +87,12 @@ std::optional<sim::Perturbation> FixOf(const trace::Trace& trace,
       // (small payloads: the latency decides); made non-blocking, its transfers overlap and the
       // run costs its longest one. Each of the L calls gets an L-th of that, which keeps every
       // message matched in the replay. Only the transferring side changes.
-      if (f.instances == 0 || f.bottleneck_instances < f.instances) return std::nullopt;
+      if (f.instances == 0 || f.bottleneck_instances < f.instances) {
+        why =
+            "some of the call path's transfers are in no run: the replay changes a call path "
+            "as a whole";
+        return std::nullopt;
+      }
       const double run =
           static_cast<double>(f.bottleneck_instances) / static_cast<double>(f.instances);
       const double one = f.pattern == AdvicePattern::kSmallTransfers ? static_cast<double>(f.min)
@@ -87,6 +101,7 @@ std::optional<sim::Perturbation> FixOf(const trace::Trace& trace,
       return p;
     }
     default:
+      why = "the replay has no model of this fix yet";
       return std::nullopt;
   }
 }
@@ -113,25 +128,47 @@ Status Predict(const trace::Trace& trace, const Replay& replay, analysis::Advice
   std::vector<uint32_t> locations(trace.location_count());
   for (uint32_t l = 0; l < locations.size(); ++l) locations[l] = l;
   std::optional<uint64_t> unchanged;
+  bool replays = true;  // the unchanged trace replays cleanly (known after its replay)
   size_t predicted = 0;
   for (analysis::AdviceFinding& f : advice.findings) {
-    if (predicted >= max_predictions) break;
-    const std::optional<sim::Perturbation> fix = FixOf(trace, f);
+    const std::optional<sim::Perturbation> fix = FixOf(trace, f, f.no_prediction);
     if (!fix) continue;
-    if (!unchanged) {
+    if (predicted >= max_predictions) {
+      f.no_prediction = max_predictions == 0
+                            ? std::string("no predictions were asked for (--predictions 0)")
+                            : "beyond the first " + std::to_string(max_predictions) +
+                                  " predictions (--predictions)";
+      continue;
+    }
+    if (!unchanged && replays) {
       CW_ASSIGN_OR_RETURN(const std::optional<uint64_t> span,
                           PredictedRuntime(replay, {}, locations));
-      if (!span) return OkStatus();  // the trace itself does not replay cleanly
-      unchanged = *span;
+      replays = span.has_value();
+      if (span) unchanged = *span;
+    }
+    if (!replays) {
+      f.no_prediction =
+          "the trace itself does not replay cleanly (a wait the replay had to "
+          "give up)";
+      continue;
     }
     CW_ASSIGN_OR_RETURN(const std::optional<uint64_t> fixed,
                         PredictedRuntime(replay, *fix, locations));
     ++predicted;
-    if (!fixed) continue;
+    if (!fixed) {
+      f.no_prediction = "the replay of the change left a collective without some of its members";
+      continue;
+    }
     // A fix the replay predicts to gain nothing (its time was hidden by waiting elsewhere)
     // saves 0, not a negative time.
     f.predicted_saving = *fixed < *unchanged ? static_cast<double>(*unchanged - *fixed) : 0.0;
   }
+  // What would save nothing is no bottleneck.
+  std::erase_if(advice.findings, [&advice](const analysis::AdviceFinding& f) {
+    if (!f.predicted_saving || *f.predicted_saving > 0) return false;
+    advice.saving_nothing.push_back(f.callpath);
+    return true;
+  });
   std::stable_sort(advice.findings.begin(), advice.findings.end(),
                    [](const analysis::AdviceFinding& a, const analysis::AdviceFinding& b) {
                      const bool pa = a.predicted_saving.has_value();

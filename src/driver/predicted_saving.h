@@ -4,8 +4,10 @@
 // unchanged replay's: an imbalanced call path balanced to its mean (and a wait's root causes
 // so), a redundant barrier removed, a slow operation at its baseline, a run of small transfers
 // merged, serialised transfers overlapped. Other patterns keep `predicted_saving` empty
-// (docs/metrics.md, "Predicted saving"). The findings are then ranked by predicted saving, those
-// without one after them by excess.
+// (docs/metrics.md, "Predicted saving"); each finding without a prediction says why not
+// (`no_prediction`). A finding predicted to save nothing is no bottleneck: it leaves the list
+// for `saving_nothing`. The findings are then ranked by predicted saving, those without one
+// after them by excess.
 #pragma once
 
 #include <cstddef>

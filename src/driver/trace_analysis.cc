@@ -64,7 +64,7 @@ Result<AnalysedTrace> AnalyseTrace(const std::string& path, const TraceAnalysisO
         static_cast<double>(sim::PredictedSpan(*ideal_replay, out.analysis.pop.locations)));
   }
   steps.End("ideal replay");
-  if (out.analysis.advice && options.predictions > 0) {
+  if (out.analysis.advice) {
     steps.Begin("predicting what fixing the bottlenecks saves");
     CW_RETURN_IF_ERROR(PredictSavings(out.trace, *out.analysis.advice, options.predictions));
     steps.End("predicted savings");

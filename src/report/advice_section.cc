@@ -17,6 +17,7 @@ AdviceReport SummarizeAdvice(const analysis::Advice& advice, const trace::Trace&
   r.total_time = seconds(static_cast<double>(advice.total_time));
   r.candidates = advice.candidates;
   r.findings_left_out = advice.findings_left_out;
+  r.saving_nothing = advice.saving_nothing;
   for (const analysis::AdviceFinding& f : advice.findings) {
     AdviceFindingEntry e;
     e.pattern = f.pattern;
@@ -52,6 +53,7 @@ AdviceReport SummarizeAdvice(const analysis::Advice& advice, const trace::Trace&
     e.completed_by = f.completed_by;
     e.hints = f.hints;
     if (f.predicted_saving) e.predicted_saving = seconds(*f.predicted_saving);
+    e.no_prediction = f.no_prediction;
     r.findings.push_back(std::move(e));
   }
   const analysis::LoadBalance& lb = advice.load_balance;
@@ -147,6 +149,18 @@ std::string Why(const Report& r, const AdviceFindingEntry& f) {
   return why;
 }
 
+// The findings the replay predicts to save nothing: named, so that nobody wonders where they went.
+void SavingNothingLine(const Report& r, std::string& out) {
+  const std::vector<uint32_t>& callpaths = r.advice->saving_nothing;
+  if (callpaths.empty()) return;
+  out += "  not bottlenecks: fixing ";
+  for (size_t i = 0; i < callpaths.size(); ++i) {
+    if (i > 0) out += i + 1 == callpaths.size() ? " or " : ", ";
+    out += r.CallpathLabel(callpaths[i]);
+  }
+  out += " is predicted to save no runtime (the others wait elsewhere meanwhile)\n";
+}
+
 }  // namespace
 
 void AdviceTextSection(const Report& r, std::string& out) {
@@ -167,7 +181,10 @@ void AdviceTextSection(const Report& r, std::string& out) {
                 p.baseline_ratio, p.deviation_high, p.deviation_low);
   out += line;
   if (a.findings.empty()) {
-    out += "  none found: no call path past the hotspot filter took longer than expected.\n\n";
+    out += "  none found: no call path past the hotspot filter took longer than expected";
+    out += a.saving_nothing.empty() ? ".\n" : " and would save runtime if fixed.\n";
+    SavingNothingLine(r, out);
+    out += "\n";
     return;
   }
   int rank = 0;
@@ -184,12 +201,13 @@ void AdviceTextSection(const Report& r, std::string& out) {
     if (!f.hints.empty()) out += "    fix:   " + f.hints.front() + "\n";
     out += "    saves: " +
            (f.predicted_saving ? FormatSeconds(*f.predicted_saving) + " (predicted)"
-                               : std::string("not predicted yet")) +
+                               : "not predicted: " + f.no_prediction) +
            "\n";
   }
   if (a.findings_left_out > 0) {
     out += "  ... and " + std::to_string(a.findings_left_out) + " more in report.json\n";
   }
+  SavingNothingLine(r, out);
   out += "\n";
 }
 

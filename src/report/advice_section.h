@@ -51,6 +51,7 @@ struct AdviceFindingEntry {
   std::vector<uint32_t> completed_by;  // transfer runs: call paths of the calls completing them
   std::vector<std::string> hints;
   std::optional<double> predicted_saving;  // seconds
+  std::string no_prediction;               // why predicted_saving is empty
 };
 
 struct ProcessBalanceEntry {
@@ -83,6 +84,7 @@ struct AdviceReport {
   uint64_t candidates = 0;
   std::vector<AdviceFindingEntry> findings;
   uint64_t findings_left_out = 0;
+  std::vector<uint32_t> saving_nothing;  // call paths of findings predicted to save nothing
   std::vector<ProcessBalanceEntry> processes;
   double computation_imbalance = 0;
   std::vector<uint32_t> bottleneck_processes;

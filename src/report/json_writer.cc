@@ -123,28 +123,30 @@ json AdviceJson(const Report& report) {
                        {"mean", rc.mean}});
     }
     const std::string_view filter = analysis::DetectionFilterName(f.filter);
-    findings.push_back({{"pattern", analysis::AdvicePatternName(f.pattern)},
-                        {"callpath", f.callpath},
-                        {"generic_type", analysis::GenericTypeName(f.type)},
-                        {"locations", f.locations},
-                        {"filter", filter.empty() ? json(nullptr) : json(filter)},
-                        {"time", f.time},
-                        {"bottleneck_time", f.bottleneck_time},
-                        {"excess", f.excess},
-                        {"expected", optional(f.expected)},
-                        {"mean", f.mean},
-                        {"min", f.min},
-                        {"max", f.max},
-                        {"instances", f.instances},
-                        {"bottleneck_instances", f.bottleneck_instances},
-                        {"pattern_counts", counts},
-                        {"causes", causes},
-                        {"root_causes", roots},
-                        {"imbalanced_blocks", f.imbalanced_blocks},
-                        {"caused_wait", f.caused_wait},
-                        {"completed_by", f.completed_by},
-                        {"hints", f.hints},
-                        {"predicted_saving", optional(f.predicted_saving)}});
+    findings.push_back(
+        {{"pattern", analysis::AdvicePatternName(f.pattern)},
+         {"callpath", f.callpath},
+         {"generic_type", analysis::GenericTypeName(f.type)},
+         {"locations", f.locations},
+         {"filter", filter.empty() ? json(nullptr) : json(filter)},
+         {"time", f.time},
+         {"bottleneck_time", f.bottleneck_time},
+         {"excess", f.excess},
+         {"expected", optional(f.expected)},
+         {"mean", f.mean},
+         {"min", f.min},
+         {"max", f.max},
+         {"instances", f.instances},
+         {"bottleneck_instances", f.bottleneck_instances},
+         {"pattern_counts", counts},
+         {"causes", causes},
+         {"root_causes", roots},
+         {"imbalanced_blocks", f.imbalanced_blocks},
+         {"caused_wait", f.caused_wait},
+         {"completed_by", f.completed_by},
+         {"hints", f.hints},
+         {"predicted_saving", optional(f.predicted_saving)},
+         {"no_prediction", f.predicted_saving ? json(nullptr) : json(f.no_prediction)}});
   }
   json barriers = json::array();
   for (const RedundantBarrierEntry& b : a.redundant_barriers) {
@@ -167,6 +169,7 @@ json AdviceJson(const Report& report) {
           {"candidates", a.candidates},
           {"findings", findings},
           {"findings_left_out", a.findings_left_out},
+          {"saving_nothing", a.saving_nothing},
           {"load_balance", LoadBalanceJson(a)},
           {"redundant_barriers", barriers}};
 }

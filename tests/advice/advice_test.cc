@@ -635,6 +635,19 @@ TEST(AdviceTest, FrequencyAnalysisFindsShortFrequentCallsAndTransferRuns) {
   const AdviceFinding& frequent = Finding(a, AdvicePattern::kHighFrequency, "main/MPI_Comm_rank");
   EXPECT_EQ(frequent.instances, 5u);
   EXPECT_NEAR(frequent.mean, 1, kEps);
+  // Frequent calls are held to the hotspot share as every finding is: MPI_Comm_rank's 5 s are
+  // 3.1 % of the 160 s of all time, the runs' 8 s 5 %; at a share of 4 % only the runs remain.
+  AdviceParameters hot = p;
+  hot.hotspot_share = 0.04;
+  Analysis h = AdviseOn(s, nullptr, hot);
+  bool runs = false;
+  for (const AdviceFinding& f : h.result.advice->findings) {
+    EXPECT_FALSE(f.pattern == AdvicePattern::kHighFrequency &&
+                 f.callpath == h.Callpath("main/MPI_Comm_rank"))
+        << Describe(h);
+    runs = runs || f.pattern == AdvicePattern::kSmallTransfers;
+  }
+  EXPECT_TRUE(runs) << Describe(h);
   // Eight sends are not a run of 9.
   p.transfer_run = 9;
   Analysis b = AdviseOn(s, nullptr, p);
@@ -740,6 +753,31 @@ TEST(AdviceTest, TheCallCompletingARunIsTheRunsFinding) {
             (std::vector<std::string>{"small_transfers at main/MPI_Put on 0",
                                       "no_remote_cause at main/MPI_Win_unlock_all on 0"}))
       << Describe(b);
+}
+
+// Rank 0 puts 4 bytes into rank 1's window 8 times back to back, 1 s each but the fourth, which
+// takes 5 s (3..8; 0..12 in all), between MPI_Win_lock_all and MPI_Win_unlock_all (12..13); main
+// ends at 20, rank 1's at 8. The puts' mean is 1.5 s and their longest 5 s (max / mean 3.3 > 2):
+// the deviation filter finds the slow put at main/MPI_Put with no remote cause. It is one of
+// the run's transfers: one finding, the run's, which counts that instance.
+TEST(AdviceTest, ASlowTransferOfARunIsTheRunsFinding) {
+  Scenario s(2);
+  const uint32_t win = s.AddWindow(0);
+  testing::RankScript& r0 = s.rank(0).Enter(0, "main").RmaLock(0, 0, "MPI_Win_lock_all", win,
+                                                               OTF2_UNDEFINED_UINT32, 1, false);
+  uint64_t t = 0;
+  for (uint64_t k = 0; k < 8; ++k) {
+    const uint64_t length = k == 3 ? 5 : 1;
+    r0.RmaTransfer(t, t + length, "MPI_Put", win, 1, 4, k + 1);
+    t += length;
+  }
+  r0.RmaUnlock(12, 13, "MPI_Win_unlock_all", win, OTF2_UNDEFINED_UINT32, 1).Leave(20, "main");
+  s.rank(1).Enter(0, "main").Leave(8, "main");
+  Analysis a = AdviseOn(s);
+  EXPECT_EQ(Patterns(a), (std::vector<std::string>{"small_transfers at main/MPI_Put on 0"}))
+      << Describe(a);
+  const AdviceFinding& run = Finding(a, AdvicePattern::kSmallTransfers, "main/MPI_Put");
+  EXPECT_EQ(run.pattern_counts[static_cast<size_t>(AdvicePattern::kNoRemoteCause)], 1u);
 }
 
 // The tracer's buffer flush is its own time, not the operation's: rank 0 sends 4 messages (0..1,

@@ -73,15 +73,54 @@ TEST(PredictedSavingTest, ARedundantBarrierIsRemoved) {
   EXPECT_DOUBLE_EQ(SavingOf(a, AdvicePattern::kWaitOnGroup, "main/MPI_Barrier"), 2.0);
   EXPECT_DOUBLE_EQ(SavingOf(a, AdvicePattern::kImbalancedCallpath, "main/d"), 2.0);
   // Ranked by saving: the barrier, then d and the wait (equal savings keep the order by excess:
-  // d's 2 s beyond its mean before the wait's 4 - 2.5 = 1.5 s), then c (0: rank 1 still waits).
+  // d's 2 s beyond its mean before the wait's 4 - 2.5 = 1.5 s). Balancing c saves nothing (rank 1
+  // still waits for rank 0): no bottleneck, it leaves the list for `saving_nothing`.
   const std::vector<AdviceFinding>& f = a.result.advice->findings;
-  ASSERT_EQ(f.size(), 4u);
+  ASSERT_EQ(f.size(), 3u);
   EXPECT_EQ(f[0].pattern, AdvicePattern::kRedundantBarrier);
   EXPECT_EQ(a.trace.CallpathName(f[1].callpath), "main/d");
   EXPECT_EQ(f[2].pattern, AdvicePattern::kWaitOnGroup);
-  EXPECT_EQ(a.trace.CallpathName(f[3].callpath), "main/c");
-  ASSERT_TRUE(f[3].predicted_saving.has_value());
-  EXPECT_DOUBLE_EQ(*f[3].predicted_saving, 0.0);
+  EXPECT_EQ(a.result.advice->saving_nothing, std::vector<uint32_t>{a.Callpath("main/c")});
+  for (const AdviceFinding& finding : f) EXPECT_EQ(finding.no_prediction, "");
+}
+
+TEST(PredictedSavingTest, AFindingWithoutPredictionSaysWhy) {
+  // The same trace with one prediction: the first finding the replay can model (the barrier)
+  // gets it; the others say they were beyond it. With none asked for, every finding says so.
+  testing::Scenario s(2);
+  s.rank(0)
+      .Enter(0, "main")
+      .Call(0, 4, "a")
+      .Collective(4, 5, "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, 0, 0)
+      .Call(5, 6, "b")
+      .Leave(6, "main");
+  s.rank(1)
+      .Enter(0, "main")
+      .Call(0, 1, "c")
+      .Collective(1, 5, "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, 0, 0)
+      .Call(5, 9, "d")
+      .Leave(9, "main");
+  AnalysisOptions options;
+  options.advice = true;
+  test::Analysis one = test::AnalyzeScenarioWith(s, options);
+  ASSERT_TRUE(driver::PredictSavings(one.trace, *one.result.advice, 1).has_value());
+  size_t predicted = 0;
+  for (const AdviceFinding& f : one.result.advice->findings) {
+    if (f.predicted_saving) {
+      ++predicted;
+      EXPECT_EQ(f.no_prediction, "");
+    } else {
+      EXPECT_EQ(f.no_prediction, "beyond the first 1 predictions (--predictions)");
+    }
+  }
+  EXPECT_EQ(predicted, 1u);
+  test::Analysis none = test::AnalyzeScenarioWith(s, options);
+  ASSERT_TRUE(driver::PredictSavings(none.trace, *none.result.advice, 0).has_value());
+  ASSERT_FALSE(none.result.advice->findings.empty());
+  for (const AdviceFinding& f : none.result.advice->findings) {
+    EXPECT_FALSE(f.predicted_saving.has_value());
+    EXPECT_EQ(f.no_prediction, "no predictions were asked for (--predictions 0)");
+  }
 }
 
 TEST(PredictedSavingTest, AnOperationAtItsBaselineTime) {

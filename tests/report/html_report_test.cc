@@ -52,10 +52,11 @@ TEST(HtmlReportTest, BottlenecksShowFindingsCausesAndLoadBalance) {
   const size_t chart = loaded.dom.find("id=\"chart-balance\"");
   ASSERT_NE(chart, std::string::npos);
   EXPECT_NE(loaded.dom.find("<rect", chart), std::string::npos);
-  // Without the analysis the section says how to run it.
+  // Without the analysis the section says it was turned off.
   test::Analysis plain = test::AnalyzeScenario(s);
   ASSERT_TRUE(WriteHtmlReport(plain.report, plain.trace, plain.graph, page));
-  EXPECT_NE(test::LoadInBrowser(page).dom.find("run causeway analyze --advice"), std::string::npos);
+  EXPECT_NE(test::LoadInBrowser(page).dom.find("causeway analyze ran with --no-advice"),
+            std::string::npos);
 }
 
 TEST(HtmlReportTest, RealTracesDraw) {

@@ -48,8 +48,10 @@ bool IsTransferRun(AdvicePattern p) {
 // One problem, one finding: a run of transfers is what makes its call path frequent, what its
 // targets wait for and what the call completing it takes. A high-frequency finding at a run's
 // call path, a wait finding all of whose causes are the run's call path on the run's locations
-// (receivers waiting for the serialised sends before theirs), and a slow completion call right
-// after the runs on their locations are counted in the run's finding and leave the list.
+// (receivers waiting for the serialised sends before theirs), a slow completion call right
+// after the runs on their locations, and the slow transfers of the run's own call path there
+// (some of a run's many transfers are always slower than the others) are counted in the run's
+// finding and leave the list.
 void FoldIntoTransferRuns(std::vector<AdviceFinding>& findings) {
   std::vector<bool> folded(findings.size(), false);
   for (AdviceFinding& run : findings) {
@@ -67,13 +69,17 @@ void FoldIntoTransferRuns(std::vector<AdviceFinding>& findings) {
                                 std::all_of(f.causes.begin(), f.causes.end(), in_run);
       // The completion call after the run (MPI_Win_unlock_all after the puts) is slow because
       // it completes them.
-      const bool completes_it =
-          f.pattern == AdvicePattern::kNoRemoteCause &&
-          std::binary_search(run.completed_by.begin(), run.completed_by.end(), f.callpath) &&
+      const bool on_its_locations =
           std::all_of(f.locations.begin(), f.locations.end(), [&run](uint32_t l) {
             return std::binary_search(run.locations.begin(), run.locations.end(), l);
           });
-      if (!frequent && !waits_for_it && !completes_it) continue;
+      const bool completes_it =
+          f.pattern == AdvicePattern::kNoRemoteCause &&
+          std::binary_search(run.completed_by.begin(), run.completed_by.end(), f.callpath) &&
+          on_its_locations;
+      const bool is_it = f.pattern == AdvicePattern::kNoRemoteCause && f.callpath == run.callpath &&
+                         on_its_locations;
+      if (!frequent && !waits_for_it && !completes_it && !is_it) continue;
       for (size_t k = 0; k < kAdvicePatternCount; ++k) {
         run.pattern_counts[k] += f.pattern_counts[k];
         run.pattern_time[k] += f.pattern_time[k];

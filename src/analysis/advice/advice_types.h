@@ -105,6 +105,7 @@ struct AdviceFinding {
   std::vector<uint32_t> completed_by;  // transfer runs: call paths of the calls completing them
   std::vector<std::string> hints;
   std::optional<double> predicted_saving;  // ticks, from the what-if replay
+  std::string no_prediction;               // why predicted_saving is empty (else empty)
 };
 
 // High-level load balance (PPW §5.2.3): each process's time by what it did, from the generic
@@ -162,6 +163,9 @@ struct Advice {
   uint64_t candidates = 0;               // call paths past the hotspot filter
   std::vector<AdviceFinding> findings;   // ranked
   uint64_t findings_left_out = 0;        // beyond parameters.max_findings
+  // Findings whose fix the replay predicts to save no runtime (their time was hidden by waiting
+  // elsewhere): not bottlenecks, left out of `findings`. Their call paths.
+  std::vector<uint32_t> saving_nothing;
   LoadBalance load_balance;
   std::vector<RedundantBarrier> redundant_barriers;
 };

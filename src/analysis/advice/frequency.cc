@@ -236,6 +236,10 @@ void FinishFrequency(FrequencyShare all, const GlobalInput& in, const AdvicePara
     f.bottleneck_time += t.inclusive;
   }
   for (auto& [callpath, f] : frequent) {
+    // Frequent calls are a bottleneck only where they take a hotspot's share of the time.
+    if (static_cast<double>(f.time) <= p.hotspot_share * static_cast<double>(in.total_time)) {
+      continue;
+    }
     f.mean = static_cast<double>(f.time) / static_cast<double>(f.instances);
     f.pattern_counts[static_cast<size_t>(AdvicePattern::kHighFrequency)] = f.instances;
     findings.push_back(std::move(f));

@@ -8,8 +8,9 @@
 //   - serialised_transfers: runs of at least `transfer_run` consecutive blocking transfers,
 //     each to another target than the one before (make them non-blocking).
 // Consecutive: no other communication call (a receive, a collective, a completion call)
-// between them; computation between them does not break a run. Runs are findings when their
-// transfers take more than hotspot_share of all time together.
+// between them; computation between them does not break a run. Frequent call paths and runs
+// are findings when they take more than hotspot_share of all time together (every location's
+// instances), as every other finding must.
 #pragma once
 
 #include <vector>

@@ -1,6 +1,51 @@
 #include "analysis/advice/hints.h"
 
 namespace cw::analysis {
+namespace {
+
+// A slow operation with no process to blame: what can make it slow depends on what it is. A
+// collective algorithm is only a choice for collectives; a completion call is slow because of
+// what it completes.
+std::vector<std::string> NoRemoteCauseHints(GenericType type) {
+  const std::string other_jobs =
+      "check what else ran on the nodes (other jobs, more processes and threads than cores) "
+      "and the process pinning";
+  switch (type) {
+    case GenericType::kLocal:
+    case GenericType::kWorkSharing:
+      return {
+          "its instances differ although they should do alike: look for input-dependent "
+          "work, cache effects or operating-system noise",
+          other_jobs};
+    case GenericType::kGroupSync:
+    case GenericType::kGroupComm:
+      return {
+          "the operation itself was slow, with no process to blame: check the message "
+          "sizes and the algorithm the library chose (another collective algorithm, or a "
+          "different collective)",
+          "overlap it with computation (its non-blocking form)", other_jobs};
+    case GenericType::kCommSync:
+      return {
+          "the completion call waited for the transfers it completes: post them earlier, "
+          "or complete them later with computation in between",
+          other_jobs};
+    case GenericType::kSend:
+    case GenericType::kReceive:
+    case GenericType::kPut:
+    case GenericType::kGet:
+    case GenericType::kAtomic:
+      return {
+          "the transfer itself was slow, with no process to blame: check the message sizes "
+          "and the network",
+          "overlap it with computation (its non-blocking form: MPI_Isend/MPI_Irecv, "
+          "MPI_Rput/MPI_Rget, shmem_*_nbi)",
+          other_jobs};
+    default:
+      return {"the operation itself was slow, with no process to blame", other_jobs};
+  }
+}
+
+}  // namespace
 
 std::vector<std::string> HintsFor(AdvicePattern pattern, GenericType type) {
   switch (pattern) {
@@ -30,16 +75,7 @@ std::vector<std::string> HintsFor(AdvicePattern pattern, GenericType type) {
               "messages above the eager limit wait for their receive: send smaller messages or "
               "raise the eager limit"};
     case AdvicePattern::kNoRemoteCause:
-      if (type == GenericType::kLocal) {
-        return {
-            "its instances differ although they should do alike: look for input-dependent "
-            "work, cache effects or operating-system noise"};
-      }
-      return {
-          "the operation itself was slow, with no process to blame: check the network and "
-          "other jobs sharing it, the message sizes, and the algorithm the library chose "
-          "(another collective algorithm or a different collective)",
-          "overlap it with computation (its non-blocking form)"};
+      return NoRemoteCauseHints(type);
     case AdvicePattern::kImbalancedBlock:
     case AdvicePattern::kImbalancedCallpath:
       return {"distribute the work of this part more evenly over the processes"};
@@ -53,9 +89,15 @@ std::vector<std::string> HintsFor(AdvicePattern pattern, GenericType type) {
       return {"use non-blocking transfers to the different targets and complete them together",
               "use a bulk or collective transfer if appropriate"};
     case AdvicePattern::kHighFrequency:
+      if (type == GenericType::kLocal) {
+        return {
+            "the function is short and very frequent: inline it, or leave it out of the "
+            "measurement (causeway trace --filter-exclude; its recording distorts the timing)"};
+      }
       return {
-          "the operation is short and very frequent: merge its calls, or leave it out of "
-          "the measurement (its recording distorts the timing)"};
+          "the operation is short and very frequent: call it less often (keep what it returns, "
+          "or combine its calls into fewer larger ones); each call pays the library's fixed "
+          "cost"};
   }
   return {};
 }

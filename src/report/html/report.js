@@ -450,19 +450,27 @@
     }
     const hints = clear('advice-hints');
     f.hints.forEach(function (h) { hints.appendChild(element('li', h)); });
+    if (f.saving === null) {
+      hints.appendChild(element('li', 'What fixing it saves is not predicted: ' +
+        f.no_prediction + '.'));
+    }
     renderBalance(f);
   }
   function renderAdvice() {
     const note = document.getElementById('advice-note');
     const A = D.advice;
     if (!A) {
-      note.textContent = 'Not analysed: run causeway analyze --advice (or --baselines FILE).';
+      note.textContent = 'Not analysed: causeway analyze ran with --no-advice.';
       document.getElementById('advice-details').style.display = 'none';
       return;
     }
     note.textContent = (A.baselines ? 'Baselines: ' + A.baselines + '. '
       : 'No baselines: the deviation filter only. ') +
       'Select a finding for its instances, causes and load balance.';
+    if (A.saving_nothing.length > 0) {
+      note.textContent += ' Not bottlenecks (fixing them is predicted to save no runtime): ' +
+        A.saving_nothing.join(', ') + '.';
+    }
     if (A.findings.length === 0) {
       note.textContent += ' No bottleneck found.';
       document.getElementById('advice-details').style.display = 'none';
@@ -475,6 +483,7 @@
       const tr = row(table, [String(i + 1), f.pattern, f.callpath,
         f.where.join(', ') + (f.more > 0 ? ' and ' + f.more + ' more' : ''), f.filter,
         seconds(f.excess), f.saving === null ? 'not predicted' : seconds(f.saving)]);
+      if (f.saving === null) tr.lastChild.title = f.no_prediction;
       tr.addEventListener('click', function () { selectFinding(i, rows); });
       return tr;
     });
@@ -483,9 +492,11 @@
 
   // ---- Sections ------------------------------------------------------------------------------
   function route() {
-    const id = (location.hash || '#overview').slice(1);
+    // The bottlenecks open the report; without the analysis, the overview does.
+    const first = D.advice ? 'bottlenecks' : 'overview';
+    const id = (location.hash || '#' + first).slice(1);
     const known = ['overview', 'bottlenecks', 'browser', 'charts', 'instances'];
-    const shown = known.indexOf(id) >= 0 ? id : 'overview';
+    const shown = known.indexOf(id) >= 0 ? id : first;
     known.forEach(function (s) {
       document.getElementById(s).className = s === shown ? 'shown' : '';
     });

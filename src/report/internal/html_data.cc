@@ -381,6 +381,7 @@ json Advice(const Report& r) {
          {"excess", Round(f.excess)},
          {"expected", f.expected ? json(Round(*f.expected)) : json(nullptr)},
          {"saving", f.predicted_saving ? json(Round(*f.predicted_saving)) : json(nullptr)},
+         {"no_prediction", f.no_prediction},
          {"instances", f.instances},
          {"bottleneck_instances", f.bottleneck_instances},
          {"counts", counts},
@@ -388,9 +389,12 @@ json Advice(const Report& r) {
          {"hints", f.hints},
          {"balance", balance}});
   }
+  json saving_nothing = json::array();
+  for (uint32_t cp : a.saving_nothing) saving_nothing.push_back(r.CallpathName(cp));
   return {{"baselines", a.baselines ? json(*a.baselines) : json(nullptr)},
           {"findings", findings},
-          {"left_out", a.findings_left_out}};
+          {"left_out", a.findings_left_out},
+          {"saving_nothing", saving_nothing}};
 }
 
 }  // namespace

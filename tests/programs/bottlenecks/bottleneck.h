@@ -13,6 +13,22 @@ static void work_ms(double ms) {
   nanosleep(&ts, NULL);
 }
 
+/* Milliseconds on the node's monotonic clock, which every process on the node shares. */
+static double monotonic_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return 1e3 * (double)ts.tv_sec + 1e-6 * (double)ts.tv_nsec;
+}
+
+/* Computation until `ms` on monotonic_ms's clock: processes that work until common times keep a
+ * common beat, so that the delays of the scheduler on an oversubscribed node never add up. */
+static void work_until_ms(double ms) {
+  const double ns = ms * 1e6;
+  struct timespec ts = {(time_t)(ns / 1e9), (long)(ns - 1e9 * (double)(time_t)(ns / 1e9))};
+  while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) != 0) {
+  }
+}
+
 /* The program's argument `i`, or `fallback` when it is not given. */
 static double arg_or(int argc, char** argv, int i, double fallback) {
   return argc > i ? atof(argv[i]) : fallback;
