@@ -124,9 +124,16 @@ Result<std::optional<uint64_t>> PredictedRuntime(const Replay& replay, const sim
 
 Status Predict(const trace::Trace& trace, const Replay& replay, analysis::Advice& advice,
                size_t max_predictions) {
-  // Every location; those without events do not count (PredictedSpan).
-  std::vector<uint32_t> locations(trace.location_count());
-  for (uint32_t l = 0; l < locations.size(); ++l) locations[l] = l;
+  // The program's CPU threads, as POP's runtime counts them; those without events do not count
+  // (PredictedSpan). An accelerator's streams are replayed at their recorded times (the replay
+  // does not model their dependence on the host): counted, their last kernel would pin the
+  // runtime however much the host gained.
+  std::vector<uint32_t> locations;
+  for (uint32_t l = 0; l < trace.location_count(); ++l) {
+    const trace::LocationType type = trace.defs.locations[l].type;
+    if (type == trace::LocationType::kCpuThread || type == trace::LocationType::kUnknown)
+      locations.push_back(l);
+  }
   std::optional<uint64_t> unchanged;
   bool replays = true;  // the unchanged trace replays cleanly (known after its replay)
   size_t predicted = 0;

@@ -120,6 +120,31 @@ TEST(AdviceTest, TheDeviationFilterFindsALateSender) {
   EXPECT_FALSE(f.hints.empty());
 }
 
+// Two processes of two threads each (the scenario's locations 2 and 3 are put into the
+// processes of ranks 0 and 1): the master threads run `init`, rank 0 for `init0` s and rank 1
+// for 6 s, then `solve` (0..10 in all); the second threads compute in `work` for 10 s. `init`
+// is compared among the master threads only: with 4 and 6 s its mean is 5 s (6 / 5 - 1 = 0.2,
+// under the 0.25 imbalance bound: no finding); divided among all four locations it would be
+// 2.5 s, a false imbalance. With 2 and 6 s the mean is 4 s (0.5): an imbalance, mean 4.
+TEST(AdviceTest, ACallPathsMeanIsOverTheLocationsThatCouldHaveRunIt) {
+  auto scenario = [](uint64_t init0) {
+    Scenario s(4);
+    s.set_location_group(2, 0);
+    s.set_location_group(3, 1);
+    s.rank(0).Enter(0, "main").Call(0, init0, "init").Call(init0, 10, "solve").Leave(10, "main");
+    s.rank(1).Enter(0, "main").Call(0, 6, "init").Call(6, 10, "solve").Leave(10, "main");
+    for (int r : {2, 3}) s.rank(r).Call(0, 10, "work");
+    return s;
+  };
+  Analysis balanced = AdviseOn(scenario(4));
+  for (const std::string& line : Patterns(balanced))
+    EXPECT_EQ(line.find("at main/init"), std::string::npos) << Describe(balanced);
+  Analysis imbalanced = AdviseOn(scenario(2));
+  const AdviceFinding& f = Finding(imbalanced, AdvicePattern::kImbalancedCallpath, "main/init");
+  EXPECT_DOUBLE_EQ(f.mean, 4.0);
+  EXPECT_EQ(f.locations.front(), 1u);
+}
+
 TEST(AdviceTest, TheHotspotFilterComesFirst) {
   // At 20 % (16 s of 80) only main is a candidate: MPI_Recv's 11 s are 13.75 %.
   AdviceParameters p;

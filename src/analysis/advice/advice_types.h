@@ -133,7 +133,7 @@ struct BlockBalance {
 // A call path's time across the processes (PPW's event-level analysis).
 struct CallpathBalance {
   uint32_t callpath = trace::kNone;
-  double mean = 0;  // ticks per process that visited it
+  double mean = 0;  // ticks per location of the roles that visited it (the master threads, ...)
   uint64_t max = 0;
   uint32_t max_location = trace::kNone;
   uint32_t processes = 0;

@@ -163,11 +163,34 @@ std::vector<std::pair<uint32_t, uint64_t>> CallpathTimes(const GlobalInput& in, 
   return out;
 }
 
+// Each location's role in its process: its type and its place among the process's locations
+// (the master thread, the second thread, the first accelerator stream), as an id.
+std::vector<uint32_t> LocationRoles(const trace::Definitions& defs) {
+  std::map<std::tuple<trace::LocationType, uint32_t>, uint32_t> ids;
+  std::map<uint32_t, uint32_t> seen;  // locations so far, by group
+  std::vector<uint32_t> roles(defs.locations.size());
+  for (size_t l = 0; l < defs.locations.size(); ++l) {
+    const trace::Location& loc = defs.locations[l];
+    const uint32_t place = seen[loc.group]++;
+    roles[l] = ids.try_emplace({loc.type, place}, static_cast<uint32_t>(ids.size())).first->second;
+  }
+  return roles;
+}
+
+// A call path's mean is over the locations that could have done its work: every active
+// location in a role (LocationRoles) of one that visited it. A call path of the master threads
+// is compared among the master threads (a process that never visits it counts with 0: work
+// only some processes do is imbalance), not divided among the worker threads and accelerator
+// streams too.
 std::vector<CallpathBalance> CallpathLevel(const GlobalInput& in, const LoadBalanceShare& all) {
   const size_t n = in.trace->call_tree.size();
   const size_t active = all.processes.size();
+  const std::vector<uint32_t> roles = LocationRoles(in.trace->defs);
+  std::map<uint32_t, uint64_t> per_role;  // active locations in each role
+  for (const ProcessBalance& p : all.processes) ++per_role[roles[p.location]];
   std::vector<CallpathBalance> out(n);
   std::vector<uint64_t> sum(n, 0);
+  std::vector<std::vector<uint32_t>> visited_roles(n);
   for (uint32_t c = 0; c < n; ++c) out[c].callpath = c;
   for (size_t i = 0; i < active; ++i) {
     const uint32_t loc = all.processes[i].location;
@@ -176,6 +199,8 @@ std::vector<CallpathBalance> CallpathLevel(const GlobalInput& in, const LoadBala
       CallpathBalance& b = out[callpath];
       sum[callpath] += v;
       ++b.processes;
+      std::vector<uint32_t>& r = visited_roles[callpath];
+      if (std::find(r.begin(), r.end(), roles[loc]) == r.end()) r.push_back(roles[loc]);
       if (b.max_location == kNone || v > b.max) {
         b.max = v;
         b.max_location = loc;
@@ -183,7 +208,10 @@ std::vector<CallpathBalance> CallpathLevel(const GlobalInput& in, const LoadBala
     }
   }
   for (uint32_t c = 0; c < n; ++c) {
-    out[c].mean = active == 0 ? 0 : static_cast<double>(sum[c]) / static_cast<double>(active);
+    uint64_t population = 0;
+    for (uint32_t role : visited_roles[c]) population += per_role[role];
+    out[c].mean =
+        population == 0 ? 0 : static_cast<double>(sum[c]) / static_cast<double>(population);
   }
   std::erase_if(out, [](const CallpathBalance& b) { return b.processes == 0; });
   return out;
