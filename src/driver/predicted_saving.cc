@@ -67,6 +67,11 @@ std::optional<sim::Perturbation> FixOf(const trace::Trace& trace, const analysis
     case AdvicePattern::kRedundantBarrier:
       p.calls.push_back(sim::CallChange{f.callpath, true, std::nullopt});
       return p;
+    case AdvicePattern::kPossiblyRedundantBarrier:
+      why =
+          "it may be needed (see what to check): a barrier is removed in the replay only "
+          "where nothing it could order is hidden from the trace";
+      return std::nullopt;
     case AdvicePattern::kNoRemoteCause:
     case AdvicePattern::kCompetingTransfer: {
       // The operation at its baseline time, or at its mean where no baseline exists; a local

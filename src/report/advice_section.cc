@@ -49,6 +49,7 @@ AdviceReport SummarizeAdvice(const analysis::Advice& advice, const trace::Trace&
           rc.callpath, rc.location, seconds(static_cast<double>(rc.time)), seconds(rc.mean)});
     }
     e.imbalanced_blocks = f.imbalanced_blocks;
+    e.unseen = f.unseen;
     e.caused_wait = seconds(static_cast<double>(f.caused_wait));
     e.completed_by = f.completed_by;
     e.hints = f.hints;
@@ -76,7 +77,8 @@ AdviceReport SummarizeAdvice(const analysis::Advice& advice, const trace::Trace&
                                                       b.max_location, b.processes});
   }
   for (const analysis::RedundantBarrier& b : advice.redundant_barriers) {
-    r.redundant_barriers.push_back(RedundantBarrierEntry{b.callpath, b.instances, ticks(b.time)});
+    r.redundant_barriers.push_back(
+        RedundantBarrierEntry{b.callpath, b.instances, ticks(b.time), b.unseen});
   }
   return r;
 }
@@ -107,6 +109,15 @@ std::string What(const AdviceFindingEntry& f) {
     case AdvicePattern::kRedundantBarrier:
       return FormatSeconds(f.time) + " in " + n +
              " call(s) with no communication since the previous synchronisation";
+    case AdvicePattern::kPossiblyRedundantBarrier: {
+      std::string unseen;
+      for (const std::string& name : analysis::UnseenDependencyNames(f.unseen))
+        unseen += (unseen.empty() ? "" : ", ") + name;
+      return FormatSeconds(f.time) + " in " + n +
+             " call(s) with no transfer since the previous synchronisation; the trace cannot "
+             "show what it may order (" +
+             unseen + ")";
+    }
     case AdvicePattern::kSmallTransfers:
     case AdvicePattern::kSerialisedTransfers:
       return FormatSeconds(f.time) + " in " + n + " transfers, " + std::to_string(f.instances) +
@@ -199,6 +210,10 @@ void AdviceTextSection(const Report& r, std::string& out) {
              FormatSeconds(rc.mean) + "\n";
     }
     if (!f.hints.empty()) out += "    fix:   " + f.hints.front() + "\n";
+    // A possibly redundant barrier: what to check before removing it, each.
+    if (f.pattern == analysis::AdvicePattern::kPossiblyRedundantBarrier) {
+      for (size_t h = 1; h < f.hints.size(); ++h) out += "    check: " + f.hints[h] + "\n";
+    }
     out += "    saves: " +
            (f.predicted_saving ? FormatSeconds(*f.predicted_saving) + " (predicted)"
                                : "not predicted: " + f.no_prediction) +

@@ -47,7 +47,8 @@ struct AdviceFindingEntry {
   std::vector<AdviceCauseEntry> causes;
   std::vector<RootCauseEntry> root_causes;
   uint64_t imbalanced_blocks = 0;
-  double caused_wait = 0;              // seconds: transfer runs, what their targets waited for them
+  uint8_t unseen = 0;      // possibly redundant barriers: analysis::UnseenDependency bits
+  double caused_wait = 0;  // seconds: transfer runs, what their targets waited for them
   std::vector<uint32_t> completed_by;  // transfer runs: call paths of the calls completing them
   std::vector<std::string> hints;
   std::optional<double> predicted_saving;  // seconds
@@ -74,7 +75,8 @@ struct CallpathBalanceEntry {
 struct RedundantBarrierEntry {
   uint32_t callpath = 0;
   uint64_t instances = 0;
-  double time = 0;  // seconds, over every member
+  double time = 0;     // seconds, over every member
+  uint8_t unseen = 0;  // analysis::UnseenDependency bits: set, only possibly redundant
 };
 
 struct AdviceReport {

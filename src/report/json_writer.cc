@@ -142,6 +142,7 @@ json AdviceJson(const Report& report) {
          {"causes", causes},
          {"root_causes", roots},
          {"imbalanced_blocks", f.imbalanced_blocks},
+         {"unseen", analysis::UnseenDependencyNames(f.unseen)},
          {"caused_wait", f.caused_wait},
          {"completed_by", f.completed_by},
          {"hints", f.hints},
@@ -150,7 +151,10 @@ json AdviceJson(const Report& report) {
   }
   json barriers = json::array();
   for (const RedundantBarrierEntry& b : a.redundant_barriers) {
-    barriers.push_back({{"callpath", b.callpath}, {"instances", b.instances}, {"time", b.time}});
+    barriers.push_back({{"callpath", b.callpath},
+                        {"instances", b.instances},
+                        {"time", b.time},
+                        {"unseen", analysis::UnseenDependencyNames(b.unseen)}});
   }
   const analysis::AdviceParameters& p = a.parameters;
   return {{"parameters",

@@ -84,6 +84,42 @@ TEST(PredictedSavingTest, ARedundantBarrierIsRemoved) {
   for (const AdviceFinding& finding : f) EXPECT_EQ(finding.no_prediction, "");
 }
 
+TEST(PredictedSavingTest, APossiblyRedundantBarrierIsNotRemoved) {
+  // ARedundantBarrierIsRemoved's trace, with an MPI window defined: a local store into it before
+  // the barrier, read by the other rank after it, would be invisible. The barrier stays in every
+  // replay, and its finding says why it has no prediction.
+  testing::Scenario s(2);
+  s.AddWindow(0);
+  s.rank(0)
+      .Enter(0, "main")
+      .Call(0, 4, "a")
+      .Collective(4, 5, "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, 0, 0)
+      .Call(5, 6, "b")
+      .Leave(6, "main");
+  s.rank(1)
+      .Enter(0, "main")
+      .Call(0, 1, "c")
+      .Collective(1, 5, "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, 0, 0)
+      .Call(5, 9, "d")
+      .Leave(9, "main");
+  AnalysisOptions options;
+  options.advice = true;
+  test::Analysis a = test::AnalyzeScenarioWith(s, options);
+  ASSERT_TRUE(driver::PredictSavings(a.trace, *a.result.advice, 5).has_value());
+  bool found = false;
+  for (const AdviceFinding& f : a.result.advice->findings) {
+    EXPECT_NE(f.pattern, AdvicePattern::kRedundantBarrier);
+    if (f.pattern != AdvicePattern::kPossiblyRedundantBarrier) continue;
+    found = true;
+    EXPECT_FALSE(f.predicted_saving.has_value());
+    EXPECT_EQ(f.no_prediction.rfind("it may be needed", 0), 0u) << f.no_prediction;
+  }
+  EXPECT_TRUE(found);
+  // The wait and d keep their predictions (2 s each, as without the window).
+  EXPECT_DOUBLE_EQ(SavingOf(a, AdvicePattern::kWaitOnGroup, "main/MPI_Barrier"), 2.0);
+  EXPECT_DOUBLE_EQ(SavingOf(a, AdvicePattern::kImbalancedCallpath, "main/d"), 2.0);
+}
+
 TEST(PredictedSavingTest, AFindingWithoutPredictionSaysWhy) {
   // The same trace with one prediction: the first finding the replay can model (the barrier)
   // gets it; the others say they were beyond it. With none asked for, every finding says so.

@@ -70,6 +70,8 @@ std::set<std::string> CallPaths(const json& report) {
   return names;
 }
 
+std::string CallPathName(const json& report, uint64_t id) { return PathsById(report)[id]; }
+
 double ValueAt(const json& report, const std::string& metric, const std::string& path,
                uint64_t location) {
   std::map<uint64_t, std::string> paths = PathsById(report);

@@ -28,6 +28,8 @@ double MetricTotal(const json& report, const std::string& metric, const std::str
 
 // Every call path of the report, written as "main/solve/inner".
 std::set<std::string> CallPaths(const json& report);
+// The call path with id `id`, written so.
+std::string CallPathName(const json& report, uint64_t id);
 
 // The value of `metric` at the call path written as "main/solve/inner" on `location`.
 double ValueAt(const json& report, const std::string& metric, const std::string& path,

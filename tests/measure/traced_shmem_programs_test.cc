@@ -55,6 +55,31 @@ std::vector<double> SortedOverPes(const json& report, const std::string& metric,
   return values;
 }
 
+// tests/programs/shmem_needed_barrier.c: PE 0's local store into symmetric memory before the
+// first barrier of each round is what PE 1 gets after it. The trace shows no transfer before
+// that barrier, but the barrier is needed (the program exits with 1 if PE 1 reads a stale
+// value): the analysis says "possibly redundant", names symmetric memory as what to check, and
+// predicts no saving from removing it.
+TEST(TracedShmemProgramsTest, ANeededBarrierIsNeverToldToBeRemoved) {
+  const json report = Analyze(TraceShmemProgram("shmem_needed_barrier", 2));
+  const json& advice = report["advice"];
+  ASSERT_TRUE(advice.is_object());
+  bool possibly = false;
+  for (const json& f : advice["findings"]) {
+    const std::string path = CallPathName(report, f["callpath"].get<uint64_t>());
+    EXPECT_NE(f["pattern"], "redundant_barrier") << path;
+    for (const json& hint : f["hints"])
+      EXPECT_EQ(hint.get<std::string>().rfind("remove the barrier", 0), std::string::npos);
+    if (f["pattern"] != "possibly_redundant_barrier") continue;
+    possibly = true;
+    EXPECT_EQ(path, "main/publish/shmem_barrier_all");
+    EXPECT_EQ(f["unseen"], json::array({"symmetric_memory"}));
+    EXPECT_TRUE(f["predicted_saving"].is_null());
+    EXPECT_FALSE(f["no_prediction"].get<std::string>().empty());
+  }
+  EXPECT_TRUE(possibly) << advice["findings"].dump(1);
+}
+
 // tests/programs/shmem_patterns.c on 3 PEs; the counts follow its phases A-F.
 TEST(TracedShmemProgramsTest, EveryCallOfThePatternsIsRecorded) {
   const std::string dir = TraceShmemProgram("shmem_patterns", 3);

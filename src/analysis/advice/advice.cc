@@ -307,7 +307,8 @@ std::optional<Advice> AnalyzeAdviceShared(const AdviceInput& in, const AdvicePar
   FinishCauses(findings);
   DescribeFindings(trace, in.region_types, stats, findings);
   advice.load_balance = FinishLoadBalance(shares.balance, global, parameters, findings);
-  advice.redundant_barriers = FinishRedundantBarriers(std::move(shares.barriers), global, findings);
+  advice.redundant_barriers =
+      FinishRedundantBarriers(std::move(shares.barriers), global, parameters, findings);
   FinishFrequency(std::move(shares.frequency), global, parameters, findings);
   // A run's transfers among all of its call path's (the predicted saving merges or overlaps
   // them at the shortest or longest).

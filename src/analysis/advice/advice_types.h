@@ -29,12 +29,26 @@ enum class AdvicePattern : uint8_t {
   kImbalancedBlock,    // global analyses
   kImbalancedCallpath,
   kRedundantBarrier,
-  kSmallTransfers,  // frequency analysis
+  kPossiblyRedundantBarrier,  // redundant as far as the trace shows, but it may order what the
+                              // trace cannot see (UnseenDependency): never removed
+  kSmallTransfers,            // frequency analysis
   kSerialisedTransfers,
   kHighFrequency,
 };
 inline constexpr int kAdvicePatternCount = static_cast<int>(AdvicePattern::kHighFrequency) + 1;
 std::string_view AdvicePatternName(AdvicePattern p);
+
+// What a barrier may order that a trace cannot show: a barrier between two synchronisations with
+// no transfer is only surely redundant when none of these can be there.
+enum UnseenDependency : uint8_t {
+  kUnseenSymmetricMemory = 1,  // OpenSHMEM: local stores into symmetric memory that others get
+                               // after it, shmem_ptr loads and stores, pSync arrays reused
+  kUnseenWindowMemory = 2,     // MPI windows: local stores into a window (or a shared-memory
+                               // window's loads and stores) that others access after it
+  kUnseenFileIo = 4,           // file I/O before it that others may read after it
+};
+// "symmetric_memory", "window_memory", "file_io": the names of the bits set in `unseen`.
+std::vector<std::string> UnseenDependencyNames(uint8_t unseen);
 
 // How bottleneck detection found a call path (PPW §5.2.2).
 enum class DetectionFilter : uint8_t {
@@ -101,7 +115,8 @@ struct AdviceFinding {
   std::vector<AdviceCause> causes;                             // most waiting first
   std::vector<RootCause> root_causes;  // wait patterns: the imbalances behind the causes
   uint64_t imbalanced_blocks = 0;      // imbalanced program blocks this synchronisation ends
-  uint64_t caused_wait = 0;            // transfer runs: ticks their targets waited for them
+  uint8_t unseen = 0;        // possibly redundant barriers: what the trace cannot rule out
+  uint64_t caused_wait = 0;  // transfer runs: ticks their targets waited for them
   std::vector<uint32_t> completed_by;  // transfer runs: call paths of the calls completing them
   std::vector<std::string> hints;
   std::optional<double> predicted_saving;  // ticks, from the what-if replay
@@ -154,6 +169,7 @@ struct RedundantBarrier {
   uint32_t callpath = trace::kNone;
   uint64_t instances = 0;  // all of them redundant
   uint64_t time = 0;       // ticks, over every member
+  uint8_t unseen = 0;      // UnseenDependency bits: set, it is only possibly redundant
 };
 
 struct Advice {

@@ -30,9 +30,28 @@ bool IsTransfer(EventKind k) {
   }
 }
 
-// One location's transfer times, and the (Enter, Leave) of its collective calls, in order.
+bool IsFileIo(EventKind k) {
+  return k == EventKind::kIoOperationBegin || k == EventKind::kIoOperationIssued ||
+         k == EventKind::kIoCreateHandle || k == EventKind::kIoDeleteFile;
+}
+
+// Regions that do file I/O: MPI-IO's calls and the regions the trace gives a file-I/O role.
+std::vector<bool> FileIoRegions(const trace::Definitions& defs) {
+  std::vector<bool> out(defs.regions.size(), false);
+  for (size_t r = 0; r < defs.regions.size(); ++r) {
+    const trace::Region& region = defs.regions[r];
+    out[r] = region.role == trace::RegionRole::kFileIo ||
+             region.role == trace::RegionRole::kFileIoMetadata ||
+             defs.RegionName(static_cast<uint32_t>(r)).rfind("MPI_File_", 0) == 0;
+  }
+  return out;
+}
+
+// One location's transfer and file I/O times, and the (Enter, Leave) of its collective calls,
+// in order.
 struct LocationActivity {
   std::vector<uint64_t> transfers;
+  std::vector<uint64_t> file_io;
   std::vector<std::pair<uint64_t, uint64_t>> syncs;
   uint64_t start = 0;  // the end of MPI_Init, else the first event
 };
@@ -44,6 +63,7 @@ std::vector<BarrierMember> ShareBarrierMembers(const GlobalInput& in) {
   const match::SyncGraph& g = *in.graph;
   const uint32_t n = trace.location_count();
   std::vector<LocationActivity> activity(n);
+  const std::vector<bool> file_io_regions = FileIoRegions(trace.defs);
   ParallelFor(n, in.threads, [&](size_t loc) {
     const trace::LocationEvents& ev = trace.location(static_cast<uint32_t>(loc));
     LocationActivity& a = activity[loc];
@@ -53,9 +73,14 @@ std::vector<BarrierMember> ShareBarrierMembers(const GlobalInput& in) {
     for (uint32_t i = 0; i < kinds.size(); ++i) {
       if (IsTransfer(kinds[i])) {
         a.transfers.push_back(ev.time(i));
-      } else if (kinds[i] == EventKind::kEnter && !init && ev.pair(i) != kNone) {
+      } else if (IsFileIo(kinds[i])) {
+        a.file_io.push_back(ev.time(i));
+      } else if (kinds[i] == EventKind::kEnter) {
         const uint32_t region = trace.CallpathRegion(ev.ref(i));
-        if (region < in.region_types.size() &&
+        if (region < file_io_regions.size() && file_io_regions[region]) {
+          a.file_io.push_back(ev.time(i));
+        }
+        if (!init && ev.pair(i) != kNone && region < in.region_types.size() &&
             in.region_types[region] == GenericType::kInitialization) {
           a.start = ev.time(ev.pair(i));
           init = true;
@@ -113,6 +138,8 @@ std::vector<BarrierMember> ShareBarrierMembers(const GlobalInput& in) {
         const uint64_t since = it == a.syncs.begin() ? a.start : std::prev(it)->second;
         auto t = std::upper_bound(a.transfers.begin(), a.transfers.end(), since);
         b.communicated = t != a.transfers.end() && *t < entered;
+        auto io = std::upper_bound(a.file_io.begin(), a.file_io.end(), since);
+        b.file_io = io != a.file_io.end() && *io < entered;
       }
       out.push_back(b);
     }
@@ -122,6 +149,7 @@ std::vector<BarrierMember> ShareBarrierMembers(const GlobalInput& in) {
 
 std::vector<RedundantBarrier> FinishRedundantBarriers(std::vector<BarrierMember> members,
                                                       const GlobalInput& in,
+                                                      const AdviceParameters& p,
                                                       std::vector<AdviceFinding>& findings) {
   const trace::Trace& trace = *in.trace;
   // Each instance's members together, in their order.
@@ -131,13 +159,21 @@ std::vector<RedundantBarrier> FinishRedundantBarriers(std::vector<BarrierMember>
   struct Tally {
     uint64_t instances = 0, redundant = 0, time = 0;
     std::vector<uint32_t> locations;
+    uint8_t unseen = 0;
   };
+  // Memory whose accesses the trace cannot show, anywhere in the program.
+  uint8_t program_unseen = 0;
+  if (trace::HasWindowOf(trace.defs, trace::Paradigm::kShmem)) {
+    program_unseen |= kUnseenSymmetricMemory;
+  }
+  if (trace::HasWindowOf(trace.defs, trace::Paradigm::kMpi)) program_unseen |= kUnseenWindowMemory;
   std::map<uint32_t, Tally> by_callpath;
   for (size_t i = 0; i < members.size();) {
     size_t end = i;
     while (end < members.size() && members[end].instance == members[i].instance) ++end;
     uint32_t callpath = kNone;
     bool redundant = true;
+    uint8_t unseen = program_unseen;
     uint64_t time = 0;
     std::vector<uint32_t> locations;
     for (size_t k = i; k < end; ++k) {
@@ -150,6 +186,7 @@ std::vector<RedundantBarrier> FinishRedundantBarriers(std::vector<BarrierMember>
       time += m.time;
       locations.push_back(m.location);
       if (m.communicated) redundant = false;
+      if (m.file_io) unseen |= kUnseenFileIo;
     }
     i = end;
     if (callpath == kNone) continue;
@@ -157,18 +194,24 @@ std::vector<RedundantBarrier> FinishRedundantBarriers(std::vector<BarrierMember>
     ++tally.instances;
     if (!redundant) continue;
     ++tally.redundant;
+    tally.unseen |= unseen;
     tally.time += time;
     for (uint32_t loc : locations) tally.locations.push_back(loc);
   }
   std::vector<RedundantBarrier> out;
   for (auto& [callpath, tally] : by_callpath) {
     if (tally.redundant == 0 || tally.redundant < tally.instances) continue;
-    out.push_back(RedundantBarrier{callpath, tally.instances, tally.time});
+    out.push_back(RedundantBarrier{callpath, tally.instances, tally.time, tally.unseen});
+    // Listed in redundant_barriers whatever their time; a finding above the hotspot share.
+    if (static_cast<double>(tally.time) <= p.hotspot_share * static_cast<double>(in.total_time))
+      continue;
     std::sort(tally.locations.begin(), tally.locations.end());
     tally.locations.erase(std::unique(tally.locations.begin(), tally.locations.end()),
                           tally.locations.end());
     AdviceFinding f;
-    f.pattern = AdvicePattern::kRedundantBarrier;
+    f.pattern = tally.unseen == 0 ? AdvicePattern::kRedundantBarrier
+                                  : AdvicePattern::kPossiblyRedundantBarrier;
+    f.unseen = tally.unseen;
     f.callpath = callpath;
     const uint32_t region = trace.CallpathRegion(callpath);
     f.type = region < in.region_types.size() ? in.region_types[region] : GenericType::kGroupSync;
@@ -177,16 +220,12 @@ std::vector<RedundantBarrier> FinishRedundantBarriers(std::vector<BarrierMember>
     f.time = f.bottleneck_time = tally.time;
     f.instances = f.bottleneck_instances = tally.instances;
     f.expected = 0;  // removed, it takes no time
-    f.pattern_counts[static_cast<size_t>(AdvicePattern::kRedundantBarrier)] = tally.instances;
-    f.hints = HintsFor(f.pattern, f.type);
+    f.pattern_counts[static_cast<size_t>(f.pattern)] = tally.instances;
+    f.hints =
+        tally.unseen == 0 ? HintsFor(f.pattern, f.type) : PossiblyRedundantHints(tally.unseen);
     findings.push_back(std::move(f));
   }
   return out;
-}
-
-std::vector<RedundantBarrier> FindRedundantBarriers(const GlobalInput& in,
-                                                    std::vector<AdviceFinding>& findings) {
-  return FinishRedundantBarriers(ShareBarrierMembers(in), in, findings);
 }
 
 }  // namespace cw::analysis

@@ -47,6 +47,30 @@ std::vector<std::string> NoRemoteCauseHints(GenericType type) {
 
 }  // namespace
 
+std::vector<std::string> PossiblyRedundantHints(uint8_t unseen) {
+  std::vector<std::string> hints = {
+      "possibly redundant: no process transfers anything since the previous synchronisation, "
+      "but the barrier may order what the trace cannot show; remove it only after checking "
+      "that"};
+  if ((unseen & kUnseenSymmetricMemory) != 0) {
+    hints.emplace_back(
+        "no PE stores into symmetric memory before it what another PE gets, reads through "
+        "shmem_ptr or waits for after it, and no pSync or pWrk array of a collective before "
+        "it is used again after it");
+  }
+  if ((unseen & kUnseenWindowMemory) != 0) {
+    hints.emplace_back(
+        "no process stores into an RMA window before it what another process accesses after "
+        "it (by MPI_Get, MPI_Put or, in a shared-memory window, by loads and stores)");
+  }
+  if ((unseen & kUnseenFileIo) != 0) {
+    hints.emplace_back(
+        "no process reads after it a file another process wrote before it (the barrier may "
+        "order the file's writes and reads)");
+  }
+  return hints;
+}
+
 std::vector<std::string> HintsFor(AdvicePattern pattern, GenericType type) {
   switch (pattern) {
     case AdvicePattern::kWaitOnGroup:
@@ -80,7 +104,12 @@ std::vector<std::string> HintsFor(AdvicePattern pattern, GenericType type) {
     case AdvicePattern::kImbalancedCallpath:
       return {"distribute the work of this part more evenly over the processes"};
     case AdvicePattern::kRedundantBarrier:
-      return {"remove the barrier: no process communicates since the previous synchronisation"};
+      return {
+          "remove the barrier: no process communicates since the previous synchronisation, "
+          "and the program has no shared, window or symmetric memory and no file I/O there "
+          "that it could be ordering"};
+    case AdvicePattern::kPossiblyRedundantBarrier:
+      return PossiblyRedundantHints(0);
     case AdvicePattern::kSmallTransfers:
       return {
           "combine the small transfers to one target into one bulk transfer (message "

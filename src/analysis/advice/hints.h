@@ -12,4 +12,8 @@ namespace cw::analysis {
 // What to try against a finding of `pattern` on a construct of generic type `type`.
 std::vector<std::string> HintsFor(AdvicePattern pattern, GenericType type);
 
+// A possibly redundant barrier's: what would have to be checked for each UnseenDependency bit
+// of `unseen` before removing it.
+std::vector<std::string> PossiblyRedundantHints(uint8_t unseen);
+
 }  // namespace cw::analysis

@@ -24,6 +24,8 @@ std::string_view AdvicePatternName(AdvicePattern p) {
       return "imbalanced_callpath";
     case AdvicePattern::kRedundantBarrier:
       return "redundant_barrier";
+    case AdvicePattern::kPossiblyRedundantBarrier:
+      return "possibly_redundant_barrier";
     case AdvicePattern::kSmallTransfers:
       return "small_transfers";
     case AdvicePattern::kSerialisedTransfers:
@@ -32,6 +34,14 @@ std::string_view AdvicePatternName(AdvicePattern p) {
       return "high_frequency";
   }
   return "";
+}
+
+std::vector<std::string> UnseenDependencyNames(uint8_t unseen) {
+  std::vector<std::string> names;
+  if ((unseen & kUnseenSymmetricMemory) != 0) names.emplace_back("symmetric_memory");
+  if ((unseen & kUnseenWindowMemory) != 0) names.emplace_back("window_memory");
+  if ((unseen & kUnseenFileIo) != 0) names.emplace_back("file_io");
+  return names;
 }
 
 std::string_view DetectionFilterName(DetectionFilter f) {
