@@ -131,6 +131,14 @@ std::string What(const AdviceFindingEntry& f) {
     default:
       break;
   }
+  if (f.filter == analysis::DetectionFilter::kWaiting) {
+    return FormatSeconds(f.excess) + " of waiting for other processes in " + n + " of " +
+           std::to_string(f.instances) + " calls (found by its wait states; " +
+           FormatSeconds(f.expected.value_or(0)) + " per call without them)" +
+           (f.imbalanced_blocks > 0 ? "; it ends " + std::to_string(f.imbalanced_blocks) +
+                                          " imbalanced program block(s)"
+                                    : "");
+  }
   return FormatSeconds(f.excess) + " beyond " +
          (f.expected ? "the baseline " + FormatSeconds(*f.expected) + " per call"
                      : "the mean " + FormatSeconds(f.mean) + " per call") +

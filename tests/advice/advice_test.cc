@@ -154,16 +154,29 @@ TEST(AdviceTest, TheHotspotFilterComesFirst) {
   EXPECT_EQ(a.result.advice->candidates, 1u);
   // b's imbalance (4 s over the mean) is not above 20 % of all time either.
   EXPECT_TRUE(a.result.advice->findings.empty()) << Describe(a);
-  // A stricter deviation bound (max/mean above 2.5) lets MPI_Recv pass at 1 % too, unless the
-  // low bound (min/mean = 1 / (11/3) = 0.27) catches it.
+  // A stricter deviation bound (max/mean above 2.5) lets MPI_Recv pass the deviation filter at
+  // 1 % too, unless the low bound (min/mean = 1 / (11/3) = 0.27) catches it. Its 8 s of Late
+  // Sender (1 s in the first receive, 0..2, for the send entered at 1; 7 s in the second) find
+  // it anyway, by its wait states (over 0.8 s, 1 % of all time): an instance takes (11 - 8) / 3
+  // = 1 s without them, the 2 s and 8 s ones are longer, 10 - 2 x 1 = 8 s beyond. Both waited:
+  // late_sender, with b (rank 0's imbalance) as its root cause.
   p.hotspot_share = 0.01;
   p.deviation_high = 2.5;
   p.deviation_low = 0.25;
-  EXPECT_EQ(Patterns(AdviseOn(LateSecondSend(), nullptr, p)),
-            std::vector<std::string>{"imbalanced_callpath at main/b on 0"});
+  Analysis waiting = AdviseOn(LateSecondSend(), nullptr, p);
+  EXPECT_EQ(Patterns(waiting), std::vector<std::string>{"late_sender at main/MPI_Recv on 1"})
+      << Describe(waiting);
+  const AdviceFinding& f = Finding(waiting, AdvicePattern::kLateSender, "main/MPI_Recv");
+  EXPECT_EQ(f.filter, DetectionFilter::kWaiting);
+  EXPECT_NEAR(*f.expected, 1, kEps);
+  EXPECT_EQ(f.bottleneck_instances, 2u);
+  EXPECT_NEAR(ExcessTime(f), 8, kEps);
+  ASSERT_EQ(f.root_causes.size(), 1u);
+  EXPECT_EQ(f.root_causes[0].callpath, waiting.Callpath("main/b"));
   p.deviation_low = 0.3;
-  EXPECT_EQ(Patterns(AdviseOn(LateSecondSend(), nullptr, p)),
-            std::vector<std::string>{"late_sender at main/MPI_Recv on 1"});
+  Analysis deviating = AdviseOn(LateSecondSend(), nullptr, p);
+  EXPECT_EQ(Patterns(deviating), std::vector<std::string>{"late_sender at main/MPI_Recv on 1"});
+  EXPECT_EQ(deviating.result.advice->findings[0].filter, DetectionFilter::kDeviation);
 }
 
 // Su 2010's barrier: 16 processes work 1 s and enter MPI_Barrier at 1, except process 8 (at
@@ -538,25 +551,24 @@ TEST(AdviceTest, LoadBalanceAtThreeLevels) {
   EXPECT_EQ(wait.root_causes[0].location, 0u);
   EXPECT_EQ(wait.root_causes[1].callpath, a.Callpath("main/work2"));
   EXPECT_EQ(wait.root_causes[1].location, 1u);
-  // Without the waits (deviation bounds no instance reaches, low 0.1 and high 5), the block and
-  // call-path imbalances are findings of their own: the blocks 2 x 1.5 = 3 s beyond the mean of
-  // 2.5 s per block, work and work2 1.5 s each.
+  // With deviation bounds no instance reaches (low 0.1, high 5), the barrier's 6 s of waiting
+  // (over 0.26 s) still find it, by its wait states: an instance takes (10 - 6) / 4 = 1 s without
+  // them, the two 4 s instances are longer, 8 - 2 x 1 = 6 s beyond. The same story: a wait on
+  // the group with the blocks and work and work2 folded in.
   AdviceParameters loose;
   loose.deviation_low = 0.1;
   loose.deviation_high = 5;
   Analysis b = AdviseOn(TwoImbalancedBlocks(), nullptr, loose);
   EXPECT_EQ(Patterns(b), (std::vector<std::string>{"redundant_barrier at main/MPI_Barrier on 0 1",
-                                                   "imbalanced_block at main/MPI_Barrier on 0 1",
-                                                   "imbalanced_callpath at main/work on 0",
-                                                   "imbalanced_callpath at main/work2 on 1"}))
+                                                   "wait_on_group at main/MPI_Barrier on 0 1"}))
       << Describe(b);
-  const AdviceFinding& block = Finding(b, AdvicePattern::kImbalancedBlock, "main/MPI_Barrier");
-  EXPECT_EQ(block.bottleneck_instances, 2u);
-  EXPECT_EQ(block.filter, DetectionFilter::kNone);
-  EXPECT_NEAR(*block.expected, 2.5, kEps);
-  EXPECT_NEAR(ExcessTime(block), 3, kEps);
-  const AdviceFinding& work = Finding(b, AdvicePattern::kImbalancedCallpath, "main/work");
-  EXPECT_NEAR(ExcessTime(work), 1.5, kEps);
+  const AdviceFinding& found = Finding(b, AdvicePattern::kWaitOnGroup, "main/MPI_Barrier");
+  EXPECT_EQ(found.filter, DetectionFilter::kWaiting);
+  EXPECT_EQ(found.bottleneck_instances, 2u);
+  EXPECT_NEAR(*found.expected, 1, kEps);
+  EXPECT_NEAR(ExcessTime(found), 6, kEps);
+  EXPECT_EQ(found.imbalanced_blocks, 2u);
+  EXPECT_EQ(found.root_causes.size(), 2u);
   ASSERT_EQ(a.result.advice->redundant_barriers.size(), 1u);
   EXPECT_EQ(a.result.advice->redundant_barriers[0].instances, 2u);
   EXPECT_EQ(a.result.advice->redundant_barriers[0].time, 10u);
@@ -576,7 +588,8 @@ TEST(AdviceTest, WaitsOnlyImbalancedBlocksExplainAreAnImbalancedBlock) {
   EXPECT_EQ(f.imbalanced_blocks, 2u);
   EXPECT_TRUE(f.root_causes.empty());
   EXPECT_EQ(f.pattern_counts[static_cast<size_t>(AdvicePattern::kWaitOnGroup)], 2u);
-  EXPECT_EQ(f.pattern_counts[static_cast<size_t>(AdvicePattern::kImbalancedBlock)], 2u);
+  // The counts are of its instances (both waited on the group); the blocks are counted apart.
+  EXPECT_EQ(f.pattern_counts[static_cast<size_t>(AdvicePattern::kImbalancedBlock)], 0u);
   ASSERT_EQ(f.causes.size(), 2u);
   EXPECT_EQ(f.causes[0].time, 3u);
   EXPECT_EQ(f.causes[1].time, 3u);

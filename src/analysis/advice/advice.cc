@@ -95,8 +95,9 @@ void FoldIntoTransferRuns(std::vector<AdviceFinding>& findings) {
 
 // One problem, one finding: a wait is what its causes' imbalance costs the others. An
 // imbalanced local call path whose slowest process caused a wait finding's instances becomes
-// that finding's root cause, and the imbalanced blocks a waited-at synchronisation ends are
-// counted in it; both leave the list. Waits take them in order of excess.
+// a root cause of every such finding (one computation can make processes wait at several
+// places), and the imbalanced blocks a waited-at synchronisation ends are counted in it; both
+// leave the list. Waits take them in order of excess.
 void FoldIntoWaits(std::vector<AdviceFinding>& findings) {
   std::vector<size_t> waits;
   for (size_t i = 0; i < findings.size(); ++i) {
@@ -110,7 +111,7 @@ void FoldIntoWaits(std::vector<AdviceFinding>& findings) {
     AdviceFinding& wait = findings[w];
     for (size_t i = 0; i < findings.size(); ++i) {
       AdviceFinding& f = findings[i];
-      if (folded[i] || f.locations.empty()) continue;
+      if (f.locations.empty()) continue;
       if (f.pattern == AdvicePattern::kImbalancedCallpath) {
         const uint32_t slowest = f.locations.front();
         const bool caused =
@@ -119,8 +120,8 @@ void FoldIntoWaits(std::vector<AdviceFinding>& findings) {
         if (!caused) continue;
         wait.root_causes.push_back(RootCause{f.callpath, slowest, f.max, f.mean});
         folded[i] = true;
-      } else if (f.pattern == AdvicePattern::kImbalancedBlock && f.callpath == wait.callpath &&
-                 wait.pattern == AdvicePattern::kWaitOnGroup) {
+      } else if (!folded[i] && f.pattern == AdvicePattern::kImbalancedBlock &&
+                 f.callpath == wait.callpath && wait.pattern == AdvicePattern::kWaitOnGroup) {
         wait.imbalanced_blocks += f.bottleneck_instances;
         folded[i] = true;
       }
@@ -134,9 +135,9 @@ void FoldIntoWaits(std::vector<AdviceFinding>& findings) {
         !wait.root_causes.empty()) {
       continue;
     }
+    // Its instances keep their pattern counts (they waited on the group); imbalanced_blocks
+    // counts the blocks.
     wait.pattern = AdvicePattern::kImbalancedBlock;
-    wait.pattern_counts[static_cast<size_t>(AdvicePattern::kImbalancedBlock)] =
-        wait.imbalanced_blocks;
     wait.hints = HintsFor(wait.pattern, wait.type);
   }
   EraseFolded(findings, folded);
@@ -264,6 +265,7 @@ std::optional<Advice> AnalyzeAdviceShared(const AdviceInput& in, const AdvicePar
   if (in.baselines != nullptr) advice.baselines = in.baselines_path;
   const trace::Trace& trace = *in.trace;
   std::vector<InstanceStats> stats = CollectInstanceStats(trace, in.region_types, in.threads);
+  AddWaiting(in.severities, stats);
   advice.total_time = TotalLocationTime(trace);
   if (comm != nullptr) MergeInstanceStats(*comm, stats, advice.total_time);
 

@@ -55,8 +55,10 @@ enum class DetectionFilter : uint8_t {
   kBaseline,   // its mean instance time exceeds the measured baseline by the baseline ratio
   kDeviation,  // its instances differ: max/mean or min/mean beyond the deviation bounds
   kNone,       // found by a global or frequency analysis
+  kWaiting,    // neither filter found it, but its wait states take a hotspot's share of the time
 };
-std::string_view DetectionFilterName(DetectionFilter f);  // "baseline", "deviation", ""
+// "baseline", "deviation", "", "waiting"
+std::string_view DetectionFilterName(DetectionFilter f);
 
 // Every threshold of the analysis, printed in the reports.
 struct AdviceParameters {

@@ -40,17 +40,27 @@ std::vector<DetectedBottleneck> DetectBottlenecks(const DetectionInput& in,
         out.push_back(
             DetectedBottleneck{c, DetectionFilter::kBaseline, expected,
                                std::max(p.baseline_ratio * expected, p.deviation_low * mean)});
+        continue;
       }
-      continue;
+    } else if (s.count >= 2) {
+      // A local operation deviates within a process; any other construct over all its
+      // instances (a barrier's waiting members against its last one).
+      const bool local = type == GenericType::kLocal;
+      const double high = local ? s.within_high : static_cast<double>(s.max) / mean;
+      const double low = local ? s.within_low : static_cast<double>(s.min) / mean;
+      if (high > p.deviation_high || low < p.deviation_low) {
+        out.push_back(DetectedBottleneck{c, DetectionFilter::kDeviation, std::nullopt, mean});
+        continue;
+      }
     }
-    if (s.count < 2) continue;
-    // A local operation deviates within a process; any other construct over all its instances
-    // (a barrier's waiting members against its last one).
-    const bool local = type == GenericType::kLocal;
-    const double high = local ? s.within_high : static_cast<double>(s.max) / mean;
-    const double low = local ? s.within_low : static_cast<double>(s.min) / mean;
-    if (high > p.deviation_high || low < p.deviation_low) {
-      out.push_back(DetectedBottleneck{c, DetectionFilter::kDeviation, std::nullopt, mean});
+    // Waiting that neither filter sees: every instance waits alike (a receive that always waits
+    // for the same late sender), or within the baseline ratio. Its wait states alone decide:
+    // expected is what an instance takes without them, and the instances longer than that are
+    // its bottleneck instances.
+    if (static_cast<double>(s.waiting) > p.hotspot_share * static_cast<double>(in.total_time)) {
+      const double expected = static_cast<double>(s.total - std::min(s.total, s.waiting)) /
+                              static_cast<double>(s.count);
+      out.push_back(DetectedBottleneck{c, DetectionFilter::kWaiting, expected, expected});
     }
   }
   if (candidates != nullptr) *candidates = hot;

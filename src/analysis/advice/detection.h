@@ -8,6 +8,11 @@
 //      threshold, can never fire); its bottleneck instances are those above the mean. A local
 //      operation (a user function) is compared within each process: across processes its
 //      instances differ by load imbalance, which the global analyses report.
+//   4. Waiting otherwise: the call path's wait states (InstanceStats::waiting) take more than
+//      `hotspot_share` of all time. Instances that all wait alike pass the deviation filter, and
+//      a wait within the baseline ratio the baseline filter: the wait-state analysis has found
+//      them anyway. Its bottleneck instances are those longer than an instance without its
+//      waiting (`expected`).
 // Set-up and tear-down (initialisation, termination) are never bottlenecks here: the global
 // analyses see their imbalance.
 #pragma once

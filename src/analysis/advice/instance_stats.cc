@@ -1,5 +1,7 @@
 #include "analysis/advice/instance_stats.h"
 
+#include "analysis/metrics/waiting_metrics.h"
+
 #include <algorithm>
 
 #include "analysis/advice/records.h"
@@ -17,6 +19,19 @@ void InstanceStats::Merge(const InstanceStats& o) {
   bytes += o.bytes;
   within_high = std::max(within_high, o.within_high);
   within_low = std::min(within_low, o.within_low);
+  waiting += o.waiting;
+}
+
+void AddWaiting(std::span<const LocationSeverities> severities, std::vector<InstanceStats>& stats) {
+  for (const LocationSeverities& location : severities) {
+    for (MetricId m : WaitingMetrics()) {
+      const std::vector<double>* values = location.Values(m);
+      if (values == nullptr) continue;
+      for (size_t c = 0; c < values->size() && c < stats.size(); ++c) {
+        if ((*values)[c] > 0) stats[c].waiting += static_cast<uint64_t>((*values)[c]);
+      }
+    }
+  }
 }
 
 namespace {

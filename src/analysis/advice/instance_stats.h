@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "analysis/generic/generic_types.h"
+#include "analysis/metrics/severity.h"
 #include "trace/trace.h"
 
 namespace cw::analysis {
@@ -25,6 +26,7 @@ struct InstanceStats {
   // (across processes its instances differ by load imbalance, which the global analyses see).
   double within_high = 0;
   double within_low = 1;
+  uint64_t waiting = 0;  // ticks of its wait states (WaitingMetrics), every location
 
   void Add(uint64_t duration) {
     ++count;
@@ -57,6 +59,10 @@ inline uint64_t OverheadOf(GenericType type, uint64_t inclusive, uint64_t nested
 std::vector<InstanceStats> CollectInstanceStats(const trace::Trace& trace,
                                                 std::span<const GenericType> region_types,
                                                 unsigned threads);
+
+// Adds the wait states of the locations `severities` holds (WaitingMetrics, by call path) to
+// `stats`' `waiting`.
+void AddWaiting(std::span<const LocationSeverities> severities, std::vector<InstanceStats>& stats);
 
 // Every location's span (first to last event), summed: the time hotspots are a share of.
 uint64_t TotalLocationTime(const trace::Trace& trace);

@@ -52,6 +52,8 @@ std::string_view DetectionFilterName(DetectionFilter f) {
       return "deviation";
     case DetectionFilter::kNone:
       return "";
+    case DetectionFilter::kWaiting:
+      return "waiting";
   }
   return "";
 }
