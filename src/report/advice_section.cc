@@ -37,6 +37,11 @@ AdviceReport SummarizeAdvice(const analysis::Advice& advice, const trace::Trace&
     for (int k = 0; k < analysis::kAdvicePatternCount; ++k) {
       const uint64_t n = f.pattern_counts[static_cast<size_t>(k)];
       if (n > 0) e.pattern_counts.emplace_back(static_cast<analysis::AdvicePattern>(k), n);
+      const uint64_t t = f.pattern_time[static_cast<size_t>(k)];
+      if (t > 0) {
+        e.pattern_time.emplace_back(static_cast<analysis::AdvicePattern>(k),
+                                    seconds(static_cast<double>(t)));
+      }
     }
     for (const analysis::AdviceCause& c : f.causes) {
       e.causes.push_back(AdviceCauseEntry{
@@ -212,6 +217,15 @@ void AdviceTextSection(const Report& r, std::string& out) {
     out += line + r.CallpathLabel(f.callpath) + " on " + Locations(r, f.locations) + "\n";
     out += "    what:  " + What(f) + "\n";
     out += "    why:   " + Why(r, f) + "\n";
+    // Its instances of more than one pattern: the split by time (the pattern holds the most).
+    if (f.pattern_time.size() > 1) {
+      std::string split;
+      for (const auto& [pattern, seconds] : f.pattern_time) {
+        split += (split.empty() ? "" : ", ") + std::string(analysis::AdvicePatternName(pattern)) +
+                 " " + FormatSeconds(seconds);
+      }
+      out += "    split: " + split + "\n";
+    }
     for (const RootCauseEntry& rc : f.root_causes) {
       out += "    root:  " + r.CallpathLabel(rc.callpath) + " on " + r.LocationLabel(rc.location) +
              " computes " + FormatSeconds(rc.time) + " against a mean of " +

@@ -44,6 +44,7 @@ struct AdviceFindingEntry {
   uint64_t instances = 0;
   uint64_t bottleneck_instances = 0;
   std::vector<std::pair<analysis::AdvicePattern, uint64_t>> pattern_counts;  // non-zero ones
+  std::vector<std::pair<analysis::AdvicePattern, double>> pattern_time;      // seconds, non-zero
   std::vector<AdviceCauseEntry> causes;
   std::vector<RootCauseEntry> root_causes;
   uint64_t imbalanced_blocks = 0;

@@ -107,6 +107,10 @@ json AdviceJson(const Report& report) {
     for (const auto& [pattern, n] : f.pattern_counts) {
       counts[std::string(analysis::AdvicePatternName(pattern))] = n;
     }
+    json times = json::object();
+    for (const auto& [pattern, seconds] : f.pattern_time) {
+      times[std::string(analysis::AdvicePatternName(pattern))] = seconds;
+    }
     json causes = json::array();
     for (const AdviceCauseEntry& c : f.causes) {
       causes.push_back({{"location", c.location},
@@ -139,6 +143,7 @@ json AdviceJson(const Report& report) {
          {"instances", f.instances},
          {"bottleneck_instances", f.bottleneck_instances},
          {"pattern_counts", counts},
+         {"pattern_time", times},
          {"causes", causes},
          {"root_causes", roots},
          {"imbalanced_blocks", f.imbalanced_blocks},

@@ -916,6 +916,41 @@ TEST(AdviceTest, FindingsAreTheSameOnAnyThreadCount) {
   }
 }
 
+// Rank 1's receives take 6, 4, 1, 1, 1 and 1 s (mean 14/6 = 2.33 s, max/mean 2.57 > 2: the
+// deviation filter). The 6 s one (0..6) had its send entered at 0: slow with no remote cause;
+// the 4 s one (7..11) waited 3 s for the send entered at 10: a Late Sender. By count a tie, by
+// time no_remote_cause (6 s against 4 s) is the finding's pattern, and the report shows the split.
+TEST(AdviceTest, AFindingsPatternHoldsMostOfItsTimeAndTheReportShowsTheSplit) {
+  Scenario s(2);
+  testing::RankScript& r0 = s.rank(0).Enter(0, "main").Send(0, 1, 1, 0, 8).Send(10, 11, 1, 0, 8);
+  testing::RankScript& r1 = s.rank(1).Enter(0, "main").Recv(0, 6, 0, 0, 8).Recv(7, 11, 0, 0, 8);
+  for (uint64_t k = 0; k < 4; ++k) {
+    r0.Send(12 + 2 * k, 13 + 2 * k, 1, 0, 8);
+    r1.Recv(12 + 2 * k, 13 + 2 * k, 0, 0, 8);
+  }
+  r0.Leave(30, "main");
+  r1.Leave(30, "main");
+  Analysis a = AdviseOn(s);
+  const AdviceFinding& f = Finding(a, AdvicePattern::kNoRemoteCause, "main/MPI_Recv");
+  EXPECT_EQ(f.filter, DetectionFilter::kDeviation);
+  EXPECT_EQ(f.pattern_counts[static_cast<size_t>(AdvicePattern::kLateSender)], 1u);
+  EXPECT_EQ(f.pattern_counts[static_cast<size_t>(AdvicePattern::kNoRemoteCause)], 1u);
+  EXPECT_EQ(f.pattern_time[static_cast<size_t>(AdvicePattern::kLateSender)], 4u);
+  EXPECT_EQ(f.pattern_time[static_cast<size_t>(AdvicePattern::kNoRemoteCause)], 6u);
+  const nlohmann::json j = nlohmann::json::parse(report::ToJson(a.report));
+  bool found = false;
+  for (const nlohmann::json& finding : j.at("advice").at("findings")) {
+    if (finding.at("pattern") != "no_remote_cause") continue;
+    found = true;
+    EXPECT_EQ(finding.at("pattern_time"),
+              nlohmann::json({{"late_sender", 4.0}, {"no_remote_cause", 6.0}}));
+  }
+  EXPECT_TRUE(found);
+  const std::string text = report::ToSummaryText(a.report);
+  EXPECT_NE(text.find("    split: late_sender 4.00 s, no_remote_cause 6.00 s\n"), std::string::npos)
+      << text;
+}
+
 TEST(AdviceTest, TheReportsCarryTheFindings) {
   Analysis a = AdviseOn(LateSecondSend());
   const nlohmann::json j = nlohmann::json::parse(report::ToJson(a.report));

@@ -4,16 +4,26 @@ namespace cw::analysis {
 namespace {
 
 constexpr MetricId kWaiting[] = {
-    MetricId::kMpiLateSender,          MetricId::kMpiLateReceiver,
-    MetricId::kMpiBarrierWait,         MetricId::kMpiWaitNxn,
-    MetricId::kMpiLateBroadcast,       MetricId::kMpiEarlyReduce,
-    MetricId::kMpiEarlyScan,           MetricId::kMpiRmaWaitAtFence,
-    MetricId::kMpiRmaWaitAtCreate,     MetricId::kMpiRmaWaitAtFree,
-    MetricId::kMpiRmaSyncLatePost,     MetricId::kMpiRmaCommLatePost,
-    MetricId::kMpiRmaEarlyWait,        MetricId::kMpiRmaSyncLockCompetition,
-    MetricId::kMpiRmaCommLockCompetition, MetricId::kShmemBarrierWait,
-    MetricId::kShmemLockContention,    MetricId::kShmemWaitOnValue,
-    MetricId::kShmemWaitForProgress,   MetricId::kShmemCollectiveWait,
+    MetricId::kMpiLateSender,
+    MetricId::kMpiLateReceiver,
+    MetricId::kMpiBarrierWait,
+    MetricId::kMpiWaitNxn,
+    MetricId::kMpiLateBroadcast,
+    MetricId::kMpiEarlyReduce,
+    MetricId::kMpiEarlyScan,
+    MetricId::kMpiRmaWaitAtFence,
+    MetricId::kMpiRmaWaitAtCreate,
+    MetricId::kMpiRmaWaitAtFree,
+    MetricId::kMpiRmaSyncLatePost,
+    MetricId::kMpiRmaCommLatePost,
+    MetricId::kMpiRmaEarlyWait,
+    MetricId::kMpiRmaSyncLockCompetition,
+    MetricId::kMpiRmaCommLockCompetition,
+    MetricId::kShmemBarrierWait,
+    MetricId::kShmemLockContention,
+    MetricId::kShmemWaitOnValue,
+    MetricId::kShmemWaitForProgress,
+    MetricId::kShmemCollectiveWait,
 };
 
 }  // namespace
