@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "base/utf8.h"
+#include "report/internal/breakdown_label.h"
 #include "report/internal/file_io_text.h"
 #include "report/output_file.h"
 #include "report/wait_patterns.h"
@@ -79,37 +80,11 @@ void TraceSection(const Report& r, std::string& out) {
   out += "\n";
 }
 
-// Labels that read well without the metric tree around them.
-const char* BreakdownLabel(MetricId metric) {
-  switch (metric) {
-    case MetricId::kMpiCollective:
-      return "Collective communication";
-    case MetricId::kMpiSyncCollective:
-      return "Barriers";
-    case MetricId::kMpiRmaSynchronization:
-      return "One-sided synchronization";
-    case MetricId::kMpiRmaCommunication:
-      return "One-sided transfers";
-    case MetricId::kMpiIo:
-      return "File I/O";
-    case MetricId::kOverhead:
-      return "Measurement overhead";
-    case MetricId::kShmemRma:
-      return "Transfers and atomics";
-    case MetricId::kShmemSync:
-      return "Synchronization";
-    case MetricId::kShmemCollective:
-      return "Collectives";
-    default:
-      return analysis::Metric(metric).display.data();
-  }
-}
-
 void BreakdownLine(const Report& r, MetricId metric, int depth, double total, std::string& out) {
   double value = r.Total(metric);
   if (value == 0 && depth > 0) return;
   std::string label(static_cast<size_t>(2 + 2 * depth), ' ');
-  label += BreakdownLabel(metric);
+  label += internal::BreakdownLabel(metric);
   out += Pad(label, 34) + PadLeft(FormatSeconds(value), 10) + "  " + Percent(value, total) + "\n";
 }
 
@@ -379,9 +354,20 @@ void CriticalPathSection(const Report& r, std::string& out) {
   out += "\n";
 }
 
+// Why the POP efficiencies are not computed for a trace with no computation.
+constexpr const char* kNoComputation =
+    "the trace records no computation (no time in the program's own code between its MPI or "
+    "OpenSHMEM calls: it was traced without a program region, or it only communicates), and "
+    "every efficiency is a share of the computation";
+
 void PopSection(const Report& r, std::string& out) {
   const PopSummary& p = r.pop;
   if (p.computation.empty() || p.runtime <= 0) return;
+  if (p.max_computation <= 0) {
+    // Every efficiency would be 0 %: a statement about the trace, not the program.
+    out += "Efficiency (POP model): not computed: " + std::string(kNoComputation) + "\n\n";
+    return;
+  }
   const bool one_per_process = p.computation.size() == r.trace.processes;
   out += "Efficiency (POP model, " + std::to_string(p.computation.size()) +
          (one_per_process ? " processes, " : " threads of execution, ") + FormatSeconds(p.runtime) +
@@ -410,6 +396,13 @@ void CommunicationSection(const Report& r, std::string& out) {
          FormatBytes(r.Total(MetricId::kBytesSent)) + " sent), " +
          std::to_string(m.collective_instances) + " collective operation" +
          (m.collective_instances == 1 ? "" : "s");
+  // One-sided transfers (MPI windows, OpenSHMEM puts and gets) have no message to match.
+  const double puts = r.Total(MetricId::kCommsRmaPuts), gets = r.Total(MetricId::kCommsRmaGets);
+  if (puts + gets > 0) {
+    out += ", " + Format("%.0f", puts + gets) + " one-sided transfers (" + Format("%.0f", puts) +
+           " puts of " + FormatBytes(r.Total(MetricId::kBytesPut)) + ", " + Format("%.0f", gets) +
+           " gets of " + FormatBytes(r.Total(MetricId::kBytesGet)) + ")";
+  }
   if (m.unmatched_sends + m.unmatched_receives + m.incomplete_collectives > 0) {
     out += "; not matched: " + std::to_string(m.unmatched_sends) + " sends, " +
            std::to_string(m.unmatched_receives) + " receives, " +

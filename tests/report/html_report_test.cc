@@ -59,6 +59,55 @@ TEST(HtmlReportTest, BottlenecksShowFindingsCausesAndLoadBalance) {
             std::string::npos);
 }
 
+TEST(HtmlReportTest, TheBreakdownNamesBarriersApartFromCollectives) {
+  // Two ranks: an MPI_Allreduce (0..2) and an MPI_Barrier (2..3). Scalasca's metric tree names
+  // both "Collective"; the breakdown says "Collective communication" and "Barriers", as
+  // summary.txt does.
+  testing::Scenario s(2);
+  for (int r = 0; r < 2; ++r) {
+    s.rank(r)
+        .Enter(0, "main")
+        .Collective(0, 2, "MPI_Allreduce", OTF2_COLLECTIVE_OP_ALLREDUCE, 8, 8)
+        .Collective(2, 3, "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, 0, 0)
+        .Leave(4, "main");
+  }
+  test::Analysis a = test::AnalyzeScenario(s);
+  const std::string page = testing::MakeTempDir("html-breakdown") + "/report.html";
+  ASSERT_TRUE(WriteHtmlReport(a.report, a.trace, a.graph, page));
+  const test::LoadedPage loaded = test::LoadInBrowser(page);
+  EXPECT_EQ(loaded.console, "");
+  const size_t table = loaded.dom.find("id=\"breakdown\"");
+  ASSERT_NE(table, std::string::npos);
+  const std::string breakdown =
+      loaded.dom.substr(table, loaded.dom.find("</table>", table) - table);
+  EXPECT_NE(breakdown.find(">Collective communication<"), std::string::npos) << breakdown;
+  EXPECT_NE(breakdown.find(">Barriers<"), std::string::npos) << breakdown;
+  EXPECT_EQ(breakdown.find(">Collective<"), std::string::npos) << breakdown;
+}
+
+TEST(HtmlReportTest, TheRunsFactsCountOneSidedTransfers) {
+  // report_test.cc's two puts of 8 bytes and a get of 16 bytes into rank 1's window.
+  testing::Scenario s(2);
+  const uint32_t win = s.AddWindow(0);
+  s.rank(0)
+      .Enter(0, "main")
+      .RmaTransfer(0, 1, "MPI_Put", win, 1, 8, 1)
+      .RmaTransfer(1, 2, "MPI_Put", win, 1, 8, 2)
+      .RmaTransfer(2, 3, "MPI_Get", win, 1, 16, 3)
+      .Leave(4, "main");
+  s.rank(1).Enter(0, "main").Leave(4, "main");
+  test::Analysis a = test::AnalyzeScenario(s);
+  const std::string page = testing::MakeTempDir("html-one-sided") + "/report.html";
+  ASSERT_TRUE(WriteHtmlReport(a.report, a.trace, a.graph, page));
+  const test::LoadedPage loaded = test::LoadInBrowser(page);
+  EXPECT_EQ(loaded.console, "");
+  EXPECT_NE(loaded.dom.find("<dt>Communication</dt><dd>0 messages matched (0 B sent), 0 "
+                            "collective operations, 3 one-sided transfers (2 puts of 16 B, 1 "
+                            "gets of 16 B)</dd>"),
+            std::string::npos)
+      << loaded.dom.substr(loaded.dom.find("id=\"facts\""), 1200);
+}
+
 TEST(HtmlReportTest, RealTracesDraw) {
   for (const char* name : {"2_jacobi_blame_cpu_015", "sst-macro-otf2_test_traces"}) {
     SCOPED_TRACE(name);

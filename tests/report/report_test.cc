@@ -92,6 +92,53 @@ TEST(ReportJsonTest, UntrustedRegionNamesAreEscaped) {
   EXPECT_EQ(j["callpaths"][0]["region"], "<script>alert(\"x\")</script>\\");
 }
 
+TEST(SummaryTest, ThePopModelSaysWhyItIsNotComputedWithoutComputation) {
+  // Two ranks that only communicate: main holds nothing but an MPI_Allreduce (0..2). Every POP
+  // efficiency is a share of the computation, 0 here: the summary says why instead of 0 %.
+  testing::Scenario s(2);
+  for (int r = 0; r < 2; ++r) {
+    s.rank(r)
+        .Enter(0, "main")
+        .Collective(0, 2, "MPI_Allreduce", OTF2_COLLECTIVE_OP_ALLREDUCE, 8, 8)
+        .Leave(2, "main");
+  }
+  const test::Analysis a = test::AnalyzeScenario(s);
+  const std::string text = ToSummaryText(a.report);
+  EXPECT_NE(text.find("Efficiency (POP model): not computed: the trace records no computation"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("Parallel efficiency"), std::string::npos) << text;
+  // With 1 s of computation before the allreduce on each rank, the model is there.
+  testing::Scenario computed(2);
+  for (int r = 0; r < 2; ++r) {
+    computed.rank(r)
+        .Enter(0, "main")
+        .Collective(1, 2, "MPI_Allreduce", OTF2_COLLECTIVE_OP_ALLREDUCE, 8, 8)
+        .Leave(2, "main");
+  }
+  const std::string with = ToSummaryText(test::AnalyzeScenario(computed).report);
+  EXPECT_NE(with.find("Parallel efficiency"), std::string::npos) << with;
+}
+
+TEST(SummaryTest, TheCommunicationLineCountsOneSidedTransfers) {
+  // Rank 0 puts 8 bytes into rank 1's window twice (0..1, 1..2) and gets 16 bytes once (2..3):
+  // no message to match, but communication all the same.
+  testing::Scenario s(2);
+  const uint32_t win = s.AddWindow(0);
+  s.rank(0)
+      .Enter(0, "main")
+      .RmaTransfer(0, 1, "MPI_Put", win, 1, 8, 1)
+      .RmaTransfer(1, 2, "MPI_Put", win, 1, 8, 2)
+      .RmaTransfer(2, 3, "MPI_Get", win, 1, 16, 3)
+      .Leave(4, "main");
+  s.rank(1).Enter(0, "main").Leave(4, "main");
+  const std::string text = ToSummaryText(test::AnalyzeScenario(s).report);
+  EXPECT_NE(text.find("Communication: 0 messages matched (0 B sent), 0 collective operations, 3 "
+                      "one-sided transfers (2 puts of 16 B, 1 gets of 16 B)"),
+            std::string::npos)
+      << text;
+}
+
 TEST(SummaryTest, NamesTheWaitStateWhereAndWho) {
   test::Analysis a = LateSenderRun();
   std::string text = ToSummaryText(a.report);

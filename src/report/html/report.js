@@ -47,13 +47,25 @@
   const heat = d3.scale.linear().domain([0, 0.5, 1]).range(['#ffffff', '#f4a261', '#9d0208']);
 
   // ---- Overview ------------------------------------------------------------------------------
+  // Messages and collectives, and the one-sided transfers where there were any.
+  function communicationText(c) {
+    let text = c.messages + ' messages matched (' + bytes(c.bytes_sent) + ' sent), ' +
+      c.collectives + ' collective operations';
+    if (c.puts + c.gets > 0) {
+      text += ', ' + (c.puts + c.gets) + ' one-sided transfers (' + c.puts + ' puts of ' +
+        bytes(c.bytes_put) + ', ' + c.gets + ' gets of ' + bytes(c.bytes_got) + ')';
+    }
+    return text;
+  }
+
   function renderOverview() {
     const o = D.overview;
     document.getElementById('trace-path').textContent = o.path;
     const facts = document.getElementById('facts');
     [['Runtime', seconds(o.pop ? o.pop.runtime : o.duration)],
      ['Processes', String(o.processes)], ['Locations', String(o.locations)],
-     ['Events', String(o.events)], ['Written by', o.creator || 'unknown']].concat(o.file_io ?
+     ['Events', String(o.events)], ['Written by', o.creator || 'unknown'],
+     ['Communication', communicationText(o.communication)]].concat(o.file_io ?
        [['File I/O', o.file_io.reads + ' reads, ' + o.file_io.writes + ' writes on ' +
          o.file_io.files + (o.file_io.files === 1 ? ' file: ' : ' files: ') +
          bytes(o.file_io.bytes_read) + ' read, ' + bytes(o.file_io.bytes_written) +
@@ -66,7 +78,7 @@
 
     const pop = document.getElementById('pop');
     const p = o.pop;
-    const rows = p ? [
+    const rows = p && !p.unavailable ? [
       ['Parallel efficiency', p.parallel_efficiency, 0],
       ['Load balance', p.load_balance, 1],
       ['Communication efficiency', p.communication_efficiency, 1],
@@ -84,6 +96,7 @@
       pop.appendChild(tr);
     });
     if (!p) pop.appendChild(element('tr', 'not available for this trace'));
+    if (p && p.unavailable) pop.appendChild(element('tr', p.unavailable));
 
     const breakdown = document.getElementById('breakdown');
     o.breakdown.forEach(function (b) {

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/metrics/metric_catalog.h"
+#include "report/internal/breakdown_label.h"
 #include "report/text_summary.h"
 #include "report/wait_patterns.h"
 
@@ -49,7 +50,7 @@ json Overview(const Report& r) {
   auto line = [&](MetricId m, int depth) {
     double v = r.Total(m);
     if (v == 0 && depth > 0) return;
-    breakdown.push_back({{"label", analysis::Metric(m).display},
+    breakdown.push_back({{"label", BreakdownLabel(m)},
                          {"seconds", Round(v)},
                          {"share", total > 0 ? Round(v / total) : 0.0},
                          {"depth", depth}});
@@ -74,7 +75,12 @@ json Overview(const Report& r) {
   }
   const PopSummary& p = r.pop;
   json pop = nullptr;
-  if (!p.computation.empty() && p.runtime > 0) {
+  if (!p.computation.empty() && p.runtime > 0 && p.max_computation <= 0) {
+    pop = {{"runtime", Round(p.runtime)},
+           {"unavailable",
+            "not computed: the trace records no computation (no time in the program's own code "
+            "between its MPI or OpenSHMEM calls), and every efficiency is a share of it"}};
+  } else if (!p.computation.empty() && p.runtime > 0) {
     pop = {{"runtime", Round(p.runtime)},
            {"parallel_efficiency", Round(p.parallel_efficiency)},
            {"load_balance", Round(p.load_balance)},
@@ -93,11 +99,19 @@ json Overview(const Report& r) {
                {"bytes_written", all.bytes_written},
                {"files", r.file_totals.size()}};
   }
+  // Messages matched, collectives, and one-sided transfers, which have no message to match.
+  json communication = {{"messages", r.matching.messages},
+                        {"bytes_sent", r.Total(MetricId::kBytesSent)},
+                        {"collectives", r.matching.collective_instances},
+                        {"puts", r.Total(MetricId::kCommsRmaPuts)},
+                        {"bytes_put", r.Total(MetricId::kBytesPut)},
+                        {"gets", r.Total(MetricId::kCommsRmaGets)},
+                        {"bytes_got", r.Total(MetricId::kBytesGet)}};
   return {{"path", t.path},           {"duration", Round(t.duration)},
           {"processes", t.processes}, {"locations", t.locations},
           {"events", t.events},       {"creator", t.creator},
           {"breakdown", breakdown},   {"pop", pop},
-          {"file_io", file_io}};
+          {"file_io", file_io},       {"communication", communication}};
 }
 
 // The three findings worth reading first, in words.
@@ -124,9 +138,9 @@ json Findings(const Report& r) {
   } else {
     findings.push_back(std::string("No wait states were found."));
   }
-  // 2. What limits parallel efficiency.
+  // 2. What limits parallel efficiency (not computed without computation).
   const PopSummary& p = r.pop;
-  if (!p.computation.empty() && p.runtime > 0) {
+  if (!p.computation.empty() && p.runtime > 0 && p.max_computation > 0) {
     bool balance = p.load_balance <= p.communication_efficiency;
     std::string text =
         "Parallel efficiency is " + Percent(p.parallel_efficiency) + ", limited most by " +
