@@ -1,7 +1,9 @@
 // `causeway info TRACE`: what is in a trace, before any analysis.
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -41,6 +43,37 @@ size_t CountDefined(const auto& table) {
   return n;
 }
 
+// Every region with visits: its visits and exclusive time over every location and call path,
+// most time first (ties by name).
+json RegionsJson(const trace::Trace& t) {
+  const trace::Definitions& d = t.defs;
+  std::vector<uint64_t> visits(d.regions.size(), 0), exclusive(d.regions.size(), 0);
+  for (uint32_t l = 0; l < t.location_count(); ++l) {
+    for (const trace::LocationEvents::CallpathTime& c : t.location(l).profile()) {
+      const uint32_t region = t.CallpathRegion(c.callpath);
+      if (region >= d.regions.size()) continue;
+      visits[region] += c.visits;
+      exclusive[region] += c.exclusive;
+    }
+  }
+  std::vector<uint32_t> order;
+  for (uint32_t r = 0; r < d.regions.size(); ++r) {
+    if (visits[r] > 0) order.push_back(r);
+  }
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    return std::make_tuple(exclusive[b], d.RegionName(a)) <
+           std::make_tuple(exclusive[a], d.RegionName(b));
+  });
+  json regions = json::array();
+  for (uint32_t r : order) {
+    regions.push_back({{"name", std::string(d.RegionName(r))},
+                       {"paradigm", trace::ParadigmName(d.regions[r].paradigm)},
+                       {"visits", visits[r]},
+                       {"exclusive", t.Seconds(exclusive[r])}});
+  }
+  return regions;
+}
+
 json InfoJson(const trace::Trace& t, const Diagnostics& problems) {
   const trace::Definitions& d = t.defs;
   json j;
@@ -73,6 +106,7 @@ json InfoJson(const trace::Trace& t, const Diagnostics& problems) {
                       {"communicators", CountDefined(d.comms)},
                       {"rma_windows", CountDefined(d.windows)},
                       {"metrics", CountDefined(d.metrics)}};
+  j["regions"] = RegionsJson(t);
   json& locations = j["locations"] = json::array();
   for (uint32_t i = 0; i < t.location_count(); ++i) {
     const trace::Location& loc = d.locations[i];
@@ -133,6 +167,19 @@ void PrintText(const json& j) {
                 static_cast<unsigned long long>(loc["events"].get<uint64_t>()),
                 loc["first"].get<double>(), loc["last"].get<double>());
   }
+  const json& regions = j["regions"];
+  constexpr size_t kShown = 25;
+  std::printf("Regions      %zu visited, by exclusive time (all locations)\n", regions.size());
+  std::printf("  %-40s %-12s %12s %14s\n", "name", "paradigm", "visits", "exclusive (s)");
+  for (size_t i = 0; i < regions.size() && i < kShown; ++i) {
+    const json& r = regions[i];
+    std::printf("  %-40s %-12s %12llu %14.6f\n", text(r["name"]).c_str(),
+                r["paradigm"].get<std::string>().c_str(),
+                static_cast<unsigned long long>(r["visits"].get<uint64_t>()),
+                r["exclusive"].get<double>());
+  }
+  if (regions.size() > kShown)
+    std::printf("  ... and %zu more (--json)\n", regions.size() - kShown);
   if (j["diagnostics"].empty()) {
     std::printf("Trace problems: none\n");
   } else {

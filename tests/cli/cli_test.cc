@@ -217,6 +217,21 @@ TEST(CliTest, InfoDescribesTheTrace) {
   ASSERT_EQ(Causeway("info " + anchor, &out), 0) << out;
   EXPECT_NE(out.find("MPI_SEND"), std::string::npos) << out;
   EXPECT_NE(out.find("Locations    2"), std::string::npos) << out;
+  EXPECT_NE(out.find("Regions      3 visited"), std::string::npos) << out;
+  // Its regions with their visits and exclusive time, most first: main 19 s on rank 0 (0..20
+  // less the 1 s send) and 12 s on rank 1 (less the 8 s receive), MPI_Recv 8 s, MPI_Send 1 s.
+  ASSERT_EQ(Causeway("info --json " + anchor, &out), 0) << out;
+  const nlohmann::json regions = nlohmann::json::parse(out)["regions"];
+  ASSERT_EQ(regions.size(), 3u) << regions;
+  const char* names[] = {"main", "MPI_Recv", "MPI_Send"};
+  const double seconds[] = {31, 8, 1};
+  const uint64_t visits[] = {2, 1, 1};
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(regions[i]["name"], names[i]);
+    EXPECT_EQ(regions[i]["visits"], visits[i]);
+    EXPECT_DOUBLE_EQ(regions[i]["exclusive"].get<double>(), seconds[i]);
+  }
+  EXPECT_EQ(regions[1]["paradigm"], "MPI");
 }
 
 TEST(CliTest, WhatIfRejectsNonsenseWithTheReason) {
