@@ -88,7 +88,9 @@ Result<trace::Trace> ReadOwnedLocations(const std::string& path, const otf2::Rea
                          " ranks, the job has " + std::to_string(comm.size()));
   }
   const std::vector<uint32_t>& owned = partition.owned[comm.rank()];
-  Result<otf2::LocationReads> reads = otf2::ReadLocations(path, options, &owned);
+  otf2::ReadOptions own = options;
+  own.definition_diagnostics = comm.rank() == 0;  // the job counts them once
+  Result<otf2::LocationReads> reads = otf2::ReadLocations(path, own, &owned);
   CW_RETURN_IF_ERROR(
       AgreeOnStatus(reads ? OkStatus() : Status(tl::unexpected(reads.error())), comm));
   if (reads->trace.defs.locations.size() != partition.owner.size()) {

@@ -21,6 +21,7 @@
 #include "otf2/internal/reader_support.h"
 #include "otf2/library_errors.h"
 #include "otf2/reader_regions.h"
+#include "trace/scheduling.h"
 
 namespace cw::otf2 {
 namespace {
@@ -57,6 +58,26 @@ void ReadRankEndings(const AnchorHeader& header, trace::Definitions& defs,
       if (how != "finalized") {
         diagnostics.Report(kRankEndedEarly, "rank " + std::to_string(rank) + ": " + how);
       }
+    }
+  }
+}
+
+// causeway's tracer notes where each rank ran (otf2_writer's kRankSchedulingProperty: a line
+// "RANK HOST CPUS_ALLOWED CPUS_ONLINE RAN_NS WAITED_NS" per rank). Lines that do not parse are
+// left out.
+void ReadRankSchedules(const AnchorHeader& header, trace::Definitions& defs) {
+  for (const auto& [name, value] : header.properties) {
+    if (name != "CAUSEWAY::RANK_SCHEDULING") continue;
+    std::istringstream lines(value);
+    std::string line;
+    while (std::getline(lines, line)) {
+      std::istringstream words(line);
+      trace::Definitions::RankSchedule r;
+      if (!(words >> r.rank >> r.host >> r.cpus_allowed >> r.cpus_online >> r.ran_ns >>
+            r.waited_ns)) {
+        continue;
+      }
+      defs.rank_schedules.push_back(std::move(r));
     }
   }
 }
@@ -115,7 +136,11 @@ Result<trace::Definitions> ReadDefinitionsFromAnchor(const std::string& anchor,
     }
   }
   ReadRankEndings(header, defs, diagnostics);
+  ReadRankSchedules(header, defs);
   defs.IndexLocations();
+  if (trace::Oversubscribed(defs)) {
+    diagnostics.Report(kOversubscribed, trace::OversubscriptionText(defs));
+  }
   ClassifyRegions(defs);
   size_t unresolved = defs.ResolveComms();
   if (unresolved > 0) diagnostics.Report(kUnresolvedCommunicator, {}, unresolved);
@@ -155,7 +180,10 @@ Result<LocationReads> ReadLocations(const std::string& path, const ReadOptions& 
   LocationReads reads;
   trace::Trace& trace = reads.trace;
   trace.path = anchor;
-  CW_ASSIGN_OR_RETURN(trace.defs, ReadDefinitionsFromAnchor(anchor, trace.diagnostics));
+  Diagnostics left_out;
+  CW_ASSIGN_OR_RETURN(trace.defs,
+                      ReadDefinitionsFromAnchor(
+                          anchor, options.definition_diagnostics ? trace.diagnostics : left_out));
   const ReaderRegions regions = AddReaderRegions(trace.defs);
   reads.program_region = regions.program;
 

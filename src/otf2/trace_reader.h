@@ -28,6 +28,10 @@ struct ReadOptions {
   // diagnostics) instead of failing.
   bool allow_partial = false;
   std::atomic<uint64_t>* progress = nullptr;  // incremented with the events read, if set
+  // Report what the definitions hold (a rank that ended early, an oversubscribed run, ...). An
+  // analysis job's ranks other than the first leave them out: each reads the same definitions,
+  // and the job counts them once, as one process does.
+  bool definition_diagnostics = true;
 };
 
 inline constexpr DiagnosticKind kUndefinedLocationGroup{
@@ -41,6 +45,12 @@ inline constexpr DiagnosticKind kRankEndedEarly{
     "causeway trace --max-size, or nothing noted; "
     "its events up to then are in the trace, and what its partners waited for afterwards is "
     "unmatched"};
+inline constexpr DiagnosticKind kOversubscribed{
+    "run.oversubscribed", Severity::kWarning,
+    "the run had more processes and threads on a node than it has CPUs: ranks waited for the "
+    "scheduler, which shows as wait states, slow operations and a low transfer efficiency that "
+    "neither the program nor the network causes; measure on enough CPUs (or pin one process or "
+    "thread per CPU) before acting on them"};
 inline constexpr DiagnosticKind kUnresolvedCommunicator{
     "otf2.unresolved_communicator", Severity::kError,
     "a communicator's group could not be mapped to locations; its messages cannot be matched"};

@@ -32,6 +32,24 @@ json RankEndingsJson(const TraceSummary& t) {
   return endings;
 }
 
+// null where the trace does not say (other writers' traces).
+json SchedulingJson(const TraceSummary& t) {
+  if (t.rank_schedules.empty()) return nullptr;
+  auto seconds = [](int64_t ns) {
+    return ns < 0 ? json(nullptr) : json(1e-9 * static_cast<double>(ns));
+  };
+  json ranks = json::array();
+  for (const trace::Definitions::RankSchedule& s : t.rank_schedules) {
+    ranks.push_back({{"rank", s.rank},
+                     {"host", s.host},
+                     {"cpus_allowed", s.cpus_allowed},
+                     {"cpus_online", s.cpus_online},
+                     {"ran", seconds(s.ran_ns)},
+                     {"waited_for_cpu", seconds(s.waited_ns)}});
+  }
+  return {{"oversubscribed", t.oversubscribed}, {"ranks", ranks}};
+}
+
 json TraceJson(const TraceSummary& t) {
   return json{{"path", t.path},
               {"locations", t.locations},
@@ -46,7 +64,8 @@ json TraceJson(const TraceSummary& t) {
               {"time_corrected", t.time_corrected},
               {"creator", t.creator},
               {"otf2_version", t.otf2_version},
-              {"rank_endings", RankEndingsJson(t)}};
+              {"rank_endings", RankEndingsJson(t)},
+              {"scheduling", SchedulingJson(t)}};
 }
 
 json MetricsJson() {

@@ -4,6 +4,8 @@
 #include <map>
 #include <tuple>
 
+#include "trace/scheduling.h"
+
 namespace cw::report {
 
 using analysis::MetricId;
@@ -115,6 +117,9 @@ TraceSummary Summarize(const trace::Trace& trace, const TraceFacts& facts,
   s.creator = trace.defs.creator;
   s.otf2_version = trace.defs.otf2_version;
   s.rank_endings = trace.defs.rank_endings;
+  s.rank_schedules = trace.defs.rank_schedules;
+  s.oversubscribed = trace::Oversubscribed(trace.defs);
+  s.oversubscription = trace::OversubscriptionText(trace.defs);
   return s;
 }
 

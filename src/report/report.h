@@ -44,6 +44,11 @@ struct TraceSummary {
   // How each rank's recording ended, by world rank, where the tracer noted it ("finalized",
   // "abort", "signal 11", "fatal error handler MPI_ERR_RANK: invalid rank", ...).
   std::vector<std::pair<uint32_t, std::string>> rank_endings;
+  // Where each rank ran, where the tracer noted it (trace/scheduling.h), and whether a node had
+  // more threads than CPUs.
+  std::vector<trace::Definitions::RankSchedule> rank_schedules;
+  bool oversubscribed = false;
+  std::string oversubscription;  // which hosts, in words
 };
 
 // What one location read and wrote in one file (trace/file_io.h), with the file's name ("" when

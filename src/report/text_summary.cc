@@ -64,6 +64,30 @@ void RankEndingsLine(const TraceSummary& t, std::string& out) {
          " ranks finished normally" + others + "\n";
 }
 
+// Where the ranks ran, where the tracer noted it: an oversubscribed node and how long the ranks'
+// main threads waited for a CPU, the most on one rank.
+void SchedulingLine(const TraceSummary& t, std::string& out) {
+  int64_t waited = 0, most = -1;
+  uint32_t most_rank = 0;
+  for (const trace::Definitions::RankSchedule& s : t.rank_schedules) {
+    if (s.waited_ns < 0) continue;
+    waited += s.waited_ns;
+    if (s.waited_ns > most) {
+      most = s.waited_ns;
+      most_rank = s.rank;
+    }
+  }
+  if (t.rank_schedules.empty()) return;
+  std::string line = t.oversubscribed ? "oversubscribed (" + t.oversubscription + ")"
+                                      : "no node had more threads than CPUs";
+  if (most >= 0) {
+    line += "; the ranks' main threads waited " +
+            FormatSeconds(1e-9 * static_cast<double>(waited)) + " for a CPU (rank " +
+            std::to_string(most_rank) + " " + FormatSeconds(1e-9 * static_cast<double>(most)) + ")";
+  }
+  out += "Run:     " + line + "\n";
+}
+
 void TraceSection(const Report& r, std::string& out) {
   const TraceSummary& t = r.trace;
   out += "causeway analysis\n\n";
@@ -74,6 +98,7 @@ void TraceSection(const Report& r, std::string& out) {
          " locations, " + std::to_string(t.events) + " events, " + FormatSeconds(t.duration) +
          " from first to last event\n";
   RankEndingsLine(t, out);
+  SchedulingLine(t, out);
   if (r.semantics == "scalasca") {
     out += "Metrics: Scalasca 2.6's definitions where causeway's differ (--semantics scalasca)\n";
   }

@@ -244,6 +244,16 @@ class Definitions {
   // CAUSEWAY::RANK_ENDINGS): "finalized", "abort", "signal N", "exit without MPI_Finalize",
   // "fatal error handler TEXT", ... by world rank. Empty for other writers' traces.
   std::vector<std::pair<uint32_t, std::string>> rank_endings;
+  // Where each rank ran, where the tracer noted it (CAUSEWAY::RANK_SCHEDULING; trace/scheduling.h).
+  struct RankSchedule {
+    uint32_t rank = 0;
+    std::string host;
+    int cpus_allowed = 0;    // the CPUs it may run on
+    int cpus_online = 0;     // its node's
+    int64_t ran_ns = -1;     // its main thread on a CPU while recording (-1: unknown)
+    int64_t waited_ns = -1;  // runnable, waiting for a CPU (-1: unknown)
+  };
+  std::vector<RankSchedule> rank_schedules;
 
   // The string for `ref`, or "" for kNone and undefined ids.
   std::string_view str(uint32_t ref) const {

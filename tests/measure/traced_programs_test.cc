@@ -1,6 +1,8 @@
 // Real MPI programs (tests/programs) run under `causeway trace` with mpirun, read back and
 // analysed: the tracer's records must reproduce the calls the programs made and the waits they
 // were written to produce, and nothing may be lost on a flush, a crash or an abort.
+#include <unistd.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -708,6 +710,42 @@ TEST(TracedProgramsTest, ReportsSayEveryRankFinished) {
   ASSERT_EQ(endings.size(), 2u);
   for (const json& e : endings) EXPECT_EQ(e["ending"], "finalized");
   for (const json& d : report["diagnostics"]) EXPECT_NE(d["name"], "trace.rank_ended_early");
+}
+
+// More ranks than the node's CPUs: the trace notes where each rank ran, the reports warn
+// (run.oversubscribed) and give each rank's time waiting for a CPU. As many ranks as CPUs (here
+// 2, the test machine has at least 2) is no oversubscription: no warning. The ring passes a
+// token round all ranks; every rank is busy on the wall clock, so oversubscribed ranks wait for
+// a CPU.
+TEST(TracedProgramsTest, AnOversubscribedRunIsToldFromTheProgram) {
+  const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  ASSERT_GE(cpus, 2);
+  auto oversubscribed = [](const json& report) {
+    for (const json& d : report["diagnostics"]) {
+      if (d["name"] == "run.oversubscribed") return true;
+    }
+    return false;
+  };
+  // cpus + 1 ranks (at most 5: the machine has few cores, and the test must stay small).
+  const int ranks = static_cast<int>(std::min(cpus + 1, 5L));
+  if (ranks > cpus) {
+    const json report = Analyze(TraceProgram("ring", ranks));
+    EXPECT_TRUE(oversubscribed(report)) << report["diagnostics"].dump(1);
+    const json& scheduling = report["trace"]["scheduling"];
+    EXPECT_TRUE(scheduling["oversubscribed"].get<bool>());
+    ASSERT_EQ(scheduling["ranks"].size(), static_cast<size_t>(ranks));
+    for (const json& r : scheduling["ranks"]) {
+      EXPECT_EQ(r["cpus_online"], cpus);
+      // The kernel's account where it keeps one (schedstat): non-negative times.
+      if (!r["waited_for_cpu"].is_null()) {
+        EXPECT_GE(r["waited_for_cpu"].get<double>(), 0.0);
+        EXPECT_GT(r["ran"].get<double>(), 0.0);
+      }
+    }
+  }
+  const json fits = Analyze(TraceProgram("ring", 2));
+  EXPECT_FALSE(oversubscribed(fits)) << fits["diagnostics"].dump(1);
+  EXPECT_FALSE(fits["trace"]["scheduling"]["oversubscribed"].get<bool>());
 }
 
 TEST(TracedProgramsTest, ACommandWithoutMpiIsAnError) {

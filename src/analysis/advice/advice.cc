@@ -13,6 +13,7 @@
 #include "analysis/advice/rank_shares.h"
 #include "analysis/advice/records.h"
 #include "comm/wire.h"
+#include "trace/scheduling.h"
 
 namespace cw::analysis {
 namespace {
@@ -141,6 +142,22 @@ void FoldIntoWaits(std::vector<AdviceFinding>& findings) {
     wait.hints = HintsFor(wait.pattern, wait.type);
   }
   EraseFolded(findings, folded);
+}
+
+// On a node with more threads than CPUs, an operation slow with no process to blame most likely
+// waited for the scheduler: that comes first, before the network or the algorithm.
+void HintAtTheScheduler(const trace::Definitions& defs, std::vector<AdviceFinding>& findings) {
+  if (!trace::Oversubscribed(defs)) return;
+  const std::string hint = "the run was oversubscribed (" + trace::OversubscriptionText(defs) +
+                           "): the operation most likely waited for a CPU; measure again with at "
+                           "most one process or thread per CPU (and pinned) before changing the "
+                           "program";
+  for (AdviceFinding& f : findings) {
+    if (f.pattern == AdvicePattern::kNoRemoteCause ||
+        f.pattern == AdvicePattern::kCompetingTransfer) {
+      f.hints.insert(f.hints.begin(), hint);
+    }
+  }
 }
 
 }  // namespace
@@ -321,6 +338,7 @@ std::optional<Advice> AnalyzeAdviceShared(const AdviceInput& in, const AdvicePar
   }
   FoldIntoTransferRuns(findings);
   FoldIntoWaits(findings);
+  HintAtTheScheduler(trace.defs, findings);
   RankFindings(std::move(findings), parameters, advice);
   return advice;
 }

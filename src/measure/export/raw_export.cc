@@ -475,6 +475,20 @@ void ExportRank(int r, const ExportInputs& in, otf2_writer::ArchiveWriter& archi
   }
 }
 
+// Where each rank ran, as the archive property CAUSEWAY::RANK_SCHEDULING holds it (ranks that
+// did not record it are left out).
+std::string RankScheduling(const std::vector<RankDefs>& defs) {
+  std::string lines;
+  for (size_t r = 0; r < defs.size(); ++r) {
+    const RankDefs& d = defs[r];
+    if (!d.present || d.cpus_online <= 0) continue;
+    lines += std::to_string(r) + " " + d.host + " " + std::to_string(d.cpus_allowed) + " " +
+             std::to_string(d.cpus_online) + " " + std::to_string(d.ran_ns) + " " +
+             std::to_string(d.waited_ns) + "\n";
+  }
+  return lines;
+}
+
 // How each rank ended, as the archive property CAUSEWAY::RANK_ENDINGS holds it; a rank stopped at
 // the size limit is told when, in seconds from the trace's start (`min_time`), as every report
 // counts time.
@@ -541,6 +555,10 @@ Result<ExportSummary> ExportRawTrace(const std::string& dir) {
   }
   CW_RETURN_IF_ERROR(archive->SetProperty(otf2_writer::kRankEndingsProperty,
                                           RankEndings(defs, clocks, min_time, summary)));
+  // (An empty property value would remove it: OTF2 refuses that for a property never set.)
+  if (const std::string scheduling = RankScheduling(defs); !scheduling.empty()) {
+    CW_RETURN_IF_ERROR(archive->SetProperty(otf2_writer::kRankSchedulingProperty, scheduling));
+  }
   CW_RETURN_IF_ERROR(archive->Close(1'000'000'000, min_time));
   return summary;
 }

@@ -482,6 +482,7 @@ void Started(uint32_t init, uint64_t enter) {
   char host[256] = "localhost";
   gethostname(host, sizeof host - 1);
   s.log.Define("rank " + std::to_string(s.rank) + " " + std::to_string(s.size) + " " + host);
+  s.schedule_at_start = ReadThreadSchedule();
   DefineComm(MPI_COMM_WORLD, 0);
   SyncClocks("init");
   s.thread_logs[0] = &s.log;
@@ -536,6 +537,7 @@ void Finalizing(uint32_t region) {
   CountWalks(*t_state);
   SaveMemoryMap(s.dir, s.rank);  // with the libraries loaded since the start
   if (const std::string samples = SamplesLine(); !samples.empty()) s.log.Define(samples);
+  s.log.Define(SchedulingLine(s.schedule_at_start));
   if (s.unbalanced_regions > 0)
     s.log.Define("unbalanced_regions " + std::to_string(s.unbalanced_regions));
   if (s.reused_thread_slots > 0)

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "measure/core/request_queues.h"
+#include "measure/core/scheduling.h"
 #include "measure/raw/raw_format.h"
 #include "measure/runtime/calling_contexts.h"
 #include "measure/runtime/event_log.h"
@@ -112,6 +113,7 @@ struct ThreadState {
 struct State {
   // Read by every thread that calls MPI (Recording()), written by the main thread.
   std::atomic<bool> started{false};
+  ThreadSchedule schedule_at_start;  // the main thread's, when recording began
   std::atomic<bool> finished{false};
   int rank = 0;
   int size = 1;

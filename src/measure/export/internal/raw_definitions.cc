@@ -149,6 +149,10 @@ bool ParseSamples(Words& words, RankDefs& d) {
   return true;
 }
 
+bool ParseScheduling(Words& words, RankDefs& d) {
+  return static_cast<bool>(words >> d.cpus_allowed >> d.cpus_online >> d.ran_ns >> d.waited_ns);
+}
+
 bool ParseThread(Words& words, RankDefs& d) {
   int index = 0;
   if (!(words >> index) || index <= 0 || index >= kMaxThreads) return false;
@@ -217,6 +221,7 @@ bool ParseLine(const std::string& key, const std::string& line, Words& words, Ra
                                                          {"frame", ParseFrame},
                                                          {"walks", ParseWalks},
                                                          {"samples", ParseSamples},
+                                                         {"sched", ParseScheduling},
                                                          {"thread_end", ParseThreadEnd}};
   auto parser = kParsers.find(key);
   if (parser != kParsers.end()) return parser->second(words, d);
