@@ -289,8 +289,10 @@ class LocationDelay {
       explained.Send(r.id, split.explanation);
       return;
     }
-    // Nothing on this location explains the wait: the clock must be off. Keep the costs (they
-    // sum to the waiting time) on the call that made the waiter wait; Scalasca drops them.
+    // Nothing on this location explains the wait: its time was outside every region, the clock
+    // is off, or (Scalasca's semantics) it waited in collectives, whose waiting explains no
+    // other wait there. Keep the costs (they sum to the waiting time) on the call that made the
+    // waiter wait; Scalasca drops them.
     ++result.unexplained_waits;
     result.unexplained_ticks += static_cast<double>(r.wait);
     result.diagnostics.Report(

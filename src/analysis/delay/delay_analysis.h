@@ -56,9 +56,11 @@ DelayResult AnalyzeDelay(const trace::Trace& trace, const SyncPoints& sync,
 inline constexpr DiagnosticKind kUnexplainedWait{
     "delay.unexplained_wait", Severity::kWarning,
     "wait state whose delayer spent no more time in any call path than the waiter since their "
-    "previous synchronisation (a clock-condition violation, or time outside every region): "
-    "charged to the delayer's synchronising call (with --semantics scalasca: dropped, as Scalasca "
-    "drops it)"};
+    "previous synchronisation: the delayer's time was outside every region, or the clock "
+    "condition is violated, or (with --semantics scalasca) the delayer spent the interval "
+    "waiting in collective operations, whose waiting Scalasca's semantics do not let explain "
+    "another wait; charged to the delayer's synchronising call (with --semantics scalasca: "
+    "dropped, as Scalasca drops it)"};
 inline constexpr DiagnosticKind kBrokenSynchronisation{
     "replay.contradictory_synchronisation", Severity::kError,
     "synchronisations that depend on each other in a cycle (the trace contradicts itself): one "
