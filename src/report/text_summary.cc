@@ -548,6 +548,8 @@ Report ForDisplay(const Report& raw) {
   r.trace.creator = DisplayText(r.trace.creator);
   r.trace.otf2_version = DisplayText(r.trace.otf2_version);
   for (auto& ending : r.trace.rank_endings) ending.second = DisplayText(ending.second);
+  r.trace.oversubscription = DisplayText(r.trace.oversubscription);  // host names
+  for (auto& schedule : r.trace.rank_schedules) schedule.host = DisplayText(schedule.host);
   for (Location& l : r.locations) {
     l.name = DisplayText(l.name);
     l.group = DisplayText(l.group);
