@@ -168,7 +168,9 @@ Status Predict(const trace::Trace& trace, const Replay& replay, analysis::Advice
                         PredictedRuntime(replay, *fix, locations));
     ++predicted;
     if (!fixed) {
-      f.no_prediction = "the replay of the change left a collective without some of its members";
+      f.no_prediction =
+          "the replay of the change had to give up a wait (a collective left without some of "
+          "its members, or synchronisations that wait for each other)";
       continue;
     }
     // A fix the replay predicts to gain nothing (its time was hidden by waiting elsewhere)
