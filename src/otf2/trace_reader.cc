@@ -9,7 +9,9 @@
 #include <numeric>
 #include <optional>
 #include <sstream>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include <otf2/otf2.h>
 
@@ -40,24 +42,31 @@ void ClassifyRegions(trace::Definitions& defs) {
   }
 }
 
+// The lines of the archive property `property` (causeway's tracer writes a line per rank).
+std::vector<std::string> PropertyLines(const AnchorHeader& header, const std::string& property) {
+  std::vector<std::string> out;
+  for (const auto& [name, value] : header.properties) {
+    if (name != property) continue;
+    std::istringstream lines(value);
+    std::string line;
+    while (std::getline(lines, line)) out.push_back(line);
+  }
+  return out;
+}
+
 // causeway's tracer notes how each rank's recording ended (otf2_writer's kRankEndingsProperty:
 // a line "RANK HOW" per rank); a rank that did not finish normally is a warning every report
 // shows.
 void ReadRankEndings(const AnchorHeader& header, trace::Definitions& defs,
                      Diagnostics& diagnostics) {
-  for (const auto& [name, value] : header.properties) {
-    if (name != "CAUSEWAY::RANK_ENDINGS") continue;
-    std::istringstream lines(value);
-    std::string line;
-    while (std::getline(lines, line)) {
-      std::istringstream words(line);
-      uint32_t rank = 0;
-      std::string how;
-      if (!(words >> rank) || !std::getline(words >> std::ws, how) || how.empty()) continue;
-      defs.rank_endings.emplace_back(rank, how);
-      if (how != "finalized") {
-        diagnostics.Report(kRankEndedEarly, "rank " + std::to_string(rank) + ": " + how);
-      }
+  for (const std::string& line : PropertyLines(header, "CAUSEWAY::RANK_ENDINGS")) {
+    std::istringstream words(line);
+    uint32_t rank = 0;
+    std::string how;
+    if (!(words >> rank) || !std::getline(words >> std::ws, how) || how.empty()) continue;
+    defs.rank_endings.emplace_back(rank, how);
+    if (how != "finalized") {
+      diagnostics.Report(kRankEndedEarly, "rank " + std::to_string(rank) + ": " + how);
     }
   }
 }
@@ -66,17 +75,10 @@ void ReadRankEndings(const AnchorHeader& header, trace::Definitions& defs,
 // "RANK HOST CPUS_ALLOWED CPUS_ONLINE RAN_NS WAITED_NS" per rank). Lines that do not parse are
 // left out.
 void ReadRankSchedules(const AnchorHeader& header, trace::Definitions& defs) {
-  for (const auto& [name, value] : header.properties) {
-    if (name != "CAUSEWAY::RANK_SCHEDULING") continue;
-    std::istringstream lines(value);
-    std::string line;
-    while (std::getline(lines, line)) {
-      std::istringstream words(line);
-      trace::Definitions::RankSchedule r;
-      if (!(words >> r.rank >> r.host >> r.cpus_allowed >> r.cpus_online >> r.ran_ns >>
-            r.waited_ns)) {
-        continue;
-      }
+  for (const std::string& line : PropertyLines(header, "CAUSEWAY::RANK_SCHEDULING")) {
+    std::istringstream words(line);
+    trace::Definitions::RankSchedule r;
+    if (words >> r.rank >> r.host >> r.cpus_allowed >> r.cpus_online >> r.ran_ns >> r.waited_ns) {
       defs.rank_schedules.push_back(std::move(r));
     }
   }

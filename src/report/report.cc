@@ -120,6 +120,15 @@ TraceSummary Summarize(const trace::Trace& trace, const TraceFacts& facts,
   s.rank_schedules = trace.defs.rank_schedules;
   s.oversubscribed = trace::Oversubscribed(trace.defs);
   s.oversubscription = trace::OversubscriptionText(trace.defs);
+  for (const trace::Definitions::RankSchedule& r : trace.defs.rank_schedules) {
+    if (r.waited_ns < 0) continue;
+    const double waited = 1e-9 * static_cast<double>(r.waited_ns);
+    if (!s.waited_for_cpu || waited > s.waited_most) {
+      s.waited_most = waited;
+      s.waited_most_rank = r.rank;
+    }
+    s.waited_for_cpu = s.waited_for_cpu.value_or(0) + waited;
+  }
   return s;
 }
 

@@ -49,6 +49,11 @@ struct TraceSummary {
   std::vector<trace::Definitions::RankSchedule> rank_schedules;
   bool oversubscribed = false;
   std::string oversubscription;  // which hosts, in words
+  // Seconds the ranks' main threads waited for a CPU (those the kernel accounted for), and the
+  // rank that waited most; nullopt if none was accounted for.
+  std::optional<double> waited_for_cpu;
+  uint32_t waited_most_rank = 0;
+  double waited_most = 0;
 };
 
 // What one location read and wrote in one file (trace/file_io.h), with the file's name ("" when

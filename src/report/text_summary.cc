@@ -67,23 +67,13 @@ void RankEndingsLine(const TraceSummary& t, std::string& out) {
 // Where the ranks ran, where the tracer noted it: an oversubscribed node and how long the ranks'
 // main threads waited for a CPU, the most on one rank.
 void SchedulingLine(const TraceSummary& t, std::string& out) {
-  int64_t waited = 0, most = -1;
-  uint32_t most_rank = 0;
-  for (const trace::Definitions::RankSchedule& s : t.rank_schedules) {
-    if (s.waited_ns < 0) continue;
-    waited += s.waited_ns;
-    if (s.waited_ns > most) {
-      most = s.waited_ns;
-      most_rank = s.rank;
-    }
-  }
   if (t.rank_schedules.empty()) return;
   std::string line = t.oversubscribed ? "oversubscribed (" + t.oversubscription + ")"
                                       : "no node had more threads than CPUs";
-  if (most >= 0) {
-    line += "; the ranks' main threads waited " +
-            FormatSeconds(1e-9 * static_cast<double>(waited)) + " for a CPU (rank " +
-            std::to_string(most_rank) + " " + FormatSeconds(1e-9 * static_cast<double>(most)) + ")";
+  if (t.waited_for_cpu) {
+    line += "; the ranks' main threads waited " + FormatSeconds(*t.waited_for_cpu) +
+            " for a CPU (rank " + std::to_string(t.waited_most_rank) + " " +
+            FormatSeconds(t.waited_most) + ")";
   }
   out += "Run:     " + line + "\n";
 }

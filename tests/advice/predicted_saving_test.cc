@@ -43,16 +43,13 @@ double SavingOf(const test::Analysis& a, AdvicePattern pattern, const std::strin
   return -1;
 }
 
-TEST(PredictedSavingTest, ARedundantBarrierIsRemoved) {
-  // rank 0: a 0..4, MPI_Barrier 4..5, b 5..6, main ends at 6
-  // rank 1: c 0..1, MPI_Barrier 1..5, d 5..9, main ends at 9
-  // Nobody communicates: the barrier is redundant. Without it rank 0 runs a, b (0..5) and rank
-  // 1 c, d (0..5): the run takes 5 s instead of 9, a saving of 4. Rank 1 waits in the barrier
-  // for rank 0, whose a and b are imbalanced (4 and 1 s against means of 2 and 0.5): the wait's
-  // root causes. Balancing them, rank 0 enters the barrier at 2, both leave at 3 (its 1 s after
-  // the last arrival) and rank 1's d ends at 7: 2 s saved; balancing d (mean 2) on rank 1 the
-  // same.
+// ARedundantBarrierIsRemoved's trace (derivations there), with an MPI window defined if
+// `window`:
+//   rank 0: a 0..4, MPI_Barrier 4..5, b 5..6, main ends at 6
+//   rank 1: c 0..1, MPI_Barrier 1..5, d 5..9, main ends at 9
+testing::Scenario BarrierBetweenImbalancedPhases(bool window = false) {
   testing::Scenario s(2);
+  if (window) s.AddWindow(0);
   s.rank(0)
       .Enter(0, "main")
       .Call(0, 4, "a")
@@ -65,6 +62,19 @@ TEST(PredictedSavingTest, ARedundantBarrierIsRemoved) {
       .Collective(1, 5, "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, 0, 0)
       .Call(5, 9, "d")
       .Leave(9, "main");
+  return s;
+}
+
+TEST(PredictedSavingTest, ARedundantBarrierIsRemoved) {
+  // rank 0: a 0..4, MPI_Barrier 4..5, b 5..6, main ends at 6
+  // rank 1: c 0..1, MPI_Barrier 1..5, d 5..9, main ends at 9
+  // Nobody communicates: the barrier is redundant. Without it rank 0 runs a, b (0..5) and rank
+  // 1 c, d (0..5): the run takes 5 s instead of 9, a saving of 4. Rank 1 waits in the barrier
+  // for rank 0, whose a and b are imbalanced (4 and 1 s against means of 2 and 0.5): the wait's
+  // root causes. Balancing them, rank 0 enters the barrier at 2, both leave at 3 (its 1 s after
+  // the last arrival) and rank 1's d ends at 7: 2 s saved; balancing d (mean 2) on rank 1 the
+  // same.
+  const testing::Scenario s = BarrierBetweenImbalancedPhases();
   AnalysisOptions options;
   options.advice = true;
   test::Analysis a = test::AnalyzeScenarioWith(s, options);
@@ -88,20 +98,7 @@ TEST(PredictedSavingTest, APossiblyRedundantBarrierIsNotRemoved) {
   // ARedundantBarrierIsRemoved's trace, with an MPI window defined: a local store into it before
   // the barrier, read by the other rank after it, would be invisible. The barrier stays in every
   // replay, and its finding says why it has no prediction.
-  testing::Scenario s(2);
-  s.AddWindow(0);
-  s.rank(0)
-      .Enter(0, "main")
-      .Call(0, 4, "a")
-      .Collective(4, 5, "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, 0, 0)
-      .Call(5, 6, "b")
-      .Leave(6, "main");
-  s.rank(1)
-      .Enter(0, "main")
-      .Call(0, 1, "c")
-      .Collective(1, 5, "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, 0, 0)
-      .Call(5, 9, "d")
-      .Leave(9, "main");
+  const testing::Scenario s = BarrierBetweenImbalancedPhases(/*window=*/true);
   AnalysisOptions options;
   options.advice = true;
   test::Analysis a = test::AnalyzeScenarioWith(s, options);
@@ -123,19 +120,7 @@ TEST(PredictedSavingTest, APossiblyRedundantBarrierIsNotRemoved) {
 TEST(PredictedSavingTest, AFindingWithoutPredictionSaysWhy) {
   // The same trace with one prediction: the first finding the replay can model (the barrier)
   // gets it; the others say they were beyond it. With none asked for, every finding says so.
-  testing::Scenario s(2);
-  s.rank(0)
-      .Enter(0, "main")
-      .Call(0, 4, "a")
-      .Collective(4, 5, "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, 0, 0)
-      .Call(5, 6, "b")
-      .Leave(6, "main");
-  s.rank(1)
-      .Enter(0, "main")
-      .Call(0, 1, "c")
-      .Collective(1, 5, "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, 0, 0)
-      .Call(5, 9, "d")
-      .Leave(9, "main");
+  const testing::Scenario s = BarrierBetweenImbalancedPhases();
   AnalysisOptions options;
   options.advice = true;
   test::Analysis one = test::AnalyzeScenarioWith(s, options);

@@ -105,6 +105,19 @@ testing::Scenario HostileNamesLateSender() {
   return s;
 }
 
+testing::Scenario TwoPutsAndAGet() {
+  testing::Scenario s(2);
+  const uint32_t win = s.AddWindow(0);
+  s.rank(0)
+      .Enter(0, "main")
+      .RmaTransfer(0, 1, "MPI_Put", win, 1, 8, 1)
+      .RmaTransfer(1, 2, "MPI_Put", win, 1, 8, 2)
+      .RmaTransfer(2, 3, "MPI_Get", win, 1, 16, 3)
+      .Leave(4, "main");
+  s.rank(1).Enter(0, "main").Leave(4, "main");
+  return s;
+}
+
 testing::Scenario LateSecondSend() {
   testing::Scenario s(2);
   s.rank(0)

@@ -55,6 +55,9 @@ testing::Scenario HostileNamesLateSender();
 // 0 runs a (0..1), sends, b (2..10), sends, c (11..12), sends; rank 1 receives in 0..2, 3..11
 // and 12..13, so its second receive waits 7 s for the send after b. main ends at 40 on both.
 testing::Scenario LateSecondSend();
+// One-sided transfers only: rank 0 puts 8 bytes into rank 1's window twice (0..1, 1..2) and gets
+// 16 bytes once (2..3); main ends at 4 on both.
+testing::Scenario TwoPutsAndAGet();
 
 // Reads `anchor` and analyses it with `options` (no ideal-network replay: the report has no POP
 // serialisation or transfer efficiency).

@@ -86,17 +86,8 @@ TEST(HtmlReportTest, TheBreakdownNamesBarriersApartFromCollectives) {
 }
 
 TEST(HtmlReportTest, TheRunsFactsCountOneSidedTransfers) {
-  // report_test.cc's two puts of 8 bytes and a get of 16 bytes into rank 1's window.
-  testing::Scenario s(2);
-  const uint32_t win = s.AddWindow(0);
-  s.rank(0)
-      .Enter(0, "main")
-      .RmaTransfer(0, 1, "MPI_Put", win, 1, 8, 1)
-      .RmaTransfer(1, 2, "MPI_Put", win, 1, 8, 2)
-      .RmaTransfer(2, 3, "MPI_Get", win, 1, 16, 3)
-      .Leave(4, "main");
-  s.rank(1).Enter(0, "main").Leave(4, "main");
-  test::Analysis a = test::AnalyzeScenario(s);
+  // Two puts of 8 bytes and a get of 16 bytes into rank 1's window.
+  test::Analysis a = test::AnalyzeScenario(test::TwoPutsAndAGet());
   const std::string page = testing::MakeTempDir("html-one-sided") + "/report.html";
   ASSERT_TRUE(WriteHtmlReport(a.report, a.trace, a.graph, page));
   const test::LoadedPage loaded = test::LoadInBrowser(page);

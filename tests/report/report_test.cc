@@ -123,16 +123,7 @@ TEST(SummaryTest, ThePopModelSaysWhyItIsNotComputedWithoutComputation) {
 TEST(SummaryTest, TheCommunicationLineCountsOneSidedTransfers) {
   // Rank 0 puts 8 bytes into rank 1's window twice (0..1, 1..2) and gets 16 bytes once (2..3):
   // no message to match, but communication all the same.
-  testing::Scenario s(2);
-  const uint32_t win = s.AddWindow(0);
-  s.rank(0)
-      .Enter(0, "main")
-      .RmaTransfer(0, 1, "MPI_Put", win, 1, 8, 1)
-      .RmaTransfer(1, 2, "MPI_Put", win, 1, 8, 2)
-      .RmaTransfer(2, 3, "MPI_Get", win, 1, 16, 3)
-      .Leave(4, "main");
-  s.rank(1).Enter(0, "main").Leave(4, "main");
-  const std::string text = ToSummaryText(test::AnalyzeScenario(s).report);
+  const std::string text = ToSummaryText(test::AnalyzeScenario(test::TwoPutsAndAGet()).report);
   EXPECT_NE(text.find("Communication: 0 messages matched (0 B sent), 0 collective operations, 3 "
                       "one-sided transfers (2 puts of 16 B, 1 gets of 16 B)"),
             std::string::npos)

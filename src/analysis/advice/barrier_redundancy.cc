@@ -35,14 +35,18 @@ bool IsFileIo(EventKind k) {
          k == EventKind::kIoCreateHandle || k == EventKind::kIoDeleteFile;
 }
 
-// Regions that do file I/O: MPI-IO's calls and the regions the trace gives a file-I/O role.
+// Regions that do file I/O: MPI-IO's calls (the reader's classification of MPI regions: file
+// management, individual and collective reads and writes) and the regions the trace gives a
+// file-I/O role.
 std::vector<bool> FileIoRegions(const trace::Definitions& defs) {
   std::vector<bool> out(defs.regions.size(), false);
   for (size_t r = 0; r < defs.regions.size(); ++r) {
     const trace::Region& region = defs.regions[r];
+    const trace::MpiCategory mpi = region.mpi.category;
     out[r] = region.role == trace::RegionRole::kFileIo ||
              region.role == trace::RegionRole::kFileIoMetadata ||
-             defs.RegionName(static_cast<uint32_t>(r)).rfind("MPI_File_", 0) == 0;
+             mpi == trace::MpiCategory::kFileMgmt || mpi == trace::MpiCategory::kIoIndividual ||
+             mpi == trace::MpiCategory::kIoCollective;
   }
   return out;
 }
