@@ -26,7 +26,11 @@ function(cw_cc_test)
   endif()
   # Empty property values would shift the key/value pairs, so only set ones are passed.
   set(properties LABELS "${ARG_LABELS}" TIMEOUT 300)
-  if(CW_SANITIZE)
+  if(CW_SANITIZE AND "mpi" IN_LIST ARG_LABELS)
+    # The programs, mpirun and its daemons are not instrumented: the commands the test runs get
+    # the sanitizer's runtime preloaded (tests/common/paths.h, RunCommand).
+    list(APPEND properties ENVIRONMENT "CW_SANITIZER_RUNTIME=${CW_ASAN_RUNTIME}")
+  elseif(CW_SANITIZE)
     list(APPEND properties ENVIRONMENT
          "LSAN_OPTIONS=suppressions=${PROJECT_SOURCE_DIR}/tests/lsan.supp:print_suppressions=0")
   endif()

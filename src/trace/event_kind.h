@@ -77,9 +77,8 @@ enum class EventKind : uint8_t {
   kOmpTaskCreate,
   kOmpTaskSwitch,
   kOmpTaskComplete,
-  // Sampling and I/O.
-  kCallingContextEnter,
-  kCallingContextLeave,
+  // Sampling and I/O. (Calling-context Enter and Leave records become Enters and Leaves of
+  // their frames when read: otf2/internal/calling_context_frames.h.)
   kCallingContextSample,
   kIoCreateHandle,
   kIoDestroyHandle,

@@ -62,37 +62,30 @@ bool LocationBuilder::CloseDownTo(uint64_t time, uint32_t region) {
 }
 
 void LocationBuilder::LeaveFrame(uint64_t time, uint32_t region) {
-  time = Clamp(time);
-  if (!stack_.empty() && stack_.back().region == region) {
-    PopFrame(time, /*synthetic=*/false);
-    return;
-  }
-  size_t depth = stack_.size();
-  while (depth > 0 && stack_[depth - 1].region != region) --depth;
-  if (depth == 0) return;
-  diagnostics_.Report(kMisnestedLeave, "event " + std::to_string(recorded_));
-  while (stack_.size() > depth) PopFrame(time, /*synthetic=*/true);
-  PopFrame(time, /*synthetic=*/false);
+  CloseInnermost(Clamp(time), region, recorded_);
 }
 
 void LocationBuilder::LeaveRepairing(uint64_t time, uint32_t region) {
   ++recorded_;
   time = Clamp(time);
+  if (CloseInnermost(time, region, recorded_ - 1)) return;
+  // Keep the record: pair it with a synthetic zero-length Enter so that nesting stays intact.
+  diagnostics_.Report(kUnmatchedLeave, "event " + std::to_string(recorded_ - 1));
+  PushFrame(time, region, /*synthetic=*/true);
+  PopFrame(time, /*synthetic=*/false);
+}
+
+bool LocationBuilder::CloseInnermost(uint64_t time, uint32_t region, uint64_t event) {
   size_t depth = stack_.size();
   while (depth > 0 && stack_[depth - 1].region != region) --depth;
-  if (depth == 0) {
-    // Keep the record: pair it with a synthetic zero-length Enter so that nesting stays intact.
-    diagnostics_.Report(kUnmatchedLeave, "event " + std::to_string(recorded_ - 1));
-    PushFrame(time, region, /*synthetic=*/true);
-    PopFrame(time, /*synthetic=*/false);
-    return;
-  }
-  diagnostics_.Report(kMisnestedLeave, "event " + std::to_string(recorded_ - 1));
+  if (depth == 0) return false;
+  if (depth < stack_.size()) diagnostics_.Report(kMisnestedLeave, "event " + std::to_string(event));
   while (stack_.size() > depth) {
     if (stack_.back().region == gap_region_) measurement_off_ = false;
     PopFrame(time, /*synthetic=*/true);
   }
   PopFrame(time, /*synthetic=*/false);
+  return true;
 }
 
 void LocationBuilder::MeasurementOnOff(uint64_t time, bool on) {

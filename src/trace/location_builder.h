@@ -182,6 +182,9 @@ class LocationBuilder {
   void GrowColumns();
   void CommitColumns();
   void LeaveRepairing(uint64_t time, uint32_t region);
+  // Closes the innermost open frame of `region` with a Leave at `time` and, as repairs reported
+  // against record `event`, the frames opened inside it; false if no frame of `region` is open.
+  bool CloseInnermost(uint64_t time, uint32_t region, uint64_t event);
   // The 32-bit form of a request id of the event about to be appended (index `event`).
   uint32_t StoreRequest(uint32_t event, uint64_t request);
   // Loops enter the same few children over and over; a direct-mapped cache avoids the hash map.

@@ -95,8 +95,7 @@ struct ProgramPayload {
 //   ProgramEnd: a = exit status (two's complement)
 //   ParameterString: c = parameter, d = string          ParameterInt/UnsignedInt: c, a = value
 //   CommCreate/CommDestroy: c = communicator
-//   CallingContextEnter/Sample: c = context, d = unwind distance, a = interrupt generator
-//   CallingContextLeave: c = context
+//   CallingContextSample: c = context, d = unwind distance, a = interrupt generator
 //   Io*: c = handle (IoDeleteFile: c = I/O paradigm, d = file), a and b the record's numbers
 //        (bytes, offsets, matching ids, flags) in record order, d a mode, whence or lock type
 struct GenericPayload {

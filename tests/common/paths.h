@@ -22,7 +22,9 @@ std::string ArtifactDir(const std::string& what);
 // A program of tests/programs as built (build/tests/programs/<name>).
 std::string TestProgram(const std::string& name);
 
-// Runs a shell command; returns its exit code and captures stdout+stderr into `output`.
+// Runs a shell command; returns its exit code and captures stdout+stderr into `output`. In a
+// sanitizer build's MPI tests (CW_SANITIZER_RUNTIME set) the command runs with the sanitizer's
+// runtime preloaded.
 int RunCommand(const std::string& command, std::string* output);
 
 }  // namespace cw::test

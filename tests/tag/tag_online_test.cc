@@ -257,10 +257,11 @@ TEST(TagOnlineTest, ARankThatCannotRecordStopsEveryRank) {
       (fs::path(CausewayBinary()).parent_path().parent_path() / "lib" / "libcauseway-tag.so")
           .string();
   std::string out;
-  EXPECT_EQ(RunCommand("CAUSEWAY_DIR=" + dir + " LD_PRELOAD=" + library + " " + kMpirun +
-                           " -np 2 " + TestProgram("tag_pingpong") + " 50 0",
-                       &out),
-            0)
+  EXPECT_EQ(
+      RunCommand("CAUSEWAY_DIR=" + dir + " LD_PRELOAD=" + library + "${LD_PRELOAD:+:$LD_PRELOAD} " +
+                     kMpirun + " -np 2 " + TestProgram("tag_pingpong") + " 50 0",
+                 &out),
+      0)
       << out;
   EXPECT_NE(out.find("rank 1 cannot write its task activity graph"), std::string::npos) << out;
   EXPECT_FALSE(fs::exists(dir + "/tag/rank-0.seg"));
