@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "otf2_writer/archive_writer.h"
+#include "trace/collective_senders.h"
 #include "trace/probe_attributes.h"
 
 namespace cw::testing {
@@ -215,6 +216,18 @@ RankScript& RankScript::Collective(uint64_t enter, uint64_t leave, const std::st
       .CollectiveBeginEvent(enter)
       .CollectiveEndEvent(leave, op, comm, root, sent, received)
       .Leave(leave, call);
+}
+RankScript& RankScript::VCollective(uint64_t enter, uint64_t leave, const std::string& call,
+                                    OTF2_CollectiveOp op, uint64_t sent, uint64_t received,
+                                    uint32_t senders, uint32_t comm) {
+  Enter(enter, call).CollectiveBeginEvent(enter);
+  Record r{Record::kCollEnd, leave, ""};
+  r.op = op;
+  r.comm = comm;
+  r.bytes = sent;
+  r.received = received;
+  r.group = senders + 1;
+  return Add(r).Leave(leave, call);
 }
 RankScript& RankScript::RmaCollective(uint64_t enter, uint64_t leave, const std::string& call,
                                       OTF2_CollectiveOp op, uint32_t window, uint32_t root,
@@ -426,6 +439,8 @@ std::string Scenario::WriteOrDie(const std::string& directory) const {
   };
 
   std::map<std::string, uint32_t> attributes;
+  constexpr uint32_t kNoAttribute = UINT32_MAX;
+  uint32_t senders_attribute = kNoAttribute;
   for (size_t r = 0; r < ranks_.size(); ++r) {
     otf2_writer::EventWriter& ev = archive.Events(locations[r]);
     for (const RankScript::Record& rec : ranks_[r].records_) {
@@ -478,6 +493,12 @@ std::string Scenario::WriteOrDie(const std::string& directory) const {
           ev.MpiCollectiveBegin(rec.time);
           break;
         case RankScript::Record::kCollEnd:
+          if (rec.group != 0) {
+            if (senders_attribute == kNoAttribute)
+              senders_attribute =
+                  archive.DefineAttribute(trace::kSendersAttribute, OTF2_TYPE_GROUP);
+            ev.AddGroupAttribute(senders_attribute, groups.at(rec.group - 1));
+          }
           ev.MpiCollectiveEnd(rec.time, rec.op, rec.comm, rec.root, rec.bytes, rec.received);
           break;
         case RankScript::Record::kNbcRequest:

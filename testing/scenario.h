@@ -76,6 +76,12 @@ class RankScript {
   RankScript& Collective(uint64_t enter, uint64_t leave, const std::string& call,
                          OTF2_CollectiveOp op, uint64_t sent, uint64_t received,
                          uint32_t root = OTF2_UNDEFINED_UINT32, uint32_t comm = 0);
+  // MPI_Alltoallv or MPI_Alltoallw as causeway's tracer records it: a blocking collective whose
+  // CollectiveEnd names the processes that send this rank data (`senders`, a group from
+  // Scenario::AddGroup) in the attribute causeway::senders (trace/collective_senders.h).
+  RankScript& VCollective(uint64_t enter, uint64_t leave, const std::string& call,
+                          OTF2_CollectiveOp op, uint64_t sent, uint64_t received, uint32_t senders,
+                          uint32_t comm = 0);
   // An RMA collective on window `window` (MPI_Win_fence with OTF2_COLLECTIVE_OP_BARRIER,
   // window creation with CREATE_HANDLE, freeing with DESTROY_HANDLE): Enter, RmaCollectiveBegin
   // at enter, RmaCollectiveEnd at leave, Leave.
@@ -171,7 +177,7 @@ class RankScript {
     uint64_t request = 0;
     uint32_t comm = 0;  // or the window of RMA records
     uint32_t root = OTF2_UNDEFINED_UINT32;
-    uint32_t group = 0;      // RmaGroupSync: Scenario::AddGroup id
+    uint32_t group = 0;      // RmaGroupSync: Scenario::AddGroup id; CollEnd: senders' id + 1
     bool exclusive = false;  // lock records
     uint64_t received = 0;
     OTF2_CollectiveOp op = OTF2_COLLECTIVE_OP_BARRIER;

@@ -28,6 +28,11 @@ void EventWriter::AddSourceCodeLocationAttribute(uint32_t attribute,
   has_attributes_ = true;
 }
 
+void EventWriter::AddGroupAttribute(uint32_t attribute, uint32_t group) {
+  OTF2_AttributeList_AddGroupRef(attributes_, attribute, group);
+  has_attributes_ = true;
+}
+
 void EventWriter::Enter(uint64_t time, uint32_t region) {
   OTF2_EvtWriter_Enter(writer_, TakeAttributes(time), time, region);
 }

@@ -94,6 +94,7 @@ class EventWriter {
   // Attaches a uint64 attribute to the next event written (e.g. probe information).
   void AddUint64Attribute(uint32_t attribute, uint64_t value);
   void AddSourceCodeLocationAttribute(uint32_t attribute, uint32_t source_code_location);
+  void AddGroupAttribute(uint32_t attribute, uint32_t group);
 
   uint64_t events_written() const { return events_; }
   uint64_t last_time() const { return last_time_; }

@@ -131,7 +131,8 @@ TEST(JobAnalysisTest, InconsistentAndOneSidedTracesGiveOneProcessesReportOnOneTo
        {"mpi_rma_sync_late_post", "mpi_rma_early_wait", "mpi_rma_sync_lock_competition",
         "mpi_rma_early_fence"}},
       {"contradictory", {"replay.contradictory_synchronisation", "critpath.cycle"}},
-      {"shared_delayer", {"replay.contradictory_synchronisation", "mpi_wait_indirect_collective"}}};
+      {"shared_delayer", {"replay.contradictory_synchronisation", "mpi_wait_indirect_collective"}},
+      {"senders_waits", {"\"metric\": \"mpi_wait_senders\""}}};
   for (const auto& [name, anchor] : test::WriteJobScenarios()) {
     otf2::ReadOptions options;
     options.allow_partial = true;

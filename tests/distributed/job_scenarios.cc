@@ -123,6 +123,26 @@ std::string SharedDelayer(const std::string& dir) {
   return s.WriteOrDie(dir);
 }
 
+// MPI_Alltoallv whose members name their senders (causeway::senders), twice: rank 1 waits for
+// rank 0 (entered last) in the first and rank 3 for rank 2 in the second, so the senders cross
+// analysis ranks from K = 2 on and repeat from one member to the next on the wire.
+std::string SendersWaits(const std::string& dir) {
+  Scenario s(4);
+  const uint32_t from_0 = s.AddGroup({0}), from_1 = s.AddGroup({1});
+  const uint32_t from_2 = s.AddGroup({2}), from_3 = s.AddGroup({3});
+  const uint32_t first[4] = {from_1, from_0, from_3, from_2};
+  for (int r = 0; r < 4; ++r) {
+    s.rank(r)
+        .Enter(0, "main")
+        .VCollective(r == 0 ? 8 : 2, 10, "MPI_Alltoallv", OTF2_COLLECTIVE_OP_ALLTOALLV, 8, 8,
+                     first[r])
+        .VCollective(r == 2 ? 15 : 11, 16, "MPI_Alltoallv", OTF2_COLLECTIVE_OP_ALLTOALLV, 8, 8,
+                     r == 3 ? from_2 : first[r])
+        .Leave(20, "main");
+  }
+  return s.WriteOrDie(dir);
+}
+
 }  // namespace
 
 std::string WriteMissingCollectiveTrace(const std::string& dir) {
@@ -149,7 +169,8 @@ std::vector<std::pair<std::string, std::string>> WriteJobScenarios() {
           {"ends_early", EndsEarly(testing::MakeTempDir("job-ends-early"))},
           {"one_sided", OneSided(testing::MakeTempDir("job-one-sided"))},
           {"contradictory", Contradictory(testing::MakeTempDir("job-contradictory"))},
-          {"shared_delayer", SharedDelayer(testing::MakeTempDir("job-shared-delayer"))}};
+          {"shared_delayer", SharedDelayer(testing::MakeTempDir("job-shared-delayer"))},
+          {"senders_waits", SendersWaits(testing::MakeTempDir("job-senders"))}};
 }
 
 }  // namespace cw::test

@@ -1,6 +1,7 @@
 // Hand-built traces for the analysis as an MPI job: inconsistent ones (unmatched messages, a
 // collective one location never calls, a location whose events end early, synchronisations that
-// contradict each other) and one-sided epochs whose pairs span analysis ranks. Each writes its
+// contradict each other), one-sided epochs whose pairs span analysis ranks, and v-collectives
+// whose members name their senders. Each writes its
 // trace and returns the anchor file.
 #pragma once
 

@@ -118,27 +118,6 @@ TEST(TracedProgramsTest, PersistentRequestsAndNonBlockingCollectives) {
   ExpectInstances(report, "mpi_latesender", 3, 0.1);
 }
 
-TEST(TracedProgramsTest, CollectiveWaitStates) {
-  const std::string dir = TraceProgram("collectives", 3);
-  ExpectOtf2PrintReads(dir);
-  const json report = Analyze(dir);
-  // Phases A-E of tests/programs/collectives.c, 100 ms each: barrier A (ranks 0, 1) and rank 1 in
-  // the barrier after E; N x N in B (ranks 0, 1) and E (rank 0); late broadcast C (ranks 1, 2);
-  // early reduce D (the root).
-  ExpectInstances(report, "mpi_barrier_wait", 3, 0.1);
-  ExpectInstances(report, "mpi_wait_nxn", 3, 0.1);
-  ExpectInstances(report, "mpi_latebroadcast", 2, 0.1);
-  ExpectInstances(report, "mpi_earlyreduce", 1, 0.1);
-  // 5 barriers, 2 allreduces (one on the split communicator), a broadcast and a reduction; the
-  // neighbourhood collective has no OTF2 operation and is recorded as its region only.
-  EXPECT_EQ(report["matching"]["collective_instances"].get<uint64_t>(), 9u);
-  for (uint64_t rank : {0u, 1u, 2u}) {
-    EXPECT_EQ(ValueAt(report, "visits", "main/MPI_Neighbor_alltoall", rank), 1.0);
-  }
-  // MPI_COMM_WORLD, the two halves of the split and the Cartesian ring.
-  EXPECT_EQ(Info(dir)["definitions"]["communicators"].get<uint64_t>(), 4u);
-}
-
 TEST(TracedProgramsTest, OneSidedCommunication) {
   const std::string dir = TraceProgram("rma_epochs", 3);
   ExpectOtf2PrintReads(dir);

@@ -99,6 +99,9 @@ constexpr std::array<MetricInfo, kMetricCount> kMetrics = {{
      "Time in an N-to-N operation before the last process has entered it"},
     {M::kMpiNxnCompletion, "mpi_nxn_completion", "N x N Completion", U::kSeconds, M::kMpiCollective,
      "Time in an N-to-N operation after the first process has left it"},
+    {M::kMpiWaitSenders, "mpi_wait_senders", "Wait for Senders", U::kSeconds, M::kMpiCollective,
+     "Time a process waits in MPI_Alltoallv or MPI_Alltoallw for the last of the processes that "
+     "send it data (recorded by causeway's tracer; beyond Scalasca)"},
     {M::kMpiRmaCommunication, "mpi_rma_communication", "Remote Memory Access", U::kSeconds,
      M::kMpiCommunication, "Time in MPI one-sided data transfer calls (put, get, accumulate)"},
     {M::kMpiRmaCommLatePost, "mpi_rma_comm_late_post", "Late Post", U::kSeconds,

@@ -57,6 +57,7 @@ enum class MetricId : uint16_t {
   kMpiLateBroadcast,
   kMpiWaitNxn,
   kMpiNxnCompletion,
+  kMpiWaitSenders,
   kMpiRmaCommunication,
   kMpiRmaCommLatePost,
   kMpiRmaCommLockCompetition,

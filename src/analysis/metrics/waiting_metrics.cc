@@ -8,6 +8,7 @@ constexpr MetricId kWaiting[] = {
     MetricId::kMpiLateReceiver,
     MetricId::kMpiBarrierWait,
     MetricId::kMpiWaitNxn,
+    MetricId::kMpiWaitSenders,
     MetricId::kMpiLateBroadcast,
     MetricId::kMpiEarlyReduce,
     MetricId::kMpiEarlyScan,

@@ -43,6 +43,7 @@ WaitStateOptions WaitStateOptionsFor(const AnalysisOptions& options) {
   ws.probes_wait = options.semantics == Semantics::kCauseway;
   ws.interval_completions = options.semantics == Semantics::kScalasca;
   ws.one_sided_sync = options.semantics == Semantics::kCauseway;
+  ws.sender_waits = options.semantics == Semantics::kCauseway;
   return ws;
 }
 

@@ -60,6 +60,7 @@ WaitStateResult AnalyzeWaitStates(const trace::Trace& trace, const match::SyncGr
                               options.probes_wait,
                               options.interval_completions,
                               options.one_sided_sync,
+                              options.sender_waits,
                               options.comm,
                               options.partition};
   const internal::CallpathFlags callpaths = internal::ComputeCallpathFlags(trace);

@@ -8,6 +8,7 @@
 #include "base/parallel.h"
 #include "comm/wire.h"
 #include "match/matcher.h"
+#include "trace/collective_senders.h"
 
 namespace cw::match::internal {
 namespace {
@@ -156,7 +157,8 @@ MemberCall ReadMember(const trace::Trace& trace, uint32_t loc, const CollectiveC
                               ev.time(enter == kNone ? call.begin : enter),
                               ev.time(call.end),
                               p.sent,
-                              p.received};
+                              p.received,
+                              trace::CollectiveSenders(trace.defs, ev, call.end)};
   m.op = p.op;
   m.root_rank = p.root;
   return m;
@@ -364,7 +366,8 @@ class MemberCodec {
  public:
   void Write(comm::ByteWriter& out, const CollectiveMember& m) {
     const bool same_place = m.location == last_.location && m.rank == last_.rank;
-    const bool same_sizes = m.sent == last_.sent && m.received == last_.received;
+    const bool same_sizes =
+        m.sent == last_.sent && m.received == last_.received && m.senders == last_.senders;
     out.Put(static_cast<uint8_t>((same_place ? kSamePlace : 0) | (same_sizes ? kSameSizes : 0)));
     if (!same_place) {
       out.PutDelta(m.location, last_.location);
@@ -377,6 +380,7 @@ class MemberCodec {
     if (!same_sizes) {
       out.PutVarint(m.sent);
       out.PutVarint(m.received);
+      out.PutVarint(uint64_t{m.senders} + 1);  // kNone + 1 == 0
     }
     last_ = m;
   }
@@ -394,6 +398,7 @@ class MemberCodec {
     if ((flags & kSameSizes) == 0) {
       m.sent = in.GetVarint();
       m.received = in.GetVarint();
+      m.senders = static_cast<uint32_t>(in.GetVarint() - 1);
     }
     last_ = m;
     return m;

@@ -47,6 +47,9 @@ struct EventAttributes {
   uint32_t probe_tag = 0;
   uint32_t message_handle = 0;
   uint32_t calls = 0;  // on a Leave that ends a run of folded polls (trace/polling.h)
+  // On the MpiCollectiveEnd of an MPI_Alltoallv/w: who sends the rank data, a group of world
+  // ranks (trace/collective_senders.h).
+  uint32_t senders = 0;
   // On the Enter of a walked function or call: the source location of the call (the line in
   // the calling function), where the debug information has it (trace/call_sites.h).
   uint32_t call_site = internal::kNoSite;
@@ -158,6 +161,8 @@ Written WriteMpiRecord(const RawEvent& e, uint64_t t, uint32_t region, const Ran
       out.MpiCollectiveBegin(t);
       return Written::kEvent;
     case RawKind::kCollectiveEnd:
+      if (e.c != 0 && rank.Group(e.c - 1) != kNoDefinition)
+        out.AddGroupAttribute(rank.attributes.senders, rank.Group(e.c - 1));
       out.MpiCollectiveEnd(t, static_cast<OTF2_CollectiveOp>(e.op), rank.Comm(e.a), e.b, e.x, e.y);
       return Written::kEvent;
     case RawKind::kNonBlockingCollectiveRequest:
@@ -371,7 +376,8 @@ Result<std::vector<RankDefs>> ReadAllDefs(const std::string& dir) {
   return defs;
 }
 
-// The attributes in causeway's convention (trace/probe_attributes.h, trace/call_sites.h).
+// The attributes in causeway's convention (trace/probe_attributes.h, trace/call_sites.h,
+// trace/polling.h, trace/collective_senders.h).
 EventAttributes DefineEventAttributes(otf2_writer::ArchiveWriter& archive) {
   EventAttributes attributes;
   attributes.probe_comm = archive.DefineAttribute("causeway::probe_comm", OTF2_TYPE_UINT64);
@@ -381,6 +387,7 @@ EventAttributes DefineEventAttributes(otf2_writer::ArchiveWriter& archive) {
   attributes.calls = archive.DefineAttribute("causeway::calls", OTF2_TYPE_UINT64);
   attributes.call_site =
       archive.DefineAttribute("causeway::call_site", OTF2_TYPE_SOURCE_CODE_LOCATION);
+  attributes.senders = archive.DefineAttribute("causeway::senders", OTF2_TYPE_GROUP);
   return attributes;
 }
 

@@ -255,8 +255,57 @@ uint32_t CollectiveRoot(MPI_Comm comm, int root) {
 // Stamped with the Enter's time, as Score-P stamps it: the operation begins when its call does.
 void CollBegin() { RecordAtEnter(RawKind::kCollectiveBegin); }
 
+namespace {
+
+// The group of the peers `has_data` picks (their ranks in the communicator, or in the remote
+// group of an inter-communicator), as the current call's senders.
+template <typename HasData>
+void NoteSenders(MPI_Comm comm, HasData has_data) {
+  const int peers = static_cast<int>(Peers(comm));
+  std::vector<int> ranks;
+  for (int i = 0; i < peers; ++i) {
+    if (has_data(i)) ranks.push_back(i);
+  }
+  std::vector<int> world(ranks.size());
+  if (comm == MPI_COMM_WORLD) {
+    world = ranks;
+  } else {
+    MPI_Group group = MPI_GROUP_NULL, world_group = MPI_GROUP_NULL;
+    if (IsIntercomm(comm)) {
+      PMPI_Comm_remote_group(comm, &group);
+    } else {
+      PMPI_Comm_group(comm, &group);
+    }
+    PMPI_Comm_group(MPI_COMM_WORLD, &world_group);
+    PMPI_Group_translate_ranks(group, static_cast<int>(ranks.size()), ranks.data(), world_group,
+                               world.data());
+    PMPI_Group_free(&group);
+    PMPI_Group_free(&world_group);
+  }
+  // A set: in world-rank order, so that every communicator's ordering gives one definition.
+  std::sort(world.begin(), world.end());
+  T().senders = GroupOfWorldRanks(world);
+}
+
+}  // namespace
+
+void CollSenders(MPI_Comm comm, const int counts[], MPI_Datatype type) {
+  if (counts == nullptr) return;
+  NoteSenders(comm, [&](int i) { return counts[i] > 0 && Bytes(counts[i], type) > 0; });
+}
+
+void CollSendersW(MPI_Comm comm, const int counts[], const MPI_Datatype types[]) {
+  if (counts == nullptr || types == nullptr) return;
+  NoteSenders(comm, [&](int i) { return counts[i] > 0 && Bytes(counts[i], types[i]) > 0; });
+}
+
 void CollEnd(OTF2_CollectiveOp op, MPI_Comm comm, uint32_t root, uint64_t sent, uint64_t received) {
-  Record(RawKind::kCollectiveEnd, CommId(comm), root, 0, sent, received, static_cast<uint8_t>(op));
+  // The senders' group + 1 (0: none recorded), taken for this call only.
+  ThreadState& t = T();
+  const uint32_t senders = t.senders == kNoGroup ? 0 : t.senders + 1;
+  t.senders = kNoGroup;
+  Record(RawKind::kCollectiveEnd, CommId(comm), root, senders, sent, received,
+         static_cast<uint8_t>(op));
 }
 
 void UntracedRequest(const MPI_Request* request) {

@@ -154,6 +154,18 @@ uint32_t DefineComm(MPI_Comm comm, long long global) {
   return local;
 }
 
+uint32_t GroupOfWorldRanks(const std::vector<int>& world) {
+  State& s = S();
+  auto [it, inserted] = s.groups.try_emplace(world, 0);
+  if (inserted) {
+    it->second = static_cast<uint32_t>(s.groups.size() - 1);
+    std::string line = "group " + std::to_string(it->second) + " " + std::to_string(world.size());
+    for (int r : world) line += " " + std::to_string(r);
+    s.log.Define(line);
+  }
+  return it->second;
+}
+
 uint32_t CommId(MPI_Comm comm) {
   State& s = S();
   auto it = s.comms.find(comm);

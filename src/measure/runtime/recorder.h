@@ -80,6 +80,7 @@ struct ThreadState {
   std::vector<MPI_Request> saved;
   ProbedMessage saved_message;
   MPI_Win saved_window = MPI_WIN_NULL;  // the window MPI_Win_free is freeing
+  uint32_t senders = kNoGroup;          // of the current MPI_Alltoallv/w (CollSenders)
   uint32_t saved_file = kNoRank;        // the local id of the file MPI_File_close is closing
   std::vector<MPI_Status> status_buffer;
   // Polling compaction (CallScope): where the current call's records begin; whether it polled
@@ -223,6 +224,8 @@ void CloseOpenRegions();
 
 // The local id of `comm`, defining it on first use.
 uint32_t CommId(MPI_Comm comm);
+// The local id of the process group of these world ranks, defined on first use.
+uint32_t GroupOfWorldRanks(const std::vector<int>& world);
 // Gives `comm` a local id and writes its definition; `global` is the id its members agreed
 // on, or -1 for a communicator causeway did not see being created (the exporter then unifies
 // it by its members).

@@ -36,7 +36,6 @@ void CompletePending(WindowState& w, int target) {
 
 // The local id of `group`, defined on first use by its members' world ranks.
 uint32_t GroupId(MPI_Group group) {
-  State& s = S();
   int size = 0;
   if (group == MPI_GROUP_NULL || PMPI_Group_size(group, &size) != MPI_SUCCESS) return kNoGroup;
   std::vector<int> ranks(static_cast<size_t>(size)), world(static_cast<size_t>(size));
@@ -45,14 +44,7 @@ uint32_t GroupId(MPI_Group group) {
   PMPI_Comm_group(MPI_COMM_WORLD, &world_group);
   PMPI_Group_translate_ranks(group, size, ranks.data(), world_group, world.data());
   PMPI_Group_free(&world_group);
-  auto [it, inserted] = s.groups.try_emplace(world, 0);
-  if (inserted) {
-    it->second = static_cast<uint32_t>(s.groups.size() - 1);
-    std::string line = "group " + std::to_string(it->second) + " " + std::to_string(size);
-    for (int r : world) line += " " + std::to_string(r);
-    s.log.Define(line);
-  }
-  return it->second;
+  return GroupOfWorldRanks(world);
 }
 
 // Records an operation (c and op as raw_format.h says for its kind) and keeps it pending.

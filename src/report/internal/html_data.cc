@@ -254,7 +254,7 @@ json Categories(const Report& r) {
   std::vector<double> coll_wait =
       sum({MetricId::kMpiBarrierWait, MetricId::kMpiBarrierCompletion, MetricId::kMpiWaitNxn,
            MetricId::kMpiNxnCompletion, MetricId::kMpiLateBroadcast, MetricId::kMpiEarlyReduce,
-           MetricId::kMpiEarlyScan});
+           MetricId::kMpiEarlyScan, MetricId::kMpiWaitSenders});
   json rows = json::array();
   for (size_t l = 0; l < n; ++l) {
     double point = std::max(0.0, p2p[l] - p2p_wait[l]);

@@ -23,6 +23,7 @@ struct MemberTimes {
   uint64_t received;
   uint32_t location;
   uint32_t end_event;
+  uint32_t senders;  // CollectiveMember::senders
 };
 
 void SetPartner(MemberOutcome& out, const MemberTimes& partner) {
@@ -191,6 +192,33 @@ void Scan(const std::vector<MemberTimes>& m, MemberOutcome* out) {
   }
 }
 
+// MPI_Alltoallv/w whose members' records name their senders (beyond Scalasca): a member that
+// receives data waits for the latest of the other members that send it data, from its entry to
+// that member's, `max(0, min(latest b_s, e_r) - b_r)`. Zero counts make the operation no
+// barrier: a member waits for nobody who sends it nothing. Not yet followed by the root-cause
+// analyses (no partner event, so no edge), nor a synchronisation point.
+void SenderWaits(const trace::Definitions& defs, const std::vector<MemberTimes>& m,
+                 MemberOutcome* out) {
+  std::vector<uint32_t> senders;
+  for (size_t i = 0; i < m.size(); ++i) {
+    out[i].wait_metric = MetricId::kMpiWaitSenders;
+    if (m[i].senders == kNone || m[i].received == 0) continue;
+    senders = defs.GroupLocations(m[i].senders);
+    std::sort(senders.begin(), senders.end());
+    int64_t latest = kNoTime;
+    size_t latest_index = m.size();
+    for (size_t k = 0; k < m.size(); ++k) {
+      if (k == i || m[k].begin <= latest) continue;
+      if (!std::binary_search(senders.begin(), senders.end(), m[k].location)) continue;
+      latest = m[k].begin;
+      latest_index = k;
+    }
+    if (latest_index == m.size() || m[i].begin >= latest) continue;
+    out[i].partner = m[latest_index].location;
+    Outcome(m[i], latest, 0, out[i], false);
+  }
+}
+
 // RMA collectives (fence, window creation and freeing), as Scalasca evaluates them: only if
 // every member's call overlaps every other's (the first exit after the last entry) did they
 // synchronise; then each member waited from its entry to the last entry, as in a barrier.
@@ -261,8 +289,8 @@ void EvaluateWindowInstance(const std::vector<MemberTimes>& m, CollectiveOp op, 
 }
 
 // An instance on a communicator.
-void EvaluateCommInstance(const std::vector<MemberTimes>& m, CollectiveOp op, size_t root,
-                          MemberOutcome* out) {
+void EvaluateCommInstance(const Context& ctx, const std::vector<MemberTimes>& m, CollectiveOp op,
+                          size_t root, MemberOutcome* out) {
   switch (op) {
     case CollectiveOp::kBarrier:
       Barrier(m, out);
@@ -289,9 +317,14 @@ void EvaluateCommInstance(const std::vector<MemberTimes>& m, CollectiveOp op, si
     case CollectiveOp::kExscan:
       Scan(m, out);
       break;
+    case CollectiveOp::kAlltoallv:
+    case CollectiveOp::kAlltoallw:
+      // Zero-size contributions make the synchronisation unknowable from the sizes alone
+      // (Böhme 2013 §2.4): only the senders causeway's tracer records tell it.
+      if (ctx.sender_waits) SenderWaits(ctx.trace.defs, m, out);
+      break;
     default:
-      // Alltoallv/w: zero-size contributions make the synchronisation unknowable from the
-      // trace (Böhme 2013 §2.4); handle and allocation operations do not synchronise.
+      // Handle and allocation operations do not synchronise.
       break;
   }
 }
@@ -312,11 +345,12 @@ void EvaluateInstance(const Context& ctx, const std::vector<match::CollectiveMem
                        member.sent,
                        member.received,
                        member.location,
-                       member.end_event};
+                       member.end_event,
+                       member.senders};
     if (member.location == instance.root) root = k;
   }
   if (instance.window == kNone) {
-    EvaluateCommInstance(m, instance.op, root, out);
+    EvaluateCommInstance(ctx, m, instance.op, root, out);
     return;
   }
   EvaluateWindowInstance(m, instance.op, IsShmemWindow(ctx.trace.defs, instance.window), root, out);

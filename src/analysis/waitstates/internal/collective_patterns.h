@@ -30,7 +30,8 @@ struct CollectiveOutcomes {
 };
 
 // Evaluates every complete collective instance once. Instances of communicators of size 1,
-// incomplete instances, Alltoallv/w and handle/allocation operations give no wait states.
+// incomplete instances, Alltoallv/w without their senders and handle/allocation operations give
+// no wait states.
 CollectiveOutcomes EvaluateCollectives(const Context& ctx, unsigned threads);
 
 // The barriers and N x N operations, as groups whose members all synchronised with each other

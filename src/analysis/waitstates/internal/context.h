@@ -34,6 +34,7 @@ struct Context {
   bool probes_wait = true;  // WaitStateOptions::probes_wait
   bool interval_completions = false;  // WaitStateOptions::interval_completions
   bool one_sided_sync = true;         // WaitStateOptions::one_sided_sync
+  bool sender_waits = true;           // WaitStateOptions::sender_waits
   // One rank of an MPI analysis job: the trace holds the events of the rank's own locations.
   comm::Communicator* comm = nullptr;
   const trace::Partition* partition = nullptr;

@@ -1,0 +1,62 @@
+/* Waiting in v-collectives for the processes that send data (mpi_wait_senders): 4 ranks
+ * exchange with MPI_Alltoallv, then with MPI_Alltoallw, on a communicator whose ranks run in the
+ * reverse order of MPI_COMM_WORLD's (so that the tracer must translate them). Each rank receives
+ * one int from some ranks only (world ranks): 0 from 1; 1 from 0 and from itself; 2 from 3;
+ * 3 from 2. World rank 0 enters each exchange 200 ms after the others.
+ * Expected: world rank 1 waits about 200 ms in each exchange, for rank 0; ranks 2 and 3 only
+ * exchange with each other and do not wait; rank 0 enters last. A barrier's rule would make
+ * ranks 1, 2 and 3 wait 200 ms each. Every rank prints what it received. Run with 4 ranks. */
+#include <mpi.h>
+#include <stdio.h>
+#include <time.h>
+
+#define RANKS 4
+#define DELAY_NS 200000000L
+
+/* receives[r][s]: world rank r receives from world rank s. */
+static const int receives[RANKS][RANKS] = {
+    {0, 1, 0, 0}, {1, 1, 0, 0}, {0, 0, 0, 1}, {0, 0, 1, 0}};
+
+static void compute(long ns) {
+  struct timespec ts = {ns / 1000000000L, ns % 1000000000L};
+  nanosleep(&ts, NULL);
+}
+
+int main(int argc, char** argv) {
+  int world_rank, size;
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (size != RANKS) {
+    if (world_rank == 0) fprintf(stderr, "vcollective_wait needs %d ranks\n", RANKS);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  MPI_Comm reversed;
+  MPI_Comm_split(MPI_COMM_WORLD, 0, RANKS - world_rank, &reversed);
+  int send[RANKS], recv[RANKS], sendcounts[RANKS], recvcounts[RANKS], displs[RANKS];
+  int sdispls_bytes[RANKS], rdispls_bytes[RANKS];
+  MPI_Datatype types[RANKS];
+  for (int c = 0; c < RANKS; ++c) {
+    const int peer = RANKS - 1 - c; /* the world rank of rank c of `reversed` */
+    send[c] = 100 * world_rank + peer;
+    recv[c] = -1;
+    sendcounts[c] = receives[peer][world_rank];
+    recvcounts[c] = receives[world_rank][peer];
+    displs[c] = c;
+    sdispls_bytes[c] = rdispls_bytes[c] = c * (int)sizeof(int);
+    types[c] = MPI_INT;
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (world_rank == 0) compute(DELAY_NS);
+  MPI_Alltoallv(send, sendcounts, displs, MPI_INT, recv, recvcounts, displs, MPI_INT, reversed);
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (world_rank == 0) compute(DELAY_NS);
+  MPI_Alltoallw(send, sendcounts, sdispls_bytes, types, recv, recvcounts, rdispls_bytes, types,
+                reversed);
+  for (int c = 0; c < RANKS; ++c) {
+    if (recvcounts[c] > 0) printf("rank %d got %d\n", world_rank, recv[c]);
+  }
+  MPI_Comm_free(&reversed);
+  MPI_Finalize();
+  return 0;
+}
