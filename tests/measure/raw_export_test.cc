@@ -13,6 +13,7 @@
 #include "measure/raw/raw_format.h"
 #include "testing/scenario.h"
 #include "tests/common/analysis_fixture.h"
+#include "trace/collective_senders.h"
 
 namespace cw::test {
 namespace {
@@ -222,6 +223,54 @@ TEST(RawExportTest, OneSidedRecordsNeedTheirWindowAndGroup) {
   // Rank 0 entered the first fence at 1000, rank 1 at 1400; both left at 2000.
   EXPECT_NEAR(a.Value("mpi_rma_wait_at_fence", "main/MPI_Win_fence", 0), 400e-9, 1e-15);
   EXPECT_NEAR(a.Total("bytes_put"), 16.0, 0.0);
+}
+
+// MPI_Alltoallv's senders: rank 0 receives from rank 1 (its group 0), rank 1 from rank 0 and
+// from itself (its group 0); each rank also defines an empty group (MPI_Win_post on
+// MPI_GROUP_EMPTY), which is no damage. Rank 0 enters at 1000, rank 1 at 3000; both leave at
+// 4000, so rank 0 waits 3000 - 1000 = 2000 ns for its sender and rank 1 nothing (rank 0 entered
+// before it). Rank 1's CollectiveEnd names group 7, which nobody defined: no attribute.
+TEST(RawExportTest, TheSendersOfAnAlltoallvBecomeItsAttribute) {
+  RawRun run("raw-senders");
+  run.Defs(0, RankDefs(0, 2) + "group 0 1 1\ngroup 1 0\nend 0 0 0 0 ok\n");
+  run.Defs(1, RankDefs(1, 2) + "group 0 2 0 1\ngroup 1 0\nend 0 0 0 0 ok\n");
+  const uint32_t alltoallv = Region(MpiFunction::kMPI_Alltoallv);
+  for (int r = 0; r < 2; ++r) {
+    const uint64_t enter = r == 0 ? 1000 : 3000;
+    RawEvent end = Event(4000, RawKind::kCollectiveEnd, 0, measure::kNoRank, /*senders=*/1, 8, 8);
+    end.op = OTF2_COLLECTIVE_OP_ALLTOALLV;
+    RawEvent undefined = end;
+    undefined.time = 6000;
+    undefined.c = 8;
+    std::vector<RawEvent> events = {
+        Event(500, RawKind::kEnter, kMain),      Event(enter, RawKind::kEnter, alltoallv),
+        Event(enter, RawKind::kCollectiveBegin), end,
+        Event(4000, RawKind::kLeave, alltoallv), Event(5000, RawKind::kEnter, alltoallv),
+        Event(5000, RawKind::kCollectiveBegin),  r == 1 ? undefined : end,
+        Event(6000, RawKind::kLeave, alltoallv), Event(7000, RawKind::kLeave, kMain)};
+    events[7].time = 6000;
+    run.Events(r, events);
+  }
+  Result<ExportSummary> s = ExportRawTrace(run.dir());
+  ASSERT_TRUE(s.has_value()) << s.error().message();
+  EXPECT_TRUE(s->problems.empty()) << s->problems[0];
+  Analysis a = AnalyzeFile(s->anchor, 1);
+  const std::vector<std::vector<uint64_t>> senders = {{1}, {0, 1}};
+  for (uint32_t loc = 0; loc < 2; ++loc) {
+    const trace::LocationEvents& ev = a.trace.location(loc);
+    std::vector<uint32_t> groups;
+    for (uint32_t i = 0; i < ev.size(); ++i) {
+      if (ev.kind(i) == trace::EventKind::kMpiCollectiveEnd)
+        groups.push_back(trace::CollectiveSenders(a.trace.defs, ev, i));
+    }
+    ASSERT_EQ(groups.size(), 2u);
+    ASSERT_NE(groups[0], trace::kNone);
+    EXPECT_EQ(a.trace.defs.groups[groups[0]].members, senders[loc]);
+    EXPECT_EQ(groups[1] == trace::kNone, loc == 1);
+  }
+  // The first exchange: rank 0 waits 2000 ns for rank 1. The second: both enter at 5000.
+  EXPECT_NEAR(a.Value("mpi_wait_senders", "main/MPI_Alltoallv", 0), 2000e-9, 1e-15);
+  EXPECT_EQ(a.Value("mpi_wait_senders", "main/MPI_Alltoallv", 1), 0.0);
 }
 
 // A buffer flush inside MPI_Isend (the recorder stamps the send with the call's Enter, but never

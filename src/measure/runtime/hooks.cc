@@ -266,6 +266,7 @@ void NoteSenders(MPI_Comm comm, HasData has_data) {
   for (int i = 0; i < peers; ++i) {
     if (has_data(i)) ranks.push_back(i);
   }
+  if (ranks.empty()) return;  // receives nothing, so waits for nobody
   std::vector<int> world(ranks.size());
   if (comm == MPI_COMM_WORLD) {
     world = ranks;

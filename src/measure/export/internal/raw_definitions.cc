@@ -15,8 +15,11 @@ namespace {
 using Words = std::istringstream;
 
 // `n` world ranks below the run's size into `ranks`; false if the line does not hold them.
-bool ReadRanks(Words& words, uint64_t n, int size, std::vector<uint64_t>& ranks) {
-  if (n == 0 || size <= 0 || n > static_cast<uint64_t>(size)) return false;
+// `n` ranks below `size`; none only where `empty_allowed` (a process group may be empty, as
+// MPI_GROUP_EMPTY is; a communicator may not).
+bool ReadRanks(Words& words, uint64_t n, int size, std::vector<uint64_t>& ranks,
+               bool empty_allowed = false) {
+  if ((n == 0 && !empty_allowed) || size <= 0 || n > static_cast<uint64_t>(size)) return false;
   for (uint64_t i = 0; i < n; ++i) {
     uint64_t r = 0;
     if (!(words >> r) || r >= static_cast<uint64_t>(size)) return false;
@@ -93,7 +96,7 @@ bool ParseGroup(Words& words, RankDefs& d) {
   GroupDef g;
   uint64_t n = 0;
   if (!(words >> g.local >> n) || g.local >= kMaxLocalComms ||
-      !ReadRanks(words, n, d.size, g.ranks)) {
+      !ReadRanks(words, n, d.size, g.ranks, /*empty_allowed=*/true)) {
     return false;
   }
   Put(d.groups, g.local, std::move(g));
