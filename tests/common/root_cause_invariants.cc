@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <iterator>
 #include <map>
 #include <tuple>
 
@@ -15,7 +16,7 @@ using analysis::MetricId;
 using analysis::SyncPattern;
 
 // Delay metrics of each pattern, in SyncPattern order.
-constexpr MetricId kDelayAggregate[analysis::kSyncPatternCount] = {
+constexpr MetricId kDelayAggregate[] = {
     MetricId::kDelayLateSenderAggregate,
     MetricId::kDelayLateReceiverAggregate,
     MetricId::kDelayBarrierAggregate,
@@ -24,6 +25,7 @@ constexpr MetricId kDelayAggregate[analysis::kSyncPatternCount] = {
     MetricId::kDelayN21Aggregate,
     MetricId::kDelayScanAggregate,
     MetricId::kDelayFinalizeAggregate,
+    MetricId::kDelaySendersAggregate,
     MetricId::kDelayRmaCollectiveAggregate,
     MetricId::kDelayRmaLatePostAggregate,
     MetricId::kDelayRmaEarlyWaitAggregate,
@@ -33,6 +35,7 @@ constexpr MetricId kDelayAggregate[analysis::kSyncPatternCount] = {
     MetricId::kDelayShmemLockContentionAggregate,
     MetricId::kDelayShmemWaitOnValueAggregate,
 };
+static_assert(std::size(kDelayAggregate) == analysis::kSyncPatternCount);
 
 // Patterns classify into groups (direct/indirect, propagating/terminal): Late Sender, Late
 // Receiver, MPI collectives, MPI one-sided, OpenSHMEM.

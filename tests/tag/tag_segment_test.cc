@@ -3,6 +3,7 @@
 // memory, damaged files, a reader racing the writer, and the merge of raw call paths into the
 // graphs tag.json shows. Times are in ticks; every expected number is derived beside it.
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -222,16 +223,23 @@ TEST(TagSegmentTest, DamagedSegmentsGetAClearErrorNeverACrash) {
 }
 
 TEST(TagSegmentTest, AReaderRacingTheWriterOnlySeesConsistentGraphs) {
-  // One thread updates a ping-pong graph as fast as it can; this one copies it meanwhile.
+  // One thread updates a ping-pong graph until this one has copied it 50 times meanwhile: bursts
+  // of 8 updates as fast as it can, then a short pause, as a program's MPI calls leave the
+  // segment alone for microseconds at least. (A writer that never pauses starves any reader of a
+  // sequence lock: 4 copies in 40 million updates; and a fixed number of updates took 10 ms on a
+  // busy machine, too short for a reader that had to wait for a CPU.) The cap on the updates
+  // ends the test if copying starves all the same.
+  constexpr int kCopies = 50;
+  constexpr int kMostUpdates = 2000000;
   Segment s;
   s.writer.Begin();
   const uint32_t send = s.Node(NodeKind::kMpi, "MPI_Send", {"main"});
   const uint32_t recv = s.Node(NodeKind::kMpi, "MPI_Recv", {"main"});
   s.writer.Commit();
-  std::atomic<bool> stop{false};
+  std::atomic<bool> enough{false}, writer_done{false};
   std::thread writer([&] {
     uint64_t t = 0;
-    for (int i = 0; i < 200000 && !stop; ++i) {
+    for (int i = 0; i < kMostUpdates && !enough; ++i) {
       s.writer.Begin();
       s.writer.Visit(send, t, t + 1, t + 1);
       s.writer.MessageOut(send, 1, 8, 1);
@@ -240,11 +248,12 @@ TEST(TagSegmentTest, AReaderRacingTheWriterOnlySeesConsistentGraphs) {
       s.writer.Visit(recv, t + 2, t + 3, t + 3);
       s.writer.Commit();
       t += 4;
+      if (i % 8 == 7) std::this_thread::sleep_for(std::chrono::microseconds(2));
     }
-    stop = true;
+    writer_done = true;
   });
   int copies = 0, inconsistent = 0;
-  while (!stop) {
+  while (!writer_done && copies < kCopies) {
     std::string copy;
     if (seg::CopySnapshot(s.memory.data(), Segment::Bytes(s.capacities), copy) !=
         seg::SnapshotOutcome::kCopied) {
@@ -265,8 +274,9 @@ TEST(TagSegmentTest, AReaderRacingTheWriterOnlySeesConsistentGraphs) {
       ++inconsistent;
     }
   }
+  enough = true;
   writer.join();
-  EXPECT_GT(copies, 10);
+  EXPECT_EQ(copies, kCopies);
   EXPECT_EQ(inconsistent, 0);
 }
 

@@ -148,6 +148,11 @@ TEST(CollectiveTest, AlltoallvAndAlltoallwWaitOnlyForTheirSenders) {
     EXPECT_EQ(a.Total("mpi_wait_nxn"), 0.0);
     // Part of the collective time: 3 + 3 * 10 = 33 s in all.
     EXPECT_EQ(a.Total("mpi_collective"), 33.0);
+    // The delay analysis follows the wait to its sender: rank 0 computed in main for 10 s before
+    // the call, rank 1 for 2 s, so the 8 s are rank 0's main's short-term delay cost.
+    EXPECT_EQ(a.Value("delay_senders", "main", 0), 8.0);
+    EXPECT_EQ(a.Total("delay_senders"), 8.0);
+    EXPECT_EQ(a.Total("delay_senders_longterm"), 0.0);
   }
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <iterator>
 #include <memory>
 #include <span>
 #include <string>
@@ -94,10 +95,10 @@ template <>
 struct cw::replay::ValueCodec<std::unique_ptr<cw::analysis::WaitMessage>> {
   static void Write(comm::ByteWriter& out,
                     const std::unique_ptr<cw::analysis::WaitMessage>& message) {
-    static_assert(cw::analysis::kSyncPatternCount <= 16, "one bit per pattern slot");
-    uint16_t present = 0;
+    static_assert(cw::analysis::kSyncPatternCount <= 32, "one bit per pattern slot");
+    uint32_t present = 0;
     for (size_t x = 0; x < message->phi.size(); ++x) {
-      if (message->phi[x] != 0) present = static_cast<uint16_t>(present | (1u << x));
+      if (message->phi[x] != 0) present |= 1u << x;
     }
     // Most waits propagate nothing: one bit of the length says whether costs follow, another
     // whether the vector is δ.
@@ -114,7 +115,7 @@ struct cw::replay::ValueCodec<std::unique_ptr<cw::analysis::WaitMessage>> {
   static std::unique_ptr<cw::analysis::WaitMessage> Read(comm::ByteReader& in) {
     std::unique_ptr<cw::analysis::WaitMessage> message = cw::analysis::MessagePool::Get();
     const uint64_t length = in.GetVarint();
-    const auto present = (length & 1) != 0 ? in.Get<uint16_t>() : uint16_t{0};
+    const auto present = (length & 1) != 0 ? in.Get<uint32_t>() : uint32_t{0};
     message->phi.fill(0.0);
     for (size_t x = 0; x < message->phi.size(); ++x) {
       if ((present >> x) & 1u) message->phi[x] = in.Get<double>();
@@ -168,7 +169,7 @@ constexpr PatternMetrics Shmem(MetricId short_term, MetricId long_term) {
 }
 
 // Indexed by SyncPattern.
-constexpr PatternMetrics kMetricsOf[kSyncPatternCount] = {
+constexpr PatternMetrics kMetricsOf[] = {
     {MetricId::kDelayLateSender, MetricId::kDelayLateSenderLongterm,
      MetricId::kMpiWaitDirectLateSender, MetricId::kMpiWaitIndirectLateSender,
      MetricId::kMpiWaitPropagatingLs, MetricId::kMpiWaitTerminalLs},
@@ -181,6 +182,7 @@ constexpr PatternMetrics kMetricsOf[kSyncPatternCount] = {
     Collective(MetricId::kDelayN21, MetricId::kDelayN21Longterm),
     Collective(MetricId::kDelayScan, MetricId::kDelayScanLongterm),
     Collective(MetricId::kDelayFinalize, MetricId::kDelayFinalizeLongterm),
+    Collective(MetricId::kDelaySenders, MetricId::kDelaySendersLongterm),
     OneSided(MetricId::kDelayRmaCollective, MetricId::kDelayRmaCollectiveLongterm),
     OneSided(MetricId::kDelayRmaLatePost, MetricId::kDelayRmaLatePostLongterm),
     OneSided(MetricId::kDelayRmaEarlyWait, MetricId::kDelayRmaEarlyWaitLongterm),
@@ -190,6 +192,7 @@ constexpr PatternMetrics kMetricsOf[kSyncPatternCount] = {
     Shmem(MetricId::kDelayShmemLockContention, MetricId::kDelayShmemLockContentionLongterm),
     Shmem(MetricId::kDelayShmemWaitOnValue, MetricId::kDelayShmemWaitOnValueLongterm),
 };
+static_assert(std::size(kMetricsOf) == kSyncPatternCount, "one entry per SyncPattern");
 
 const PatternMetrics& MetricsOf(SyncPattern p) { return kMetricsOf[static_cast<size_t>(p)]; }
 
@@ -412,15 +415,15 @@ void ReturnExplanations(const SyncPoints& sp, const internal::DelayerIntervals& 
 // The patterns of the whole trace's edges (distributed: of every rank's), which decide the slots
 // of the propagation costs: every rank must use the same.
 internal::PatternSlots SlotsOf(const SyncPoints& sp) {
-  uint16_t used_mask = 0;
-  for (const WaitEdge& e : sp.edges)
-    used_mask = static_cast<uint16_t>(used_mask | (1u << static_cast<int>(e.pattern)));
+  static_assert(kSyncPatternCount <= 32, "one bit per pattern");
+  uint32_t used_mask = 0;
+  for (const WaitEdge& e : sp.edges) used_mask |= 1u << static_cast<int>(e.pattern);
   if (sp.share.distributed()) {
     comm::ByteWriter out;
     out.Put(used_mask);
     for (const comm::Bytes& bytes : sp.share.comm->AllGather(out.Take())) {
       comm::ByteReader in(bytes);
-      used_mask = static_cast<uint16_t>(used_mask | in.Get<uint16_t>());
+      used_mask |= in.Get<uint32_t>();
     }
   }
   bool used[kSyncPatternCount] = {};

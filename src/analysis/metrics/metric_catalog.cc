@@ -283,6 +283,17 @@ constexpr std::array<MetricInfo, kMetricCount> kMetrics = {{
     {M::kDelayBarrierLongterm, "delay_barrier_longterm", "Long-term", U::kSeconds,
      M::kDelayBarrierAggregate,
      "Waiting time in barriers caused by delays of these call paths through propagation"},
+    {M::kDelaySendersAggregate, "delay_senders_aggregate", "Wait for Senders", U::kSeconds,
+     M::kDelayCollective,
+     "Waiting time in MPI_Alltoallv/w for the processes that send data caused by delays of these "
+     "call paths, directly or through propagation"},
+    {M::kDelaySenders, "delay_senders", "Short-term", U::kSeconds, M::kDelaySendersAggregate,
+     "Waiting time in MPI_Alltoallv/w for the processes that send data caused directly by delays "
+     "of these call paths"},
+    {M::kDelaySendersLongterm, "delay_senders_longterm", "Long-term", U::kSeconds,
+     M::kDelaySendersAggregate,
+     "Waiting time in MPI_Alltoallv/w for the processes that send data caused by delays of these "
+     "call paths through propagation"},
     {M::kDelayN2nAggregate, "delay_n2n_aggregate", "Wait at N x N", U::kSeconds,
      M::kDelayCollective,
      "Waiting time in N-to-N operations caused by delays of these call paths, directly or through "

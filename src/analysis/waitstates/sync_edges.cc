@@ -22,6 +22,8 @@ std::string_view SyncPatternName(SyncPattern p) {
       return "Early Scan";
     case SyncPattern::kFinalize:
       return "Wait at Finalize";
+    case SyncPattern::kSenders:
+      return "Wait for Senders";
     case SyncPattern::kRmaCollective:
       return "Wait at Fence, Window Create or Free";
     case SyncPattern::kRmaLatePost:
@@ -52,6 +54,7 @@ std::span<const MetricId> WaitMetricsOf(SyncPattern p) {
   static constexpr M kNToOne[] = {M::kMpiEarlyReduce};
   static constexpr M kScan[] = {M::kMpiEarlyScan};
   static constexpr M kFinalize[] = {M::kMpiFinalizeWait};
+  static constexpr M kSenders[] = {M::kMpiWaitSenders};
   static constexpr M kRmaCollective[] = {M::kMpiRmaWaitAtFence, M::kMpiRmaWaitAtCreate,
                                          M::kMpiRmaWaitAtFree};
   static constexpr M kRmaLatePost[] = {M::kMpiRmaSyncLatePost, M::kMpiRmaCommLatePost};
@@ -76,6 +79,8 @@ std::span<const MetricId> WaitMetricsOf(SyncPattern p) {
       return kNToOne;
     case SyncPattern::kScan:
       return kScan;
+    case SyncPattern::kSenders:
+      return kSenders;
     case SyncPattern::kFinalize:
       return kFinalize;
     case SyncPattern::kRmaCollective:

@@ -33,6 +33,7 @@ enum class SyncPattern : uint8_t {
   kNToOne,        // mpi_earlyreduce
   kScan,          // mpi_earlyscan
   kFinalize,      // mpi_finalize_wait
+  kSenders,       // mpi_wait_senders (MPI_Alltoallv/w whose trace names the senders)
   // MPI one-sided communication.
   kRmaCollective,  // mpi_rma_wait_at_fence, mpi_rma_wait_at_create, mpi_rma_wait_at_free
   kRmaLatePost,    // mpi_rma_sync_late_post, mpi_rma_comm_late_post
@@ -44,7 +45,7 @@ enum class SyncPattern : uint8_t {
   kShmemLock,         // shmem_lock_contention
   kShmemWaitOnValue,  // shmem_wait_on_value
 };
-inline constexpr int kSyncPatternCount = 16;
+inline constexpr int kSyncPatternCount = 17;
 
 // The wait-state metrics a pattern's waits are charged to (one each).
 std::span<const MetricId> WaitMetricsOf(SyncPattern p);

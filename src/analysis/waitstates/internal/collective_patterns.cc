@@ -43,6 +43,8 @@ SyncPattern PatternOf(MetricId wait_metric) {
       return SyncPattern::kOneToN;
     case MetricId::kMpiEarlyReduce:
       return SyncPattern::kNToOne;
+    case MetricId::kMpiWaitSenders:
+      return SyncPattern::kSenders;
     case MetricId::kMpiRmaWaitAtFence:
     case MetricId::kMpiRmaWaitAtCreate:
     case MetricId::kMpiRmaWaitAtFree:
@@ -195,8 +197,8 @@ void Scan(const std::vector<MemberTimes>& m, MemberOutcome* out) {
 // MPI_Alltoallv/w whose members' records name their senders (beyond Scalasca): a member that
 // receives data waits for the latest of the other members that send it data, from its entry to
 // that member's, `max(0, min(latest b_s, e_r) - b_r)`. Zero counts make the operation no
-// barrier: a member waits for nobody who sends it nothing. Not yet followed by the root-cause
-// analyses (no partner event, so no edge), nor a synchronisation point.
+// barrier: a member waits for nobody who sends it nothing, and it is no synchronisation point
+// (as for Early Reduce, the wait's edge leads to the sender it waited for).
 void SenderWaits(const trace::Definitions& defs, const std::vector<MemberTimes>& m,
                  MemberOutcome* out) {
   std::vector<uint32_t> senders;
@@ -214,7 +216,7 @@ void SenderWaits(const trace::Definitions& defs, const std::vector<MemberTimes>&
       latest_index = k;
     }
     if (latest_index == m.size() || m[i].begin >= latest) continue;
-    out[i].partner = m[latest_index].location;
+    SetPartner(out[i], m[latest_index]);
     Outcome(m[i], latest, 0, out[i], false);
   }
 }
