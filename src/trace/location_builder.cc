@@ -125,7 +125,8 @@ void LocationBuilder::P2p(uint64_t time, EventKind kind, P2pPayload payload, uin
       open_requests_.Erase(request);
     } else {
       events_.wide_requests_.emplace(index, request);  // no linked record to hold the id
-      diagnostics_.Report(kUnlinkedRequest, "event " + std::to_string(index));
+      if (!StartedEarlier(request, /*closes=*/true))
+        diagnostics_.Report(kUnlinkedRequest, "event " + std::to_string(index));
     }
   }
   Append(Clamp(time), kind, events_.p2p_.push_back(payload));
@@ -150,7 +151,8 @@ void LocationBuilder::LinkRequest(uint32_t event, uint64_t request) {
   if (kind == EventKind::kNonBlockingCollectiveRequest) return;
   uint32_t* start = open_requests_.Find(request);
   if (start == nullptr) {
-    diagnostics_.Report(kUnlinkedRequest, "event " + std::to_string(event));
+    if (!StartedEarlier(request, /*closes=*/kind != EventKind::kMpiRequestTest))
+      diagnostics_.Report(kUnlinkedRequest, "event " + std::to_string(event));
     return;
   }
   if (kind == EventKind::kMpiRequestTest) return;  // still open
@@ -230,10 +232,18 @@ void LocationBuilder::RepeatLastCall(uint64_t calls) {
   if (callpath < times_.size()) times_[callpath].visits += calls - 1;
 }
 
+bool LocationBuilder::StartedEarlier(uint64_t request, bool closes) {
+  if (earlier_requests_.Find(request) == nullptr) return false;
+  if (closes) earlier_requests_.Erase(request);
+  return true;
+}
+
 LocationEvents LocationBuilder::Finish() {
   if (!open_requests_.empty()) {
     diagnostics_.Report(kOpenRequest, "event " + std::to_string(KeepOpenRequestIds()),
-                        open_requests_.size());
+                        open_requests_.size() + earlier_requests_.size());
+  } else if (!earlier_requests_.empty()) {
+    diagnostics_.Report(kOpenRequest, "started in an earlier segment", earlier_requests_.size());
   }
   if (!stack_.empty()) {
     // A trailing measurement-off gap is expected (Score-P switches off before the end); any other
@@ -267,6 +277,11 @@ uint32_t LocationBuilder::KeepOpenRequestIds() {
 
 LocationEvents LocationBuilder::FinishSegment(Continuation& next) {
   KeepOpenRequestIds();
+  next.open_requests.clear();
+  earlier_requests_.ForEach(
+      [&](uint64_t request, uint32_t) { next.open_requests.push_back(request); });
+  open_requests_.ForEach(
+      [&](uint64_t request, uint32_t) { next.open_requests.push_back(request); });
   next.open.clear();
   for (const Frame& frame : stack_) next.open.push_back({frame.region, frame.entered});
   next.last_time = last_time_;
@@ -281,6 +296,7 @@ void LocationBuilder::Resume(const Continuation& from) {
   }
   last_time_ = from.last_time;
   measurement_off_ = from.measurement_off;
+  for (uint64_t request : from.open_requests) earlier_requests_.Insert(request, 0);
 }
 
 void LocationBuilder::RemapCallpaths(LocationEvents& events,

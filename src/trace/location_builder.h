@@ -111,8 +111,10 @@ class LocationBuilder {
 
   // Reading a location in segments (a stream that never holds the whole location): a segment
   // ends without closing its open regions, and the builder of the next segment resumes them, so
-  // that the repairs are the same as when the location is read whole. Only Enter/Leave nesting
-  // and timestamps carry over; request links do not cross segments.
+  // that the repairs are the same as when the location is read whole. Enter/Leave nesting and
+  // timestamps carry over, and the ids of the requests still open: request links do not cross
+  // segments, but a request completed in a later segment than the one that started it is no
+  // unlinked request.
   struct Continuation {
     struct Open {
       uint32_t region;
@@ -121,6 +123,7 @@ class LocationBuilder {
     std::vector<Open> open;  // outermost first
     uint64_t last_time = 0;
     bool measurement_off = false;
+    std::vector<uint64_t> open_requests;  // ids started in earlier segments, not yet completed
   };
   // Returns the events so far, leaving open regions open (they have no Leave in this segment),
   // and what the next segment's builder must resume. The builder must not be used afterwards.
@@ -245,6 +248,10 @@ class LocationBuilder {
   CallTree tree_;
   std::vector<LocalTime> times_;                   // by local call path
   FlatHashMap<uint64_t, uint32_t> open_requests_;  // request id -> Isend or IrecvRequest event
+  // Requests started in earlier segments (Continuation::open_requests), the value unused.
+  FlatHashMap<uint64_t, uint32_t> earlier_requests_;
+  // Whether `request` was started in an earlier segment; `closes`: the record ends it.
+  bool StartedEarlier(uint64_t request, bool closes);
   std::array<CacheSlot, 256> cache_{};
   std::vector<Frame> stack_;
   Diagnostics diagnostics_;

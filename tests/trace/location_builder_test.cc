@@ -154,6 +154,33 @@ TEST(LocationBuilderTest, ProgramBeginAndEndEncloseEverything) {
   EXPECT_EQ(ev.recorded_size(), 4u);
 }
 
+TEST(LocationBuilderTest, RequestsCompletedInALaterSegmentAreNotUnlinked) {
+  // Segment 1 posts a receive (request 5) and starts a send (request 6); segment 2 tests the
+  // send, completes both and completes request 9, which nobody started; request 7, started in
+  // segment 1, is never completed. As when the location is read whole: one unlinked request
+  // (9) and one open request (7).
+  LocationBuilder first(0, kGap);
+  first.Enter(1, kMain);
+  first.Request(2, EventKind::kMpiIrecvRequest, 5);
+  first.P2p(3, EventKind::kMpiIsend, P2pPayload{8, 0, 1, 7, kNoRequest32}, 6);
+  first.P2p(4, EventKind::kMpiIsend, P2pPayload{8, 0, 1, 7, kNoRequest32}, 7);
+  LocationBuilder::Continuation next;
+  first.FinishSegment(next);
+  EXPECT_EQ(first.diagnostics().Count(kUnlinkedRequest), 0u);
+  LocationBuilder second(0, kGap);
+  second.Resume(next);
+  second.Request(5, EventKind::kMpiRequestTest, 6);
+  second.P2p(6, EventKind::kMpiIrecv, P2pPayload{8, 0, 1, 7, kNoRequest32}, 5);
+  second.Request(7, EventKind::kMpiIsendComplete, 6);
+  second.Request(8, EventKind::kMpiIsendComplete, 9);
+  second.Leave(9, kMain);
+  EXPECT_EQ(second.diagnostics().Count(kUnlinkedRequest), 1u);
+  LocationEvents ev = second.Finish();
+  EXPECT_EQ(second.diagnostics().Count(kOpenRequest), 1u);
+  // The receive keeps its request id though its posting is in the other segment.
+  EXPECT_EQ(ev.RequestId(2), 5u);
+}
+
 TEST(LocationBuilderTest, AttributesAttachToTheLastEvent) {
   LocationBuilder b(0, kGap);
   b.Enter(1, kMain);
