@@ -12,6 +12,7 @@
 #include "cli/output_directory.h"
 #include "cli/subcommand.h"
 #include "report/output_file.h"
+#include "report/report.h"
 #include "report/whatif_report.h"
 #include "sim/otf2_source.h"
 #include "sim/simulated_trace.h"
@@ -114,10 +115,24 @@ class WhatIfSubcommand final : public Subcommand {
     // valid UTF-8 (whatif.json).
     context.trace_path = DisplayText(trace_);
     context.seed = seed_;
-    for (const trace::Location& loc : trace->defs().locations) {
-      context.location_names.push_back(DisplayText(trace->defs().str(loc.name)));
+    const trace::Definitions& defs = trace->defs();
+    for (const trace::Location& loc : defs.locations) {
+      const std::string name = DisplayText(defs.str(loc.name));
+      std::optional<uint32_t> rank;
+      std::string group;
+      if (loc.group < defs.location_groups.size()) {
+        const trace::LocationGroup& g = defs.location_groups[loc.group];
+        if (g.rank != trace::kNone) rank = g.rank;
+        group = DisplayText(defs.str(g.name));
+      }
+      context.location_names.push_back(name);
+      context.location_ranks.push_back(rank);
+      context.location_labels.push_back(report::LocationLabelOf(rank, group, name));
     }
     context.callpath = [&trace](uint32_t cp) { return DisplayText(trace->CallpathName(cp)); };
+    context.callpath_label = [&trace](uint32_t cp) {
+      return DisplayText(trace->CallpathLabel(cp));
+    };
     if (simulated) {
       CW_RETURN_IF_ERROR(simulated->Close());
       context.simulated_trace = simulated->anchor();

@@ -49,7 +49,7 @@ std::vector<double> Report::PerCallpath(MetricId metric) const {
 std::string Report::CallpathLabel(uint32_t callpath) const {
   // A walked call path can be dozens of functions deep: the text keeps its root and its
   // innermost kLabelTail regions, which say where the call is.
-  constexpr size_t kLabelTail = 4;
+  constexpr size_t kLabelTail = trace::kPathLabelTail;
   std::vector<uint32_t> chain;
   for (std::optional<uint32_t> c = callpath; c && *c < callpaths.size(); c = callpaths[*c].parent)
     chain.push_back(*c);
@@ -81,12 +81,18 @@ std::string Report::CallpathName(uint32_t callpath) const {
   return name;
 }
 
+std::string LocationLabelOf(std::optional<uint32_t> rank, std::string_view group,
+                            std::string_view name) {
+  if (!rank)
+    return group.empty() ? std::string(name) : std::string(group) + " / " + std::string(name);
+  std::string label = "rank " + std::to_string(*rank);
+  if (name != "Master thread") label += " / " + std::string(name);
+  return label;
+}
+
 std::string Report::LocationLabel(uint32_t location) const {
   const Location& loc = locations.at(location);
-  if (!loc.rank) return loc.group.empty() ? loc.name : loc.group + " / " + loc.name;
-  std::string label = "rank " + std::to_string(*loc.rank);
-  if (loc.name != "Master thread") label += " / " + loc.name;
-  return label;
+  return LocationLabelOf(loc.rank, loc.group, loc.name);
 }
 
 namespace {

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -199,6 +200,11 @@ struct Report {
   // "rank 3" for a process's master location, else "rank 3 / OMP thread 1" or the name.
   std::string LocationLabel(uint32_t location) const;
 };
+
+// "rank 3" for a process's master thread, "rank 3 / Thread 1" for its other threads; a location
+// without a rank is named by its group and its name ("GPU / stream 1"), or its name alone.
+std::string LocationLabelOf(std::optional<uint32_t> rank, std::string_view group,
+                            std::string_view name);
 
 // What a report states of the whole trace and its matching beyond the definitions and the call
 // tree. One process reads it off its trace and graph (TraceFactsOf); the first rank of an MPI

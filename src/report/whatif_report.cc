@@ -30,6 +30,10 @@ std::string Name(const WhatIfContext& c, uint32_t location) {
                                             : "location " + std::to_string(location);
 }
 
+std::string Label(const WhatIfContext& c, uint32_t location) {
+  return location < c.location_labels.size() ? c.location_labels[location] : Name(c, location);
+}
+
 void AppendCallpaths(std::string& out, const sim::WhatIfResult& r, const WhatIfContext& c,
                      bool absorbing) {
   std::vector<const sim::CallpathEffect*> chosen;
@@ -46,8 +50,9 @@ void AppendCallpaths(std::string& out, const sim::WhatIfResult& r, const WhatIfC
   }
   for (size_t i = 0; i < chosen.size() && i < kCallpathsShown; ++i) {
     const sim::CallpathEffect& e = *chosen[i];
-    out += "  " + FormatDuration(std::fabs(e.gained - e.absorbed)) + "  " + c.callpath(e.callpath) +
-           "  (" + std::to_string(e.visits) + " visits)\n";
+    out += "  " + FormatDuration(std::fabs(e.gained - e.absorbed)) + "  " +
+           (c.callpath_label ? c.callpath_label : c.callpath)(e.callpath) + "  (" +
+           std::to_string(e.visits) + " visits)\n";
   }
 }
 
@@ -84,7 +89,7 @@ std::string ToWhatIfText(const sim::WhatIfResult& r, const WhatIfContext& c) {
   out += "\nEnd of each location (measured -> predicted), largest changes first\n";
   for (size_t i = 0; i < order.size() && i < 8; ++i) {
     uint32_t l = order[i];
-    out += "  " + Name(c, l) + ": " + FormatDuration(r.measured_ends[l]) + " -> " +
+    out += "  " + Label(c, l) + ": " + FormatDuration(r.measured_ends[l]) + " -> " +
            FormatDuration(r.predicted_ends[l]) + "\n";
   }
   if (order.size() > 8)
@@ -167,7 +172,9 @@ std::vector<std::string> WhatIfProblems(const sim::WhatIfResult& r) {
 std::string ToWhatIfJson(const sim::WhatIfResult& r, const WhatIfContext& c) {
   json locations = json::array();
   for (uint32_t l = 0; l < r.measured_ends.size(); ++l) {
+    const bool ranked = l < c.location_ranks.size() && c.location_ranks[l];
     locations.push_back({{"id", l},
+                         {"rank", ranked ? json(*c.location_ranks[l]) : json(nullptr)},
                          {"name", Name(c, l)},
                          {"measured_end", r.measured_ends[l]},
                          {"predicted_end", r.predicted_ends[l]}});

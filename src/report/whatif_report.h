@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,8 +14,11 @@ namespace cw::report {
 struct WhatIfContext {
   std::string trace_path;
   uint64_t seed = 1;
-  std::vector<std::string> location_names;        // by location
-  std::function<std::string(uint32_t)> callpath;  // "main/solve/MPI_Waitall"
+  std::vector<std::string> location_names;  // by location, as the trace names them (whatif.json)
+  std::vector<std::optional<uint32_t>> location_ranks;  // by location: its process's rank
+  std::vector<std::string> location_labels;             // "rank 3" (summary.txt, LocationLabelOf)
+  std::function<std::string(uint32_t)> callpath;        // "main/solve/MPI_Waitall" (whatif.json)
+  std::function<std::string(uint32_t)> callpath_label;  // shortened if deep (summary.txt)
   // The simulated trace of the first run, when it was written (empty path otherwise).
   std::string simulated_trace;
   uint64_t simulated_records = 0;

@@ -107,6 +107,10 @@ std::string StreamedTrace::CallpathName(uint32_t callpath) const {
   return tree_.PathName(callpath, [this](uint32_t region) { return RegionName(region); });
 }
 
+std::string StreamedTrace::CallpathLabel(uint32_t callpath) const {
+  return tree_.PathLabel(callpath, [this](uint32_t region) { return RegionName(region); });
+}
+
 std::string StreamedTrace::RegionName(uint32_t region) const {
   if (region == regions_.program && !program_name_.empty()) return program_name_;
   return std::string(defs_.RegionName(region));

@@ -43,6 +43,8 @@ class StreamedTrace {
 
   // "main/solve/MPI_Send" for a call-path id the streams handed out.
   std::string CallpathName(uint32_t callpath) const;
+  // The same shortened for a person to read (trace::CallTree::PathLabel).
+  std::string CallpathLabel(uint32_t callpath) const;
   // A region's name; the program region is named after the program once a stream has read its
   // ProgramBegin (the streams hand out the "<program>" region's id for it: the replay's rules
   // never name it).

@@ -27,4 +27,15 @@ std::string CallTree::PathName(
   return name;
 }
 
+std::string CallTree::PathLabel(
+    uint32_t id, const std::function<std::string(uint32_t region)>& region_name) const {
+  if (id >= size()) return "<none>";
+  std::vector<uint32_t> chain;
+  for (uint32_t c = id; c != kNone; c = parent(c)) chain.push_back(c);
+  if (chain.size() <= kPathLabelTail + 2) return PathName(id, region_name);
+  std::string label = region_name(region(chain.back())) + "/...";
+  for (size_t k = kPathLabelTail; k-- > 0;) label += "/" + region_name(region(chain[k]));
+  return label;
+}
+
 }  // namespace cw::trace

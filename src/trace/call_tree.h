@@ -18,6 +18,10 @@
 
 namespace cw::trace {
 
+// The innermost regions a shortened call-path label keeps (CallTree::PathLabel, and the reports'
+// labels of their call paths).
+inline constexpr size_t kPathLabelTail = 4;
+
 class CallTree {
  public:
   struct Node {
@@ -41,6 +45,10 @@ class CallTree {
   // `region_name` gives them; "<none>" for an id the tree does not hold.
   std::string PathName(uint32_t id,
                        const std::function<std::string(uint32_t region)>& region_name) const;
+  // The same for a person to read: a path deeper than kPathLabelTail + 2 regions keeps its root
+  // and its innermost kPathLabelTail ("main/.../a/b/c/MPI_Send"), which say where the call is.
+  std::string PathLabel(uint32_t id,
+                        const std::function<std::string(uint32_t region)>& region_name) const;
 
  private:
   static uint64_t Key(uint32_t parent, uint32_t region) {

@@ -279,6 +279,11 @@ TEST(CliTest, WhatIfWritesItsPrediction) {
   EXPECT_EQ(w["measured_runtime"].get<double>(), 20.0);
   EXPECT_EQ(w["predicted_runtime"]["mean"].get<double>(), 39.0);
   EXPECT_TRUE(fs::exists(dir + "/summary.txt"));
+  // The locations by their ranks, as in analyze's reports: rank 0 ends at 39, rank 1 at 38.
+  EXPECT_EQ(w["locations"][0]["rank"].get<int>(), 0);
+  EXPECT_EQ(w["locations"][1]["name"], "Master thread");
+  EXPECT_NE(out.find("  rank 0: 20 s -> 39 s\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("  rank 1: 20 s -> 38 s\n"), std::string::npos) << out;
 }
 
 TEST(CliTest, WhatIfWritesTheSimulatedTraceForAnalyze) {

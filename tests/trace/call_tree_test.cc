@@ -1,5 +1,8 @@
 #include "trace/call_tree.h"
 
+#include <string>
+#include <vector>
+
 #include <gtest/gtest.h>
 
 #include "trace/trace.h"
@@ -19,6 +22,20 @@ TEST(CallTreeTest, InternsPathsAndParentsPrecedeChildren) {
   EXPECT_EQ(tree.Depth(foo), 1u);
   EXPECT_EQ(tree.region(foo), 11u);
   EXPECT_EQ(tree.size(), 3u);
+}
+
+TEST(CallTreeTest, LabelsOfDeepPathsKeepTheRootAndTheInnermostFour) {
+  // Regions 0..7 named r0..r7, nested in that order.
+  CallTree tree;
+  std::vector<uint32_t> ids;
+  for (uint32_t r = 0; r < 8; ++r) ids.push_back(tree.Intern(r == 0 ? kNone : ids.back(), r));
+  auto name = [](uint32_t region) { return "r" + std::to_string(region); };
+  // Six regions are shown whole; a seventh shortens the label to the root and the last four.
+  EXPECT_EQ(tree.PathLabel(ids[5], name), "r0/r1/r2/r3/r4/r5");
+  EXPECT_EQ(tree.PathLabel(ids[6], name), "r0/.../r3/r4/r5/r6");
+  EXPECT_EQ(tree.PathLabel(ids[7], name), "r0/.../r4/r5/r6/r7");
+  EXPECT_EQ(tree.PathName(ids[7], name), "r0/r1/r2/r3/r4/r5/r6/r7");
+  EXPECT_EQ(tree.PathLabel(99, name), "<none>");
 }
 
 TEST(CallTreeTest, AssembleMergesLocalTreesDeterministically) {
