@@ -3,6 +3,7 @@
 // crash or shmem_global_exit must lose nothing recorded before it.
 #include <algorithm>
 #include <cstdio>
+#include <fstream>
 #include <set>
 #include <sstream>
 #include <string>
@@ -150,6 +151,29 @@ TEST(TracedShmemProgramsTest, EveryCallOfThePatternsIsRecorded) {
     EXPECT_EQ(ValueAt(report, "visits", "main/phase_D/shmem_int_g", pe), 500.0);
   }
   EXPECT_EQ(ValueAt(report, "visits", "main/phase_F/shmem_ctx_putmem_nbi", 0), 1.0);
+}
+
+TEST(TracedShmemProgramsTest, TaskActivityGraphsShowTheRoutines) {
+  // causeway tag offline: OpenSHMEM routines are activities as MPI calls are, and the barriers
+  // and collectives of tests/programs/shmem_patterns.c link the PEs.
+  const std::string dir = TraceShmemProgram("shmem_patterns", 3);
+  const std::string out = testing::MakeTempDir("shmem-tag");
+  std::string text;
+  ASSERT_EQ(RunCommand(CausewayBinary() + " tag -q " + dir + " -o " + out, &text), 0) << text;
+  std::ifstream in(out + "/tag.json");
+  const json tag = json::parse(in);
+  for (const json& p : tag["processes"]) {
+    SCOPED_TRACE(p["rank"].dump());
+    bool barrier = false, put = false;
+    for (const json& n : p["nodes"]) {
+      const std::string name = n["name"];
+      barrier = barrier || (name == "shmem_barrier_all" && n["kind"] == "mpi");
+      put = put || (name.rfind("shmem_", 0) == 0 && name.find("put") != std::string::npos);
+    }
+    EXPECT_TRUE(barrier);
+    EXPECT_TRUE(put);
+  }
+  EXPECT_GT(tag["ptag_edges"].size(), 0u);
 }
 
 TEST(TracedShmemProgramsTest, FortranThroughIsoCBinding) {

@@ -170,6 +170,22 @@ TEST(TagScenarioTest, PingPongInALoop) {
   ExpectConserved(run);
 }
 
+TEST(TagScenarioTest, ACycleClosedOnceIsNoLoop) {
+  // Two round trips: the back edge from the receive to the send is taken once. So is the edge
+  // back to a call path called again in a later phase; neither is a loop. Three round trips
+  // take it twice: a loop of 3 iterations.
+  TagRun twice = BuildScenarioTags(PingPong(2));
+  const tag::Edge* back = twice.Local(0, EdgeKind::kFlow, "main/MPI_Recv", "main/MPI_Send");
+  ASSERT_NE(back, nullptr);
+  EXPECT_TRUE(back->back);
+  EXPECT_EQ(back->time.count, 1u);
+  EXPECT_TRUE(tag::FindLoops(twice.Rank(0)).empty());
+  TagRun thrice = BuildScenarioTags(PingPong(3));
+  std::vector<tag::Loop> loops = tag::FindLoops(thrice.Rank(0));
+  ASSERT_EQ(loops.size(), 1u);
+  EXPECT_EQ(loops[0].iterations, 3u);
+}
+
 TEST(TagScenarioTest, HaloExchangeWithNonBlockingSends) {
   const int n = 3;
   TagRun run = BuildScenarioTags(HaloExchange(n));

@@ -73,7 +73,9 @@ class TraceGraphBuilder::Impl {
     for (uint32_t r = 0; r < t.defs.regions.size(); ++r) {
       const trace::Region& region = t.defs.regions[r];
       if (!region.defined) continue;
-      if (region.mpi.is_mpi()) {
+      // OpenSHMEM routines are activities as MPI calls are; their barriers and collectives link
+      // their members as MPI's collectives do (they are collective instances on windows).
+      if (region.mpi.is_mpi() || region.paradigm == trace::Paradigm::kShmem) {
         is_target_[r] = kMpiTarget;
       } else if (MatchesUserRegion(std::string(t.defs.RegionName(r)))) {
         is_target_[r] = kRegionTarget;

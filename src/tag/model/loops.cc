@@ -96,19 +96,21 @@ std::vector<Loop> FindLoops(const ProcessGraph& graph) {
   }
 
   std::vector<Loop> loops(components);
-  std::vector<bool> cyclic(components, false);
+  // Whether a back edge of the component was taken twice or more: a cycle closed once is a
+  // phase the program came back to (the same call path called again much later), not a loop.
+  std::vector<bool> repeats(components, false);
   for (uint32_t v = 0; v < n; ++v) loops[component[v]].body.push_back(v);
   for (const Edge& e : graph.edges) {
     if (e.kind != EdgeKind::kFlow || e.from >= n || e.to >= n) continue;
     uint32_t c = component[e.from];
-    if (c != component[e.to]) continue;
-    cyclic[c] = true;  // a self-edge or an edge inside a larger component
+    if (c != component[e.to]) continue;  // a self-edge or an edge inside a larger component
     loops[c].ticks += e.time.total;
+    if (e.back && e.time.count >= 2) repeats[c] = true;
     if (e.back && (loops[c].head == kNoNode || e.to < loops[c].head)) loops[c].head = e.to;
   }
   std::vector<Loop> result;
   for (uint32_t c = 0; c < components; ++c) {
-    if (!cyclic[c]) continue;
+    if (!repeats[c]) continue;
     Loop& loop = loops[c];
     if (loop.head == kNoNode) loop.head = loop.body.front();
     uint64_t back_into_head = 0;

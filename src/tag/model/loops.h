@@ -3,8 +3,10 @@
 //
 // A back edge is a flow edge to an activity still open on the depth-first walk from the start
 // node; a loop is a strongly connected set of activities (nested loops fall into the loop
-// around them). Loop markers from the program, where it has them, are nodes inside or beside
-// these loops and change nothing here.
+// around them) one of whose back edges was taken at least twice: a cycle closed only once is a
+// part of the program run again later (the same call path called in two phases), and a loop of
+// two iterations cannot be told from it. Loop markers from the program, where it has them, are
+// nodes inside or beside these loops and change nothing here.
 //
 //   MarkBackEdges(graph);
 //   for (const Loop& l : FindLoops(graph)) ... l.iterations ...
