@@ -159,9 +159,13 @@ TEST_F(BottleneckProgramsTest, ARedundantBarrierThatCostsNothingIsNoFinding) {
 }
 
 TEST_F(BottleneckProgramsTest, ControlProgramsYieldNoFinding) {
-  for (const char* program : {"control_balanced", "control_overlap"}) {
+  // control_overlap on as many ranks as this machine has cores: its 32 KiB transfers progress
+  // only while both ends are in MPI, so on 3 ranks of 2 cores a descheduled peer made a Waitall
+  // wait up to 16 ms with no remote cause now and then (a finding the scheduler caused, which
+  // the report then blames on it, but not the program's).
+  for (const auto& [program, ranks] : {std::pair{"control_balanced", 3}, {"control_overlap", 2}}) {
     SCOPED_TRACE(program);
-    const json report = Analyze(program, 3);
+    const json report = Analyze(program, ranks);
     EXPECT_TRUE(report["advice"]["findings"].empty()) << Describe(report);
     EXPECT_GT(report["advice"]["candidates"].get<uint64_t>(), 0u);  // the filters had work
   }
