@@ -10,6 +10,11 @@ inline constexpr const char* kOshrun = "timeout 180 oshrun --allow-run-as-root -
 // Debian's Open MPI 4.1 crashes in shmem_finalize unless its memory patcher is off.
 inline constexpr const char* kShmemEnvironment = "OMPI_MCA_memory=^patcher";
 
+// Trace options for tests that count records exactly: stack walks at the calls, no samples. A
+// sample lands wherever the program spent CPU time, the language runtime's start-up included
+// (libgfortran's frames in shmem_fortran, now and then), and adds its walked frames.
+inline constexpr const char* kExactCounts = "--callpaths calls";
+
 // Runs `program args` on `ranks` ranks under causeway trace and returns the trace directory;
 // fails the test if the run fails. `environment` is prefixed to the command (VAR=value ...).
 std::string TraceProgram(const std::string& name, int ranks, const std::string& args = "",

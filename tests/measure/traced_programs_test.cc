@@ -36,8 +36,8 @@ class TracedWithTimer : public ::testing::TestWithParam<const char*> {};
 INSTANTIATE_TEST_SUITE_P(Timers, TracedWithTimer, ::testing::Values("tsc", "monotonic"));
 
 TEST_P(TracedWithTimer, LateSender) {
-  const std::string dir =
-      TraceProgram("late_sender", 2, "", "", nullptr, std::string("CAUSEWAY_TIMER=") + GetParam());
+  const std::string dir = TraceProgram("late_sender", 2, "", kExactCounts, nullptr,
+                                       std::string("CAUSEWAY_TIMER=") + GetParam());
   ExpectOtf2PrintReads(dir);
   ExpectNestingSurvivesTimeOrder(dir);
   // Each rank: main and MPI_Init (4 events), MPI_Comm_rank (2: Score-P's default groups
@@ -193,7 +193,7 @@ TEST(TracedProgramsTest, PointToPointWaitStates) {
 
 TEST(TracedProgramsTest, EachThreadIsRecordedOnItsOwnLocation) {
   std::string output;
-  const std::string dir = TraceProgram("threads", 2, "", "", &output);
+  const std::string dir = TraceProgram("threads", 2, "", kExactCounts, &output);
   ExpectOtf2PrintReads(dir);
   EXPECT_EQ(output.find("MPI calls from threads other than"), std::string::npos) << output;
   // Per rank, the main thread: main, MPI_Init_thread, MPI_Comm_rank, MPI_Comm_dup, 5 barriers,
@@ -236,7 +236,7 @@ TEST(TracedProgramsTest, ThreadsThatEndFreeTheirSlots) {
   // Stack walks at the calls, no samples: creating and joining 300 threads takes the main thread
   // a few milliseconds of CPU time, in which a sample would add walked frames to its count
   // (under a sanitizer, most runs).
-  const std::string dir = TraceProgram("thread_churn", 2, "", "--callpaths calls", &output);
+  const std::string dir = TraceProgram("thread_churn", 2, "", kExactCounts, &output);
   EXPECT_EQ(output.find("were not recorded"), std::string::npos) << output;
   // The first thread takes slot 1, the 299 after it reuse it, on each of the 2 ranks.
   EXPECT_NE(output.find("598 threads began calling MPI after another thread"), std::string::npos)
@@ -594,7 +594,8 @@ TEST(TracedProgramsTest, ManyFlushesLoseNothing) {
   // A 4 KiB buffer holds 102 records: 20000 barriers (4 records each) on 2 ranks flush it
   // hundreds of times.
   std::string output;
-  const std::string dir = TraceProgram("many_events", 2, "20000", "--buffer 4K", &output);
+  const std::string dir =
+      TraceProgram("many_events", 2, "20000", std::string("--buffer 4K ") + kExactCounts, &output);
   std::smatch flushes;
   ASSERT_TRUE(std::regex_search(output, flushes, std::regex("(\\d+) buffer flushes"))) << output;
   EXPECT_GT(std::stoull(flushes[1]), 1000u);

@@ -83,7 +83,7 @@ TEST(TracedShmemProgramsTest, ANeededBarrierIsNeverToldToBeRemoved) {
 
 // tests/programs/shmem_patterns.c on 3 PEs; the counts follow its phases A-F.
 TEST(TracedShmemProgramsTest, EveryCallOfThePatternsIsRecorded) {
-  const std::string dir = TraceShmemProgram("shmem_patterns", 3);
+  const std::string dir = TraceShmemProgram("shmem_patterns", 3, "", kExactCounts);
   ExpectOtf2PrintReads(dir);
   ExpectNestingSurvivesTimeOrder(dir);
   const json info = Info(dir);
@@ -180,7 +180,7 @@ TEST(TracedShmemProgramsTest, FortranThroughIsoCBinding) {
 #ifndef CW_HAVE_SHMEM_FORTRAN
   GTEST_SKIP() << "no Fortran compiler";
 #endif
-  const std::string dir = TraceShmemProgram("shmem_fortran", 2);
+  const std::string dir = TraceShmemProgram("shmem_fortran", 2, "", kExactCounts);
   ExpectOtf2PrintReads(dir);
   const json info = Info(dir);
   // 3 barriers per PE, PE 0's put and PE 1's wait_until, each PE's lock and unlock.
