@@ -655,12 +655,6 @@ TEST(TracedProgramsTest, ExitWithoutFinalizeKeepsEveryEvent) {
 // MPI's default error path ends the process inside the library; the recorder's substitute for
 // MPI_ERRORS_ARE_FATAL writes the events first (the failing send, to rank 99, is recorded too).
 TEST(TracedProgramsTest, FatalErrorHandlerKeepsEveryEvent) {
-#if CW_SANITIZED
-  // Under AddressSanitizer, rank 1 (ended by the launcher's SIGTERM, SIGKILL a second later)
-  // lost its receives in 2 of 3 runs of the whole sanitized suite, and in none of 8 runs alone;
-  // the release build keeps them in every run. Not yet explained: the release build runs it.
-  GTEST_SKIP() << "the sanitized run loses rank 1's events now and then (see the comment)";
-#endif
   ExpectEverythingUpToTheEnd("fatal", "fatal error handler MPI_ERR_RANK");
 }
 // A window's fatal handler too (windows do not inherit their communicator's).
