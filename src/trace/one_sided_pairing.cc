@@ -119,6 +119,36 @@ std::vector<uint32_t> ConflictingHolds(const Definitions& defs,
   return waited_for;
 }
 
+namespace {
+
+// Of the writes in `order` (sorted by target, then completion), the latest by another location
+// that completed to `wait`'s location by the time it ended, if during the wait; else the first
+// one in flight when it ended. kNone if neither.
+uint32_t EndingWrite(const ValueWait& wait, std::span<const ValueWrite> writes,
+                     std::span<const uint32_t> order) {
+  const auto after_end =
+      std::upper_bound(order.begin(), order.end(), wait, [&](const ValueWait& v, uint32_t i) {
+        return std::make_pair(v.location, v.left) <
+               std::make_pair(writes[i].target, writes[i].completed);
+      });
+  for (auto it = after_end; it != order.begin(); --it) {
+    const ValueWrite& write = writes[*(it - 1)];
+    if (write.target != wait.location) break;
+    if (write.origin == wait.location) continue;
+    if (write.completed > wait.entered) return *(it - 1);
+    break;  // the value was there before the wait began
+  }
+  for (auto it = after_end; it != order.end(); ++it) {
+    const ValueWrite& write = writes[*it];
+    if (write.target != wait.location) break;
+    if (write.origin == wait.location) continue;
+    return write.issued < wait.left ? *it : kNone;
+  }
+  return kNone;
+}
+
+}  // namespace
+
 std::vector<uint32_t> EndingWrites(std::span<const ValueWait> waits,
                                    std::span<const ValueWrite> writes) {
   std::vector<uint32_t> order(writes.size());
@@ -127,25 +157,20 @@ std::vector<uint32_t> EndingWrites(std::span<const ValueWait> waits,
     return std::make_tuple(writes[i].target, writes[i].completed, writes[i].origin, i);
   };
   std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return key(a) < key(b); });
+  // Waits in time order per location, so that an earlier wait claims a write first.
+  std::vector<uint32_t> by_time(waits.size());
+  std::iota(by_time.begin(), by_time.end(), 0u);
+  std::sort(by_time.begin(), by_time.end(), [&](uint32_t a, uint32_t b) {
+    return std::make_tuple(waits[a].location, waits[a].entered, a) <
+           std::make_tuple(waits[b].location, waits[b].entered, b);
+  });
   std::vector<uint32_t> ending(waits.size(), kNone);
-  for (size_t w = 0; w < waits.size(); ++w) {
-    const ValueWait& wait = waits[w];
-    // The first write to the wait's location that completed after the wait ended, then back to
-    // the latest one by another location.
-    auto it =
-        std::upper_bound(order.begin(), order.end(), wait, [&](const ValueWait& v, uint32_t i) {
-          return std::make_pair(v.location, v.left) <
-                 std::make_pair(writes[i].target, writes[i].completed);
-        });
-    while (it != order.begin()) {
-      const ValueWrite& write = writes[*(it - 1)];
-      if (write.target != wait.location) break;
-      if (write.origin != wait.location) {
-        if (write.completed > wait.entered) ending[w] = *(it - 1);
-        break;
-      }
-      --it;
-    }
+  std::vector<bool> claimed(writes.size(), false);
+  for (uint32_t w : by_time) {
+    const uint32_t write = EndingWrite(waits[w], writes, order);
+    if (write == kNone || claimed[write]) continue;
+    claimed[write] = true;
+    ending[w] = write;
   }
   return ending;
 }

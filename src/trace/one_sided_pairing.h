@@ -69,6 +69,7 @@ const Call* WaitingCall(std::span<const Call> calls, uint64_t release_entered) {
 struct ValueWrite {
   uint32_t target = kNone;  // location
   uint32_t origin = kNone;  // location
+  uint64_t issued = 0;      // time of its transfer record, inside the call that issued it
   uint64_t completed = 0;   // time of its completion record
 };
 
@@ -81,8 +82,11 @@ struct ValueWait {
 
 // For each wait (by index), the write that ended it: of the writes to its location from other
 // locations, the one that completed last by the time the wait ended (ties by origin, then index),
-// if it completed after the wait began (else the value was there already); kNone otherwise.
-// A write ends at most one wait.
+// if it completed after the wait began (else the value was there already). If none completed
+// during the wait, the first write that was in flight when it ended (issued before, completed
+// after): a blocking put's completion record is written when the call returns, and the target
+// can see the value before that. kNone otherwise. A write ends at most one wait: a wait whose
+// latest write already ended an earlier wait found the value there.
 std::vector<uint32_t> EndingWrites(std::span<const ValueWait> waits,
                                    std::span<const ValueWrite> writes);
 

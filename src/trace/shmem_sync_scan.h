@@ -60,10 +60,10 @@ class ShmemSyncScan {
     held_.erase(it);
   }
   // A put or atomic (`id` its matching id) of `bytes` towards `target` (a location; kNone for a
-  // rank outside the window).
-  void Transfer(uint64_t id, uint32_t target, uint64_t bytes, uint32_t ref) {
+  // rank outside the window), recorded at `time`.
+  void Transfer(uint64_t id, uint32_t target, uint64_t bytes, uint64_t time, uint32_t ref) {
     if (bytes == 0 || target == kNone || target == location_) return;
-    pending_[id] = Write{ValueWrite{target, location_, 0}, ref, kNone};
+    pending_[id] = Write{ValueWrite{target, location_, time, 0}, ref, kNone};
   }
   void Complete(uint64_t id, uint64_t time, uint32_t ref) {
     auto it = pending_.find(id);

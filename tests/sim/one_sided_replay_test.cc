@@ -48,6 +48,28 @@ TEST(OneSidedReplayTest, WaitForAValueWaitsForTheWriteThatEndedIt) {
   EXPECT_EQ(r.result.stats.unmatched_epoch_syncs + r.result.stats.cycles_broken, 0u);
 }
 
+TEST(OneSidedReplayTest, AWaitEndedByAPutStillInFlightWaitsForIt) {
+  // As FlagPut, but the put's call returns only at 7, after the wait ended at 6 (the target saw
+  // the value first): the wait is paired with it all the same (trace::EndingWrites), as the
+  // wait-state analysis pairs it. Ready at 4, cost 6 - 4 = 2. With work x2 on PE 0 the put
+  // begins at 8: PE 1 leaves its wait at 8 + 2 = 10.
+  const auto in_flight = [] {
+    Scenario s(2);
+    const uint32_t heap = s.AddShmemWindow({0, 1});
+    s.rank(0)
+        .Enter(0, "main")
+        .Call(0, 4, "work")
+        .ShmemPut(4, 7, "shmem_int_p", heap, 1, 4, 1)
+        .Leave(10, "main");
+    s.rank(1).Enter(0, "main").ShmemWaitUntil(1, 6, heap).Leave(10, "main");
+    return s;
+  };
+  ExpectIdentity(Replay(in_flight()));
+  Replayed r = Replay(in_flight(), ComputeScaled("work=2@0"));
+  EXPECT_EQ(r.result.stats.value_waits, 1u);
+  EXPECT_EQ(r.Time(1, 3), 10u);
+}
+
 TEST(OneSidedReplayTest, ABlockingPutTakesTheLatencyChange) {
   // Latency 3 on a network whose latency was 1: the blocking put lasts 2 longer (4..7), and
   // its notification reaches the wait 2 later: ready = max(1, 4 + 2) = 6, Leave = 6 + 2 = 8.

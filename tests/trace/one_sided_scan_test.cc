@@ -91,19 +91,19 @@ namespace {
 // releases, and which transfers are writes another PE could wait for.
 TEST(ShmemSyncScanTest, HoldsAndWritesOfEveryRecordKind) {
   ShmemSyncScan scan(/*location=*/1);
-  scan.RequestLock(5);              // shmem_set_lock asks ...
-  scan.AcquireLock(5, 10, 100);     // ... and takes it: requested
-  scan.ReleaseLock(5, 101);         // shmem_clear_lock
-  scan.AcquireLock(5, 20, 102);     // shmem_test_lock that got it: not requested
-  scan.ReleaseLock(6, 103);         // a lock never held: nothing
-  scan.AcquireLock(6, 30, 104);     // held to the end
-  scan.Transfer(1, 2, 8, 200);      // a put to PE 2: a write
-  scan.Transfer(2, 2, 0, 201);      // a fetch (nothing sent)
-  scan.Transfer(3, 1, 8, 202);      // to itself
-  scan.Transfer(4, kNone, 8, 203);  // to a rank outside the window
-  scan.Transfer(5, 3, 4, 204);      // an atomic to PE 3: a write
-  scan.Complete(5, 40, 300);        // non-blocking, remote or blocking: the first completes it
-  scan.Complete(5, 41, 301);        // already completed
+  scan.RequestLock(5);                  // shmem_set_lock asks ...
+  scan.AcquireLock(5, 10, 100);         // ... and takes it: requested
+  scan.ReleaseLock(5, 101);             // shmem_clear_lock
+  scan.AcquireLock(5, 20, 102);         // shmem_test_lock that got it: not requested
+  scan.ReleaseLock(6, 103);             // a lock never held: nothing
+  scan.AcquireLock(6, 30, 104);         // held to the end
+  scan.Transfer(1, 2, 8, 31, 200);      // a put to PE 2 at 31: a write
+  scan.Transfer(2, 2, 0, 32, 201);      // a fetch (nothing sent)
+  scan.Transfer(3, 1, 8, 33, 202);      // to itself
+  scan.Transfer(4, kNone, 8, 34, 203);  // to a rank outside the window
+  scan.Transfer(5, 3, 4, 35, 204);      // an atomic to PE 3 at 35: a write
+  scan.Complete(5, 40, 300);            // non-blocking, remote or blocking: the first completes it
+  scan.Complete(5, 41, 301);            // already completed
   scan.Complete(1, 42, 302);
   scan.Complete(2, 43, 303);  // not a write
 
@@ -117,10 +117,12 @@ TEST(ShmemSyncScanTest, HoldsAndWritesOfEveryRecordKind) {
   EXPECT_EQ(scan.holds()[2].acquisition.location, 1u);
   ASSERT_EQ(scan.writes().size(), 2u);  // in the order they completed
   EXPECT_EQ(scan.writes()[0].write.target, 3u);
+  EXPECT_EQ(scan.writes()[0].write.issued, 35u);
   EXPECT_EQ(scan.writes()[0].write.completed, 40u);
   EXPECT_EQ(scan.writes()[0].issue_ref, 204u);
   EXPECT_EQ(scan.writes()[1].write.target, 2u);
   EXPECT_EQ(scan.writes()[1].write.origin, 1u);
+  EXPECT_EQ(scan.writes()[1].write.issued, 31u);
   EXPECT_EQ(scan.writes()[1].complete_ref, 302u);
 }
 

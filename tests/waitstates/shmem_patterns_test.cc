@@ -171,6 +171,35 @@ TEST(ShmemPatternsTest, WaitOnValueEndsWithTheLastWriteToThePe) {
   EXPECT_EQ(a.Total("bytes_put"), 4.0 + 8.0 + 4.0);
 }
 
+TEST(ShmemPatternsTest, WaitOnValueEndsWithAWriteStillInFlight) {
+  // A blocking put's completion is recorded when its call returns, and the target may see the
+  // value before. PE 1 waits from 2 to 6; PE 0's put is issued at 5 (its RmaPut at the Enter)
+  // and completes at 8: nothing completed during the wait, the put was in flight when it ended,
+  // so it ended the wait, which waited until 5: 5 - 2 = 3. PE 1's second wait, from 7 to 10,
+  // finds that put completing inside it, but a write ends one wait: the value was there, no
+  // wait. Its third wait, from 12 to 13, ends before PE 0's next put (issued at 14): nothing
+  // ended it (a damaged or clock-skewed trace), no wait.
+  Scenario s(2);
+  const uint32_t heap = s.AddShmemWindow({0, 1});
+  s.rank(0)
+      .Enter(0, "main")
+      .ShmemPut(5, 8, "shmem_int_p", heap, 1, 4, 1)
+      .ShmemPut(14, 15, "shmem_int_p", heap, 1, 4, 2)
+      .Leave(20, "main");
+  s.rank(1)
+      .Enter(0, "main")
+      .ShmemWaitUntil(2, 6, heap)
+      .ShmemWaitUntil(7, 10, heap, "shmem_long_wait_until")
+      .ShmemWaitUntil(12, 13, heap, "shmem_short_wait_until")
+      .Leave(20, "main");
+  Analysis a = AnalyzeScenario(s);
+  EXPECT_EQ(a.Value("shmem_wait_on_value", "main/shmem_int_wait_until", 1), 3.0);
+  EXPECT_EQ(a.Value("shmem_wait_on_value", "main/shmem_long_wait_until", 1), 0.0);
+  EXPECT_EQ(a.Value("shmem_wait_on_value", "main/shmem_short_wait_until", 1), 0.0);
+  EXPECT_EQ(a.Total("shmem_wait_on_value"), 3.0);
+  EXPECT_EQ(TopInstance(a, "shmem_wait_on_value").partner, 0u);
+}
+
 TEST(ShmemPatternsTest, QuietWaitsForATargetBusyOutsideTheLibrary) {
   // PE 0 issues non-blocking puts to PE 1 and completes each in a shmem_quiet:
   //   put_nbi [1,2], quiet [3,9]: PE 1 computes in `work` [0,7] and enters shmem_my_pe at 7,

@@ -53,7 +53,7 @@ class ShmemScan {
         sync_.ReleaseLock(e.request, ordinal);
         return;
       case OneSidedRecord::kShmemWrite:
-        sync_.Transfer(e.request, e.peer, e.bytes, ordinal);
+        sync_.Transfer(e.request, e.peer, e.bytes, e.time, ordinal);
         return;
       case OneSidedRecord::kShmemWait: {
         Wait w;

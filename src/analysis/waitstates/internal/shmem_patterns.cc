@@ -34,10 +34,8 @@ struct LockHold {
 
 // A put or writing atomic to another PE's symmetric heap.
 struct Transfer {
-  uint64_t issued = 0;  // Enter of the call that issued it
-  uint64_t completed = 0;
-  uint32_t target = kNone;       // location
-  uint32_t origin = kNone;       // location
+  trace::ValueWrite write;
+  uint64_t issued = 0;           // Enter of the call that issued it
   uint32_t issue_event = kNone;  // that call's Enter event
 };
 
@@ -85,7 +83,7 @@ LocationRecords ScanLocation(const Context& ctx, uint32_t location) {
             p.remote == kNone
                 ? kNone
                 : defs.comms[defs.windows[p.window].comm].LocationOfRank(p.remote, location);
-        scan.Transfer(p.id, target, p.sent, i);
+        scan.Transfer(p.id, target, p.sent, ev.time(i), i);
         break;
       }
       case EventKind::kRmaOpCompleteBlocking:
@@ -124,8 +122,7 @@ LocationRecords ScanLocation(const Context& ctx, uint32_t location) {
   for (const trace::ShmemSyncScan::Write& w : scan.writes()) {
     const CallTimes issue = CallOf(ev, w.issue_ref);
     if (issue.enter == kNone) continue;
-    out.transfers.push_back(
-        Transfer{issue.entered, w.write.completed, w.write.target, location, issue.enter});
+    out.transfers.push_back(Transfer{w.write, issue.entered, issue.enter});
   }
   return out;
 }
@@ -152,14 +149,15 @@ void LockContention(const std::vector<LockHold>& holds, std::vector<std::vector<
   }
 }
 
-// Wait on Value: a wait ended with the latest write to its PE that completed before it ended
-// (trace::EndingWrites); it waited until that write was issued, as a receive waits until its
-// sender entered the send (the transfer's own time is communication, not waiting).
+// Wait on Value: a wait ended with the latest write to its PE that completed before it ended,
+// or else with the one in flight then (trace::EndingWrites); it waited until that write was issued,
+// as a receive waits until its sender entered the send (the transfer's own time is communication,
+// not waiting).
 void WaitOnValue(const std::vector<LocationRecords>& records,
                  const std::vector<Transfer>& transfers, std::vector<std::vector<ShmemWait>>& out) {
   std::vector<trace::ValueWrite> writes(transfers.size());
   for (size_t i = 0; i < transfers.size(); ++i) {
-    writes[i] = trace::ValueWrite{transfers[i].target, transfers[i].origin, transfers[i].completed};
+    writes[i] = transfers[i].write;
   }
   std::vector<trace::ValueWait> waits;
   std::vector<const WaitCall*> calls;
@@ -178,7 +176,7 @@ void WaitOnValue(const std::vector<LocationRecords>& records,
     if (until <= w.entered) continue;  // the write was under way before the wait began
     out[waits[i].location].push_back(ShmemWait{MetricId::kShmemWaitOnValue, w.callpath, w.entered,
                                                static_cast<int64_t>(until - w.entered), w.event,
-                                               t.origin, t.issue_event});
+                                               t.write.origin, t.issue_event});
   }
 }
 
