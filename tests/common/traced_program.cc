@@ -32,8 +32,10 @@ std::string TraceProgram(const std::string& name, int ranks, const std::string& 
 }
 
 std::string TraceShmemProgram(const std::string& name, int pes, const std::string& args,
-                              const std::string& trace_options, std::string* output) {
-  return Trace(kOshrun, name, pes, args, trace_options, output, kShmemEnvironment);
+                              const std::string& trace_options, std::string* output,
+                              const std::string& environment) {
+  return Trace(kOshrun, name, pes, args, trace_options, output,
+               std::string(kShmemEnvironment) + " " + environment);
 }
 
 }  // namespace cw::test

@@ -15,14 +15,21 @@ inline constexpr const char* kShmemEnvironment = "OMPI_MCA_memory=^patcher";
 // (libgfortran's frames in shmem_fortran, now and then), and adds its walked frames.
 inline constexpr const char* kExactCounts = "--callpaths calls";
 
+// Open MPI's ranks poll while they wait; on an oversubscribed node they take the CPU from the
+// ranks that compute. Tests that compare the measured times of two runs set this environment.
+inline constexpr const char* kIdleRanksYield = "OMPI_MCA_mpi_yield_when_idle=1";
+
 // Runs `program args` on `ranks` ranks under causeway trace and returns the trace directory;
-// fails the test if the run fails. `environment` is prefixed to the command (VAR=value ...).
+// fails the test if the run fails (the trace's exit status is its command's). `environment` is
+// prefixed to the command (VAR=value ...).
 std::string TraceProgram(const std::string& name, int ranks, const std::string& args = "",
                          const std::string& trace_options = "", std::string* output = nullptr,
                          const std::string& environment = "");
 
-// The same for an OpenSHMEM program on `pes` PEs, run with oshrun.
+// The same for an OpenSHMEM program on `pes` PEs, run with oshrun (kShmemEnvironment and
+// `environment`).
 std::string TraceShmemProgram(const std::string& name, int pes, const std::string& args = "",
-                              const std::string& trace_options = "", std::string* output = nullptr);
+                              const std::string& trace_options = "", std::string* output = nullptr,
+                              const std::string& environment = "");
 
 }  // namespace cw::test
