@@ -64,7 +64,7 @@ int Main(int argc, char** argv) {
     std::fprintf(stderr, "causeway %s: %s\n", selected->name(), status.error().message().c_str());
     return ExitCodeFor(status.error());
   }
-  return kExitOk;
+  return selected->SucceededExitCode();
 }
 
 }  // namespace

@@ -21,6 +21,9 @@ class Subcommand {
   virtual const char* description() const = 0;
   virtual void AddOptions(CLI::App& app) = 0;
   virtual Status Run() = 0;
+  // The exit code of a run that succeeded: 0, but `trace` passes on its command's, as wrappers
+  // such as `time` and `timeout` do, so that a script notices a program that failed.
+  virtual int SucceededExitCode() const { return 0; }
 };
 
 std::unique_ptr<Subcommand> MakeAnalyzeSubcommand();

@@ -93,8 +93,10 @@ class TraceSubcommand final : public Subcommand {
   const char* name() const override { return "trace"; }
   const char* description() const override {
     return "Run an MPI or OpenSHMEM program and record its OTF2 trace: causeway trace -o DIR -- "
-           "mpirun -np N ./app args (or oshrun ...)";
+           "mpirun -np N ./app args (or oshrun ...). Exits with the command's exit status "
+           "once the trace is written (128 + N if a signal N ended it)";
   }
+  int SucceededExitCode() const override { return command_exit_status_; }
   void AddOptions(CLI::App& app) override {
     app.add_option("-o,--output", output_, "trace directory (default: ./causeway-trace)");
     app.add_option("--buffer", buffer_,
@@ -225,6 +227,7 @@ class TraceSubcommand final : public Subcommand {
     WarnAboutOshmemPatcher();
     const auto start = std::chrono::steady_clock::now();
     CW_ASSIGN_OR_RETURN(int exit_status, RunCommand(0, nullptr));
+    command_exit_status_ = exit_status;
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     unsetenv("LD_PRELOAD");
@@ -303,6 +306,7 @@ class TraceSubcommand final : public Subcommand {
                                          snapshots + (s.copied > 0 ? 0 : 1), s.busy);
                           }
                         }));
+    command_exit_status_ = exit_status;
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     unsetenv("LD_PRELOAD");
@@ -519,6 +523,7 @@ class TraceSubcommand final : public Subcommand {
   std::string include_;
   std::string exclude_;
   bool keep_raw_ = false;
+  int command_exit_status_ = 0;  // the traced command's, passed on once the trace is written
   bool tag_ = false;
   std::string tag_interval_;
   std::vector<std::string> tag_regions_;
