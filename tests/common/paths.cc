@@ -42,16 +42,19 @@ std::vector<std::string> RealTraceNames() {
 
 namespace {
 
-// A sanitizer build's MPI tests run uninstrumented programs, mpirun and its daemons with the
-// sanitized tracer preloaded: the sanitizer's runtime must be loaded first (causeway trace puts
-// the tracer before the preloads it finds, hence no link-order check), and Open MPI's
-// allocations still held at exit are not causeway's leaks.
+// A sanitizer build's MPI tests run uninstrumented programs with the sanitized tracer preloaded:
+// the sanitizer's runtime must be loaded first (causeway trace puts the tracer before the
+// preloads it finds, hence no link-order check), and Open MPI's allocations still held at exit
+// are not causeway's leaks. mpirun and oshrun are found first in sanitized_launchers/, which run
+// the real launcher unsanitized and hand the preloads to the ranks alone (the script says why).
 void PreloadSanitizerRuntime() {
   static const bool done = [] {
     const char* runtime = std::getenv("CW_SANITIZER_RUNTIME");
     if (runtime != nullptr && *runtime != '\0') {
       setenv("LD_PRELOAD", runtime, 1);
       setenv("ASAN_OPTIONS", "detect_leaks=0:verify_asan_link_order=0", 1);
+      const char* path = std::getenv("PATH");
+      setenv("PATH", (std::string(CW_SANITIZED_LAUNCHERS) + ":" + (path ? path : "")).c_str(), 1);
       // oshmem maps its symmetric heap at 0xff000000 by default, inside AddressSanitizer's
       // shadow gap: moved into the application's high memory.
       setenv("OMPI_MCA_sshmem_base_start_address", "0x600000000000", 1);
