@@ -143,6 +143,9 @@ Result<trace::Definitions> ReadDefinitionsFromAnchor(const std::string& anchor,
   if (trace::Oversubscribed(defs)) {
     diagnostics.Report(kOversubscribed, trace::OversubscriptionText(defs));
   }
+  if (trace::ContendedForCpus(defs)) {
+    diagnostics.Report(kCpuContention, trace::CpuContentionText(defs));
+  }
   ClassifyRegions(defs);
   size_t unresolved = defs.ResolveComms();
   if (unresolved > 0) diagnostics.Report(kUnresolvedCommunicator, {}, unresolved);

@@ -51,6 +51,11 @@ inline constexpr DiagnosticKind kOversubscribed{
     "scheduler, which shows as wait states, slow operations and a low transfer efficiency that "
     "neither the program nor the network causes; measure on enough CPUs (or pin one process or "
     "thread per CPU) before acting on them"};
+inline constexpr DiagnosticKind kCpuContention{
+    "run.cpu_contention", Severity::kWarning,
+    "a rank's main thread waited 10 % or more of the time it could run for a CPU, on a node the "
+    "run did not oversubscribe: other processes took the CPUs, and its waits and slow operations "
+    "may be theirs; measure on a quiet node (or pinned to CPUs of its own) before acting on them"};
 inline constexpr DiagnosticKind kUnresolvedCommunicator{
     "otf2.unresolved_communicator", Severity::kError,
     "a communicator's group could not be mapped to locations; its messages cannot be matched"};

@@ -47,7 +47,8 @@ json SchedulingJson(const TraceSummary& t) {
                      {"ran", seconds(s.ran_ns)},
                      {"waited_for_cpu", seconds(s.waited_ns)}});
   }
-  return {{"oversubscribed", t.oversubscribed}, {"ranks", ranks}};
+  return {
+      {"oversubscribed", t.oversubscribed}, {"cpu_contention", t.cpu_contention}, {"ranks", ranks}};
 }
 
 json TraceJson(const TraceSummary& t) {

@@ -50,6 +50,9 @@ struct TraceSummary {
   std::vector<trace::Definitions::RankSchedule> rank_schedules;
   bool oversubscribed = false;
   std::string oversubscription;  // which hosts, in words
+  // A rank waited for a CPU kContendedShare or more on a node the run did not oversubscribe.
+  bool cpu_contention = false;
+  std::string contention;  // the rank that waited the largest share, in words
   // Seconds the ranks' main threads waited for a CPU (those the kernel accounted for), and the
   // rank that waited most; nullopt if none was accounted for.
   std::optional<double> waited_for_cpu;

@@ -65,7 +65,8 @@ void RankEndingsLine(const TraceSummary& t, std::string& out) {
 }
 
 // Where the ranks ran, where the tracer noted it: an oversubscribed node and how long the ranks'
-// main threads waited for a CPU, the most on one rank.
+// main threads waited for a CPU, the most on one rank, and whether other processes took the
+// CPUs of a node the run did not oversubscribe.
 void SchedulingLine(const TraceSummary& t, std::string& out) {
   if (t.rank_schedules.empty()) return;
   std::string line = t.oversubscribed ? "oversubscribed (" + t.oversubscription + ")"
@@ -76,6 +77,9 @@ void SchedulingLine(const TraceSummary& t, std::string& out) {
             FormatSeconds(t.waited_most) + ")";
   }
   out += "Run:     " + line + "\n";
+  if (t.cpu_contention) {
+    out += "         other processes took the CPUs: " + t.contention + "\n";
+  }
 }
 
 void TraceSection(const Report& r, std::string& out) {
@@ -539,6 +543,7 @@ Report ForDisplay(const Report& raw) {
   r.trace.otf2_version = DisplayText(r.trace.otf2_version);
   for (auto& ending : r.trace.rank_endings) ending.second = DisplayText(ending.second);
   r.trace.oversubscription = DisplayText(r.trace.oversubscription);  // host names
+  r.trace.contention = DisplayText(r.trace.contention);
   for (auto& schedule : r.trace.rank_schedules) schedule.host = DisplayText(schedule.host);
   for (Location& l : r.locations) {
     l.name = DisplayText(l.name);

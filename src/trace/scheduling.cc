@@ -1,7 +1,9 @@
 #include "trace/scheduling.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
+#include <set>
 
 namespace cw::trace {
 
@@ -43,6 +45,49 @@ std::string OversubscriptionText(const Definitions& defs) {
             std::to_string(h.threads) + " threads on " + std::to_string(h.cpus) + " CPUs";
   }
   return text;
+}
+
+double WaitedShare(const Definitions::RankSchedule& r) {
+  if (r.waited_ns < 0 || r.ran_ns < 0 || r.ran_ns + r.waited_ns <= 0) return -1;
+  return static_cast<double>(r.waited_ns) / static_cast<double>(r.ran_ns + r.waited_ns);
+}
+
+namespace {
+
+// The contended ranks on hosts the run did not oversubscribe (there the run's own threads
+// explain the waiting), the one that waited the largest share first.
+std::vector<const Definitions::RankSchedule*> ContendedRanks(const Definitions& defs) {
+  std::set<std::string> oversubscribed;
+  for (const HostLoad& h : HostLoads(defs)) {
+    if (h.oversubscribed()) oversubscribed.insert(h.host);
+  }
+  std::vector<const Definitions::RankSchedule*> ranks;
+  for (const Definitions::RankSchedule& r : defs.rank_schedules) {
+    if (!oversubscribed.contains(r.host) && WaitedShare(r) >= kContendedShare) ranks.push_back(&r);
+  }
+  std::stable_sort(ranks.begin(), ranks.end(),
+                   [](const auto* a, const auto* b) { return WaitedShare(*a) > WaitedShare(*b); });
+  return ranks;
+}
+
+}  // namespace
+
+bool ContendedForCpus(const Definitions& defs) { return !ContendedRanks(defs).empty(); }
+
+std::string CpuContentionText(const Definitions& defs) {
+  const std::vector<const Definitions::RankSchedule*> ranks = ContendedRanks(defs);
+  if (ranks.empty()) return "";
+  const Definitions::RankSchedule& r = *ranks.front();
+  char text[160];
+  std::snprintf(text, sizeof text,
+                "rank %u waited %.3g s for a CPU (%.0f %% of the time it could run)", r.rank,
+                1e-9 * static_cast<double>(r.waited_ns), 100 * WaitedShare(r));
+  std::string out = text;
+  if (ranks.size() > 1) {
+    out += "; " + std::to_string(ranks.size()) + " ranks waited " +
+           std::to_string(static_cast<int>(100 * kContendedShare)) + " % or more";
+  }
+  return out;
 }
 
 }  // namespace cw::trace

@@ -1,7 +1,9 @@
-// Whether a run had more processes and threads than CPUs: ranks then wait for the scheduler,
-// which a trace shows as wait states, slow operations and a low transfer efficiency that no
-// change to the program or the network would remove. From the tracer's notes of where each rank
-// ran (Definitions::rank_schedules) and the trace's threads of each rank.
+// Whether a run had more processes and threads than CPUs, or shared its CPUs with other
+// processes: ranks then wait for the scheduler, which a trace shows as wait states, slow
+// operations and a low transfer efficiency that no change to the program or the network would
+// remove. From the tracer's notes of where each rank ran (Definitions::rank_schedules: the
+// kernel's account of the main thread's time on a CPU and runnable without one) and the trace's
+// threads of each rank.
 #pragma once
 
 #include <cstdint>
@@ -29,5 +31,21 @@ bool Oversubscribed(const Definitions& defs);
 
 // "host vm: 4 processes with 4 threads on 2 CPUs" for the oversubscribed hosts.
 std::string OversubscriptionText(const Definitions& defs);
+
+// A rank whose main thread, of the time it could run (on a CPU or runnable), waited this share
+// or more for a CPU, was slowed by the scheduler as much as a program's typical wait states
+// slow it.
+inline constexpr double kContendedShare = 0.10;
+
+// The share of the time it could run that a rank's main thread waited for a CPU; -1 unknown.
+double WaitedShare(const Definitions::RankSchedule& r);
+
+// Whether a rank waited kContendedShare or more for a CPU on a node that was not oversubscribed
+// by the run itself: other processes took the CPUs.
+bool ContendedForCpus(const Definitions& defs);
+
+// "rank 1 waited 0.52 s for a CPU (34 % of the time it could run)" for the rank that waited the
+// largest share among the contended ones, and how many were; "" if none.
+std::string CpuContentionText(const Definitions& defs);
 
 }  // namespace cw::trace

@@ -734,6 +734,43 @@ TEST(TracedProgramsTest, AnOversubscribedRunIsToldFromTheProgram) {
   EXPECT_FALSE(fits["trace"]["scheduling"]["oversubscribed"].get<bool>());
 }
 
+// Two ranks, no more than the CPUs, but twice as many busy processes beside them as the node has
+// CPUs: the ranks (busy on the wall clock, polling while they wait) can run at most a third of
+// the time, far above the 10 % of trace::kContendedShare. Not oversubscribed by the run itself,
+// so the reports say that other processes took the CPUs (run.cpu_contention), and the summary
+// names the rank. (Without the busy processes a loaded test machine may still pass 10 %: no
+// control here; the threshold's arithmetic is tests/trace/scheduling_test.cc.)
+TEST(TracedProgramsTest, OtherProcessesTakingTheCpusAreToldFromTheProgram) {
+  const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  const std::string dir = testing::MakeTempDir("traced-contended");
+  std::string out;
+  const int rc =
+      RunCommand("for i in $(seq " + std::to_string(2 * cpus) +
+                     "); do timeout 60 sh -c 'while :; do :; done' >/dev/null 2>&1 & "
+                     "busy=\"$busy $!\"; done; " +
+                     CausewayBinary() + " trace -o " + dir + " -- " + kMpirun + " -np 2 " +
+                     TestProgram("ring") + " 20 5000; status=$?; kill $busy; exit $status",
+                 &out);
+  ASSERT_EQ(rc, 0) << out;
+  const json report = Analyze(dir);
+  bool warned = false;
+  for (const json& d : report["diagnostics"]) {
+    EXPECT_NE(d["name"], "run.oversubscribed");
+    if (d["name"] == "run.cpu_contention") {
+      warned = true;
+      EXPECT_NE(d["example"].get<std::string>().find("for a CPU ("), std::string::npos) << d;
+    }
+  }
+  EXPECT_TRUE(warned) << report["diagnostics"].dump(1);
+  EXPECT_FALSE(report["trace"]["scheduling"]["oversubscribed"].get<bool>());
+  EXPECT_TRUE(report["trace"]["scheduling"]["cpu_contention"].get<bool>());
+  const std::string reports = testing::MakeTempDir("traced-contended-report");
+  ASSERT_EQ(RunCommand(CausewayBinary() + " analyze -q " + dir + " -o " + reports, &out), 0) << out;
+  std::ifstream in(reports + "/summary.txt");
+  const std::string summary((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(summary.find("other processes took the CPUs: rank "), std::string::npos) << summary;
+}
+
 TEST(TracedProgramsTest, ACommandWithoutMpiIsAnError) {
   const std::string dir = testing::MakeTempDir("traced-nothing");
   std::string out;

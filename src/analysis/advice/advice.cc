@@ -144,14 +144,22 @@ void FoldIntoWaits(std::vector<AdviceFinding>& findings) {
   EraseFolded(findings, folded);
 }
 
-// On a node with more threads than CPUs, an operation slow with no process to blame most likely
-// waited for the scheduler: that comes first, before the network or the algorithm.
+// On a node with more threads than CPUs, or whose CPUs other processes took, an operation slow
+// with no process to blame most likely waited for a CPU: that comes first, before the network or
+// the algorithm.
 void HintAtTheScheduler(const trace::Definitions& defs, std::vector<AdviceFinding>& findings) {
-  if (!trace::Oversubscribed(defs)) return;
-  const std::string hint = "the run was oversubscribed (" + trace::OversubscriptionText(defs) +
-                           "): the operation most likely waited for a CPU; measure again with at "
-                           "most one process or thread per CPU (and pinned) before changing the "
-                           "program";
+  std::string hint;
+  if (trace::Oversubscribed(defs)) {
+    hint = "the run was oversubscribed (" + trace::OversubscriptionText(defs) +
+           "): the operation most likely waited for a CPU; measure again with at most one process "
+           "or thread per CPU (and pinned) before changing the program";
+  } else if (trace::ContendedForCpus(defs)) {
+    hint = "other processes took the run's CPUs (" + trace::CpuContentionText(defs) +
+           "): the operation most likely waited for a CPU; check the node's other jobs and the "
+           "pinning, and measure again on a quiet node before changing the program";
+  } else {
+    return;
+  }
   for (AdviceFinding& f : findings) {
     if (f.pattern == AdvicePattern::kNoRemoteCause ||
         f.pattern == AdvicePattern::kCompetingTransfer) {

@@ -1,0 +1,53 @@
+// Oversubscription and CPU contention from the tracer's notes of where each rank ran.
+#include "trace/scheduling.h"
+
+#include <gtest/gtest.h>
+
+namespace cw::trace {
+namespace {
+
+constexpr int64_t kSecond = 1'000'000'000;
+
+Definitions::RankSchedule Rank(uint32_t rank, const char* host, int cpus, int64_t ran_s,
+                               int64_t waited_s) {
+  return Definitions::RankSchedule{rank, host, cpus, cpus, ran_s * kSecond,
+                                   waited_s < 0 ? -1 : waited_s * kSecond};
+}
+
+// Host a (2 CPUs) runs ranks 0 and 1, one thread each (no locations defined: one per rank), so it
+// is not oversubscribed; rank 0 could run 10 s and waited 1 s of them for a CPU: 10 %, the
+// threshold, contended. Rank 1 waited 5 of 100 s: 5 %, not. Host b (1 CPU) runs ranks 2 and 3:
+// oversubscribed, so rank 2's 50 % is the run's own doing, not contention. Rank 4's kernel kept
+// no account.
+Definitions Node() {
+  Definitions defs;
+  defs.rank_schedules = {Rank(0, "a", 2, 9, 1), Rank(1, "a", 2, 95, 5), Rank(2, "b", 1, 5, 5),
+                         Rank(3, "b", 1, 10, 0), Rank(4, "c", 4, 10, -1)};
+  return defs;
+}
+
+TEST(SchedulingTest, ContentionIsWaitingOnANodeTheRunDidNotOversubscribe) {
+  const Definitions defs = Node();
+  EXPECT_TRUE(Oversubscribed(defs));
+  EXPECT_EQ(OversubscriptionText(defs), "host b: 2 processes with 2 threads on 1 CPUs");
+  EXPECT_DOUBLE_EQ(WaitedShare(defs.rank_schedules[0]), 0.1);
+  EXPECT_DOUBLE_EQ(WaitedShare(defs.rank_schedules[2]), 0.5);
+  EXPECT_EQ(WaitedShare(defs.rank_schedules[4]), -1);
+  EXPECT_TRUE(ContendedForCpus(defs));
+  EXPECT_EQ(CpuContentionText(defs), "rank 0 waited 1 s for a CPU (10 % of the time it could run)");
+}
+
+TEST(SchedulingTest, TheRankThatWaitedTheLargestShareIsNamed) {
+  Definitions defs = Node();
+  defs.rank_schedules[1] = Rank(1, "a", 2, 3, 1);  // 25 %
+  EXPECT_EQ(CpuContentionText(defs),
+            "rank 1 waited 1 s for a CPU (25 % of the time it could run); 2 ranks waited 10 % or "
+            "more");
+  defs.rank_schedules[0] = Rank(0, "a", 99, 1, 0);
+  defs.rank_schedules[1] = Rank(1, "a", 2, 99, 1);  // 1 %
+  EXPECT_FALSE(ContendedForCpus(defs));
+  EXPECT_EQ(CpuContentionText(defs), "");
+}
+
+}  // namespace
+}  // namespace cw::trace
