@@ -10,8 +10,8 @@ constexpr int64_t kSecond = 1'000'000'000;
 
 Definitions::RankSchedule Rank(uint32_t rank, const char* host, int cpus, int64_t ran_s,
                                int64_t waited_s) {
-  return Definitions::RankSchedule{rank, host, cpus, cpus, ran_s * kSecond,
-                                   waited_s < 0 ? -1 : waited_s * kSecond};
+  return Definitions::RankSchedule{
+      rank, host, cpus, cpus, ran_s * kSecond, waited_s < 0 ? -1 : waited_s * kSecond};
 }
 
 // Host a (2 CPUs) runs ranks 0 and 1, one thread each (no locations defined: one per rank), so it
