@@ -1,18 +1,13 @@
 #include "testing/scenario.h"
 
-#include <signal.h>
-#include <unistd.h>
-#include <cerrno>
-#include <climits>
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
 #include <map>
-#include <mutex>
 #include <vector>
 
 #include "otf2_writer/archive_writer.h"
-#include "trace/collective_senders.h"
+#include "testing/scenario_writer.h"
 #include "trace/probe_attributes.h"
 
 namespace cw::testing {
@@ -21,52 +16,6 @@ namespace {
 [[noreturn]] void Die(const std::string& message) {
   std::fprintf(stderr, "scenario: %s\n", message.c_str());
   std::abort();
-}
-
-bool Contains(const std::string& s, const char* part) { return s.find(part) != std::string::npos; }
-
-// OpenSHMEM routines' roles as causeway's tracer gives them.
-OTF2_RegionRole ShmemRoleOf(const std::string& name) {
-  if (Contains(name, "barrier") || Contains(name, "sync")) return OTF2_REGION_ROLE_BARRIER;
-  if (Contains(name, "broadcast")) return OTF2_REGION_ROLE_COLL_ONE2ALL;
-  if (Contains(name, "collect") || Contains(name, "_to_all") || Contains(name, "alltoall"))
-    return OTF2_REGION_ROLE_COLL_ALL2ALL;
-  if (Contains(name, "atomic")) return OTF2_REGION_ROLE_ATOMIC;
-  if (Contains(name, "lock") || Contains(name, "wait") || Contains(name, "quiet") ||
-      Contains(name, "fence"))
-    return OTF2_REGION_ROLE_FUNCTION;
-  if (Contains(name, "put") || Contains(name, "get") || Contains(name, "_p") ||
-      Contains(name, "_g"))
-    return OTF2_REGION_ROLE_RMA;
-  return OTF2_REGION_ROLE_FUNCTION;
-}
-
-OTF2_RegionRole RoleOf(const std::string& name) {
-  if (name.rfind("shmem_", 0) == 0) return ShmemRoleOf(name);
-  // Loops as include/causeway's loop API records them: "loop:NAME" is the loop's region,
-  // "NAME iteration" its iteration marker.
-  if (name.rfind("loop:", 0) == 0) return OTF2_REGION_ROLE_LOOP;
-  if (name.size() > 10 && name.compare(name.size() - 10, 10, " iteration") == 0) {
-    return OTF2_REGION_ROLE_ARTIFICIAL;
-  }
-  if (name == "MPI_Barrier" || name == "MPI_Ibarrier") return OTF2_REGION_ROLE_BARRIER;
-  for (const char* one2all : {"MPI_Bcast", "MPI_Scatter", "MPI_Scatterv"}) {
-    if (name == one2all) return OTF2_REGION_ROLE_COLL_ONE2ALL;
-  }
-  for (const char* all2one : {"MPI_Reduce", "MPI_Gather", "MPI_Gatherv"}) {
-    if (name == all2one) return OTF2_REGION_ROLE_COLL_ALL2ONE;
-  }
-  for (const char* all2all : {"MPI_Allreduce", "MPI_Allgather", "MPI_Allgatherv", "MPI_Alltoall",
-                              "MPI_Alltoallv", "MPI_Reduce_scatter"}) {
-    if (name == all2all) return OTF2_REGION_ROLE_COLL_ALL2ALL;
-  }
-  if (name == "MPI_Scan" || name == "MPI_Exscan") return OTF2_REGION_ROLE_COLL_OTHER;
-  for (const char* p2p : {"MPI_Send", "MPI_Ssend", "MPI_Bsend", "MPI_Rsend", "MPI_Isend",
-                          "MPI_Issend", "MPI_Recv", "MPI_Irecv", "MPI_Sendrecv", "MPI_Probe",
-                          "MPI_Iprobe", "MPI_Mprobe", "MPI_Improbe", "MPI_Mrecv", "MPI_Imrecv"}) {
-    if (name == p2p) return OTF2_REGION_ROLE_POINT2POINT;
-  }
-  return OTF2_REGION_ROLE_FUNCTION;
 }
 
 }  // namespace
@@ -350,6 +299,26 @@ RankScript& RankScript::Mrecv(uint64_t enter, uint64_t leave, int from, uint32_t
 RankScript& RankScript::Call(uint64_t enter, uint64_t leave, const std::string& region) {
   return Enter(enter, region).Leave(leave, region);
 }
+RankScript& RankScript::Fork(uint64_t t, uint32_t threads) {
+  Record r{Record::kFork, t, ""};
+  r.tag = threads;
+  return Add(r);
+}
+RankScript& RankScript::Join(uint64_t t) { return Add({Record::kJoin, t, ""}); }
+RankScript& RankScript::TeamBegin(uint64_t t) { return Add({Record::kTeamBegin, t, ""}); }
+RankScript& RankScript::TeamEnd(uint64_t t) { return Add({Record::kTeamEnd, t, ""}); }
+RankScript& RankScript::AcquireLock(uint64_t t, uint32_t lock, uint32_t order) {
+  Record r{Record::kAcquireLock, t, ""};
+  r.tag = lock;
+  r.request = order;
+  return Add(r);
+}
+RankScript& RankScript::ReleaseLock(uint64_t t, uint32_t lock, uint32_t order) {
+  Record r{Record::kReleaseLock, t, ""};
+  r.tag = lock;
+  r.request = order;
+  return Add(r);
+}
 
 Scenario::Scenario(int ranks, uint64_t ticks_per_second)
     : ticks_per_second_(ticks_per_second), ranks_(static_cast<size_t>(ranks)) {}
@@ -371,6 +340,13 @@ uint32_t Scenario::AddComm(const std::vector<int>& world_ranks) {
   return static_cast<uint32_t>(comms_.size());  // 0 is MPI_COMM_WORLD
 }
 
+RankScript& Scenario::thread(int r, int t) {
+  if (t == 0) return rank(r);
+  std::deque<RankScript>& threads = threads_[r];
+  while (static_cast<int>(threads.size()) < t) threads.emplace_back();
+  return threads.at(static_cast<size_t>(t - 1));
+}
+
 std::string Scenario::WriteOrDie(const std::string& directory) const {
   auto created = otf2_writer::ArchiveWriter::Create(directory, "traces", creator_);
   if (!created) Die(created.error().message());
@@ -380,12 +356,24 @@ std::string Scenario::WriteOrDie(const std::string& directory) const {
                                                   system_tree_cycle_ ? 1 : OTF2_UNDEFINED_UINT32);
   uint32_t node = archive.DefineSystemTreeNode("node0", "node", machine);
   std::vector<uint64_t> locations;
+  std::vector<uint32_t> rank_groups;
   for (size_t r = 0; r < ranks_.size(); ++r) {
     uint32_t group = archive.DefineLocationGroup("MPI Rank " + std::to_string(r), node);
     if (auto it = group_override_.find(static_cast<int>(r)); it != group_override_.end()) {
       group = it->second;
     }
+    rank_groups.push_back(group);
     locations.push_back(archive.DefineLocation("Master thread", group));
+  }
+  // Threads after every master, so that a master's location id is its rank.
+  std::map<int, std::vector<uint64_t>> team_members;  // rank -> its threads' locations
+  for (const auto& [rank, threads] : threads_) {
+    std::vector<uint64_t>& members = team_members[rank];
+    members.push_back(locations.at(static_cast<size_t>(rank)));
+    for (size_t t = 1; t <= threads.size(); ++t) {
+      members.push_back(archive.DefineLocation("OMP thread " + std::to_string(t),
+                                               rank_groups.at(static_cast<size_t>(rank))));
+    }
   }
   for (const ClockOffset& c : clock_offsets_) {
     archive.AddClockOffset(locations.at(static_cast<size_t>(c.rank)), c.time, c.offset);
@@ -411,231 +399,43 @@ std::string Scenario::WriteOrDie(const std::string& directory) const {
                                    std::vector<uint64_t>(w.shmem_pes.begin(), w.shmem_pes.end()));
     archive.DefineRmaWindow("", comm);
   }
+  // Each rank with threads has one thread team, its master and threads (Score-P's OpenMP
+  // locations group holds every such location).
+  std::vector<uint64_t> omp_locations;
+  for (const auto& [rank, members] : team_members) {
+    omp_locations.insert(omp_locations.end(), members.begin(), members.end());
+  }
+  std::map<int, uint32_t> teams;
+  for (const auto& [rank, members] : team_members) {
+    std::vector<uint64_t> indices;
+    for (uint64_t m : members) {
+      indices.push_back(static_cast<uint64_t>(
+          std::find(omp_locations.begin(), omp_locations.end(), m) - omp_locations.begin()));
+    }
+    teams[rank] =
+        archive.DefineParadigmComm("Thread team", OTF2_PARADIGM_OPENMP, omp_locations, indices);
+  }
   std::vector<uint32_t> groups;  // archive ids of groups_
   for (const std::vector<int>& g : groups_) {
     groups.push_back(archive.DefineGroup("", OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI,
                                          std::vector<uint64_t>(g.begin(), g.end())));
   }
 
-  std::map<std::string, uint32_t> regions;
-  auto region = [&](const std::string& name) {
-    auto it = regions.find(name);
-    if (it != regions.end()) return it->second;
-    const bool mpi = name.rfind("MPI_", 0) == 0;
-    const bool shmem = name.rfind("shmem_", 0) == 0;
-    // The tracer's buffer flush, as Score-P and causeway's tracer define it.
-    const bool flush = name == "TRACE BUFFER FLUSH";
-    uint32_t id =
-        archive.DefineRegion(name.rfind("loop:", 0) == 0 ? name.substr(5) : name, RoleOf(name),
-                             mpi     ? OTF2_PARADIGM_MPI
-                             : shmem ? OTF2_PARADIGM_SHMEM
-                             : flush ? OTF2_PARADIGM_MEASUREMENT_SYSTEM
-                                     : OTF2_PARADIGM_USER,
-                             mpi     ? "MPI"
-                             : shmem ? "SHMEM"
-                                     : "");
-    regions.emplace(name, id);
-    return id;
-  };
-
-  std::map<std::string, uint32_t> attributes;
-  constexpr uint32_t kNoAttribute = UINT32_MAX;
-  uint32_t senders_attribute = kNoAttribute;
+  ScenarioWriter writer(archive, std::move(groups));
   for (size_t r = 0; r < ranks_.size(); ++r) {
-    otf2_writer::EventWriter& ev = archive.Events(locations[r]);
-    for (const RankScript::Record& rec : ranks_[r].records_) {
-      uint32_t peer = static_cast<uint32_t>(rec.peer);
-      for (const auto& [name, value] : rec.attributes) {
-        auto it = attributes.find(name);
-        if (it == attributes.end()) {
-          it = attributes.emplace(name, archive.DefineAttribute(name, OTF2_TYPE_UINT64)).first;
-        }
-        ev.AddUint64Attribute(it->second, value);
-      }
-      switch (rec.kind) {
-        case RankScript::Record::kEnter:
-          ev.Enter(rec.time, region(rec.region));
-          break;
-        case RankScript::Record::kEnterId:
-          ev.Enter(rec.time, rec.tag);
-          break;
-        case RankScript::Record::kLeaveId:
-          ev.Leave(rec.time, rec.tag);
-          break;
-        case RankScript::Record::kLeave:
-          ev.Leave(rec.time, region(rec.region));
-          break;
-        case RankScript::Record::kOnOff:
-          ev.MeasurementOnOff(rec.time, rec.tag == 1);
-          break;
-        case RankScript::Record::kSend:
-          ev.MpiSend(rec.time, peer, rec.comm, rec.tag, rec.bytes);
-          break;
-        case RankScript::Record::kIsend:
-          ev.MpiIsend(rec.time, peer, rec.comm, rec.tag, rec.bytes, rec.request);
-          break;
-        case RankScript::Record::kIsendComplete:
-          ev.MpiIsendComplete(rec.time, rec.request);
-          break;
-        case RankScript::Record::kIrecvRequest:
-          ev.MpiIrecvRequest(rec.time, rec.request);
-          break;
-        case RankScript::Record::kRecv:
-          ev.MpiRecv(rec.time, peer, rec.comm, rec.tag, rec.bytes);
-          break;
-        case RankScript::Record::kIrecv:
-          ev.MpiIrecv(rec.time, peer, rec.comm, rec.tag, rec.bytes, rec.request);
-          break;
-        case RankScript::Record::kCancelled:
-          ev.MpiRequestCancelled(rec.time, rec.request);
-          break;
-        case RankScript::Record::kCollBegin:
-          ev.MpiCollectiveBegin(rec.time);
-          break;
-        case RankScript::Record::kCollEnd:
-          if (rec.group != 0) {
-            if (senders_attribute == kNoAttribute)
-              senders_attribute =
-                  archive.DefineAttribute(trace::kSendersAttribute, OTF2_TYPE_GROUP);
-            ev.AddGroupAttribute(senders_attribute, groups.at(rec.group - 1));
-          }
-          ev.MpiCollectiveEnd(rec.time, rec.op, rec.comm, rec.root, rec.bytes, rec.received);
-          break;
-        case RankScript::Record::kNbcRequest:
-          ev.NonBlockingCollectiveRequest(rec.time, rec.request);
-          break;
-        case RankScript::Record::kNbcComplete:
-          ev.NonBlockingCollectiveComplete(rec.time, rec.op, rec.comm, rec.root, rec.bytes,
-                                           rec.received, rec.request);
-          break;
-        case RankScript::Record::kRmaCollBegin:
-          ev.RmaCollectiveBegin(rec.time);
-          break;
-        case RankScript::Record::kRmaCollEnd:
-          ev.RmaCollectiveEnd(rec.time, rec.op,
-                              static_cast<OTF2_RmaSyncLevel>(OTF2_RMA_SYNC_LEVEL_PROCESS |
-                                                             OTF2_RMA_SYNC_LEVEL_MEMORY),
-                              rec.comm, rec.root, rec.bytes, rec.received);
-          break;
-        case RankScript::Record::kRmaGroupSync: {
-          // Post and start synchronise processes; complete and wait also memory.
-          const bool opening = rec.region == "MPI_Win_post" || rec.region == "MPI_Win_start";
-          const OTF2_RmaSyncLevel level =
-              opening ? static_cast<OTF2_RmaSyncLevel>(OTF2_RMA_SYNC_LEVEL_PROCESS)
-                      : static_cast<OTF2_RmaSyncLevel>(OTF2_RMA_SYNC_LEVEL_PROCESS |
-                                                       OTF2_RMA_SYNC_LEVEL_MEMORY);
-          ev.RmaGroupSync(rec.time, level, rec.comm, groups.at(rec.group));
-          break;
-        }
-        case RankScript::Record::kRmaPut:
-          ev.RmaPut(rec.time, rec.comm, peer, rec.bytes, rec.request);
-          break;
-        case RankScript::Record::kRmaGet:
-          ev.RmaGet(rec.time, rec.comm, peer, rec.bytes, rec.request);
-          break;
-        case RankScript::Record::kRmaOpComplete:
-          ev.RmaOpCompleteBlocking(rec.time, rec.comm, rec.request);
-          break;
-        case RankScript::Record::kRmaOpCompleteRemote:
-          ev.RmaOpCompleteRemote(rec.time, rec.comm, rec.request);
-          break;
-        case RankScript::Record::kRmaRequestLock:
-        case RankScript::Record::kRmaAcquireLock: {
-          const OTF2_LockType type = rec.exclusive ? OTF2_LOCK_EXCLUSIVE : OTF2_LOCK_SHARED;
-          if (rec.kind == RankScript::Record::kRmaRequestLock) {
-            ev.RmaRequestLock(rec.time, rec.comm, peer, rec.request, type);
-          } else {
-            ev.RmaAcquireLock(rec.time, rec.comm, peer, rec.request, type);
-          }
-          break;
-        }
-        case RankScript::Record::kRmaReleaseLock:
-          ev.RmaReleaseLock(rec.time, rec.comm, peer, rec.request);
-          break;
-        case RankScript::Record::kRmaWaitChange:
-          ev.RmaWaitChange(rec.time, rec.comm);
-          break;
-      }
+    auto team = teams.find(static_cast<int>(r));
+    const uint32_t team_id = team == teams.end() ? OTF2_UNDEFINED_UINT32 : team->second;
+    writer.Write(ranks_[r], archive.Events(locations[r]), team_id);
+    auto threads = threads_.find(static_cast<int>(r));
+    if (threads == threads_.end()) continue;
+    for (size_t t = 0; t < threads->second.size(); ++t) {
+      writer.Write(threads->second[t], archive.Events(team_members.at(threads->first).at(t + 1)),
+                   team_id);
     }
   }
   Status closed = archive.Close(ticks_per_second_, global_offset_);
   if (!closed) Die(closed.error().message());
   return archive.anchor_path();
-}
-
-namespace {
-
-// Test directories hold generated traces of up to tens of megabytes, and a
-// full test run makes thousands of them: left behind, they fill the disk of
-// the machine that runs the tests. Each process removes its own directories
-// when it exits normally (CW_KEEP_TEST_DIRS=1 keeps them for inspection), and
-// the first call sweeps away those of processes that died before they could.
-class TempDirRegistry {
- public:
-  ~TempDirRegistry() {
-    if (getpid() != owner_ || KeepRequested()) return;
-    std::error_code ignored;
-    for (const std::filesystem::path& dir : dirs_) std::filesystem::remove_all(dir, ignored);
-  }
-
-  std::filesystem::path Make(const std::string& prefix) {
-    std::lock_guard<std::mutex> lock(mu_);
-    const std::filesystem::path base = std::filesystem::temp_directory_path() / "causeway-tests";
-    if (!swept_) {
-      swept_ = true;
-      SweepOrphans(base);
-    }
-    std::filesystem::path dir =
-        base / (prefix + "-" + std::to_string(owner_) + "-" + std::to_string(counter_++));
-    std::filesystem::remove_all(dir);
-    std::filesystem::create_directories(dir);
-    dirs_.push_back(dir);
-    return dir;
-  }
-
- private:
-  static bool KeepRequested() {
-    const char* keep = std::getenv("CW_KEEP_TEST_DIRS");
-    return keep != nullptr && *keep != '\0' && std::string(keep) != "0";
-  }
-
-  // Names end in "-<pid>-<counter>"; a directory whose process is gone is an
-  // orphan (kill(pid, 0) fails with ESRCH only when no such process exists).
-  static void SweepOrphans(const std::filesystem::path& base) {
-    if (KeepRequested()) return;
-    std::error_code ec;
-    std::filesystem::directory_iterator it(base, ec);
-    if (ec) return;
-    for (const std::filesystem::directory_entry& entry : it) {
-      const std::string name = entry.path().filename().string();
-      const size_t last = name.rfind('-');
-      if (last == std::string::npos || last == 0) continue;
-      const size_t before = name.rfind('-', last - 1);
-      if (before == std::string::npos) continue;
-      const std::string pid_text = name.substr(before + 1, last - before - 1);
-      if (pid_text.empty() || pid_text.find_first_not_of("0123456789") != std::string::npos) {
-        continue;
-      }
-      const long pid = std::strtol(pid_text.c_str(), nullptr, 10);
-      if (pid <= 0 || pid > INT_MAX) continue;
-      if (kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;
-      std::error_code ignored;
-      std::filesystem::remove_all(entry.path(), ignored);
-    }
-  }
-
-  const pid_t owner_ = getpid();
-  std::mutex mu_;
-  bool swept_ = false;
-  int counter_ = 0;
-  std::vector<std::filesystem::path> dirs_;
-};
-
-}  // namespace
-
-std::string MakeTempDir(const std::string& prefix) {
-  static TempDirRegistry registry;
-  return registry.Make(prefix).string();
 }
 
 }  // namespace cw::testing

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <map>
 #include <string>
@@ -23,9 +24,12 @@
 
 #include <otf2/otf2.h>
 
+#include "testing/temp_dir.h"
+
 namespace cw::testing {
 
 class Scenario;
+class ScenarioWriter;
 
 // The events of one rank (one location), appended in time order.
 class RankScript {
@@ -135,8 +139,25 @@ class RankScript {
   // Any call without records (MPI_Init, MPI_Finalize, MPI_Comm_rank, a user function).
   RankScript& Call(uint64_t enter, uint64_t leave, const std::string& region);
 
+  // OpenMP as Score-P records it (its Opari2 adapter): a region named "!$omp CONSTRUCT..." is an
+  // OpenMP construct whose role the construct names ("!$omp parallel", "!$omp for", "!$omp
+  // barrier", "!$omp implicit barrier", "!$omp critical", "!$omp critical sblock", "!$omp
+  // ordered", "!$omp taskwait", "!$omp flush", "!$omp single", "!$omp master", "!$omp task"),
+  // and omp_set_lock, omp_unset_lock, ... are the OpenMP lock routines. Threads are
+  // Scenario::thread; Fork and Join are the master's, TeamBegin and TeamEnd every team
+  // member's (on its rank's thread team).
+  RankScript& Fork(uint64_t t, uint32_t threads);
+  RankScript& Join(uint64_t t);
+  RankScript& TeamBegin(uint64_t t);
+  RankScript& TeamEnd(uint64_t t);
+  // A lock of the process (`lock` its id, a critical section's or an omp_lock_t's) acquired or
+  // released the `order`-th time.
+  RankScript& AcquireLock(uint64_t t, uint32_t lock, uint32_t order);
+  RankScript& ReleaseLock(uint64_t t, uint32_t lock, uint32_t order);
+
  private:
   friend class Scenario;
+  friend class ScenarioWriter;  // scenario_writer.h: writes the records
   struct Record {
     enum Kind : uint8_t {
       kEnter,
@@ -166,6 +187,12 @@ class RankScript {
       kRmaAcquireLock,
       kRmaReleaseLock,
       kRmaWaitChange,
+      kFork,
+      kJoin,
+      kTeamBegin,
+      kTeamEnd,
+      kAcquireLock,
+      kReleaseLock,
     };
     Record(Kind k, uint64_t t, std::string name) : kind(k), time(t), region(std::move(name)) {}
     Kind kind;
@@ -193,6 +220,10 @@ class Scenario {
   explicit Scenario(int ranks, uint64_t ticks_per_second = 1);
 
   RankScript& rank(int r) { return ranks_.at(static_cast<size_t>(r)); }
+  // Thread `t` of rank `r` (0: its master, rank(r)); threads are made as they are asked for
+  // (thread(0, 3) makes threads 1 to 3 of rank 0), each a location of the rank's process
+  // ("OMP thread t"), defined after every rank's master, in rank and thread order.
+  RankScript& thread(int r, int t);
   int size() const { return static_cast<int>(ranks_.size()); }
 
   // Defines a sub-communicator of the given world ranks and returns its id for the records.
@@ -229,6 +260,7 @@ class Scenario {
  private:
   uint64_t ticks_per_second_;
   std::vector<RankScript> ranks_;
+  std::map<int, std::deque<RankScript>> threads_;  // threads 1.. of a rank
   std::vector<std::vector<int>> comms_;
   struct WindowDef {
     uint32_t comm = 0;           // MPI windows
@@ -249,8 +281,5 @@ class Scenario {
   bool system_tree_cycle_ = false;
   uint64_t global_offset_ = 0;
 };
-
-// A fresh empty directory under the test temp dir, unique per call.
-std::string MakeTempDir(const std::string& prefix);
 
 }  // namespace cw::testing

@@ -163,10 +163,9 @@ std::string Largest(const std::vector<double>& per, double total, size_t limit, 
 void PatternBlock(const Report& r, const WaitPattern& p, int rank, double time_total,
                   std::string& out) {
   double value = r.Total(p.metric);
-  const analysis::MetricInfo& info = analysis::Metric(p.metric);
   size_t metric_index = static_cast<size_t>(p.metric);
   uint64_t count = metric_index < r.instance_counts.size() ? r.instance_counts[metric_index] : 0;
-  out += Format("%2.0f. ", rank) + Pad(std::string(info.display), 26) +
+  out += Format("%2.0f. ", rank) + Pad(std::string(p.name()), 26) +
          PadLeft(FormatSeconds(value), 10) + "  " + Percent(value, time_total) + " of all time";
   if (count > 0) out += ", " + std::to_string(count) + (count == 1 ? " instance" : " instances");
   out += "\n    " + std::string(p.explanation) + ".\n";

@@ -31,7 +31,8 @@ constexpr WaitPattern kPatterns[] = {
     {MetricId::kMpiRmaCommLockCompetition,
      "a process waited in a one-sided transfer for another to release a window lock"},
     {MetricId::kShmemBarrierWait,
-     "PEs waited in an OpenSHMEM barrier or sync for the last PE of the active set"},
+     "PEs waited in an OpenSHMEM barrier or sync for the last PE of the active set",
+     "SHMEM Wait at Barrier"},
     {MetricId::kShmemLockContention,
      "a PE waited in shmem_set_lock for the PE holding the lock to release it"},
     {MetricId::kShmemWaitOnValue,
@@ -40,11 +41,27 @@ constexpr WaitPattern kPatterns[] = {
      "a PE waited in shmem_quiet for a target, busy outside OpenSHMEM, to enter the library"},
     {MetricId::kShmemCollectiveWait,
      "PEs waited in an OpenSHMEM collective for the last PE (or the broadcast's root)"},
+    {MetricId::kOmpEbarrierWait,
+     "threads waited in an explicit OpenMP barrier for the last thread of their team",
+     "OMP Wait at Explicit Barrier"},
+    {MetricId::kOmpIbarrierWait,
+     "threads waited in an implicit OpenMP barrier for the last thread of their team",
+     "OMP Wait at Implicit Barrier"},
+    {MetricId::kOmpLockContentionCritical,
+     "a thread waited to enter an OpenMP critical section until the previous holder left it",
+     "OMP Critical Contention"},
+    {MetricId::kOmpLockContentionApi,
+     "a thread waited in omp_set_lock until the thread holding the lock released it",
+     "OMP Lock API Contention"},
     {MetricId::kMpiFinalizeWait, "processes waited in MPI_Finalize for the last one to arrive"},
     {MetricId::kMpiInitCompletion, "processes stayed in MPI_Init after the first one left"},
 };
 
 }  // namespace
+
+std::string_view WaitPattern::name() const {
+  return label != nullptr ? std::string_view(label) : analysis::Metric(metric).display;
+}
 
 std::span<const WaitPattern> WaitPatterns() { return kPatterns; }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <span>
+#include <string_view>
 
 #include "analysis/metrics/metric_catalog.h"
 
@@ -11,6 +12,11 @@ namespace cw::report {
 struct WaitPattern {
   analysis::MetricId metric;
   const char* explanation;  // what happened, in words
+  // The name the reports give it where its metric's display name is ambiguous ("Wait at
+  // Barrier" is MPI's, OpenSHMEM's and twice OpenMP's); nullptr: the display name.
+  const char* label = nullptr;
+
+  std::string_view name() const;
 };
 
 std::span<const WaitPattern> WaitPatterns();

@@ -25,6 +25,10 @@ constexpr MetricId kWaiting[] = {
     MetricId::kShmemWaitOnValue,
     MetricId::kShmemWaitForProgress,
     MetricId::kShmemCollectiveWait,
+    MetricId::kOmpEbarrierWait,
+    MetricId::kOmpIbarrierWait,
+    MetricId::kOmpLockContentionCritical,
+    MetricId::kOmpLockContentionApi,
 };
 
 }  // namespace

@@ -46,21 +46,36 @@ MetricId MpiTimeCategory(const trace::MpiFunction& mpi) {
   return MetricId::kMpi;
 }
 
-bool IsOmpSynchronisation(const trace::Region& region, std::string_view name) {
+// OpenMP regions by role, as Scalasca 2.6's remapping names them: barriers explicit and implicit,
+// critical and atomic (not their bodies, the "sblock" regions), the lock routines
+// omp_(init|destroy|set|unset|test)(_nest)?_lock, ordered (not its body), taskwait and flush.
+// Parallel regions, worksharing constructs, single, master and tasks are computation.
+MetricId OmpTimeCategory(const trace::Region& region, std::string_view name) {
   switch (region.role) {
     case RegionRole::kBarrier:
+      return MetricId::kOmpEbarrier;
     case RegionRole::kImplicitBarrier:
+      return MetricId::kOmpIbarrier;
     case RegionRole::kCritical:
     case RegionRole::kAtomic:
+      return MetricId::kOmpCritical;
     case RegionRole::kOrdered:
+      return MetricId::kOmpOrdered;
     case RegionRole::kTaskWait:
+      return MetricId::kOmpTaskwait;
     case RegionRole::kFlush:
-      return true;
+      return MetricId::kOmpFlush;
     default:
       break;
   }
-  // The OpenMP lock API: omp_(init|destroy|set|unset|test)(_nest)?_lock.
-  return StartsWith(name, "omp_") && name.size() > 5 && name.substr(name.size() - 5) == "_lock";
+  for (std::string_view verb : {"destroy", "init", "set", "test", "unset"}) {
+    for (std::string_view nest : {"", "_nest"}) {
+      if (name == std::string("omp_").append(verb).append(nest).append("_lock")) {
+        return MetricId::kOmpLockApi;
+      }
+    }
+  }
+  return MetricId::kComp;
 }
 
 bool Contains(std::string_view s, std::string_view part) {
@@ -124,7 +139,7 @@ MetricId TimeCategoryOf(const trace::Definitions& defs, uint32_t region_id) {
     case Paradigm::kOpenAcc:
       return MetricId::kOpenAccTime;
     case Paradigm::kOpenMp:
-      return IsOmpSynchronisation(region, name) ? MetricId::kOmpTime : MetricId::kComp;
+      return OmpTimeCategory(region, name);
     case Paradigm::kPthread:
       return IsPthreadSynchronisation(name) ? MetricId::kPthreadTime : MetricId::kComp;
     case Paradigm::kShmem:

@@ -7,6 +7,7 @@
 #include "analysis/waitstates/internal/context.h"
 #include "analysis/waitstates/internal/init_finalize.h"
 #include "analysis/waitstates/internal/location_scan.h"
+#include "analysis/waitstates/internal/omp_patterns.h"
 #include "analysis/waitstates/internal/p2p_patterns.h"
 #include "analysis/waitstates/internal/rma_patterns.h"
 #include "analysis/waitstates/internal/shmem_patterns.h"
@@ -76,6 +77,8 @@ WaitStateResult AnalyzeWaitStates(const trace::Trace& trace, const match::SyncGr
       internal::EvaluateShmemWaits(ctx, threads);
   const std::vector<std::vector<internal::ProgressWait>> progress =
       internal::EvaluateShmemProgress(ctx, threads);
+  // OpenMP's barriers and locks pair the threads of a process.
+  const std::vector<std::vector<internal::OmpWait>> omp = internal::EvaluateOmpWaits(ctx, threads);
 
   const uint32_t n = trace.location_count();
   std::vector<std::unique_ptr<internal::LocationOutput>> outputs(n);
@@ -94,6 +97,7 @@ WaitStateResult AnalyzeWaitStates(const trace::Trace& trace, const match::SyncGr
     internal::ApplyRmaWaits(ctx, rma[loc], loc, *out);
     internal::ApplyShmemWaits(ctx, shmem[loc], loc, *out);
     internal::ApplyProgressWaits(progress[loc], loc, *out);
+    internal::ApplyOmpWaits(omp[loc], loc, *out);
     out->traffic.WriteTo(out->severities);
     out->traffic = internal::TrafficCounts(0);
     outputs[index] = std::move(out);

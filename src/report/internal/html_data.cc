@@ -130,7 +130,7 @@ json Findings(const Report& r) {
     std::vector<double> cp = r.PerCallpath(worst->metric), loc = r.PerLocation(worst->metric);
     size_t c = static_cast<size_t>(std::max_element(cp.begin(), cp.end()) - cp.begin());
     size_t l = static_cast<size_t>(std::max_element(loc.begin(), loc.end()) - loc.begin());
-    findings.push_back(std::string(analysis::Metric(worst->metric).display) + " costs " +
+    findings.push_back(std::string(worst->name()) + " costs " +
                        FormatSeconds(r.Total(worst->metric)) + " (" +
                        share(r.Total(worst->metric)) + " of all time): " + worst->explanation +
                        ". Most of it at " + r.CallpathName(static_cast<uint32_t>(c)) +

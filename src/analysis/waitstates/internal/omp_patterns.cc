@@ -1,0 +1,264 @@
+#include "analysis/waitstates/internal/omp_patterns.h"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <utility>
+
+#include "base/parallel.h"
+#include "comm/wire.h"
+
+namespace cw::analysis::internal {
+namespace {
+
+using trace::EventKind;
+using trace::kNone;
+using trace::Paradigm;
+using trace::RegionRole;
+
+constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
+
+// A team a thread forked: from its ThreadFork to its ThreadJoin (kNever: never joined).
+struct Fork {
+  uint64_t begin = 0;
+  uint64_t end = kNever;
+};
+
+struct BarrierEnter {
+  uint64_t time = 0;
+  uint32_t callpath = kNone;
+  uint32_t is_explicit = 0;  // 1: an explicit barrier, 0: an implicit one
+};
+
+// A ThreadAcquireLock of the OpenMP paradigm, in the construct or routine entered at `entered`.
+struct Acquisition {
+  uint32_t lock = 0;
+  uint32_t order = 0;
+  uint64_t entered = 0;
+  uint32_t callpath = kNone;
+  uint32_t critical = 0;  // 1: a critical section, 0: an OpenMP lock routine
+};
+
+struct Release {
+  uint32_t lock = 0;
+  uint32_t order = 0;
+  uint64_t time = 0;
+};
+
+struct LocationRecords {
+  std::vector<Fork> forks;  // the outermost teams this thread forked
+  std::vector<BarrierEnter> barriers;
+  std::vector<Acquisition> acquisitions;
+  std::vector<Release> releases;
+};
+
+// The region of `callpath` if it is an OpenMP construct or routine, else nullptr.
+const trace::Region* OmpRegion(const trace::Trace& trace, uint32_t callpath) {
+  const uint32_t region = trace.CallpathRegion(callpath);
+  if (region >= trace.defs.regions.size()) return nullptr;
+  const trace::Region& r = trace.defs.regions[region];
+  return r.paradigm == Paradigm::kOpenMp ? &r : nullptr;
+}
+
+void AddLockRecord(const trace::Trace& trace, const trace::LocationEvents& ev, uint32_t i,
+                   LocationRecords& out) {
+  const trace::ThreadPayload& p = ev.thread(i);
+  if (p.model != Paradigm::kOpenMp) return;
+  if (ev.kind(i) == EventKind::kThreadReleaseLock) {
+    out.releases.push_back(Release{p.lock, p.count, ev.time(i)});
+    return;
+  }
+  const CallTimes call = CallOf(ev, i);
+  if (call.enter == kNone) return;  // outside every region: no construct to wait in
+  const uint32_t callpath = ev.ref(call.enter);
+  const trace::Region* region = OmpRegion(trace, callpath);
+  const bool critical = region != nullptr && (region->role == RegionRole::kCritical ||
+                                              region->role == RegionRole::kCriticalSblock);
+  out.acquisitions.push_back(
+      Acquisition{p.lock, p.count, call.entered, callpath, critical ? 1u : 0u});
+}
+
+LocationRecords ScanLocation(const Context& ctx, uint32_t location) {
+  const trace::LocationEvents& ev = ctx.trace.location(location);
+  LocationRecords out;
+  int depth = 0;  // of forks: a team forked inside a team is nested
+  std::span<const EventKind> kinds = ev.kinds();
+  for (uint32_t i = 0; i < kinds.size(); ++i) {
+    switch (kinds[i]) {
+      case EventKind::kThreadFork:
+        if (ev.thread(i).model != Paradigm::kOpenMp) break;
+        if (depth++ == 0) out.forks.push_back(Fork{ev.time(i), kNever});
+        break;
+      case EventKind::kThreadJoin:
+        if (ev.thread(i).model != Paradigm::kOpenMp || depth == 0) break;
+        if (--depth == 0) out.forks.back().end = ev.time(i);
+        break;
+      case EventKind::kEnter: {
+        const trace::Region* region = OmpRegion(ctx.trace, ev.ref(i));
+        if (region == nullptr) break;
+        if (region->role == RegionRole::kBarrier || region->role == RegionRole::kImplicitBarrier) {
+          out.barriers.push_back(
+              BarrierEnter{ev.time(i), ev.ref(i), region->role == RegionRole::kBarrier ? 1u : 0u});
+        }
+        break;
+      }
+      case EventKind::kThreadAcquireLock:
+      case EventKind::kThreadReleaseLock:
+        AddLockRecord(ctx.trace, ev, i, out);
+        break;
+      default:
+        break;
+    }
+  }
+  return out;
+}
+
+void ShareRecords(const Context& ctx, std::vector<LocationRecords>& records) {
+  comm::ByteWriter out;
+  for (uint32_t loc : ctx.partition->owned[ctx.comm->rank()]) {
+    out.Put(loc);
+    out.PutVector(records[loc].forks);
+    out.PutVector(records[loc].barriers);
+    out.PutVector(records[loc].acquisitions);
+    out.PutVector(records[loc].releases);
+  }
+  for (const comm::Bytes& bytes : ctx.comm->AllGather(out.Take())) {
+    comm::ByteReader in(bytes);
+    while (!in.done()) {
+      const auto loc = in.Get<uint32_t>();
+      CW_CHECK(loc < records.size());
+      records[loc].forks = in.GetVector<Fork>();
+      records[loc].barriers = in.GetVector<BarrierEnter>();
+      records[loc].acquisitions = in.GetVector<Acquisition>();
+      records[loc].releases = in.GetVector<Release>();
+    }
+  }
+}
+
+// The CPU threads of each process (location group), in location order.
+std::vector<std::vector<uint32_t>> ThreadsOfProcesses(const trace::Definitions& defs) {
+  std::map<uint32_t, std::vector<uint32_t>> by_group;
+  for (uint32_t l = 0; l < defs.locations.size(); ++l) {
+    const trace::LocationType type = defs.locations[l].type;
+    if (type != trace::LocationType::kCpuThread && type != trace::LocationType::kUnknown) continue;
+    by_group[defs.locations[l].group].push_back(l);
+  }
+  std::vector<std::vector<uint32_t>> processes;
+  for (auto& [group, threads] : by_group) processes.push_back(std::move(threads));
+  return processes;
+}
+
+// Whether a thread other than `master` forked a team inside `team` (nested parallelism).
+bool HasNestedTeam(const std::vector<uint32_t>& threads, uint32_t master, const Fork& team,
+                   const std::vector<LocationRecords>& records) {
+  for (uint32_t t : threads) {
+    if (t == master) continue;
+    for (const Fork& f : records[t].forks) {
+      if (f.begin >= team.begin && f.begin <= team.end) return true;
+    }
+  }
+  return false;
+}
+
+// Wait at Barrier in the teams `master` forked.
+void BarrierWaits(const std::vector<uint32_t>& threads, uint32_t master,
+                  const std::vector<LocationRecords>& records,
+                  std::vector<std::vector<OmpWait>>& out) {
+  struct Member {
+    uint32_t location;
+    std::span<const BarrierEnter> barriers;  // in the team's interval
+  };
+  for (const Fork& team : records[master].forks) {
+    if (HasNestedTeam(threads, master, team, records)) continue;
+    std::vector<Member> members;
+    size_t instances = 0;
+    for (uint32_t t : threads) {
+      const std::vector<BarrierEnter>& b = records[t].barriers;
+      auto first = std::lower_bound(b.begin(), b.end(), team.begin,
+                                    [](const BarrierEnter& e, uint64_t v) { return e.time < v; });
+      auto last = std::upper_bound(first, b.end(), team.end,
+                                   [](uint64_t v, const BarrierEnter& e) { return v < e.time; });
+      if (first == last) continue;
+      members.push_back(
+          Member{t, std::span<const BarrierEnter>(&*first, static_cast<size_t>(last - first))});
+      instances = std::max(instances, members.back().barriers.size());
+    }
+    for (size_t k = 0; k < instances; ++k) {
+      uint64_t latest = 0;
+      uint32_t last_thread = kNone;
+      for (const Member& m : members) {
+        if (k < m.barriers.size() && (last_thread == kNone || m.barriers[k].time > latest)) {
+          latest = m.barriers[k].time;
+          last_thread = m.location;
+        }
+      }
+      for (const Member& m : members) {
+        if (k >= m.barriers.size() || m.barriers[k].time >= latest) continue;
+        const BarrierEnter& e = m.barriers[k];
+        out[m.location].push_back(
+            OmpWait{e.is_explicit != 0 ? MetricId::kOmpEbarrierWait : MetricId::kOmpIbarrierWait,
+                    e.callpath, e.time, static_cast<int64_t>(latest - e.time), last_thread});
+      }
+    }
+  }
+}
+
+// Lock Contention: each acquisition waited for the release of the one before it.
+void LockWaits(const std::vector<uint32_t>& threads, const std::vector<LocationRecords>& records,
+               std::vector<std::vector<OmpWait>>& out) {
+  std::map<std::pair<uint32_t, uint32_t>, std::pair<uint64_t, uint32_t>> released;  // (lock, order)
+  for (uint32_t t : threads) {
+    for (const Release& r : records[t].releases) released[{r.lock, r.order}] = {r.time, t};
+  }
+  for (uint32_t t : threads) {
+    for (const Acquisition& a : records[t].acquisitions) {
+      if (a.order <= 1) continue;
+      auto before = released.find({a.lock, a.order - 1});
+      if (before == released.end() || before->second.first <= a.entered) continue;
+      out[t].push_back(OmpWait{
+          a.critical != 0 ? MetricId::kOmpLockContentionCritical : MetricId::kOmpLockContentionApi,
+          a.callpath, a.entered, static_cast<int64_t>(before->second.first - a.entered),
+          before->second.second});
+    }
+  }
+}
+
+bool HasOpenMp(const trace::Definitions& defs) {
+  return std::any_of(defs.regions.begin(), defs.regions.end(),
+                     [](const trace::Region& r) { return r.paradigm == Paradigm::kOpenMp; });
+}
+
+}  // namespace
+
+std::vector<std::vector<OmpWait>> EvaluateOmpWaits(const Context& ctx, unsigned threads) {
+  const uint32_t n = ctx.trace.location_count();
+  std::vector<std::vector<OmpWait>> out(n);
+  if (!HasOpenMp(ctx.trace.defs)) return out;
+  std::vector<LocationRecords> records(n);
+  ParallelFor(n, threads, [&](size_t loc) {
+    if (ctx.Holds(static_cast<uint32_t>(loc)))
+      records[loc] = ScanLocation(ctx, static_cast<uint32_t>(loc));
+  });
+  if (ctx.Distributed()) ShareRecords(ctx, records);
+  for (const std::vector<uint32_t>& process : ThreadsOfProcesses(ctx.trace.defs)) {
+    // The master: the first thread that forked a team.
+    auto master = std::find_if(process.begin(), process.end(),
+                               [&](uint32_t t) { return !records[t].forks.empty(); });
+    if (master != process.end()) BarrierWaits(process, *master, records, out);
+    LockWaits(process, records, out);
+  }
+  for (uint32_t loc = 0; loc < n; ++loc) {
+    if (!ctx.Holds(loc)) out[loc].clear();
+  }
+  return out;
+}
+
+void ApplyOmpWaits(const std::vector<OmpWait>& waits, uint32_t location, LocationOutput& out) {
+  for (const OmpWait& w : waits) {
+    const auto value = static_cast<double>(w.value);
+    out.severities.Add(w.metric, w.callpath, value);
+    out.instances.Offer(Instance{w.metric, w.callpath, location, w.entered, value, w.partner});
+  }
+}
+
+}  // namespace cw::analysis::internal

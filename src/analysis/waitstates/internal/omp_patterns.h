@@ -1,0 +1,39 @@
+// OpenMP wait states between the threads of a process (private), as Scalasca 2.6 defines them
+// (its OMP and Thread patterns):
+//   - Wait at Barrier, explicit and implicit: in an instance of a team's barrier every thread
+//     waits from its Enter until the last thread of the team entered: max_t e_t - e_t.
+//     A team is what a master's ThreadFork ... ThreadJoin opened: the process's threads whose
+//     barriers lie in that interval; the k-th barrier each of them entered there is the team's
+//     k-th barrier instance (every thread of a team meets the same barriers in the same order).
+//     Barriers outside every parallel region are no synchronisation point and wait for nobody;
+//     so are the barriers of nested teams, which causeway (as Scalasca) does not tell apart.
+//   - Lock Contention, critical and lock API: an acquisition of a process's lock (a critical
+//     section or an omp_lock_t; ThreadAcquireLock with acquisition order k) waits from the Enter
+//     of the construct or routine that acquired it until the release of acquisition k - 1 of
+//     that lock: max(0, release - enter). Critical sections and atomics are "critical", every
+//     other OpenMP lock "API".
+// Records of the OpenMP paradigm only (regions and ThreadAcquireLock/ReleaseLock).
+#pragma once
+
+#include <vector>
+
+#include "analysis/waitstates/internal/context.h"
+
+namespace cw::analysis::internal {
+
+struct OmpWait {
+  MetricId metric = MetricId::kOmpIbarrierWait;
+  uint32_t callpath = trace::kNone;
+  uint64_t entered = 0;             // Enter of the waiting construct
+  int64_t value = 0;                // ticks, > 0
+  uint32_t partner = trace::kNone;  // the thread waited for (the last to enter, the holder)
+};
+
+// The waits of every location, indexed by location (empty when the trace has no OpenMP);
+// distributed, of the rank's own locations.
+std::vector<std::vector<OmpWait>> EvaluateOmpWaits(const Context& ctx, unsigned threads);
+
+// Charges one location's waits to their call paths, as instances of their patterns.
+void ApplyOmpWaits(const std::vector<OmpWait>& waits, uint32_t location, LocationOutput& out);
+
+}  // namespace cw::analysis::internal

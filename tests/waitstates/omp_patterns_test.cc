@@ -1,0 +1,142 @@
+// OpenMP wait states and time categories on hand-built traces, recorded as Score-P's Opari2
+// adapter records them: the master forks and joins, every team member begins and ends the team
+// and enters the parallel region, barriers are regions of the roles barrier and implicit
+// barrier, critical sections and omp_set_lock acquire a lock of the process (ThreadAcquireLock
+// with its acquisition order) inside their region, and release it before they leave.
+// One tick is one second. Locations: the ranks' masters first (rank r is location r), then
+// each rank's threads in order.
+#include <gtest/gtest.h>
+
+#include <functional>
+
+#include "tests/common/analysis_fixture.h"
+
+namespace cw::test {
+namespace {
+
+using testing::RankScript;
+using testing::Scenario;
+
+// A team member's part of a parallel region from `begin` to `end` (team and region).
+void Member(RankScript& t, uint64_t begin, uint64_t end, const std::function<void()>& body) {
+  t.TeamBegin(begin).Enter(begin, "!$omp parallel");
+  body();
+  t.Leave(end, "!$omp parallel").TeamEnd(end);
+}
+
+// Rank 0 forks a team of 3 at 1: a loop whose implicit barrier the master enters at 5, thread 1
+// at 7 and thread 2 at 9, all leaving at 9; then an explicit barrier entered at 10, 11 and 10,
+// left at 12. Joined at 13. A barrier outside the parallel region (14-15) synchronises nobody.
+// A second team from 16 to 20 of `second_team` threads: an implicit barrier entered at 17 by
+// the master, at 18 by thread 1, at 17 by thread 2 if it is in the team; left at 19.
+Scenario Teams(int second_team) {
+  Scenario s(1);
+  RankScript& master = s.thread(0, 0);
+  RankScript& t1 = s.thread(0, 1);
+  RankScript& t2 = s.thread(0, 2);
+  master.Enter(0, "main").Fork(1, 3);
+  Member(master, 1, 12, [&] {
+    master.Call(1, 5, "!$omp for").Call(5, 9, "!$omp implicit barrier");
+    master.Call(10, 12, "!$omp barrier");
+  });
+  master.Join(13).Call(14, 15, "!$omp barrier").Fork(16, static_cast<uint32_t>(second_team));
+  Member(master, 16, 19, [&] { master.Call(17, 19, "!$omp implicit barrier"); });
+  master.Join(20).Leave(25, "main");
+  Member(t1, 1, 12, [&] {
+    t1.Call(1, 7, "!$omp for").Call(7, 9, "!$omp implicit barrier");
+    t1.Call(11, 12, "!$omp barrier");
+  });
+  Member(t1, 16, 19, [&] { t1.Call(18, 19, "!$omp implicit barrier"); });
+  Member(t2, 1, 12, [&] {
+    t2.Call(1, 9, "!$omp for").Call(9, 9, "!$omp implicit barrier");
+    t2.Call(10, 12, "!$omp barrier");
+  });
+  if (second_team == 3) Member(t2, 16, 19, [&] { t2.Call(17, 19, "!$omp implicit barrier"); });
+  return s;
+}
+
+TEST(OmpPatternsTest, BarriersWaitForTheLastThreadOfTheirTeam) {
+  const Analysis a = AnalyzeScenario(Teams(3));
+  // First team, implicit barrier: the last enters at 9; the master waits 9 - 5 = 4, thread 1
+  // 9 - 7 = 2. Second team: the master and thread 2 wait 18 - 17 = 1 for thread 1.
+  EXPECT_EQ(a.LocationTotal("omp_ibarrier_wait", 0), 4.0 + 1.0);
+  EXPECT_EQ(a.LocationTotal("omp_ibarrier_wait", 1), 2.0);
+  EXPECT_EQ(a.LocationTotal("omp_ibarrier_wait", 2), 1.0);
+  // Explicit barrier: the last enters at 11 (thread 1); the master and thread 2 wait 1 each.
+  // The serial barrier at 14 waits for nobody.
+  EXPECT_EQ(a.LocationTotal("omp_ebarrier_wait", 0), 1.0);
+  EXPECT_EQ(a.LocationTotal("omp_ebarrier_wait", 1), 0.0);
+  EXPECT_EQ(a.LocationTotal("omp_ebarrier_wait", 2), 1.0);
+  EXPECT_EQ(a.Value("omp_ibarrier_wait", "main/!$omp parallel/!$omp implicit barrier", 0), 5.0);
+  EXPECT_EQ(a.Value("omp_ibarrier_wait", "!$omp parallel/!$omp implicit barrier", 1), 2.0);
+  // Time in barriers, waiting or not: implicit 4 + 2 + 0 (first team) + 2 + 1 + 2 (second);
+  // explicit 2 + 1 + 2 in the team and 1 outside it. Barriers are synchronisation, and
+  // synchronisation is OpenMP time.
+  EXPECT_EQ(a.Total("omp_ibarrier"), 11.0);
+  EXPECT_EQ(a.Total("omp_ebarrier"), 6.0);
+  EXPECT_EQ(a.Total("omp_barrier"), 17.0);
+  EXPECT_EQ(a.Total("omp_synchronization"), 17.0);
+  EXPECT_EQ(a.Total("omp_time"), 17.0);
+  // Loops and parallel regions are computation: the master 25 s in all minus 4 + 2 + 1 + 2 in
+  // barriers; thread 1 11 + 3 minus 2 + 1 + 1; thread 2 11 + 3 minus 0 + 2 + 2.
+  EXPECT_EQ(a.Total("comp"), (25.0 - 9.0) + (14.0 - 4.0) + (14.0 - 4.0));
+}
+
+TEST(OmpPatternsTest, ATeamOfFewerThreadsWaitsForItsOwnThreadsOnly) {
+  // Thread 2 is not in the second team (beyond Scalasca 2.6, which refuses varying team sizes):
+  // its barriers lie outside that team's interval, and the master waits for thread 1 alone.
+  const Analysis a = AnalyzeScenario(Teams(2));
+  EXPECT_EQ(a.LocationTotal("omp_ibarrier_wait", 0), 4.0 + 1.0);
+  EXPECT_EQ(a.LocationTotal("omp_ibarrier_wait", 2), 0.0);
+  EXPECT_EQ(a.Total("omp_ibarrier_wait"), 4.0 + 2.0 + 1.0);
+  EXPECT_EQ(a.Total("omp_ebarrier_wait"), 2.0);
+}
+
+// Rank 0: a critical section (lock 7) that the master holds from 2 to 5; thread 1 enters it at
+// 3 and gets it at 5 (acquisition 2): it waited 5 - 3 = 2. An omp_lock_t (lock 9) that thread 1
+// sets at 8 and unsets at 12; the master calls omp_set_lock at 10 and gets it at 12: 2 more.
+// Rank 1 has locks of its own with the same ids: its thread 1 holds lock 7 from 0 to 2, its
+// master enters the critical section at 1 and waits 2 - 1 = 1 (not for rank 0's release at 5).
+Scenario Locks() {
+  Scenario s(2);
+  RankScript& master = s.thread(0, 0);
+  RankScript& t1 = s.thread(0, 1);
+  master.Enter(0, "main").Fork(1, 2).TeamBegin(1).Enter(1, "!$omp parallel");
+  master.Enter(2, "!$omp critical").AcquireLock(2, 7, 1).Call(2, 5, "!$omp critical sblock");
+  master.ReleaseLock(5, 7, 1).Leave(5, "!$omp critical");
+  master.Enter(10, "omp_set_lock").AcquireLock(12, 9, 2).Leave(12, "omp_set_lock");
+  master.Enter(13, "omp_unset_lock").ReleaseLock(13, 9, 2).Leave(13, "omp_unset_lock");
+  master.Leave(14, "!$omp parallel").TeamEnd(14).Join(14).Leave(15, "main");
+  t1.TeamBegin(1).Enter(1, "!$omp parallel");
+  t1.Enter(3, "!$omp critical").AcquireLock(5, 7, 2).Call(5, 6, "!$omp critical sblock");
+  t1.ReleaseLock(6, 7, 2).Leave(6, "!$omp critical");
+  t1.Enter(8, "omp_set_lock").AcquireLock(8, 9, 1).Leave(8, "omp_set_lock");
+  t1.Enter(12, "omp_unset_lock").ReleaseLock(12, 9, 1).Leave(12, "omp_unset_lock");
+  t1.Leave(14, "!$omp parallel").TeamEnd(14);
+  RankScript& other = s.thread(1, 0);
+  RankScript& other_t1 = s.thread(1, 1);
+  other.Enter(0, "main").Enter(1, "!$omp critical").AcquireLock(2, 7, 2);
+  other.ReleaseLock(3, 7, 2).Leave(3, "!$omp critical").Leave(15, "main");
+  other_t1.Enter(0, "!$omp critical").AcquireLock(0, 7, 1).ReleaseLock(2, 7, 1);
+  other_t1.Leave(2, "!$omp critical");
+  return s;
+}
+
+TEST(OmpPatternsTest, LockContentionWaitsForThePreviousRelease) {
+  const Analysis a = AnalyzeScenario(Locks());
+  // Locations: rank 0's master 0, rank 1's master 1, rank 0's thread 1 is 2, rank 1's 3.
+  EXPECT_EQ(a.LocationTotal("omp_lock_contention_critical", 2), 2.0);
+  EXPECT_EQ(a.LocationTotal("omp_lock_contention_critical", 0), 0.0);
+  EXPECT_EQ(a.LocationTotal("omp_lock_contention_critical", 1), 1.0);
+  EXPECT_EQ(a.Total("omp_lock_contention_critical"), 3.0);
+  EXPECT_EQ(a.Value("omp_lock_contention_api", "main/!$omp parallel/omp_set_lock", 0), 2.0);
+  EXPECT_EQ(a.Total("omp_lock_contention_api"), 2.0);
+  // Critical time is the construct's own, not its body's: rank 0's thread 1 from 3 to 5 (its
+  // body, 5-6, is computation; the master's construct is all body), and rank 1's master 1-3
+  // and thread 0-2 (no body regions).
+  EXPECT_EQ(a.Total("omp_critical"), 2.0 + 2.0 + 2.0);
+  EXPECT_EQ(a.Total("omp_lock_api"), 2.0);
+}
+
+}  // namespace
+}  // namespace cw::test
