@@ -102,6 +102,19 @@ TEST(ConstructMapTest, EveryOpenShmemRoutineHasItsType) {
   EXPECT_EQ(Map().Classify("shmem_ctx_create"), GenericType::kLocal);
 }
 
+// OpenMP constructs by the names Score-P's Opari2 adapter gives them: the implicit barrier is a
+// group synchronisation like the explicit one, a critical construct acquires a lock but its
+// body (the "sblock" region) is the program's own work.
+TEST(ConstructMapTest, OpenMpConstructsAsScorePNamesThem) {
+  EXPECT_EQ(Map().Classify("!$omp barrier @a.c:10"), GenericType::kGroupSync);
+  EXPECT_EQ(Map().Classify("!$omp implicit barrier @a.c:12"), GenericType::kGroupSync);
+  EXPECT_EQ(Map().Classify("!$omp critical @a.c:20"), GenericType::kLockAcquire);
+  EXPECT_EQ(Map().Classify("!$omp critical sblock @a.c:20"), GenericType::kLocal);
+  EXPECT_EQ(Map().Classify("!$omp for @a.c:30"), GenericType::kWorkSharing);
+  EXPECT_EQ(Map().Classify("omp_set_lock"), GenericType::kLockAcquire);
+  EXPECT_EQ(Map().Classify("omp_unset_lock"), GenericType::kLockRelease);
+}
+
 TEST(ConstructMapTest, AUserFileExtendsAndOverridesTheTable) {
   Result<ConstructMap> map = ConstructMap::WithUserText(
       "# mine\nmy_wait_until   wait_on_value\nMPI_Send local  # overrides causeway's line\n"
