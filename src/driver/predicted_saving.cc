@@ -41,6 +41,14 @@ std::optional<sim::Perturbation> FixOf(const trace::Trace& trace, const analysis
                                        std::string& why) {
   using analysis::AdvicePattern;
   const double resolution = static_cast<double>(trace.defs.clock.resolution);
+  // The replay keeps a process's threads apart: OpenMP's barriers and locks, which tie them
+  // together, are not modelled, and a change there would be predicted, wrongly, to save nothing.
+  const uint32_t region = trace.CallpathRegion(f.callpath);
+  if (region < trace.defs.regions.size() &&
+      trace.defs.regions[region].paradigm == trace::Paradigm::kOpenMp) {
+    why = "the replay does not model OpenMP's synchronisation between threads yet";
+    return std::nullopt;
+  }
   sim::Perturbation p;
   switch (f.pattern) {
     case AdvicePattern::kImbalancedCallpath:
