@@ -6,7 +6,7 @@
 #include <numeric>
 
 #include "base/utf8.h"
-#include "report/internal/breakdown_label.h"
+#include "report/internal/breakdown.h"
 #include "report/internal/file_io_text.h"
 #include "report/output_file.h"
 #include "report/wait_patterns.h"
@@ -99,42 +99,13 @@ void TraceSection(const Report& r, std::string& out) {
   out += "\n";
 }
 
-void BreakdownLine(const Report& r, MetricId metric, int depth, double total, std::string& out) {
-  double value = r.Total(metric);
-  if (value == 0 && depth > 0) return;
-  std::string label(static_cast<size_t>(2 + 2 * depth), ' ');
-  label += internal::BreakdownLabel(metric);
-  out += Pad(label, 34) + PadLeft(FormatSeconds(value), 10) + "  " + Percent(value, total) + "\n";
-}
-
 void BreakdownSection(const Report& r, std::string& out) {
-  double total = r.Total(MetricId::kTime);
+  const double total = r.Total(MetricId::kTime);
   out += "Time breakdown (all locations together: " + FormatSeconds(total) + ")\n";
-  BreakdownLine(r, MetricId::kComp, 0, total, out);
-  BreakdownLine(r, MetricId::kMpi, 0, total, out);
-  for (MetricId m : {MetricId::kMpiPoint2Point, MetricId::kMpiCollective,
-                     MetricId::kMpiSyncCollective, MetricId::kMpiRmaSynchronization,
-                     MetricId::kMpiRmaCommunication, MetricId::kMpiIo, MetricId::kMpiManagement}) {
-    BreakdownLine(r, m, 1, total, out);
-  }
-  double other_mpi = r.Total(MetricId::kMpi) - r.Total(MetricId::kMpiCommunication) -
-                     r.Total(MetricId::kMpiSynchronization) - r.Total(MetricId::kMpiIo) -
-                     r.Total(MetricId::kMpiManagement);
-  // The remainder is a difference of sums; ignore what is only rounding.
-  if (other_mpi > 1e-9 * total) {
-    out += Pad("    Other MPI calls", 34) + PadLeft(FormatSeconds(other_mpi), 10) + "  " +
-           Percent(other_mpi, total) + "\n";
-  }
-  if (r.Total(MetricId::kShmem) > 0) {
-    BreakdownLine(r, MetricId::kShmem, 0, total, out);
-    for (MetricId m : {MetricId::kShmemRma, MetricId::kShmemSync, MetricId::kShmemCollective,
-                       MetricId::kShmemManagement}) {
-      BreakdownLine(r, m, 1, total, out);
-    }
-  }
-  for (MetricId m : {MetricId::kOmpTime, MetricId::kPthreadTime, MetricId::kCudaTime,
-                     MetricId::kOpenClTime, MetricId::kOpenAccTime, MetricId::kOverhead}) {
-    BreakdownLine(r, m, 1, total, out);
+  for (const internal::BreakdownRow& row : internal::BreakdownRows(r)) {
+    const std::string label = std::string(static_cast<size_t>(2 + 2 * row.depth), ' ') + row.label;
+    out += Pad(label, 34) + PadLeft(FormatSeconds(row.seconds), 10) + "  " +
+           Percent(row.seconds, total) + "\n";
   }
   out += "\n";
 }

@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/metrics/metric_catalog.h"
-#include "report/internal/breakdown_label.h"
+#include "report/internal/breakdown.h"
 #include "report/text_summary.h"
 #include "report/wait_patterns.h"
 
@@ -47,31 +47,11 @@ json Overview(const Report& r) {
   const TraceSummary& t = r.trace;
   json breakdown = json::array();
   const double total = r.Total(MetricId::kTime);
-  auto line = [&](MetricId m, int depth) {
-    double v = r.Total(m);
-    if (v == 0 && depth > 0) return;
-    breakdown.push_back({{"label", BreakdownLabel(m)},
-                         {"seconds", Round(v)},
-                         {"share", total > 0 ? Round(v / total) : 0.0},
-                         {"depth", depth}});
-  };
-  line(MetricId::kComp, 0);
-  line(MetricId::kMpi, 0);
-  for (MetricId m : {MetricId::kMpiPoint2Point, MetricId::kMpiCollective,
-                     MetricId::kMpiSyncCollective, MetricId::kMpiRmaSynchronization,
-                     MetricId::kMpiRmaCommunication, MetricId::kMpiIo, MetricId::kMpiManagement}) {
-    line(m, 1);
-  }
-  if (r.Total(MetricId::kShmem) > 0) {
-    line(MetricId::kShmem, 0);
-    for (MetricId m : {MetricId::kShmemRma, MetricId::kShmemSync, MetricId::kShmemCollective,
-                       MetricId::kShmemManagement}) {
-      line(m, 1);
-    }
-  }
-  for (MetricId m :
-       {MetricId::kOmpTime, MetricId::kPthreadTime, MetricId::kCudaTime, MetricId::kOverhead}) {
-    line(m, 1);
+  for (const BreakdownRow& row : BreakdownRows(r)) {
+    breakdown.push_back({{"label", row.label},
+                         {"seconds", Round(row.seconds)},
+                         {"share", total > 0 ? Round(row.seconds / total) : 0.0},
+                         {"depth", row.depth}});
   }
   const PopSummary& p = r.pop;
   json pop = nullptr;
