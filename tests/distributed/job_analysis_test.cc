@@ -132,7 +132,8 @@ TEST(JobAnalysisTest, InconsistentAndOneSidedTracesGiveOneProcessesReportOnOneTo
         "mpi_rma_early_fence"}},
       {"contradictory", {"replay.contradictory_synchronisation", "critpath.cycle"}},
       {"shared_delayer", {"replay.contradictory_synchronisation", "mpi_wait_indirect_collective"}},
-      {"senders_waits", {"\"metric\": \"mpi_wait_senders\""}}};
+      {"senders_waits", {"\"metric\": \"mpi_wait_senders\""}},
+      {"competing_transfers", {"\"metric\": \"comms_rma_puts\""}}};
   for (const auto& [name, anchor] : test::WriteJobScenarios()) {
     otf2::ReadOptions options;
     options.allow_partial = true;

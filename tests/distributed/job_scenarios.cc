@@ -143,6 +143,24 @@ std::string SendersWaits(const std::string& dir) {
   return s.WriteOrDie(dir);
 }
 
+// Ranks 1 and 2 put into rank 0's window, rank 1 for 1..6 and rank 2 twice inside that (2..3
+// and 4..5): rank 1's slow MPI_Put is a transfer that competed with rank 2's for their target
+// (the bottleneck analysis' competing_transfer, caused by rank 2; rank 1 ends last, so that
+// its put is on the runtime's path and the finding saves time). The analysis rank that holds
+// rank 1 must learn rank 2's transfers, whichever ranks hold rank 2 and the target.
+std::string CompetingTransfers(const std::string& dir) {
+  Scenario s(3);
+  const uint32_t win = s.AddWindow(0);
+  s.rank(0).Enter(0, "main").Leave(10, "main");
+  s.rank(1).Enter(0, "main").RmaTransfer(1, 6, "MPI_Put", win, 0, 4, 1).Leave(20, "main");
+  s.rank(2)
+      .Enter(0, "main")
+      .RmaTransfer(2, 3, "MPI_Put", win, 0, 4, 1)
+      .RmaTransfer(4, 5, "MPI_Put", win, 0, 4, 2)
+      .Leave(10, "main");
+  return s.WriteOrDie(dir);
+}
+
 }  // namespace
 
 std::string WriteMissingCollectiveTrace(const std::string& dir) {
@@ -170,7 +188,8 @@ std::vector<std::pair<std::string, std::string>> WriteJobScenarios() {
           {"one_sided", OneSided(testing::MakeTempDir("job-one-sided"))},
           {"contradictory", Contradictory(testing::MakeTempDir("job-contradictory"))},
           {"shared_delayer", SharedDelayer(testing::MakeTempDir("job-shared-delayer"))},
-          {"senders_waits", SendersWaits(testing::MakeTempDir("job-senders"))}};
+          {"senders_waits", SendersWaits(testing::MakeTempDir("job-senders"))},
+          {"competing_transfers", CompetingTransfers(testing::MakeTempDir("job-competing"))}};
 }
 
 }  // namespace cw::test

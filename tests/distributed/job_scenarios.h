@@ -1,8 +1,8 @@
 // Hand-built traces for the analysis as an MPI job: inconsistent ones (unmatched messages, a
 // collective one location never calls, a location whose events end early, synchronisations that
-// contradict each other), one-sided epochs whose pairs span analysis ranks, and v-collectives
-// whose members name their senders. Each writes its
-// trace and returns the anchor file.
+// contradict each other), one-sided epochs whose pairs span analysis ranks, v-collectives whose
+// members name their senders, and one-sided transfers that compete for a target. Each writes
+// its trace and returns the anchor file.
 #pragma once
 
 #include <string>

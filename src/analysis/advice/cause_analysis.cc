@@ -44,7 +44,7 @@ using advice_internal::LearnWholeInstances;
 using advice_internal::MemberIndex;
 using advice_internal::OtherCalls;
 using advice_internal::Transfer;
-using advice_internal::TransfersToHeldLocations;
+using advice_internal::TransfersToSharedTargets;
 using trace::EventKind;
 using trace::kNone;
 
@@ -423,7 +423,7 @@ std::vector<AdviceFinding> AnalyzeCauses(const CauseInput& in) {
   OtherCalls other_calls(trace);
   if (in.comm != nullptr) LearnOtherRanksCalls(in, members, other_calls);
   const std::vector<std::vector<Transfer>> transfers =
-      transfers_needed ? ByTarget(n, TransfersToHeldLocations(HeldTransfers(trace), in))
+      transfers_needed ? ByTarget(n, TransfersToSharedTargets(HeldTransfers(trace), in))
                        : std::vector<std::vector<Transfer>>(n);
 
   std::vector<std::map<uint32_t, Partial>> partials(n);

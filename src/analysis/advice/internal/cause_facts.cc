@@ -103,17 +103,32 @@ void OtherCalls::Learn(const std::vector<std::pair<uint32_t, uint32_t>>& wanted,
   }
 }
 
-std::vector<Transfer> TransfersToHeldLocations(std::vector<Transfer> held, const CauseInput& in) {
+std::vector<Transfer> TransfersToSharedTargets(std::vector<Transfer> held, const CauseInput& in) {
   if (in.comm == nullptr) return held;
   comm::Communicator& comm = *in.comm;
+  // Which ranks transfer to which targets: each rank names its own targets to all.
+  std::vector<uint32_t> targets;
+  for (const Transfer& t : held) targets.push_back(t.target);
+  std::sort(targets.begin(), targets.end());
+  targets.erase(std::unique(targets.begin(), targets.end()), targets.end());
+  comm::ByteWriter mine;
+  mine.PutVector(targets);
+  std::map<uint32_t, std::vector<uint32_t>> ranks_of_target;
+  const std::vector<comm::Bytes> all = comm.AllGather(mine.Take());
+  for (uint32_t r = 0; r < all.size(); ++r) {
+    comm::ByteReader in_targets(all[r]);
+    for (uint32_t target : in_targets.GetVector<uint32_t>()) ranks_of_target[target].push_back(r);
+  }
   std::vector<comm::ByteWriter> out(comm.size());
-  for (const Transfer& t : held) out[in.partition->owner[t.target]].Put(t);
-  std::vector<Transfer> mine;
+  for (const Transfer& t : held) {
+    for (uint32_t r : ranks_of_target[t.target]) out[r].Put(t);
+  }
+  std::vector<Transfer> shared;
   for (const comm::Bytes& bytes : comm.Exchange(comm::TakeAll(out))) {
     comm::ByteReader r(bytes);
-    while (!r.done()) mine.push_back(r.Get<Transfer>());
+    while (!r.done()) shared.push_back(r.Get<Transfer>());
   }
-  return mine;
+  return shared;
 }
 
 void LearnWholeInstances(const CauseInput& in, MemberIndex& members) {

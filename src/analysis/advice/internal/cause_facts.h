@@ -33,8 +33,10 @@ struct Transfer {
 
 // The one-sided transfers of the locations this rank holds, to other locations.
 std::vector<Transfer> HeldTransfers(const trace::Trace& trace);
-// Every transfer to a location this rank holds, from whichever rank holds its origin.
-std::vector<Transfer> TransfersToHeldLocations(std::vector<Transfer> held, const CauseInput& in);
+// Every transfer to a location that one of this rank's locations transfers to, from whichever
+// rank holds its origin: a transfer is slowed by the others to its target (LocationCauses), and
+// the rank that holds it must see them. One process holds them all already.
+std::vector<Transfer> TransfersToSharedTargets(std::vector<Transfer> held, const CauseInput& in);
 // Per target location, the transfers to it, by time.
 std::vector<std::vector<Transfer>> ByTarget(uint32_t locations, std::vector<Transfer> all);
 
