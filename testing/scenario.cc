@@ -308,13 +308,13 @@ RankScript& RankScript::Join(uint64_t t) { return Add({Record::kJoin, t, ""}); }
 RankScript& RankScript::TeamBegin(uint64_t t) { return Add({Record::kTeamBegin, t, ""}); }
 RankScript& RankScript::TeamEnd(uint64_t t) { return Add({Record::kTeamEnd, t, ""}); }
 RankScript& RankScript::AcquireLock(uint64_t t, uint32_t lock, uint32_t order) {
-  Record r{Record::kAcquireLock, t, ""};
-  r.tag = lock;
-  r.request = order;
-  return Add(r);
+  return ThreadLock(Record::kAcquireLock, t, lock, order);
 }
 RankScript& RankScript::ReleaseLock(uint64_t t, uint32_t lock, uint32_t order) {
-  Record r{Record::kReleaseLock, t, ""};
+  return ThreadLock(Record::kReleaseLock, t, lock, order);
+}
+RankScript& RankScript::ThreadLock(Record::Kind kind, uint64_t t, uint32_t lock, uint32_t order) {
+  Record r{kind, t, ""};
   r.tag = lock;
   r.request = order;
   return Add(r);

@@ -211,6 +211,7 @@ class RankScript {
     std::vector<std::pair<std::string, uint64_t>> attributes;  // (name, value), as uint64
   };
   RankScript& Add(Record record);
+  RankScript& ThreadLock(Record::Kind kind, uint64_t t, uint32_t lock, uint32_t order);
   std::vector<Record> records_;
 };
 

@@ -437,16 +437,7 @@ TEST(AdviceTest, AMemberLateByLessThanHalfOfACollectiveIsNoCause) {
 // (puts of 5, 1 and 1 s: mean 7/3, max/mean = 2.14). Rank 1's overlapped both of rank 2's
 // transfers to the same target, issued at 2 and 4: they competed for 6 - 2 + 6 - 4 = 6 s.
 TEST(AdviceTest, OverlappingTransfersToOneTargetCompete) {
-  Scenario s(3);
-  const uint32_t win = s.AddWindow(0);
-  s.rank(0).Enter(0, "main").Leave(10, "main");
-  s.rank(1).Enter(0, "main").RmaTransfer(1, 6, "MPI_Put", win, 0, 4, 1).Leave(10, "main");
-  s.rank(2)
-      .Enter(0, "main")
-      .RmaTransfer(2, 3, "MPI_Put", win, 0, 4, 1)
-      .RmaTransfer(4, 5, "MPI_Put", win, 0, 4, 2)
-      .Leave(10, "main");
-  Analysis a = AdviseOn(s);
+  Analysis a = AdviseOn(test::CompetingPuts(10));
   // Also: main's exclusive time is 10, 5 and 8 s (mean 23/3; 2.33 s over it, 30 %).
   EXPECT_EQ(Patterns(a), (std::vector<std::string>{"competing_transfer at main/MPI_Put on 1",
                                                    "imbalanced_callpath at main on 0"}))

@@ -118,6 +118,19 @@ testing::Scenario TwoPutsAndAGet() {
   return s;
 }
 
+testing::Scenario CompetingPuts(uint64_t rank1_end) {
+  testing::Scenario s(3);
+  const uint32_t win = s.AddWindow(0);
+  s.rank(0).Enter(0, "main").Leave(10, "main");
+  s.rank(1).Enter(0, "main").RmaTransfer(1, 6, "MPI_Put", win, 0, 4, 1).Leave(rank1_end, "main");
+  s.rank(2)
+      .Enter(0, "main")
+      .RmaTransfer(2, 3, "MPI_Put", win, 0, 4, 1)
+      .RmaTransfer(4, 5, "MPI_Put", win, 0, 4, 2)
+      .Leave(10, "main");
+  return s;
+}
+
 testing::Scenario LateSecondSend() {
   testing::Scenario s(2);
   s.rank(0)

@@ -58,6 +58,10 @@ testing::Scenario LateSecondSend();
 // One-sided transfers only: rank 0 puts 8 bytes into rank 1's window twice (0..1, 1..2) and gets
 // 16 bytes once (2..3); main ends at 4 on both.
 testing::Scenario TwoPutsAndAGet();
+// Ranks 1 and 2 put 4 bytes each into rank 0's window: rank 1's MPI_Put lasts 1..6, rank 2's
+// 2..3 and 4..5, so rank 2's transfers compete with rank 1's for the target. main ends at 10 on
+// ranks 0 and 2 and at `rank1_end` on rank 1.
+testing::Scenario CompetingPuts(uint64_t rank1_end);
 
 // Reads `anchor` and analyses it with `options` (no ideal-network replay: the report has no POP
 // serialisation or transfer efficiency).

@@ -1,6 +1,7 @@
 #include "tests/distributed/job_scenarios.h"
 
 #include "testing/scenario.h"
+#include "tests/common/analysis_fixture.h"
 
 namespace cw::test {
 namespace {
@@ -143,24 +144,6 @@ std::string SendersWaits(const std::string& dir) {
   return s.WriteOrDie(dir);
 }
 
-// Ranks 1 and 2 put into rank 0's window, rank 1 for 1..6 and rank 2 twice inside that (2..3
-// and 4..5): rank 1's slow MPI_Put is a transfer that competed with rank 2's for their target
-// (the bottleneck analysis' competing_transfer, caused by rank 2; rank 1 ends last, so that
-// its put is on the runtime's path and the finding saves time). The analysis rank that holds
-// rank 1 must learn rank 2's transfers, whichever ranks hold rank 2 and the target.
-std::string CompetingTransfers(const std::string& dir) {
-  Scenario s(3);
-  const uint32_t win = s.AddWindow(0);
-  s.rank(0).Enter(0, "main").Leave(10, "main");
-  s.rank(1).Enter(0, "main").RmaTransfer(1, 6, "MPI_Put", win, 0, 4, 1).Leave(20, "main");
-  s.rank(2)
-      .Enter(0, "main")
-      .RmaTransfer(2, 3, "MPI_Put", win, 0, 4, 1)
-      .RmaTransfer(4, 5, "MPI_Put", win, 0, 4, 2)
-      .Leave(10, "main");
-  return s.WriteOrDie(dir);
-}
-
 }  // namespace
 
 std::string WriteMissingCollectiveTrace(const std::string& dir) {
@@ -182,14 +165,18 @@ std::string WriteMissingCollectiveTrace(const std::string& dir) {
 }
 
 std::vector<std::pair<std::string, std::string>> WriteJobScenarios() {
-  return {{"unmatched", Unmatched(testing::MakeTempDir("job-unmatched"))},
-          {"missing_collective", WriteMissingCollectiveTrace(testing::MakeTempDir("job-missing"))},
-          {"ends_early", EndsEarly(testing::MakeTempDir("job-ends-early"))},
-          {"one_sided", OneSided(testing::MakeTempDir("job-one-sided"))},
-          {"contradictory", Contradictory(testing::MakeTempDir("job-contradictory"))},
-          {"shared_delayer", SharedDelayer(testing::MakeTempDir("job-shared-delayer"))},
-          {"senders_waits", SendersWaits(testing::MakeTempDir("job-senders"))},
-          {"competing_transfers", CompetingTransfers(testing::MakeTempDir("job-competing"))}};
+  return {
+      {"unmatched", Unmatched(testing::MakeTempDir("job-unmatched"))},
+      {"missing_collective", WriteMissingCollectiveTrace(testing::MakeTempDir("job-missing"))},
+      {"ends_early", EndsEarly(testing::MakeTempDir("job-ends-early"))},
+      {"one_sided", OneSided(testing::MakeTempDir("job-one-sided"))},
+      {"contradictory", Contradictory(testing::MakeTempDir("job-contradictory"))},
+      {"shared_delayer", SharedDelayer(testing::MakeTempDir("job-shared-delayer"))},
+      {"senders_waits", SendersWaits(testing::MakeTempDir("job-senders"))},
+      // Rank 1's slow MPI_Put competed with rank 2's for their target, and rank 1 ends last,
+      // so that the finding saves time: the analysis rank that holds rank 1 must learn rank
+      // 2's transfers, whichever ranks hold rank 2 and the target.
+      {"competing_transfers", CompetingPuts(20).WriteOrDie(testing::MakeTempDir("job-competing"))}};
 }
 
 }  // namespace cw::test

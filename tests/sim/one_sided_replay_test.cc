@@ -20,17 +20,17 @@ using testing::Scenario;
 
 constexpr uint32_t kNoTarget = OTF2_UNDEFINED_UINT32;  // an OpenSHMEM lock, MPI_Win_lock_all
 
-// PE 0 works 0..4 and puts PE 1's flag in shmem_int_p 4..5; PE 1 waits in shmem_int_wait_until
-// 1..6. Events: PE 0 = main, work, /work, shmem_int_p, put, complete, /shmem_int_p, /main; PE 1 =
-// main, wait_until, wait change, /wait_until, /main. The wait was ready at 4 (the put's Enter)
-// and cost 6 - 4 = 2 after it.
-Scenario FlagPut() {
+// PE 0 works 0..4 and puts PE 1's flag in shmem_int_p 4..`put_end` (5 unless said); PE 1 waits
+// in shmem_int_wait_until 1..6. Events: PE 0 = main, work, /work, shmem_int_p, put, complete,
+// /shmem_int_p, /main; PE 1 = main, wait_until, wait change, /wait_until, /main. The wait was
+// ready at 4 (the put's Enter) and cost 6 - 4 = 2 after it.
+Scenario FlagPut(uint64_t put_end = 5) {
   Scenario s(2);
   const uint32_t heap = s.AddShmemWindow({0, 1});
   s.rank(0)
       .Enter(0, "main")
       .Call(0, 4, "work")
-      .ShmemPut(4, 5, "shmem_int_p", heap, 1, 4, 1)
+      .ShmemPut(4, put_end, "shmem_int_p", heap, 1, 4, 1)
       .Leave(10, "main");
   s.rank(1).Enter(0, "main").ShmemWaitUntil(1, 6, heap).Leave(10, "main");
   return s;
@@ -53,19 +53,8 @@ TEST(OneSidedReplayTest, AWaitEndedByAPutStillInFlightWaitsForIt) {
   // the value first): the wait is paired with it all the same (trace::EndingWrites), as the
   // wait-state analysis pairs it. Ready at 4, cost 6 - 4 = 2. With work x2 on PE 0 the put
   // begins at 8: PE 1 leaves its wait at 8 + 2 = 10.
-  const auto in_flight = [] {
-    Scenario s(2);
-    const uint32_t heap = s.AddShmemWindow({0, 1});
-    s.rank(0)
-        .Enter(0, "main")
-        .Call(0, 4, "work")
-        .ShmemPut(4, 7, "shmem_int_p", heap, 1, 4, 1)
-        .Leave(10, "main");
-    s.rank(1).Enter(0, "main").ShmemWaitUntil(1, 6, heap).Leave(10, "main");
-    return s;
-  };
-  ExpectIdentity(Replay(in_flight()));
-  Replayed r = Replay(in_flight(), ComputeScaled("work=2@0"));
+  ExpectIdentity(Replay(FlagPut(7)));
+  Replayed r = Replay(FlagPut(7), ComputeScaled("work=2@0"));
   EXPECT_EQ(r.result.stats.value_waits, 1u);
   EXPECT_EQ(r.Time(1, 3), 10u);
 }
