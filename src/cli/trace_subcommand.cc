@@ -27,6 +27,7 @@
 
 #include "base/parallel.h"
 #include "base/units.h"
+#include "cli/openmp_runtime.h"
 #include "cli/subcommand.h"
 #include "cli/tag_report.h"
 #include "measure/export/raw_export.h"
@@ -154,6 +155,13 @@ class TraceSubcommand final : public Subcommand {
                    "(default " +
                        FormatDuration(static_cast<double>(measure::kDefaultSamplingNs) * 1e-9) +
                        "; 0: no samples; or CAUSEWAY_SAMPLING_INTERVAL in nanoseconds)");
+    app.add_option("--openmp", openmp_,
+                   "how OpenMP threads are recorded (through OMPT, each thread a location of "
+                   "its rank): auto runs programs built by GCC or gfortran with -fopenmp on "
+                   "LLVM's OpenMP runtime, libomp, which records them (clang's programs use it "
+                   "already); libomp does so for every command; off records no OpenMP thread "
+                   "(default auto)")
+        ->check(CLI::IsMember({"auto", "libomp", "off"}));
     app.add_flag("--keep-raw", keep_raw_, "keep the raw per-rank files after writing OTF2");
     app.add_flag("--tag", tag_,
                  "record no trace: build each rank's task activity graph while the program "
@@ -191,7 +199,9 @@ class TraceSubcommand final : public Subcommand {
     for (const char* stale : {"traces.otf2", "traces.def"}) fs::remove(dir / stale, ec);
     fs::remove_all(dir / "traces", ec);
 
-    Preload(library, dir.string());
+    CW_ASSIGN_OR_RETURN(const std::string openmp_runtime, OpenMpRuntime(openmp_, command_));
+    Preload(openmp_runtime.empty() ? library : library + ":" + openmp_runtime, dir.string());
+    setenv("CAUSEWAY_OPENMP", openmp_.c_str(), 1);
     setenv("CAUSEWAY_EXPORT", "launcher", 1);
     if (!buffer_.empty()) setenv("CAUSEWAY_BUFFER", buffer_.c_str(), 1);
     if (!record_.empty()) setenv("CAUSEWAY_RECORD", record_.c_str(), 1);
@@ -523,6 +533,7 @@ class TraceSubcommand final : public Subcommand {
   std::string include_;
   std::string exclude_;
   bool keep_raw_ = false;
+  std::string openmp_ = "auto";
   int command_exit_status_ = 0;  // the traced command's, passed on once the trace is written
   bool tag_ = false;
   std::string tag_interval_;

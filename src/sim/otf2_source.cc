@@ -6,6 +6,7 @@
 #include "otf2/location_stream.h"
 #include "otf2/trace_reader.h"
 #include "sim/internal/translate.h"
+#include "trace/thread_teams.h"
 
 namespace cw::sim {
 
@@ -61,9 +62,11 @@ class Otf2Source final : public EventSource {
     const trace::CallTree& local = segment_.local_tree;
     to_global_.resize(local.size());
     for (uint32_t id = 0; id < local.size(); ++id) {
-      uint32_t parent = local.parent(id);
-      to_global_[id] = owner_.tree_.Intern(
-          parent == trace::kNone ? trace::kNone : to_global_[parent], local.region(id));
+      const uint32_t parent = local.parent(id);
+      const uint32_t global_parent = parent == trace::kNone
+                                         ? owner_.ThreadRootParent(location_, local.region(id))
+                                         : to_global_[parent];
+      to_global_[id] = owner_.tree_.Intern(global_parent, local.region(id));
     }
     next_ = segment_.resumed;  // re-opened regions were handed out with an earlier segment
     return !segment_.events.empty();
@@ -84,7 +87,51 @@ Result<std::unique_ptr<StreamedTrace>> StreamedTrace::Open(const std::string& pa
   CW_ASSIGN_OR_RETURN(streamed->defs_,
                       otf2::ReadDefinitions(streamed->anchor_, streamed->definition_problems_));
   streamed->regions_ = otf2::AddReaderRegions(streamed->defs_);
+  streamed->masters_ = trace::MastersOfThreads(streamed->defs_);
   return streamed;
+}
+
+uint32_t StreamedTrace::ThreadRootParent(uint32_t location, uint32_t region) {
+  if (location >= masters_.size() || masters_[location] == trace::kNone ||
+      masters_[location] >= location || !trace::IsOmpParallelRegion(defs_, region)) {
+    return trace::kNone;
+  }
+  MasterScan& scan = master_scans_[masters_[location]];
+  if (!scan.stream && !scan.done) {
+    Result<std::unique_ptr<otf2::LocationStream>> stream =
+        otf2::LocationStream::Open(anchor_, defs_, regions_, masters_[location]);
+    if (stream) {
+      scan.stream = std::move(*stream);
+    } else {
+      scan.done = true;  // its own source reports the error
+    }
+  }
+  // Each parallel region's first Enter below another region, in the order the master made them.
+  while (scan.first_entered.count(region) == 0 && !scan.done) {
+    if (scan.stream->done()) {
+      scan.done = true;
+      break;
+    }
+    const otf2::LocationStream::Segment segment = scan.stream->Next(segment_records);
+    const trace::CallTree& local = segment.local_tree;
+    for (uint32_t i = segment.resumed; i < segment.events.size(); ++i) {
+      if (segment.events.kind(i) != trace::EventKind::kEnter) continue;
+      const uint32_t entered = segment.events.ref(i);
+      const uint32_t parent = local.parent(entered);
+      if (parent == trace::kNone || !trace::IsOmpParallelRegion(defs_, local.region(entered)) ||
+          scan.first_entered.count(local.region(entered)) != 0) {
+        continue;
+      }
+      std::vector<uint32_t> path;  // the parent's regions, innermost first
+      for (uint32_t p = parent; p != trace::kNone; p = local.parent(p))
+        path.push_back(local.region(p));
+      uint32_t global = trace::kNone;
+      for (auto r = path.rbegin(); r != path.rend(); ++r) global = tree_.Intern(global, *r);
+      scan.first_entered[local.region(entered)] = global;
+    }
+  }
+  auto found = scan.first_entered.find(region);
+  return found == scan.first_entered.end() ? trace::kNone : found->second;
 }
 
 uint64_t StreamedTrace::declared_events() const {

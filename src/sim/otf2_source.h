@@ -4,7 +4,9 @@
 //
 // Each location is read through its own otf2::LocationStream in segments; the call paths the
 // segments name are interned in one call tree shared by all locations, which names them in the
-// report after the replay.
+// report after the replay. An OpenMP worker thread's call paths hang where its master first
+// entered the parallel region they begin at, as in the trace read whole (trace/thread_teams.h):
+// the master's events are read, once and only as far as needed, to find it.
 //
 //   CW_ASSIGN_OR_RETURN(auto streamed, sim::StreamedTrace::Open("run1"));
 //   CW_ASSIGN_OR_RETURN(sim::ReplayResult r, sim::RunReplay(streamed->Input(), options));
@@ -14,10 +16,12 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "base/diagnostics.h"
 #include "base/status.h"
+#include "otf2/location_stream.h"
 #include "otf2/reader_regions.h"
 #include "sim/replay.h"
 #include "trace/call_tree.h"
@@ -61,12 +65,25 @@ class StreamedTrace {
  private:
   friend class Otf2Source;
 
+  // The global call path below which a root of `location`'s call paths in `region` goes, kNone
+  // if it stays a root (thread_teams.h).
+  uint32_t ThreadRootParent(uint32_t location, uint32_t region);
+
+  // How far the events of a master thread were read for ThreadRootParent.
+  struct MasterScan {
+    std::unique_ptr<otf2::LocationStream> stream;
+    std::unordered_map<uint32_t, uint32_t> first_entered;  // parallel region -> parent path
+    bool done = false;
+  };
+
   std::string anchor_;
   trace::Definitions defs_;
   Diagnostics definition_problems_;
   otf2::ReaderRegions regions_;
   trace::CallTree tree_;
-  std::string program_name_;  // of the first ProgramBegin read: names the program region
+  std::string program_name_;       // of the first ProgramBegin read: names the program region
+  std::vector<uint32_t> masters_;  // trace::MastersOfThreads
+  std::unordered_map<uint32_t, MasterScan> master_scans_;
 };
 
 }  // namespace cw::sim

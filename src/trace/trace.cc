@@ -1,9 +1,11 @@
 #include "trace/trace.h"
 
 #include <algorithm>
+#include <unordered_map>
 
 #include "base/parallel.h"
 #include "trace/location_builder.h"
+#include "trace/thread_teams.h"
 
 namespace cw::trace {
 
@@ -55,9 +57,49 @@ size_t Trace::MemoryBytes() const {
   return bytes;
 }
 
+namespace {
+
+// Where a thread's call paths hang in the merged tree (thread_teams.h), from the location-local
+// trees alone, so that every rank of an analysis job merges them alike.
+class TeamGrafts {
+ public:
+  TeamGrafts(const Trace& trace, const std::vector<CallTree>& local_trees)
+      : trace_(trace), trees_(local_trees), masters_(MastersOfThreads(trace.defs)) {}
+
+  // The local node of `loc`'s master whose region `root_region` (a root of `loc`'s tree) is
+  // entered first, or kNone if `root_region` is no parallel region or its master never entered
+  // it below another region.
+  uint32_t MasterNode(uint32_t loc, uint32_t root_region) {
+    if (loc >= masters_.size() || masters_[loc] == kNone || masters_[loc] >= loc ||
+        !IsOmpParallelRegion(trace_.defs, root_region)) {
+      return kNone;
+    }
+    const uint32_t master = masters_[loc];
+    auto [it, inserted] = first_entered_.try_emplace(master);
+    if (inserted) {
+      const CallTree& tree = trees_[master];
+      for (uint32_t id = tree.size(); id-- > 0;) {
+        if (tree.parent(id) != kNone) it->second[tree.region(id)] = id;
+      }
+    }
+    auto node = it->second.find(root_region);
+    return node == it->second.end() ? kNone : node->second;
+  }
+  uint32_t master(uint32_t loc) const { return masters_[loc]; }
+
+ private:
+  const Trace& trace_;
+  const std::vector<CallTree>& trees_;
+  std::vector<uint32_t> masters_;
+  std::unordered_map<uint32_t, std::unordered_map<uint32_t, uint32_t>> first_entered_;
+};
+
+}  // namespace
+
 void AssembleCallTree(Trace& trace, const std::vector<CallTree>& local_trees, unsigned threads,
                       const std::vector<std::pair<uint32_t, uint32_t>>& region_map) {
   std::vector<std::vector<uint32_t>> maps(local_trees.size());
+  TeamGrafts grafts(trace, local_trees);
   for (size_t loc = 0; loc < local_trees.size(); ++loc) {
     const CallTree& local = local_trees[loc];
     std::vector<uint32_t>& map = maps[loc];
@@ -69,7 +111,16 @@ void AssembleCallTree(Trace& trace, const std::vector<CallTree>& local_trees, un
       if (loc < region_map.size() && region == region_map[loc].first) {
         region = region_map[loc].second;
       }
-      map[id] = trace.call_tree.Intern(parent == kNone ? kNone : map[parent], region);
+      uint32_t global_parent = parent == kNone ? kNone : map[parent];
+      if (parent == kNone) {
+        const uint32_t at_master = grafts.MasterNode(static_cast<uint32_t>(loc), region);
+        if (at_master != kNone) {
+          global_parent =
+              maps[grafts.master(static_cast<uint32_t>(loc))]
+                  [local_trees[grafts.master(static_cast<uint32_t>(loc))].parent(at_master)];
+        }
+      }
+      map[id] = trace.call_tree.Intern(global_parent, region);
     }
   }
   ParallelFor(local_trees.size(), threads, [&](size_t loc) {

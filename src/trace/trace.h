@@ -88,6 +88,8 @@ std::vector<MpiFunction> CallpathMpiFunctions(const Trace& trace);
 
 // Merges location-local call trees (one per location, in location order) into trace.call_tree and
 // rewrites the Enter/Leave refs of every location. Deterministic: ids depend only on the trace.
+// An OpenMP worker thread's call paths, which begin at the parallel region it runs, go below the
+// place where its master (the first CPU thread of its process) entered that region.
 // If given, region_map[l] = (from, to) replaces region `from` by `to` in location l's call
 // paths while merging (used to give each location's program region its program's name).
 void AssembleCallTree(Trace& trace, const std::vector<CallTree>& local_trees, unsigned threads,

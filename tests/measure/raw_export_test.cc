@@ -4,7 +4,9 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -166,6 +168,92 @@ TEST(RawExportTest, ThreadsBecomeLocationsOfTheirRank) {
   // The threads' communicator is theirs: the message matches, 2000 - 1500 ns late.
   EXPECT_EQ(a.report.matching.messages, 1u);
   EXPECT_NEAR(a.Value("mpi_latesender", "MPI_Recv", 3), 500e-9, 1e-15);
+}
+
+// An OpenMP team of 3 as the tracer records it through OMPT (ns): the master forks at 2000, all
+// three begin the team and the parallel region; the explicit barrier is entered at 3000, 4000
+// and 6000 and left at 6000; the critical section (lock 0) is entered at 6100, 6100 and 6200 and
+// held 6100-7000 by the master, 7000-8000 by thread 1 and 8000-8900 by thread 2 (acquisitions 1,
+// 2, 3); the implicit barrier is entered at 7100, 8100 and 9000, everything ends at 9000; the
+// master joins at 9100. No memory map: the regions go unlocated.
+TEST(RawExportTest, OpenMpThreadsBecomeATeamWithScorePsRecords) {
+  RawRun run("raw-openmp");
+  constexpr uint32_t kParallel = kMain + 1, kBarrier = kMain + 2, kImplicit = kMain + 3,
+                     kCritical = kMain + 4, kSblock = kMain + 5;
+  std::string lines = RankDefs(0, 1);
+  for (auto [id, construct] :
+       {std::pair{kParallel, "parallel"}, std::pair{kBarrier, "barrier"},
+        std::pair{kImplicit, "implicit_barrier"}, std::pair{kCritical, "critical"},
+        std::pair{kSblock, "critical_sblock"}}) {
+    lines += "omp_region " + std::to_string(id) + " " + construct + " 0\n";
+  }
+  run.Defs(0, lines + "omp_region 9 nonsense 0\nthread 1\nthread 2\nend 30 0 0 0 ok\n");
+  // A member's records: team and region begin at `begin`, the barrier from `barrier`, the lock's
+  // acquisition `order` from `critical` (entered) and `acquired` to `released`, the implicit
+  // barrier from `implicit`; all of it ends at 9000.
+  auto member = [&](uint64_t begin, uint64_t barrier, uint64_t critical, uint64_t acquired,
+                    uint64_t released, uint32_t order, uint64_t implicit) {
+    return std::vector<RawEvent>{Event(begin, RawKind::kThreadTeamBegin),
+                                 Event(begin, RawKind::kEnter, kParallel),
+                                 Event(barrier, RawKind::kEnter, kBarrier),
+                                 Event(6000, RawKind::kLeave, kBarrier),
+                                 Event(critical, RawKind::kEnter, kCritical),
+                                 Event(acquired, RawKind::kThreadAcquireLock, 0, 0, 0, 0, order),
+                                 Event(acquired, RawKind::kEnter, kSblock),
+                                 Event(released, RawKind::kLeave, kSblock),
+                                 Event(released, RawKind::kThreadReleaseLock, 0, 0, 0, 0, order),
+                                 Event(released, RawKind::kLeave, kCritical),
+                                 Event(implicit, RawKind::kEnter, kImplicit),
+                                 Event(9000, RawKind::kLeave, kImplicit),
+                                 Event(9000, RawKind::kLeave, kParallel),
+                                 Event(9000, RawKind::kThreadTeamEnd)};
+  };
+  std::vector<RawEvent> master = {Event(1000, RawKind::kEnter, kMain),
+                                  Event(2000, RawKind::kThreadFork, 3)};
+  for (const RawEvent& e : member(2100, 3000, 6100, 6100, 7000, 1, 7100)) master.push_back(e);
+  master.push_back(Event(9100, RawKind::kThreadJoin));
+  master.push_back(Event(10000, RawKind::kLeave, kMain));
+  run.Events(0, master);
+  run.ThreadEvents(0, 1, member(2200, 4000, 6100, 7000, 8000, 2, 8100));
+  run.ThreadEvents(0, 2, member(2300, 6000, 6200, 8000, 8900, 3, 9000));
+  Result<ExportSummary> s = ExportRawTrace(run.dir());
+  ASSERT_TRUE(s.has_value()) << s.error().message();
+  EXPECT_EQ(s->events, 18u + 14u + 14u);
+  ASSERT_EQ(s->problems.size(), 1u);  // the construct it does not know
+  EXPECT_NE(s->problems[0].find("omp_region 9 nonsense"), std::string::npos);
+  Analysis a = AnalyzeFile(s->anchor, 1);
+  ASSERT_EQ(a.trace.location_count(), 3u);
+  const trace::Definitions& defs = a.trace.defs;
+  // Regions of the OpenMP paradigm with their roles, named as Score-P names them.
+  const std::map<std::string, trace::RegionRole> roles = {
+      {"!$omp parallel", trace::RegionRole::kParallel},
+      {"!$omp barrier", trace::RegionRole::kBarrier},
+      {"!$omp implicit barrier", trace::RegionRole::kImplicitBarrier},
+      {"!$omp critical", trace::RegionRole::kCritical},
+      {"!$omp critical sblock", trace::RegionRole::kCriticalSblock}};
+  for (const auto& [name, role] : roles) {
+    uint32_t region = 0;
+    while (region < defs.regions.size() && defs.RegionName(region) != name) ++region;
+    ASSERT_LT(region, defs.regions.size()) << name;
+    EXPECT_EQ(defs.regions[region].role, role) << name;
+    EXPECT_EQ(defs.regions[region].paradigm, trace::Paradigm::kOpenMp) << name;
+  }
+  // Explicit barrier: the last enters at 6000; the master waits 3000 ns, thread 1 2000 ns.
+  // Critical: acquisition 2 (thread 1, entered 6100) waits for release 1 at 7000: 900 ns;
+  // acquisition 3 (thread 2, entered 6200) for release 2 at 8000: 1800 ns.
+  // Implicit barrier: the last enters at 9000; the master waits 1900 ns, thread 1 900 ns.
+  // Every thread's waits are in the master's call paths.
+  const std::string team = "main/!$omp parallel/";
+  for (auto [location, ebarrier, critical, ibarrier] :
+       {std::tuple{0u, 3000e-9, 0.0, 1900e-9}, std::tuple{1u, 2000e-9, 900e-9, 900e-9},
+        std::tuple{2u, 0.0, 1800e-9, 0.0}}) {
+    SCOPED_TRACE(location);
+    EXPECT_NEAR(a.Value("omp_ebarrier_wait", team + "!$omp barrier", location), ebarrier, 1e-15);
+    EXPECT_NEAR(a.Value("omp_lock_contention_critical", team + "!$omp critical", location),
+                critical, 1e-15);
+    EXPECT_NEAR(a.Value("omp_ibarrier_wait", team + "!$omp implicit barrier", location), ibarrier,
+                1e-15);
+  }
 }
 
 TEST(RawExportTest, OneSidedRecordsNeedTheirWindowAndGroup) {

@@ -68,7 +68,8 @@ TEST(OmpPatternsTest, BarriersWaitForTheLastThreadOfTheirTeam) {
   EXPECT_EQ(a.LocationTotal("omp_ebarrier_wait", 1), 0.0);
   EXPECT_EQ(a.LocationTotal("omp_ebarrier_wait", 2), 1.0);
   EXPECT_EQ(a.Value("omp_ibarrier_wait", "main/!$omp parallel/!$omp implicit barrier", 0), 5.0);
-  EXPECT_EQ(a.Value("omp_ibarrier_wait", "!$omp parallel/!$omp implicit barrier", 1), 2.0);
+  // The threads' records begin at the parallel region; their call paths go below the master's.
+  EXPECT_EQ(a.Value("omp_ibarrier_wait", "main/!$omp parallel/!$omp implicit barrier", 1), 2.0);
   // Time in barriers, waiting or not: implicit 4 + 2 + 0 (first team) + 2 + 1 + 2 (second);
   // explicit 2 + 1 + 2 in the team and 1 outside it. Barriers are synchronisation, and
   // synchronisation is OpenMP time.
@@ -80,6 +81,33 @@ TEST(OmpPatternsTest, BarriersWaitForTheLastThreadOfTheirTeam) {
   // Loops and parallel regions are computation: the master 25 s in all minus 4 + 2 + 1 + 2 in
   // barriers; thread 1 11 + 3 minus 2 + 1 + 1; thread 2 11 + 3 minus 0 + 2 + 2.
   EXPECT_EQ(a.Total("comp"), (25.0 - 9.0) + (14.0 - 4.0) + (14.0 - 4.0));
+}
+
+// The master forks in solve (2-8) and in init (10-14), a team running two parallel regions; a
+// thread's part of each begins at the region, with nothing below it.
+TEST(OmpPatternsTest, ThreadsRunTheirRegionsWhereTheMasterEnteredThem) {
+  Scenario s(1);
+  RankScript& master = s.thread(0, 0);
+  RankScript& t1 = s.thread(0, 1);
+  master.Enter(0, "main").Enter(1, "solve").Fork(2, 2);
+  Member(master, 2, 6, [&] { master.Call(3, 6, "!$omp implicit barrier"); });
+  master.Join(7).Leave(8, "solve").Enter(9, "init").Fork(10, 2);
+  master.TeamBegin(10).Enter(10, "!$omp parallel @init").Call(11, 13, "!$omp barrier");
+  master.Leave(13, "!$omp parallel @init").TeamEnd(13).Join(14).Leave(15, "init").Leave(16, "main");
+  Member(t1, 2, 6, [&] { t1.Call(5, 6, "!$omp implicit barrier"); });
+  t1.TeamBegin(10).Enter(10, "!$omp parallel @init").Call(12, 13, "!$omp barrier");
+  t1.Leave(13, "!$omp parallel @init").TeamEnd(13);
+  const Analysis a = AnalyzeScenario(s);
+  // The master waits 5 - 3 = 2 in solve's region, 12 - 11 = 1 in init's.
+  EXPECT_EQ(a.Value("omp_ibarrier_wait", "main/solve/!$omp parallel/!$omp implicit barrier", 0),
+            2.0);
+  EXPECT_EQ(a.Value("omp_ebarrier_wait", "main/init/!$omp parallel @init/!$omp barrier", 0), 1.0);
+  // The thread's computation (2-5 and 10-12) is in the same call paths as the master's.
+  EXPECT_EQ(a.Value("comp", "main/solve/!$omp parallel", 1), 3.0);
+  EXPECT_EQ(a.Value("comp", "main/init/!$omp parallel @init", 1), 2.0);
+  EXPECT_EQ(a.Value("omp_ibarrier", "main/solve/!$omp parallel/!$omp implicit barrier", 1), 1.0);
+  for (uint32_t cp = 0; cp < a.trace.call_tree.size(); ++cp)
+    EXPECT_EQ(a.trace.CallpathName(cp).rfind("main", 0), 0u) << a.trace.CallpathName(cp);
 }
 
 TEST(OmpPatternsTest, ATeamOfFewerThreadsWaitsForItsOwnThreadsOnly) {

@@ -12,6 +12,7 @@
 
 #include "measure/export/internal/archive_definitions.h"
 #include "measure/export/internal/io_definitions.h"
+#include "measure/export/internal/openmp.h"
 #include "measure/export/internal/rank_clocks.h"
 #include "measure/export/internal/raw_definitions.h"
 #include "measure/export/internal/walked_paths.h"
@@ -33,6 +34,7 @@ using internal::ReadDefs;
 using internal::TimerMap;
 using internal::WalkedPaths;
 using internal::WalkedStack;
+using internal::WriteThreadRecord;
 
 bool HasRawTrace(const std::string& dir) {
   std::error_code ec;
@@ -89,6 +91,7 @@ struct RankContext {
   EventAttributes attributes;
   ShmemRegions& shmem_regions;
   WalkedPaths* walked;  // the rank's walked call paths, nullptr if it recorded none
+  uint32_t team;        // its OpenMP threads' team (OTF2_UNDEFINED_COMM: none)
 
   // The archive's region of a raw region index, kUndefinedRegion if nothing defines it.
   uint32_t Region(uint32_t index) const {
@@ -330,6 +333,8 @@ void ExportStream(const std::string& path, bool thread, const RankContext& rank,
       }
       Written written = WriteMpiRecord(e, t, region, rank, out, open);
       if (written == Written::kUnknown) written = WriteOtherRecord(e, t, rank, out);
+      if (written == Written::kUnknown && WriteThreadRecord(e, t, rank.team, out))
+        written = Written::kEvent;
       if (written == Written::kAttributes) continue;
       if (written == Written::kUnknown) {
         ++summary.invalid_records;
@@ -403,14 +408,29 @@ struct ExportInputs {
   internal::FunctionRegions& function_regions;  // their functions' regions
 };
 
+// The rank's saved memory map ("" if it saved none).
+std::string ReadMaps(const std::string& dir, int r) {
+  std::ifstream maps_file(RawMapsPath(dir, r));
+  std::stringstream maps;
+  maps << maps_file.rdbuf();
+  return maps.str();
+}
+
+// Names the OpenMP constructs' regions of every rank by where the program met them.
+void NameRanksOmpRegions(const std::string& dir, std::vector<RankDefs>& defs,
+                         elf::ModuleCache& modules) {
+  for (size_t r = 0; r < defs.size(); ++r) {
+    if (defs[r].omp_regions.empty()) continue;
+    internal::NameOmpRegions(ReadMaps(dir, static_cast<int>(r)), modules, defs[r].omp_regions);
+  }
+}
+
 // The rank's walked call paths (nullptr if it recorded none), named from its saved memory map.
 std::unique_ptr<WalkedPaths> ReadWalkedPaths(int r, const RankDefs& d, const ExportInputs& in,
                                              ExportSummary& summary) {
   if (d.frames.empty()) return nullptr;
-  std::ifstream maps_file(RawMapsPath(in.dir, r));
-  std::stringstream maps;
-  maps << maps_file.rdbuf();
-  if (maps.str().empty()) {
+  const std::string maps = ReadMaps(in.dir, r);
+  if (maps.empty()) {
     summary.problems.push_back("rank " + std::to_string(r) + ": " + RawMapsPath(in.dir, r) +
                                " is missing: its call paths are left out");
     return nullptr;
@@ -425,7 +445,7 @@ std::unique_ptr<WalkedPaths> ReadWalkedPaths(int r, const RankDefs& d, const Exp
     summary.problems.push_back(who + std::to_string(d.walks_cut_short) +
                                " call paths did not fit the calling-context table and end early");
   }
-  return std::make_unique<WalkedPaths>(d, maps.str(), in.modules, in.function_regions);
+  return std::make_unique<WalkedPaths>(d, maps, in.modules, in.function_regions);
 }
 
 // Writes rank `r`'s event files (one per thread) as its locations' events, counting into
@@ -468,7 +488,8 @@ void ExportRank(int r, const ExportInputs& in, otf2_writer::ArchiveWriter& archi
       static_cast<uint64_t>(static_cast<double>(d.walk_ticks) * ns_per_tick);
   const RankContext rank{r,          ids.regions,   ids.comms,        ids.windows,
                          ids.groups, ids.files,     in.ids.world,     *timer_or,
-                         clock,      in.attributes, in.shmem_regions, walked.get()};
+                         clock,      in.attributes, in.shmem_regions, walked.get(),
+                         ids.team};
   // One stream per thread: the thread that initialised MPI, then the others by index.
   for (size_t thread = 0; thread < ids.locations.size(); ++thread) {
     const std::string path = thread == 0 ? RawEventsPath(in.dir, r)
@@ -530,11 +551,12 @@ Result<ExportSummary> ExportRawTrace(const std::string& dir) {
   ExportSummary summary;
   summary.anchor = archive->anchor_path();
   summary.ranks = static_cast<uint32_t>(defs.size());
+  elf::ModuleCache modules;
+  NameRanksOmpRegions(dir, defs, modules);
   const ArchiveIds ids = DefineArchive(*archive, defs);
   const EventAttributes attributes = DefineEventAttributes(*archive);
   const RankClocks clocks(defs, dir);
   ShmemRegions shmem_regions(*archive);
-  elf::ModuleCache modules;
   internal::FunctionRegions function_regions(*archive);
   const ExportInputs inputs{dir,        defs,          ids,     clocks,
                             attributes, shmem_regions, modules, function_regions};

@@ -73,6 +73,16 @@ enum class RawKind : uint8_t {
   // A sample of the thread's computation (causeway trace --callpaths sampled): a = its
   // calling-context node. Not an event: it moves the walked functions (measure/export).
   kSample,
+  // OpenMP (omp_hooks.cc, through OMPT), as Score-P records it: a thread forks a team (a =
+  // threads requested) and joins it; each thread of the team begins and ends its part in it;
+  // locks of critical sections and of the lock routines are acquired and released (a = the
+  // process's lock id, y = the acquisition's number among that lock's, from 1 as in Score-P).
+  kThreadFork,
+  kThreadJoin,
+  kThreadTeamBegin,
+  kThreadTeamEnd,
+  kThreadAcquireLock,
+  kThreadReleaseLock,
 };
 
 inline constexpr uint32_t kNoRank = 0xFFFFFFFFu;
@@ -93,6 +103,9 @@ inline constexpr uint32_t kNoRank = 0xFFFFFFFFu;
 //                                          as the PEs START + i * 2^LOGSTRIDE, i < SIZE, see it)
 //   group LOCAL N R0 ... R(N-1)            a process group (of MPI_Win_post/start), world ranks
 //   region ID NAME                         a user region
+//   omp_region ID CONSTRUCT PC             an OpenMP construct's region (omp_hooks.cc): its
+//                                          kind (parallel, barrier, critical, ...) and where
+//                                          the program encountered it (hex, 0: unknown)
 //   file LOCAL COMM NAME                   an MPI file handle, opened on the communicator COMM
 //                                          (local id; -1: not seen opened) for the file NAME
 //   frame ID PARENT PC                     a calling-context node (causeway trace --callpaths):

@@ -153,7 +153,7 @@ uint32_t InternWalk(ThreadState& t, const uintptr_t* innermost_first, uint32_t d
 
 void SaveMemoryMap(const std::string& dir, int rank) {
   ContextTree& tree = Tree();
-  if (!tree.walk) return;
+  // Saved even without walks: it also names where OpenMP constructs are (omp_hooks.cc).
   const int in = ::open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
   if (in < 0) return;
   const std::string path = RawMapsPath(dir, rank);

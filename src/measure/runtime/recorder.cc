@@ -339,13 +339,14 @@ EventLog* ThreadLog(State& s, int& index) {
   return log;
 }
 
-// A thread's first MPI call: it gets a log (an OTF2 location of its own, or that of a thread
-// that ended) if the thread level lets it call MPI, else its calls are counted.
-bool AdoptThread() {
+// A thread's first MPI call, or its first OpenMP event (`calls_mpi` false): it gets a log (an
+// OTF2 location of its own, or that of a thread that ended) if the thread level lets it call
+// MPI or it records OpenMP's events, else its calls are counted.
+bool AdoptThread(bool calls_mpi) {
   State& s = S();
   if (!s.started || s.finished || s.size_limit_reached.load(std::memory_order_relaxed))
     return false;
-  if (s.thread_level < MPI_THREAD_SERIALIZED) {
+  if (calls_mpi && s.thread_level < MPI_THREAD_SERIALIZED) {
     g_unrecorded_calls.fetch_add(1, std::memory_order_relaxed);
     return false;
   }
@@ -394,7 +395,12 @@ bool Recording() {
       return !s.finished && StopAtSizeLimit();
     return !s.finished;
   }
-  return AdoptThread();
+  return AdoptThread(/*calls_mpi=*/true);
+}
+
+bool RecordingOpenMp() {
+  if (t_state != nullptr) return Recording();
+  return AdoptThread(/*calls_mpi=*/false);
 }
 
 CallScope::CallScope(uint32_t region, const void* caller) : region_(region) {

@@ -155,7 +155,9 @@ struct State {
   std::unordered_map<void*, uint32_t> region_by_function;
   std::unordered_map<std::string, uint32_t> region_by_name;
   std::unordered_map<std::string, uint32_t> loop_regions;  // "loop:NAME", "iteration:NAME"
-  uint32_t next_region = kProgramRegion + 1;
+  // The next region id: user regions and functions take theirs on the thread that initialised
+  // MPI, OpenMP constructs on any thread (omp_hooks.cc).
+  std::atomic<uint32_t> next_region{kProgramRegion + 1};
   std::vector<Frame> frames;  // user regions and instrumented functions not yet left
   // What besides MPI is recorded (CAUSEWAY_RECORD: a comma-separated subset of "user" and
   // "functions"; both by default). MPI calls are always recorded.
@@ -209,6 +211,10 @@ void RecordAtEnter(RawKind kind, uint32_t a = 0, uint32_t b = 0, uint32_t c = 0,
 // Records a call that began at `enter` and ends now (its Enter never before the log's latest
 // record), on the calling thread's log.
 void RecordCallAt(uint32_t region, uint64_t enter);
+
+// Recording() for the OpenMP events of the calling thread (omp_hooks.cc): a thread of an OpenMP
+// team gets a log of its own whatever MPI's thread level, since it records no MPI call.
+bool RecordingOpenMp();
 
 // True on the thread that initialised MPI while the recorder runs (without counting calls
 // from other threads, as Recording() does). User regions and instrumented functions are

@@ -14,9 +14,9 @@ namespace {
 
 uint32_t RegionNamed(const std::string& name) {
   State& s = S();
-  auto [it, inserted] = s.region_by_name.try_emplace(name, s.next_region);
+  auto [it, inserted] = s.region_by_name.try_emplace(name, 0);
   if (inserted) {
-    ++s.next_region;
+    it->second = s.next_region.fetch_add(1);
     s.log.Define("region " + std::to_string(it->second) + " " + it->first);
   }
   return it->second;
@@ -27,9 +27,9 @@ uint32_t RegionNamed(const std::string& name) {
 uint32_t LoopRegion(const char* name, const char* role) {
   State& s = S();
   const std::string key = std::string(role) + ":" + name;
-  auto [it, inserted] = s.loop_regions.try_emplace(key, s.next_region);
+  auto [it, inserted] = s.loop_regions.try_emplace(key, 0);
   if (inserted) {
-    ++s.next_region;
+    it->second = s.next_region.fetch_add(1);
     const std::string shown =
         std::string(name) + (std::string(role) == "iteration" ? " iteration" : "");
     s.log.Define("region " + std::to_string(it->second) + " " + shown);

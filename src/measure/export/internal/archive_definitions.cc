@@ -7,12 +7,31 @@
 #include <utility>
 
 #include "measure/export/internal/io_definitions.h"
+#include "measure/export/internal/openmp.h"
 #include "measure/raw/raw_format.h"
 
 namespace cw::measure::internal {
 namespace {
 
 using otf2_writer::ArchiveWriter;
+
+// OpenMP's constructs, unified by name and construct (a critical section and its body share
+// their location).
+void DefineOmpRegions(ArchiveWriter& archive, const std::vector<RankDefs>& defs, ArchiveIds& ids) {
+  std::map<std::pair<std::string, std::string>, uint32_t> unified;
+  for (size_t r = 0; r < defs.size(); ++r) {
+    std::vector<uint32_t>& regions = ids.ranks[r].regions;
+    for (const OmpRegionDef& omp : defs[r].omp_regions) {
+      auto [it, inserted] = unified.try_emplace({omp.name, omp.construct}, 0);
+      if (inserted) {
+        it->second =
+            archive.DefineRegion(omp.name, OmpRegionRole(omp.construct), OTF2_PARADIGM_OPENMP);
+      }
+      if (regions.size() <= omp.local) regions.resize(omp.local + 1, kUndefinedRegion);
+      regions[omp.local] = it->second;
+    }
+  }
+}
 
 // MPI's functions, the buffer flush and the program, numbered as the raw records number them;
 // then each rank's user regions, unified by name and role. A loop is a region of the loop role,
@@ -46,6 +65,7 @@ void DefineRegions(ArchiveWriter& archive, const std::vector<RankDefs>& defs, Ar
       regions[local] = it->second;
     }
   }
+  DefineOmpRegions(archive, defs, ids);
 }
 
 // The machine, its nodes, one process per rank with its master thread and the other threads
@@ -187,6 +207,26 @@ void DefineWindowsAndGroups(ArchiveWriter& archive, const std::vector<RankDefs>&
   }
 }
 
+// A thread team for each rank whose threads ran OpenMP: its locations, as Score-P defines teams
+// (one communicator of the OpenMP paradigm per process, over the group of every OpenMP
+// location).
+void DefineThreadTeams(ArchiveWriter& archive, const std::vector<RankDefs>& defs, ArchiveIds& ids) {
+  std::vector<uint64_t> omp_locations;
+  for (size_t r = 0; r < defs.size(); ++r) {
+    if (defs[r].omp_regions.empty()) continue;
+    const std::vector<uint64_t>& locations = ids.ranks[r].locations;
+    omp_locations.insert(omp_locations.end(), locations.begin(), locations.end());
+  }
+  uint64_t first = 0;  // of the rank's locations in omp_locations
+  for (size_t r = 0; r < defs.size(); ++r) {
+    if (defs[r].omp_regions.empty()) continue;
+    std::vector<uint64_t> members(ids.ranks[r].locations.size());
+    for (uint64_t& m : members) m = first++;
+    ids.ranks[r].team = archive.DefineParadigmComm("Thread team " + std::to_string(r),
+                                                   OTF2_PARADIGM_OPENMP, omp_locations, members);
+  }
+}
+
 }  // namespace
 
 ArchiveIds DefineArchive(ArchiveWriter& archive, const std::vector<RankDefs>& defs) {
@@ -196,6 +236,7 @@ ArchiveIds DefineArchive(ArchiveWriter& archive, const std::vector<RankDefs>& de
   const uint32_t machine = DefineSystemTree(archive, defs, ids);
   DefineComms(archive, defs, ids);
   DefineWindowsAndGroups(archive, defs, ids);
+  DefineThreadTeams(archive, defs, ids);
   for (size_t r = 0; r < defs.size(); ++r) {
     ids.ranks[r].files = DefineRankFiles(archive, defs[r], ids.ranks[r].comms, machine);
   }

@@ -25,8 +25,9 @@ struct RankIds {
   std::vector<uint32_t> comms;
   std::vector<uint32_t> windows;
   std::vector<uint32_t> groups;
-  std::vector<uint32_t> files;      // I/O handles
-  std::vector<uint64_t> locations;  // the thread that initialised MPI, then the others by index
+  std::vector<uint32_t> files;          // I/O handles
+  std::vector<uint64_t> locations;      // the thread that initialised MPI, then the others by index
+  uint32_t team = OTF2_UNDEFINED_COMM;  // its OpenMP threads' team communicator, if any
 };
 
 struct ArchiveIds {

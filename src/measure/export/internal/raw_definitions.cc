@@ -6,6 +6,7 @@
 #include <map>
 #include <sstream>
 
+#include "measure/export/internal/openmp.h"
 #include "measure/raw/raw_format.h"
 
 namespace cw::measure::internal {
@@ -121,6 +122,16 @@ bool ParseRegion(Words& words, RankDefs& d) {
   return true;
 }
 
+bool ParseOmpRegion(Words& words, RankDefs& d) {
+  OmpRegionDef r;
+  if (!(words >> r.local >> r.construct >> std::hex >> r.pc) || r.local <= kProgramRegion ||
+      r.local - kProgramRegion > kMaxUserRegions || !IsOmpConstruct(r.construct)) {
+    return false;
+  }
+  d.omp_regions.push_back(std::move(r));
+  return true;
+}
+
 bool ParseRegionRole(Words& words, RankDefs& d) {
   uint32_t id = 0;
   std::string role;
@@ -220,6 +231,7 @@ bool ParseLine(const std::string& key, const std::string& line, Words& words, Ra
                                                          {"file", ParseFile},
                                                          {"region", ParseRegion},
                                                          {"region_role", ParseRegionRole},
+                                                         {"omp_region", ParseOmpRegion},
                                                          {"thread", ParseThread},
                                                          {"frame", ParseFrame},
                                                          {"walks", ParseWalks},

@@ -72,6 +72,15 @@ constexpr uint32_t kMaxFrameDefs = 1u << 20;  // as the tracer bounds its tree (
 
 enum class UserRegionRole : uint8_t { kRegion, kLoop, kIteration };
 
+// An OpenMP construct's region ("omp_region"): the raw region id, the construct's token and the
+// address in the program that encountered it; `name` is given by NameOmpRegions (openmp.h).
+struct OmpRegionDef {
+  uint32_t local = 0;
+  std::string construct;
+  uint64_t pc = 0;
+  std::string name;
+};
+
 struct RankDefs {
   bool present = false;
   std::vector<std::string> problems;    // damaged lines, skipped
@@ -89,7 +98,8 @@ struct RankDefs {
   // User regions that are not plain regions: a loop (causeway_loop_begin) or a loop's
   // iteration marker (causeway_loop_iteration), by local id.
   std::map<uint32_t, UserRegionRole> region_roles;
-  std::vector<FrameDef> frames;  // calling-context nodes, by id - 1
+  std::vector<OmpRegionDef> omp_regions;  // OpenMP's constructs (their threads form teams)
+  std::vector<FrameDef> frames;           // calling-context nodes, by id - 1
   // Shell patterns of modules whose frames are folded into the outermost one of each run
   // (causeway trace --fold).
   std::vector<std::string> fold;

@@ -27,9 +27,10 @@ uint32_t FunctionRegions::Site(const elf::SourceLine& line) {
 
 bool IsRuntimeModule(const std::string& module) {
   static const char* const kPrefixes[] = {
-      "libmpi",     "libopen-pal", "libopen-rte", "liboshmem", "libpmix",      "libucp",
-      "libucs",     "libuct",      "libfabric",   "libpsm",    "libc.so",      "libc-",
-      "libpthread", "ld-linux",    "libcauseway", "libhcoll",  "libmca_common"};
+      "libmpi",   "libopen-pal",   "libopen-rte", "liboshmem", "libpmix",
+      "libucp",   "libucs",        "libuct",      "libfabric", "libpsm",
+      "libc.so",  "libc-",         "libpthread",  "ld-linux",  "libcauseway",
+      "libhcoll", "libmca_common", "libomp.so",   "libgomp"};
   return std::any_of(std::begin(kPrefixes), std::end(kPrefixes),
                      [&module](const char* p) { return StartsWith(module, p); });
 }

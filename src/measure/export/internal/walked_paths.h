@@ -61,7 +61,7 @@ struct WalkedPath {
 };
 
 // Whether a module's frames are left out of walked paths: the MPI and OpenSHMEM libraries and
-// their transports, libc, the dynamic loader and causeway's own libraries.
+// their transports, the OpenMP runtimes, libc, the dynamic loader and causeway's own libraries.
 bool IsRuntimeModule(const std::string& module);
 
 class WalkedPaths {

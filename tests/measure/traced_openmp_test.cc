@@ -1,0 +1,125 @@
+// OpenMP threads recorded through OMPT (src/measure/runtime/omp_hooks.cc) in a hybrid program
+// that GCC built (tests/programs/openmp/omp_teams.c), and analysed: every thread a location of
+// its rank, Score-P's regions and records, and the waits the program was written to have.
+#include <cmath>
+#include <regex>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include <gtest/gtest.h>
+
+#include "tests/common/paths.h"
+#include "tests/common/traced_checks.h"
+#include "tests/common/traced_program.h"
+
+namespace cw::test {
+namespace {
+
+using nlohmann::json;
+
+// Idle threads sleep: Open MPI's ranks in MPI_Barrier between the rounds, and libomp's threads in
+// barriers and at locks (they would spin for 200 ms first and take the 2 cores from the threads
+// whose sleeps end).
+const std::string kQuietThreads = std::string(kIdleRanksYield) + " OMP_WAIT_POLICY=passive";
+
+// The program's construct lines, as rank 0 printed them ("parallel line 35").
+int LineOf(const std::string& output, const std::string& construct) {
+  std::smatch m;
+  const std::regex line(construct + " line ([0-9]+)");
+  return std::regex_search(output, m, line) ? std::stoi(m[1]) : -1;
+}
+
+// The value of `metric` summed over every location and every call path whose region's name
+// begins with `prefix`.
+double TotalAt(const json& report, const std::string& metric, const std::string& prefix) {
+  std::map<uint64_t, std::string> regions;
+  for (const json& c : report["callpaths"]) regions[c["id"].get<uint64_t>()] = c["region"];
+  double total = 0;
+  for (const json& v : report["values"]) {
+    if (v["metric"] == metric && regions[v["callpath"].get<uint64_t>()].rfind(prefix, 0) == 0)
+      total += v["value"].get<double>();
+  }
+  return total;
+}
+
+// Waits made of sleeps: each of `parts` may be off by the sleeps' wake-up latency, and all of
+// them by the time the 6 threads of the 2 ranks share 2 cores when they wake together.
+void ExpectSleptWait(double measured, double programmed, int parts) {
+  EXPECT_NEAR(measured, programmed, 0.03 * programmed + 0.001 * parts);
+}
+
+std::string NativeOutput() {
+  std::string out;
+  EXPECT_EQ(RunCommand(kQuietThreads + " " + kMpirun + " -np 2 " + TestProgram("omp_teams"), &out),
+            0)
+      << out;
+  return out;
+}
+
+TEST(TracedOpenMpTest, ThreadsOfAGccProgramAreRecordedWithTheirProgrammedWaits) {
+  std::string output;
+  const std::string dir = TraceProgram("omp_teams", 2, "", kExactCounts, &output, kQuietThreads);
+  // The program computes what it computes natively (it runs on LLVM's runtime when traced).
+  const std::string result = "threads 3, critical sections 9, locks 9";
+  EXPECT_NE(output.find(result), std::string::npos) << output;
+  EXPECT_NE(NativeOutput().find(result), std::string::npos);
+  ExpectOtf2PrintReads(dir);
+
+  // Each rank: its master and two OpenMP threads. Records per rank (3 rounds): a fork and a
+  // join per round; a team begin and end per thread and round; a lock acquisition and release
+  // per thread, round and kind (critical section, omp_set_lock).
+  const json info = Info(dir);
+  EXPECT_EQ(info["locations"].size(), 6u);
+  EXPECT_EQ(Count(info, "THREAD_FORK"), 2u * 3u);
+  EXPECT_EQ(Count(info, "THREAD_JOIN"), 2u * 3u);
+  EXPECT_EQ(Count(info, "THREAD_TEAM_BEGIN"), 2u * 3u * 3u);
+  EXPECT_EQ(Count(info, "THREAD_TEAM_END"), 2u * 3u * 3u);
+  EXPECT_EQ(Count(info, "THREAD_ACQUIRE_LOCK"), 2u * 3u * 3u * 2u);
+  EXPECT_EQ(Count(info, "THREAD_RELEASE_LOCK"), 2u * 3u * 3u * 2u);
+
+  // Regions named by the construct's source line, as Score-P names them.
+  const json report = Analyze(dir);
+  const std::string at = " @omp_teams.c:";
+  const std::string parallel = "!$omp parallel" + at + std::to_string(LineOf(output, "parallel"));
+  const std::string barrier = "!$omp barrier" + at + std::to_string(LineOf(output, "barrier"));
+  const std::string critical = "!$omp critical" + at + std::to_string(LineOf(output, "critical"));
+  std::set<std::string> regions;
+  for (const json& c : report["callpaths"]) regions.insert(c["region"].get<std::string>());
+  for (const std::string& name : {parallel, barrier, critical, std::string("omp_set_lock"),
+                                  "!$omp implicit barrier" + at, "!$omp critical sblock" + at}) {
+    bool found = false;
+    for (const std::string& r : regions) found |= r.rfind(name, 0) == 0;
+    EXPECT_TRUE(found) << name << " is not among the regions";
+  }
+
+  // The waits of omp_teams.c's header, on 2 ranks x 3 rounds:
+  //   explicit barriers: B1 (40 + 20 ms) and B2 (20 + 10 ms) per round, 4 waits: 540 ms;
+  //   critical section and lock: 10 + 20 ms each per round, 2 waits each: 180 ms each;
+  //   the implicit barrier closing the region: 20 + 10 ms per round, 2 waits: 180 ms.
+  // Every one of those waits is an instance: each rank and round has 4 at the explicit barriers
+  // and 2 in each of the others.
+  const json& instances = report["instance_counts"];
+  EXPECT_EQ(instances["omp_ebarrier_wait"].get<uint64_t>(), 24u);
+  EXPECT_EQ(instances["omp_ibarrier_wait"].get<uint64_t>(), 12u);
+  EXPECT_EQ(instances["omp_lock_contention_critical"].get<uint64_t>(), 12u);
+  EXPECT_EQ(instances["omp_lock_contention_api"].get<uint64_t>(), 12u);
+  ExpectSleptWait(TotalAt(report, "omp_ebarrier_wait", barrier), 0.36, 12);
+  ExpectSleptWait(TotalAt(report, "omp_ebarrier_wait", "!$omp barrier"), 0.54, 24);
+  ExpectSleptWait(TotalAt(report, "omp_lock_contention_critical", critical), 0.18, 12);
+  ExpectSleptWait(TotalAt(report, "omp_lock_contention_api", "omp_set_lock"), 0.18, 12);
+  ExpectSleptWait(TotalAt(report, "omp_ibarrier_wait", "!$omp implicit barrier"), 0.18, 12);
+}
+
+TEST(TracedOpenMpTest, OpenMpOffRecordsNoThread) {
+  std::string output;
+  const std::string dir = TraceProgram(
+      "omp_teams", 2, "", kExactCounts + std::string(" --openmp off"), &output, kQuietThreads);
+  EXPECT_NE(output.find("threads 3, critical sections 9, locks 9"), std::string::npos) << output;
+  const json info = Info(dir);
+  EXPECT_EQ(info["locations"].size(), 2u);
+  EXPECT_EQ(Count(info, "THREAD_FORK"), 0u);
+}
+
+}  // namespace
+}  // namespace cw::test

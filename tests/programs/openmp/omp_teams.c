@@ -1,0 +1,61 @@
+// A hybrid MPI + OpenMP program whose threads wait for each other as programmed, for the
+// OpenMP tracing through OMPT (tests/measure/traced_openmp_test.cc). Built by GCC with -fopenmp:
+// `causeway trace` runs it on LLVM's OpenMP runtime.
+//
+// Each of 3 rounds on every rank, in a team of 3 threads (t = 0, 1, 2), all sleeping:
+//   1. thread t sleeps 20 (t + 1) ms, then the explicit barrier B1: threads 0 and 1 wait 40
+//      and 20 ms for thread 2;
+//   2. a critical section held 10 ms each: the second thread in waits 10 ms, the third 20 ms;
+//      they leave it 10, 20 and 30 ms after B1;
+//   3. the explicit barrier B2: the first two out wait 20 and 10 ms;
+//   4. an OpenMP lock held 10 ms each: waits of 10 and 20 ms, left 10, 20, 30 ms after B2;
+//   5. the implicit barrier closing the parallel region: waits of 20 and 10 ms.
+// An MPI_Barrier separates the rounds. Rank 0 prints the source line of each construct and a
+// result that must not change when the program is traced.
+#include <mpi.h>
+#include <omp.h>
+#include <stdio.h>
+#include <unistd.h>
+
+static void SleepMs(int ms) { usleep((useconds_t)ms * 1000u); }
+
+int main(int argc, char** argv) {
+  int provided = 0;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  omp_lock_t lock;
+  omp_init_lock(&lock);
+  int entries = 0;  // critical sections entered
+  int locked = 0;   // lock acquisitions
+  for (int round = 0; round < 3; ++round) {
+    enum { kParallelLine = __LINE__ + 1 };
+#pragma omp parallel num_threads(3)
+    {
+      const int t = omp_get_thread_num();
+      SleepMs(20 * (t + 1));
+      enum { kBarrierLine = __LINE__ + 1 };
+#pragma omp barrier
+      enum { kCriticalLine = __LINE__ + 1 };
+#pragma omp critical
+      {
+        ++entries;
+        SleepMs(10);
+      }
+#pragma omp barrier
+      omp_set_lock(&lock);
+      ++locked;
+      SleepMs(10);
+      omp_unset_lock(&lock);
+      if (rank == 0 && round == 0 && t == 0) {
+        printf("parallel line %d\nbarrier line %d\ncritical line %d\n", (int)kParallelLine,
+               (int)kBarrierLine, (int)kCriticalLine);
+      }
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+  }
+  omp_destroy_lock(&lock);
+  if (rank == 0) printf("threads %d, critical sections %d, locks %d\n", 3, entries, locked);
+  MPI_Finalize();
+  return 0;
+}
