@@ -1,8 +1,9 @@
-/* The cost of recording OpenMP's events: one rank, a team of THREADS threads, each of which
- * enters an empty critical section CALLS times (six recorded events: the construct's Enter, the
- * lock's acquisition, the body's Enter and Leave, the release, the construct's Leave), then
- * passes CALLS / 10 explicit barriers (two events each). Prints the time per critical section
- * and per barrier. bench/run_omp_tracer_benchmark.sh runs it with and without causeway trace.
+/* The cost of recording OpenMP's events: one rank, a team of THREADS threads. The master enters
+ * an empty critical section CALLS times (six recorded events: the construct's Enter, the lock's
+ * acquisition, the body's Enter and Leave, the release, the construct's Leave) while the others
+ * wait, so that no contention blurs the cost; then the team passes CALLS / 10 explicit barriers
+ * (two events each per thread). Prints the time per critical section and per barrier.
+ * bench/run_omp_tracer_benchmark.sh runs it with and without causeway trace.
  * Usage: omp-microbench [CALLS] [THREADS] */
 #include <mpi.h>
 #include <omp.h>
@@ -21,9 +22,11 @@ int main(int argc, char** argv) {
 #pragma omp parallel num_threads(threads)
   {
     double start = omp_get_wtime();
-    for (long i = 0; i < calls; ++i) {
+    if (omp_get_thread_num() == 0) {
+      for (long i = 0; i < calls; ++i) {
 #pragma omp critical
-      sink = sink + 1;
+        sink = sink + 1;
+      }
     }
 #pragma omp barrier
     double middle = omp_get_wtime();

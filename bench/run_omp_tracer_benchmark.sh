@@ -6,8 +6,8 @@
 # Runs omp-microbench (one rank, a team of 2 threads; GCC built it) RUNS times in three ways,
 # one after the other in each round so that machine noise hits all alike: on GCC's runtime as
 # built, on LLVM's runtime (libomp) as `causeway trace` runs it but without causeway, and traced.
-# Each thread enters an empty critical section CALLS times (6 recorded events) and passes CALLS /
-# 10 barriers (2 events). Prints the time per construct of each and the tracer's cost per
+# The master enters an empty critical section CALLS times, uncontended (6 recorded events), then
+# the team passes CALLS / 10 barriers (2 events per thread). Prints the time per construct of each and the tracer's cost per
 # recorded event (traced against libomp untraced); the fastest run is the primary figure (noise
 # only adds time), medians beside.
 set -eu
@@ -51,7 +51,7 @@ awk -v n="$CALLS" -v r="$RUNS" \
   -v gc="$F_gomp_critical" -v gcm="$M_gomp_critical" -v gb="$F_gomp_barrier" -v gbm="$M_gomp_barrier" \
   -v lc="$F_libomp_critical" -v lcm="$M_libomp_critical" -v lb="$F_libomp_barrier" -v lbm="$M_libomp_barrier" \
   -v tc="$F_traced_critical" -v tcm="$M_traced_critical" -v tb="$F_traced_barrier" -v tbm="$M_traced_barrier" 'BEGIN {
-  printf "%d critical sections and %d barriers per thread, 2 threads; fastest (median) of %d runs, ns each\n", n, n / 10, r
+  printf "%d critical sections (the master) and %d barriers (2 threads); fastest (median) of %d runs, ns each\n", n, n / 10, r
   printf "  critical section  libgomp %8.1f (%.1f), libomp %8.1f (%.1f), traced %8.1f (%.1f)\n", gc, gcm, lc, lcm, tc, tcm
   printf "  barrier           libgomp %8.1f (%.1f), libomp %8.1f (%.1f), traced %8.1f (%.1f)\n", gb, gbm, lb, lbm, tb, tbm
   printf "cost per recorded event: critical section (6 events) %.1f ns (median %.1f); barrier (2 events) %.1f ns (median %.1f)\n", (tc - lc) / 6, (tcm - lcm) / 6, (tb - lb) / 2, (tbm - lbm) / 2

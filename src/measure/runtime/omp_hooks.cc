@@ -85,6 +85,10 @@ struct OpenRegion {
   uint32_t region;
   Construct construct;
   const void* code;
+  // A single construct GCC's code executed: libomp never hears of its end (GCC calls nothing
+  // there), so it ends when the thread's next OpenMP event begins, usually the implicit barrier
+  // after it (GOMP_single_start below).
+  bool end_unreported = false;
 };
 
 struct Team;
@@ -120,6 +124,8 @@ __attribute__((tls_model("initial-exec"))) thread_local OmpThread* t_omp = nullp
 // as it does the implicit barrier of a worksharing construct, and at an address in the caller,
 // which is then causeway's wrapper.
 __attribute__((tls_model("initial-exec"))) thread_local const void* t_explicit_barrier = nullptr;
+// Set by GOMP_single_start below while libomp starts a single construct for GCC's code.
+__attribute__((tls_model("initial-exec"))) thread_local bool t_gomp_single = false;
 
 std::mutex g_mutex;                                           // guards g_regions and g_locks
 std::unordered_map<uint64_t, uint32_t>* g_regions = nullptr;  // never destroyed
@@ -162,18 +168,33 @@ uint32_t RegionOf(OmpThread& t, Construct construct, const void* code) {
   return it->second;
 }
 
+// Leaves a single whose end goes unreported, if it is the innermost region.
+void EndUnreported(OmpThread& t) {
+  if (t.open.empty() || !t.open.back().end_unreported) return;
+  Record(RawKind::kLeave, t.open.back().region);
+  t.open.pop_back();
+}
+
 void Enter(OmpThread& t, Construct construct, const void* code) {
+  EndUnreported(t);
   const uint32_t region = RegionOf(t, construct, code);
   Record(RawKind::kEnter, region);
   t.open.push_back(OpenRegion{region, construct, code});
 }
 
-// Leaves the innermost region if it is of `construct` (a callback whose begin was not recorded,
-// before the measurement started, has nothing to leave).
+// Leaves the innermost open region of `construct` in the thread's current team, and the regions
+// still open inside it (whose end the runtime did not report). False if there is none (a
+// callback whose begin was not recorded, before the measurement started, has nothing to leave).
 bool Leave(OmpThread& t, Construct construct) {
-  if (t.open.empty() || t.open.back().construct != construct) return false;
-  Record(RawKind::kLeave, t.open.back().region);
-  t.open.pop_back();
+  EndUnreported(t);
+  const size_t floor = t.teams.empty() ? 0 : t.teams.back().depth + 1;
+  size_t k = t.open.size();
+  while (k > floor && t.open[k - 1].construct != construct) --k;
+  if (k == floor) return false;
+  while (t.open.size() >= k) {
+    Record(RawKind::kLeave, t.open.back().region);
+    t.open.pop_back();
+  }
   return true;
 }
 
@@ -406,6 +427,7 @@ void OnWork(ompt_work_t kind, ompt_scope_endpoint_t endpoint, ompt_data_t*, ompt
   if (t == nullptr) return;
   if (endpoint == ompt_scope_begin) {
     Enter(*t, construct, code);
+    if (kind == ompt_work_single_executor && t_gomp_single) t->open.back().end_unreported = true;
   } else {
     Leave(*t, construct);
   }
@@ -441,6 +463,19 @@ int Initialize(ompt_function_lookup_t lookup, int, ompt_data_t*) {
 
 void Finalize(ompt_data_t*) {}
 
+// The OpenMP runtime's GCC entry point `name` that causeway's own stands in front of (never
+// nullptr: only a program linked with an OpenMP runtime calls them; without one it must not go
+// on as if its threads had synchronised).
+template <typename Function>
+Function NextEntryPoint(const char* name) {
+  auto next = reinterpret_cast<Function>(dlsym(RTLD_NEXT, name));
+  if (next == nullptr) {
+    std::fprintf(stderr, "causeway: %s called, but no OpenMP runtime provides it\n", name);
+    std::abort();
+  }
+  return next;
+}
+
 }  // namespace
 }  // namespace cw::measure::hook
 
@@ -457,15 +492,27 @@ extern "C" __attribute__((visibility("default"))) ompt_start_tool_result_t* ompt
 
 // GCC's explicit barrier: marks the barrier libomp reports next as explicit, then runs it.
 extern "C" __attribute__((visibility("default"))) void GOMP_barrier() {
-  using Barrier = void (*)();
-  static const auto kNextBarrier = reinterpret_cast<Barrier>(dlsym(RTLD_NEXT, "GOMP_barrier"));
-  if (kNextBarrier == nullptr) {
-    // Only a program linked with an OpenMP runtime calls this; without one it must not go on
-    // as if its threads had synchronised.
-    std::fprintf(stderr, "causeway: GOMP_barrier called, but no OpenMP runtime provides it\n");
-    std::abort();
-  }
+  static const auto kNext = cw::measure::hook::NextEntryPoint<void (*)()>("GOMP_barrier");
   cw::measure::hook::t_explicit_barrier = __builtin_return_address(0);
-  kNextBarrier();
+  kNext();
   cw::measure::hook::t_explicit_barrier = nullptr;
+}
+
+// GCC's single constructs (without and with copyprivate): the region libomp starts for the
+// thread that executes one has no reported end (OpenRegion::end_unreported).
+extern "C" __attribute__((visibility("default"))) bool GOMP_single_start() {
+  static const auto kNext = cw::measure::hook::NextEntryPoint<bool (*)()>("GOMP_single_start");
+  cw::measure::hook::t_gomp_single = true;
+  const bool executes = kNext();
+  cw::measure::hook::t_gomp_single = false;
+  return executes;
+}
+
+extern "C" __attribute__((visibility("default"))) void* GOMP_single_copy_start() {
+  static const auto kNext =
+      cw::measure::hook::NextEntryPoint<void* (*)()>("GOMP_single_copy_start");
+  cw::measure::hook::t_gomp_single = true;
+  void* data = kNext();
+  cw::measure::hook::t_gomp_single = false;
+  return data;
 }

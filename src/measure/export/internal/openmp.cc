@@ -3,6 +3,8 @@
 #include <filesystem>
 #include <string_view>
 
+#include "measure/export/internal/walked_paths.h"
+
 namespace cw::measure::internal {
 namespace {
 
@@ -42,9 +44,11 @@ const ConstructInfo* Find(const std::string& token) {
 }
 
 // "@file.c:42", "@function", or "" where nothing names the address. The source file goes by
-// its name alone, as Score-P's instrumenter writes it.
+// its name alone, as Score-P's instrumenter writes it. An address inside the OpenMP runtime (a
+// construct at the very end of an outlined function, which jumps to the runtime rather than
+// calling it, leaves the runtime's own return address) says nothing of the program.
 std::string Location(const elf::AddressNames& names, uint64_t pc) {
-  if (pc == 0 || names.mappings() == 0) return "";
+  if (pc == 0 || names.mappings() == 0 || IsRuntimeModule(names.Module(pc))) return "";
   const elf::SourceLine call = names.Source(pc).call;
   if (!call.file.empty() && call.line > 0) {
     return " @" + std::filesystem::path(call.file).filename().string() + ":" +
