@@ -12,6 +12,7 @@
 #include "tag/build/internal/folded_paths.h"
 #include "tag/model/graph_recorder.h"
 #include "tag/model/loops.h"
+#include "trace/thread_teams.h"
 
 namespace cw::tag {
 namespace {
@@ -95,6 +96,7 @@ class TraceGraphBuilder::Impl {
       }
     }
     work_.resize(t.location_count());
+    masters_ = trace::MastersOfThreads(t.defs);
   }
 
   void WalkAll() {
@@ -228,10 +230,25 @@ class TraceGraphBuilder::Impl {
     return t_.defs.comms[p.comm].LocationOfRank(p.peer, loc);
   }
 
+  // An OpenMP thread other than its process's master that makes no MPI or OpenSHMEM call: its
+  // work is part of its process's computation, which the master's graph times (one graph per
+  // process, as the graphs recorded online have).
+  bool IsOpenMpWorker(uint32_t loc, const trace::LocationEvents& ev) const {
+    if (masters_[loc] == kNone) return false;
+    bool in_team = false;
+    for (uint32_t i = 0; i < ev.size(); ++i) {
+      const EventKind kind = ev.kind(i);
+      if (kind == EventKind::kThreadTeamBegin) in_team = true;
+      if (kind == EventKind::kEnter && TargetOf(ev.ref(i)) == kMpiTarget) return false;
+    }
+    return in_team;
+  }
+
   void Walk(uint32_t loc) {
     const trace::Location& def = t_.defs.locations[loc];
     const trace::LocationEvents& ev = t_.location(loc);
-    if (def.type != trace::LocationType::kCpuThread || ev.empty()) return;
+    if (def.type != trace::LocationType::kCpuThread || ev.empty() || IsOpenMpWorker(loc, ev))
+      return;
     LocationWork& w = work_[loc];
     w.has_graph = true;
     w.recorder = std::make_unique<GraphRecorder>(
@@ -407,6 +424,7 @@ class TraceGraphBuilder::Impl {
   std::vector<uint32_t> owned_;
   std::vector<bool> is_owned_;
   std::vector<uint8_t> is_target_;
+  std::vector<uint32_t> masters_;  // trace::MastersOfThreads
   std::vector<uint32_t> member_instance_;
   std::map<std::pair<uint64_t, uint32_t>, uint32_t> member_of_;  // (origin, location) -> member
   std::vector<LocationWork> work_;
