@@ -31,6 +31,18 @@ const Dwfl_Callbacks kOffline = {
     .debuginfo_path = &g_debug_path,
 };
 
+// The compilation unit holding `address` (the module's address) and its bias. libdw 0.188
+// finds a unit only through .debug_aranges, which clang does not write unless asked
+// (-gdwarf-aranges): without them every unit's address ranges are searched.
+Dwarf_Die* UnitOf(Dwfl_Module* module, Dwarf_Addr address, Dwarf_Addr* bias) {
+  if (Dwarf_Die* unit = dwfl_module_addrdie(module, address, bias)) return unit;
+  Dwarf_Die* unit = nullptr;
+  while ((unit = dwfl_module_nextcu(module, unit, bias)) != nullptr) {
+    if (dwarf_haspc(unit, address - *bias) > 0) return unit;
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 DebugInfo::DebugInfo(const std::string& path) {
@@ -58,10 +70,18 @@ SourceLine DebugInfo::Line(uint64_t address) const {
   std::lock_guard<std::mutex> lock(mutex_);
   SourceLine result;
   if (module_ == nullptr || !has_dwarf_) return result;
-  Dwfl_Line* line = dwfl_module_getsrc(module_, address + bias_);
-  if (line == nullptr) return result;
   int number = 0;
-  const char* file = dwfl_lineinfo(line, nullptr, &number, nullptr, nullptr, nullptr);
+  const char* file = nullptr;
+  if (Dwfl_Line* line = dwfl_module_getsrc(module_, address + bias_)) {
+    file = dwfl_lineinfo(line, nullptr, &number, nullptr, nullptr, nullptr);
+  } else {
+    Dwarf_Addr bias = 0;
+    Dwarf_Die* unit = UnitOf(module_, address + bias_, &bias);
+    Dwarf_Line* unit_line =
+        unit == nullptr ? nullptr : dwarf_getsrc_die(unit, address + bias_ - bias);
+    if (unit_line != nullptr && dwarf_lineno(unit_line, &number) == 0)
+      file = dwarf_linesrc(unit_line, nullptr, nullptr);
+  }
   if (file == nullptr || number <= 0) return result;
   result.file = file;
   result.line = static_cast<uint32_t>(number);
@@ -73,7 +93,7 @@ SourceLine DebugInfo::Declaration(uint64_t address) const {
   SourceLine result;
   if (module_ == nullptr || !has_dwarf_) return result;
   Dwarf_Addr bias = 0;
-  Dwarf_Die* unit = dwfl_module_addrdie(module_, address + bias_, &bias);
+  Dwarf_Die* unit = UnitOf(module_, address + bias_, &bias);
   if (unit == nullptr) return result;
   Dwarf_Die* scopes = nullptr;
   const int n = dwarf_getscopes(unit, address + bias_ - bias, &scopes);

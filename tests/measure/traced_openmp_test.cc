@@ -2,7 +2,10 @@
 // that GCC built (tests/programs/openmp/omp_teams.c), and analysed: every thread a location of
 // its rank, Score-P's regions and records, and the waits the program was written to have.
 #include <cmath>
+#include <filesystem>
+#include <map>
 #include <regex>
+#include <set>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -43,27 +46,29 @@ double TotalAt(const json& report, const std::string& metric, const std::string&
   return total;
 }
 
-// Waits made of sleeps: each of `parts` may be off by the sleeps' wake-up latency, and all of
-// them by the time the 6 threads of the 2 ranks share 2 cores when they wake together.
+// Waits made of sleeps: each of `parts` may be off by a sleeping thread's wake-up latency, which
+// grows to a few milliseconds when other tests load the 2 cores (ctest -j2); the programmed
+// structure is checked exactly by the instance counts.
 void ExpectSleptWait(double measured, double programmed, int parts) {
-  EXPECT_NEAR(measured, programmed, 0.03 * programmed + 0.001 * parts);
+  EXPECT_NEAR(measured, programmed, 0.1 * programmed + 0.003 * parts);
 }
 
-std::string NativeOutput() {
+std::string NativeOutput(const std::string& program) {
   std::string out;
-  EXPECT_EQ(RunCommand(kQuietThreads + " " + kMpirun + " -np 2 " + TestProgram("omp_teams"), &out),
-            0)
+  EXPECT_EQ(RunCommand(kQuietThreads + " " + kMpirun + " -np 2 " + TestProgram(program), &out), 0)
       << out;
   return out;
 }
 
-TEST(TracedOpenMpTest, ThreadsOfAGccProgramAreRecordedWithTheirProgrammedWaits) {
+// Traces `program` (omp_teams.c as GCC or clang built it) and checks its records, regions and
+// waits; returns the report.
+json ExpectProgrammedWaits(const std::string& program) {
   std::string output;
-  const std::string dir = TraceProgram("omp_teams", 2, "", kExactCounts, &output, kQuietThreads);
-  // The program computes what it computes natively (it runs on LLVM's runtime when traced).
-  const std::string result = "threads 3, critical sections 9, locks 9";
+  const std::string dir = TraceProgram(program, 2, "", kExactCounts, &output, kQuietThreads);
+  // The program computes what it computes natively (GCC's runs on LLVM's runtime when traced).
+  const std::string result = "threads 3, critical sections 9, locks 9, loop 6";
   EXPECT_NE(output.find(result), std::string::npos) << output;
-  EXPECT_NE(NativeOutput().find(result), std::string::npos);
+  EXPECT_NE(NativeOutput(program).find(result), std::string::npos);
   ExpectOtf2PrintReads(dir);
 
   // Each rank: its master and two OpenMP threads. Records per rank (3 rounds): a fork and a
@@ -79,7 +84,7 @@ TEST(TracedOpenMpTest, ThreadsOfAGccProgramAreRecordedWithTheirProgrammedWaits) 
   EXPECT_EQ(Count(info, "THREAD_RELEASE_LOCK"), 2u * 3u * 3u * 2u);
 
   // Regions named by the construct's source line, as Score-P names them.
-  const json report = Analyze(dir);
+  json report = Analyze(dir);
   const std::string at = " @omp_teams.c:";
   const std::string parallel = "!$omp parallel" + at + std::to_string(LineOf(output, "parallel"));
   const std::string barrier = "!$omp barrier" + at + std::to_string(LineOf(output, "barrier"));
@@ -109,13 +114,34 @@ TEST(TracedOpenMpTest, ThreadsOfAGccProgramAreRecordedWithTheirProgrammedWaits) 
   ExpectSleptWait(TotalAt(report, "omp_lock_contention_critical", critical), 0.18, 12);
   ExpectSleptWait(TotalAt(report, "omp_lock_contention_api", "omp_set_lock"), 0.18, 12);
   ExpectSleptWait(TotalAt(report, "omp_ibarrier_wait", "!$omp implicit barrier"), 0.18, 12);
+  // The threads' waits are in their master's call paths.
+  for (const json& c : report["callpaths"]) {
+    EXPECT_EQ(CallPathName(report, c["id"].get<uint64_t>()).rfind("main", 0), 0u);
+  }
+  return report;
+}
+
+TEST(TracedOpenMpTest, ThreadsOfAGccProgramAreRecordedWithTheirProgrammedWaits) {
+  ExpectProgrammedWaits("omp_teams");
+}
+
+// Clang's program calls LLVM's runtime itself, which also reports its worksharing loop.
+TEST(TracedOpenMpTest, ThreadsOfAClangProgramAreRecordedWithTheirProgrammedWaits) {
+  if (!std::filesystem::exists(TestProgram("omp_teams_clang")))
+    GTEST_SKIP() << "no clang to build omp_teams_clang";
+  const json report = ExpectProgrammedWaits("omp_teams_clang");
+  bool loop = false;
+  for (const json& c : report["callpaths"])
+    loop |= c["region"].get<std::string>().rfind("!$omp for @omp_teams.c:", 0) == 0;
+  EXPECT_TRUE(loop);
 }
 
 TEST(TracedOpenMpTest, OpenMpOffRecordsNoThread) {
   std::string output;
   const std::string dir = TraceProgram(
       "omp_teams", 2, "", kExactCounts + std::string(" --openmp off"), &output, kQuietThreads);
-  EXPECT_NE(output.find("threads 3, critical sections 9, locks 9"), std::string::npos) << output;
+  EXPECT_NE(output.find("threads 3, critical sections 9, locks 9, loop 6"), std::string::npos)
+      << output;
   const json info = Info(dir);
   EXPECT_EQ(info["locations"].size(), 2u);
   EXPECT_EQ(Count(info, "THREAD_FORK"), 0u);

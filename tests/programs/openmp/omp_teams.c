@@ -9,9 +9,11 @@
 //      they leave it 10, 20 and 30 ms after B1;
 //   3. the explicit barrier B2: the first two out wait 20 and 10 ms;
 //   4. an OpenMP lock held 10 ms each: waits of 10 and 20 ms, left 10, 20, 30 ms after B2;
-//   5. the implicit barrier closing the parallel region: waits of 20 and 10 ms.
+//   5. a worksharing loop without a barrier (nowait), too short to wait anywhere;
+//   6. the implicit barrier closing the parallel region: waits of 20 and 10 ms.
 // An MPI_Barrier separates the rounds. Rank 0 prints the source line of each construct and a
-// result that must not change when the program is traced.
+// result that must not change when the program is traced. Built by clang too (omp_teams_clang),
+// which links LLVM's runtime itself and reports the loop as a worksharing construct.
 #include <mpi.h>
 #include <omp.h>
 #include <stdio.h>
@@ -28,6 +30,7 @@ int main(int argc, char** argv) {
   omp_init_lock(&lock);
   int entries = 0;  // critical sections entered
   int locked = 0;   // lock acquisitions
+  int sums[3][3] = {{0}};
   for (int round = 0; round < 3; ++round) {
     enum { kParallelLine = __LINE__ + 1 };
 #pragma omp parallel num_threads(3)
@@ -47,15 +50,21 @@ int main(int argc, char** argv) {
       ++locked;
       SleepMs(10);
       omp_unset_lock(&lock);
+      enum { kLoopLine = __LINE__ + 1 };
+#pragma omp for schedule(static) nowait
+      for (int i = 0; i < 3; ++i) sums[round][i] = i * round;
       if (rank == 0 && round == 0 && t == 0) {
-        printf("parallel line %d\nbarrier line %d\ncritical line %d\n", (int)kParallelLine,
-               (int)kBarrierLine, (int)kCriticalLine);
+        printf("parallel line %d\nbarrier line %d\ncritical line %d\nloop line %d\n",
+               (int)kParallelLine, (int)kBarrierLine, (int)kCriticalLine, (int)kLoopLine);
       }
     }
     MPI_Barrier(MPI_COMM_WORLD);
   }
   omp_destroy_lock(&lock);
-  if (rank == 0) printf("threads %d, critical sections %d, locks %d\n", 3, entries, locked);
+  if (rank == 0) {
+    printf("threads %d, critical sections %d, locks %d, loop %d\n", 3, entries, locked,
+           sums[2][0] + sums[2][1] + sums[2][2]);
+  }
   MPI_Finalize();
   return 0;
 }
