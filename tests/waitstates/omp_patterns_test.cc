@@ -77,10 +77,52 @@ TEST(OmpPatternsTest, BarriersWaitForTheLastThreadOfTheirTeam) {
   EXPECT_EQ(a.Total("omp_ebarrier"), 6.0);
   EXPECT_EQ(a.Total("omp_barrier"), 17.0);
   EXPECT_EQ(a.Total("omp_synchronization"), 17.0);
-  EXPECT_EQ(a.Total("omp_time"), 17.0);
+  // Management: every member entered its region when the team was forked (no fork time) and
+  // left it 1 s before the join (12 against 13, 19 against 20): 1 s per thread and team, 6 s,
+  // at main/!$omp parallel, where each thread computed at least that much.
+  EXPECT_EQ(a.Total("omp_fork"), 0.0);
+  EXPECT_EQ(a.Total("omp_management"), 6.0);
+  EXPECT_EQ(a.Value("omp_management", "main/!$omp parallel", 2), 2.0);
+  EXPECT_EQ(a.Total("omp_time"), 17.0 + 6.0);
   // Loops and parallel regions are computation: the master 25 s in all minus 4 + 2 + 1 + 2 in
-  // barriers; thread 1 11 + 3 minus 2 + 1 + 1; thread 2 11 + 3 minus 0 + 2 + 2.
-  EXPECT_EQ(a.Total("comp"), (25.0 - 9.0) + (14.0 - 4.0) + (14.0 - 4.0));
+  // barriers; thread 1 11 + 3 minus 2 + 1 + 1; thread 2 11 + 3 minus 0 + 2 + 2; less the
+  // management taken out of the parallel regions.
+  EXPECT_EQ(a.Total("comp"), (25.0 - 9.0) + (14.0 - 4.0) + (14.0 - 4.0) - 6.0);
+  EXPECT_EQ(a.Total("time"), 25.0 + 14.0 + 14.0);
+}
+
+// A team forked at 2 whose thread 1 begins its part at 4 (2 s to wake it) and ends it at 8, 2 s
+// before the master joins at 10 (the master's part: 2 to 9). Thread 2 begins at 3 and ends at 9
+// but computes only 0.5 s in its region (a barrier 3.5-9): its 1 + 1 s of management cannot all
+// come out of its computation.
+TEST(OmpPatternsTest, ManagementIsTheTimeFromTheForkAndToTheJoin) {
+  Scenario s(1, 10);  // 1 tick = 0.1 s
+  RankScript& master = s.thread(0, 0);
+  RankScript& t1 = s.thread(0, 1);
+  RankScript& t2 = s.thread(0, 2);
+  master.Enter(0, "main").Fork(20, 3);
+  Member(master, 20, 90, [&] { master.Call(80, 90, "!$omp implicit barrier"); });
+  master.Join(100).Leave(110, "main");
+  Member(t1, 40, 80, [&] { t1.Call(70, 80, "!$omp implicit barrier"); });
+  Member(t2, 30, 90, [&] { t2.Call(35, 90, "!$omp implicit barrier"); });
+  const Analysis a = AnalyzeScenario(s);
+  const std::string region = "main/!$omp parallel";
+  // Master: fork 0 (entered at 2), join 10 - 9 = 1.
+  EXPECT_NEAR(a.Value("omp_fork", region, 0), 0.0, 1e-12);
+  EXPECT_NEAR(a.Value("omp_management", region, 0), 1.0, 1e-12);
+  // Thread 1: fork 4 - 2 = 2, join 10 - 8 = 2; it computed 4 - 1 = 3 s in its region: 2 + 2 s
+  // exceed it, so 3 s are taken in the proportion 2 : 2.
+  EXPECT_NEAR(a.Value("omp_fork", region, 1), 1.5, 1e-12);
+  EXPECT_NEAR(a.Value("omp_management", region, 1), 3.0, 1e-12);
+  EXPECT_NEAR(a.Value("comp", region, 1), 0.0, 1e-12);
+  // Thread 2: fork 3 - 2 = 1, join 10 - 9 = 1; computed 0.5 s, all of it management.
+  EXPECT_NEAR(a.Value("omp_management", region, 2), 0.5, 1e-12);
+  EXPECT_NEAR(a.Value("omp_fork", region, 2), 0.25, 1e-12);
+  // The master's region 2-9 with its barrier 8-9: 6 s of computation, 1 of them management.
+  EXPECT_NEAR(a.Value("comp", region, 0), 5.0, 1e-12);
+  // Management is OpenMP time, and no time is added: each location's time is its regions'.
+  EXPECT_NEAR(a.Total("omp_management"), 1.0 + 3.0 + 0.5, 1e-12);
+  EXPECT_NEAR(a.Total("time"), 11.0 + 4.0 + 6.0, 1e-12);
 }
 
 // The master forks in solve (2-8) and in init (10-14), a team running two parallel regions; a
@@ -102,9 +144,10 @@ TEST(OmpPatternsTest, ThreadsRunTheirRegionsWhereTheMasterEnteredThem) {
   EXPECT_EQ(a.Value("omp_ibarrier_wait", "main/solve/!$omp parallel/!$omp implicit barrier", 0),
             2.0);
   EXPECT_EQ(a.Value("omp_ebarrier_wait", "main/init/!$omp parallel @init/!$omp barrier", 0), 1.0);
-  // The thread's computation (2-5 and 10-12) is in the same call paths as the master's.
-  EXPECT_EQ(a.Value("comp", "main/solve/!$omp parallel", 1), 3.0);
-  EXPECT_EQ(a.Value("comp", "main/init/!$omp parallel @init", 1), 2.0);
+  // The thread's computation (2-5 and 10-12) is in the same call paths as the master's, less the
+  // 1 s it waits each time for the master's join (management: 6 against 7, 13 against 14).
+  EXPECT_EQ(a.Value("comp", "main/solve/!$omp parallel", 1), 3.0 - 1.0);
+  EXPECT_EQ(a.Value("comp", "main/init/!$omp parallel @init", 1), 2.0 - 1.0);
   EXPECT_EQ(a.Value("omp_ibarrier", "main/solve/!$omp parallel/!$omp implicit barrier", 1), 1.0);
   for (uint32_t cp = 0; cp < a.trace.call_tree.size(); ++cp)
     EXPECT_EQ(a.trace.CallpathName(cp).rfind("main", 0), 0u) << a.trace.CallpathName(cp);

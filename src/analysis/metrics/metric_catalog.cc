@@ -142,7 +142,13 @@ constexpr std::array<MetricInfo, kMetricCount> kMetrics = {{
      "Time in an OpenSHMEM collective before the PEs it needs have entered it: all of them, or "
      "the root of a broadcast"},
     {M::kOmpTime, "omp_time", "OpenMP", U::kSeconds, M::kExecution,
-     "Time in OpenMP synchronisation (barriers, critical, locks, ordered, taskwait) and flush"},
+     "Time in OpenMP thread management, synchronisation (barriers, critical, locks, ordered, "
+     "taskwait) and flush"},
+    {M::kOmpManagement, "omp_management", "Management", U::kSeconds, M::kOmpTime,
+     "Time a team's threads lose while it is forked and joined: from the fork until each thread "
+     "entered the parallel region, and from each thread's end of it until the join"},
+    {M::kOmpFork, "omp_fork", "Fork", U::kSeconds, M::kOmpManagement,
+     "Time from the fork of a team until each of its threads entered the parallel region"},
     {M::kOmpSynchronization, "omp_synchronization", "Synchronization", U::kSeconds, M::kOmpTime,
      "Time in OpenMP barriers, critical sections, lock routines, ordered regions and taskwait"},
     {M::kOmpBarrier, "omp_barrier", "Barrier", U::kSeconds, M::kOmpSynchronization,

@@ -75,6 +75,8 @@ enum class MetricId : uint16_t {
   kShmemCollective,
   kShmemCollectiveWait,
   kOmpTime,
+  kOmpManagement,
+  kOmpFork,
   kOmpSynchronization,
   kOmpBarrier,
   kOmpEbarrier,

@@ -78,7 +78,7 @@ WaitStateResult AnalyzeWaitStates(const trace::Trace& trace, const match::SyncGr
   const std::vector<std::vector<internal::ProgressWait>> progress =
       internal::EvaluateShmemProgress(ctx, threads);
   // OpenMP's barriers and locks pair the threads of a process.
-  const std::vector<std::vector<internal::OmpWait>> omp = internal::EvaluateOmpWaits(ctx, threads);
+  const internal::OmpOutcomes omp = internal::EvaluateOmpWaits(ctx, threads);
 
   const uint32_t n = trace.location_count();
   std::vector<std::unique_ptr<internal::LocationOutput>> outputs(n);
@@ -97,7 +97,7 @@ WaitStateResult AnalyzeWaitStates(const trace::Trace& trace, const match::SyncGr
     internal::ApplyRmaWaits(ctx, rma[loc], loc, *out);
     internal::ApplyShmemWaits(ctx, shmem[loc], loc, *out);
     internal::ApplyProgressWaits(progress[loc], loc, *out);
-    internal::ApplyOmpWaits(omp[loc], loc, *out);
+    internal::ApplyOmpOutcomes(omp, loc, *out);
     out->traffic.WriteTo(out->severities);
     out->traffic = internal::TrafficCounts(0);
     outputs[index] = std::move(out);

@@ -30,10 +30,10 @@ std::vector<BreakdownRow> BreakdownRows(const Report& r) {
   };
   paradigm(MetricId::kShmem, {MetricId::kShmemRma, MetricId::kShmemSync, MetricId::kShmemCollective,
                               MetricId::kShmemManagement});
-  paradigm(
-      MetricId::kOmpTime,
-      {MetricId::kOmpEbarrier, MetricId::kOmpIbarrier, MetricId::kOmpCritical,
-       MetricId::kOmpLockApi, MetricId::kOmpOrdered, MetricId::kOmpTaskwait, MetricId::kOmpFlush});
+  paradigm(MetricId::kOmpTime,
+           {MetricId::kOmpManagement, MetricId::kOmpEbarrier, MetricId::kOmpIbarrier,
+            MetricId::kOmpCritical, MetricId::kOmpLockApi, MetricId::kOmpOrdered,
+            MetricId::kOmpTaskwait, MetricId::kOmpFlush});
   for (MetricId m : {MetricId::kPthreadTime, MetricId::kCudaTime, MetricId::kOpenClTime,
                      MetricId::kOpenAccTime, MetricId::kOverhead}) {
     paradigm(m, {});
@@ -61,6 +61,8 @@ const char* BreakdownLabel(MetricId metric) {
       return "Synchronization";
     case MetricId::kShmemCollective:
       return "Collectives";
+    case MetricId::kOmpManagement:
+      return "Thread management";
     case MetricId::kOmpEbarrier:
       return "Explicit barriers";
     case MetricId::kOmpIbarrier:

@@ -45,8 +45,16 @@ struct Release {
   uint64_t time = 0;
 };
 
+// A visit of an OpenMP parallel region: when it was entered and left.
+struct ParallelVisit {
+  uint64_t enter = 0;
+  uint64_t leave = 0;
+  uint32_t callpath = kNone;
+};
+
 struct LocationRecords {
   std::vector<Fork> forks;  // the outermost teams this thread forked
+  std::vector<ParallelVisit> parallels;
   std::vector<BarrierEnter> barriers;
   std::vector<Acquisition> acquisitions;
   std::vector<Release> releases;
@@ -96,6 +104,9 @@ LocationRecords ScanLocation(const Context& ctx, uint32_t location) {
       case EventKind::kEnter: {
         const trace::Region* region = OmpRegion(ctx.trace, ev.ref(i));
         if (region == nullptr) break;
+        if (region->role == RegionRole::kParallel) {
+          out.parallels.push_back(ParallelVisit{ev.time(i), ev.time(ev.pair(i)), ev.ref(i)});
+        }
         if (region->role == RegionRole::kBarrier || region->role == RegionRole::kImplicitBarrier) {
           out.barriers.push_back(
               BarrierEnter{ev.time(i), ev.ref(i), region->role == RegionRole::kBarrier ? 1u : 0u});
@@ -118,6 +129,7 @@ void ShareRecords(const Context& ctx, std::vector<LocationRecords>& records) {
   for (uint32_t loc : ctx.partition->owned[ctx.comm->rank()]) {
     out.Put(loc);
     out.PutVector(records[loc].forks);
+    out.PutVector(records[loc].parallels);
     out.PutVector(records[loc].barriers);
     out.PutVector(records[loc].acquisitions);
     out.PutVector(records[loc].releases);
@@ -128,6 +140,7 @@ void ShareRecords(const Context& ctx, std::vector<LocationRecords>& records) {
       const auto loc = in.Get<uint32_t>();
       CW_CHECK(loc < records.size());
       records[loc].forks = in.GetVector<Fork>();
+      records[loc].parallels = in.GetVector<ParallelVisit>();
       records[loc].barriers = in.GetVector<BarrierEnter>();
       records[loc].acquisitions = in.GetVector<Acquisition>();
       records[loc].releases = in.GetVector<Release>();
@@ -203,6 +216,25 @@ void BarrierWaits(const std::vector<uint32_t>& threads, uint32_t master,
   }
 }
 
+// Thread management: each member's parallel region in the teams `master` forked, against the
+// team's fork and join.
+void Management(const std::vector<uint32_t>& threads, uint32_t master,
+                const std::vector<LocationRecords>& records,
+                std::vector<std::vector<OmpManagement>>& out) {
+  for (const Fork& team : records[master].forks) {
+    if (HasNestedTeam(threads, master, team, records)) continue;
+    for (uint32_t t : threads) {
+      for (const ParallelVisit& v : records[t].parallels) {
+        if (v.enter < team.begin || v.enter > team.end) continue;
+        const int64_t join =
+            team.end == kNever || team.end < v.leave ? 0 : static_cast<int64_t>(team.end - v.leave);
+        out[t].push_back(
+            OmpManagement{v.callpath, static_cast<int64_t>(v.enter - team.begin), join});
+      }
+    }
+  }
+}
+
 // Lock Contention: each acquisition waited for the release of the one before it.
 void LockWaits(const std::vector<uint32_t>& threads, const std::vector<LocationRecords>& records,
                std::vector<std::vector<OmpWait>>& out) {
@@ -230,10 +262,13 @@ bool HasOpenMp(const trace::Definitions& defs) {
 
 }  // namespace
 
-std::vector<std::vector<OmpWait>> EvaluateOmpWaits(const Context& ctx, unsigned threads) {
+OmpOutcomes EvaluateOmpWaits(const Context& ctx, unsigned threads) {
   const uint32_t n = ctx.trace.location_count();
-  std::vector<std::vector<OmpWait>> out(n);
-  if (!HasOpenMp(ctx.trace.defs)) return out;
+  OmpOutcomes outcomes;
+  std::vector<std::vector<OmpWait>>& out = outcomes.waits;
+  out.resize(n);
+  outcomes.management.resize(n);
+  if (!HasOpenMp(ctx.trace.defs)) return outcomes;
   std::vector<LocationRecords> records(n);
   ParallelFor(n, threads, [&](size_t loc) {
     if (ctx.Holds(static_cast<uint32_t>(loc)))
@@ -244,20 +279,41 @@ std::vector<std::vector<OmpWait>> EvaluateOmpWaits(const Context& ctx, unsigned 
     // The master: the first thread that forked a team.
     auto master = std::find_if(process.begin(), process.end(),
                                [&](uint32_t t) { return !records[t].forks.empty(); });
-    if (master != process.end()) BarrierWaits(process, *master, records, out);
+    if (master != process.end()) {
+      BarrierWaits(process, *master, records, out);
+      Management(process, *master, records, outcomes.management);
+    }
     LockWaits(process, records, out);
   }
   for (uint32_t loc = 0; loc < n; ++loc) {
-    if (!ctx.Holds(loc)) out[loc].clear();
+    if (ctx.Holds(loc)) continue;
+    out[loc].clear();
+    outcomes.management[loc].clear();
   }
-  return out;
+  return outcomes;
 }
 
-void ApplyOmpWaits(const std::vector<OmpWait>& waits, uint32_t location, LocationOutput& out) {
-  for (const OmpWait& w : waits) {
+void ApplyOmpOutcomes(const OmpOutcomes& outcomes, uint32_t location, LocationOutput& out) {
+  for (const OmpWait& w : outcomes.waits[location]) {
     const auto value = static_cast<double>(w.value);
     out.severities.Add(w.metric, w.callpath, value);
     out.instances.Offer(Instance{w.metric, w.callpath, location, w.entered, value, w.partner});
+  }
+  // Per call path: the fork and join times of its visits, taken out of its computation.
+  std::map<uint32_t, std::pair<double, double>> by_callpath;
+  for (const OmpManagement& m : outcomes.management[location]) {
+    by_callpath[m.callpath].first += static_cast<double>(m.fork);
+    by_callpath[m.callpath].second += static_cast<double>(m.join);
+  }
+  for (const auto& [callpath, times] : by_callpath) {
+    const double total = times.first + times.second;
+    const double taken =
+        std::min(total, std::max(0.0, out.severities.Get(MetricId::kComp, callpath)));
+    if (taken <= 0) continue;
+    const double fork = times.first * taken / total;
+    AddWithAncestors(out.severities, MetricId::kComp, callpath, -taken);
+    AddWithAncestors(out.severities, MetricId::kOmpFork, callpath, fork);
+    AddWithAncestors(out.severities, MetricId::kOmpManagement, callpath, taken - fork);
   }
 }
 

@@ -12,6 +12,11 @@
 //     of the construct or routine that acquired it until the release of acquisition k - 1 of
 //     that lock: max(0, release - enter). Critical sections and atomics are "critical", every
 //     other OpenMP lock "API".
+//   - Thread management (OMP_MANAGEMENT, with its part OMP_FORK): each member of a team entered
+//     the team's parallel region e - f after its master forked the team at f, and left it j - x
+//     before the master joined the team at j; both are charged to the member's call path of the
+//     region and taken out of the computation there (as Scalasca's time tree has it; never more
+//     than that computation).
 // Records of the OpenMP paradigm only (regions and ThreadAcquireLock/ReleaseLock).
 #pragma once
 
@@ -29,11 +34,23 @@ struct OmpWait {
   uint32_t partner = trace::kNone;  // the thread waited for (the last to enter, the holder)
 };
 
-// The waits of every location, indexed by location (empty when the trace has no OpenMP);
-// distributed, of the rank's own locations.
-std::vector<std::vector<OmpWait>> EvaluateOmpWaits(const Context& ctx, unsigned threads);
+// A member's management time of one team (ticks), at its call path of the parallel region.
+struct OmpManagement {
+  uint32_t callpath = trace::kNone;
+  int64_t fork = 0;
+  int64_t join = 0;
+};
 
-// Charges one location's waits to their call paths, as instances of their patterns.
-void ApplyOmpWaits(const std::vector<OmpWait>& waits, uint32_t location, LocationOutput& out);
+// The waits and management times of every location, indexed by location (empty when the trace
+// has no OpenMP); distributed, of the rank's own locations.
+struct OmpOutcomes {
+  std::vector<std::vector<OmpWait>> waits;
+  std::vector<std::vector<OmpManagement>> management;
+};
+OmpOutcomes EvaluateOmpWaits(const Context& ctx, unsigned threads);
+
+// Charges one location's waits to their call paths, as instances of their patterns, and its
+// management time to its parallel regions' call paths, out of their computation.
+void ApplyOmpOutcomes(const OmpOutcomes& outcomes, uint32_t location, LocationOutput& out);
 
 }  // namespace cw::analysis::internal
