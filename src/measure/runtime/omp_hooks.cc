@@ -407,6 +407,19 @@ void OnMutexReleased(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void*) {
   }
 }
 
+// A nest lock its holder sets again (begin) or unsets without releasing it (end): no lock record,
+// the routine's region only.
+void OnNestLock(ompt_scope_endpoint_t endpoint, ompt_wait_id_t, const void*) {
+  OmpThread* t = Here();
+  if (t == nullptr) return;
+  if (endpoint == ompt_scope_begin) {
+    Leave(*t, Construct::kSetNestLock);  // entered at the acquire callback
+  } else {
+    Enter(*t, Construct::kUnsetNestLock, nullptr);
+    Leave(*t, Construct::kUnsetNestLock);
+  }
+}
+
 void OnWork(ompt_work_t kind, ompt_scope_endpoint_t endpoint, ompt_data_t*, ompt_data_t*, uint64_t,
             const void* code) {
   Construct construct = Construct::kLoop;
@@ -456,6 +469,7 @@ int Initialize(ompt_function_lookup_t lookup, int, ompt_data_t*) {
   set(ompt_callback_mutex_acquire, &OnMutexAcquire);
   set(ompt_callback_mutex_acquired, &OnMutexAcquired);
   set(ompt_callback_mutex_released, &OnMutexReleased);
+  set(ompt_callback_nest_lock, &OnNestLock);
   set(ompt_callback_work, &OnWork);
   set(ompt_callback_master, &OnMaster);
   return 1;  // the tool stays active
