@@ -412,8 +412,11 @@ TEST(TracedProgramsTest, MessagesOfThreadsSharingACommunicatorAreMatched) {
 }
 
 #ifdef CW_HAVE_FORTRAN_PROGRAMS
+// The Fortran programs' waits are programmed; their ranks yield while they wait
+// (kIdleRanksYield), so that a rank that polls does not keep the one that must send off the CPU
+// when other tests load the cores.
 TEST(TracedProgramsTest, FortranWithUseMpi) {
-  const std::string dir = TraceProgram("fortran_patterns", 2);
+  const std::string dir = TraceProgram("fortran_patterns", 2, "", "", nullptr, kIdleRanksYield);
   ExpectOtf2PrintReads(dir);
   const json report = Analyze(dir);
   // tests/programs/fortran_patterns.f90: 100 ms in each of MPI_Recv, MPI_Waitall (an array of
@@ -434,7 +437,7 @@ TEST(TracedProgramsTest, FortranWithUseMpi) {
 // output (what it received, the last status, the sum) is the same as without the tracer.
 TEST(TracedProgramsTest, FortranWithUseMpiF08) {
   std::string output;
-  const std::string dir = TraceProgram("fortran_f08", 2, "", "", &output);
+  const std::string dir = TraceProgram("fortran_f08", 2, "", "", &output, kIdleRanksYield);
   EXPECT_NE(output.find("rank 1 got  1  1  2  1  2; last from  0  5"), std::string::npos) << output;
   EXPECT_NE(output.find("sum  3"), std::string::npos) << output;
   ExpectOtf2PrintReads(dir);
@@ -475,7 +478,7 @@ TEST(TracedProgramsTest, FortranMpiIoKeepsItsFileName) {
 }
 
 TEST(TracedProgramsTest, FortranWithMpifH) {
-  const std::string dir = TraceProgram("fortran_mpif", 2);
+  const std::string dir = TraceProgram("fortran_mpif", 2, "", "", nullptr, kIdleRanksYield);
   ExpectOtf2PrintReads(dir);
   ExpectWait(MetricTotal(Analyze(dir), "mpi_latesender", "MPI_Recv"), 0.1);
 }
