@@ -8,7 +8,7 @@
 namespace cw::testing {
 namespace {
 
-[[noreturn]] void Die(const std::string& message) {
+[[noreturn]] void DieWriting(const std::string& message) {
   std::fprintf(stderr, "scenario writer: %s\n", message.c_str());
   std::abort();
 }
@@ -222,7 +222,7 @@ void ScenarioWriter::WriteMpiRecord(const RankScript::Record& rec, otf2_writer::
                                        rec.received, rec.request);
       break;
     default:
-      Die("a record kind no writer handles");
+      DieWriting("a record kind no writer handles");
   }
 }
 

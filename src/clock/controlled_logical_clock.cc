@@ -93,8 +93,7 @@ class Corrector {
         if (!Ready(d)) {
           if (!force) return time.size() > start;
           ++out.unresolved;
-          out.diagnostics.Report(kClockCycle,
-                                 "location " + std::to_string(l) + ", event " + std::to_string(i));
+          out.diagnostics.Report(kClockCycle, trace::EventPlace(l, i));
           force = false;
         }
         int64_t need = std::numeric_limits<int64_t>::min();

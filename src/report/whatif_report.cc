@@ -18,7 +18,7 @@ using nlohmann::json;
 constexpr size_t kCallpathsShown = 5;
 constexpr size_t kCallpathsKept = 50;
 
-std::string Percent(double predicted, double measured) {
+std::string RelativeChange(double predicted, double measured) {
   if (measured <= 0) return "n/a";
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, "%+.2f%%", 100.0 * (predicted - measured) / measured);
@@ -72,7 +72,7 @@ std::string ToWhatIfText(const sim::WhatIfResult& r, const WhatIfContext& c) {
   }
   double mean = r.MeanPredicted();
   out += "\nRuntime\n  measured   " + FormatDuration(r.measured_runtime) + "\n  predicted  " +
-         FormatDuration(mean) + "  (" + Percent(mean, r.measured_runtime) + ")\n";
+         FormatDuration(mean) + "  (" + RelativeChange(mean, r.measured_runtime) + ")\n";
   if (r.predicted_runtimes.size() > 1) {
     out += "  over " + std::to_string(r.predicted_runtimes.size()) + " runs: min " +
            FormatDuration(r.Quantile(0)) + ", median " + FormatDuration(r.Quantile(0.5)) +

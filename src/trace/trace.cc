@@ -227,4 +227,8 @@ void AssignCommunicatorsToThreads(Trace& trace, std::vector<std::pair<uint32_t, 
   }
 }
 
+std::string EventPlace(uint32_t location, uint32_t event) {
+  return "location " + std::to_string(location) + ", event " + std::to_string(event);
+}
+
 }  // namespace cw::trace

@@ -95,4 +95,7 @@ std::vector<MpiFunction> CallpathMpiFunctions(const Trace& trace);
 void AssembleCallTree(Trace& trace, const std::vector<CallTree>& local_trees, unsigned threads,
                       const std::vector<std::pair<uint32_t, uint32_t>>& region_map = {});
 
+// "location L, event E": how diagnostics name one event.
+std::string EventPlace(uint32_t location, uint32_t event);
+
 }  // namespace cw::trace

@@ -11,21 +11,21 @@ namespace {
 using test::Analysis;
 using testing::Scenario;
 
-constexpr double kEps = 1e-9;
+constexpr double kBaselineEps = 1e-9;
 
-Baselines ParseOrDie(const std::string& text) {
+Baselines ParseBaselinesOrDie(const std::string& text) {
   Result<Baselines> b = Baselines::Parse(text, "test");
   EXPECT_TRUE(b.has_value()) << (b ? "" : b.error().message());
   return b ? std::move(*b) : Baselines{};
 }
 
 TEST(BaselinesTest, LookUpBetweenProcessCountsAndSizes) {
-  const Baselines b = ParseOrDie("X 2 0 1\nX 2 100 2  # two sizes\nX 4 0 3\nX 4 100 5\n");
+  const Baselines b = ParseBaselinesOrDie("X 2 0 1\nX 2 100 2  # two sizes\nX 4 0 3\nX 4 100 5\n");
   // At 50 bytes: 1.5 on 2 processes, 4 on 4; on 3 processes halfway, 2.75.
-  EXPECT_NEAR(*b.Seconds("X", 3, 50), 2.75, kEps);
-  EXPECT_NEAR(*b.Seconds("X", 2, 100), 2, kEps);
-  EXPECT_NEAR(*b.Seconds("X", 8, 200), 5, kEps);  // clamped to the largest measured
-  EXPECT_NEAR(*b.Seconds("X", 1, 0), 1, kEps);
+  EXPECT_NEAR(*b.Seconds("X", 3, 50), 2.75, kBaselineEps);
+  EXPECT_NEAR(*b.Seconds("X", 2, 100), 2, kBaselineEps);
+  EXPECT_NEAR(*b.Seconds("X", 8, 200), 5, kBaselineEps);  // clamped to the largest measured
+  EXPECT_NEAR(*b.Seconds("X", 1, 0), 1, kBaselineEps);
   EXPECT_FALSE(b.Seconds("Y", 2, 0).has_value());
 }
 
@@ -54,11 +54,11 @@ TEST(BaselinesTest, MeasuredFromATraceWrittenAndReadBack) {
             "# construct processes bytes seconds\n"
             "MPI_Barrier 2 0 1\nMPI_Recv 2 8 2\nMPI_Send 2 8 1\n");
   // Added to a file of 4 processes, and replacing its lines of 2.
-  Baselines file = ParseOrDie("MPI_Send 4 8 3\nMPI_Send 2 8 9\nMPI_Gather 2 8 9\n");
+  Baselines file = ParseBaselinesOrDie("MPI_Send 4 8 3\nMPI_Send 2 8 9\nMPI_Gather 2 8 9\n");
   file.Replace(measured);
-  EXPECT_EQ(ParseOrDie(file.ToText()).ToText(), file.ToText());
-  EXPECT_NEAR(*file.Seconds("MPI_Send", 2, 8), 1, kEps);
-  EXPECT_NEAR(*file.Seconds("MPI_Send", 4, 8), 3, kEps);
+  EXPECT_EQ(ParseBaselinesOrDie(file.ToText()).ToText(), file.ToText());
+  EXPECT_NEAR(*file.Seconds("MPI_Send", 2, 8), 1, kBaselineEps);
+  EXPECT_NEAR(*file.Seconds("MPI_Send", 4, 8), 3, kBaselineEps);
   EXPECT_FALSE(file.Seconds("MPI_Gather", 2, 8).has_value());
 }
 

@@ -7,7 +7,7 @@
 namespace cw::match {
 namespace {
 
-trace::Trace Read(const testing::Scenario& s) {
+trace::Trace ReadCollectives(const testing::Scenario& s) {
   Result<trace::Trace> t =
       otf2::ReadTrace(s.WriteOrDie(testing::MakeTempDir("coll")), otf2::ReadOptions{});
   EXPECT_TRUE(t) << t.error().message();
@@ -35,7 +35,7 @@ TEST(CollectiveMatcherTest, InstancesFollowPerCommunicatorSequence) {
       .Collective(5, 6, "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, 0, 0)
       .Collective(7, 8, "MPI_Bcast", OTF2_COLLECTIVE_OP_BCAST, 0, 8, 0, evens)
       .Leave(9, "main");
-  trace::Trace t = Read(s);
+  trace::Trace t = ReadCollectives(s);
   SyncGraph g = MatchTrace(t, 2);
   ASSERT_EQ(g.collectives.size(), 3u);
   EXPECT_EQ(g.stats.incomplete_collectives, 0u);
@@ -63,7 +63,7 @@ TEST(CollectiveMatcherTest, MissingMembersMakeAnIncompleteInstance) {
     if (r != 2) s.rank(r).Collective(3, 4, "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, 0, 0);
     s.rank(r).Leave(9, "main");
   }
-  trace::Trace t = Read(s);
+  trace::Trace t = ReadCollectives(s);
   SyncGraph g = MatchTrace(t, 2);
   ASSERT_EQ(g.collectives.size(), 2u);
   EXPECT_TRUE(g.collectives[0].complete);
@@ -83,7 +83,7 @@ TEST(CollectiveMatcherTest, MismatchedOperationsAreDiagnosed) {
       .Enter(0, "main")
       .Collective(1, 2, "MPI_Allreduce", OTF2_COLLECTIVE_OP_ALLREDUCE, 8, 8)
       .Leave(9, "main");
-  trace::Trace t = Read(s);
+  trace::Trace t = ReadCollectives(s);
   SyncGraph g = MatchTrace(t, 1);
   EXPECT_EQ(g.diagnostics.Count(kCollectiveMismatch), 1u);
 }

@@ -8,7 +8,7 @@
 namespace cw::match {
 namespace {
 
-trace::Trace Read(const testing::Scenario& s) {
+trace::Trace ReadProbes(const testing::Scenario& s) {
   Result<trace::Trace> t =
       otf2::ReadTrace(s.WriteOrDie(testing::MakeTempDir("probes")), otf2::ReadOptions{});
   EXPECT_TRUE(t) << t.error().message();
@@ -61,7 +61,7 @@ testing::Scenario Listing1(bool recorded) {
 }
 
 TEST(ProbeMatcherTest, RecordedProbesFindTheirMessagesAndRepeatedProbesAreIgnored) {
-  trace::Trace t = Read(Listing1(/*recorded=*/true));
+  trace::Trace t = ReadProbes(Listing1(/*recorded=*/true));
   SyncGraph g = MatchTrace(t, 2);
   ASSERT_EQ(g.messages.size(), 3u);
   using L = std::vector<std::pair<uint32_t, uint32_t>>;
@@ -77,7 +77,7 @@ TEST(ProbeMatcherTest, RecordedProbesFindTheirMessagesAndRepeatedProbesAreIgnore
 TEST(ProbeMatcherTest, ScorePStyleProbesAreInferredFromTheNextReceive) {
   // Without attributes, the Mprobe is linked to the next Mrecv and the Probe to the next plain
   // receive: the same links as recorded; the second Probe on rank 0 is taken as repeated.
-  trace::Trace t = Read(Listing1(/*recorded=*/false));
+  trace::Trace t = ReadProbes(Listing1(/*recorded=*/false));
   SyncGraph g = MatchTrace(t, 1);
   using L = std::vector<std::pair<uint32_t, uint32_t>>;
   EXPECT_EQ(Links(t, g, 0, true), (L{{7, 3}}));
@@ -100,7 +100,7 @@ TEST(ProbeMatcherTest, RecordedWildcardProbeFindsTheEnvelopeItReports) {
       .Recv(5, 6, 0, 5, 4)         // 3-5
       .Recv(7, 8, 1, 5, 4)         // 6-8
       .Leave(20, "main");
-  trace::Trace t = Read(s);
+  trace::Trace t = ReadProbes(s);
   SyncGraph g = MatchTrace(t, 1);
   const LocationSync& s2 = g.by_location[2];
   ASSERT_EQ(s2.probe_count, 1u);
@@ -119,7 +119,7 @@ TEST(ProbeMatcherTest, UnsuccessfulAndUnresolvableProbesAreNotLinked) {
     s.rank(1).Enter(0, "main").Call(1, 2, "MPI_Iprobe");
     if (recorded) s.rank(1).Probe(3, 4, 0, 9);  // defines the attributes; never received
     s.rank(1).Recv(7, 8, 0, 1, 4).Leave(20, "main");
-    trace::Trace t = Read(s);
+    trace::Trace t = ReadProbes(s);
     SyncGraph g = MatchTrace(t, 1);
     EXPECT_EQ(g.stats.probes_linked, 0u) << recorded;
     EXPECT_EQ(g.stats.probes_unlinked, recorded ? 1u : 0u);

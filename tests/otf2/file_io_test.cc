@@ -22,7 +22,7 @@ using otf2_writer::ArchiveWriter;
 //   rank 0, handle 1 (in.dat):  read 64 / 64, read 64 / 0 (end of file)
 //   rank 0, handle 2 (no file): write 5 / 5
 //   rank 1, handle 3 (out.dat): write 7 / 7
-std::string WriteArchive(const std::string& dir) {
+std::string WriteFileIoArchive(const std::string& dir) {
   auto archive = ArchiveWriter::Create(dir, "traces", "causeway", ArchiveWriter::Buffering{});
   EXPECT_TRUE(archive) << archive.error().message();
   if (!archive) return "";
@@ -76,7 +76,7 @@ std::string WriteArchive(const std::string& dir) {
 }
 
 TEST(FileIoTest, IoDefinitionsAndOperationsReadBackWithTheirBytesPerLocationAndFile) {
-  const std::string anchor = WriteArchive(testing::MakeTempDir("file-io"));
+  const std::string anchor = WriteFileIoArchive(testing::MakeTempDir("file-io"));
   ASSERT_FALSE(anchor.empty());
   Result<trace::Trace> t = ReadTrace(anchor, ReadOptions{});
   ASSERT_TRUE(t) << t.error().message();

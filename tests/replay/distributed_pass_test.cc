@@ -90,8 +90,11 @@ TEST(DistributedPassTest, ResultsDoNotDependOnRanksThreadsOrPlacement) {
 }
 
 TEST(DistributedPassTest, StallsAreBrokenWhereOneProcessBreaksThem) {
-  // The same programs as a single pass of one process (no communicator at all) break.
-  for (uint32_t seed : {11u, 12u, 13u, 14u}) {
+  // The same programs as a single pass of one process (no communicator at all) break. Two of
+  // the four programs under AddressSanitizer, where the sweep takes 35 s.
+  const std::vector<uint32_t> seeds =
+      CW_SANITIZED ? std::vector<uint32_t>{11, 12} : std::vector<uint32_t>{11, 12, 13, 14};
+  for (uint32_t seed : seeds) {
     Program p = MakeProgram(seed, 10, 2000, /*contradictions=*/true);
     Outcome single = RunOnRanks(p, 1, Blocks(10, 1), 1);
     ASSERT_FALSE(single.broken.empty()) << "seed " << seed << " has no contradiction to test";

@@ -15,7 +15,7 @@ namespace {
 
 using testing::Scenario;
 
-constexpr double kEps = 1e-12;
+constexpr double kPathEps = 1e-12;
 
 // The delay scenario of Böhme 2013 Fig. 4.1 (see delay_scenarios_test.cc): A delays B, B delays
 // C, C enters MPI_Finalize last (at 13).
@@ -52,29 +52,29 @@ TEST(CriticalPathScenarioTest, PathFollowsTheWaitsBackToTheirOrigin) {
   //   C: Init 1, foo 3, Recv 1, baz 2 (7; waits 6)
   // ι: foo 8 - 14/3 = 10/3 shared 6:2 by A and B; Recv 2 - 2/3 = 4/3 shared by B and C; baz
   // 2 - 2/3 = 4/3 on C; Init 1 - 1 = 0.
-  EXPECT_NEAR(a.Value("critical_path_imbalance", "main/foo", 0), 10.0 / 3 * 6 / 8, kEps);
-  EXPECT_NEAR(a.Value("critical_path_imbalance", "main/foo", 1), 10.0 / 3 * 2 / 8, kEps);
-  EXPECT_NEAR(a.Value("critical_path_imbalance", "main/MPI_Recv", 1), 2.0 / 3, kEps);
-  EXPECT_NEAR(a.Value("critical_path_imbalance", "main/MPI_Recv", 2), 2.0 / 3, kEps);
-  EXPECT_NEAR(a.Value("critical_path_imbalance", "main/baz", 2), 4.0 / 3, kEps);
-  EXPECT_NEAR(a.Total("critical_path_imbalance"), 10.0 / 3 + 4.0 / 3 + 4.0 / 3, kEps);
+  EXPECT_NEAR(a.Value("critical_path_imbalance", "main/foo", 0), 10.0 / 3 * 6 / 8, kPathEps);
+  EXPECT_NEAR(a.Value("critical_path_imbalance", "main/foo", 1), 10.0 / 3 * 2 / 8, kPathEps);
+  EXPECT_NEAR(a.Value("critical_path_imbalance", "main/MPI_Recv", 1), 2.0 / 3, kPathEps);
+  EXPECT_NEAR(a.Value("critical_path_imbalance", "main/MPI_Recv", 2), 2.0 / 3, kPathEps);
+  EXPECT_NEAR(a.Value("critical_path_imbalance", "main/baz", 2), 4.0 / 3, kPathEps);
+  EXPECT_NEAR(a.Total("critical_path_imbalance"), 10.0 / 3 + 4.0 / 3 + 4.0 / 3, kPathEps);
 
   // Imbalance costs. A: δ = {foo 2, Recv 2, baz 2}, ŵ = 1: foo 1/3 intra, Recv and baz 1/3
   // inter (A runs neither). B: δ = {foo 3, Recv 1, baz 2}, ŵ = 5: foo 5/2, Recv 5/6 intra, baz
   // 5/3 inter. C: δ = {foo 5, Recv 1}, ŵ = 6: foo 5, Recv 1 intra.
   // intra: foo 1/3 + 5/2 + 5 = 47/6 (A 6/8 of it, B 2/8), Recv 5/6 + 1 = 11/6 (B, C halves).
   // inter: Recv 1/3 (B, C halves), baz 1/3 + 5/3 = 2 (C).
-  EXPECT_NEAR(a.Value("intra_partition_imbalance", "main/foo", 0), 47.0 / 6 * 6 / 8, kEps);
-  EXPECT_NEAR(a.Value("intra_partition_imbalance", "main/foo", 1), 47.0 / 6 * 2 / 8, kEps);
-  EXPECT_NEAR(a.Value("intra_partition_imbalance", "main/MPI_Recv", 2), 11.0 / 12, kEps);
-  EXPECT_NEAR(a.Value("inter_partition_imbalance", "main/MPI_Recv", 1), 1.0 / 6, kEps);
-  EXPECT_NEAR(a.Value("inter_partition_imbalance", "main/baz", 2), 2.0, kEps);
-  EXPECT_NEAR(a.Total("critical_imbalance_impact"), 12.0, kEps);  // all waiting: 1 + 5 + 6
+  EXPECT_NEAR(a.Value("intra_partition_imbalance", "main/foo", 0), 47.0 / 6 * 6 / 8, kPathEps);
+  EXPECT_NEAR(a.Value("intra_partition_imbalance", "main/foo", 1), 47.0 / 6 * 2 / 8, kPathEps);
+  EXPECT_NEAR(a.Value("intra_partition_imbalance", "main/MPI_Recv", 2), 11.0 / 12, kPathEps);
+  EXPECT_NEAR(a.Value("inter_partition_imbalance", "main/MPI_Recv", 1), 1.0 / 6, kPathEps);
+  EXPECT_NEAR(a.Value("inter_partition_imbalance", "main/baz", 2), 2.0, kPathEps);
+  EXPECT_NEAR(a.Total("critical_imbalance_impact"), 12.0, kPathEps);  // all waiting: 1 + 5 + 6
   // Activity impact: min(d_cp, d_p); A: Init 1, foo 6; B: Init 1, foo 5, Recv 1; C: Init 1,
   // foo 3, Recv 1, baz 2 = 21. Non-critical: A Send 1, bar 4; B Send 1 = 6. 21 + 6 + 12 = 39.
-  EXPECT_NEAR(a.Total("critical_path_activities"), 21.0, kEps);
-  EXPECT_NEAR(a.Total("non_critical_path_activities"), 6.0, kEps);
-  EXPECT_NEAR(a.Total("performance_impact"), 3 * 13.0, kEps);
+  EXPECT_NEAR(a.Total("critical_path_activities"), 21.0, kPathEps);
+  EXPECT_NEAR(a.Total("non_critical_path_activities"), 6.0, kPathEps);
+  EXPECT_NEAR(a.Total("performance_impact"), 3 * 13.0, kPathEps);
   ExpectRootCauseInvariants(a);
 }
 
@@ -137,9 +137,9 @@ TEST(CriticalPathScenarioTest, SerialisedFunctionInvisibleInTheProfile) {
   EXPECT_EQ(a.result.critical_path->length, 10);
   // d_cp(serial) = 6, avg 2: ι = 4, a third on each. For the barrier (cp 1, avg 1) and Init
   // (1, 1) it is 0; Recv: cp 2, avg 2/3, ι 4/3.
-  EXPECT_NEAR(a.Total("critical_path_imbalance"), 4.0 + 4.0 / 3, kEps);
-  EXPECT_NEAR(a.Value("critical_path_imbalance", "main/serial", 1), 4.0 / 3, kEps);
-  EXPECT_NEAR(a.Value("critical_path_imbalance", "main/MPI_Barrier", 0), 0.0, kEps);
+  EXPECT_NEAR(a.Total("critical_path_imbalance"), 4.0 + 4.0 / 3, kPathEps);
+  EXPECT_NEAR(a.Value("critical_path_imbalance", "main/serial", 1), 4.0 / 3, kPathEps);
+  EXPECT_NEAR(a.Value("critical_path_imbalance", "main/MPI_Barrier", 0), 0.0, kPathEps);
   ExpectRootCauseInvariants(a);
 }
 
@@ -165,14 +165,14 @@ TEST(CriticalPathScenarioTest, IntraVersusInterPartitionImbalance) {
   // d_cp: Init 1, particles 4, Allreduce 1 (window [0,6]).
   // Rank 1: δ = {particles 1}, ŵ = 1: intra 1. Ranks 2, 3: δ = {particles 4}, ŵ = 2 each,
   // and they never run particles: inter 2 + 2 = 4.
-  EXPECT_NEAR(a.Value("intra_partition_imbalance", "main/particles", 0), 1.0, kEps);
-  EXPECT_NEAR(a.Value("inter_partition_imbalance", "main/particles", 0), 4.0, kEps);
-  EXPECT_NEAR(a.Total("critical_imbalance_impact"), 5.0, kEps);
+  EXPECT_NEAR(a.Value("intra_partition_imbalance", "main/particles", 0), 1.0, kPathEps);
+  EXPECT_NEAR(a.Value("inter_partition_imbalance", "main/particles", 0), 4.0, kPathEps);
+  EXPECT_NEAR(a.Total("critical_imbalance_impact"), 5.0, kPathEps);
   // Performance impact of particles: its time 4 + 3 plus 5 of imbalance = 12.
   EXPECT_NEAR(a.Value("performance_impact", "main/particles", 0) +
                   a.Value("performance_impact", "main/particles", 1),
-              12.0, kEps);
-  EXPECT_NEAR(a.Total("performance_impact"), 4 * 6.0, kEps);
+              12.0, kPathEps);
+  EXPECT_NEAR(a.Total("performance_impact"), 4 * 6.0, kPathEps);
   ExpectRootCauseInvariants(a);
 }
 
@@ -201,11 +201,11 @@ TEST(CriticalPathScenarioTest, RotatingOverloadIsFoundDespiteABalancedProfile) {
   // waited for R1 -> R1 step [4,7], barrier 1 waited for R0 -> R0 step [1,4], Init.
   EXPECT_EQ(PathLocations(a), (std::vector<uint32_t>{0, 1, 2}));
   // ι(step) = 9 - 5 = 4: the dynamic imbalance a profile cannot see.
-  EXPECT_NEAR(a.Total("critical_path_imbalance"), 4.0, kEps);
+  EXPECT_NEAR(a.Total("critical_path_imbalance"), 4.0, kPathEps);
   // Every barrier wait is short-term cost of the overloaded rank's step: 2 + 2 per iteration.
-  EXPECT_NEAR(a.Value("delay_barrier", "main/step", 0), 4.0, kEps);
-  EXPECT_NEAR(a.Value("delay_barrier", "main/step", 1), 4.0, kEps);
-  EXPECT_NEAR(a.Value("delay_barrier", "main/step", 2), 4.0, kEps);
+  EXPECT_NEAR(a.Value("delay_barrier", "main/step", 0), 4.0, kPathEps);
+  EXPECT_NEAR(a.Value("delay_barrier", "main/step", 1), 4.0, kPathEps);
+  EXPECT_NEAR(a.Value("delay_barrier", "main/step", 2), 4.0, kPathEps);
   ExpectRootCauseInvariants(a);
 }
 

@@ -20,7 +20,7 @@ namespace {
 using testing::RankScript;
 using testing::Scenario;
 
-constexpr double kEps = 1e-12;
+constexpr double kOneSidedEps = 1e-12;
 constexpr uint32_t kNoTarget = OTF2_UNDEFINED_UINT32;
 
 TEST(OneSidedRootCauseTest, WaitOnValueIsChargedToTheWritersExcessAndCrossedByThePath) {
@@ -47,10 +47,10 @@ TEST(OneSidedRootCauseTest, WaitOnValueIsChargedToTheWritersExcessAndCrossedByTh
       .Leave(12, "main");
   Analysis a = AnalyzeScenario(s);
   ASSERT_EQ(a.Total("shmem_wait_on_value"), 4.0);
-  EXPECT_NEAR(a.Value("delay_shmem_wait_on_value", "main/foo", 0), 4.0, kEps);
-  EXPECT_NEAR(a.Total("delay_shmem_wait_on_value_aggregate"), 4.0, kEps);
-  EXPECT_NEAR(a.Value("shmem_wait_direct", "main/shmem_int_wait_until", 1), 4.0, kEps);
-  EXPECT_NEAR(a.Value("shmem_wait_terminal", "main/shmem_int_wait_until", 1), 4.0, kEps);
+  EXPECT_NEAR(a.Value("delay_shmem_wait_on_value", "main/foo", 0), 4.0, kOneSidedEps);
+  EXPECT_NEAR(a.Total("delay_shmem_wait_on_value_aggregate"), 4.0, kOneSidedEps);
+  EXPECT_NEAR(a.Value("shmem_wait_direct", "main/shmem_int_wait_until", 1), 4.0, kOneSidedEps);
+  EXPECT_NEAR(a.Value("shmem_wait_terminal", "main/shmem_int_wait_until", 1), 4.0, kOneSidedEps);
   EXPECT_EQ(a.result.critical_path->length, 12);
   EXPECT_EQ(PathLocations(a), (std::vector<uint32_t>{0, 1}));
   EXPECT_EQ(a.Value("critical_path", "main/foo", 0), 6.0);
@@ -87,10 +87,11 @@ TEST(OneSidedRootCauseTest, LockHandOverIsChargedToTheHoldersCriticalSection) {
       .Leave(14, "main");
   Analysis a = AnalyzeScenario(s);
   ASSERT_EQ(a.Total("shmem_lock_contention"), 5.0);
-  EXPECT_NEAR(a.Value("delay_shmem_lock_contention", "main", 0), 5.0 / 8, kEps);
-  EXPECT_NEAR(a.Value("delay_shmem_lock_contention", "main/shmem_set_lock", 0), 5.0 / 8, kEps);
-  EXPECT_NEAR(a.Value("delay_shmem_lock_contention", "main/crit", 0), 30.0 / 8, kEps);
-  EXPECT_NEAR(a.Total("delay_shmem_lock_contention_aggregate"), 5.0, kEps);
+  EXPECT_NEAR(a.Value("delay_shmem_lock_contention", "main", 0), 5.0 / 8, kOneSidedEps);
+  EXPECT_NEAR(a.Value("delay_shmem_lock_contention", "main/shmem_set_lock", 0), 5.0 / 8,
+              kOneSidedEps);
+  EXPECT_NEAR(a.Value("delay_shmem_lock_contention", "main/crit", 0), 30.0 / 8, kOneSidedEps);
+  EXPECT_NEAR(a.Total("delay_shmem_lock_contention_aggregate"), 5.0, kOneSidedEps);
   EXPECT_EQ(a.result.critical_path->length, 14);
   EXPECT_EQ(PathLocations(a), (std::vector<uint32_t>{0, 1}));
   EXPECT_EQ(a.Value("critical_path", "main/crit", 0), 6.0);
@@ -128,9 +129,9 @@ TEST(OneSidedRootCauseTest, FencesAndOpenShmemBarriersAreChargedToTheLastEntrant
     const std::string wait = shmem ? "shmem_barrier_wait" : "mpi_rma_wait_at_fence";
     const std::string delay = shmem ? "delay_shmem_barrier_wait" : "delay_rma_collective";
     ASSERT_EQ(a.Total(wait), 3.0);
-    EXPECT_NEAR(a.Value(delay, "main/foo", 0), 3.0, kEps);
-    EXPECT_NEAR(a.Total(delay + "_aggregate"), 3.0, kEps);
-    EXPECT_NEAR(a.Total(shmem ? "shmem_wait_direct" : "mpi_wait_direct_rma"), 3.0, kEps);
+    EXPECT_NEAR(a.Value(delay, "main/foo", 0), 3.0, kOneSidedEps);
+    EXPECT_NEAR(a.Total(delay + "_aggregate"), 3.0, kOneSidedEps);
+    EXPECT_NEAR(a.Total(shmem ? "shmem_wait_direct" : "mpi_wait_direct_rma"), 3.0, kOneSidedEps);
     EXPECT_EQ(a.result.critical_path->length, 10);
     EXPECT_EQ(a.Value("critical_path", "main/foo", 0), 5.0);
     EXPECT_EQ(a.Value("critical_path", std::string("main/") + call, 1), 1.0);
@@ -173,11 +174,11 @@ TEST(OneSidedRootCauseTest, PostStartCompleteWaitEpochs) {
   Analysis a = AnalyzeScenario(s);
   ASSERT_EQ(a.Total("mpi_rma_sync_late_post"), 4.0);
   ASSERT_EQ(a.Total("mpi_rma_early_wait"), 2.0);
-  EXPECT_NEAR(a.Value("delay_rma_latepost", "main/foo", 0), 4.0, kEps);
-  EXPECT_NEAR(a.Total("delay_rma_latepost_aggregate"), 4.0, kEps);
-  EXPECT_NEAR(a.Value("delay_rma_earlywait", "main/MPI_Win_start", 1), 1.0, kEps);
-  EXPECT_NEAR(a.Value("delay_rma_earlywait", "main/MPI_Put", 1), 1.0, kEps);
-  EXPECT_NEAR(a.Total("delay_rma_earlywait_aggregate"), 2.0, kEps);
+  EXPECT_NEAR(a.Value("delay_rma_latepost", "main/foo", 0), 4.0, kOneSidedEps);
+  EXPECT_NEAR(a.Total("delay_rma_latepost_aggregate"), 4.0, kOneSidedEps);
+  EXPECT_NEAR(a.Value("delay_rma_earlywait", "main/MPI_Win_start", 1), 1.0, kOneSidedEps);
+  EXPECT_NEAR(a.Value("delay_rma_earlywait", "main/MPI_Put", 1), 1.0, kOneSidedEps);
+  EXPECT_NEAR(a.Total("delay_rma_earlywait_aggregate"), 2.0, kOneSidedEps);
   EXPECT_EQ(a.result.critical_path->length, 13);
   EXPECT_EQ(PathLocations(a), (std::vector<uint32_t>{0, 1, 0}));
   EXPECT_EQ(a.Value("critical_path", "main/foo", 0), 6.0);
@@ -214,10 +215,10 @@ TEST(OneSidedRootCauseTest, MpiLockContentionIsChargedToTheHolder) {
   s.rank(2).Enter(0, "main").Leave(1, "main");
   Analysis a = AnalyzeScenario(s);
   ASSERT_EQ(a.Total("mpi_rma_sync_lock_competition"), 4.0);
-  EXPECT_NEAR(a.Value("delay_rma_lock", "main/MPI_Win_lock", 0), 4.0 / 7, kEps);
-  EXPECT_NEAR(a.Value("delay_rma_lock", "main/MPI_Put", 0), 4.0 / 7, kEps);
-  EXPECT_NEAR(a.Value("delay_rma_lock", "main/bar", 0), 20.0 / 7, kEps);
-  EXPECT_NEAR(a.Total("delay_rma_lock_aggregate"), 4.0, kEps);
+  EXPECT_NEAR(a.Value("delay_rma_lock", "main/MPI_Win_lock", 0), 4.0 / 7, kOneSidedEps);
+  EXPECT_NEAR(a.Value("delay_rma_lock", "main/MPI_Put", 0), 4.0 / 7, kOneSidedEps);
+  EXPECT_NEAR(a.Value("delay_rma_lock", "main/bar", 0), 20.0 / 7, kOneSidedEps);
+  EXPECT_NEAR(a.Total("delay_rma_lock_aggregate"), 4.0, kOneSidedEps);
   ExpectRootCauseInvariants(a);
 }
 

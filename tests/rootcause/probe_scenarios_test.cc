@@ -14,7 +14,7 @@ namespace {
 
 using testing::Scenario;
 
-constexpr double kEps = 1e-9;
+constexpr double kProbeEps = 1e-9;
 
 // Haus 2024 §4.2.4 (Listing 2): A sleeps and sends to B; B probes, receives, sleeps and sends to
 // C; C probes and receives. One tick is one second; the calls the thesis shows as instant take
@@ -67,22 +67,22 @@ void ExpectLateSenderInProbes(const Analysis& a) {
   // So C's 3 s in its probe are 1 s of B's Sleep (short-term) and 2 s of A's (long-term), as
   // the thesis finds; A's Finalize wait is 1/2 s of C's receive and 3/2 s through C's probe,
   // split 2:1 over A's and B's Sleep (the thesis's 0.67/0.33 of its 1 s).
-  EXPECT_NEAR(a.Value("delay_latesender", "main/Sleep", 0), 2.0, kEps);
-  EXPECT_NEAR(a.Value("delay_latesender_longterm", "main/Sleep", 0), 2.0, kEps);
-  EXPECT_NEAR(a.Value("delay_latesender", "main/Sleep", 1), 1.0, kEps);
-  EXPECT_NEAR(a.Value("delay_latesender_longterm", "main/Sleep", 1), 0.0, kEps);
-  EXPECT_NEAR(a.Value("delay_finalize", "main/MPI_Recv", 2), 1.5, kEps);
-  EXPECT_NEAR(a.Value("delay_finalize_longterm", "main/Sleep", 0), 1.0, kEps);
-  EXPECT_NEAR(a.Value("delay_finalize_longterm", "main/Sleep", 1), 0.5, kEps);
-  EXPECT_NEAR(a.Total("delay_latesender_aggregate"), 5.0, kEps);
-  EXPECT_NEAR(a.Total("delay_finalize_aggregate"), 3.0, kEps);
+  EXPECT_NEAR(a.Value("delay_latesender", "main/Sleep", 0), 2.0, kProbeEps);
+  EXPECT_NEAR(a.Value("delay_latesender_longterm", "main/Sleep", 0), 2.0, kProbeEps);
+  EXPECT_NEAR(a.Value("delay_latesender", "main/Sleep", 1), 1.0, kProbeEps);
+  EXPECT_NEAR(a.Value("delay_latesender_longterm", "main/Sleep", 1), 0.0, kProbeEps);
+  EXPECT_NEAR(a.Value("delay_finalize", "main/MPI_Recv", 2), 1.5, kProbeEps);
+  EXPECT_NEAR(a.Value("delay_finalize_longterm", "main/Sleep", 0), 1.0, kProbeEps);
+  EXPECT_NEAR(a.Value("delay_finalize_longterm", "main/Sleep", 1), 0.5, kProbeEps);
+  EXPECT_NEAR(a.Total("delay_latesender_aggregate"), 5.0, kProbeEps);
+  EXPECT_NEAR(a.Total("delay_finalize_aggregate"), 3.0, kProbeEps);
   // Classification: B's probe wait is direct and propagating (1/3*2*3 = 2); C's is 1 direct and
   // 2 indirect (1/3*2*3), propagating 3/2 (to A's Finalize wait, 1/4*3*2).
-  EXPECT_NEAR(a.Value("mpi_wait_direct_latesender", "main/MPI_Probe", 1), 2.0, kEps);
-  EXPECT_NEAR(a.Value("mpi_wait_propagating_ls", "main/MPI_Probe", 1), 2.0, kEps);
-  EXPECT_NEAR(a.Value("mpi_wait_indirect_latesender", "main/MPI_Probe", 2), 2.0, kEps);
-  EXPECT_NEAR(a.Value("mpi_wait_propagating_ls", "main/MPI_Probe", 2), 1.5, kEps);
-  EXPECT_NEAR(a.Value("mpi_wait_terminal_ls", "main/MPI_Probe", 2), 1.5, kEps);
+  EXPECT_NEAR(a.Value("mpi_wait_direct_latesender", "main/MPI_Probe", 1), 2.0, kProbeEps);
+  EXPECT_NEAR(a.Value("mpi_wait_propagating_ls", "main/MPI_Probe", 1), 2.0, kProbeEps);
+  EXPECT_NEAR(a.Value("mpi_wait_indirect_latesender", "main/MPI_Probe", 2), 2.0, kProbeEps);
+  EXPECT_NEAR(a.Value("mpi_wait_propagating_ls", "main/MPI_Probe", 2), 1.5, kProbeEps);
+  EXPECT_NEAR(a.Value("mpi_wait_terminal_ls", "main/MPI_Probe", 2), 1.5, kProbeEps);
 
   // Critical path: from C's Finalize Enter (5) back: C's Recv [4,5]; C's probe waited for B's
   // Send (4): move to B: Sleep [3,4]; B's probe waited for A's Send (3): move to A: Sleep
@@ -162,14 +162,14 @@ TEST(ProbeScenarioTest, WrongOrderAcrossProbesAndReceives) {
   //   short: C Sleep 2; long Fin: C Sleep 4/3.
   // As the thesis finds: C's Sleep causes the first wait, 1 s of D's Sleep the second, and the
   // 3 s of Finalize waiting are long-term costs of C's (1.33 s) and D's (1.67 s) Sleep.
-  EXPECT_NEAR(a.Value("delay_latesender", "main/Sleep", 2), 2.0, kEps);
-  EXPECT_NEAR(a.Value("delay_latesender_longterm", "main/Sleep", 2), 0.0, kEps);
-  EXPECT_NEAR(a.Value("delay_latesender", "main/Sleep", 3), 1.0, kEps);
-  EXPECT_NEAR(a.Value("delay_finalize_longterm", "main/Sleep", 2), 4.0 / 3, kEps);
-  EXPECT_NEAR(a.Value("delay_finalize_longterm", "main/Sleep", 3), 5.0 / 3, kEps);
-  EXPECT_NEAR(a.Total("delay_latesender_aggregate"), 3.0, kEps);
-  EXPECT_NEAR(a.Total("delay_finalize_aggregate"), 3.0, kEps);
-  EXPECT_NEAR(a.Total("delay"), 6.0, kEps);
+  EXPECT_NEAR(a.Value("delay_latesender", "main/Sleep", 2), 2.0, kProbeEps);
+  EXPECT_NEAR(a.Value("delay_latesender_longterm", "main/Sleep", 2), 0.0, kProbeEps);
+  EXPECT_NEAR(a.Value("delay_latesender", "main/Sleep", 3), 1.0, kProbeEps);
+  EXPECT_NEAR(a.Value("delay_finalize_longterm", "main/Sleep", 2), 4.0 / 3, kProbeEps);
+  EXPECT_NEAR(a.Value("delay_finalize_longterm", "main/Sleep", 3), 5.0 / 3, kProbeEps);
+  EXPECT_NEAR(a.Total("delay_latesender_aggregate"), 3.0, kProbeEps);
+  EXPECT_NEAR(a.Total("delay_finalize_aggregate"), 3.0, kProbeEps);
+  EXPECT_NEAR(a.Total("delay"), 6.0, kProbeEps);
 
   // Critical path: ends on A at 4; A's second probe waited for D's Send (4): the path moves to
   // D at once and stays there: Sleep [1,4], Init [0,1]. Nothing of A's probes is on it.
@@ -198,9 +198,9 @@ TEST(ProbeScenarioTest, LateSenderInProbeAndLateReceiverInSend) {
   // Both wait states of the thesis: Late Sender in B's probe 1.2 - 0.1 = 1.1 s, Late Receiver
   // in A's send 3.2 - 1.2 = 2 s (against B's receive, never the probe); A waits 0.1 s at
   // Finalize.
-  EXPECT_NEAR(a.Value("mpi_latesender", "main/MPI_Probe", 1), 1.1, kEps);
-  EXPECT_NEAR(a.Value("mpi_latereceiver", "main/MPI_Send", 0), 2.0, kEps);
-  EXPECT_NEAR(a.Value("mpi_finalize_wait", "main/MPI_Finalize", 0), 0.1, kEps);
+  EXPECT_NEAR(a.Value("mpi_latesender", "main/MPI_Probe", 1), 1.1, kProbeEps);
+  EXPECT_NEAR(a.Value("mpi_latereceiver", "main/MPI_Send", 0), 2.0, kProbeEps);
+  EXPECT_NEAR(a.Value("mpi_finalize_wait", "main/MPI_Finalize", 0), 0.1, kProbeEps);
 
   // A's send is a synchronisation point twice: it delays B's probe and waits for B's receive.
   // The thesis's prototype could keep only one (it dropped the Late Receiver's costs); here each
@@ -212,22 +212,22 @@ TEST(ProbeScenarioTest, LateSenderInProbeAndLateReceiverInSend) {
   //   {Sleep2 2}: short: B Sleep2 2 -- the thesis's other optimisation candidate.
   // B's Late Sender 1.1 for A: since MPI_Init d_B = {}, d_A = {FillArray 0.1, Sleep1 1}: s =
   //   1/1.1: short: FillArray 0.1, Sleep1 1 -- the prototype's result.
-  EXPECT_NEAR(a.Value("delay_latesender", "main/Sleep1", 0), 1.0, kEps);
-  EXPECT_NEAR(a.Value("delay_latesender", "main/FillArray", 0), 0.1, kEps);
-  EXPECT_NEAR(a.Value("delay_latereceiver", "main/Sleep2", 1), 2.0, kEps);
-  EXPECT_NEAR(a.Value("delay_finalize", "main/MPI_Recv", 1), 0.1, kEps);
-  EXPECT_NEAR(a.Total("delay"), 3.2, kEps);
+  EXPECT_NEAR(a.Value("delay_latesender", "main/Sleep1", 0), 1.0, kProbeEps);
+  EXPECT_NEAR(a.Value("delay_latesender", "main/FillArray", 0), 0.1, kProbeEps);
+  EXPECT_NEAR(a.Value("delay_latereceiver", "main/Sleep2", 1), 2.0, kProbeEps);
+  EXPECT_NEAR(a.Value("delay_finalize", "main/MPI_Recv", 1), 0.1, kProbeEps);
+  EXPECT_NEAR(a.Total("delay"), 3.2, kProbeEps);
 
   // Critical path: ends on B (3.4): Recv [3.2,3.4], Sleep2 [1.2,3.2]; B's probe waited for A's
   // send (1.2): move to A: Sleep1 [0.2,1.2], FillArray [0.1,0.2], Init [0,0.1].
   EXPECT_EQ(a.result.critical_path->length, 34);
   EXPECT_EQ(PathLocations(a), (std::vector<uint32_t>{0, 1}));
-  EXPECT_NEAR(a.Value("critical_path", "main/Sleep1", 0), 1.0, kEps);
-  EXPECT_NEAR(a.Value("critical_path", "main/FillArray", 0), 0.1, kEps);
-  EXPECT_NEAR(a.Value("critical_path", "main/MPI_Init", 0), 0.1, kEps);
-  EXPECT_NEAR(a.Value("critical_path", "main/Sleep2", 1), 2.0, kEps);
-  EXPECT_NEAR(a.Value("critical_path", "main/MPI_Recv", 1), 0.2, kEps);
-  EXPECT_NEAR(a.Value("critical_path", "main/MPI_Probe", 1), 0.0, kEps);
+  EXPECT_NEAR(a.Value("critical_path", "main/Sleep1", 0), 1.0, kProbeEps);
+  EXPECT_NEAR(a.Value("critical_path", "main/FillArray", 0), 0.1, kProbeEps);
+  EXPECT_NEAR(a.Value("critical_path", "main/MPI_Init", 0), 0.1, kProbeEps);
+  EXPECT_NEAR(a.Value("critical_path", "main/Sleep2", 1), 2.0, kProbeEps);
+  EXPECT_NEAR(a.Value("critical_path", "main/MPI_Recv", 1), 0.2, kProbeEps);
+  EXPECT_NEAR(a.Value("critical_path", "main/MPI_Probe", 1), 0.0, kProbeEps);
   ExpectRootCauseInvariants(a);
 }
 

@@ -15,7 +15,7 @@ namespace {
 using analysis::Semantics;
 using testing::Scenario;
 
-constexpr double kEps = 1e-12;
+constexpr double kScalascaEps = 1e-12;
 
 // Two processes that run different code (MPMD), launched one second apart, with time in main
 // before MPI_Init and after MPI_Finalize:
@@ -72,43 +72,43 @@ TEST(ScalascaSemanticsTest, ImpactOverTheWholeTraceAsScalascaComputesIt) {
   Analysis a = AnalyzeScenario(LaunchSkewMpmd(), 2, Semantics::kScalasca);
   // Activity impact min(cp, d) where cp > 0: R0 Init 2, foo 6, Recv 1 = 9; R1 Init 1, Recv 1,
   // bar 3 = 5.
-  EXPECT_NEAR(a.LocationTotal("critical_path_activities", 0), 9.0, kEps);
-  EXPECT_NEAR(a.LocationTotal("critical_path_activities", 1), 5.0, kEps);
-  EXPECT_NEAR(a.Value("critical_path_activities", "main/MPI_Recv", 0), 1.0, kEps);
+  EXPECT_NEAR(a.LocationTotal("critical_path_activities", 0), 9.0, kScalascaEps);
+  EXPECT_NEAR(a.LocationTotal("critical_path_activities", 1), 5.0, kScalascaEps);
+  EXPECT_NEAR(a.Value("critical_path_activities", "main/MPI_Recv", 0), 1.0, kScalascaEps);
   // Non-critical d - cp where positive: R0 main 2, Send 1, Finalize 1 = 4; R1 main 3, Send 1,
   // Finalize 1 = 5. (causeway counts the window only: no main time before Init.)
-  EXPECT_NEAR(a.LocationTotal("non_critical_path_activities", 0), 4.0, kEps);
-  EXPECT_NEAR(a.LocationTotal("non_critical_path_activities", 1), 5.0, kEps);
-  EXPECT_NEAR(a.Value("non_critical_path_activities", "main", 1), 3.0, kEps);
+  EXPECT_NEAR(a.LocationTotal("non_critical_path_activities", 0), 4.0, kScalascaEps);
+  EXPECT_NEAR(a.LocationTotal("non_critical_path_activities", 1), 5.0, kScalascaEps);
+  EXPECT_NEAR(a.Value("non_critical_path_activities", "main", 1), 3.0, kScalascaEps);
   // Imbalance costs. R0: waiting Σcp - Σd = 0: nothing. R1: waiting 13 - 10 = 3, excess
   // max(cp - d, 0) = {Init 1, foo 6, Recv 1}, Σ 8: Init 3/8, foo 18/8, Recv 3/8. Written where
   // the path runs the call path, in proportion to its time there: R0 Init 3/8, R0 foo 9/4,
   // Recv 3/16 on each.
-  EXPECT_NEAR(a.Total("critical_imbalance_impact"), 3.0, kEps);
-  EXPECT_NEAR(a.Value("critical_imbalance_impact", "main/MPI_Init", 0), 3.0 / 8, kEps);
-  EXPECT_NEAR(a.Value("critical_imbalance_impact", "main/foo", 0), 9.0 / 4, kEps);
-  EXPECT_NEAR(a.Value("critical_imbalance_impact", "main/MPI_Recv", 1), 3.0 / 16, kEps);
+  EXPECT_NEAR(a.Total("critical_imbalance_impact"), 3.0, kScalascaEps);
+  EXPECT_NEAR(a.Value("critical_imbalance_impact", "main/MPI_Init", 0), 3.0 / 8, kScalascaEps);
+  EXPECT_NEAR(a.Value("critical_imbalance_impact", "main/foo", 0), 9.0 / 4, kScalascaEps);
+  EXPECT_NEAR(a.Value("critical_imbalance_impact", "main/MPI_Recv", 1), 3.0 / 16, kScalascaEps);
   // Headroom. R0 runs everything but bar: Σ max(d, cp) over what it runs = main 2 + Init 2 +
   // foo 6 + Send 1 + Recv 2 + Finalize 1 = 14, so bar gets 3 · (13 - 14) / 3 = -1. R1 runs
   // everything but foo: 3 + 2 + 2 + 3 + 1 + 1 = 12, foo gets 6 · (13 - 12) / 6 = 1. Only the
   // positive one is written: foo 1 on R0, inter-partition; the rest of foo's costs (9/4 - 1)
   // are intra-partition.
-  EXPECT_NEAR(a.Total("inter_partition_imbalance"), 1.0, kEps);
-  EXPECT_NEAR(a.Value("inter_partition_imbalance", "main/foo", 0), 1.0, kEps);
-  EXPECT_NEAR(a.Value("intra_partition_imbalance", "main/foo", 0), 5.0 / 4, kEps);
-  EXPECT_NEAR(a.Total("intra_partition_imbalance"), 2.0, kEps);
+  EXPECT_NEAR(a.Total("inter_partition_imbalance"), 1.0, kScalascaEps);
+  EXPECT_NEAR(a.Value("inter_partition_imbalance", "main/foo", 0), 1.0, kScalascaEps);
+  EXPECT_NEAR(a.Value("intra_partition_imbalance", "main/foo", 0), 5.0 / 4, kScalascaEps);
+  EXPECT_NEAR(a.Total("intra_partition_imbalance"), 2.0, kScalascaEps);
   // Performance impact: 14 + 3 + 9 = 26 (causeway's adds up to P × window = 24).
-  EXPECT_NEAR(a.Total("performance_impact"), 26.0, kEps);
-  EXPECT_NEAR(AnalyzeScenario(LaunchSkewMpmd()).Total("performance_impact"), 24.0, kEps);
+  EXPECT_NEAR(a.Total("performance_impact"), 26.0, kScalascaEps);
+  EXPECT_NEAR(AnalyzeScenario(LaunchSkewMpmd()).Total("performance_impact"), 24.0, kScalascaEps);
   // Critical-path imbalance cp_l(c) · max(0, 1 - (T - W)(c) / (N · CP(c))), N = 2, summed over
   // both locations: T - W = Init 3, foo 6, Recv 1 + 1, bar 3. Ratios: Init 1 - 3/4 = 1/4, foo
   // 1 - 6/12 = 1/2, Recv 1 - 2/4 = 1/2, bar 1 - 3/6 = 1/2.
-  EXPECT_NEAR(a.Value("critical_path_imbalance", "main/MPI_Init", 0), 2.0 / 4, kEps);
-  EXPECT_NEAR(a.Value("critical_path_imbalance", "main/foo", 0), 3.0, kEps);
-  EXPECT_NEAR(a.Value("critical_path_imbalance", "main/MPI_Recv", 0), 0.5, kEps);
-  EXPECT_NEAR(a.Value("critical_path_imbalance", "main/MPI_Recv", 1), 0.5, kEps);
-  EXPECT_NEAR(a.Value("critical_path_imbalance", "main/bar", 1), 1.5, kEps);
-  EXPECT_NEAR(a.Total("critical_path_imbalance"), 6.0, kEps);
+  EXPECT_NEAR(a.Value("critical_path_imbalance", "main/MPI_Init", 0), 2.0 / 4, kScalascaEps);
+  EXPECT_NEAR(a.Value("critical_path_imbalance", "main/foo", 0), 3.0, kScalascaEps);
+  EXPECT_NEAR(a.Value("critical_path_imbalance", "main/MPI_Recv", 0), 0.5, kScalascaEps);
+  EXPECT_NEAR(a.Value("critical_path_imbalance", "main/MPI_Recv", 1), 0.5, kScalascaEps);
+  EXPECT_NEAR(a.Value("critical_path_imbalance", "main/bar", 1), 1.5, kScalascaEps);
+  EXPECT_NEAR(a.Total("critical_path_imbalance"), 6.0, kScalascaEps);
 }
 
 // Where Scalasca divides by zero, its sums over processes become NaN and it writes nothing.
@@ -141,7 +141,7 @@ TEST(ScalascaSemanticsTest, NoImbalanceCostsWhereScalascaDividesByZero) {
   EXPECT_EQ(a.Total("critical_imbalance_impact"), 0.0);
   EXPECT_GT(AnalyzeScenario(s).Total("critical_imbalance_impact"), 0.0);
   // Rank 0: Init 1, particles 4, Allreduce 1; rank 1: 1, 3, 1; ranks 2-3: Init 1, Allreduce 1.
-  EXPECT_NEAR(a.Total("critical_path_activities"), 6.0 + 5.0 + 2 * 2.0, kEps);
+  EXPECT_NEAR(a.Total("critical_path_activities"), 6.0 + 5.0 + 2 * 2.0, kScalascaEps);
 }
 
 // What Scalasca does not follow.
@@ -164,15 +164,15 @@ TEST(ScalascaSemanticsTest, FinalizeWaitIsNotFollowedAndCollectiveWaitsNotClassi
   for (const Analysis* a : {&own, &scalasca}) {
     EXPECT_EQ(a->Value("mpi_barrier_wait", "main/MPI_Barrier", 1), 4.0);
     EXPECT_EQ(a->Value("mpi_finalize_wait", "main/MPI_Finalize", 0), 3.0);
-    EXPECT_NEAR(a->Value("delay_barrier", "main/foo", 0), 4.0, kEps);
+    EXPECT_NEAR(a->Value("delay_barrier", "main/foo", 0), 4.0, kScalascaEps);
   }
-  EXPECT_NEAR(own.Value("delay_finalize", "main/bar", 1), 3.0, kEps);
-  EXPECT_NEAR(own.Total("mpi_wait_direct_collective"), 7.0, kEps);
-  EXPECT_NEAR(own.Total("delay"), 7.0, kEps);
+  EXPECT_NEAR(own.Value("delay_finalize", "main/bar", 1), 3.0, kScalascaEps);
+  EXPECT_NEAR(own.Total("mpi_wait_direct_collective"), 7.0, kScalascaEps);
+  EXPECT_NEAR(own.Total("delay"), 7.0, kScalascaEps);
   EXPECT_EQ(scalasca.Total("delay_finalize_aggregate"), 0.0);
   EXPECT_EQ(scalasca.Total("waitstates_direct_vs_indirect"), 0.0);
   EXPECT_EQ(scalasca.Total("waitstates_propagating_vs_terminal"), 0.0);
-  EXPECT_NEAR(scalasca.Total("delay"), 4.0, kEps);
+  EXPECT_NEAR(scalasca.Total("delay"), 4.0, kScalascaEps);
   ExpectRootCauseInvariants(own);
 }
 
@@ -190,7 +190,7 @@ TEST(ScalascaSemanticsTest, ProbesAreNotWaitStates) {
   Analysis own = AnalyzeScenario(s);
   Analysis scalasca = AnalyzeScenario(s, 2, Semantics::kScalasca);
   EXPECT_EQ(own.Value("mpi_latesender", "main/MPI_Probe", 0), 3.0);
-  EXPECT_NEAR(own.Value("delay_latesender", "main/work", 1), 3.0, kEps);
+  EXPECT_NEAR(own.Value("delay_latesender", "main/work", 1), 3.0, kScalascaEps);
   EXPECT_EQ(scalasca.Total("mpi_latesender"), 0.0);
   EXPECT_EQ(scalasca.Total("delay_latesender_aggregate"), 0.0);
   // Both: the probe's call counts as MPI point-to-point time, 4 s.
@@ -219,13 +219,13 @@ TEST(ScalascaSemanticsTest, CostsCappedAtTheExcessAndUnexplainedWaitsDropped) {
   const Analysis own_capped = AnalyzeScenario(UntrackedDelayer(2));
   const Analysis capped = AnalyzeScenario(UntrackedDelayer(2), 2, Semantics::kScalasca);
   EXPECT_EQ(capped.Value("mpi_latesender", "MPI_Recv", 1), 2.0);
-  EXPECT_NEAR(own_capped.Value("delay_latesender", "w", 0), 2.0, kEps);
-  EXPECT_NEAR(capped.Value("delay_latesender", "w", 0), 1.0, kEps);
-  EXPECT_NEAR(capped.Total("delay"), 1.0, kEps);
+  EXPECT_NEAR(own_capped.Value("delay_latesender", "w", 0), 2.0, kScalascaEps);
+  EXPECT_NEAR(capped.Value("delay_latesender", "w", 0), 1.0, kScalascaEps);
+  EXPECT_NEAR(capped.Total("delay"), 1.0, kScalascaEps);
 
   const Analysis own_dropped = AnalyzeScenario(UntrackedDelayer(1));
   const Analysis dropped = AnalyzeScenario(UntrackedDelayer(1), 2, Semantics::kScalasca);
-  EXPECT_NEAR(own_dropped.Value("delay_latesender", "MPI_Send", 0), 2.0, kEps);
+  EXPECT_NEAR(own_dropped.Value("delay_latesender", "MPI_Send", 0), 2.0, kScalascaEps);
   EXPECT_EQ(dropped.Total("delay"), 0.0);
   ASSERT_TRUE(own_dropped.result.delay && dropped.result.delay);
   EXPECT_EQ(own_dropped.result.delay->unexplained_waits, 1u);
@@ -254,11 +254,11 @@ TEST(ScalascaSemanticsTest, IntervalAfterABroadcastStartsAtTheReceiversEarliestE
     EXPECT_EQ(a->Value("mpi_latesender", "main/MPI_Recv", 0), 4.0);
     EXPECT_EQ(a->Value("mpi_latebroadcast", "main/MPI_Bcast", 1), 2.0);
   }
-  EXPECT_NEAR(own.Value("delay_latesender", "main/MPI_Bcast", 1), 1.0, kEps);
-  EXPECT_NEAR(own.Value("delay_latesender", "main/w", 1), 3.0, kEps);
+  EXPECT_NEAR(own.Value("delay_latesender", "main/MPI_Bcast", 1), 1.0, kScalascaEps);
+  EXPECT_NEAR(own.Value("delay_latesender", "main/w", 1), 3.0, kScalascaEps);
   EXPECT_EQ(scalasca.Value("delay_latesender", "main/MPI_Bcast", 1), 0.0);
-  EXPECT_NEAR(scalasca.Value("delay_latesender", "main/w", 1), 3.0, kEps);
-  EXPECT_NEAR(scalasca.Total("delay_latesender_aggregate"), 3.0, kEps);
+  EXPECT_NEAR(scalasca.Value("delay_latesender", "main/w", 1), 3.0, kScalascaEps);
+  EXPECT_NEAR(scalasca.Total("delay_latesender_aggregate"), 3.0, kScalascaEps);
   ExpectRootCauseInvariants(own);
 }
 

@@ -18,7 +18,7 @@ using testing::Scenario;
 
 constexpr uint32_t kNoTarget = OTF2_UNDEFINED_UINT32;
 
-analysis::Instance TopInstance(const Analysis& a, const std::string& metric) {
+analysis::Instance TopShmemInstance(const Analysis& a, const std::string& metric) {
   for (const analysis::Instance& i : a.result.waitstates.instances) {
     if (analysis::Metric(i.metric).name == metric) return i;
   }
@@ -59,7 +59,7 @@ TEST(ShmemPatternsTest, BarriersAndSyncsWaitForTheLastPeOfTheirActiveSet) {
   EXPECT_EQ(a.Value("shmem_barrier_wait", "main/shmem_sync_all", 0), 1.0);
   EXPECT_EQ(a.Value("shmem_barrier_wait", "main/shmem_sync_all", 1), 1.0);
   EXPECT_EQ(a.Total("shmem_barrier_wait"), 12.0);
-  EXPECT_EQ(TopInstance(a, "shmem_barrier_wait").partner, 2u);
+  EXPECT_EQ(TopShmemInstance(a, "shmem_barrier_wait").partner, 2u);
   // They are OpenSHMEM's waits, not MPI's: no MPI time, no Wait at Fence, no completion.
   EXPECT_EQ(a.Total("mpi"), 0.0);
   EXPECT_EQ(a.Total("mpi_rma_wait_at_fence"), 0.0);
@@ -131,7 +131,7 @@ TEST(ShmemPatternsTest, LockHandOverChain) {
   EXPECT_EQ(a.Value("shmem_lock_contention", "main/shmem_set_lock", 1), 2.0);
   EXPECT_EQ(a.Value("shmem_lock_contention", "main/shmem_set_lock", 2), 5.0);
   EXPECT_EQ(a.Total("shmem_lock_contention"), 7.0);
-  EXPECT_EQ(TopInstance(a, "shmem_lock_contention").partner, 1u);  // PE 2 waited for PE 1
+  EXPECT_EQ(TopShmemInstance(a, "shmem_lock_contention").partner, 1u);  // PE 2 waited for PE 1
   EXPECT_EQ(a.Total("mpi_rma_sync_lock_competition"), 0.0);
   // Lock calls are synchronisation: 1 + 3 + 6 + 1 in set_lock, 1 in each of 4 clear_locks.
   EXPECT_EQ(a.Total("shmem_sync"), (1 + 3 + 6 + 1) + (1 + 1 + 1 + 1));
@@ -163,7 +163,7 @@ TEST(ShmemPatternsTest, WaitOnValueEndsWithTheLastWriteToThePe) {
   EXPECT_EQ(a.Value("shmem_wait_on_value", "main/shmem_int_wait_until", 1), 4.0);
   EXPECT_EQ(a.Value("shmem_wait_on_value", "main/shmem_long_wait_until", 2), 0.0);
   EXPECT_EQ(a.Total("shmem_wait_on_value"), 4.0);
-  EXPECT_EQ(TopInstance(a, "shmem_wait_on_value").partner, 2u);
+  EXPECT_EQ(TopShmemInstance(a, "shmem_wait_on_value").partner, 2u);
   // Transfers are RMA time: PE 0's two puts and PE 2's put (a get in an MPI_ region is not
   // OpenSHMEM time).
   EXPECT_EQ(a.Total("shmem_rma"), 3.0);
@@ -197,7 +197,7 @@ TEST(ShmemPatternsTest, WaitOnValueEndsWithAWriteStillInFlight) {
   EXPECT_EQ(a.Value("shmem_wait_on_value", "main/shmem_long_wait_until", 1), 0.0);
   EXPECT_EQ(a.Value("shmem_wait_on_value", "main/shmem_short_wait_until", 1), 0.0);
   EXPECT_EQ(a.Total("shmem_wait_on_value"), 3.0);
-  EXPECT_EQ(TopInstance(a, "shmem_wait_on_value").partner, 0u);
+  EXPECT_EQ(TopShmemInstance(a, "shmem_wait_on_value").partner, 0u);
 }
 
 TEST(ShmemPatternsTest, QuietWaitsForATargetBusyOutsideTheLibrary) {
@@ -236,7 +236,7 @@ TEST(ShmemPatternsTest, QuietWaitsForATargetBusyOutsideTheLibrary) {
   Analysis a = AnalyzeScenario(s);
   EXPECT_EQ(a.Total("shmem_wait_for_progress"), 4.0);
   EXPECT_EQ(a.Value("shmem_wait_for_progress", "main/shmem_quiet", 0), 4.0);
-  EXPECT_EQ(TopInstance(a, "shmem_wait_for_progress").partner, 1u);
+  EXPECT_EQ(TopShmemInstance(a, "shmem_wait_for_progress").partner, 1u);
 }
 
 }  // namespace

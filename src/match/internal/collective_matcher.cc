@@ -53,10 +53,6 @@ LocationCalls ScanLocation(const trace::LocationEvents& ev) {
   return calls;
 }
 
-std::string Where(uint32_t location, uint32_t event) {
-  return "location " + std::to_string(location) + ", event " + std::to_string(event);
-}
-
 // The rank of `loc` in communicator `c` (0 in a self-like one), or kNone if collectives on `c`
 // cannot be matched on `loc`: the communicator is undefined, unresolved, or lacks `loc`.
 uint32_t RankIn(const std::vector<trace::Comm>& comms, uint32_t c, uint32_t loc) {
@@ -208,18 +204,20 @@ void AddInstance(const trace::Trace& trace, uint32_t comm_id, uint32_t window,
   // The example is the lowest place, wherever (on whichever analysis rank) the instance is built.
   const uint64_t place = uint64_t{head.location} << 32 | head.end_event;
   if (mismatch) {
-    graph.diagnostics.Report(kCollectiveMismatch, Where(head.location, head.end_event), 1, place);
+    graph.diagnostics.Report(kCollectiveMismatch, trace::EventPlace(head.location, head.end_event),
+                             1, place);
   }
   if (root_rank != kNone && instance.root == kNone) {
     graph.diagnostics.Report(kCollectiveRootOutside,
-                             Where(head.location, head.end_event) + ", root " +
+                             trace::EventPlace(head.location, head.end_event) + ", root " +
                                  std::to_string(root_rank) + " of " +
                                  std::to_string(rank_locations.size()) + " ranks",
                              1, place);
   }
   if (!instance.complete) {
     ++graph.stats.incomplete_collectives;
-    graph.diagnostics.Report(kIncompleteCollective, Where(head.location, head.end_event), 1, place);
+    graph.diagnostics.Report(kIncompleteCollective,
+                             trace::EventPlace(head.location, head.end_event), 1, place);
   }
   graph.collectives.push_back(instance);
 }
@@ -283,7 +281,8 @@ void MatchCollectives(const trace::Trace& trace, unsigned threads, SyncGraph& gr
     for (const auto& [comm, list] : calls[loc].by_comm) {
       const uint32_t rank = RankIn(comms, comm, loc);
       if (rank == kNone) {
-        graph.diagnostics.Report(kCollectiveUnknownComm, Where(loc, list.front().end), list.size());
+        graph.diagnostics.Report(kCollectiveUnknownComm, trace::EventPlace(loc, list.front().end),
+                                 list.size());
       } else if (comms[comm].is_self) {
         self_users[comm].push_back(loc);
       } else {
@@ -305,7 +304,7 @@ void MatchCollectives(const trace::Trace& trace, unsigned threads, SyncGraph& gr
   for (uint32_t loc = 0; loc < n; ++loc) {
     for (const auto& [window, list] : calls[loc].by_window) {
       if (RankInWindow(trace.defs, window, loc) == kNone) {
-        graph.diagnostics.Report(kCollectiveUnknownWindow, Where(loc, list.front().end),
+        graph.diagnostics.Report(kCollectiveUnknownWindow, trace::EventPlace(loc, list.front().end),
                                  list.size());
         continue;
       }
@@ -580,7 +579,8 @@ Rounds ShipMembers(const trace::Trace& trace, const trace::Partition& partition,
     for (const auto& [c, list] : calls[loc].by_comm) {
       const uint32_t rank = RankIn(comms, c, loc);
       if (rank == kNone) {
-        graph.diagnostics.Report(kCollectiveUnknownComm, Where(loc, list.front().end), list.size());
+        graph.diagnostics.Report(kCollectiveUnknownComm, trace::EventPlace(loc, list.front().end),
+                                 list.size());
       } else if (comms[c].is_self) {
         ship(GroupKey{0, c, loc}, {loc}, loc, 0, list);
       } else {
@@ -591,7 +591,7 @@ Rounds ShipMembers(const trace::Trace& trace, const trace::Partition& partition,
     for (const auto& [w, list] : calls[loc].by_window) {
       const uint32_t rank = RankInWindow(trace.defs, w, loc);
       if (rank == kNone) {
-        graph.diagnostics.Report(kCollectiveUnknownWindow, Where(loc, list.front().end),
+        graph.diagnostics.Report(kCollectiveUnknownWindow, trace::EventPlace(loc, list.front().end),
                                  list.size());
         continue;
       }

@@ -36,10 +36,6 @@ struct LocationScan {
   uint64_t cancelled = 0;
 };
 
-std::string Where(uint32_t location, uint32_t event) {
-  return "location " + std::to_string(location) + ", event " + std::to_string(event);
-}
-
 uint32_t PeerLocation(const trace::Trace& trace, uint32_t loc, const trace::P2pPayload& p) {
   const std::vector<trace::Comm>& comms = trace.defs.comms;
   if (p.comm >= comms.size() || !comms[p.comm].defined) return kNone;
@@ -58,12 +54,12 @@ LocationScan ScanLocation(const trace::Trace& trace, uint32_t loc) {
       if (kind == EventKind::kMpiIsend && p.request_link != kNone &&
           kinds[p.request_link] == EventKind::kMpiRequestCancelled) {
         ++scan.cancelled;
-        scan.diagnostics.Report(kCancelledRequest, Where(loc, i));
+        scan.diagnostics.Report(kCancelledRequest, trace::EventPlace(loc, i));
         continue;
       }
       uint32_t dest = PeerLocation(trace, loc, p);
       if (dest == kNone) {
-        scan.diagnostics.Report(kUnknownPeer, Where(loc, i));
+        scan.diagnostics.Report(kUnknownPeer, trace::EventPlace(loc, i));
         continue;
       }
       scan.sends.push_back(SendRecord{i, dest, kNone});
@@ -244,9 +240,10 @@ DestinationResult MatchDestination(const trace::Trace& trace, uint32_t dest,
                        ? nullptr
                        : channels.Find(ChannelKey{p.comm, SourceOf(process_of, source), p.tag});
     if (queue == nullptr || queue->head == kNone) {
-      if (source == kNone) result.diagnostics.Report(kUnknownPeer, Where(dest, recv.event));
+      if (source == kNone)
+        result.diagnostics.Report(kUnknownPeer, trace::EventPlace(dest, recv.event));
       ++result.unmatched_receives;
-      result.diagnostics.Report(kUnmatchedReceive, Where(dest, recv.event));
+      result.diagnostics.Report(kUnmatchedReceive, trace::EventPlace(dest, recv.event));
       continue;
     }
     uint32_t k = queue->head;
@@ -355,9 +352,10 @@ void MatchPool(const trace::Trace& trace, const std::vector<uint32_t>& members,
                        : channels.Find(ChannelKey{p.comm, SourceOf(process_of, source), p.tag});
     DestinationResult& result = results[pr.location];
     if (queue == nullptr || queue->head == kNone) {
-      if (source == kNone) result.diagnostics.Report(kUnknownPeer, Where(pr.location, recv.event));
+      if (source == kNone)
+        result.diagnostics.Report(kUnknownPeer, trace::EventPlace(pr.location, recv.event));
       ++result.unmatched_receives;
-      result.diagnostics.Report(kUnmatchedReceive, Where(pr.location, recv.event));
+      result.diagnostics.Report(kUnmatchedReceive, trace::EventPlace(pr.location, recv.event));
       continue;
     }
     matched[pr.location][pr.index] = queue->head;
@@ -591,7 +589,7 @@ void MatchPointToPoint(const trace::Trace& trace, unsigned threads, SyncGraph& g
     for (const SendRecord& send : scans[s].sends) {
       if (send.message == kNone) {
         ++graph.stats.unmatched_sends;
-        graph.diagnostics.Report(kUnmatchedSend, Where(s, send.event));
+        graph.diagnostics.Report(kUnmatchedSend, trace::EventPlace(s, send.event));
       }
     }
   }
@@ -790,7 +788,7 @@ void MatchPointToPoint(const trace::Trace& trace, const trace::Partition& partit
         sent.push_back(received.message_of[s][i]);
       } else {
         ++graph.stats.unmatched_sends;
-        graph.diagnostics.Report(kUnmatchedSend, Where(s, scans[s].sends[i].event));
+        graph.diagnostics.Report(kUnmatchedSend, trace::EventPlace(s, scans[s].sends[i].event));
       }
     }
   }

@@ -78,10 +78,6 @@ struct LocationProbes {
   Diagnostics diagnostics;
 };
 
-std::string Where(uint32_t location, uint32_t event) {
-  return "location " + std::to_string(location) + ", event " + std::to_string(event);
-}
-
 class LocationLinker {
  public:
   LocationLinker(const trace::Trace& trace, const SyncGraph& graph, const ProbeAttributes& ids,
@@ -233,7 +229,8 @@ void LinkProbes(const trace::Trace& trace, unsigned threads, SyncGraph& graph) {
     uint64_t inferred = 0;
     for (const ProbeLink& link : p.links) inferred += link.inferred ? 1 : 0;
     if (inferred > 0) {
-      graph.diagnostics.Report(kProbeInferred, Where(l, p.links.front().probe), inferred);
+      graph.diagnostics.Report(kProbeInferred, trace::EventPlace(l, p.links.front().probe),
+                               inferred);
     }
     if (p.unlinked > 0) {
       graph.diagnostics.Report(kProbeUnlinked, "location " + std::to_string(l), p.unlinked);

@@ -12,6 +12,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include <otf2/OTF2_Events.h>
+
 #include "measure/core/request_queues.h"
 #include "measure/core/scheduling.h"
 #include "measure/raw/raw_format.h"
@@ -20,6 +22,11 @@
 #include "measure/runtime/sampling.h"
 
 namespace cw::measure::hook {
+
+// The synchronisation levels of the one-sided records (OTF2_RmaSyncLevel): the process alone,
+// and the process with its memory.
+constexpr uint32_t kSyncProcess = OTF2_RMA_SYNC_LEVEL_PROCESS;
+constexpr uint32_t kSyncFull = OTF2_RMA_SYNC_LEVEL_PROCESS | OTF2_RMA_SYNC_LEVEL_MEMORY;
 
 enum class RequestKind : uint8_t { kSend, kReceive, kCollective, kFileIo, kUntraced };
 

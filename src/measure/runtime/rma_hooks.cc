@@ -12,9 +12,6 @@
 namespace cw::measure::hook {
 namespace {
 
-constexpr uint32_t kSyncProcess = OTF2_RMA_SYNC_LEVEL_PROCESS;
-constexpr uint32_t kSyncFull = OTF2_RMA_SYNC_LEVEL_PROCESS | OTF2_RMA_SYNC_LEVEL_MEMORY;
-
 WindowState* Find(MPI_Win win) {
   State& s = S();
   auto it = s.windows.find(win);

@@ -20,8 +20,6 @@ namespace cw::measure::hook {
 namespace {
 
 constexpr uint32_t kNoWindow = 0xFFFFFFFFu;
-constexpr uint32_t kSyncProcess = OTF2_RMA_SYNC_LEVEL_PROCESS;
-constexpr uint32_t kSyncFull = OTF2_RMA_SYNC_LEVEL_PROCESS | OTF2_RMA_SYNC_LEVEL_MEMORY;
 
 struct PendingOp {
   uint32_t target;
@@ -54,7 +52,7 @@ thread_local int t_inside = 0;         // OpenSHMEM calls the thread is in
 thread_local uint64_t t_blocking = 0;  // the blocking transfer the current call makes
 thread_local uint32_t t_blocking_window = kNoWindow;
 
-uint32_t Target(int pe) { return static_cast<uint32_t>(pe); }
+uint32_t PeTarget(int pe) { return static_cast<uint32_t>(pe); }
 
 // The window of an active set (PE_start, logPE_stride, PE_size; size -1: all PEs), defined on
 // first use; kNoWindow for a set that names PEs that do not exist.
@@ -108,12 +106,12 @@ void Transfer(RawKind kind, ShmemContext ctx, int pe, uint64_t sent, uint32_t re
   t_blocking = 0;
   if (shmem.world_window == kNoWindow || pe < 0 || pe >= S().size) return;
   const uint64_t id = S().next_rma_op++;
-  Record(kind, shmem.world_window, Target(pe), received, sent, id, op);
+  Record(kind, shmem.world_window, PeTarget(pe), received, sent, id, op);
   if (blocking) {
     t_blocking = id;
     t_blocking_window = shmem.world_window;
   } else {
-    shmem.pending[ContextOf(ctx)].push_back(PendingOp{Target(pe), id});
+    shmem.pending[ContextOf(ctx)].push_back(PendingOp{PeTarget(pe), id});
   }
 }
 

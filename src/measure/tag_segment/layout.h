@@ -27,6 +27,9 @@ inline constexpr char kMagic[8] = {'C', 'W', 'T', 'A', 'G', 'S', 'E', 'G'};
 inline constexpr uint32_t kVersion = 1;
 inline constexpr uint32_t kNone = UINT32_MAX;
 
+// The segment's arrays start on cache lines (64 bytes), the segment ends on a page.
+inline constexpr uint64_t RoundUp(uint64_t n, uint64_t to) { return (n + to - 1) / to * to; }
+
 // Count, sum, extremes and Welford's sum of squared deviations of a series (the population
 // standard deviation is sqrt(m2 / count)), as tag::Stats.
 struct Stats {

@@ -12,8 +12,6 @@ bool Within(uint64_t offset, uint64_t count, uint64_t size, uint64_t bytes) {
   return offset <= bytes && count <= (bytes - offset) / (size == 0 ? 1 : size);
 }
 
-uint64_t RoundUp(uint64_t n, uint64_t to) { return (n + to - 1) / to * to; }
-
 // A reader that failed a few times waits before it tries again, longer each time (1 us
 // doubling to 1 ms): a reader retrying without pause would read the lines the writer is
 // writing over and over, and every such read makes the writer's next write to the line a cache

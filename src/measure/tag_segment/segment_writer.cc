@@ -13,8 +13,6 @@ uint64_t Mix(uint64_t x) {  // splitmix64's finaliser
   return x ^ (x >> 31);
 }
 
-uint64_t RoundUp(uint64_t n, uint64_t to) { return (n + to - 1) / to * to; }
-
 // Open addressing tables hold twice the capacity, rounded up to a power of two: probes stay
 // short while the array fills.
 size_t TableSize(uint32_t capacity) {

@@ -15,14 +15,10 @@
 #include "trace/thread_teams.h"
 
 namespace cw::tag {
-namespace {
 
-using internal::FoldCallpaths;
-using internal::FoldedPaths;
-using internal::IsIterationMarker;
-using internal::IsLoopRegion;
-using trace::EventKind;
-using trace::kNone;
+// The types of the builder's members are not in an anonymous namespace: a class with external
+// linkage must not hold them (GCC's -Wsubobject-linkage, once the file is part of a unity build).
+namespace internal {
 
 // One target activity of a location: the events [first, last] (its Enter and Leave) and its
 // node.
@@ -31,6 +27,26 @@ struct Activity {
   uint32_t last;
   uint32_t node;
 };
+
+struct LocationWork {
+  bool has_graph = false;
+  std::unique_ptr<GraphRecorder> recorder;
+  std::vector<Activity> activities;  // in event order
+  uint64_t unresolved_peers = 0;
+};
+
+}  // namespace internal
+
+namespace {
+
+using internal::Activity;
+using internal::FoldCallpaths;
+using internal::FoldedPaths;
+using internal::IsIterationMarker;
+using internal::IsLoopRegion;
+using internal::LocationWork;
+using trace::EventKind;
+using trace::kNone;
 
 // The activity holding event `event`, or nullptr.
 const Activity* ActivityOf(const std::vector<Activity>& activities, uint32_t event) {
@@ -44,13 +60,6 @@ const Activity* ActivityOf(const std::vector<Activity>& activities, uint32_t eve
 uint64_t NodeKey(NodeKind kind, uint32_t folded_path) {
   return (static_cast<uint64_t>(kind) << 32) | folded_path;
 }
-
-struct LocationWork {
-  bool has_graph = false;
-  std::unique_ptr<GraphRecorder> recorder;
-  std::vector<Activity> activities;  // in event order
-  uint64_t unresolved_peers = 0;
-};
 
 }  // namespace
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "analysis/metrics/severity.h"
@@ -12,6 +13,9 @@
 #include "trace/trace.h"
 
 namespace cw::analysis::internal {
+
+// A time that never comes: an interval never closed, an event that never happened.
+inline constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
 
 // What one location's passes write; one per location, merged in location order.
 struct LocationOutput {

@@ -16,8 +16,6 @@ using trace::kNone;
 using trace::Paradigm;
 using trace::RegionRole;
 
-constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
-
 // A team a thread forked: from its ThreadFork to its ThreadJoin (kNever: never joined).
 struct Fork {
   uint64_t begin = 0;
@@ -52,7 +50,7 @@ struct ParallelVisit {
   uint32_t callpath = kNone;
 };
 
-struct LocationRecords {
+struct OmpRecords {
   std::vector<Fork> forks;  // the outermost teams this thread forked
   std::vector<ParallelVisit> parallels;
   std::vector<BarrierEnter> barriers;
@@ -69,7 +67,7 @@ const trace::Region* OmpRegion(const trace::Trace& trace, uint32_t callpath) {
 }
 
 void AddLockRecord(const trace::Trace& trace, const trace::LocationEvents& ev, uint32_t i,
-                   LocationRecords& out) {
+                   OmpRecords& out) {
   const trace::ThreadPayload& p = ev.thread(i);
   if (p.model != Paradigm::kOpenMp) return;
   if (ev.kind(i) == EventKind::kThreadReleaseLock) {
@@ -86,9 +84,9 @@ void AddLockRecord(const trace::Trace& trace, const trace::LocationEvents& ev, u
       Acquisition{p.lock, p.count, call.entered, callpath, critical ? 1u : 0u});
 }
 
-LocationRecords ScanLocation(const Context& ctx, uint32_t location) {
+OmpRecords ScanOmpLocation(const Context& ctx, uint32_t location) {
   const trace::LocationEvents& ev = ctx.trace.location(location);
-  LocationRecords out;
+  OmpRecords out;
   int depth = 0;  // of forks: a team forked inside a team is nested
   std::span<const EventKind> kinds = ev.kinds();
   for (uint32_t i = 0; i < kinds.size(); ++i) {
@@ -124,7 +122,7 @@ LocationRecords ScanLocation(const Context& ctx, uint32_t location) {
   return out;
 }
 
-void ShareRecords(const Context& ctx, std::vector<LocationRecords>& records) {
+void ShareOmpRecords(const Context& ctx, std::vector<OmpRecords>& records) {
   comm::ByteWriter out;
   for (uint32_t loc : ctx.partition->owned[ctx.comm->rank()]) {
     out.Put(loc);
@@ -148,22 +146,9 @@ void ShareRecords(const Context& ctx, std::vector<LocationRecords>& records) {
   }
 }
 
-// The CPU threads of each process (location group), in location order.
-std::vector<std::vector<uint32_t>> ThreadsOfProcesses(const trace::Definitions& defs) {
-  std::map<uint32_t, std::vector<uint32_t>> by_group;
-  for (uint32_t l = 0; l < defs.locations.size(); ++l) {
-    const trace::LocationType type = defs.locations[l].type;
-    if (type != trace::LocationType::kCpuThread && type != trace::LocationType::kUnknown) continue;
-    by_group[defs.locations[l].group].push_back(l);
-  }
-  std::vector<std::vector<uint32_t>> processes;
-  for (auto& [group, threads] : by_group) processes.push_back(std::move(threads));
-  return processes;
-}
-
 // Whether a thread other than `master` forked a team inside `team` (nested parallelism).
 bool HasNestedTeam(const std::vector<uint32_t>& threads, uint32_t master, const Fork& team,
-                   const std::vector<LocationRecords>& records) {
+                   const std::vector<OmpRecords>& records) {
   for (uint32_t t : threads) {
     if (t == master) continue;
     for (const Fork& f : records[t].forks) {
@@ -175,8 +160,7 @@ bool HasNestedTeam(const std::vector<uint32_t>& threads, uint32_t master, const 
 
 // Wait at Barrier in the teams `master` forked.
 void BarrierWaits(const std::vector<uint32_t>& threads, uint32_t master,
-                  const std::vector<LocationRecords>& records,
-                  std::vector<std::vector<OmpWait>>& out) {
+                  const std::vector<OmpRecords>& records, std::vector<std::vector<OmpWait>>& out) {
   struct Member {
     uint32_t location;
     std::span<const BarrierEnter> barriers;  // in the team's interval
@@ -219,7 +203,7 @@ void BarrierWaits(const std::vector<uint32_t>& threads, uint32_t master,
 // Thread management: each member's parallel region in the teams `master` forked, against the
 // team's fork and join.
 void Management(const std::vector<uint32_t>& threads, uint32_t master,
-                const std::vector<LocationRecords>& records,
+                const std::vector<OmpRecords>& records,
                 std::vector<std::vector<OmpManagement>>& out) {
   for (const Fork& team : records[master].forks) {
     if (HasNestedTeam(threads, master, team, records)) continue;
@@ -236,7 +220,7 @@ void Management(const std::vector<uint32_t>& threads, uint32_t master,
 }
 
 // Lock Contention: each acquisition waited for the release of the one before it.
-void LockWaits(const std::vector<uint32_t>& threads, const std::vector<LocationRecords>& records,
+void LockWaits(const std::vector<uint32_t>& threads, const std::vector<OmpRecords>& records,
                std::vector<std::vector<OmpWait>>& out) {
   std::map<std::pair<uint32_t, uint32_t>, std::pair<uint64_t, uint32_t>> released;  // (lock, order)
   for (uint32_t t : threads) {
@@ -255,12 +239,24 @@ void LockWaits(const std::vector<uint32_t>& threads, const std::vector<LocationR
   }
 }
 
+}  // namespace
+
+std::vector<std::vector<uint32_t>> ThreadsOfProcesses(const trace::Definitions& defs) {
+  std::map<uint32_t, std::vector<uint32_t>> by_group;
+  for (uint32_t l = 0; l < defs.locations.size(); ++l) {
+    const trace::LocationType type = defs.locations[l].type;
+    if (type != trace::LocationType::kCpuThread && type != trace::LocationType::kUnknown) continue;
+    by_group[defs.locations[l].group].push_back(l);
+  }
+  std::vector<std::vector<uint32_t>> processes;
+  for (auto& [group, threads] : by_group) processes.push_back(std::move(threads));
+  return processes;
+}
+
 bool HasOpenMp(const trace::Definitions& defs) {
   return std::any_of(defs.regions.begin(), defs.regions.end(),
                      [](const trace::Region& r) { return r.paradigm == Paradigm::kOpenMp; });
 }
-
-}  // namespace
 
 OmpOutcomes EvaluateOmpWaits(const Context& ctx, unsigned threads) {
   const uint32_t n = ctx.trace.location_count();
@@ -269,12 +265,12 @@ OmpOutcomes EvaluateOmpWaits(const Context& ctx, unsigned threads) {
   out.resize(n);
   outcomes.management.resize(n);
   if (!HasOpenMp(ctx.trace.defs)) return outcomes;
-  std::vector<LocationRecords> records(n);
+  std::vector<OmpRecords> records(n);
   ParallelFor(n, threads, [&](size_t loc) {
     if (ctx.Holds(static_cast<uint32_t>(loc)))
-      records[loc] = ScanLocation(ctx, static_cast<uint32_t>(loc));
+      records[loc] = ScanOmpLocation(ctx, static_cast<uint32_t>(loc));
   });
-  if (ctx.Distributed()) ShareRecords(ctx, records);
+  if (ctx.Distributed()) ShareOmpRecords(ctx, records);
   for (const std::vector<uint32_t>& process : ThreadsOfProcesses(ctx.trace.defs)) {
     // The master: the first thread that forked a team.
     auto master = std::find_if(process.begin(), process.end(),

@@ -49,6 +49,11 @@ struct OmpOutcomes {
 };
 OmpOutcomes EvaluateOmpWaits(const Context& ctx, unsigned threads);
 
+// The CPU threads of each process (location group), in location order.
+std::vector<std::vector<uint32_t>> ThreadsOfProcesses(const trace::Definitions& defs);
+// Whether any region is of the OpenMP paradigm.
+bool HasOpenMp(const trace::Definitions& defs);
+
 // Charges one location's waits to their call paths, as instances of their patterns, and its
 // management time to its parallel regions' call paths, out of their computation.
 void ApplyOmpOutcomes(const OmpOutcomes& outcomes, uint32_t location, LocationOutput& out);

@@ -16,8 +16,6 @@ namespace {
 using trace::EventKind;
 using trace::kNone;
 
-constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
-
 // One acquisition of a distributed lock, and the release that ended the hold.
 struct LockHold {
   uint64_t lock = 0;

@@ -15,8 +15,6 @@ namespace {
 using trace::EventKind;
 using trace::kNone;
 
-constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
-
 // A shmem_quiet (or shmem_ctx_quiet) that completed a transfer issued by an earlier call.
 struct QuietCall {
   uint64_t entered = 0;
