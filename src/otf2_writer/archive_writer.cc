@@ -120,9 +120,11 @@ uint32_t ArchiveWriter::DefineLocationGroup(std::string_view name, uint32_t syst
 }
 
 uint64_t ArchiveWriter::DefineLocation(std::string_view name, uint32_t location_group,
-                                       OTF2_LocationType type) {
-  locations_.push_back(LocationDef{DefineString(name), location_group, type});
-  return locations_.size() - 1;
+                                       OTF2_LocationType type, std::optional<uint64_t> otf2_id) {
+  const uint64_t index = locations_.size();
+  locations_.push_back(
+      LocationDef{DefineString(name), location_group, type, otf2_id.value_or(index)});
+  return index;
 }
 
 uint32_t ArchiveWriter::DefineGroup(std::string_view name, OTF2_GroupType type,
@@ -197,7 +199,7 @@ uint32_t ArchiveWriter::DefineParadigmComm(std::string_view name, OTF2_Paradigm 
 EventWriter& ArchiveWriter::Events(uint64_t location) {
   std::unique_ptr<EventWriter>& writer = writers_[location];
   if (!writer)
-    writer = std::make_unique<EventWriter>(OTF2_Archive_GetEvtWriter(archive_, location));
+    writer = std::make_unique<EventWriter>(OTF2_Archive_GetEvtWriter(archive_, Otf2Id(location)));
   return *writer;
 }
 
@@ -225,7 +227,7 @@ Status ArchiveWriter::WriteDefinitions(uint64_t resolution, uint64_t global_offs
     uint64_t events = it == event_counts_.end() ? 0 : it->second;
     if (auto declared = declared_.find(i); declared != declared_.end()) events = declared->second;
     const auto id = declared_ids_.find(i);
-    OTF2_GlobalDefWriter_WriteLocation(defs, id == declared_ids_.end() ? i : id->second,
+    OTF2_GlobalDefWriter_WriteLocation(defs, id == declared_ids_.end() ? Otf2Id(i) : id->second,
                                        locations_[i].name, locations_[i].type, events,
                                        locations_[i].group);
   }
@@ -249,8 +251,12 @@ Status ArchiveWriter::WriteDefinitions(uint64_t resolution, uint64_t global_offs
   }
   for (uint32_t i = 0; i < groups_.size(); ++i) {
     const GroupDef& g = groups_[i];
+    std::vector<uint64_t> members = g.members;
+    if (g.type == OTF2_GROUP_TYPE_LOCATIONS || g.type == OTF2_GROUP_TYPE_COMM_LOCATIONS) {
+      for (uint64_t& m : members) m = Otf2Id(m);
+    }
     OTF2_GlobalDefWriter_WriteGroup(defs, i, g.name, g.type, g.paradigm, OTF2_GROUP_FLAG_NONE,
-                                    static_cast<uint32_t>(g.members.size()), g.members.data());
+                                    static_cast<uint32_t>(members.size()), members.data());
   }
   for (uint32_t i = 0; i < comms_.size(); ++i) {
     const CommDef& c = comms_[i];
@@ -311,7 +317,7 @@ Status ArchiveWriter::Close(uint64_t resolution, uint64_t global_offset) {
   // Empty local definition files, as every OTF2 writer leaves them.
   CW_RETURN_IF_ERROR(Check(OTF2_Archive_OpenDefFiles(archive_), "opening definition files"));
   for (uint64_t loc = 0; loc < locations_.size(); ++loc) {
-    OTF2_DefWriter* local = OTF2_Archive_GetDefWriter(archive_, loc);
+    OTF2_DefWriter* local = OTF2_Archive_GetDefWriter(archive_, Otf2Id(loc));
     if (local == nullptr) continue;
     auto offsets = clock_offsets_.find(loc);
     if (offsets != clock_offsets_.end()) {

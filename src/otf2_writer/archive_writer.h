@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -74,9 +75,12 @@ class ArchiveWriter {
   uint32_t DefineSystemTreeNode(std::string_view name, std::string_view class_name,
                                 uint32_t parent);
   uint32_t DefineLocationGroup(std::string_view name, uint32_t system_tree_parent);
-  // Returns the OTF2 location id (dense from 0 in definition order).
+  // Returns the location's index (dense from 0 in definition order), which Events() and the
+  // groups of locations take. Its OTF2 id is the index, or `otf2_id`: Score-P's ids are
+  // thread << 32 | rank, and Scalasca reads a thread's number from them.
   uint64_t DefineLocation(std::string_view name, uint32_t location_group,
-                          OTF2_LocationType type = OTF2_LOCATION_TYPE_CPU_THREAD);
+                          OTF2_LocationType type = OTF2_LOCATION_TYPE_CPU_THREAD,
+                          std::optional<uint64_t> otf2_id = std::nullopt);
   uint32_t DefineGroup(std::string_view name, OTF2_GroupType type, OTF2_Paradigm paradigm,
                        const std::vector<uint64_t>& members);
   uint32_t DefineComm(std::string_view name, uint32_t group,
@@ -110,6 +114,10 @@ class ArchiveWriter {
 
   // The event writer of a defined location.
   EventWriter& Events(uint64_t location);
+  // The OTF2 id of the location with index `location` (itself if there is none such).
+  uint64_t Otf2Id(uint64_t location) const {
+    return location < locations_.size() ? locations_[location].otf2_id : location;
+  }
 
   // A clock offset record in the location's local definitions, as Score-P writes them: OTF2
   // readers add `offset` (interpolated between records) to the location's timestamps.
@@ -166,6 +174,7 @@ class ArchiveWriter {
     uint32_t name;
     uint32_t group;
     OTF2_LocationType type;
+    uint64_t otf2_id;
   };
   struct CommDef {
     uint32_t name;

@@ -3,6 +3,7 @@
 // path and owned location must be the single process's, bit for bit.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <mutex>
 
 #include "analysis/waitstates/waitstate_analysis.h"
@@ -55,6 +56,36 @@ void CheckDistributedWaitStates(const std::string& anchor, uint32_t ranks) {
   for (size_t m = 0; m < offered.size(); ++m) {
     EXPECT_EQ(offered[m], single.instance_counts[m]) << where << ", instances of metric " << m;
   }
+}
+
+// Two processes of three OpenMP threads each: a team per process, whose thread 2 on rank 1
+// leaves its part early (limited parallelism), then MPI between the masters. On 2 ranks the
+// processes stay whole; on 3 and 4 a process's threads are on different ranks, which must learn
+// each other's barrier records and their master's times (idle threads).
+std::string WriteHybridOpenMpScenario() {
+  testing::Scenario s(2);
+  for (int r = 0; r < 2; ++r) {
+    testing::RankScript& master = s.thread(r, 0);
+    master.Enter(0, "main").Fork(2, 3).TeamBegin(2).Enter(2, "!$omp parallel");
+    master.Call(3 + static_cast<uint64_t>(r), 6, "!$omp implicit barrier");
+    master.Leave(6, "!$omp parallel").TeamEnd(6).Join(7);
+    for (int k = 1; k <= 2; ++k) {
+      testing::RankScript& t = s.thread(r, k);
+      const uint64_t end = r == 1 && k == 2 ? 4 : 6;
+      t.TeamBegin(2).Enter(2, "!$omp parallel");
+      t.Call(std::min<uint64_t>(end, 3 + static_cast<uint64_t>(k)), end, "!$omp implicit barrier");
+      t.Leave(end, "!$omp parallel").TeamEnd(end);
+    }
+  }
+  s.rank(0).Send(8, 9, 1, 0, 64);
+  s.rank(1).Recv(8, 10, 0, 0, 64);
+  for (int r = 0; r < 2; ++r) s.rank(r).Leave(12, "main");
+  return s.WriteOrDie(testing::MakeTempDir("distributed-hybrid"));
+}
+
+TEST(DistributedWaitStatesTest, OpenMpThreadsGiveTheSameValuesOnTwoToFourRanks) {
+  const std::string anchor = WriteHybridOpenMpScenario();
+  for (uint32_t ranks = 2; ranks <= 4; ++ranks) CheckDistributedWaitStates(anchor, ranks);
 }
 
 TEST(DistributedWaitStatesTest, EveryRealTraceGivesTheSameValuesOnTwoToFourRanks) {

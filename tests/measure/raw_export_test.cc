@@ -224,6 +224,10 @@ TEST(RawExportTest, OpenMpThreadsBecomeATeamWithScorePsRecords) {
   Analysis a = AnalyzeFile(s->anchor, 1);
   ASSERT_EQ(a.trace.location_count(), 3u);
   const trace::Definitions& defs = a.trace.defs;
+  // Score-P's location ids, thread << 32 | rank: Scalasca reads a thread's number from them.
+  EXPECT_EQ(defs.locations[0].otf2_id, 0u);
+  EXPECT_EQ(defs.locations[1].otf2_id, uint64_t{1} << 32);
+  EXPECT_EQ(defs.locations[2].otf2_id, uint64_t{2} << 32);
   // Regions of the OpenMP paradigm with their roles, named as Score-P names them.
   const std::map<std::string, trace::RegionRole> roles = {
       {"!$omp parallel", trace::RegionRole::kParallel},

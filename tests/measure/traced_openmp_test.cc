@@ -76,6 +76,11 @@ json ExpectProgrammedWaits(const std::string& program) {
   // per thread, round and kind (critical section, omp_set_lock).
   const json info = Info(dir);
   EXPECT_EQ(info["locations"].size(), 6u);
+  // Score-P's location ids, thread << 32 | rank (Scalasca reads a thread's number from them).
+  std::set<uint64_t> ids;
+  for (const json& loc : info["locations"]) ids.insert(loc["otf2_id"].get<uint64_t>());
+  EXPECT_EQ(ids, (std::set<uint64_t>{0, 1, uint64_t{1} << 32 | 0, uint64_t{1} << 32 | 1,
+                                     uint64_t{2} << 32 | 0, uint64_t{2} << 32 | 1}));
   EXPECT_EQ(Count(info, "THREAD_FORK"), 2u * 3u);
   EXPECT_EQ(Count(info, "THREAD_JOIN"), 2u * 3u);
   EXPECT_EQ(Count(info, "THREAD_TEAM_BEGIN"), 2u * 3u * 3u);

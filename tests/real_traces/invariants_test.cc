@@ -55,7 +55,8 @@ TEST(InvariantsTest, MetricTreeAddsUpAndWaitsFitInTheirCalls) {
     for (uint32_t loc = 0; loc < a.report.locations.size(); ++loc) {
       for (uint32_t cp = 0; cp < a.report.callpaths.size(); ++cp) {
         using M = MetricId;
-        ExpectSum(v, M::kTime, {M::kExecution, M::kOverhead}, cp, loc, true);
+        ExpectSum(v, M::kTime, {M::kExecution, M::kOverhead, M::kOmpIdleThreads}, cp, loc, true);
+        ExpectSum(v, M::kOmpIdleThreads, {M::kOmpLimitedParallelism}, cp, loc, false);
         ExpectSum(v, M::kExecution,
                   {M::kComp, M::kMpi, M::kOmpTime, M::kPthreadTime, M::kCudaTime, M::kOpenClTime,
                    M::kOpenAccTime},

@@ -195,8 +195,9 @@ TEST(TagProgramsTest, MasterWorkerWithWildcardReceives) {
   const TagProcess master(tag, 0);
   const json recv = master.Node("main/MPI_Recv");
   EXPECT_EQ(recv["count"], 3 * kRounds);
-  // 3R receives in a row from one call site: a self-edge taken 3R - 1 times.
-  EXPECT_EQ(master.Flow(recv["id"], recv["id"])["count"], 3 * kRounds - 1);
+  // 3 receives in a row from one call site in each round, then the round's barrier: a self-edge
+  // taken 2R times.
+  EXPECT_EQ(master.Flow(recv["id"], recv["id"])["count"], 2 * kRounds);
   // One incoming edge per worker (the wildcard's actual sources), R messages each.
   for (int w = 1; w < 4; ++w) {
     const json send = TagProcess(tag, w).Node("main/MPI_Send");
@@ -205,16 +206,19 @@ TEST(TagProgramsTest, MasterWorkerWithWildcardReceives) {
   // The workers send to the same absolute rank: one class, the master another.
   EXPECT_EQ(Classes(tag), (std::vector<std::vector<int>>{{0}, {1, 2, 3}}));
   // The master's marked rounds: the paths differ by the order the workers' results came in
-  // (Sikora et al. 2016's loop 19), each a permutation of the three workers, R rounds in all.
+  // (Sikora et al. 2016's loop 19), each a permutation of the three workers and the barrier,
+  // R rounds in all.
+  const json barrier = master.Node("main/MPI_Barrier");
   uint64_t rounds = 0;
   for (const json& path : master.json_["paths"]) {
     rounds += path["count"].get<uint64_t>();
     std::set<int> workers;
-    ASSERT_EQ(path["steps"].size(), 3u);
-    for (const json& step : path["steps"]) {
-      EXPECT_EQ(step["node"], recv["id"]);
-      workers.insert(step["peer"].get<int>());
+    ASSERT_EQ(path["steps"].size(), 4u);
+    for (size_t s = 0; s < 3; ++s) {
+      EXPECT_EQ(path["steps"][s]["node"], recv["id"]);
+      workers.insert(path["steps"][s]["peer"].get<int>());
     }
+    EXPECT_EQ(path["steps"][3]["node"], barrier["id"]);
     EXPECT_EQ(workers, (std::set<int>{1, 2, 3}));
   }
   EXPECT_EQ(rounds, static_cast<uint64_t>(kRounds));

@@ -79,16 +79,29 @@ TEST(OmpPatternsTest, BarriersWaitForTheLastThreadOfTheirTeam) {
   EXPECT_EQ(a.Total("omp_synchronization"), 17.0);
   // Management: every member entered its region when the team was forked (no fork time) and
   // left it 1 s before the join (12 against 13, 19 against 20): 1 s per thread and team, 6 s,
-  // at main/!$omp parallel, where each thread computed at least that much.
+  // at main/!$omp parallel, as time of its own (the master's 2 s come out of main).
   EXPECT_EQ(a.Total("omp_fork"), 0.0);
   EXPECT_EQ(a.Total("omp_management"), 6.0);
   EXPECT_EQ(a.Value("omp_management", "main/!$omp parallel", 2), 2.0);
   EXPECT_EQ(a.Total("omp_time"), 17.0 + 6.0);
   // Loops and parallel regions are computation: the master 25 s in all minus 4 + 2 + 1 + 2 in
-  // barriers; thread 1 11 + 3 minus 2 + 1 + 1; thread 2 11 + 3 minus 0 + 2 + 2; less the
-  // management taken out of the parallel regions.
-  EXPECT_EQ(a.Total("comp"), (25.0 - 9.0) + (14.0 - 4.0) + (14.0 - 4.0) - 6.0);
-  EXPECT_EQ(a.Total("time"), 25.0 + 14.0 + 14.0);
+  // barriers and its 2 s of management; thread 1 11 + 3 minus 2 + 1 + 1; thread 2 11 + 3 minus
+  // 0 + 2 + 2.
+  EXPECT_EQ(a.Total("comp"), (25.0 - 9.0 - 2.0) + (14.0 - 4.0) + (14.0 - 4.0));
+  // Each thread's time in main/!$omp parallel is then the master's, 13 - 1 + 20 - 16 = 16 s.
+  // Idle threads: outside OpenMP regions the master alone runs, 25 - 16 - 1 = 8 s in main, idle
+  // time of threads 1 and 2 there. The barrier outside the teams (14-15) is an outermost OpenMP
+  // region where the master spent 1 s and they none: limited parallelism.
+  EXPECT_EQ(a.Value("omp_idle_threads", "main", 1), 8.0);
+  EXPECT_EQ(a.Value("omp_limited_parallelism", "main/!$omp barrier", 2), 1.0);
+  EXPECT_EQ(a.Value("omp_limited_parallelism", "main/!$omp parallel", 2), 0.0);
+  EXPECT_EQ(a.LocationTotal("omp_idle_threads", 0), 0.0);
+  EXPECT_EQ(a.LocationTotal("omp_idle_threads", 1), 9.0);
+  EXPECT_EQ(a.Total("omp_limited_parallelism"), 2.0);
+  // Time is the threads' reservation, three threads for 25 s: 25 s of the master's, 14 + 2 s
+  // (records and management) and 9 s idle of each thread. Execution leaves idle time out.
+  EXPECT_EQ(a.Total("time"), 3 * 25.0);
+  EXPECT_EQ(a.Total("execution"), 25.0 + 16.0 + 16.0);
 }
 
 // A team forked at 2 whose thread 1 begins its part at 4 (2 s to wake it) and ends it at 8, 2 s
@@ -107,22 +120,36 @@ TEST(OmpPatternsTest, ManagementIsTheTimeFromTheForkAndToTheJoin) {
   Member(t2, 30, 90, [&] { t2.Call(35, 90, "!$omp implicit barrier"); });
   const Analysis a = AnalyzeScenario(s);
   const std::string region = "main/!$omp parallel";
-  // Master: fork 0 (entered at 2), join 10 - 9 = 1.
+  // Master: fork 0 (entered at 2), join 10 - 9 = 1, moved from main to the region.
   EXPECT_NEAR(a.Value("omp_fork", region, 0), 0.0, 1e-12);
   EXPECT_NEAR(a.Value("omp_management", region, 0), 1.0, 1e-12);
-  // Thread 1: fork 4 - 2 = 2, join 10 - 8 = 2; it computed 4 - 1 = 3 s in its region: 2 + 2 s
-  // exceed it, so 3 s are taken in the proportion 2 : 2.
-  EXPECT_NEAR(a.Value("omp_fork", region, 1), 1.5, 1e-12);
-  EXPECT_NEAR(a.Value("omp_management", region, 1), 3.0, 1e-12);
-  EXPECT_NEAR(a.Value("comp", region, 1), 0.0, 1e-12);
-  // Thread 2: fork 3 - 2 = 1, join 10 - 9 = 1; computed 0.5 s, all of it management.
-  EXPECT_NEAR(a.Value("omp_management", region, 2), 0.5, 1e-12);
-  EXPECT_NEAR(a.Value("omp_fork", region, 2), 0.25, 1e-12);
-  // The master's region 2-9 with its barrier 8-9: 6 s of computation, 1 of them management.
-  EXPECT_NEAR(a.Value("comp", region, 0), 5.0, 1e-12);
-  // Management is OpenMP time, and no time is added: each location's time is its regions'.
-  EXPECT_NEAR(a.Total("omp_management"), 1.0 + 3.0 + 0.5, 1e-12);
-  EXPECT_NEAR(a.Total("time"), 11.0 + 4.0 + 6.0, 1e-12);
+  EXPECT_NEAR(a.Value("comp", "main", 0), 11.0 - 7.0 - 1.0, 1e-12);
+  // Thread 1: fork 4 - 2 = 2, join 10 - 8 = 2, time of its own beside its 4 - 1 = 3 s of
+  // computation in the region.
+  EXPECT_NEAR(a.Value("omp_fork", region, 1), 2.0, 1e-12);
+  EXPECT_NEAR(a.Value("omp_management", region, 1), 4.0, 1e-12);
+  EXPECT_NEAR(a.Value("comp", region, 1), 3.0, 1e-12);
+  // Thread 2: fork 3 - 2 = 1, join 10 - 9 = 1, beside its 0.5 s of computation.
+  EXPECT_NEAR(a.Value("omp_management", region, 2), 2.0, 1e-12);
+  EXPECT_NEAR(a.Value("omp_fork", region, 2), 1.0, 1e-12);
+  EXPECT_NEAR(a.Value("comp", region, 2), 0.5, 1e-12);
+  // The master's region 2-9 with its barrier 8-9: 6 s of computation.
+  EXPECT_NEAR(a.Value("comp", region, 0), 6.0, 1e-12);
+  // Every member's time in the region and its barrier is the master's, from the fork to the
+  // join: 8 s.
+  for (uint32_t t = 0; t < 3; ++t) {
+    EXPECT_NEAR(a.Value("execution", region, t) +
+                    a.Value("execution", region + "/!$omp implicit barrier", t),
+                8.0, 1e-12);
+  }
+  EXPECT_NEAR(a.Total("omp_management"), 1.0 + 4.0 + 2.0, 1e-12);
+  EXPECT_NEAR(a.Total("execution"), 11.0 + 8.0 + 8.0, 1e-12);
+  // Idle threads: the master's 11 - 8 = 3 s outside the region for each thread; the region
+  // they filled (no limited parallelism).
+  EXPECT_NEAR(a.Total("omp_limited_parallelism"), 0.0, 1e-12);
+  EXPECT_NEAR(a.LocationTotal("omp_idle_threads", 1), 3.0, 1e-12);
+  EXPECT_NEAR(a.LocationTotal("omp_idle_threads", 2), 3.0, 1e-12);
+  EXPECT_NEAR(a.Total("time"), 3 * 11.0, 1e-12);
 }
 
 // The master forks in solve (2-8) and in init (10-14), a team running two parallel regions; a
@@ -144,10 +171,11 @@ TEST(OmpPatternsTest, ThreadsRunTheirRegionsWhereTheMasterEnteredThem) {
   EXPECT_EQ(a.Value("omp_ibarrier_wait", "main/solve/!$omp parallel/!$omp implicit barrier", 0),
             2.0);
   EXPECT_EQ(a.Value("omp_ebarrier_wait", "main/init/!$omp parallel @init/!$omp barrier", 0), 1.0);
-  // The thread's computation (2-5 and 10-12) is in the same call paths as the master's, less the
-  // 1 s it waits each time for the master's join (management: 6 against 7, 13 against 14).
-  EXPECT_EQ(a.Value("comp", "main/solve/!$omp parallel", 1), 3.0 - 1.0);
-  EXPECT_EQ(a.Value("comp", "main/init/!$omp parallel @init", 1), 2.0 - 1.0);
+  // The thread's computation (2-5 and 10-12) is in the same call paths as the master's, and so is
+  // the 1 s it waits each time for the master's join (management: 6 against 7, 13 against 14).
+  EXPECT_EQ(a.Value("comp", "main/solve/!$omp parallel", 1), 3.0);
+  EXPECT_EQ(a.Value("comp", "main/init/!$omp parallel @init", 1), 2.0);
+  EXPECT_EQ(a.Value("omp_management", "main/solve/!$omp parallel", 1), 1.0);
   EXPECT_EQ(a.Value("omp_ibarrier", "main/solve/!$omp parallel/!$omp implicit barrier", 1), 1.0);
   for (uint32_t cp = 0; cp < a.trace.call_tree.size(); ++cp)
     EXPECT_EQ(a.trace.CallpathName(cp).rfind("main", 0), 0u) << a.trace.CallpathName(cp);
@@ -161,6 +189,10 @@ TEST(OmpPatternsTest, ATeamOfFewerThreadsWaitsForItsOwnThreadsOnly) {
   EXPECT_EQ(a.LocationTotal("omp_ibarrier_wait", 2), 0.0);
   EXPECT_EQ(a.Total("omp_ibarrier_wait"), 4.0 + 2.0 + 1.0);
   EXPECT_EQ(a.Total("omp_ebarrier_wait"), 2.0);
+  // Limited parallelism: the master spent 12 + 4 s in main/!$omp parallel (each team from its
+  // fork to its join), thread 2 only 12; thread 1 was in both teams.
+  EXPECT_EQ(a.Value("omp_limited_parallelism", "main/!$omp parallel", 2), 4.0);
+  EXPECT_EQ(a.Value("omp_limited_parallelism", "main/!$omp parallel", 1), 0.0);
 }
 
 TEST(OmpPatternsTest, TheBottleneckAnalysisLeavesOpenMpSynchronisationToTheWaitStates) {

@@ -188,6 +188,13 @@ constexpr std::array<MetricInfo, kMetricCount> kMetrics = {{
      "Time in OpenACC regions"},
     {M::kOverhead, "overhead", "Overhead", U::kSeconds, M::kTime,
      "Time the measurement system spent flushing its trace buffers"},
+    {M::kOmpIdleThreads, "omp_idle_threads", "Idle threads", U::kSeconds, M::kTime,
+     "Time OpenMP threads reserved for a process were idle: outside parallel regions, and in "
+     "parallel regions the rest of the team did not fill"},
+    {M::kOmpLimitedParallelism, "omp_limited_parallelism", "Limited parallelism", U::kSeconds,
+     M::kOmpIdleThreads,
+     "Idle time of OpenMP threads in parallel regions: the master's time there minus the "
+     "thread's"},
     {M::kVisits, "visits", "Visits", U::kOccurrences, std::nullopt,
      "Number of times a call path was entered"},
     {M::kSyncs, "syncs", "Synchronizations", U::kOccurrences, std::nullopt,

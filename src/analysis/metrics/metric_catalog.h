@@ -95,6 +95,8 @@ enum class MetricId : uint16_t {
   kOpenClTime,
   kOpenAccTime,
   kOverhead,
+  kOmpIdleThreads,
+  kOmpLimitedParallelism,
   // Visits.
   kVisits,
   // Synchronisations (zero-byte messages and collectives).

@@ -7,6 +7,7 @@
 #include "analysis/waitstates/internal/context.h"
 #include "analysis/waitstates/internal/init_finalize.h"
 #include "analysis/waitstates/internal/location_scan.h"
+#include "analysis/waitstates/internal/omp_idle.h"
 #include "analysis/waitstates/internal/omp_patterns.h"
 #include "analysis/waitstates/internal/p2p_patterns.h"
 #include "analysis/waitstates/internal/rma_patterns.h"
@@ -97,7 +98,7 @@ WaitStateResult AnalyzeWaitStates(const trace::Trace& trace, const match::SyncGr
     internal::ApplyRmaWaits(ctx, rma[loc], loc, *out);
     internal::ApplyShmemWaits(ctx, shmem[loc], loc, *out);
     internal::ApplyProgressWaits(progress[loc], loc, *out);
-    internal::ApplyOmpOutcomes(omp, loc, *out);
+    internal::ApplyOmpOutcomes(ctx, omp, loc, *out);
     out->traffic.WriteTo(out->severities);
     out->traffic = internal::TrafficCounts(0);
     outputs[index] = std::move(out);
@@ -123,6 +124,8 @@ WaitStateResult AnalyzeWaitStates(const trace::Trace& trace, const match::SyncGr
     instances.Merge(out.instances);
     result.severities.push_back(std::move(out.severities));
   }
+  // Idle threads compare each thread's time with its master's: after every location's profile.
+  internal::AddOmpIdleThreads(ctx, result.severities);
   if (options.sync_edges) {
     // The locations' edges, concatenated in location order (copied in parallel).
     std::vector<size_t> first(n + 1, 0);

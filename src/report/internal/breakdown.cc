@@ -38,6 +38,7 @@ std::vector<BreakdownRow> BreakdownRows(const Report& r) {
                      MetricId::kOpenAccTime, MetricId::kOverhead}) {
     paradigm(m, {});
   }
+  paradigm(MetricId::kOmpIdleThreads, {MetricId::kOmpLimitedParallelism});
   return rows;
 }
 

@@ -1,8 +1,10 @@
 /* Master/worker with wildcard receives: R rounds (argument 1, default 10); each worker computes
  * 4 ms and sends 8 bytes to rank 0, which receives them with MPI_ANY_SOURCE from one call site,
- * in a loop it marks ("rounds"). The master's receive node has one incoming edge per worker and
- * a self-edge (receives in a row); its rounds' causal paths differ by the order the results
- * came in; the workers talk to the same absolute rank and behave alike. Run with 4 ranks. */
+ * in a loop it marks ("rounds"); a barrier ends each round, so that a worker that runs ahead
+ * (4 ranks on 2 cores) cannot send a second result into the same round. The master's receive
+ * node has one incoming edge per worker and a self-edge (receives in a row); its rounds' causal
+ * paths differ by the order the results came in; the workers talk to the same absolute rank and
+ * behave alike. Run with 4 ranks. */
 #include <causeway/causeway.h>
 #include <mpi.h>
 #include <stdlib.h>
@@ -27,6 +29,7 @@ int main(int argc, char** argv) {
       work_ms(4);
       MPI_Send(&result, 1, MPI_DOUBLE, 0, 0, MPI_COMM_WORLD);
     }
+    MPI_Barrier(MPI_COMM_WORLD);
   }
   if (rank == 0) CAUSEWAY_LOOP_END("rounds");
   MPI_Finalize();

@@ -212,8 +212,8 @@ void Management(const std::vector<uint32_t>& threads, uint32_t master,
         if (v.enter < team.begin || v.enter > team.end) continue;
         const int64_t join =
             team.end == kNever || team.end < v.leave ? 0 : static_cast<int64_t>(team.end - v.leave);
-        out[t].push_back(
-            OmpManagement{v.callpath, static_cast<int64_t>(v.enter - team.begin), join});
+        out[t].push_back(OmpManagement{v.callpath, static_cast<int64_t>(v.enter - team.begin), join,
+                                       t == master});
       }
     }
   }
@@ -289,27 +289,26 @@ OmpOutcomes EvaluateOmpWaits(const Context& ctx, unsigned threads) {
   return outcomes;
 }
 
-void ApplyOmpOutcomes(const OmpOutcomes& outcomes, uint32_t location, LocationOutput& out) {
+void ApplyOmpOutcomes(const Context& ctx, const OmpOutcomes& outcomes, uint32_t location,
+                      LocationOutput& out) {
   for (const OmpWait& w : outcomes.waits[location]) {
     const auto value = static_cast<double>(w.value);
     out.severities.Add(w.metric, w.callpath, value);
     out.instances.Offer(Instance{w.metric, w.callpath, location, w.entered, value, w.partner});
   }
-  // Per call path: the fork and join times of its visits, taken out of its computation.
-  std::map<uint32_t, std::pair<double, double>> by_callpath;
   for (const OmpManagement& m : outcomes.management[location]) {
-    by_callpath[m.callpath].first += static_cast<double>(m.fork);
-    by_callpath[m.callpath].second += static_cast<double>(m.join);
-  }
-  for (const auto& [callpath, times] : by_callpath) {
-    const double total = times.first + times.second;
-    const double taken =
-        std::min(total, std::max(0.0, out.severities.Get(MetricId::kComp, callpath)));
-    if (taken <= 0) continue;
-    const double fork = times.first * taken / total;
-    AddWithAncestors(out.severities, MetricId::kComp, callpath, -taken);
-    AddWithAncestors(out.severities, MetricId::kOmpFork, callpath, fork);
-    AddWithAncestors(out.severities, MetricId::kOmpManagement, callpath, taken - fork);
+    const auto fork = static_cast<double>(m.fork);
+    const auto join = static_cast<double>(m.join);
+    AddWithAncestors(out.severities, MetricId::kOmpFork, m.callpath, fork);
+    AddWithAncestors(out.severities, MetricId::kOmpManagement, m.callpath, join);
+    const uint32_t forked_in = ctx.trace.call_tree.parent(m.callpath);
+    if (!m.master || forked_in == kNone) continue;
+    // The master's own fork and join were its exclusive time where it forked (never more than
+    // that category holds there: a damaged trace cannot make it negative).
+    const MetricId category = ctx.time_category[ctx.trace.CallpathRegion(forked_in)];
+    const double moved =
+        std::min(fork + join, std::max(0.0, out.severities.Get(category, forked_in)));
+    AddWithAncestors(out.severities, category, forked_in, -moved);
   }
 }
 

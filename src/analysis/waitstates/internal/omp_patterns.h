@@ -15,8 +15,9 @@
 //   - Thread management (OMP_MANAGEMENT, with its part OMP_FORK): each member of a team entered
 //     the team's parallel region e - f after its master forked the team at f, and left it j - x
 //     before the master joined the team at j; both are charged to the member's call path of the
-//     region and taken out of the computation there (as Scalasca's time tree has it; never more
-//     than that computation).
+//     region as time of its own (Scalasca's TIME adds them there): a worker's records do not
+//     cover them, and the master's lie in the call path that forked, which loses them. Every
+//     member's time in a region it filled is then the master's, j - f.
 // Records of the OpenMP paradigm only (regions and ThreadAcquireLock/ReleaseLock).
 #pragma once
 
@@ -39,6 +40,7 @@ struct OmpManagement {
   uint32_t callpath = trace::kNone;
   int64_t fork = 0;
   int64_t join = 0;
+  bool master = false;  // the team's master: its fork and join are in the forking call path
 };
 
 // The waits and management times of every location, indexed by location (empty when the trace
@@ -55,7 +57,9 @@ std::vector<std::vector<uint32_t>> ThreadsOfProcesses(const trace::Definitions& 
 bool HasOpenMp(const trace::Definitions& defs);
 
 // Charges one location's waits to their call paths, as instances of their patterns, and its
-// management time to its parallel regions' call paths, out of their computation.
-void ApplyOmpOutcomes(const OmpOutcomes& outcomes, uint32_t location, LocationOutput& out);
+// management time to its parallel regions' call paths (a master's out of the call path that
+// forked).
+void ApplyOmpOutcomes(const Context& ctx, const OmpOutcomes& outcomes, uint32_t location,
+                      LocationOutput& out);
 
 }  // namespace cw::analysis::internal

@@ -69,7 +69,9 @@ void DefineRegions(ArchiveWriter& archive, const std::vector<RankDefs>& defs, Ar
 }
 
 // The machine, its nodes, one process per rank with its master thread and the other threads
-// that called MPI. Returns the machine's node.
+// (OpenMP's, and others that called MPI). Returns the machine's node. Location ids are Score-P's,
+// thread << 32 | rank: Scalasca takes a thread's number from them (all would be thread 0, and
+// Cube's remapper would fold them into one).
 uint32_t DefineSystemTree(ArchiveWriter& archive, const std::vector<RankDefs>& defs,
                           ArchiveIds& ids) {
   const uint32_t machine =
@@ -80,9 +82,12 @@ uint32_t DefineSystemTree(ArchiveWriter& archive, const std::vector<RankDefs>& d
     if (inserted) it->second = archive.DefineSystemTreeNode(defs[r].host, "node", machine);
     const uint32_t group = archive.DefineLocationGroup("MPI Rank " + std::to_string(r), it->second);
     std::vector<uint64_t>& locations = ids.ranks[r].locations;
-    locations.push_back(archive.DefineLocation("Master thread", group));
+    locations.push_back(
+        archive.DefineLocation("Master thread", group, OTF2_LOCATION_TYPE_CPU_THREAD, r));
     for (int k = 1; k < defs[r].threads; ++k) {
-      locations.push_back(archive.DefineLocation("Thread " + std::to_string(k), group));
+      const uint64_t id = static_cast<uint64_t>(k) << 32 | r;
+      locations.push_back(archive.DefineLocation("Thread " + std::to_string(k), group,
+                                                 OTF2_LOCATION_TYPE_CPU_THREAD, id));
     }
   }
   return machine;
