@@ -119,7 +119,10 @@ TEST(TracedProgramsTest, PersistentRequestsAndNonBlockingCollectives) {
 }
 
 TEST(TracedProgramsTest, OneSidedCommunication) {
-  const std::string dir = TraceProgram("rma_epochs", 3);
+  // 3 ranks on 2 cores: while rank 0 computes its 100 ms, rank 2 polls in a barrier; unless it
+  // yields (kIdleRanksYield), rank 1 can be off the CPU until rank 0 is done and ask for the
+  // lock too late to wait for it (1 ms measured now and then on a loaded machine).
+  const std::string dir = TraceProgram("rma_epochs", 3, "", "", nullptr, kIdleRanksYield);
   ExpectOtf2PrintReads(dir);
   // Phases A-F of tests/programs/rma_epochs.c: puts 3 (B) + 2 (C) + 2 (D, D2) + 3 MPI_Rput
   // (E); gets 3 (B); atomics 4 per rank (E); each operation completed once, by the call that
@@ -375,7 +378,10 @@ TEST(TracedProgramsTest, FiltersNameMpiCallsWithoutRecordsTheAnalysisMatches) {
 // Collectives that a thread other than the main one calls on MPI_COMM_WORLD are its process's too.
 TEST(TracedProgramsTest, MessagesOfThreadsSharingACommunicatorAreMatched) {
   std::string output;
-  const std::string dir = TraceProgram("thread_messages", 2, "", "", &output);
+  // Six threads on 2 ranks, most of them polling in MPI while one computes its programmed
+  // 100 ms: they yield while they wait (kIdleRanksYield), or the polling threads keep the one
+  // that computes off the CPU (a wait of 100 ms measured 120 ms on a loaded 2-core machine).
+  const std::string dir = TraceProgram("thread_messages", 2, "", "", &output, kIdleRanksYield);
   // Rank r's thread t receives 100 values 1000 (1 - r) + 10 t + i % 10, thread 0 also the
   // self-message 7 + r, thread 1 five allreduce results of 0 + 1.
   // Rank 1's main thread receives 0 + 1 + ... + 9 from a thread of rank 0.
