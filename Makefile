@@ -44,7 +44,7 @@ test-asan: deps
 # workers (replay), the what-if replay (sim), the task activity graph segments (tag_segment),
 # and the whole analysis on real traces in one process and as jobs of in-process ranks on
 # threads (distributed_test's JobAnalysisTest: every analysis's ParallelFor and the ranks'
-# exchanges). Only these tests are built (about 4 minutes on 2 cores, 1 to run). Left out: the
+# exchanges). Only these tests are built (build and runs: about 6 minutes on 2 cores). Left out: the
 # test of a reader racing a segment's writer, whose race is the sequence lock's design
 # (suppressed, tests/tsan.supp) and which under ThreadSanitizer's slowed copies cannot keep the
 # ten consistent copies it asks for.
