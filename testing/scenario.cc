@@ -351,6 +351,13 @@ std::string Scenario::WriteOrDie(const std::string& directory) const {
   auto created = otf2_writer::ArchiveWriter::Create(directory, "traces", creator_);
   if (!created) Die(created.error().message());
   otf2_writer::ArchiveWriter& archive = **created;
+  if (!rank_endings_.empty()) {
+    std::string lines;
+    for (const auto& [rank, how] : rank_endings_) lines += std::to_string(rank) + " " + how + "\n";
+    if (Status set = archive.SetProperty(otf2_writer::kRankEndingsProperty, lines); !set) {
+      Die(set.error().message());
+    }
+  }
 
   uint32_t machine = archive.DefineSystemTreeNode("test machine", "machine",
                                                   system_tree_cycle_ ? 1 : OTF2_UNDEFINED_UINT32);

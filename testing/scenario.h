@@ -253,6 +253,8 @@ class Scenario {
   void set_system_tree_cycle() { system_tree_cycle_ = true; }
   // The clock properties' global offset (0 unless set).
   void set_global_offset(uint64_t offset) { global_offset_ = offset; }
+  // Notes how `rank`'s recording ended, as causeway's tracer does ("finalized", "abort", ...).
+  void set_rank_ending(int rank, std::string how) { rank_endings_[rank] = std::move(how); }
 
   // Writes the archive into `directory` and returns the anchor path; aborts the test binary on
   // a writer failure (a broken test, not a finding).
@@ -281,6 +283,7 @@ class Scenario {
   std::map<int, uint64_t> location_id_override_;
   bool system_tree_cycle_ = false;
   uint64_t global_offset_ = 0;
+  std::map<int, std::string> rank_endings_;
 };
 
 }  // namespace cw::testing

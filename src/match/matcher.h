@@ -49,6 +49,11 @@ inline constexpr DiagnosticKind kCancelledRequest{
 inline constexpr DiagnosticKind kIncompleteCollective{
     "match.incomplete_collective", Severity::kError,
     "a collective instance lacks some members of its communicator; no wait state is computed"};
+inline constexpr DiagnosticKind kCollectiveAfterRankEnded{
+    "match.collective_after_rank_ended", Severity::kWarning,
+    "a collective instance lacks members whose ranks had stopped recording (an abort, a signal, "
+    "the size limit of causeway trace --max-size: trace.rank_ended_early); the ranks that "
+    "recorded it went on without them, and no wait state is computed for it"};
 inline constexpr DiagnosticKind kCollectiveRootOutside{
     "match.collective_root_outside", Severity::kError,
     "a rooted collective names a root rank its communicator does not have; it was analysed "

@@ -61,6 +61,13 @@ uint32_t Definitions::RankOfLocation(uint32_t location) const {
   return group < location_groups.size() ? location_groups[group].rank : kNone;
 }
 
+bool Definitions::RankEndedEarly(uint32_t rank) const {
+  for (const auto& [r, how] : rank_endings) {
+    if (r == rank) return how != "finalized";
+  }
+  return false;
+}
+
 namespace {
 
 // The COMM_LOCATIONS group of a paradigm: member i is the location of rank i in that paradigm's

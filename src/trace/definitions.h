@@ -290,6 +290,9 @@ class Definitions {
 
   // The MPI rank of a location (its group's rank), or kNone.
   uint32_t RankOfLocation(uint32_t location) const;
+  // Whether the tracer noted that world rank `rank` stopped recording other than by finishing
+  // (rank_endings: an abort, a signal, the size limit, ...). False where the trace does not say.
+  bool RankEndedEarly(uint32_t rank) const;
 
  private:
   std::unordered_map<uint64_t, uint32_t> location_index_;

@@ -73,6 +73,40 @@ TEST(CollectiveMatcherTest, MissingMembersMakeAnIncompleteInstance) {
   EXPECT_EQ(g.diagnostics.Count(kIncompleteCollective), 1u);
 }
 
+// Ranks stop recording independently (each at its share of --max-size, or when it crashes): the
+// collectives the others recorded after it stopped lack it. That is a warning where every missing
+// member's rank is noted as ended early, and stays an error where one of them finalized.
+TEST(CollectiveMatcherTest, InstancesAfterARankStoppedRecordingAreAWarning) {
+  const auto match = [](const char* ending_of_rank_2) {
+    testing::Scenario s(3);
+    for (int r = 0; r < 3; ++r) {
+      s.rank(r).Enter(0, "main").Collective(1, 2, "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, 0, 0);
+      // Rank 2 stops before the second and third barriers; rank 1 before the third.
+      if (r == 0 || r == 1)
+        s.rank(r).Collective(3, 4, "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, 0, 0);
+      if (r == 0) s.rank(r).Collective(5, 6, "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, 0, 0);
+      s.rank(r).Leave(9, "main");
+    }
+    s.set_rank_ending(0, "finalized");
+    s.set_rank_ending(1, "recording stopped at the size limit (100 bytes) after 0.000 s");
+    s.set_rank_ending(2, ending_of_rank_2);
+    trace::Trace t = ReadCollectives(s);
+    return MatchTrace(t, 2);
+  };
+  const SyncGraph stopped = match("signal 11");
+  ASSERT_EQ(stopped.collectives.size(), 3u);
+  EXPECT_EQ(stopped.collectives[1].member_count, 2u);
+  EXPECT_EQ(stopped.collectives[2].member_count, 1u);
+  EXPECT_EQ(stopped.stats.incomplete_collectives, 2u);
+  EXPECT_EQ(stopped.diagnostics.Count(kCollectiveAfterRankEnded), 2u);
+  EXPECT_EQ(stopped.diagnostics.Count(kIncompleteCollective), 0u);
+  // Rank 2 finalized without the second and third barriers: both instances lack it, an error.
+  const SyncGraph finalized = match("finalized");
+  EXPECT_EQ(finalized.stats.incomplete_collectives, 2u);
+  EXPECT_EQ(finalized.diagnostics.Count(kCollectiveAfterRankEnded), 0u);
+  EXPECT_EQ(finalized.diagnostics.Count(kIncompleteCollective), 2u);
+}
+
 TEST(CollectiveMatcherTest, MismatchedOperationsAreDiagnosed) {
   testing::Scenario s(2);
   s.rank(0)

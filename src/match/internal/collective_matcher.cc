@@ -160,6 +160,25 @@ MemberCall ReadMember(const trace::Trace& trace, uint32_t loc, const CollectiveC
   return m;
 }
 
+// Whether every member missing from `round` belongs to a rank whose recording the tracer noted
+// ended early: ranks stop independently (each at its own share of --max-size, or when it
+// crashes), so the ranks still recording call collectives the stopped ones are absent from.
+// That is what the trace says happened, not an inconsistency.
+bool MissingOnlyRanksThatEnded(const trace::Trace& trace,
+                               const std::vector<uint32_t>& rank_locations,
+                               const std::vector<const MemberCall*>& round) {
+  std::vector<bool> present(rank_locations.size(), false);
+  for (const MemberCall* m : round) {
+    if (m->member.rank < present.size()) present[m->member.rank] = true;
+  }
+  for (size_t r = 0; r < rank_locations.size(); ++r) {
+    if (present[r]) continue;
+    if (rank_locations[r] == kNone) return false;
+    if (!trace.defs.RankEndedEarly(trace.defs.RankOfLocation(rank_locations[r]))) return false;
+  }
+  return true;
+}
+
 // Appends instance `k` of communicator `comm_id` (or of window `window` over it), whose members'
 // calls are `round` in rank order; `rank_locations[r]` is the location of rank r.
 void AddInstance(const trace::Trace& trace, uint32_t comm_id, uint32_t window,
@@ -216,7 +235,9 @@ void AddInstance(const trace::Trace& trace, uint32_t comm_id, uint32_t window,
   }
   if (!instance.complete) {
     ++graph.stats.incomplete_collectives;
-    graph.diagnostics.Report(kIncompleteCollective,
+    graph.diagnostics.Report(MissingOnlyRanksThatEnded(trace, rank_locations, round)
+                                 ? kCollectiveAfterRankEnded
+                                 : kIncompleteCollective,
                              trace::EventPlace(head.location, head.end_event), 1, place);
   }
   graph.collectives.push_back(instance);
