@@ -33,6 +33,11 @@ inline constexpr DiagnosticKind kUnmatchedSend{
 inline constexpr DiagnosticKind kUnmatchedReceive{
     "match.unmatched_receive", Severity::kError,
     "a receive has no matching send; it takes no part in the wait-state analysis"};
+inline constexpr DiagnosticKind kMessageAfterRankEnded{
+    "match.message_after_rank_ended", Severity::kWarning,
+    "a send or receive has no partner because the partner's rank had stopped recording (an "
+    "abort, a signal, the size limit of causeway trace --max-size: trace.rank_ended_early); it "
+    "takes no part in the wait-state analysis"};
 inline constexpr DiagnosticKind kUnknownPeer{
     "match.unknown_peer", Severity::kError,
     "a message names a communicator or rank that the definitions do not resolve"};

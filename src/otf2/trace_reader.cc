@@ -20,6 +20,7 @@
 #include "otf2/anchor_header.h"
 #include "otf2/definitions_reader.h"
 #include "otf2/event_reader.h"
+#include "otf2/internal/event_callbacks.h"
 #include "otf2/internal/reader_support.h"
 #include "otf2/library_errors.h"
 #include "otf2/reader_regions.h"
@@ -69,6 +70,9 @@ void ReadRankEndings(const AnchorHeader& header, trace::Definitions& defs,
       diagnostics.Report(kRankEndedEarly, "rank " + std::to_string(rank) + ": " + how);
     }
   }
+  // By rank, for Definitions::RankEndedEarly's search; a rank named twice keeps its first line.
+  std::stable_sort(defs.rank_endings.begin(), defs.rank_endings.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
 }
 
 // causeway's tracer notes where each rank ran (otf2_writer's kRankSchedulingProperty: a line
@@ -248,7 +252,34 @@ Result<LocationReads> ReadLocations(const std::string& path, const ReadOptions& 
     trace.locations[loc] = std::move(r.events);
     reads.local_trees[loc] = std::move(r.local_tree);
   }
+  // Teams of the workers whose master was read hang at their forks.
+  const std::vector<uint32_t> masters = trace::MastersOfThreads(trace.defs);
+  std::vector<bool> read(n, false);
+  for (uint32_t loc : locations) read[loc] = true;
+  std::map<uint32_t, std::vector<trace::ForkPoint>> forks;
+  std::vector<uint32_t> workers;
+  for (uint32_t loc : locations) {
+    if (masters[loc] == trace::kNone || !read[masters[loc]]) continue;
+    workers.push_back(loc);
+    auto [it, added] = forks.try_emplace(masters[loc]);
+    if (added) it->second = trace::ForkPoints(trace.locations[masters[loc]]);
+  }
+  GraftTeams(reads, workers, forks, threads);
   return reads;
+}
+
+void GraftTeams(LocationReads& reads, std::span<const uint32_t> workers,
+                const std::map<uint32_t, std::vector<trace::ForkPoint>>& forks, unsigned threads) {
+  trace::Trace& trace = reads.trace;
+  const std::vector<uint32_t> masters = trace::MastersOfThreads(trace.defs);
+  const uint32_t calls_attribute = internal::CallsAttribute(trace.defs);
+  ParallelFor(workers.size(), threads == 0 ? DefaultThreadCount() : threads, [&](size_t w) {
+    const uint32_t loc = workers[w];
+    auto it = forks.find(masters[loc]);
+    if (it == forks.end()) return;
+    trace::GraftTeamsAtForks(it->second, trace.defs, calls_attribute, reads.local_trees[loc],
+                             trace.locations[loc]);
+  });
 }
 
 trace::Trace FinishTrace(LocationReads reads, unsigned threads,

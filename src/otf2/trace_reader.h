@@ -12,12 +12,14 @@
 
 #include <atomic>
 #include <cstdint>
+#include <map>
 #include <span>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "base/status.h"
+#include "trace/thread_teams.h"
 #include "trace/trace.h"
 
 namespace cw::otf2 {
@@ -79,6 +81,13 @@ Result<LocationReads> ReadLocations(const std::string& path, const ReadOptions& 
                                     const std::vector<uint32_t>* only);
 trace::Trace FinishTrace(LocationReads reads, unsigned threads,
                          const std::vector<std::pair<uint32_t, uint32_t>>* comm_users = nullptr);
+
+// Hangs each team that the worker threads `workers` (read) ran below their master's call path
+// at the fork that started it (trace/thread_teams.h), from `forks` (by master location).
+// ReadLocations does so for every worker whose master it read; an analysis rank does it for the
+// others with the forks their master's owner sends.
+void GraftTeams(LocationReads& reads, std::span<const uint32_t> workers,
+                const std::map<uint32_t, std::vector<trace::ForkPoint>>& forks, unsigned threads);
 
 // Reads only the global definitions (cheap; used to size work before reading events).
 Result<trace::Definitions> ReadDefinitions(const std::string& path, Diagnostics& diagnostics);

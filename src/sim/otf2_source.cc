@@ -1,5 +1,7 @@
 #include "sim/otf2_source.h"
 
+#include <algorithm>
+#include <unordered_map>
 #include <vector>
 
 #include "otf2/anchor.h"
@@ -33,7 +35,7 @@ class Otf2Source final : public EventSource {
       SimEvent e = internal::TranslateEvent(owner_.defs_, segment_.events, next_, location_);
       if (e.callpath != kNone) {
         e.region = segment_.local_tree.region(e.callpath);
-        e.callpath = to_global_[e.callpath];
+        e.callpath = GlobalCallpath(e);
       }
       out.push_back(e);
       ++next_;
@@ -69,7 +71,34 @@ class Otf2Source final : public EventSource {
       to_global_[id] = owner_.tree_.Intern(global_parent, local.region(id));
     }
     next_ = segment_.resumed;  // re-opened regions were handed out with an earlier segment
+    grafted_.clear();
     return !segment_.events.empty();
+  }
+
+  // The global call path of an Enter's or Leave's local one. Each team a worker thread runs
+  // hangs below its master's call path at the fork that started it (trace/thread_teams.h);
+  // without one, where the master first entered the region (to_global_).
+  uint32_t GlobalCallpath(const SimEvent& e) {
+    const trace::CallTree& local = segment_.local_tree;
+    if (e.kind == trace::EventKind::kEnter) {
+      if (depth_++ == 0) team_parent_ = owner_.TeamParent(location_, e.region, e.time);
+    } else if (e.kind == trace::EventKind::kLeave && depth_ > 0) {
+      --depth_;
+    }
+    if (team_parent_ == kNone) return to_global_[e.callpath];
+    std::vector<uint32_t> path;  // local ids not yet known below this team's parent
+    uint32_t id = e.callpath;
+    const uint64_t team = uint64_t{team_parent_} << 32;
+    while (id != kNone && grafted_.count(team | id) == 0) {
+      path.push_back(id);
+      id = local.parent(id);
+    }
+    uint32_t global = id == kNone ? team_parent_ : grafted_[team | id];
+    for (auto p = path.rbegin(); p != path.rend(); ++p) {
+      global = owner_.tree_.Intern(global, local.region(*p));
+      grafted_[team | *p] = global;
+    }
+    return global;
   }
 
   StreamedTrace& owner_;
@@ -79,6 +108,9 @@ class Otf2Source final : public EventSource {
   otf2::LocationStream::Segment segment_;
   std::vector<uint32_t> to_global_;
   uint32_t next_ = 0;
+  uint32_t depth_ = 0;            // regions open
+  uint32_t team_parent_ = kNone;  // the global call path the current team hangs below
+  std::unordered_map<uint64_t, uint32_t> grafted_;  // (team parent, local id) -> global id
 };
 
 Result<std::unique_ptr<StreamedTrace>> StreamedTrace::Open(const std::string& path) {
@@ -91,10 +123,10 @@ Result<std::unique_ptr<StreamedTrace>> StreamedTrace::Open(const std::string& pa
   return streamed;
 }
 
-uint32_t StreamedTrace::ThreadRootParent(uint32_t location, uint32_t region) {
+StreamedTrace::MasterScan* StreamedTrace::ScanOfMaster(uint32_t location, uint32_t region) {
   if (location >= masters_.size() || masters_[location] == trace::kNone ||
       masters_[location] >= location || !trace::IsOmpParallelRegion(defs_, region)) {
-    return trace::kNone;
+    return nullptr;
   }
   MasterScan& scan = master_scans_[masters_[location]];
   if (!scan.stream && !scan.done) {
@@ -106,32 +138,66 @@ uint32_t StreamedTrace::ThreadRootParent(uint32_t location, uint32_t region) {
       scan.done = true;  // its own source reports the error
     }
   }
-  // Each parallel region's first Enter below another region, in the order the master made them.
-  while (scan.first_entered.count(region) == 0 && !scan.done) {
-    if (scan.stream->done()) {
-      scan.done = true;
-      break;
-    }
-    const otf2::LocationStream::Segment segment = scan.stream->Next(segment_records);
-    const trace::CallTree& local = segment.local_tree;
-    for (uint32_t i = segment.resumed; i < segment.events.size(); ++i) {
-      if (segment.events.kind(i) != trace::EventKind::kEnter) continue;
+  return &scan;
+}
+
+uint32_t StreamedTrace::InternPath(const trace::CallTree& local, uint32_t id) {
+  std::vector<uint32_t> path;  // the regions from `id` up, innermost first
+  for (uint32_t p = id; p != trace::kNone; p = local.parent(p)) path.push_back(local.region(p));
+  uint32_t global = trace::kNone;
+  for (auto r = path.rbegin(); r != path.rend(); ++r) global = tree_.Intern(global, *r);
+  return global;
+}
+
+// One more segment of the master's records: its forks with the call path open at each, and each
+// parallel region's first Enter below another region.
+void StreamedTrace::ScanMasterSegment(MasterScan& scan) {
+  if (scan.done || scan.stream->done()) {
+    scan.done = true;
+    return;
+  }
+  const otf2::LocationStream::Segment segment = scan.stream->Next(segment_records);
+  const trace::CallTree& local = segment.local_tree;
+  std::vector<uint32_t> open;  // the segment begins by re-entering the regions still open
+  for (uint32_t i = 0; i < segment.events.size(); ++i) {
+    const trace::EventKind kind = segment.events.kind(i);
+    if (kind == trace::EventKind::kThreadFork || kind == trace::EventKind::kOmpFork) {
+      scan.forks.push_back(
+          {segment.events.time(i), open.empty() ? trace::kNone : InternPath(local, open.back())});
+    } else if (kind == trace::EventKind::kLeave) {
+      if (!open.empty()) open.pop_back();
+    } else if (kind == trace::EventKind::kEnter) {
       const uint32_t entered = segment.events.ref(i);
+      open.push_back(entered);
       const uint32_t parent = local.parent(entered);
-      if (parent == trace::kNone || !trace::IsOmpParallelRegion(defs_, local.region(entered)) ||
+      if (i < segment.resumed || parent == trace::kNone ||
+          !trace::IsOmpParallelRegion(defs_, local.region(entered)) ||
           scan.first_entered.count(local.region(entered)) != 0) {
         continue;
       }
-      std::vector<uint32_t> path;  // the parent's regions, innermost first
-      for (uint32_t p = parent; p != trace::kNone; p = local.parent(p))
-        path.push_back(local.region(p));
-      uint32_t global = trace::kNone;
-      for (auto r = path.rbegin(); r != path.rend(); ++r) global = tree_.Intern(global, *r);
-      scan.first_entered[local.region(entered)] = global;
+      scan.first_entered[local.region(entered)] = InternPath(local, parent);
     }
   }
-  auto found = scan.first_entered.find(region);
-  return found == scan.first_entered.end() ? trace::kNone : found->second;
+}
+
+uint32_t StreamedTrace::ThreadRootParent(uint32_t location, uint32_t region) {
+  MasterScan* scan = ScanOfMaster(location, region);
+  if (scan == nullptr) return trace::kNone;
+  while (scan->first_entered.count(region) == 0 && !scan->done) ScanMasterSegment(*scan);
+  auto found = scan->first_entered.find(region);
+  return found == scan->first_entered.end() ? trace::kNone : found->second;
+}
+
+uint32_t StreamedTrace::TeamParent(uint32_t location, uint32_t region, uint64_t time) {
+  MasterScan* scan = ScanOfMaster(location, region);
+  if (scan == nullptr) return trace::kNone;
+  // The latest fork at or before `time` is known once a later one (or the end) is.
+  while (!scan->done && (scan->forks.empty() || scan->forks.back().time <= time)) {
+    ScanMasterSegment(*scan);
+  }
+  auto after = std::upper_bound(scan->forks.begin(), scan->forks.end(), time,
+                                [](uint64_t t, const trace::ForkPoint& f) { return t < f.time; });
+  return after == scan->forks.begin() ? trace::kNone : std::prev(after)->callpath;
 }
 
 uint64_t StreamedTrace::declared_events() const {

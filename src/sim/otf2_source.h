@@ -26,6 +26,7 @@
 #include "sim/replay.h"
 #include "trace/call_tree.h"
 #include "trace/definitions.h"
+#include "trace/thread_teams.h"
 
 namespace cw::sim {
 
@@ -65,16 +66,26 @@ class StreamedTrace {
  private:
   friend class Otf2Source;
 
-  // The global call path below which a root of `location`'s call paths in `region` goes, kNone
-  // if it stays a root (thread_teams.h).
-  uint32_t ThreadRootParent(uint32_t location, uint32_t region);
-
-  // How far the events of a master thread were read for ThreadRootParent.
+  // How far the events of a master thread were read for its workers' call paths.
   struct MasterScan {
     std::unique_ptr<otf2::LocationStream> stream;
+    std::vector<trace::ForkPoint> forks;                   // global call paths, in time order
     std::unordered_map<uint32_t, uint32_t> first_entered;  // parallel region -> parent path
     bool done = false;
   };
+
+  // The global call path below which a team of worker `location` that entered parallel region
+  // `region` at `time` goes: its master's at the latest fork before (thread_teams.h), kNone if
+  // there is none or `location` is no worker.
+  uint32_t TeamParent(uint32_t location, uint32_t region, uint64_t time);
+  // Where a root of `location`'s call paths in `region` goes without a fork: below where the
+  // master first entered it; kNone if it stays a root.
+  uint32_t ThreadRootParent(uint32_t location, uint32_t region);
+  // The scan of `location`'s master if `location` is a worker and `region` a parallel region.
+  MasterScan* ScanOfMaster(uint32_t location, uint32_t region);
+  void ScanMasterSegment(MasterScan& scan);
+  // The global id of `local`'s call path `id`, interned.
+  uint32_t InternPath(const trace::CallTree& local, uint32_t id);
 
   std::string anchor_;
   trace::Definitions defs_;

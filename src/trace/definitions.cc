@@ -62,10 +62,9 @@ uint32_t Definitions::RankOfLocation(uint32_t location) const {
 }
 
 bool Definitions::RankEndedEarly(uint32_t rank) const {
-  for (const auto& [r, how] : rank_endings) {
-    if (r == rank) return how != "finalized";
-  }
-  return false;
+  auto it = std::lower_bound(rank_endings.begin(), rank_endings.end(), rank,
+                             [](const auto& ending, uint32_t r) { return ending.first < r; });
+  return it != rank_endings.end() && it->first == rank && it->second != "finalized";
 }
 
 namespace {

@@ -242,7 +242,8 @@ class Definitions {
   std::string otf2_version;  // "major.minor.bugfix" of the writer
   // How each rank's recording ended, where the tracer noted it (causeway's archive property
   // CAUSEWAY::RANK_ENDINGS): "finalized", "abort", "signal N", "exit without MPI_Finalize",
-  // "fatal error handler TEXT", ... by world rank. Empty for other writers' traces.
+  // "fatal error handler TEXT", ... by world rank, sorted by rank. Empty for other writers'
+  // traces.
   std::vector<std::pair<uint32_t, std::string>> rank_endings;
   // Where each rank ran, where the tracer noted it (CAUSEWAY::RANK_SCHEDULING; trace/scheduling.h).
   struct RankSchedule {
@@ -293,6 +294,10 @@ class Definitions {
   // Whether the tracer noted that world rank `rank` stopped recording other than by finishing
   // (rank_endings: an abort, a signal, the size limit, ...). False where the trace does not say.
   bool RankEndedEarly(uint32_t rank) const;
+  // Whether the rank of `location` ended early (false for a location of no rank).
+  bool LocationEndedEarly(uint32_t location) const {
+    return RankEndedEarly(RankOfLocation(location));
+  }
 
  private:
   std::unordered_map<uint64_t, uint32_t> location_index_;

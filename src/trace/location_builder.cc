@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <string>
+#include <unordered_map>
 
 namespace cw::trace {
 
@@ -311,6 +312,57 @@ void LocationBuilder::RemapCallpaths(LocationEvents& events,
   for (LocationEvents::CallpathTime& t : events.profile_) t.callpath = local_to_global[t.callpath];
   std::sort(events.profile_.begin(), events.profile_.end(),
             [](const auto& a, const auto& b) { return a.callpath < b.callpath; });
+  // Two local call paths may meet in one global one (a worker's team grafted at its fork and
+  // one hung where the master first entered the region, trace/thread_teams.h).
+  std::vector<LocationEvents::CallpathTime>& profile = events.profile_;
+  size_t kept = 0;
+  for (size_t k = 0; k < profile.size(); ++k) {
+    if (kept > 0 && profile[kept - 1].callpath == profile[k].callpath) {
+      profile[kept - 1].visits += profile[k].visits;
+      profile[kept - 1].inclusive += profile[k].inclusive;
+      profile[kept - 1].exclusive += profile[k].exclusive;
+    } else {
+      profile[kept++] = profile[k];
+    }
+  }
+  profile.resize(kept);
+}
+
+void LocationBuilder::ReplaceCallpaths(
+    LocationEvents& events, const std::function<uint32_t(uint32_t, uint32_t)>& callpath_of,
+    uint32_t calls_attribute) {
+  std::unordered_map<uint32_t, uint64_t> folded;  // Leave -> the calls it stands for
+  for (const EventAttribute& a : events.attributes_) {
+    if (a.attribute == calls_attribute && a.value > 1) folded[a.event] = a.value;
+  }
+  std::vector<LocalTime> times;
+  std::vector<uint32_t> open;  // call paths of the open regions
+  for (uint32_t i = 0; i < events.size(); ++i) {
+    const EventKind kind = events.kind_[i];
+    if (kind != EventKind::kEnter && kind != EventKind::kLeave) continue;
+    const uint32_t callpath = callpath_of(i, events.ref_[i]);
+    events.ref_[i] = callpath;
+    if (callpath >= times.size()) times.resize(callpath + 1);
+    if (kind == EventKind::kEnter) {
+      open.push_back(callpath);
+      ++times[callpath].visits;
+      continue;
+    }
+    if (open.empty()) continue;
+    open.pop_back();
+    if (auto it = folded.find(i); it != folded.end()) times[callpath].visits += it->second - 1;
+    const uint64_t duration = events.time_[i] - events.time_[events.pair_[i]];
+    times[callpath].inclusive += duration;
+    times[callpath].exclusive += static_cast<int64_t>(duration);
+    if (!open.empty()) times[open.back()].exclusive -= static_cast<int64_t>(duration);
+  }
+  events.profile_.clear();
+  for (uint32_t cp = 0; cp < times.size(); ++cp) {
+    const LocalTime& t = times[cp];
+    if (t.visits == 0 && t.inclusive == 0) continue;
+    events.profile_.push_back(LocationEvents::CallpathTime{
+        cp, t.visits, t.inclusive, static_cast<uint64_t>(std::max<int64_t>(t.exclusive, 0))});
+  }
 }
 
 }  // namespace cw::trace

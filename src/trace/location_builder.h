@@ -24,6 +24,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "base/diagnostics.h"
@@ -135,6 +136,12 @@ class LocationBuilder {
   // Enter/Leave refs are local call-path ids until RemapCallpaths() rewrites them.
   const CallTree& local_tree() const { return tree_; }
   static void RemapCallpaths(LocationEvents& events, const std::vector<uint32_t>& local_to_global);
+  // Gives every Enter and Leave the call path `callpath_of(event, its call path)` returns (called
+  // in event order) and measures the call-path times again over the new ids, as the builder did:
+  // a Leave that carries `calls_attribute` with N > 1 counts N visits (trace/polling.h).
+  static void ReplaceCallpaths(LocationEvents& events,
+                               const std::function<uint32_t(uint32_t, uint32_t)>& callpath_of,
+                               uint32_t calls_attribute);
 
   // The last event, a Leave, ends `calls` calls (polling compaction, trace/polling.h): its call
   // path counts that many visits.

@@ -112,6 +112,15 @@ void AssembleCallTree(Trace& trace, const std::vector<CallTree>& local_trees, un
         region = region_map[loc].second;
       }
       uint32_t global_parent = parent == kNone ? kNone : map[parent];
+      if (parent == kNone && IsMasterCallpath(region)) {
+        // A team grafted at its fork (GraftTeamsAtForks): the master's call path itself.
+        const uint32_t master = grafts.master(static_cast<uint32_t>(loc));
+        const uint32_t at_master = region & ~kMasterCallpath;
+        map[id] = master != kNone && master < loc && at_master < maps[master].size()
+                      ? maps[master][at_master]
+                      : kNone;
+        continue;
+      }
       if (parent == kNone) {
         const uint32_t at_master = grafts.MasterNode(static_cast<uint32_t>(loc), region);
         if (at_master != kNone) {

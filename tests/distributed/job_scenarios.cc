@@ -146,8 +146,10 @@ std::string SendersWaits(const std::string& dir) {
 
 }  // namespace
 
-std::string WriteMissingCollectiveTrace(const std::string& dir) {
+std::string WriteMissingCollectiveTrace(const std::string& dir,
+                                        const std::vector<std::pair<int, std::string>>& endings) {
   Scenario s(4);
+  for (const auto& [rank, how] : endings) s.set_rank_ending(rank, how);
   const uint32_t win = s.AddWindow(0);
   for (int r = 0; r < 4; ++r) {
     const uint64_t u = static_cast<uint64_t>(r);

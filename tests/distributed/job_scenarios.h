@@ -16,7 +16,9 @@ std::vector<std::pair<std::string, std::string>> WriteJobScenarios();
 
 // One of them: four ranks, a barrier, an allreduce rank 3 never calls (its later calls slide one
 // instance ahead), a bcast from rank 2 and a reduce to rank 1; then two fences on a window of
-// which rank 0 calls one. Written into `dir`.
-std::string WriteMissingCollectiveTrace(const std::string& dir);
+// which rank 0 calls one. Written into `dir`, with how ranks' recording ended as `endings` notes
+// (rank, how), as causeway's tracer notes it.
+std::string WriteMissingCollectiveTrace(
+    const std::string& dir, const std::vector<std::pair<int, std::string>>& endings = {});
 
 }  // namespace cw::test

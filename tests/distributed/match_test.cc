@@ -234,6 +234,15 @@ TEST(DistributedMatchTest, UnmatchedAndCancelledMessagesCountTheSame) {
   EXPECT_EQ(graph.stats.unmatched_receives, 1u);
   EXPECT_EQ(graph.stats.cancelled_requests, 1u);
   for (uint32_t ranks = 2; ranks <= 4; ++ranks) CheckDistributedMatch(anchor, ranks);
+  // Rank 3 noted as stopped early: rank 2's receive lacks its send because of it, a warning in
+  // every analysis rank's share too (CheckDistributedMatch compares every diagnostic's count).
+  s.set_rank_ending(3, "signal 9");
+  anchor = s.WriteOrDie(testing::MakeTempDir("distributed-unmatched-ended"));
+  const match::SyncGraph ended = SingleProcessGraph(anchor);
+  EXPECT_EQ(ended.diagnostics.Count(match::kMessageAfterRankEnded), 1u);
+  EXPECT_EQ(ended.diagnostics.Count(match::kUnmatchedSend), 1u);
+  EXPECT_EQ(ended.diagnostics.Count(match::kUnmatchedReceive), 0u);
+  for (uint32_t ranks = 2; ranks <= 4; ++ranks) CheckDistributedMatch(anchor, ranks);
 }
 
 TEST(DistributedMatchTest, CollectivesWithAMissingMemberCountTheSame) {
@@ -250,7 +259,16 @@ TEST(DistributedMatchTest, CollectivesWithAMissingMemberCountTheSame) {
   EXPECT_EQ(graph.stats.collective_instances, 6u);
   EXPECT_EQ(graph.stats.incomplete_collectives, 2u);
   EXPECT_EQ(graph.diagnostics.Count(match::kCollectiveMismatch), 2u);
+  EXPECT_EQ(graph.diagnostics.Count(match::kIncompleteCollective), 2u);
   for (uint32_t ranks = 2; ranks <= 4; ++ranks) CheckDistributedMatch(anchor, ranks);
+  // Ranks 3 and 0 noted as stopped early: the reduce without rank 3 and the fence without rank 0
+  // are warnings, wherever their instances are built.
+  const std::string ended = test::WriteMissingCollectiveTrace(
+      testing::MakeTempDir("distributed-collectives-ended"), {{0, "abort"}, {3, "signal 6"}});
+  const match::SyncGraph ended_graph = SingleProcessGraph(ended);
+  EXPECT_EQ(ended_graph.diagnostics.Count(match::kCollectiveAfterRankEnded), 2u);
+  EXPECT_EQ(ended_graph.diagnostics.Count(match::kIncompleteCollective), 0u);
+  for (uint32_t ranks = 2; ranks <= 4; ++ranks) CheckDistributedMatch(ended, ranks);
 }
 
 }  // namespace

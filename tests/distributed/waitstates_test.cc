@@ -79,12 +79,39 @@ std::string WriteHybridOpenMpScenario() {
   }
   s.rank(0).Send(8, 9, 1, 0, 64);
   s.rank(1).Recv(8, 10, 0, 0, 64);
-  for (int r = 0; r < 2; ++r) s.rank(r).Leave(12, "main");
+  // The same region again, forked in solve: a worker's owner hangs this team under main/solve,
+  // with its master's forks sent where the master is another rank's.
+  for (int r = 0; r < 2; ++r) {
+    testing::RankScript& master = s.thread(r, 0);
+    master.Enter(12, "solve").Fork(12, 3).TeamBegin(12).Enter(12, "!$omp parallel");
+    master.Leave(14, "!$omp parallel").TeamEnd(14).Join(15).Leave(15, "solve");
+    for (int k = 1; k <= 2; ++k) {
+      testing::RankScript& t = s.thread(r, k);
+      t.TeamBegin(12)
+          .Enter(12, "!$omp parallel")
+          .Leave(12 + static_cast<uint64_t>(k), "!$omp parallel");
+      t.TeamEnd(12 + static_cast<uint64_t>(k));
+    }
+    master.Leave(16, "main");
+  }
   return s.WriteOrDie(testing::MakeTempDir("distributed-hybrid"));
 }
 
 TEST(DistributedWaitStatesTest, OpenMpThreadsGiveTheSameValuesOnTwoToFourRanks) {
   const std::string anchor = WriteHybridOpenMpScenario();
+  // Each worker's second team runs under solve, as its master forked it.
+  Result<trace::Trace> t = otf2::ReadTrace(anchor, otf2::ReadOptions{});
+  ASSERT_TRUE(t);
+  uint32_t in_solve = trace::kNone;
+  for (uint32_t cp = 0; cp < t->call_tree.size(); ++cp) {
+    if (t->CallpathName(cp) == "main/solve/!$omp parallel") in_solve = cp;
+  }
+  ASSERT_NE(in_solve, trace::kNone);
+  for (uint32_t loc = 0; loc < t->location_count(); ++loc) {
+    bool found = false;
+    for (const auto& p : t->location(loc).profile()) found |= p.callpath == in_solve;
+    EXPECT_TRUE(found) << "location " << loc;
+  }
   for (uint32_t ranks = 2; ranks <= 4; ++ranks) CheckDistributedWaitStates(anchor, ranks);
 }
 

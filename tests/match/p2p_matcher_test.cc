@@ -141,6 +141,27 @@ TEST(P2pMatcherTest, UnmatchedMessagesAreCountedNotFatal) {
   EXPECT_EQ(g.diagnostics.Count(kUnmatchedReceive), 1u);
 }
 
+// Rank 1 stopped recording (a signal) after its first receive: rank 0's second send and rank
+// 2's receive from rank 1 have no partner because of it, a warning; rank 2's receive from rank 0,
+// which finalized, is still the error of a trace that lacks a record.
+TEST(P2pMatcherTest, MessagesAfterTheirPartnerStoppedRecordingAreAWarning) {
+  testing::Scenario s(3);
+  s.rank(0).Enter(0, "main").Send(1, 2, 1, 1, 8).Send(3, 4, 1, 1, 8).Leave(9, "main");
+  s.rank(1).Enter(0, "main").Recv(1, 3, 0, 1, 8).Leave(4, "main");
+  s.rank(2).Enter(0, "main").Recv(1, 8, 1, 1, 8).Recv(8, 9, 0, 2, 8).Leave(9, "main");
+  s.set_rank_ending(0, "finalized");
+  s.set_rank_ending(1, "signal 11");
+  s.set_rank_ending(2, "finalized");
+  trace::Trace t = Read(s);
+  SyncGraph g = MatchTrace(t, 2);
+  EXPECT_EQ(g.messages.size(), 1u);
+  EXPECT_EQ(g.stats.unmatched_sends, 1u);
+  EXPECT_EQ(g.stats.unmatched_receives, 2u);
+  EXPECT_EQ(g.diagnostics.Count(kMessageAfterRankEnded), 2u);
+  EXPECT_EQ(g.diagnostics.Count(kUnmatchedSend), 0u);
+  EXPECT_EQ(g.diagnostics.Count(kUnmatchedReceive), 1u);
+}
+
 TEST(P2pMatcherTest, UnknownPeersAreCounted) {
   testing::Scenario s(2);
   s.rank(0).Enter(0, "main").Send(1, 2, /*to=*/5, 1, 8).Leave(9, "main");

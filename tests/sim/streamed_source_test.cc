@@ -130,6 +130,40 @@ TEST(StreamedSourceTest, SegmentBoundariesAnywhereChangeNothing) {
   for (uint32_t segment : {1u, 2u, 3u, 4u, 5u, 7u, 64u}) ExpectSameEvents(anchor, segment);
 }
 
+// One parallel region forked from a and from b: each of the worker's teams hangs below where its
+// master forked it (trace/thread_teams.h), in the stream as in the trace, wherever its segments
+// begin (a team open across a boundary, a fork the worker meets before the master's stream
+// reaches it).
+std::string WriteTeamsForkedFromTwoPlaces() {
+  testing::Scenario s(1);
+  testing::RankScript& master = s.thread(0, 0);
+  testing::RankScript& worker = s.thread(0, 1);
+  master.Enter(0, "main").Enter(1, "a").Fork(2, 2).TeamBegin(2).Enter(2, "!$omp parallel");
+  master.Call(3, 4, "!$omp implicit barrier").Leave(4, "!$omp parallel").TeamEnd(4).Join(5);
+  master.Leave(6, "a").Enter(7, "b").Fork(8, 2).TeamBegin(8).Enter(8, "!$omp parallel");
+  master.Call(9, 11, "!$omp implicit barrier").Leave(11, "!$omp parallel").TeamEnd(11).Join(12);
+  master.Leave(13, "b").Leave(14, "main");
+  for (uint64_t begin : {2u, 8u}) {
+    worker.TeamBegin(begin).Enter(begin, "!$omp parallel").Enter(begin, "compute");
+    worker.Call(begin + 1, begin + 2, "kernel").Leave(begin + 2, "compute");
+    worker.Call(begin + 2, begin + 3, "!$omp implicit barrier");
+    worker.Leave(begin + 3, "!$omp parallel").TeamEnd(begin + 3);
+  }
+  return s.WriteOrDie(testing::MakeTempDir("streamed-teams"));
+}
+
+TEST(StreamedSourceTest, TeamsHangWhereTheirMasterForkedThem) {
+  const std::string anchor = WriteTeamsForkedFromTwoPlaces();
+  Result<trace::Trace> t = otf2::ReadTrace(anchor, {});
+  ASSERT_TRUE(t);
+  bool under_b = false;
+  for (uint32_t cp = 0; cp < t->call_tree.size(); ++cp) {
+    under_b |= t->CallpathName(cp) == "main/b/!$omp parallel/compute/kernel";
+  }
+  EXPECT_TRUE(under_b);
+  for (uint32_t segment : {1u, 2u, 3u, 4u, 5u, 7u, 64u}) ExpectSameEvents(anchor, segment);
+}
+
 TEST(StreamedSourceTest, ReplayOfTheStreamEqualsReplayOfTheTrace) {
   for (const std::string& name : test::RealTraceNames()) {
     SCOPED_TRACE(name);

@@ -181,6 +181,41 @@ TEST(OmpPatternsTest, ThreadsRunTheirRegionsWhereTheMasterEnteredThem) {
     EXPECT_EQ(a.trace.CallpathName(cp).rfind("main", 0), 0u) << a.trace.CallpathName(cp);
 }
 
+// One parallel region, in a routine called from a (1-7) and from b (8-16): the master forks at 2
+// and at 9, joins at 6 and at 15. Thread 1 runs each team where the master forked it, as
+// Scalasca's call trees have it, not both where the master first entered the region.
+TEST(OmpPatternsTest, EachTeamRunsWhereItsMasterForkedIt) {
+  Scenario s(1);
+  RankScript& master = s.thread(0, 0);
+  RankScript& t1 = s.thread(0, 1);
+  master.Enter(0, "main").Enter(1, "a").Fork(2, 2);
+  Member(master, 2, 5, [&] { master.Call(4, 5, "!$omp implicit barrier"); });
+  master.Join(6).Leave(7, "a").Enter(8, "b").Fork(9, 2);
+  Member(master, 9, 14, [&] { master.Call(13, 14, "!$omp implicit barrier"); });
+  master.Join(15).Leave(16, "b").Leave(17, "main");
+  Member(t1, 2, 5, [&] { t1.Call(3, 5, "!$omp implicit barrier"); });
+  Member(t1, 10, 14, [&] { t1.Call(11, 14, "!$omp implicit barrier"); });
+  const Analysis a = AnalyzeScenario(s);
+  const std::string in_a = "main/a/!$omp parallel", in_b = "main/b/!$omp parallel";
+  // Thread 1 computes 2-3 in a's team and 10-11 in b's, and waits in their barriers for the
+  // master: 4 - 3 = 1 and 13 - 11 = 2.
+  EXPECT_EQ(a.Value("comp", in_a, 1), 1.0);
+  EXPECT_EQ(a.Value("comp", in_b, 1), 1.0);
+  EXPECT_EQ(a.Value("omp_ibarrier_wait", in_a + "/!$omp implicit barrier", 1), 1.0);
+  EXPECT_EQ(a.Value("omp_ibarrier_wait", in_b + "/!$omp implicit barrier", 1), 2.0);
+  // Management: a's join 6 against its team end 5; b's fork 9 against its team begin 10 and
+  // join 15 against 14.
+  EXPECT_EQ(a.Value("omp_management", in_a, 1), 1.0);
+  EXPECT_EQ(a.Value("omp_management", in_b, 1), 2.0);
+  // So thread 1 fills each team from fork to join (a: 2-6, b: 9-15): no limited parallelism.
+  // It is idle for the master's 17 - 4 - 6 = 7 s outside them.
+  EXPECT_EQ(a.Total("omp_limited_parallelism"), 0.0);
+  EXPECT_EQ(a.LocationTotal("omp_idle_threads", 1), 7.0);
+  EXPECT_EQ(a.Total("time"), 2 * 17.0);
+  for (uint32_t cp = 0; cp < a.trace.call_tree.size(); ++cp)
+    EXPECT_EQ(a.trace.CallpathName(cp).rfind("main", 0), 0u) << a.trace.CallpathName(cp);
+}
+
 TEST(OmpPatternsTest, ATeamOfFewerThreadsWaitsForItsOwnThreadsOnly) {
   // Thread 2 is not in the second team (beyond Scalasca 2.6, which refuses varying team sizes):
   // its barriers lie outside that team's interval, and the master waits for thread 1 alone.

@@ -174,7 +174,7 @@ bool MissingOnlyRanksThatEnded(const trace::Trace& trace,
   for (size_t r = 0; r < rank_locations.size(); ++r) {
     if (present[r]) continue;
     if (rank_locations[r] == kNone) return false;
-    if (!trace.defs.RankEndedEarly(trace.defs.RankOfLocation(rank_locations[r]))) return false;
+    if (!trace.defs.LocationEndedEarly(rank_locations[r])) return false;
   }
   return true;
 }

@@ -42,6 +42,14 @@ uint32_t PeerLocation(const trace::Trace& trace, uint32_t loc, const trace::P2pP
   return comms[p.comm].LocationOfRank(p.peer, loc);
 }
 
+// The diagnostic of a send or receive left unmatched: a warning where the partner's rank had
+// stopped recording before it (ranks stop independently: a crash, --max-size), an error where
+// the trace should hold the partner's record.
+const DiagnosticKind& UnmatchedKind(const trace::Trace& trace, uint32_t partner,
+                                    const DiagnosticKind& otherwise) {
+  return trace.defs.LocationEndedEarly(partner) ? kMessageAfterRankEnded : otherwise;
+}
+
 // Reads one location's point-to-point records. Requests were linked by the trace builder.
 LocationScan ScanLocation(const trace::Trace& trace, uint32_t loc) {
   const LocationEvents& ev = trace.location(loc);
@@ -243,7 +251,8 @@ DestinationResult MatchDestination(const trace::Trace& trace, uint32_t dest,
       if (source == kNone)
         result.diagnostics.Report(kUnknownPeer, trace::EventPlace(dest, recv.event));
       ++result.unmatched_receives;
-      result.diagnostics.Report(kUnmatchedReceive, trace::EventPlace(dest, recv.event));
+      result.diagnostics.Report(UnmatchedKind(trace, source, kUnmatchedReceive),
+                                trace::EventPlace(dest, recv.event));
       continue;
     }
     uint32_t k = queue->head;
@@ -355,7 +364,8 @@ void MatchPool(const trace::Trace& trace, const std::vector<uint32_t>& members,
       if (source == kNone)
         result.diagnostics.Report(kUnknownPeer, trace::EventPlace(pr.location, recv.event));
       ++result.unmatched_receives;
-      result.diagnostics.Report(kUnmatchedReceive, trace::EventPlace(pr.location, recv.event));
+      result.diagnostics.Report(UnmatchedKind(trace, source, kUnmatchedReceive),
+                                trace::EventPlace(pr.location, recv.event));
       continue;
     }
     matched[pr.location][pr.index] = queue->head;
@@ -589,7 +599,8 @@ void MatchPointToPoint(const trace::Trace& trace, unsigned threads, SyncGraph& g
     for (const SendRecord& send : scans[s].sends) {
       if (send.message == kNone) {
         ++graph.stats.unmatched_sends;
-        graph.diagnostics.Report(kUnmatchedSend, trace::EventPlace(s, send.event));
+        graph.diagnostics.Report(UnmatchedKind(trace, send.dest, kUnmatchedSend),
+                                 trace::EventPlace(s, send.event));
       }
     }
   }
@@ -788,7 +799,8 @@ void MatchPointToPoint(const trace::Trace& trace, const trace::Partition& partit
         sent.push_back(received.message_of[s][i]);
       } else {
         ++graph.stats.unmatched_sends;
-        graph.diagnostics.Report(kUnmatchedSend, trace::EventPlace(s, scans[s].sends[i].event));
+        graph.diagnostics.Report(UnmatchedKind(trace, scans[s].sends[i].dest, kUnmatchedSend),
+                                 trace::EventPlace(s, scans[s].sends[i].event));
       }
     }
   }
