@@ -137,7 +137,8 @@ class TraceSubcommand final : public Subcommand {
     app.add_option("--callpaths", callpaths_,
                    "the call path of each recorded call, from a walk of the stack: none (each "
                    "call under main), calls (the program's functions at every MPI and "
-                   "OpenSHMEM call) or sampled (also what the program computes between calls, "
+                   "OpenSHMEM call and OpenMP fork) or sampled (also what the program computes "
+                   "between calls, "
                    "from a stack sample every --sampling-interval of each thread's CPU time); "
                    "default sampled (or CAUSEWAY_CALLPATHS). Named after the run from the "
                    "files' symbols")

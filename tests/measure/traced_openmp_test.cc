@@ -141,6 +141,63 @@ TEST(TracedOpenMpTest, ThreadsOfAClangProgramAreRecordedWithTheirProgrammedWaits
   EXPECT_TRUE(loop);
 }
 
+// The value of `metric` summed over every location and every call path below `path` (itself
+// included), by the call paths' names.
+double BelowPath(const json& report, const std::string& metric, const std::string& path) {
+  double total = 0;
+  for (const json& v : report["values"]) {
+    if (v["metric"] == metric &&
+        CallPathName(report, v["callpath"].get<uint64_t>()).rfind(path, 0) == 0)
+      total += v["value"].get<double>();
+  }
+  return total;
+}
+
+// omp_two_callers.c: spread()'s parallel region, called from solve() and from setup(). The
+// fork's stack walk puts each team below the functions that forked it, on both threads: per
+// rank and round, each thread spends 40 ms in solve's team (thread 1 sleeping, thread 0
+// sleeping 20 and waiting 20 in the implicit barrier) and 80 ms in setup's.
+TEST(TracedOpenMpTest, TeamsRunBelowTheFunctionsThatForkedThem) {
+  std::string output;
+  const std::string dir =
+      TraceProgram("omp_two_callers", 2, "", kExactCounts, &output, kQuietThreads);
+  EXPECT_NE(output.find("threads seen 12"), std::string::npos) << output;
+  const json report = Analyze(dir);
+  std::string solve, setup;  // the region's call paths
+  for (const json& c : report["callpaths"]) {
+    const std::string name = CallPathName(report, c["id"].get<uint64_t>());
+    if (c["region"].get<std::string>().rfind("!$omp parallel @omp_two_callers.c:", 0) != 0)
+      continue;
+    if (name.rfind("main/solve/spread/", 0) == 0) solve = name;
+    if (name.rfind("main/setup/spread/", 0) == 0) setup = name;
+    EXPECT_TRUE(name == solve || name == setup) << name;
+  }
+  ASSERT_FALSE(solve.empty());
+  ASSERT_FALSE(setup.empty());
+  // 2 ranks x 3 rounds x 2 threads, 40 and 80 ms each.
+  ExpectSleptWait(BelowPath(report, "time", solve), 12 * 0.04, 12);
+  ExpectSleptWait(BelowPath(report, "time", setup), 12 * 0.08, 12);
+  // The masters' waits: 20 and 40 ms per rank and round.
+  ExpectSleptWait(BelowPath(report, "omp_ibarrier_wait", solve), 6 * 0.02, 6);
+  ExpectSleptWait(BelowPath(report, "omp_ibarrier_wait", setup), 6 * 0.04, 6);
+  // Each thread filled both teams; every thread's time is its master's.
+  EXPECT_LT(MetricTotal(report, "omp_limited_parallelism"), 0.003 * 12);
+  std::map<std::string, double> time_of_rank;
+  std::map<uint64_t, std::string> group;
+  for (const json& l : report["locations"]) group[l["id"].get<uint64_t>()] = l["group"];
+  std::map<uint64_t, double> time;
+  for (const json& v : report["values"]) {
+    if (v["metric"] == "time") time[v["location"].get<uint64_t>()] += v["value"].get<double>();
+  }
+  ASSERT_EQ(time.size(), 4u);
+  for (const auto& [loc, t] : time) {
+    auto [it, first] = time_of_rank.try_emplace(group[loc], t);
+    if (!first) {
+      EXPECT_NEAR(t, it->second, 1e-6) << "location " << loc;
+    }
+  }
+}
+
 TEST(TracedOpenMpTest, OpenMpOffRecordsNoThread) {
   std::string output;
   const std::string dir = TraceProgram(

@@ -321,12 +321,15 @@ void ExportStream(const std::string& path, bool thread, const RankContext& rank,
         }
         continue;
       }
-      if (e.kind == RawKind::kEnter && e.b != 0 && rank.walked != nullptr) {
+      // A call's Enter, and a fork (whose team's parallel region follows it), take the walked
+      // functions of their call path.
+      const bool walks = e.kind == RawKind::kEnter || e.kind == RawKind::kThreadFork;
+      if (walks && e.b != 0 && rank.walked != nullptr) {
         const internal::WalkedPath& call_path = rank.walked->Path(e.b);
         const long moved = walked.Move(call_path, previous, t, out, open, call_site);
         summary.events += static_cast<uint64_t>(std::max(0L, moved));
         // The call's own Enter carries the line that made it.
-        if (moved >= 0 && call_path.leaf_site != internal::kNoSite)
+        if (moved >= 0 && e.kind == RawKind::kEnter && call_path.leaf_site != internal::kNoSite)
           out.AddSourceCodeLocationAttribute(call_site, call_path.leaf_site);
       } else if (e.kind == RawKind::kLeave && !open.empty() && region != open.back()) {
         summary.events += static_cast<uint64_t>(walked.LeaveAll(previous, t, out, open));

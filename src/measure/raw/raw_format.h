@@ -74,9 +74,10 @@ enum class RawKind : uint8_t {
   // calling-context node. Not an event: it moves the walked functions (measure/export).
   kSample,
   // OpenMP (omp_hooks.cc, through OMPT), as Score-P records it: a thread forks a team (a =
-  // threads requested) and joins it; each thread of the team begins and ends its part in it;
-  // locks of critical sections and of the lock routines are acquired and released (a = the
-  // process's lock id, y = the acquisition's number among that lock's, from 1 as in Score-P).
+  // threads requested, b = calling-context node of the fork, 0: not walked) and joins it; each
+  // thread of the team begins and ends its part in it; locks of critical sections and of the lock
+  // routines are acquired and released (a = the process's lock id, y = the acquisition's number
+  // among that lock's, from 1 as in Score-P).
   kThreadFork,
   kThreadJoin,
   kThreadTeamBegin,

@@ -237,7 +237,8 @@ void OnParallelBegin(ompt_data_t*, const ompt_frame_t*, ompt_data_t* parallel,
   auto* team = new Team();
   team->code = code;
   parallel->ptr = team;
-  if (Here() != nullptr) Record(RawKind::kThreadFork, requested);
+  // The functions that forked it: the team's parallel region is theirs, on every thread.
+  if (Here() != nullptr) Record(RawKind::kThreadFork, requested, WalkedContext(T()));
 }
 
 void OnParallelEnd(ompt_data_t* parallel, ompt_data_t*, int, const void*) {
