@@ -306,6 +306,25 @@ json CriticalPathJson(const std::optional<CriticalPathSummary>& cp) {
           {"untracked", cp->untracked}};
 }
 
+json HybridPopJson(const std::optional<PopSummary::Hybrid>& hybrid) {
+  if (!hybrid) return nullptr;
+  const PopSummary::Hybrid& h = *hybrid;
+  json outside = json::array();
+  for (const auto& [location, seconds] : h.outside_mpi) {
+    outside.push_back({{"location", location}, {"seconds", seconds}});
+  }
+  return {{"mpi_parallel_efficiency", h.mpi_parallel_efficiency},
+          {"mpi_load_balance", h.mpi_load_balance},
+          {"mpi_communication_efficiency", h.mpi_communication_efficiency},
+          {"openmp_parallel_efficiency", h.omp_parallel_efficiency},
+          {"openmp_load_balance", h.omp_load_balance},
+          {"openmp_communication_efficiency", h.omp_communication_efficiency},
+          {"average_outside_mpi", h.average_outside_mpi},
+          {"max_outside_mpi", h.max_outside_mpi},
+          {"max_master", OptionalId(h.max_master)},
+          {"outside_mpi", outside}};
+}
+
 json PopJson(const PopSummary& pop) {
   auto optional_number = [](const std::optional<double>& v) {
     return v ? json(*v) : json(nullptr);
@@ -327,7 +346,8 @@ json PopJson(const PopSummary& pop) {
       {"average_computation", pop.average_computation},
       {"max_computation", pop.max_computation},
       {"max_location", OptionalId(pop.max_location)},
-      {"computation", computation}};
+      {"computation", computation},
+      {"hybrid", HybridPopJson(pop.hybrid)}};
 }
 
 json ClockCorrectionJson(const std::optional<ClockCorrectionSummary>& c) {

@@ -293,13 +293,30 @@ Report BuildReport(const trace::Trace& trace, const TraceFacts& facts,
       pop.max_computation / static_cast<double>(trace.defs.clock.resolution),
       pop.max_location == trace::kNone ? std::nullopt : std::optional<uint32_t>(pop.max_location),
       {},
+      std::nullopt,
       std::nullopt};
   if (pop.ideal_runtime) {
     r.pop.ideal_runtime = *pop.ideal_runtime / static_cast<double>(trace.defs.clock.resolution);
   }
+  const double resolution = static_cast<double>(trace.defs.clock.resolution);
   for (size_t k = 0; k < pop.locations.size(); ++k) {
-    r.pop.computation.emplace_back(
-        pop.locations[k], pop.computation[k] / static_cast<double>(trace.defs.clock.resolution));
+    r.pop.computation.emplace_back(pop.locations[k], pop.computation[k] / resolution);
+  }
+  if (pop.hybrid) {
+    const analysis::PopEfficiency::Hybrid& h = *pop.hybrid;
+    PopSummary::Hybrid& out = r.pop.hybrid.emplace();
+    out.mpi_parallel_efficiency = h.mpi_parallel_efficiency;
+    out.mpi_load_balance = h.mpi_load_balance;
+    out.mpi_communication_efficiency = h.mpi_communication_efficiency;
+    out.omp_parallel_efficiency = h.omp_parallel_efficiency;
+    out.omp_load_balance = h.omp_load_balance;
+    out.omp_communication_efficiency = h.omp_communication_efficiency;
+    out.average_outside_mpi = h.average_outside_mpi / resolution;
+    out.max_outside_mpi = h.max_outside_mpi / resolution;
+    if (h.max_master != trace::kNone) out.max_master = h.max_master;
+    for (size_t k = 0; k < h.masters.size(); ++k) {
+      out.outside_mpi.emplace_back(h.masters[k], h.outside_mpi[k] / resolution);
+    }
   }
   if (analysis.advice) r.advice = SummarizeAdvice(*analysis.advice, trace);
   Diagnostics all;

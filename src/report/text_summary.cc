@@ -349,6 +349,25 @@ constexpr const char* kNoComputation =
     "OpenSHMEM calls: it was traced without a program region, or it only communicates), and "
     "every efficiency is a share of the computation";
 
+// POP's hybrid model: the parallel efficiency as MPI's part (with OpenMP's runtime as useful)
+// times OpenMP's.
+void HybridPopSection(const Report& r, const PopSummary::Hybrid& h, std::string& out) {
+  out += "  = MPI parallel efficiency   " + Percent(h.mpi_parallel_efficiency, 1) +
+         "  OpenMP's runtime counted as useful\n";
+  out += "    MPI load balance          " + Percent(h.mpi_load_balance, 1) +
+         "  time outside MPI per process: average " + FormatSeconds(h.average_outside_mpi) +
+         ", maximum " + FormatSeconds(h.max_outside_mpi);
+  if (h.max_master) out += " on " + r.LocationLabel(*h.max_master);
+  out += "\n";
+  out += "    MPI communication eff.    " + Percent(h.mpi_communication_efficiency, 1) +
+         "  maximum time outside MPI / runtime\n";
+  out += "  x OpenMP parallel eff.      " + Percent(h.omp_parallel_efficiency, 1) + "\n";
+  out += "    OpenMP load balance       " + Percent(h.omp_load_balance, 1) +
+         "  load balance / MPI load balance\n";
+  out += "    OpenMP communication eff. " + Percent(h.omp_communication_efficiency, 1) +
+         "  maximum computation / maximum time outside MPI\n";
+}
+
 void PopSection(const Report& r, std::string& out) {
   const PopSummary& p = r.pop;
   if (p.computation.empty() || p.runtime <= 0) return;
@@ -376,6 +395,7 @@ void PopSection(const Report& r, std::string& out) {
   } else {
     out += "      Serialisation, transfer unavailable: they need the runtime on an ideal network\n";
   }
+  if (p.hybrid) HybridPopSection(r, *p.hybrid, out);
   out += "\n";
 }
 

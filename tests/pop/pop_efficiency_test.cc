@@ -49,5 +49,64 @@ TEST(PopEfficiencyTest, LoadBalanceAndCommunicationEfficiency) {
   }
 }
 
+TEST(PopEfficiencyTest, HybridProgramsSplitIntoMpiAndOpenMpEfficiency) {
+  // Two ranks of a master and one OpenMP thread; a team from 3 to 11 on each (no management
+  // time: fork, team begin, team end and join coincide).
+  //   rank 0 master: Init [0,1] compute [1,3] team: compute [3,7] barrier [7,11]; Send [11,12]
+  //                  compute [12,18] Finalize [18,20]
+  //   rank 0 thread: team: compute [3,10] barrier [10,11]
+  //   rank 1 master: Init [0,1] compute [1,3] team: compute [3,10] barrier [10,11]; Recv [11,14]
+  //                  compute [14,16] Finalize [16,20]
+  //   rank 1 thread: team: compute [3,5] barrier [5,11]
+  // Useful computation 12, 7, 11 and 2 s; runtime 20 s: LB = avg 8 / max 12 = 2/3, CommE =
+  // 12/20, PE = 8/20. The masters' MPI time is 1 + 1 + 2 = 4 and 1 + 3 + 4 = 8 s, so their time
+  // outside MPI is O = 16 and 12 s: MPI LB = avg 14 / max 16 = 7/8, MPI CommE = 16/20, MPI PE =
+  // 14/20; OpenMP LB = (2/3) / (7/8) = 16/21, OpenMP CommE = 12/16 (maximum computation over
+  // maximum time outside MPI), OpenMP PE = (8/20) / (14/20) = 4/7.
+  testing::Scenario s(2);
+  for (int r = 0; r < 2; ++r) {
+    testing::RankScript& master = s.thread(r, 0);
+    testing::RankScript& worker = s.thread(r, 1);
+    master.Enter(0, "main").Call(0, 1, "MPI_Init").Fork(3, 2).TeamBegin(3);
+    master.Enter(3, "!$omp parallel").Call(r == 0 ? 7 : 10, 11, "!$omp implicit barrier");
+    master.Leave(11, "!$omp parallel").TeamEnd(11).Join(11);
+    worker.TeamBegin(3).Enter(3, "!$omp parallel");
+    worker.Call(r == 0 ? 10 : 5, 11, "!$omp implicit barrier").Leave(11, "!$omp parallel");
+    worker.TeamEnd(11);
+  }
+  s.rank(0).Send(11, 12, 1, 0, 8).Call(18, 20, "MPI_Finalize").Leave(20, "main");
+  s.rank(1).Recv(11, 14, 0, 0, 8).Call(16, 20, "MPI_Finalize").Leave(20, "main");
+  Analysis a = AnalyzeScenario(s);
+  const report::PopSummary& pop = a.report.pop;
+  EXPECT_NEAR(pop.runtime, 20.0, kEps);
+  ASSERT_EQ(pop.computation.size(), 4u);
+  EXPECT_NEAR(pop.computation[0].second, 12.0, kEps);
+  EXPECT_NEAR(pop.computation[1].second, 11.0, kEps);
+  EXPECT_NEAR(pop.computation[2].second, 7.0, kEps);
+  EXPECT_NEAR(pop.computation[3].second, 2.0, kEps);
+  EXPECT_NEAR(pop.load_balance, 2.0 / 3, kEps);
+  EXPECT_NEAR(pop.communication_efficiency, 0.6, kEps);
+  EXPECT_NEAR(pop.parallel_efficiency, 0.4, kEps);
+  ASSERT_TRUE(pop.hybrid.has_value());
+  const report::PopSummary::Hybrid& h = *pop.hybrid;
+  ASSERT_EQ(h.outside_mpi.size(), 2u);
+  EXPECT_NEAR(h.outside_mpi[0].second, 16.0, kEps);
+  EXPECT_NEAR(h.outside_mpi[1].second, 12.0, kEps);
+  EXPECT_EQ(h.max_master, h.outside_mpi[0].first);
+  EXPECT_NEAR(h.mpi_load_balance, 7.0 / 8, kEps);
+  EXPECT_NEAR(h.mpi_communication_efficiency, 0.8, kEps);
+  EXPECT_NEAR(h.mpi_parallel_efficiency, 0.7, kEps);
+  EXPECT_NEAR(h.omp_load_balance, 16.0 / 21, kEps);
+  EXPECT_NEAR(h.omp_communication_efficiency, 0.75, kEps);
+  EXPECT_NEAR(h.omp_parallel_efficiency, 4.0 / 7, kEps);
+  EXPECT_NEAR(h.mpi_parallel_efficiency * h.omp_parallel_efficiency, pop.parallel_efficiency, kEps);
+}
+
+TEST(PopEfficiencyTest, PureMpiProgramsHaveNoHybridModel) {
+  testing::Scenario s(2);
+  for (int r = 0; r < 2; ++r) s.rank(r).Enter(0, "main").Call(0, 1, "MPI_Init").Leave(4, "main");
+  EXPECT_FALSE(AnalyzeScenario(s).report.pop.hybrid.has_value());
+}
+
 }  // namespace
 }  // namespace cw::test

@@ -11,6 +11,17 @@
 // what-if replay (sim/) with zero latency and infinite bandwidth gives it, and
 // AddIdealNetworkRuntime completes the two; without it they stay unavailable.
 //
+// A hybrid program (a process with more than one thread) also gets POP's hybrid model, in which
+// MPI sees the OpenMP runtime as useful: with O_i = T - M_i the time of process i's master thread
+// outside MPI (M_i its `mpi` time),
+//   MPI load balance             avg_i O_i / max_i O_i
+//   MPI communication efficiency max_i O_i / T
+//   MPI parallel efficiency      their product = avg_i O_i / T
+//   OpenMP parallel efficiency   PE / MPI parallel efficiency, split into OpenMP load balance
+//                                (LB / MPI load balance) and OpenMP communication efficiency
+//                                (CommE / MPI communication efficiency = max_p C_p / max_i O_i),
+// so that PE = MPI parallel efficiency x OpenMP parallel efficiency.
+//
 //   PopEfficiency pop = ComputePopEfficiency(trace, waitstates);
 //   double lb = pop.load_balance;
 #pragma once
@@ -39,6 +50,22 @@ struct PopEfficiency {
   std::optional<double> ideal_runtime;  // ticks
   std::optional<double> serialisation_efficiency;
   std::optional<double> transfer_efficiency;
+
+  // POP's hybrid model, for programs with a process of more than one thread.
+  struct Hybrid {
+    std::vector<uint32_t> masters;       // each process's master thread, ascending
+    std::vector<double> outside_mpi;     // O_i per master above, ticks
+    double average_outside_mpi = 0;      // ticks
+    double max_outside_mpi = 0;          // ticks
+    uint32_t max_master = trace::kNone;  // where the maximum is (lowest on ties)
+    double mpi_load_balance = 0;
+    double mpi_communication_efficiency = 0;
+    double mpi_parallel_efficiency = 0;
+    double omp_load_balance = 0;
+    double omp_communication_efficiency = 0;
+    double omp_parallel_efficiency = 0;
+  };
+  std::optional<Hybrid> hybrid;
 };
 
 PopEfficiency ComputePopEfficiency(const trace::Trace& trace, const WaitStateResult& waitstates);

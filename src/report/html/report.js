@@ -84,6 +84,14 @@
       ['Communication efficiency', p.communication_efficiency, 1],
       ['Serialisation', p.serialisation_efficiency, 2],
       ['Transfer', p.transfer_efficiency, 2]] : [];
+    if (p && !p.unavailable && p.mpi_parallel_efficiency !== undefined) {
+      rows.push(['MPI parallel efficiency (OpenMP counts as useful)', p.mpi_parallel_efficiency, 0],
+                ['MPI load balance', p.mpi_load_balance, 1],
+                ['MPI communication efficiency', p.mpi_communication_efficiency, 1],
+                ['OpenMP parallel efficiency', p.openmp_parallel_efficiency, 0],
+                ['OpenMP load balance', p.openmp_load_balance, 1],
+                ['OpenMP communication efficiency', p.openmp_communication_efficiency, 1]);
+    }
     rows.forEach(function (r) {
       const tr = element('tr');
       const name = element('td', r[0]);

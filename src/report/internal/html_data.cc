@@ -69,6 +69,14 @@ json Overview(const Report& r) {
             p.serialisation_efficiency ? json(Round(*p.serialisation_efficiency)) : json(nullptr)},
            {"transfer_efficiency",
             p.transfer_efficiency ? json(Round(*p.transfer_efficiency)) : json(nullptr)}};
+    if (p.hybrid) {
+      pop["mpi_parallel_efficiency"] = Round(p.hybrid->mpi_parallel_efficiency);
+      pop["mpi_load_balance"] = Round(p.hybrid->mpi_load_balance);
+      pop["mpi_communication_efficiency"] = Round(p.hybrid->mpi_communication_efficiency);
+      pop["openmp_parallel_efficiency"] = Round(p.hybrid->omp_parallel_efficiency);
+      pop["openmp_load_balance"] = Round(p.hybrid->omp_load_balance);
+      pop["openmp_communication_efficiency"] = Round(p.hybrid->omp_communication_efficiency);
+    }
   }
   json file_io = nullptr;
   if (!r.file_totals.empty()) {
