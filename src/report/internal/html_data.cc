@@ -141,6 +141,16 @@ json Findings(const Report& r) {
                   ? ", mostly serialisation (waiting that an ideal network would not remove)"
                   : ", mostly transfer (time an ideal network would save)";
     }
+    if (p.hybrid) {
+      // Which runtime loses more: the threads inside the processes, or MPI between them.
+      const bool threads = p.hybrid->omp_parallel_efficiency < p.hybrid->mpi_parallel_efficiency;
+      text +=
+          "; " + std::string(threads ? "OpenMP" : "MPI") + " loses more (parallel efficiency " +
+          Percent(threads ? p.hybrid->omp_parallel_efficiency : p.hybrid->mpi_parallel_efficiency) +
+          " against " + std::string(threads ? "MPI's " : "OpenMP's ") +
+          Percent(threads ? p.hybrid->mpi_parallel_efficiency : p.hybrid->omp_parallel_efficiency) +
+          ")";
+    }
     findings.push_back(text + ".");
   }
   // 3. The most imbalanced computation.
