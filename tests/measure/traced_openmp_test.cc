@@ -198,6 +198,37 @@ TEST(TracedOpenMpTest, TeamsRunBelowTheFunctionsThatForkedThem) {
   }
 }
 
+// omp_compute.c with the default --callpaths sampled: each thread's samples in kernel() nest
+// below the parallel region, in the function GCC outlined its body to, on the master as on the
+// worker; the implicit barrier stays right below the region (the runtime enters it after the
+// outlined function returned).
+TEST(TracedOpenMpTest, SamplesInsideAParallelRegionNestBelowIt) {
+  std::string output;
+  const std::string dir = TraceProgram("omp_compute", 2, "", "", &output, kQuietThreads);
+  const std::string result = "result 0.810000";
+  EXPECT_NE(output.find(result), std::string::npos) << output;
+  EXPECT_NE(NativeOutput("omp_compute").find(result), std::string::npos);
+  const json report = Analyze(dir);
+  std::string region;  // main/spread/!$omp parallel @omp_compute.c:LINE
+  for (const json& c : report["callpaths"]) {
+    if (c["region"].get<std::string>().rfind("!$omp parallel @omp_compute.c:", 0) == 0)
+      region = CallPathName(report, c["id"].get<uint64_t>());
+  }
+  ASSERT_EQ(region.rfind("main/spread/!$omp parallel @omp_compute.c:", 0), 0u) << region;
+  std::map<uint64_t, double> in_kernel;  // by location
+  bool barrier_below_region = false;
+  for (const json& v : report["values"]) {
+    const std::string path = CallPathName(report, v["callpath"].get<uint64_t>());
+    if (v["metric"] == "time" && path == region + "/spread._omp_fn.0/kernel")
+      in_kernel[v["location"].get<uint64_t>()] += v["value"].get<double>();
+    barrier_below_region |= path.rfind(region + "/!$omp implicit barrier @", 0) == 0;
+  }
+  EXPECT_TRUE(barrier_below_region);
+  // Both threads of both ranks computed in kernel() for tens of milliseconds per round.
+  ASSERT_EQ(in_kernel.size(), 4u) << report["callpaths"];
+  for (const auto& [location, seconds] : in_kernel) EXPECT_GT(seconds, 0.01) << location;
+}
+
 TEST(TracedOpenMpTest, OpenMpOffRecordsNoThread) {
   std::string output;
   const std::string dir = TraceProgram(

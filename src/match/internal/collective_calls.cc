@@ -212,8 +212,9 @@ void AddInstance(const trace::Trace& trace, uint32_t comm_id, uint32_t window,
 }
 
 void BuildCommInstances(const trace::Trace& trace, uint32_t comm_id, uint32_t window,
-                    const std::vector<uint32_t>& rank_locations,
-                    const std::vector<const std::vector<MemberCall>*>& lists, SyncGraph& graph) {
+                        const std::vector<uint32_t>& rank_locations,
+                        const std::vector<const std::vector<MemberCall>*>& lists,
+                        SyncGraph& graph) {
   size_t rounds = 0;
   for (const std::vector<MemberCall>* list : lists) {
     if (list != nullptr) rounds = std::max(rounds, list->size());
@@ -246,6 +247,5 @@ void BuildFromScans(const trace::Trace& trace, uint32_t comm_id, uint32_t window
   }
   BuildCommInstances(trace, comm_id, window, rank_locations, present, graph);
 }
-
 
 }  // namespace cw::match::internal

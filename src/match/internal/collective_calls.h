@@ -67,8 +67,8 @@ void AddInstance(const trace::Trace& trace, uint32_t comm_id, uint32_t window,
 // Instances of one communicator (or of window `window` over it): instance k is the k-th call of
 // every member; `lists[r]` holds rank r's calls (nullptr if it made none).
 void BuildCommInstances(const trace::Trace& trace, uint32_t comm_id, uint32_t window,
-                    const std::vector<uint32_t>& rank_locations,
-                    const std::vector<const std::vector<MemberCall>*>& lists, SyncGraph& graph);
+                        const std::vector<uint32_t>& rank_locations,
+                        const std::vector<const std::vector<MemberCall>*>& lists, SyncGraph& graph);
 
 // The calls of each rank of a communicator (or window) from one process's scans.
 void BuildFromScans(const trace::Trace& trace, uint32_t comm_id, uint32_t window,

@@ -74,7 +74,6 @@ struct Queue {
   uint32_t tail = kNone;
 };
 
-
 uint64_t EnteredAt(const LocationEvents& ev, uint32_t event) {
   uint32_t enter = ev.pair(event);
   return ev.time(enter == kNone ? event : enter);

@@ -14,6 +14,7 @@
 #include "measure/export/internal/io_definitions.h"
 #include "measure/export/internal/openmp.h"
 #include "measure/export/internal/rank_clocks.h"
+#include "measure/export/internal/rank_properties.h"
 #include "measure/export/internal/raw_definitions.h"
 #include "measure/export/internal/walked_paths.h"
 #include "measure/raw/raw_format.h"
@@ -27,9 +28,12 @@ using internal::DefineArchive;
 using internal::kNoDefinition;
 using internal::kNoIoHandle;
 using internal::kUndefinedRegion;
+using internal::OmpNesting;
 using internal::RankClocks;
 using internal::RankDefs;
+using internal::RankEndings;
 using internal::RankIds;
+using internal::RankScheduling;
 using internal::ReadDefs;
 using internal::TimerMap;
 using internal::WalkedPaths;
@@ -92,6 +96,11 @@ struct RankContext {
   ShmemRegions& shmem_regions;
   WalkedPaths* walked;  // the rank's walked call paths, nullptr if it recorded none
   uint32_t team;        // its OpenMP threads' team (OTF2_UNDEFINED_COMM: none)
+  const std::vector<OmpNesting>& omp_nesting;  // by raw region index
+
+  OmpNesting Nesting(uint32_t index) const {
+    return index < omp_nesting.size() ? omp_nesting[index] : OmpNesting::kNone;
+  }
 
   // The archive's region of a raw region index, kUndefinedRegion if nothing defines it.
   uint32_t Region(uint32_t index) const {
@@ -331,7 +340,8 @@ void ExportStream(const std::string& path, bool thread, const RankContext& rank,
         // The call's own Enter carries the line that made it.
         if (moved >= 0 && e.kind == RawKind::kEnter && call_path.leaf_site != internal::kNoSite)
           out.AddSourceCodeLocationAttribute(call_site, call_path.leaf_site);
-      } else if (e.kind == RawKind::kLeave && !open.empty() && region != open.back()) {
+      } else if ((e.kind == RawKind::kLeave && !open.empty() && region != open.back()) ||
+                 (e.kind == RawKind::kEnter && rank.Nesting(e.a) == OmpNesting::kConstruct)) {
         summary.events += static_cast<uint64_t>(walked.LeaveAll(previous, t, out, open));
       }
       Written written = WriteMpiRecord(e, t, region, rank, out, open);
@@ -343,6 +353,8 @@ void ExportStream(const std::string& path, bool thread, const RankContext& rank,
         ++summary.invalid_records;
         continue;
       }
+      if (e.kind == RawKind::kEnter && rank.Nesting(e.a) == OmpNesting::kParallel)
+        walked.Nest(open);
       ++summary.events;
     }
     rank_bytes += n * sizeof(RawEvent);
@@ -489,10 +501,11 @@ void ExportRank(int r, const ExportInputs& in, otf2_writer::ArchiveWriter& archi
   summary.walks += d.walks;
   summary.walk_nanoseconds +=
       static_cast<uint64_t>(static_cast<double>(d.walk_ticks) * ns_per_tick);
+  const std::vector<OmpNesting> omp_nesting = internal::OmpNestingOf(d.omp_regions);
   const RankContext rank{r,          ids.regions,   ids.comms,        ids.windows,
                          ids.groups, ids.files,     in.ids.world,     *timer_or,
                          clock,      in.attributes, in.shmem_regions, walked.get(),
-                         ids.team};
+                         ids.team,   omp_nesting};
   // One stream per thread: the thread that initialised MPI, then the others by index.
   for (size_t thread = 0; thread < ids.locations.size(); ++thread) {
     const std::string path = thread == 0 ? RawEventsPath(in.dir, r)
@@ -504,46 +517,6 @@ void ExportRank(int r, const ExportInputs& in, otf2_writer::ArchiveWriter& archi
     for (const auto& [module, functions] : walked->unnamed())
       summary.unnamed_functions[module].insert(functions.begin(), functions.end());
   }
-}
-
-// Where each rank ran, as the archive property CAUSEWAY::RANK_SCHEDULING holds it (ranks that
-// did not record it are left out).
-std::string RankScheduling(const std::vector<RankDefs>& defs) {
-  std::string lines;
-  for (size_t r = 0; r < defs.size(); ++r) {
-    const RankDefs& d = defs[r];
-    if (!d.present || d.cpus_online <= 0) continue;
-    lines += std::to_string(r) + " " + d.host + " " + std::to_string(d.cpus_allowed) + " " +
-             std::to_string(d.cpus_online) + " " + std::to_string(d.ran_ns) + " " +
-             std::to_string(d.waited_ns) + "\n";
-  }
-  return lines;
-}
-
-// How each rank ended, as the archive property CAUSEWAY::RANK_ENDINGS holds it; a rank stopped at
-// the size limit is told when, in seconds from the trace's start (`min_time`), as every report
-// counts time.
-std::string RankEndings(std::vector<RankDefs>& defs, const RankClocks& clocks, uint64_t min_time,
-                        ExportSummary& summary) {
-  std::string endings;
-  for (size_t r = 0; r < defs.size(); ++r) {
-    RankDefs& d = defs[r];
-    const int rank = static_cast<int>(r);
-    if (d.size_limited && d.size_limit_time > 0 && d.ending.rfind("recording stopped", 0) == 0) {
-      if (Result<TimerMap> timer = clocks.Timer(rank); timer.has_value()) {
-        const uint64_t at = clocks.Clock(rank)((*timer)(d.size_limit_time));
-        char when[48];
-        std::snprintf(when, sizeof when, " after %.3f s",
-                      at > min_time ? static_cast<double>(at - min_time) * 1e-9 : 0.0);
-        d.ending += when;
-        for (RankEnding& e : summary.endings) {
-          if (e.rank == rank) e.how = d.ending;
-        }
-      }
-    }
-    endings += std::to_string(r) + " " + (d.present ? d.ending : "no definitions") + "\n";
-  }
-  return endings;
 }
 
 }  // namespace

@@ -36,6 +36,7 @@
 
 #include "measure/runtime/hooks.h"
 #include "measure/runtime/recorder.h"
+#include "measure/runtime/sampling.h"
 
 namespace cw::measure::hook {
 namespace {
@@ -146,6 +147,10 @@ OmpThread* Here() {
     t_omp = new OmpThread();  // lives as long as the process: a master may close its records
     t_omp->log = T().log;
   }
+  // What the thread computed since its last record comes before the OpenMP event it is about to
+  // record, in time order (sampling.h): inside its parallel regions, on workers that never call
+  // MPI.
+  DrainSamples(T());
   return t_omp;
 }
 

@@ -68,6 +68,16 @@ OTF2_RegionRole OmpRegionRole(const std::string& construct) {
   return c->role;
 }
 
+std::vector<OmpNesting> OmpNestingOf(const std::vector<OmpRegionDef>& regions) {
+  std::vector<OmpNesting> nesting;
+  for (const OmpRegionDef& r : regions) {
+    // (ReadDefs bounds the ids: kProgramRegion + kMaxUserRegions at most.)
+    if (r.local >= nesting.size()) nesting.resize(r.local + 1, OmpNesting::kNone);
+    nesting[r.local] = r.construct == "parallel" ? OmpNesting::kParallel : OmpNesting::kConstruct;
+  }
+  return nesting;
+}
+
 void NameOmpRegions(const std::string& maps, elf::ModuleCache& modules,
                     std::vector<OmpRegionDef>& regions) {
   if (regions.empty()) return;

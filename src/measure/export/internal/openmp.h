@@ -28,6 +28,13 @@ OTF2_RegionRole OmpRegionRole(const std::string& construct);
 void NameOmpRegions(const std::string& maps, elf::ModuleCache& modules,
                     std::vector<OmpRegionDef>& regions);
 
+// How a thread's walked functions (walked_paths.h) meet each OpenMP region, by raw region
+// index: a parallel region holds the functions walked inside it (WalkedStack::Nest); entering
+// any other construct closes the functions a sample left open, since the runtime, not those
+// functions, may have entered it (the implicit barrier after the outlined function returned).
+enum class OmpNesting : uint8_t { kNone, kParallel, kConstruct };
+std::vector<OmpNesting> OmpNestingOf(const std::vector<OmpRegionDef>& regions);
+
 // Writes `e` if it is a thread record (fork, join, team begin and end, lock acquisition and
 // release) of the team communicator `team` (OTF2_UNDEFINED_COMM if the rank has none): true if
 // written, false if `e` is no thread record or names no team.

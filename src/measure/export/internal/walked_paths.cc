@@ -169,19 +169,54 @@ struct Slots {
 
 }  // namespace
 
+bool WalkedStack::Settle(const std::vector<uint32_t>& open) {
+  while (!below_.empty() && open.size() < floor_) {
+    regions_ = std::move(below_.back().regions);
+    base_ = below_.back().base;
+    floor_ = below_.back().floor;
+    below_.pop_back();
+  }
+  if (regions_.empty()) {
+    base_ = open.size();  // nothing walked is open in this layer: its functions begin here
+    return true;
+  }
+  return open.size() == base_ + regions_.size();
+}
+
+void WalkedStack::Nest(const std::vector<uint32_t>& open) {
+  if (regions_.empty() && below_.empty()) return;  // nothing below it to come back to
+  below_.push_back(Layer{std::move(regions_), base_, floor_});
+  regions_.clear();
+  base_ = floor_ = open.size();
+}
+
 long WalkedStack::Move(const WalkedPath& walked, uint64_t last, uint64_t t,
                        otf2_writer::EventWriter& out, std::vector<uint32_t>& open,
                        uint32_t call_site, bool sample) {
+  if (!Settle(open)) return -1;
+  // The path passes through the functions of the layers below, which it does not enter again.
+  size_t from = 0;
+  for (const Layer& layer : below_) {
+    for (uint32_t region : layer.regions) {
+      if (from >= walked.regions.size() || walked.regions[from] != region) return -1;
+      ++from;
+    }
+  }
+  return MoveLayer(walked, from, last, t, out, open, call_site, sample);
+}
+
+long WalkedStack::MoveLayer(const WalkedPath& walked, size_t from, uint64_t last, uint64_t t,
+                            otf2_writer::EventWriter& out, std::vector<uint32_t>& open,
+                            uint32_t call_site, bool sample) {
   const std::vector<uint32_t>& path = walked.regions;
-  if (regions_.empty()) base_ = open.size();
-  if (open.size() != base_ + regions_.size()) return -1;
   const bool halfway = sample || sampled_;
   sampled_ = sample;
   size_t shared = 0;
-  while (shared < path.size() && shared < regions_.size() && path[shared] == regions_[shared])
+  while (from + shared < path.size() && shared < regions_.size() &&
+         path[from + shared] == regions_[shared])
     ++shared;
   const size_t leaves = regions_.size() - shared;
-  const size_t enters = path.size() - shared;
+  const size_t enters = path.size() - from - shared;
   const Slots slots(last, t, leaves, enters, halfway);
   for (size_t i = 0; i < leaves; ++i) {
     out.Leave(slots.Leave(i), regions_.back());
@@ -189,8 +224,8 @@ long WalkedStack::Move(const WalkedPath& walked, uint64_t last, uint64_t t,
     open.pop_back();
   }
   for (size_t i = 0; i < enters; ++i) {
-    const uint32_t region = path[shared + i];
-    const uint32_t site = walked.sites[shared + i];
+    const uint32_t region = path[from + shared + i];
+    const uint32_t site = walked.sites[from + shared + i];
     if (site != kNoSite && call_site != kNoSite)
       out.AddSourceCodeLocationAttribute(call_site, site);
     out.Enter(slots.Enter(i), region);
@@ -202,8 +237,8 @@ long WalkedStack::Move(const WalkedPath& walked, uint64_t last, uint64_t t,
 
 long WalkedStack::LeaveAll(uint64_t last, uint64_t t, otf2_writer::EventWriter& out,
                            std::vector<uint32_t>& open) {
-  if (regions_.empty() || open.size() != base_ + regions_.size()) return 0;
-  return Move(WalkedPath{}, last, t, out, open, kNoSite);
+  if (!Settle(open) || regions_.empty()) return 0;
+  return MoveLayer(WalkedPath{}, 0, last, t, out, open, kNoSite, false);
 }
 
 }  // namespace cw::measure::internal

@@ -114,23 +114,50 @@ class WalkedPaths {
 // to halfway to its neighbours, so that a computation interval is shared among its samples in
 // proportion to them (docs/metrics.md). Each record gets a nanosecond of its own where the gap
 // allows, so that readers that order by time (Pipit) nest them as written.
+//
+// A region that is not walked (an OpenMP parallel region) may open above walked functions: the
+// functions walked inside it (a sample in the outlined function, a call it makes) open above it,
+// in a layer of their own, with the functions below it left out of their paths; when the region
+// is left, the layer below is the current one again.
 class WalkedStack {
  public:
   // Before an Enter at `t` whose call has `path`, or at a sample (`sample`); `last`: the time of
   // the location's latest record. Returns the records written, or -1 if `open` does not end
-  // with the walked functions (a region not walked is open: the move is left out).
+  // with the walked functions or `path` does not pass through those of the layers below (the
+  // move is left out).
   // Each function entered carries its call site as the attribute `call_site` (if defined).
   long Move(const WalkedPath& path, uint64_t last, uint64_t t, otf2_writer::EventWriter& out,
             std::vector<uint32_t>& open, uint32_t call_site, bool sample = false);
 
-  // Before a Leave at `t` of a region below the walked functions (the program region, at the
-  // end): leaves them all. Returns the records written.
+  // Before a Leave at `t` of a region below the walked functions of the current layer (the
+  // program region, at the end; a parallel region), or before an OpenMP construct is entered
+  // (the functions a sample found stay open only until the next record says otherwise): leaves
+  // them all. Returns the records written.
   long LeaveAll(uint64_t last, uint64_t t, otf2_writer::EventWriter& out,
                 std::vector<uint32_t>& open);
 
+  // After the Enter of a region that is not walked and holds walked functions of its own (an
+  // OpenMP parallel region): a layer begins above it.
+  void Nest(const std::vector<uint32_t>& open);
+
  private:
-  std::vector<uint32_t> regions_;  // outermost first
+  struct Layer {
+    std::vector<uint32_t> regions;
+    size_t base;
+    size_t floor;
+  };
+  // Ends the layers whose region was left. False if `open` does not end with the current
+  // layer's functions.
+  bool Settle(const std::vector<uint32_t>& open);
+  // Moves the current layer to `path` (regions and their call sites, from `from` on).
+  long MoveLayer(const WalkedPath& path, size_t from, uint64_t last, uint64_t t,
+                 otf2_writer::EventWriter& out, std::vector<uint32_t>& open, uint32_t call_site,
+                 bool sample);
+
+  std::vector<uint32_t> regions_;  // the current layer's, outermost first
   size_t base_ = 0;                // where they begin in `open`
+  size_t floor_ = 0;               // where the current layer begins in `open`
+  std::vector<Layer> below_;       // the layers below the current one, outermost first
   bool sampled_ = false;           // the latest move was a sample's
 };
 
