@@ -2,7 +2,10 @@
  * an empty critical section CALLS times (six recorded events: the construct's Enter, the lock's
  * acquisition, the body's Enter and Leave, the release, the construct's Leave) while the others
  * wait, so that no contention blurs the cost; then the team passes CALLS / 10 explicit barriers
- * (two events each per thread). Prints the time per critical section and per barrier.
+ * (two events each per thread); then the master forks CALLS / 10 empty parallel regions of the
+ * same team size (per region: the fork and the join, and on each thread the team's begin and end,
+ * the region's Enter and Leave and its implicit barrier's: 14 events with 2 threads). Prints the
+ * time per critical section, per barrier and per parallel region.
  * bench/run_omp_tracer_benchmark.sh runs it with and without causeway trace.
  * Usage: omp-microbench [CALLS] [THREADS] */
 #include <mpi.h>
@@ -39,8 +42,17 @@ int main(int argc, char** argv) {
       barrier_time = end - middle;
     }
   }
+  const double regions_start = omp_get_wtime();
+  for (long i = 0; i < barriers; ++i) {
+#pragma omp parallel num_threads(threads)
+    {
+      if (omp_get_thread_num() == 0) sink = sink + 1;
+    }
+  }
+  const double region_time = omp_get_wtime() - regions_start;
   printf("%.2f ns per critical section\n", critical_time / (double)calls * 1e9);
   printf("%.2f ns per barrier\n", barrier_time / (double)barriers * 1e9);
+  printf("%.2f ns per parallel region\n", region_time / (double)barriers * 1e9);
   MPI_Finalize();
   return 0;
 }
