@@ -306,9 +306,9 @@ json CriticalPathJson(const std::optional<CriticalPathSummary>& cp) {
           {"untracked", cp->untracked}};
 }
 
-json HybridPopJson(const std::optional<PopSummary::Hybrid>& hybrid) {
+json HybridPopJson(const std::optional<PopHybridSummary>& hybrid) {
   if (!hybrid) return nullptr;
-  const PopSummary::Hybrid& h = *hybrid;
+  const PopHybridSummary& h = *hybrid;
   json outside = json::array();
   for (const auto& [location, seconds] : h.outside_mpi) {
     outside.push_back({{"location", location}, {"seconds", seconds}});

@@ -303,8 +303,8 @@ Report BuildReport(const trace::Trace& trace, const TraceFacts& facts,
     r.pop.computation.emplace_back(pop.locations[k], pop.computation[k] / resolution);
   }
   if (pop.hybrid) {
-    const analysis::PopEfficiency::Hybrid& h = *pop.hybrid;
-    PopSummary::Hybrid& out = r.pop.hybrid.emplace();
+    const analysis::PopHybrid& h = *pop.hybrid;
+    PopHybridSummary& out = r.pop.hybrid.emplace();
     out.mpi_parallel_efficiency = h.mpi_parallel_efficiency;
     out.mpi_load_balance = h.mpi_load_balance;
     out.mpi_communication_efficiency = h.mpi_communication_efficiency;

@@ -133,6 +133,20 @@ struct CriticalPathSummary {
   double untracked = 0;             // seconds on the path outside every region
 };
 
+// POP's hybrid model (a process with more than one thread; analysis/pop), times in seconds.
+struct PopHybridSummary {
+  double mpi_parallel_efficiency = 0;
+  double mpi_load_balance = 0;
+  double mpi_communication_efficiency = 0;
+  double omp_parallel_efficiency = 0;
+  double omp_load_balance = 0;
+  double omp_communication_efficiency = 0;
+  double average_outside_mpi = 0;
+  double max_outside_mpi = 0;
+  std::optional<uint32_t> max_master;
+  std::vector<std::pair<uint32_t, double>> outside_mpi;  // (master location, seconds)
+};
+
 // The POP efficiencies (analysis/pop/pop_efficiency.h), times in seconds.
 struct PopSummary {
   double runtime = 0;
@@ -146,20 +160,7 @@ struct PopSummary {
   std::optional<uint32_t> max_location;
   std::vector<std::pair<uint32_t, double>> computation;  // (location, useful computation)
   std::optional<double> ideal_runtime;                   // seconds on an ideal network
-  // POP's hybrid model (a process with more than one thread), times in seconds.
-  struct Hybrid {
-    double mpi_parallel_efficiency = 0;
-    double mpi_load_balance = 0;
-    double mpi_communication_efficiency = 0;
-    double omp_parallel_efficiency = 0;
-    double omp_load_balance = 0;
-    double omp_communication_efficiency = 0;
-    double average_outside_mpi = 0;
-    double max_outside_mpi = 0;
-    std::optional<uint32_t> max_master;
-    std::vector<std::pair<uint32_t, double>> outside_mpi;  // (master location, seconds)
-  };
-  std::optional<Hybrid> hybrid;
+  std::optional<PopHybridSummary> hybrid;  // programs with a process of several threads
 };
 
 // What `--time-correct` did (absent without it).

@@ -351,7 +351,7 @@ constexpr const char* kNoComputation =
 
 // POP's hybrid model: the parallel efficiency as MPI's part (with OpenMP's runtime as useful)
 // times OpenMP's.
-void HybridPopSection(const Report& r, const PopSummary::Hybrid& h, std::string& out) {
+void HybridPopSection(const Report& r, const PopHybridSummary& h, std::string& out) {
   out += "  = MPI parallel efficiency   " + Percent(h.mpi_parallel_efficiency, 1) +
          "  OpenMP's runtime counted as useful\n";
   out += "    MPI load balance          " + Percent(h.mpi_load_balance, 1) +

@@ -88,7 +88,7 @@ TEST(PopEfficiencyTest, HybridProgramsSplitIntoMpiAndOpenMpEfficiency) {
   EXPECT_NEAR(pop.communication_efficiency, 0.6, kEps);
   EXPECT_NEAR(pop.parallel_efficiency, 0.4, kEps);
   ASSERT_TRUE(pop.hybrid.has_value());
-  const report::PopSummary::Hybrid& h = *pop.hybrid;
+  const report::PopHybridSummary& h = *pop.hybrid;
   ASSERT_EQ(h.outside_mpi.size(), 2u);
   EXPECT_NEAR(h.outside_mpi[0].second, 16.0, kEps);
   EXPECT_NEAR(h.outside_mpi[1].second, 12.0, kEps);

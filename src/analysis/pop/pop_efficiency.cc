@@ -33,7 +33,7 @@ void AddHybridEfficiencies(const trace::Definitions& defs, const WaitStateResult
     }
   }
   if (!hybrid || pop.runtime <= 0) return;
-  PopEfficiency::Hybrid h;
+  PopHybrid h;
   double sum = 0;
   for (uint32_t l : pop.locations) {
     if (masters[l] != trace::kNone) continue;  // a worker thread

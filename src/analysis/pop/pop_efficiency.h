@@ -36,6 +36,21 @@
 
 namespace cw::analysis {
 
+// POP's hybrid model (above), for programs with a process of more than one thread.
+struct PopHybrid {
+  std::vector<uint32_t> masters;       // each process's master thread, ascending
+  std::vector<double> outside_mpi;     // O_i per master above, ticks
+  double average_outside_mpi = 0;      // ticks
+  double max_outside_mpi = 0;          // ticks
+  uint32_t max_master = trace::kNone;  // where the maximum is (lowest on ties)
+  double mpi_load_balance = 0;
+  double mpi_communication_efficiency = 0;
+  double mpi_parallel_efficiency = 0;
+  double omp_load_balance = 0;
+  double omp_communication_efficiency = 0;
+  double omp_parallel_efficiency = 0;
+};
+
 struct PopEfficiency {
   std::vector<uint32_t> locations;       // the CPU locations considered, ascending
   std::vector<double> computation;       // useful computation per location above, ticks
@@ -51,21 +66,7 @@ struct PopEfficiency {
   std::optional<double> serialisation_efficiency;
   std::optional<double> transfer_efficiency;
 
-  // POP's hybrid model, for programs with a process of more than one thread.
-  struct Hybrid {
-    std::vector<uint32_t> masters;       // each process's master thread, ascending
-    std::vector<double> outside_mpi;     // O_i per master above, ticks
-    double average_outside_mpi = 0;      // ticks
-    double max_outside_mpi = 0;          // ticks
-    uint32_t max_master = trace::kNone;  // where the maximum is (lowest on ties)
-    double mpi_load_balance = 0;
-    double mpi_communication_efficiency = 0;
-    double mpi_parallel_efficiency = 0;
-    double omp_load_balance = 0;
-    double omp_communication_efficiency = 0;
-    double omp_parallel_efficiency = 0;
-  };
-  std::optional<Hybrid> hybrid;
+  std::optional<PopHybrid> hybrid;  // programs with a process of more than one thread
 };
 
 PopEfficiency ComputePopEfficiency(const trace::Trace& trace, const WaitStateResult& waitstates);
