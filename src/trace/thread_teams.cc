@@ -59,14 +59,22 @@ class GraftedTree {
   uint32_t MasterNode(uint32_t master_callpath) {
     return tree_.Intern(kNone, kMasterCallpath | master_callpath);
   }
+  // Without recursion: a hostile trace may nest regions a million deep.
   uint32_t Translate(uint32_t graft, uint32_t old) {
-    const uint64_t key = uint64_t{graft} << 32 | old;
-    if (auto it = ids_.find(key); it != ids_.end()) return it->second;
-    const uint32_t old_parent = old_.parent(old);
-    const uint32_t parent = old_parent == kNone ? graft : Translate(graft, old_parent);
-    const uint32_t id = tree_.Intern(parent, old_.region(old));
-    ids_.emplace(key, id);
-    return id;
+    const uint64_t team = uint64_t{graft} << 32;
+    path_.clear();  // the old ids not yet translated below `graft`, innermost first
+    uint32_t id = old;
+    auto known = ids_.end();
+    while (id != kNone && (known = ids_.find(team | id)) == ids_.end()) {
+      path_.push_back(id);
+      id = old_.parent(id);
+    }
+    uint32_t translated = id == kNone ? graft : known->second;
+    for (auto p = path_.rbegin(); p != path_.rend(); ++p) {
+      translated = tree_.Intern(translated, old_.region(*p));
+      ids_.emplace(team | *p, translated);
+    }
+    return translated;
   }
   CallTree Take() { return std::move(tree_); }
 
@@ -74,6 +82,7 @@ class GraftedTree {
   const CallTree& old_;
   CallTree tree_;
   std::unordered_map<uint64_t, uint32_t> ids_;
+  std::vector<uint32_t> path_;
 };
 
 }  // namespace

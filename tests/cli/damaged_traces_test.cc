@@ -194,6 +194,30 @@ TEST(DamagedTracesTest, DeepRecursionKeepsTheCubeFileLinear) {
   EXPECT_LT(o.peak_kib, 2u << 20) << o.out;
 }
 
+// The same depth on an OpenMP worker thread, inside a team: its call paths are rebuilt below
+// the master's fork (trace/thread_teams.h) without recursion, even under AddressSanitizer's
+// larger frames.
+TEST(DamagedTracesTest, DeepRegionsOfAnOpenMpThreadAreReadWithoutRecursion) {
+  testing::Scenario s(1);
+  testing::RankScript& master = s.thread(0, 0);
+  testing::RankScript& worker = s.thread(0, 1);
+  constexpr uint64_t kDepth = 30000;
+  const uint64_t end = 2 * kDepth + 10;
+  master.Enter(0, "main").Enter(1, "solve").Fork(2, 2).TeamBegin(2).Enter(2, "!$omp parallel");
+  master.Leave(end, "!$omp parallel").TeamEnd(end).Join(end).Leave(end + 1, "solve");
+  master.Leave(end + 2, "main");
+  worker.TeamBegin(3).Enter(3, "!$omp parallel");
+  for (uint64_t i = 0; i < kDepth; ++i) worker.Enter(4 + i, "recurse");
+  for (uint64_t i = 0; i < kDepth; ++i) worker.Leave(4 + kDepth + i, "recurse");
+  worker.Leave(end, "!$omp parallel").TeamEnd(end);
+  const std::string anchor = s.WriteOrDie(testing::MakeTempDir("damaged-deep-omp"));
+  const std::string out = Out("deep-omp-out");
+  const Outcome o = Causeway("analyze -q -o " + out + " " + anchor);
+  ExpectNoCrash(o);
+  ASSERT_EQ(o.code, 0) << o.out;
+  EXPECT_LT(fs::file_size(out + "/report.cubex"), kDepth * 1000);
+}
+
 // A system tree whose machine and node are each other's parent: no root reaches the processes,
 // which the Cube writer used to leave out of the system tree (and then wrote values past the
 // end of its rows). They are placed under a machine of their own.
