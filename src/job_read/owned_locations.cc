@@ -1,9 +1,6 @@
 #include "job_read/owned_locations.h"
 
-#include <map>
-
 #include "comm/wire.h"
-#include "trace/thread_teams.h"
 
 namespace cw::job_read {
 
@@ -80,45 +77,6 @@ std::vector<std::pair<uint32_t, uint32_t>> ShareCommunicatorUsers(
   return all;
 }
 
-// Where the threads of a process are split between analysis ranks (more ranks than processes),
-// a worker's owner lacks its master's forks: their owner sends them, and the worker's teams are
-// grafted as ReadLocations grafts the others'. Decided from the partition alone, so every rank
-// takes part in the exchange or none does.
-void GraftTeamsOfSplitProcesses(const trace::Partition& partition, otf2::LocationReads& reads,
-                                unsigned threads, comm::Communicator& comm) {
-  const std::vector<uint32_t> masters = trace::MastersOfThreads(reads.trace.defs);
-  std::vector<bool> shipped(masters.size(), false);
-  bool any = false;
-  for (uint32_t loc = 0; loc < masters.size(); ++loc) {
-    const uint32_t master = masters[loc];
-    if (master == trace::kNone || partition.owner[loc] == partition.owner[master]) continue;
-    any = true;
-    shipped[master] = true;
-  }
-  if (!any) return;
-  comm::ByteWriter out;
-  for (uint32_t master : partition.owned[comm.rank()]) {
-    if (!shipped[master]) continue;
-    out.Put(master);
-    out.PutVector(trace::ForkPoints(reads.trace.locations[master]));
-  }
-  std::map<uint32_t, std::vector<trace::ForkPoint>> forks;
-  for (const comm::Bytes& bytes : comm.AllGather(out.Take())) {
-    comm::ByteReader in(bytes);
-    while (!in.done()) {
-      const uint32_t master = in.Get<uint32_t>();
-      forks[master] = in.GetVector<trace::ForkPoint>();
-    }
-  }
-  std::vector<uint32_t> workers;
-  for (uint32_t loc : partition.owned[comm.rank()]) {
-    if (masters[loc] != trace::kNone && partition.owner[masters[loc]] != comm.rank()) {
-      workers.push_back(loc);
-    }
-  }
-  otf2::GraftTeams(reads, workers, forks, threads);
-}
-
 }  // namespace
 
 Result<trace::Trace> ReadOwnedLocations(const std::string& path, const otf2::ReadOptions& options,
@@ -138,7 +96,6 @@ Result<trace::Trace> ReadOwnedLocations(const std::string& path, const otf2::Rea
   if (reads->trace.defs.locations.size() != partition.owner.size()) {
     return MakeError(ErrorCode::kInternal, "the partition was made for other definitions");
   }
-  GraftTeamsOfSplitProcesses(partition, *reads, options.threads, comm);
   ShareCallTrees(owned, *reads, comm);
   const std::vector<std::pair<uint32_t, uint32_t>> users =
       ShareCommunicatorUsers(owned, reads->trace, comm);

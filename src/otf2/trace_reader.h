@@ -84,8 +84,8 @@ trace::Trace FinishTrace(LocationReads reads, unsigned threads,
 
 // Hangs each team that the worker threads `workers` (read) ran below their master's call path
 // at the fork that started it (trace/thread_teams.h), from `forks` (by master location).
-// ReadLocations does so for every worker whose master it read; an analysis rank does it for the
-// others with the forks their master's owner sends.
+// ReadLocations does so for every worker whose master it read (an analysis rank reads a process's
+// threads together: trace/partition.h).
 void GraftTeams(LocationReads& reads, std::span<const uint32_t> workers,
                 const std::map<uint32_t, std::vector<trace::ForkPoint>>& forks, unsigned threads);
 

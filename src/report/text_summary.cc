@@ -255,16 +255,18 @@ void RootCauseSection(const Report& r, std::string& out) {
   double waiting = r.Total(MetricId::kDelay);
   if (!r.critical_path || waiting <= 0) return;
   out += "Root causes (delay analysis): the call paths whose excess time made others wait\n";
-  std::vector<std::vector<double>> cost = Matrix(r, {MetricId::kDelayMpi, MetricId::kDelayShmem});
+  std::vector<std::vector<double>> cost =
+      Matrix(r, {MetricId::kDelayMpi, MetricId::kDelayShmem, MetricId::kDelayOmp});
   std::vector<std::vector<double>> long_term = Matrix(
-      r, {MetricId::kDelayLateSenderLongterm, MetricId::kDelayLateReceiverLongterm,
-          MetricId::kDelayBarrierLongterm, MetricId::kDelayN2nLongterm, MetricId::kDelay12nLongterm,
-          MetricId::kDelayN21Longterm, MetricId::kDelayScanLongterm,
-          MetricId::kDelayFinalizeLongterm, MetricId::kDelaySendersLongterm,
-          MetricId::kDelayRmaCollectiveLongterm, MetricId::kDelayRmaLatePostLongterm,
-          MetricId::kDelayRmaEarlyWaitLongterm, MetricId::kDelayRmaLockLongterm,
-          MetricId::kDelayShmemBarrierWaitLongterm, MetricId::kDelayShmemCollectiveWaitLongterm,
-          MetricId::kDelayShmemLockContentionLongterm, MetricId::kDelayShmemWaitOnValueLongterm});
+      r,
+      {MetricId::kDelayLateSenderLongterm, MetricId::kDelayLateReceiverLongterm,
+       MetricId::kDelayBarrierLongterm, MetricId::kDelayN2nLongterm, MetricId::kDelay12nLongterm,
+       MetricId::kDelayN21Longterm, MetricId::kDelayScanLongterm, MetricId::kDelayFinalizeLongterm,
+       MetricId::kDelaySendersLongterm, MetricId::kDelayRmaCollectiveLongterm,
+       MetricId::kDelayRmaLatePostLongterm, MetricId::kDelayRmaEarlyWaitLongterm,
+       MetricId::kDelayRmaLockLongterm, MetricId::kDelayShmemBarrierWaitLongterm,
+       MetricId::kDelayShmemCollectiveWaitLongterm, MetricId::kDelayShmemLockContentionLongterm,
+       MetricId::kDelayShmemWaitOnValueLongterm, MetricId::kDelayOmpBarrierLongterm});
   std::vector<double> per_callpath(r.callpaths.size(), 0.0);
   for (size_t cp = 0; cp < cost.size(); ++cp) {
     per_callpath[cp] = std::accumulate(cost[cp].begin(), cost[cp].end(), 0.0);

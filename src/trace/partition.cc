@@ -161,7 +161,13 @@ Partition PartitionLocations(const Definitions& defs, uint32_t ranks) {
   Partition result;
   const std::vector<Unit>* units = &by_location;
   result.granularity = Partition::Granularity::kLocation;
-  if (by_process.size() >= ranks) {
+  // OpenMP's threads synchronise at every barrier and fork: the analyses between them (wait
+  // states, delay costs, the critical path's steps from a worker to its master) run within one
+  // analysis rank, so a process with OpenMP threads is never split.
+  const bool has_openmp =
+      std::any_of(defs.regions.begin(), defs.regions.end(),
+                  [](const Region& r) { return r.paradigm == Paradigm::kOpenMp; });
+  if (by_process.size() >= ranks || has_openmp) {
     units = &by_process;
     result.granularity = Partition::Granularity::kProcess;
     if (by_node.size() >= ranks) {

@@ -8,7 +8,8 @@
 // runs keep most synchronisation edges inside one analysis rank, which is what the exchange
 // between ranks costs. Cuts fall between nodes when that costs little balance (at most 5% on the
 // heaviest rank), else between processes; only when K exceeds the process count are the threads
-// of one process split.
+// of one process split, and never in a trace with OpenMP regions (its threads synchronise with
+// each other at every barrier and fork: ranks beyond the process count then own nothing).
 //
 //   trace::Partition p = trace::PartitionLocations(defs, /*ranks=*/4);
 //   for (uint32_t loc : p.owned[my_rank]) ...;   // p.owner[loc] == my_rank

@@ -26,6 +26,7 @@ constexpr MetricId kDelayAggregate[] = {
     MetricId::kDelayScanAggregate,
     MetricId::kDelayFinalizeAggregate,
     MetricId::kDelaySendersAggregate,
+    MetricId::kDelayOmpBarrierAggregate,
     MetricId::kDelayRmaCollectiveAggregate,
     MetricId::kDelayRmaLatePostAggregate,
     MetricId::kDelayRmaEarlyWaitAggregate,
@@ -38,9 +39,10 @@ constexpr MetricId kDelayAggregate[] = {
 static_assert(std::size(kDelayAggregate) == analysis::kSyncPatternCount);
 
 // Patterns classify into groups (direct/indirect, propagating/terminal): Late Sender, Late
-// Receiver, MPI collectives, MPI one-sided, OpenSHMEM.
+// Receiver, MPI collectives, MPI one-sided, OpenSHMEM. OpenMP's waits are not classified (-1).
 constexpr int kGroups = 5;
 int GroupOf(SyncPattern p) {
+  if (analysis::IsOpenMp(p)) return -1;
   if (analysis::IsPointToPoint(p)) return static_cast<int>(p);
   if (analysis::IsShmem(p)) return 4;
   return analysis::IsOneSided(p) ? 3 : 2;
@@ -115,7 +117,7 @@ void ExpectRootCauseInvariants(const Analysis& a, const InvariantOptions& option
     const trace::LocationEvents& ev = a.trace.location(e.waiter);
     uint32_t callpath = ev.callpath(e.waiter_event);
     int group = GroupOf(e.pattern);
-    waited[{group, e.waiter, callpath}] += w;
+    if (group >= 0) waited[{group, e.waiter, callpath}] += w;
   }
 
   double all_waiting = 0, all_costs = 0;

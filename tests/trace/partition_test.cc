@@ -99,6 +99,23 @@ TEST(PartitionTest, ThreadsOfAProcessSplitOnlyWhenRanksExceedProcesses) {
   EXPECT_EQ(four.owner, (Owners{0, 1, 2, 3}));
 }
 
+TEST(PartitionTest, ThreadsOfAnOpenMpProcessAreNeverSplit) {
+  // The same two processes with an OpenMP parallel region in the definitions: their threads
+  // synchronise at every barrier, so three and four ranks keep each process whole (40+10 on
+  // rank 0, 30+20 on rank 1) and leave the others empty.
+  Definitions defs = MakeDefs({{0, {40, 10}}, {0, {30, 20}}});
+  Region parallel;
+  parallel.paradigm = Paradigm::kOpenMp;
+  parallel.role = RegionRole::kParallel;
+  defs.regions.push_back(parallel);
+  for (uint32_t ranks : {3u, 4u}) {
+    Partition p = PartitionLocations(defs, ranks);
+    EXPECT_EQ(p.granularity, Partition::Granularity::kProcess) << ranks;
+    EXPECT_EQ(p.owner, (Owners{0, 0, 1, 1})) << ranks;
+    EXPECT_TRUE(p.owned[2].empty()) << ranks;
+  }
+}
+
 TEST(PartitionTest, MoreRanksThanLocationsLeavesTheLastRanksEmpty) {
   Partition p = PartitionLocations(MakeDefs({{0, {3}}, {0, {4}}}), 4);
   EXPECT_EQ(p.owner, (Owners{0, 1}));

@@ -18,8 +18,11 @@ using trace::kNone;
 // every synchronisation (Scalasca's token passing, in which every step checks for the token) it
 // walks from holder to holder: on the current location, back to its latest wait before the
 // current point; there it keeps the non-waiting part of the waiting call and jumps to the
-// delayer's role of that wait. Distributed, a rank walks while the path stays on its locations;
-// where it jumps to another rank's, it hands the path over in one exchange of all ranks.
+// delayer's role of that wait. An OpenMP worker's path also ends at the start of its team: it
+// goes on from its master's fork (as Scalasca's path does), the time between the fork and the
+// worker's start being on the path outside every region. Distributed, a rank walks while the
+// path stays on its locations; where it jumps to another rank's, it hands the path over in one
+// exchange of all ranks (a process's threads are on one rank: trace/partition.h).
 class PathWalk {
  public:
   PathWalk(const trace::Trace& trace, const SyncPoints& sp, Semantics semantics,
@@ -28,7 +31,8 @@ class PathWalk {
         sp_(sp),
         semantics_(semantics),
         facts_(facts),
-        followed_(sp.edges.size(), false) {
+        followed_(sp.edges.size(), false),
+        followed_team_(sp.groups.size(), false) {
     facts_.on_path.assign(trace.location_count(), {});
     facts_.on_path_untracked.assign(trace.location_count(), 0);
   }
@@ -106,13 +110,22 @@ class PathWalk {
     while (true) {
       const LocationSyncPoints& l = sp_.locations[at.location];
       uint32_t role = at.before;
-      while (role > 0 && l.roles[role - 1].kind != RoleKind::kWaiter) --role;
+      while (role > 0 && !Jumps(at.location, l.roles[role - 1])) --role;
       if (role == 0) {
         Close(at.location, 0, BoundaryTime(l, 0), at.segment_end);
         if (semantics_ == Semantics::kScalasca) ExtendToInit(at.location);
         return kNone;
       }
       const SyncRole& r = l.roles[role - 1];
+      if (r.kind == RoleKind::kGroup) {
+        if (followed_team_[r.id]) {
+          facts_.diagnostics.Report(kPathCycle, "team start " + std::to_string(r.id));
+          return kNone;
+        }
+        followed_team_[r.id] = true;
+        at = FromTeamStart(at, r);
+        continue;
+      }
       Close(at.location, r.activity + 1, BoundaryTime(l, r.activity + 1) + r.wait, at.segment_end);
       if (followed_[r.id]) {
         facts_.diagnostics.Report(kPathCycle, "edge " + std::to_string(sp_.GlobalEdge(r.id)));
@@ -122,6 +135,43 @@ class PathWalk {
       if (sp_.Crosses(r.id)) return r.id;
       at = Arrive(r.id);
     }
+  }
+
+  // Where the walk leaves a location: at a wait, or at the start of an OpenMP team on a thread
+  // other than its master.
+  bool Jumps(uint32_t location, const SyncRole& r) const {
+    if (r.kind == RoleKind::kWaiter) return true;
+    if (r.kind != RoleKind::kGroup) return false;
+    const uint32_t leader = sp_.groups[r.id].leader;
+    return leader != kNone && leader != location;
+  }
+
+  // Closes the worker's stretch from the team start `r` (from its master's fork on) and goes on
+  // at the master's fork.
+  Position FromTeamStart(const Position& at, const SyncRole& r) {
+    const LocationSyncPoints& worker = sp_.locations[at.location];
+    const uint32_t master = sp_.groups[r.id].leader;
+    CW_CHECK(sp_.share.Holds(master));
+    const LocationSyncPoints& m = sp_.locations[master];
+    const uint32_t member = sp_.GroupMemberOf(r.id, master);
+    CW_CHECK(member != kNone);
+    auto call = std::lower_bound(m.calls.begin(), m.calls.end(), sp_.group_members[member].event);
+    CW_CHECK(call != m.calls.end() && *call == sp_.group_members[member].event);
+    const auto activity = static_cast<uint32_t>(call - m.calls.begin());
+    auto role = std::lower_bound(m.roles.begin(), m.roles.end(), activity,
+                                 [](const SyncRole& x, uint32_t a) { return x.activity < a; });
+    while (role != m.roles.end() && !(role->kind == RoleKind::kGroup && role->id == r.id)) ++role;
+    CW_CHECK(role != m.roles.end());
+
+    const int64_t started = BoundaryTime(worker, r.activity + 1);
+    const int64_t forked = std::min(BoundaryTime(m, activity + 1), started);
+    Close(at.location, r.activity + 1, forked, at.segment_end);
+    facts_.on_path_untracked[at.location] += started - forked;
+    Position next;
+    next.location = master;
+    next.before = static_cast<uint32_t>(role - m.roles.begin());
+    next.segment_end = activity + 1;
+    return next;
   }
 
   int64_t BoundaryTime(const LocationSyncPoints& l, uint32_t boundary) const {
@@ -164,7 +214,8 @@ class PathWalk {
   const SyncPoints& sp_;
   const Semantics semantics_;
   CriticalPathFacts& facts_;
-  std::vector<bool> followed_;  // by edge: its waiter role was followed
+  std::vector<bool> followed_;       // by edge: its waiter role was followed
+  std::vector<bool> followed_team_;  // by group: the path went from it to the team's master
 };
 
 double At(const TimeVector& v, uint32_t callpath) {

@@ -136,6 +136,9 @@ struct PatternMetrics {
   MetricId indirect;
   MetricId propagating;
   MetricId terminal;
+  // Whether its waits are split into direct/indirect and propagating/terminal: Scalasca's
+  // classification covers MPI and OpenSHMEM, not OpenMP's barriers.
+  bool classified = true;
 };
 
 // The direct/indirect and propagating/terminal metrics of a group of patterns.
@@ -167,6 +170,11 @@ constexpr PatternMetrics OneSided(MetricId short_term, MetricId long_term) {
 constexpr PatternMetrics Shmem(MetricId short_term, MetricId long_term) {
   return Pattern(short_term, long_term, kShmemClasses);
 }
+constexpr PatternMetrics OpenMp(MetricId short_term, MetricId long_term) {
+  PatternMetrics m = Pattern(short_term, long_term, kCollectiveClasses);
+  m.classified = false;
+  return m;
+}
 
 // Indexed by SyncPattern.
 constexpr PatternMetrics kMetricsOf[] = {
@@ -183,6 +191,7 @@ constexpr PatternMetrics kMetricsOf[] = {
     Collective(MetricId::kDelayScan, MetricId::kDelayScanLongterm),
     Collective(MetricId::kDelayFinalize, MetricId::kDelayFinalizeLongterm),
     Collective(MetricId::kDelaySenders, MetricId::kDelaySendersLongterm),
+    OpenMp(MetricId::kDelayOmpBarrier, MetricId::kDelayOmpBarrierLongterm),
     OneSided(MetricId::kDelayRmaCollective, MetricId::kDelayRmaCollectiveLongterm),
     OneSided(MetricId::kDelayRmaLatePost, MetricId::kDelayRmaLatePostLongterm),
     OneSided(MetricId::kDelayRmaEarlyWait, MetricId::kDelayRmaEarlyWaitLongterm),
@@ -309,15 +318,16 @@ class LocationDelay {
   }
 
   // After the pass: the direct/indirect and propagating/terminal split of every wait here
-  // (under Scalasca semantics, of point-to-point waits only).
+  // (under Scalasca semantics, of point-to-point waits only; OpenMP's waits are not classified).
   void Classify(const replay::ReturnBox<internal::Explanation>& explained) {
     for (uint32_t a = 0; a < l_.calls.size(); ++a) {
       if (l_.call_wait[a] == kNone || l_.call_path[a] == kNone) continue;
       const SyncRole& r = l_.roles[l_.call_wait[a]];
       if (semantics_ == Semantics::kScalasca && !IsPointToPoint(r.pattern)) continue;
+      const PatternMetrics& m = MetricsOf(r.pattern);
+      if (!m.classified) continue;
       const uint32_t callpath = l_.call_path[a];
       const double omega = static_cast<double>(r.wait);
-      const PatternMetrics& m = MetricsOf(r.pattern);
       double in = std::min(std::max(explained.Read(r.id).IndirectShare(r.wait), 0.0), omega);
       double propagating = std::min(propagating_[wait_slot_[a]], omega);
       severities_.AddWithAncestors(m.indirect, callpath, in);

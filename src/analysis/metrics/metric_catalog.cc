@@ -476,6 +476,18 @@ constexpr std::array<MetricInfo, kMetricCount> kMetrics = {{
      U::kSeconds, M::kDelayShmemWaitOnValueAggregate,
      "Waiting time in OpenSHMEM waits for a value caused by delays of these call paths through "
      "propagation"},
+    {M::kDelayOmp, "delay_omp", "OpenMP", U::kSeconds, M::kDelay,
+     "Delay costs of OpenMP wait states"},
+    {M::kDelayOmpBarrierAggregate, "delay_ompbarrier_aggregate", "Wait at Barrier", U::kSeconds,
+     M::kDelayOmp,
+     "Waiting time in OpenMP barriers (explicit and implicit) caused by delays of these call "
+     "paths, directly or through propagation"},
+    {M::kDelayOmpBarrier, "delay_ompbarrier", "Short-term", U::kSeconds,
+     M::kDelayOmpBarrierAggregate,
+     "Waiting time in OpenMP barriers caused directly by delays of these call paths"},
+    {M::kDelayOmpBarrierLongterm, "delay_ompbarrier_longterm", "Long-term", U::kSeconds,
+     M::kDelayOmpBarrierAggregate,
+     "Waiting time in OpenMP barriers caused by delays of these call paths through propagation"},
     {M::kWaitstatesDirectVsIndirect, "waitstates_direct_vs_indirect",
      "Wait States (direct vs. indirect)", U::kSeconds, std::nullopt,
      "Wait states split by cause: excess work, or propagated waiting"},

@@ -208,6 +208,10 @@ enum class MetricId : uint16_t {
   kDelayShmemWaitOnValueAggregate,
   kDelayShmemWaitOnValue,
   kDelayShmemWaitOnValueLongterm,
+  kDelayOmp,
+  kDelayOmpBarrierAggregate,
+  kDelayOmpBarrier,
+  kDelayOmpBarrierLongterm,
   // Wait states by cause: direct or indirect (propagated).
   kWaitstatesDirectVsIndirect,
   kMpiWaitDirect,

@@ -6,6 +6,7 @@
 #include <string>
 #include <utility>
 
+#include "analysis/syncpoints/internal/participants.h"
 #include "analysis/syncpoints/internal/rank_exchange.h"
 #include "base/check.h"
 #include "base/flat_hash_map.h"
@@ -16,68 +17,13 @@ namespace {
 
 using internal::CallHolding;
 using internal::ExitOfCall;
+using internal::FindParticipants;
+using internal::FindProcesses;
+using internal::FindWindow;
 using trace::EventKind;
 using trace::kNone;
 
 bool ByLocationOrder(const GroupMember& a, const GroupMember& b) { return a.location < b.location; }
-
-std::vector<bool> FindParticipants(const trace::Trace& trace) {
-  const uint32_t n = trace.location_count();
-  std::vector<bool> participant(n, false);
-  std::vector<bool> group_taken(trace.defs.location_groups.size() + 1, false);
-  for (uint32_t l = 0; l < n; ++l) {
-    const trace::Location& loc = trace.defs.locations[l];
-    if (loc.type != trace::LocationType::kCpuThread && loc.type != trace::LocationType::kUnknown)
-      continue;
-    if (loc.group == kNone || loc.group >= trace.defs.location_groups.size()) {
-      participant[l] = true;
-      continue;
-    }
-    if (group_taken[loc.group]) continue;
-    group_taken[loc.group] = true;
-    participant[l] = true;
-  }
-  return participant;
-}
-
-// Orders locations for "lowest rank on ties": by MPI rank, then by index.
-uint64_t RankKey(const trace::Trace& trace, uint32_t location) {
-  uint32_t rank = trace.defs.RankOfLocation(location);
-  return (static_cast<uint64_t>(rank) << 32) | location;
-}
-
-AnalysisWindow FindWindow(const trace::Trace& trace, const SyncEdges& sync,
-                          const std::vector<uint32_t>& participants, const RankShare& share) {
-  std::vector<internal::Presence> presence(trace.location_count());
-  for (uint32_t l : participants) {
-    if (!share.Holds(l)) continue;
-    const trace::LocationEvents& ev = trace.location(l);
-    if (ev.empty()) continue;
-    uint32_t init = l < sync.init_call.size() ? sync.init_call[l] : kNone;
-    uint32_t fin = l < sync.finalize_call.size() ? sync.finalize_call[l] : kNone;
-    presence[l] = internal::Presence{
-        true, static_cast<int64_t>(init != kNone ? ev.time(init) : ev.first_time()),
-        static_cast<int64_t>(fin != kNone ? ev.time(fin) : ev.last_time())};
-  }
-  if (share.distributed()) internal::SharePresence(share, presence);
-  AnalysisWindow w;
-  bool first = true;
-  int64_t latest_end = 0;
-  for (uint32_t l : participants) {
-    if (!presence[l].present) continue;
-    const int64_t arrive = presence[l].arrive;
-    const int64_t leave = presence[l].leave;
-    if (first || arrive > w.begin) w.begin = arrive;
-    if (first || leave > latest_end ||
-        (leave == latest_end && RankKey(trace, l) < RankKey(trace, w.end_location))) {
-      latest_end = leave;
-      w.end_location = l;
-    }
-    first = false;
-  }
-  w.end = std::max(latest_end, w.begin);
-  return w;
-}
 
 std::vector<uint32_t>& LastWithTable(size_t locations) {
   thread_local std::vector<uint32_t> table;
@@ -261,16 +207,21 @@ void KeepGroups(const trace::Trace& trace, const SyncEdges& sync, unsigned threa
                 SyncPoints& sp) {
   const uint32_t n = trace.location_count();
   // Distributed, members of other ranks come without events: their ranks resolved them.
-  auto participates = [&](const GroupMember& m) {
+  // OpenMP's members are their events themselves (sync_edges.h).
+  auto resolve = [&](const SyncGroup& g, const GroupMember& m) {
+    const trace::LocationEvents& ev = trace.location(m.location);
+    if (g.key != kOmpTeamGroupKey) return CallHolding(ev, m.event);
+    return m.event < ev.size() ? m.event : kNone;
+  };
+  auto participates = [&](const SyncGroup& g, const GroupMember& m) {
     return m.location < n && sp.is_participant[m.location] &&
-           (!sp.share.Holds(m.location) ||
-            CallHolding(trace.location(m.location), m.event) != kNone);
+           (!sp.share.Holds(m.location) || resolve(g, m) != kNone);
   };
   std::vector<uint32_t> count(sync.groups.size(), 0);
   ParallelFor(sync.groups.size(), threads, [&](size_t g) {
     const SyncGroup& group = sync.groups[g];
     for (uint32_t k = 0; k < group.member_count; ++k) {
-      if (participates(sync.group_members[group.first_member + k])) ++count[g];
+      if (participates(group, sync.group_members[group.first_member + k])) ++count[g];
     }
     if (count[g] < 2) count[g] = 0;
   });
@@ -279,7 +230,8 @@ void KeepGroups(const trace::Trace& trace, const SyncEdges& sync, unsigned threa
   for (uint32_t g = 0; g < sync.groups.size(); ++g) {
     if (count[g] == 0) continue;
     source.push_back(g);
-    sp.groups.push_back(SyncGroup{sync.groups[g].key, members, count[g], sync.groups[g].origin});
+    sp.groups.push_back(SyncGroup{sync.groups[g].key, members, count[g], sync.groups[g].origin,
+                                  sync.groups[g].leader});
     members += count[g];
   }
   sp.group_members.resize(members);
@@ -293,10 +245,9 @@ void KeepGroups(const trace::Trace& trace, const SyncEdges& sync, unsigned threa
     auto out = begin;
     for (uint32_t k = 0; k < from.member_count; ++k) {
       const GroupMember& m = sync.group_members[from.first_member + k];
-      if (!participates(m)) continue;
+      if (!participates(from, m)) continue;
       const bool held = sp.share.Holds(m.location);
-      *out++ =
-          GroupMember{m.location, held ? CallHolding(trace.location(m.location), m.event) : kNone};
+      *out++ = GroupMember{m.location, held ? resolve(from, m) : kNone};
     }
     // Members in location order: a location's member index is found by binary search, or
     // directly in a group of all participants.
@@ -555,15 +506,19 @@ SyncPoints BuildSyncPoints(const trace::Trace& trace, SyncEdges&& sync, unsigned
   sp.share = share;
   const bool distributed = share.distributed();
   const uint32_t n = trace.location_count();
-  sp.is_participant = FindParticipants(trace);
+  const std::vector<bool> processes = FindProcesses(trace);
+  sp.is_participant = FindParticipants(trace, processes);
   sp.participant_index.assign(n, kNone);
+  std::vector<uint32_t> process_list;
   for (uint32_t l = 0; l < n; ++l) {
+    if (processes[l]) process_list.push_back(l);
     if (!sp.is_participant[l]) continue;
     sp.participant_index[l] = static_cast<uint32_t>(sp.participants.size());
     sp.participants.push_back(l);
     if (share.Holds(l)) sp.held_participants.push_back(l);
   }
-  sp.window = FindWindow(trace, sync, sp.participants, share);
+  // The window is the processes': an OpenMP worker's records begin at its first team.
+  sp.window = FindWindow(trace, sync, process_list, share);
   sp.init_call = sync.init_call;
   sp.completions = std::move(sync.completions);
   sp.locations.resize(n);

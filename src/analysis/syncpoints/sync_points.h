@@ -8,8 +8,10 @@
 // that once, for every participating location.
 //
 // Participants are the locations that stand for a process: the first CPU thread of every
-// location group. Edges between other locations (threads that call MPI, GPU streams) are not
-// followed; their waits count as wait states, not as synchronisations.
+// location group, and in a trace with OpenMP every CPU thread of a process (OpenMP's barriers and
+// team starts synchronise them: kOmpTeamGroupKey). Edges between other locations (GPU streams,
+// threads that call MPI outside OpenMP) are not followed; their waits count as wait states, not
+// as synchronisations.
 //
 // The analysis window is where all processes run the parallel program: from the last process's
 // arrival at MPI_Init (its first event if it has none) to the last process's arrival at

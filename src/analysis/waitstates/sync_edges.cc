@@ -24,6 +24,8 @@ std::string_view SyncPatternName(SyncPattern p) {
       return "Wait at Finalize";
     case SyncPattern::kSenders:
       return "Wait for Senders";
+    case SyncPattern::kOmpBarrier:
+      return "OpenMP Wait at Barrier";
     case SyncPattern::kRmaCollective:
       return "Wait at Fence, Window Create or Free";
     case SyncPattern::kRmaLatePost:
@@ -55,6 +57,7 @@ std::span<const MetricId> WaitMetricsOf(SyncPattern p) {
   static constexpr M kScan[] = {M::kMpiEarlyScan};
   static constexpr M kFinalize[] = {M::kMpiFinalizeWait};
   static constexpr M kSenders[] = {M::kMpiWaitSenders};
+  static constexpr M kOmpBarrier[] = {M::kOmpEbarrierWait, M::kOmpIbarrierWait};
   static constexpr M kRmaCollective[] = {M::kMpiRmaWaitAtFence, M::kMpiRmaWaitAtCreate,
                                          M::kMpiRmaWaitAtFree};
   static constexpr M kRmaLatePost[] = {M::kMpiRmaSyncLatePost, M::kMpiRmaCommLatePost};
@@ -83,6 +86,8 @@ std::span<const MetricId> WaitMetricsOf(SyncPattern p) {
       return kSenders;
     case SyncPattern::kFinalize:
       return kFinalize;
+    case SyncPattern::kOmpBarrier:
+      return kOmpBarrier;
     case SyncPattern::kRmaCollective:
       return kRmaCollective;
     case SyncPattern::kRmaLatePost:

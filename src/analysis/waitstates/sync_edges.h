@@ -34,6 +34,8 @@ enum class SyncPattern : uint8_t {
   kScan,          // mpi_earlyscan
   kFinalize,      // mpi_finalize_wait
   kSenders,       // mpi_wait_senders (MPI_Alltoallv/w whose trace names the senders)
+  // OpenMP, between the threads of a process.
+  kOmpBarrier,  // omp_ebarrier_wait, omp_ibarrier_wait
   // MPI one-sided communication.
   kRmaCollective,  // mpi_rma_wait_at_fence, mpi_rma_wait_at_create, mpi_rma_wait_at_free
   kRmaLatePost,    // mpi_rma_sync_late_post, mpi_rma_comm_late_post
@@ -45,7 +47,7 @@ enum class SyncPattern : uint8_t {
   kShmemLock,         // shmem_lock_contention
   kShmemWaitOnValue,  // shmem_wait_on_value
 };
-inline constexpr int kSyncPatternCount = 17;
+inline constexpr int kSyncPatternCount = 18;
 
 // The wait-state metrics a pattern's waits are charged to (one each).
 std::span<const MetricId> WaitMetricsOf(SyncPattern p);
@@ -59,6 +61,7 @@ inline bool IsOneSided(SyncPattern p) {
 inline bool IsShmem(SyncPattern p) {
   return static_cast<int>(p) >= static_cast<int>(SyncPattern::kShmemBarrier);
 }
+inline bool IsOpenMp(SyncPattern p) { return p == SyncPattern::kOmpBarrier; }
 std::string_view SyncPatternName(SyncPattern p);
 // Whether the delay and critical-path analyses follow waits of pattern `p` under `semantics`:
 // Scalasca 2.6 follows neither Wait at Finalize nor Early Scan, nor any one-sided wait.
@@ -80,24 +83,35 @@ struct WaitEdge {
 };
 
 // A collective operation after which every pair of its members has synchronised: a barrier, an
-// N-to-N operation whose members overlapped, MPI_Init, MPI_Finalize. (Rooted and prefix
-// operations synchronise only the pairs of their wait edges.)
+// N-to-N operation whose members overlapped, MPI_Init, MPI_Finalize, an OpenMP barrier, the start
+// of an OpenMP team. (Rooted and prefix operations synchronise only the pairs of their wait
+// edges.)
 struct SyncGroup {
   uint32_t key = trace::kNone;  // communicator id, or kInitGroupKey / kFinalizeGroupKey
   uint32_t first_member = 0;    // into SyncEdges::group_members
   uint32_t member_count = 0;
   // Names the group on every rank of an MPI analysis job: the rank that built the collective
   // instance and its index there (one process: the instance's index), or kInitGroupKey /
-  // kFinalizeGroupKey with all upper bits set.
+  // kFinalizeGroupKey with all upper bits set. OpenMP groups (kOmpTeamGroupKey) have all their
+  // members on one rank and are never named across ranks.
   uint64_t origin = 0;
+  // The start of an OpenMP team: its master, whose ThreadFork every member's team began after
+  // (the critical path goes on from a worker's team start to its master's fork); kNone otherwise.
+  uint32_t leader = trace::kNone;
 };
 inline constexpr uint32_t kInitGroupKey = 0xFFFFFFF0u;
 inline constexpr uint32_t kFinalizeGroupKey = 0xFFFFFFF1u;
+// The OpenMP barriers and team starts of a process: one key for all, as they follow each other
+// on every thread. Their members' events stand for themselves (a barrier's Enter, a worker's
+// ThreadTeamBegin, the master's ThreadFork) instead of the call that holds them: a master forks
+// inside the function that opened the parallel region.
+inline constexpr uint32_t kOmpTeamGroupKey = 0xFFFFFFF2u;
 inline constexpr uint64_t GroupOriginOfKey(uint32_t key) { return (~uint64_t{0} << 32) | key; }
 
 struct GroupMember {
   uint32_t location = trace::kNone;
-  // Inside the member's call, or its Enter. Distributed: kNone for other ranks' locations.
+  // Inside the member's call, or its Enter (OpenMP groups: the event itself). Distributed: kNone
+  // for other ranks' locations.
   uint32_t event = trace::kNone;
 };
 

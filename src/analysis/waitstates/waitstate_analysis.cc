@@ -79,7 +79,7 @@ WaitStateResult AnalyzeWaitStates(const trace::Trace& trace, const match::SyncGr
   const std::vector<std::vector<internal::ProgressWait>> progress =
       internal::EvaluateShmemProgress(ctx, threads);
   // OpenMP's barriers and locks pair the threads of a process.
-  const internal::OmpOutcomes omp = internal::EvaluateOmpWaits(ctx, threads);
+  internal::OmpOutcomes omp = internal::EvaluateOmpWaits(ctx, threads);
 
   const uint32_t n = trace.location_count();
   std::vector<std::unique_ptr<internal::LocationOutput>> outputs(n);
@@ -147,6 +147,7 @@ WaitStateResult AnalyzeWaitStates(const trace::Trace& trace, const match::SyncGr
     }
     internal::CollectSyncGroups(ctx, collective, threads, result.sync);
     internal::CollectInitFinalizeGroups(ctx, init_finalize, result.sync);
+    internal::AppendOmpGroups(omp, result.sync);
   }
   ParallelFor(n, threads, [&](size_t loc) { outputs[loc].reset(); });
   result.instances = instances.Sorted();

@@ -4,7 +4,6 @@
 
 #include "analysis/waitstates/internal/omp_patterns.h"
 #include "base/check.h"
-#include "comm/wire.h"
 
 namespace cw::analysis::internal {
 namespace {
@@ -56,26 +55,6 @@ ThreadTimes TimesOf(const LocationSeverities& severities, const std::vector<uint
   return times;
 }
 
-// Every rank learns the times of the masters it does not hold.
-void ShareMasterTimes(const Context& ctx, std::map<uint32_t, ThreadTimes>& masters) {
-  comm::ByteWriter out;
-  for (const auto& [master, times] : masters) {
-    if (!ctx.Holds(master)) continue;
-    out.Put(master);
-    out.PutVector(times.serial);
-    out.PutVector(times.regions);
-  }
-  for (const comm::Bytes& bytes : ctx.comm->AllGather(out.Take())) {
-    comm::ByteReader in(bytes);
-    while (!in.done()) {
-      const auto master = in.Get<uint32_t>();
-      CW_CHECK(masters.count(master) == 1);
-      masters[master].serial = in.GetVector<CallpathTime>();
-      masters[master].regions = in.GetVector<CallpathTime>();
-    }
-  }
-}
-
 }  // namespace
 
 void AddOmpIdleThreads(const Context& ctx, std::vector<LocationSeverities>& severities) {
@@ -92,7 +71,7 @@ void AddOmpIdleThreads(const Context& ctx, std::vector<LocationSeverities>& seve
                           ? TimesOf(severities[master], outer)
                           : ThreadTimes{};
   }
-  if (ctx.Distributed()) ShareMasterTimes(ctx, masters);
+  // Distributed, the rank that holds a master holds its threads too (trace/partition.h).
   // Scalasca ignores differences below 1e-10 s in parallel regions (its measurement threshold).
   const double threshold = 1e-10 * static_cast<double>(t.defs.clock.resolution);
   for (const std::vector<uint32_t>& threads : processes) {

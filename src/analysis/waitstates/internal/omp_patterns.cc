@@ -6,7 +6,6 @@
 #include <utility>
 
 #include "base/parallel.h"
-#include "comm/wire.h"
 
 namespace cw::analysis::internal {
 namespace {
@@ -20,12 +19,20 @@ using trace::RegionRole;
 struct Fork {
   uint64_t begin = 0;
   uint64_t end = kNever;
+  uint32_t event = kNone;  // the ThreadFork
+};
+
+// A ThreadTeamBegin of the OpenMP paradigm: where a thread started to work in a team.
+struct TeamBegin {
+  uint64_t time = 0;
+  uint32_t event = kNone;
 };
 
 struct BarrierEnter {
   uint64_t time = 0;
   uint32_t callpath = kNone;
   uint32_t is_explicit = 0;  // 1: an explicit barrier, 0: an implicit one
+  uint32_t event = kNone;    // the barrier's Enter
 };
 
 // A ThreadAcquireLock of the OpenMP paradigm, in the construct or routine entered at `entered`.
@@ -52,6 +59,7 @@ struct ParallelVisit {
 
 struct OmpRecords {
   std::vector<Fork> forks;  // the outermost teams this thread forked
+  std::vector<TeamBegin> team_begins;
   std::vector<ParallelVisit> parallels;
   std::vector<BarrierEnter> barriers;
   std::vector<Acquisition> acquisitions;
@@ -93,7 +101,10 @@ OmpRecords ScanOmpLocation(const Context& ctx, uint32_t location) {
     switch (kinds[i]) {
       case EventKind::kThreadFork:
         if (ev.thread(i).model != Paradigm::kOpenMp) break;
-        if (depth++ == 0) out.forks.push_back(Fork{ev.time(i), kNever});
+        if (depth++ == 0) out.forks.push_back(Fork{ev.time(i), kNever, i});
+        break;
+      case EventKind::kThreadTeamBegin:  // names its team, not a paradigm: OpenMP's alone
+        out.team_begins.push_back({ev.time(i), i});
         break;
       case EventKind::kThreadJoin:
         if (ev.thread(i).model != Paradigm::kOpenMp || depth == 0) break;
@@ -106,8 +117,8 @@ OmpRecords ScanOmpLocation(const Context& ctx, uint32_t location) {
           out.parallels.push_back(ParallelVisit{ev.time(i), ev.time(ev.pair(i)), ev.ref(i)});
         }
         if (region->role == RegionRole::kBarrier || region->role == RegionRole::kImplicitBarrier) {
-          out.barriers.push_back(
-              BarrierEnter{ev.time(i), ev.ref(i), region->role == RegionRole::kBarrier ? 1u : 0u});
+          out.barriers.push_back(BarrierEnter{ev.time(i), ev.ref(i),
+                                              region->role == RegionRole::kBarrier ? 1u : 0u, i});
         }
         break;
       }
@@ -122,30 +133,6 @@ OmpRecords ScanOmpLocation(const Context& ctx, uint32_t location) {
   return out;
 }
 
-void ShareOmpRecords(const Context& ctx, std::vector<OmpRecords>& records) {
-  comm::ByteWriter out;
-  for (uint32_t loc : ctx.partition->owned[ctx.comm->rank()]) {
-    out.Put(loc);
-    out.PutVector(records[loc].forks);
-    out.PutVector(records[loc].parallels);
-    out.PutVector(records[loc].barriers);
-    out.PutVector(records[loc].acquisitions);
-    out.PutVector(records[loc].releases);
-  }
-  for (const comm::Bytes& bytes : ctx.comm->AllGather(out.Take())) {
-    comm::ByteReader in(bytes);
-    while (!in.done()) {
-      const auto loc = in.Get<uint32_t>();
-      CW_CHECK(loc < records.size());
-      records[loc].forks = in.GetVector<Fork>();
-      records[loc].parallels = in.GetVector<ParallelVisit>();
-      records[loc].barriers = in.GetVector<BarrierEnter>();
-      records[loc].acquisitions = in.GetVector<Acquisition>();
-      records[loc].releases = in.GetVector<Release>();
-    }
-  }
-}
-
 // Whether a thread other than `master` forked a team inside `team` (nested parallelism).
 bool HasNestedTeam(const std::vector<uint32_t>& threads, uint32_t master, const Fork& team,
                    const std::vector<OmpRecords>& records) {
@@ -158,15 +145,46 @@ bool HasNestedTeam(const std::vector<uint32_t>& threads, uint32_t master, const 
   return false;
 }
 
-// Wait at Barrier in the teams `master` forked.
+// Appends a group of `members` (location, event) with OpenMP's key, if it synchronises anyone.
+void AddGroup(std::span<const GroupMember> members, uint32_t leader, OmpGroups& groups) {
+  if (members.size() < 2) return;
+  SyncGroup g;
+  g.key = kOmpTeamGroupKey;
+  g.first_member = static_cast<uint32_t>(groups.members.size());
+  g.member_count = static_cast<uint32_t>(members.size());
+  g.origin = (uint64_t{kOmpTeamGroupKey} << 32) | groups.groups.size();
+  g.leader = leader;
+  groups.groups.push_back(g);
+  groups.members.insert(groups.members.end(), members.begin(), members.end());
+}
+
+// The start of a team as a synchronisation of its threads: the master at its ThreadFork, every
+// other member at its ThreadTeamBegin in the team's interval.
+void AddTeamStart(const std::vector<uint32_t>& threads, uint32_t master, const Fork& team,
+                  const std::vector<OmpRecords>& records, OmpGroups& groups) {
+  std::vector<GroupMember> members{GroupMember{master, team.event}};
+  for (uint32_t t : threads) {
+    if (t == master) continue;
+    const std::vector<TeamBegin>& b = records[t].team_begins;
+    auto first = std::lower_bound(b.begin(), b.end(), team.begin,
+                                  [](const TeamBegin& e, uint64_t v) { return e.time < v; });
+    if (first != b.end() && first->time <= team.end) members.push_back({t, first->event});
+  }
+  AddGroup(members, master, groups);
+}
+
+// Wait at Barrier in the teams `master` forked; with `groups`, each team's start and barrier
+// instances as synchronisations of its threads, and each wait's partner event.
 void BarrierWaits(const std::vector<uint32_t>& threads, uint32_t master,
-                  const std::vector<OmpRecords>& records, std::vector<std::vector<OmpWait>>& out) {
+                  const std::vector<OmpRecords>& records, std::vector<std::vector<OmpWait>>& out,
+                  OmpGroups* groups) {
   struct Member {
     uint32_t location;
     std::span<const BarrierEnter> barriers;  // in the team's interval
   };
   for (const Fork& team : records[master].forks) {
     if (HasNestedTeam(threads, master, team, records)) continue;
+    if (groups != nullptr) AddTeamStart(threads, master, team, records, *groups);
     std::vector<Member> members;
     size_t instances = 0;
     for (uint32_t t : threads) {
@@ -180,21 +198,31 @@ void BarrierWaits(const std::vector<uint32_t>& threads, uint32_t master,
           Member{t, std::span<const BarrierEnter>(&*first, static_cast<size_t>(last - first))});
       instances = std::max(instances, members.back().barriers.size());
     }
+    std::vector<GroupMember> instance_members;
     for (size_t k = 0; k < instances; ++k) {
-      uint64_t latest = 0;
+      const BarrierEnter* latest = nullptr;
       uint32_t last_thread = kNone;
+      instance_members.clear();
       for (const Member& m : members) {
-        if (k < m.barriers.size() && (last_thread == kNone || m.barriers[k].time > latest)) {
-          latest = m.barriers[k].time;
+        if (k >= m.barriers.size()) continue;
+        instance_members.push_back({m.location, m.barriers[k].event});
+        if (latest == nullptr || m.barriers[k].time > latest->time) {
+          latest = &m.barriers[k];
           last_thread = m.location;
         }
       }
+      if (groups != nullptr && instance_members.size() >= 2) {
+        AddGroup(instance_members, kNone, *groups);
+        for (const GroupMember& m : instance_members)
+          groups->barriers[m.location].push_back(m.event);
+      }
       for (const Member& m : members) {
-        if (k >= m.barriers.size() || m.barriers[k].time >= latest) continue;
+        if (k >= m.barriers.size() || m.barriers[k].time >= latest->time) continue;
         const BarrierEnter& e = m.barriers[k];
         out[m.location].push_back(
             OmpWait{e.is_explicit != 0 ? MetricId::kOmpEbarrierWait : MetricId::kOmpIbarrierWait,
-                    e.callpath, e.time, static_cast<int64_t>(latest - e.time), last_thread});
+                    e.callpath, e.time, static_cast<int64_t>(latest->time - e.time), last_thread,
+                    e.event, latest->event});
       }
     }
   }
@@ -265,18 +293,20 @@ OmpOutcomes EvaluateOmpWaits(const Context& ctx, unsigned threads) {
   out.resize(n);
   outcomes.management.resize(n);
   if (!HasOpenMp(ctx.trace.defs)) return outcomes;
+  if (ctx.emit_edges) outcomes.groups.barriers.resize(n);
   std::vector<OmpRecords> records(n);
   ParallelFor(n, threads, [&](size_t loc) {
     if (ctx.Holds(static_cast<uint32_t>(loc)))
       records[loc] = ScanOmpLocation(ctx, static_cast<uint32_t>(loc));
   });
-  if (ctx.Distributed()) ShareOmpRecords(ctx, records);
+  // Distributed, a process's threads are all on one rank (trace/partition.h).
   for (const std::vector<uint32_t>& process : ThreadsOfProcesses(ctx.trace.defs)) {
     // The master: the first thread that forked a team.
     auto master = std::find_if(process.begin(), process.end(),
                                [&](uint32_t t) { return !records[t].forks.empty(); });
     if (master != process.end()) {
-      BarrierWaits(process, *master, records, out);
+      const bool grouped = ctx.emit_edges && ctx.Holds(*master);
+      BarrierWaits(process, *master, records, out, grouped ? &outcomes.groups : nullptr);
       Management(process, *master, records, outcomes.management);
     }
     LockWaits(process, records, out);
@@ -289,12 +319,32 @@ OmpOutcomes EvaluateOmpWaits(const Context& ctx, unsigned threads) {
   return outcomes;
 }
 
+void AppendOmpGroups(OmpOutcomes& outcomes, SyncEdges& sync) {
+  const auto offset = static_cast<uint32_t>(sync.group_members.size());
+  for (SyncGroup g : outcomes.groups.groups) {
+    g.first_member += offset;
+    sync.groups.push_back(g);
+  }
+  sync.group_members.insert(sync.group_members.end(), outcomes.groups.members.begin(),
+                            outcomes.groups.members.end());
+  outcomes.groups = {};
+}
+
 void ApplyOmpOutcomes(const Context& ctx, const OmpOutcomes& outcomes, uint32_t location,
                       LocationOutput& out) {
   for (const OmpWait& w : outcomes.waits[location]) {
     const auto value = static_cast<double>(w.value);
     out.severities.Add(w.metric, w.callpath, value);
     out.instances.Offer(Instance{w.metric, w.callpath, location, w.entered, value, w.partner});
+    if (ctx.emit_edges && w.event != kNone) {
+      out.edges.push_back(WaitEdge{location, w.event, w.partner, w.partner_event, w.value,
+                                   SyncPattern::kOmpBarrier});
+    }
+  }
+  if (ctx.interval_completions && location < outcomes.groups.barriers.size()) {
+    for (uint32_t event : outcomes.groups.barriers[location]) {
+      out.completions.push_back(EventCompletion{event, 0});
+    }
   }
   for (const OmpManagement& m : outcomes.management[location]) {
     const auto fork = static_cast<double>(m.fork);

@@ -33,6 +33,21 @@ struct OmpWait {
   uint64_t entered = 0;             // Enter of the waiting construct
   int64_t value = 0;                // ticks, > 0
   uint32_t partner = trace::kNone;  // the thread waited for (the last to enter, the holder)
+  // Barrier waits, which the delay and critical-path analyses follow: the waiting barrier's
+  // Enter and the last thread's (kNone for lock waits, which they do not follow, as Scalasca).
+  uint32_t event = trace::kNone;
+  uint32_t partner_event = trace::kNone;
+};
+
+// The synchronisations of the threads of the processes this rank holds (SyncGroup, key
+// kOmpTeamGroupKey): every team's start and every instance of its barriers.
+struct OmpGroups {
+  std::vector<SyncGroup> groups;
+  std::vector<GroupMember> members;  // of groups[g] from its first_member
+  // By location: the Enters of its barriers that are members of groups. Scalasca measures an
+  // OpenMP barrier's completion as 0 (SyncEdges::completions): an interval that starts at one
+  // begins at the thread's own exit.
+  std::vector<std::vector<uint32_t>> barriers;
 };
 
 // A member's management time of one team (ticks), at its call path of the parallel region.
@@ -48,6 +63,7 @@ struct OmpManagement {
 struct OmpOutcomes {
   std::vector<std::vector<OmpWait>> waits;
   std::vector<std::vector<OmpManagement>> management;
+  OmpGroups groups;  // only where the wait states are recorded as edges (Context::emit_edges)
 };
 OmpOutcomes EvaluateOmpWaits(const Context& ctx, unsigned threads);
 
@@ -56,9 +72,12 @@ std::vector<std::vector<uint32_t>> ThreadsOfProcesses(const trace::Definitions& 
 // Whether any region is of the OpenMP paradigm.
 bool HasOpenMp(const trace::Definitions& defs);
 
-// Charges one location's waits to their call paths, as instances of their patterns, and its
-// management time to its parallel regions' call paths (a master's out of the call path that
-// forked).
+// Moves the groups into `sync`, after those already there.
+void AppendOmpGroups(OmpOutcomes& outcomes, SyncEdges& sync);
+
+// Charges one location's waits to their call paths, as instances of their patterns (barrier
+// waits also as edges, with Context::emit_edges), and its management time to its parallel regions'
+// call paths (a master's out of the call path that forked).
 void ApplyOmpOutcomes(const Context& ctx, const OmpOutcomes& outcomes, uint32_t location,
                       LocationOutput& out);
 
