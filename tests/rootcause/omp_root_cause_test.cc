@@ -91,20 +91,24 @@ TEST(OmpRootCauseTest, TheLastThreadsExcessCausesTheBarrierWaitAndTheLateSenderB
 }
 
 TEST(OmpRootCauseTest, AWorkersPathGoesOnAtItsMastersFork) {
-  // The worker's team begins 2 s after the fork (at 3): the master's excess since the team's
-  // start is counted from its fork, the worker's from its team begin: master work 2 against the
-  // worker's 4, excess 2; the worker waited nowhere, s = 4 / 2: the whole 4 s goes to its work
-  // (a barrier wait's costs add up to the wait).
+  // The worker's team begins 2 s after the fork (at 3). Woken that late, it spent those 2 s in
+  // the parallel region (as omp_fork counts them), so its interval counts from the fork as the
+  // master's does: region 2 and work 4 against the master's work 2. Excess: region 2, work 2;
+  // δ̂ = 4, s = 4 / 4.
   const Analysis a = AnalyzeScenario(Hybrid(/*wake=*/2));
   ExpectRootCauseInvariants(a);
-  const std::string work = "main/!$omp parallel/work";
-  EXPECT_NEAR(a.Value("delay_ompbarrier", work, 2), 4.0, kEps);
-  // The path reaches the worker's team begin at 3 and goes on at the fork at 1: the 2 s between
-  // them (the worker being woken) are on the path outside every region.
+  const std::string region = "main/!$omp parallel";
+  const std::string work = region + "/work";
+  EXPECT_NEAR(a.Value("delay_ompbarrier", work, 2), 2.0, kEps);
+  EXPECT_NEAR(a.Value("delay_ompbarrier", region, 2), 2.0, kEps);
+  EXPECT_EQ(a.Value("omp_fork", region, 2), 2.0);
+  // The path reaches the worker's team begin at 3 with its wake-up, and goes on at the fork at
+  // 1: post 2, Recv 1, barrier 1, work 4, region 2, MPI_Init 1 = 11, the window.
   const analysis::CriticalPathResult& cp = *a.result.critical_path;
   EXPECT_EQ(a.Value("critical_path", work, 2), 4.0);
-  EXPECT_EQ(cp.untracked, 2);
-  EXPECT_EQ(cp.length + cp.untracked, cp.window.length());
+  EXPECT_EQ(a.Value("critical_path", region, 2), 2.0);
+  EXPECT_EQ(cp.untracked, 0);
+  EXPECT_EQ(cp.length, cp.window.length());
   EXPECT_EQ(PathLocations(a), (std::vector<uint32_t>{0, 2, 0, 1}));
 }
 
@@ -147,6 +151,38 @@ TEST(OmpRootCauseTest, ATeamsBarriersCountFromItsFork) {
   EXPECT_EQ(a.Value("critical_path", "main/serial", 0), 3.0);
 }
 
+// Team A as in TwoTeams; in team B (forked at 7) the worker is woken at 8 and works 8-10, the
+// master works 7-9 and waits at the barrier 9-11 for the worker (10 - 9 = 1).
+TEST(OmpRootCauseTest, AWorkerWokenLateCausesTheWaitByItsWakeUp) {
+  Scenario s(1);
+  RankScript& master = s.thread(0, 0);
+  RankScript& worker = s.thread(0, 1);
+  master.Enter(0, "main").Fork(1, 2);
+  Member(master, 1, 4, [&] { master.Call(1, 2, "work").Call(2, 4, "!$omp implicit barrier"); });
+  master.Join(4).Call(4, 7, "serial").Fork(7, 2);
+  Member(master, 7, 11, [&] { master.Call(7, 9, "work").Call(9, 11, "!$omp implicit barrier"); });
+  master.Join(11).Leave(12, "main");
+  Member(worker, 1, 4, [&] { worker.Call(1, 3, "work").Call(3, 4, "!$omp implicit barrier"); });
+  Member(worker, 8, 11, [&] { worker.Call(8, 10, "work").Call(10, 11, "!$omp implicit barrier"); });
+  const Analysis a = AnalyzeScenario(s);
+  ExpectRootCauseInvariants(a);
+  const std::string region = "main/!$omp parallel";
+  // Since team B's fork both worked 2; the worker's 1 s of wake-up (taken from its idle time
+  // between the teams) is its only excess: the whole wait goes to the region, where omp_fork
+  // shows the same second.
+  EXPECT_NEAR(a.Value("delay_ompbarrier", region, 1), 1.0, kEps);
+  EXPECT_NEAR(a.Value("delay_ompbarrier", region + "/work", 1), 1.0, kEps);  // team A's wait
+  EXPECT_EQ(a.Value("omp_fork", region, 1), 1.0);
+  EXPECT_EQ(a.result.delay->unexplained_waits, 0u);
+  // The path: main 11-12, team B's barrier after the master's wait 10-11, the worker's work
+  // 8-10 and wake-up 7-8, the master's serial 4-7 and team A's barrier 3-4, the worker's work
+  // 1-3, the master's main 0-1: 12 s.
+  EXPECT_EQ(a.result.critical_path->length, 12);
+  EXPECT_EQ(a.Value("critical_path", region, 1), 1.0);
+  EXPECT_EQ(a.Value("critical_path", region + "/work", 1), 4.0);
+  EXPECT_EQ(PathLocations(a), (std::vector<uint32_t>{0, 1, 0, 1, 0}));
+}
+
 // Rank 0's master receives inside the parallel region (2-6) from rank 1, which sends at 5 after
 // computing 1-5: a Late Sender of 3. Its worker works 1-3 and waits at the region's barrier 3-7
 // until the master arrives at 6: 3 s. Rank 1 enters MPI_Finalize at 6, rank 0 at 7.
@@ -185,6 +221,26 @@ TEST(OmpRootCauseTest, AMastersMpiWaitPassesTheBarrierWaitItCausedOn) {
   EXPECT_EQ(a.result.critical_path->length, 7);
   EXPECT_EQ(PathLocations(a), (std::vector<uint32_t>{1, 0}));
   EXPECT_EQ(a.Value("critical_path", "main/compute", 1), 4.0);
+}
+
+// Timestamps that contradict the fork: the worker's team begins at 1, its master forks at 3.
+// The analyses finish with the costs and the path they can find, and no circle.
+TEST(OmpRootCauseTest, AWorkerThatBeganBeforeItsForkIsAnalysedWithoutACircle) {
+  Scenario s(1);
+  RankScript& master = s.thread(0, 0);
+  RankScript& worker = s.thread(0, 1);
+  master.Enter(0, "main").Fork(3, 2);
+  Member(master, 3, 8, [&] { master.Call(3, 4, "work").Call(4, 8, "!$omp implicit barrier"); });
+  master.Join(8).Leave(9, "main");
+  Member(worker, 1, 8, [&] { worker.Call(1, 7, "work").Call(7, 8, "!$omp implicit barrier"); });
+  const Analysis a = AnalyzeScenario(s);
+  InvariantOptions options;
+  options.clock_condition_holds = false;
+  ExpectRootCauseInvariants(a, options);
+  // The master waited 7 - 4 = 3 for the worker, whose 6 s of work since its team began explain
+  // it (the master worked 1 since the fork): all 3 s on the worker's work.
+  EXPECT_NEAR(a.Value("delay_ompbarrier", "main/!$omp parallel/work", 1), 3.0, kEps);
+  EXPECT_TRUE(a.result.critical_path->diagnostics.empty());
 }
 
 // Scalasca's Delay.OMP explains an OpenMP barrier as causeway does, and its path crosses from a

@@ -20,8 +20,8 @@ using trace::kNone;
 // current point; there it keeps the non-waiting part of the waiting call and jumps to the
 // delayer's role of that wait. An OpenMP worker's path also ends at the start of its team: it
 // goes on from its master's fork (as Scalasca's path does), the time between the fork and the
-// worker's start being on the path outside every region. Distributed, a rank walks while the
-// path stays on its locations; where it jumps to another rank's, it hands the path over in one
+// worker's start being its time in the parallel region (TimeLead). Distributed, a rank walks while
+// the path stays on its locations; where it jumps to another rank's, it hands the path over in one
 // exchange of all ranks (a process's threads are on one rank: trace/partition.h).
 class PathWalk {
  public:
@@ -143,7 +143,28 @@ class PathWalk {
     if (r.kind == RoleKind::kWaiter) return true;
     if (r.kind != RoleKind::kGroup) return false;
     const uint32_t leader = sp_.groups[r.id].leader;
-    return leader != kNone && leader != location;
+    return leader != kNone && leader != location && LeaderRole(r.id) != kNone;
+  }
+
+  // The index of the role of group `g` on its leader (kNone where a damaged trace left the leader
+  // out of its own team, or on another rank).
+  uint32_t LeaderRole(uint32_t g) const {
+    const uint32_t leader = sp_.groups[g].leader;
+    const uint32_t member = sp_.GroupMemberOf(g, leader);
+    if (member == kNone || !sp_.share.Holds(leader)) return kNone;
+    const LocationSyncPoints& m = sp_.locations[leader];
+    const uint32_t event = sp_.group_members[member].event;
+    auto call = std::lower_bound(m.calls.begin(), m.calls.end(), event);
+    if (call == m.calls.end() || *call != event) return kNone;
+    const auto activity = static_cast<uint32_t>(call - m.calls.begin());
+    auto role = std::lower_bound(m.roles.begin(), m.roles.end(), activity,
+                                 [](const SyncRole& x, uint32_t a) { return x.activity < a; });
+    for (; role != m.roles.end() && role->activity == activity; ++role) {
+      if (role->kind == RoleKind::kGroup && role->id == g) {
+        return static_cast<uint32_t>(role - m.roles.begin());
+      }
+    }
+    return kNone;
   }
 
   // Closes the worker's stretch from the team start `r` (from its master's fork on) and goes on
@@ -151,25 +172,17 @@ class PathWalk {
   Position FromTeamStart(const Position& at, const SyncRole& r) {
     const LocationSyncPoints& worker = sp_.locations[at.location];
     const uint32_t master = sp_.groups[r.id].leader;
-    CW_CHECK(sp_.share.Holds(master));
     const LocationSyncPoints& m = sp_.locations[master];
-    const uint32_t member = sp_.GroupMemberOf(r.id, master);
-    CW_CHECK(member != kNone);
-    auto call = std::lower_bound(m.calls.begin(), m.calls.end(), sp_.group_members[member].event);
-    CW_CHECK(call != m.calls.end() && *call == sp_.group_members[member].event);
-    const auto activity = static_cast<uint32_t>(call - m.calls.begin());
-    auto role = std::lower_bound(m.roles.begin(), m.roles.end(), activity,
-                                 [](const SyncRole& x, uint32_t a) { return x.activity < a; });
-    while (role != m.roles.end() && !(role->kind == RoleKind::kGroup && role->id == r.id)) ++role;
-    CW_CHECK(role != m.roles.end());
+    const uint32_t role = LeaderRole(r.id);  // Jumps found it
+    const uint32_t activity = m.roles[role].activity;
 
-    const int64_t started = BoundaryTime(worker, r.activity + 1);
-    const int64_t forked = std::min(BoundaryTime(m, activity + 1), started);
+    // The worker's stretch from its team start holds its wake-up since the fork (TimeLead).
+    const int64_t forked =
+        std::min(BoundaryTime(m, activity + 1), BoundaryTime(worker, r.activity + 1));
     Close(at.location, r.activity + 1, forked, at.segment_end);
-    facts_.on_path_untracked[at.location] += started - forked;
     Position next;
     next.location = master;
-    next.before = static_cast<uint32_t>(role - m.roles.begin());
+    next.before = role;
     next.segment_end = activity + 1;
     return next;
   }

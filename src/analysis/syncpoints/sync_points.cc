@@ -474,6 +474,31 @@ void AttachCompletions(const trace::Trace& trace, uint32_t loc, SyncPoints& sp) 
 
 // Builds a location's time map and finds the interval starts of its edge roles (which need every
 // location's roles).
+// An OpenMP worker's team starts: from its master's fork to its ThreadTeamBegin the worker was
+// being woken, time of its own in the parallel region it then enters (omp_fork), which the
+// synchronisation interval and the critical path from the team's start count there.
+std::vector<TimeLead> TeamStartLeads(const trace::Trace& trace, uint32_t loc,
+                                     const SyncPoints& sp) {
+  std::vector<TimeLead> leads;
+  const LocationSyncPoints& l = sp.locations[loc];
+  const trace::LocationEvents& ev = trace.location(loc);
+  for (const SyncRole& r : l.roles) {
+    if (r.kind != RoleKind::kGroup) continue;
+    const uint32_t leader = sp.groups[r.id].leader;
+    if (leader == kNone || leader == loc) continue;
+    const uint32_t member = sp.GroupMemberOf(r.id, leader);
+    if (member == kNone || sp.group_members[member].event == kNone) continue;
+    const auto forked =
+        std::max(static_cast<int64_t>(trace.location(leader).time(sp.group_members[member].event)),
+                 sp.window.begin);
+    uint32_t region = l.calls[r.activity] + 1;
+    while (region < ev.size() && ev.kind(region) != EventKind::kEnter) ++region;
+    if (region >= ev.size() || l.call_time[r.activity] <= forked) continue;
+    leads.push_back(TimeLead{r.activity, ev.ref(region), l.call_time[r.activity] - forked});
+  }
+  return leads;
+}
+
 void StartLocation(const trace::Trace& trace, uint32_t loc, SyncPoints& sp) {
   AttachCompletions(trace, loc, sp);
   LocationSyncPoints& l = sp.locations[loc];
@@ -481,8 +506,9 @@ void StartLocation(const trace::Trace& trace, uint32_t loc, SyncPoints& sp) {
   for (uint32_t a = 0; a < l.calls.size(); ++a) {
     if (l.call_wait[a] != kNone) waits[a] = l.roles[l.call_wait[a]].wait;
   }
-  l.time =
-      TimeMap::Build(trace, trace.location(loc), l.calls, waits, sp.window.begin, sp.window.end);
+  const std::vector<TimeLead> leads = TeamStartLeads(trace, loc, sp);
+  l.time = TimeMap::Build(trace, trace.location(loc), l.calls, waits, sp.window.begin,
+                          sp.window.end, leads);
   IntervalStarts starts(sp);
   starts.Run(loc);
 }

@@ -101,7 +101,7 @@ class SegmentTimes {
 
 TimeMap TimeMap::Build(const trace::Trace& trace, const trace::LocationEvents& ev,
                        std::span<const uint32_t> calls, std::span<const int64_t> waits,
-                       int64_t window_begin, int64_t window_end) {
+                       int64_t window_begin, int64_t window_end, std::span<const TimeLead> leads) {
   TimeMap map;
   const size_t segments = calls.size() + 1;
   map.offsets_.reserve(segments + 1);
@@ -149,6 +149,7 @@ TimeMap TimeMap::Build(const trace::Trace& trace, const trace::LocationEvents& e
   uint32_t callpath = kNone;  // innermost open region
   int64_t previous = ev.empty() ? 0 : static_cast<int64_t>(ev.time(0));
   size_t next_call = 0;
+  size_t next_lead = 0;
   uint32_t next_boundary = calls.empty() ? kNone : calls[0];
   std::span<const EventKind> kinds = ev.kinds();
   for (uint32_t i = 0; i < kinds.size(); ++i) {
@@ -160,7 +161,16 @@ TimeMap TimeMap::Build(const trace::Trace& trace, const trace::LocationEvents& e
     credit(callpath, previous, t);
     previous = t;
     if (boundary) {
+      // A lead moves the untracked time before its call into the segment the call starts (a
+      // worker's first team begins its records: its wake-up is before them, not untracked).
+      int64_t lead = 0;
+      if (next_lead < leads.size() && leads[next_lead].call == next_call) {
+        lead = leads[next_lead].ticks;
+        segment_untracked -= std::min(lead, segment_untracked);
+      }
       close_segment();
+      if (lead > 0) scratch.Add(leads[next_lead].callpath, lead);
+      while (next_lead < leads.size() && leads[next_lead].call <= next_call) ++next_lead;
       wait_from = t;
       wait_to = t + waits[next_call];
       ++next_call;

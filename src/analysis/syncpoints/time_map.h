@@ -41,16 +41,28 @@ struct Excluded {
   int64_t to;
 };
 
+// Time before synchronisation call `call` that belongs to the segment it starts, on `callpath`:
+// an OpenMP worker's team starts at its ThreadTeamBegin, but the team was forked `ticks` earlier,
+// and that wake-up is the worker's time in the parallel region (as omp_fork counts it), not time
+// outside every region before it.
+struct TimeLead {
+  uint32_t call = 0;  // index into the calls
+  uint32_t callpath = trace::kNone;
+  int64_t ticks = 0;
+};
+
 class TimeMap {
  public:
   TimeMap() = default;
 
   // Builds the map of `events`. `calls` are the Enter event indices of the synchronisation calls
   // (ascending), `waits[j]` the wait in ticks at the start of call j (0 for none); only time in
-  // [window_begin, window_end) counts.
+  // [window_begin, window_end) counts. `leads` (ascending calls) move the time before their calls
+  // into the segments the calls start (untracked time there, or time before the first event).
   static TimeMap Build(const trace::Trace& trace, const trace::LocationEvents& events,
                        std::span<const uint32_t> calls, std::span<const int64_t> waits,
-                       int64_t window_begin, int64_t window_end);
+                       int64_t window_begin, int64_t window_end,
+                       std::span<const TimeLead> leads = {});
 
   uint32_t boundary_count() const { return static_cast<uint32_t>(offsets_.size()); }
 
