@@ -201,7 +201,8 @@ TEST(TracedOpenMpTest, TeamsRunBelowTheFunctionsThatForkedThem) {
 // omp_compute.c with the default --callpaths sampled: each thread's samples in kernel() nest
 // below the parallel region, in the function GCC outlined its body to, on the master as on the
 // worker; the implicit barrier stays right below the region (the runtime enters it after the
-// outlined function returned).
+// outlined function returned), and nothing nests below it: the master waits there about 30 ms
+// per round, in the runtime, and the samples of that wait are the barrier's time.
 TEST(TracedOpenMpTest, SamplesInsideAParallelRegionNestBelowIt) {
   std::string output;
   const std::string dir = TraceProgram("omp_compute", 2, "", "", &output, kQuietThreads);
@@ -222,11 +223,45 @@ TEST(TracedOpenMpTest, SamplesInsideAParallelRegionNestBelowIt) {
     if (v["metric"] == "time" && path == region + "/spread._omp_fn.0/kernel")
       in_kernel[v["location"].get<uint64_t>()] += v["value"].get<double>();
     barrier_below_region |= path.rfind(region + "/!$omp implicit barrier @", 0) == 0;
+    const size_t barrier = path.find("/!$omp implicit barrier @");
+    if (barrier != std::string::npos) {
+      EXPECT_EQ(path.find('/', barrier + 1), std::string::npos) << path;
+    }
   }
   EXPECT_TRUE(barrier_below_region);
   // Both threads of both ranks computed in kernel() for tens of milliseconds per round.
   ASSERT_EQ(in_kernel.size(), 4u) << report["callpaths"];
   for (const auto& [location, seconds] : in_kernel) EXPECT_GT(seconds, 0.01) << location;
+}
+
+// omp_teams.c with the default --callpaths sampled: its threads spin for tens of milliseconds in
+// barriers, critical sections and omp_set_lock, where the runtime, not the program, runs.
+// Samples taken there are those constructs' time: no function opens below a barrier or a lock
+// routine, and below a critical construct only its body (the sblock).
+TEST(TracedOpenMpTest, SamplesWhileAThreadWaitsOpenNothingBelowTheConstruct) {
+  // Waiting threads spin (OMP_WAIT_POLICY=active): they take CPU time, and samples, there.
+  std::string output;
+  const std::string dir = TraceProgram("omp_teams", 2, "", "", &output,
+                                       std::string(kIdleRanksYield) + " OMP_WAIT_POLICY=active");
+  EXPECT_NE(output.find("threads 3, critical sections 9, locks 9, loop 6"), std::string::npos);
+  // The threads sleep in their own code (no CPU time, no sample): the samples are the waits'.
+  const size_t samples = output.find(" stack samples");
+  ASSERT_NE(samples, std::string::npos) << output;
+  EXPECT_GT(std::stoul(output.substr(output.rfind(' ', samples - 1) + 1)), 0u) << output;
+  const json report = Analyze(dir);
+  for (const json& c : report["callpaths"]) {
+    const std::string path = CallPathName(report, c["id"].get<uint64_t>());
+    for (const char* waiting : {"barrier @", "omp_set_lock/", "omp_unset_lock/"}) {
+      const size_t at = path.find(waiting);
+      if (at != std::string::npos) {
+        EXPECT_EQ(path.find('/', at), std::string::npos) << path;
+      }
+    }
+    const size_t critical = path.find("!$omp critical @");
+    if (critical != std::string::npos && path.find('/', critical) != std::string::npos) {
+      EXPECT_NE(path.find("/!$omp critical sblock @", critical), std::string::npos) << path;
+    }
+  }
 }
 
 TEST(TracedOpenMpTest, OpenMpOffRecordsNoThread) {

@@ -97,9 +97,14 @@ struct RankContext {
   WalkedPaths* walked;  // the rank's walked call paths, nullptr if it recorded none
   uint32_t team;        // its OpenMP threads' team (OTF2_UNDEFINED_COMM: none)
   const std::vector<OmpNesting>& omp_nesting;  // by raw region index
+  const std::vector<uint32_t>& waiting;        // the archive's regions of kWaiting, ascending
 
   OmpNesting Nesting(uint32_t index) const {
     return index < omp_nesting.size() ? omp_nesting[index] : OmpNesting::kNone;
+  }
+  // Whether the innermost of the `open` regions is an OpenMP construct the thread waits in.
+  bool WaitsIn(const std::vector<uint32_t>& open) const {
+    return !open.empty() && std::binary_search(waiting.begin(), waiting.end(), open.back());
   }
 
   // The archive's region of a raw region index, kUndefinedRegion if nothing defines it.
@@ -324,7 +329,7 @@ void ExportStream(const std::string& path, bool thread, const RankContext& rank,
       }
       const uint32_t call_site = rank.attributes.call_site;
       if (e.kind == RawKind::kSample) {
-        if (rank.walked != nullptr) {
+        if (rank.walked != nullptr && !rank.WaitsIn(open)) {
           summary.events += static_cast<uint64_t>(std::max(
               0L, walked.Move(rank.walked->Path(e.a), previous, t, out, open, call_site, true)));
         }
@@ -341,7 +346,8 @@ void ExportStream(const std::string& path, bool thread, const RankContext& rank,
         if (moved >= 0 && e.kind == RawKind::kEnter && call_path.leaf_site != internal::kNoSite)
           out.AddSourceCodeLocationAttribute(call_site, call_path.leaf_site);
       } else if ((e.kind == RawKind::kLeave && !open.empty() && region != open.back()) ||
-                 (e.kind == RawKind::kEnter && rank.Nesting(e.a) == OmpNesting::kConstruct)) {
+                 (e.kind == RawKind::kEnter && (rank.Nesting(e.a) == OmpNesting::kConstruct ||
+                                                rank.Nesting(e.a) == OmpNesting::kWaiting))) {
         summary.events += static_cast<uint64_t>(walked.LeaveAll(previous, t, out, open));
       }
       Written written = WriteMpiRecord(e, t, region, rank, out, open);
@@ -502,10 +508,16 @@ void ExportRank(int r, const ExportInputs& in, otf2_writer::ArchiveWriter& archi
   summary.walk_nanoseconds +=
       static_cast<uint64_t>(static_cast<double>(d.walk_ticks) * ns_per_tick);
   const std::vector<OmpNesting> omp_nesting = internal::OmpNestingOf(d.omp_regions);
+  std::vector<uint32_t> waiting;
+  for (uint32_t i = 0; i < omp_nesting.size(); ++i) {
+    if (omp_nesting[i] == OmpNesting::kWaiting && i < ids.regions.size())
+      waiting.push_back(ids.regions[i]);
+  }
+  std::sort(waiting.begin(), waiting.end());
   const RankContext rank{r,          ids.regions,   ids.comms,        ids.windows,
                          ids.groups, ids.files,     in.ids.world,     *timer_or,
                          clock,      in.attributes, in.shmem_regions, walked.get(),
-                         ids.team,   omp_nesting};
+                         ids.team,   omp_nesting,   waiting};
   // One stream per thread: the thread that initialised MPI, then the others by index.
   for (size_t thread = 0; thread < ids.locations.size(); ++thread) {
     const std::string path = thread == 0 ? RawEventsPath(in.dir, r)

@@ -13,27 +13,28 @@ struct ConstructInfo {
   std::string_view shown;  // the region's name before its location (Score-P's)
   OTF2_RegionRole role;
   bool located;  // named after where the program encountered it
+  bool waiting;  // the thread waits in the runtime there (OmpNesting::kWaiting)
 };
 
 constexpr ConstructInfo kConstructs[] = {
-    {"parallel", "!$omp parallel", OTF2_REGION_ROLE_PARALLEL, true},
-    {"implicit_barrier", "!$omp implicit barrier", OTF2_REGION_ROLE_IMPLICIT_BARRIER, true},
-    {"barrier", "!$omp barrier", OTF2_REGION_ROLE_BARRIER, true},
-    {"critical", "!$omp critical", OTF2_REGION_ROLE_CRITICAL, true},
-    {"critical_sblock", "!$omp critical sblock", OTF2_REGION_ROLE_CRITICAL_SBLOCK, true},
-    {"loop", "!$omp for", OTF2_REGION_ROLE_LOOP, true},
-    {"sections", "!$omp sections", OTF2_REGION_ROLE_SECTIONS, true},
-    {"single", "!$omp single", OTF2_REGION_ROLE_SINGLE, true},
-    {"master", "!$omp master", OTF2_REGION_ROLE_MASTER, true},
-    {"taskwait", "!$omp taskwait", OTF2_REGION_ROLE_TASK_WAIT, true},
-    {"ordered", "!$omp ordered", OTF2_REGION_ROLE_ORDERED, true},
-    {"ordered_sblock", "!$omp ordered sblock", OTF2_REGION_ROLE_ORDERED_SBLOCK, true},
-    {"omp_set_lock", "omp_set_lock", OTF2_REGION_ROLE_WRAPPER, false},
-    {"omp_unset_lock", "omp_unset_lock", OTF2_REGION_ROLE_WRAPPER, false},
-    {"omp_test_lock", "omp_test_lock", OTF2_REGION_ROLE_WRAPPER, false},
-    {"omp_set_nest_lock", "omp_set_nest_lock", OTF2_REGION_ROLE_WRAPPER, false},
-    {"omp_unset_nest_lock", "omp_unset_nest_lock", OTF2_REGION_ROLE_WRAPPER, false},
-    {"omp_test_nest_lock", "omp_test_nest_lock", OTF2_REGION_ROLE_WRAPPER, false},
+    {"parallel", "!$omp parallel", OTF2_REGION_ROLE_PARALLEL, true, false},
+    {"implicit_barrier", "!$omp implicit barrier", OTF2_REGION_ROLE_IMPLICIT_BARRIER, true, true},
+    {"barrier", "!$omp barrier", OTF2_REGION_ROLE_BARRIER, true, true},
+    {"critical", "!$omp critical", OTF2_REGION_ROLE_CRITICAL, true, true},
+    {"critical_sblock", "!$omp critical sblock", OTF2_REGION_ROLE_CRITICAL_SBLOCK, true, false},
+    {"loop", "!$omp for", OTF2_REGION_ROLE_LOOP, true, false},
+    {"sections", "!$omp sections", OTF2_REGION_ROLE_SECTIONS, true, false},
+    {"single", "!$omp single", OTF2_REGION_ROLE_SINGLE, true, false},
+    {"master", "!$omp master", OTF2_REGION_ROLE_MASTER, true, false},
+    {"taskwait", "!$omp taskwait", OTF2_REGION_ROLE_TASK_WAIT, true, true},
+    {"ordered", "!$omp ordered", OTF2_REGION_ROLE_ORDERED, true, true},
+    {"ordered_sblock", "!$omp ordered sblock", OTF2_REGION_ROLE_ORDERED_SBLOCK, true, false},
+    {"omp_set_lock", "omp_set_lock", OTF2_REGION_ROLE_WRAPPER, false, true},
+    {"omp_unset_lock", "omp_unset_lock", OTF2_REGION_ROLE_WRAPPER, false, true},
+    {"omp_test_lock", "omp_test_lock", OTF2_REGION_ROLE_WRAPPER, false, true},
+    {"omp_set_nest_lock", "omp_set_nest_lock", OTF2_REGION_ROLE_WRAPPER, false, true},
+    {"omp_unset_nest_lock", "omp_unset_nest_lock", OTF2_REGION_ROLE_WRAPPER, false, true},
+    {"omp_test_nest_lock", "omp_test_nest_lock", OTF2_REGION_ROLE_WRAPPER, false, true},
 };
 
 const ConstructInfo* Find(const std::string& token) {
@@ -73,7 +74,10 @@ std::vector<OmpNesting> OmpNestingOf(const std::vector<OmpRegionDef>& regions) {
   for (const OmpRegionDef& r : regions) {
     // (ReadDefs bounds the ids: kProgramRegion + kMaxUserRegions at most.)
     if (r.local >= nesting.size()) nesting.resize(r.local + 1, OmpNesting::kNone);
-    nesting[r.local] = r.construct == "parallel" ? OmpNesting::kParallel : OmpNesting::kConstruct;
+    const ConstructInfo* c = Find(r.construct);
+    nesting[r.local] = r.construct == "parallel"    ? OmpNesting::kParallel
+                       : c != nullptr && c->waiting ? OmpNesting::kWaiting
+                                                    : OmpNesting::kConstruct;
   }
   return nesting;
 }

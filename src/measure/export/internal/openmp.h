@@ -32,7 +32,11 @@ void NameOmpRegions(const std::string& maps, elf::ModuleCache& modules,
 // index: a parallel region holds the functions walked inside it (WalkedStack::Nest); entering
 // any other construct closes the functions a sample left open, since the runtime, not those
 // functions, may have entered it (the implicit barrier after the outlined function returned).
-enum class OmpNesting : uint8_t { kNone, kParallel, kConstruct };
+// In a construct where the thread waits in the runtime (barriers, taskwait, a critical or ordered
+// construct outside its body, the lock routines: kWaiting) no function of the program runs: a
+// sample taken while it is the innermost region is the construct's time and opens nothing below
+// it (the frames it walked are those that called the construct).
+enum class OmpNesting : uint8_t { kNone, kParallel, kConstruct, kWaiting };
 std::vector<OmpNesting> OmpNestingOf(const std::vector<OmpRegionDef>& regions);
 
 // Writes `e` if it is a thread record (fork, join, team begin and end, lock acquisition and
