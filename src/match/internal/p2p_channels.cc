@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <span>
 #include <tuple>
 
 #include "base/flat_hash_map.h"
@@ -73,6 +74,60 @@ struct Queue {
   uint32_t head = kNone;  // index into the destination's incoming list
   uint32_t tail = kNone;
 };
+
+uint32_t SourceOf(const std::vector<uint32_t>& process_of, uint32_t loc) {
+  return process_of.empty() || loc >= process_of.size() ? loc : process_of[loc];
+}
+
+// The sends to one destination (or one pool of a process's threads) queued per channel
+// (communicator, source process, tag) in a given order; each receive takes the front of its
+// channel's queue, as MPI's non-overtaking rule matches them.
+class ChannelQueues {
+ public:
+  ChannelQueues(const std::vector<IncomingSend>& incoming, std::span<const uint32_t> order,
+                const std::vector<uint32_t>& process_of)
+      : process_of_(process_of), next_(incoming.size(), kNone) {
+    for (uint32_t k : order) {
+      const IncomingSend& send = incoming[k];
+      const ChannelKey key{send.comm, SourceOf(process_of_, send.sender), send.tag};
+      Queue* queue = channels_.Find(key);
+      if (queue == nullptr) {
+        channels_.Insert(key, Queue{k, k});
+      } else {
+        next_[queue->tail] = k;
+        queue->tail = k;
+      }
+    }
+  }
+
+  // The send that the receive `p` on `dest` matches (an index into the incoming sends), taken
+  // off its queue; kNone if none is left, with the receive's diagnostics in `result`.
+  uint32_t Take(const trace::Trace& trace, uint32_t dest, uint32_t event,
+                const trace::P2pPayload& p, DestinationResult& result);
+
+ private:
+  const std::vector<uint32_t>& process_of_;
+  FlatHashMap<ChannelKey, Queue, ChannelHash> channels_;
+  std::vector<uint32_t> next_;  // per send: the next of its channel
+};
+
+uint32_t ChannelQueues::Take(const trace::Trace& trace, uint32_t dest, uint32_t event,
+                             const trace::P2pPayload& p, DestinationResult& result) {
+  const uint32_t source = PeerLocation(trace, dest, p);
+  Queue* queue = source == kNone
+                     ? nullptr
+                     : channels_.Find(ChannelKey{p.comm, SourceOf(process_of_, source), p.tag});
+  if (queue == nullptr || queue->head == kNone) {
+    if (source == kNone) result.diagnostics.Report(kUnknownPeer, trace::EventPlace(dest, event));
+    ++result.unmatched_receives;
+    result.diagnostics.Report(UnmatchedKind(trace, source, kUnmatchedReceive),
+                              trace::EventPlace(dest, event));
+    return kNone;
+  }
+  const uint32_t k = queue->head;
+  queue->head = next_[k];
+  return k;
+}
 
 uint64_t EnteredAt(const LocationEvents& ev, uint32_t event) {
   uint32_t enter = ev.pair(event);
@@ -160,32 +215,12 @@ std::vector<uint32_t> ProcessesFromDefinitions(const trace::Trace& trace) {
   return {};
 }
 
-namespace {
-
-uint32_t SourceOf(const std::vector<uint32_t>& process_of, uint32_t loc) {
-  return process_of.empty() || loc >= process_of.size() ? loc : process_of[loc];
-}
-
-}  // namespace
-
 DestinationResult MatchDestination(const trace::Trace& trace, uint32_t dest,
                                    std::vector<RecvRecord>& recvs,
                                    const std::vector<IncomingSend>& incoming, Message* out,
                                    std::vector<uint32_t>& matched_from,
                                    const std::vector<uint32_t>& process_of) {
-  FlatHashMap<ChannelKey, Queue, ChannelHash> channels;
-  std::vector<uint32_t> next(incoming.size(), kNone);
-  for (uint32_t k : QueueOrder(incoming, !process_of.empty())) {
-    const IncomingSend& send = incoming[k];
-    ChannelKey key{send.comm, SourceOf(process_of, send.sender), send.tag};
-    Queue* queue = channels.Find(key);
-    if (queue == nullptr) {
-      channels.Insert(key, Queue{k, k});
-    } else {
-      next[queue->tail] = k;
-      queue->tail = k;
-    }
-  }
+  ChannelQueues channels(incoming, QueueOrder(incoming, !process_of.empty()), process_of);
 
   const LocationEvents& ev = trace.location(dest);
   std::vector<uint32_t> order(recvs.size());
@@ -199,22 +234,9 @@ DestinationResult MatchDestination(const trace::Trace& trace, uint32_t dest,
   std::vector<uint32_t> matched(recvs.size(), kNone);
   for (uint32_t r : order) {
     const RecvRecord& recv = recvs[r];
-    const trace::P2pPayload& p = ev.p2p(recv.event);
-    uint32_t source = PeerLocation(trace, dest, p);
-    Queue* queue = source == kNone
-                       ? nullptr
-                       : channels.Find(ChannelKey{p.comm, SourceOf(process_of, source), p.tag});
-    if (queue == nullptr || queue->head == kNone) {
-      if (source == kNone)
-        result.diagnostics.Report(kUnknownPeer, trace::EventPlace(dest, recv.event));
-      ++result.unmatched_receives;
-      result.diagnostics.Report(UnmatchedKind(trace, source, kUnmatchedReceive),
-                                trace::EventPlace(dest, recv.event));
-      continue;
-    }
-    uint32_t k = queue->head;
+    const uint32_t k = channels.Take(trace, dest, recv.event, ev.p2p(recv.event), result);
+    if (k == kNone) continue;
     const IncomingSend& send = incoming[k];
-    queue->head = next[k];
     out[r] = Message{send.entered, send.time,   EnteredAt(ev, recv.posted),
                      send.bytes,   send.sender, send.event,
                      dest,         recv.event,  recv.posted};
@@ -276,19 +298,7 @@ void MatchPool(const trace::Trace& trace, const std::vector<uint32_t>& members,
       incoming.begin(), incoming.end(), [](const IncomingSend& a, const IncomingSend& b) {
         return std::tie(a.entered, a.sender, a.index) < std::tie(b.entered, b.sender, b.index);
       });
-  FlatHashMap<ChannelKey, Queue, ChannelHash> channels;
-  std::vector<uint32_t> next(incoming.size(), kNone);
-  for (uint32_t k = 0; k < incoming.size(); ++k) {
-    const IncomingSend& send = incoming[k];
-    ChannelKey key{send.comm, SourceOf(process_of, send.sender), send.tag};
-    Queue* queue = channels.Find(key);
-    if (queue == nullptr) {
-      channels.Insert(key, Queue{k, k});
-    } else {
-      next[queue->tail] = k;
-      queue->tail = k;
-    }
-  }
+  ChannelQueues channels(incoming, QueueOrder(incoming, false), process_of);
   std::vector<PooledRecv> order;
   for (uint32_t loc : members) {
     const LocationEvents& ev = trace.location(loc);
@@ -305,22 +315,8 @@ void MatchPool(const trace::Trace& trace, const std::vector<uint32_t>& members,
   for (const PooledRecv& pr : order) {
     const LocationEvents& ev = trace.location(pr.location);
     const RecvRecord& recv = scans[pr.location].recvs[pr.index];
-    const trace::P2pPayload& p = ev.p2p(recv.event);
-    const uint32_t source = PeerLocation(trace, pr.location, p);
-    Queue* queue = source == kNone
-                       ? nullptr
-                       : channels.Find(ChannelKey{p.comm, SourceOf(process_of, source), p.tag});
-    DestinationResult& result = results[pr.location];
-    if (queue == nullptr || queue->head == kNone) {
-      if (source == kNone)
-        result.diagnostics.Report(kUnknownPeer, trace::EventPlace(pr.location, recv.event));
-      ++result.unmatched_receives;
-      result.diagnostics.Report(UnmatchedKind(trace, source, kUnmatchedReceive),
-                                trace::EventPlace(pr.location, recv.event));
-      continue;
-    }
-    matched[pr.location][pr.index] = queue->head;
-    queue->head = next[queue->head];
+    matched[pr.location][pr.index] =
+        channels.Take(trace, pr.location, recv.event, ev.p2p(recv.event), results[pr.location]);
   }
   // Each member's messages, compacted in its receive order.
   for (uint32_t loc : members) {
