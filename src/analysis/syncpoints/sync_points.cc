@@ -472,8 +472,6 @@ void AttachCompletions(const trace::Trace& trace, uint32_t loc, SyncPoints& sp) 
   std::vector<EventCompletion>().swap(sp.completions[loc]);
 }
 
-// Builds a location's time map and finds the interval starts of its edge roles (which need every
-// location's roles).
 // An OpenMP worker's team starts: from its master's fork to its ThreadTeamBegin the worker was
 // being woken, time of its own in the parallel region it then enters (omp_fork), which the
 // synchronisation interval and the critical path from the team's start count there.
@@ -499,6 +497,8 @@ std::vector<TimeLead> TeamStartLeads(const trace::Trace& trace, uint32_t loc,
   return leads;
 }
 
+// Builds a location's time map and finds the interval starts of its edge roles (which need every
+// location's roles).
 void StartLocation(const trace::Trace& trace, uint32_t loc, SyncPoints& sp) {
   AttachCompletions(trace, loc, sp);
   LocationSyncPoints& l = sp.locations[loc];

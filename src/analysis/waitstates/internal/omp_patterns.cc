@@ -22,7 +22,7 @@ struct Fork {
   uint32_t event = kNone;  // the ThreadFork
 };
 
-// A ThreadTeamBegin of the OpenMP paradigm: where a thread started to work in a team.
+// A ThreadTeamBegin (thread teams are OpenMP's): where a thread started to work in a team.
 struct TeamBegin {
   uint64_t time = 0;
   uint32_t event = kNone;
