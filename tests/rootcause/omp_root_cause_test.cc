@@ -21,7 +21,7 @@ namespace {
 using testing::RankScript;
 using testing::Scenario;
 
-constexpr double kEps = 1e-12;
+constexpr double kOmpEps = 1e-12;
 
 // A team member's part of a parallel region from `begin` to `end` (team and region).
 void Member(RankScript& t, uint64_t begin, uint64_t end, const std::function<void()>& body) {
@@ -58,21 +58,21 @@ TEST(OmpRootCauseTest, TheLastThreadsExcessCausesTheBarrierWaitAndTheLateSenderB
   // The master waits 7 - 3 = 4 at the barrier for the worker. Since the team's start (1 on
   // both) the worker worked 6, the master 2: excess 4 in work, no waiting; s = 4 / 4.
   EXPECT_EQ(a.Value("omp_ibarrier_wait", barrier, 0), 4.0);
-  EXPECT_NEAR(a.Value("delay_ompbarrier", work, 2), 4.0, kEps);
-  EXPECT_NEAR(a.Total("delay_ompbarrier"), 4.0, kEps);
-  EXPECT_NEAR(a.Total("delay_ompbarrier_longterm"), 0.0, kEps);
+  EXPECT_NEAR(a.Value("delay_ompbarrier", work, 2), 4.0, kOmpEps);
+  EXPECT_NEAR(a.Total("delay_ompbarrier"), 4.0, kOmpEps);
+  EXPECT_NEAR(a.Total("delay_ompbarrier_longterm"), 0.0, kOmpEps);
   // Rank 1 waits 6 in MPI_Recv for rank 0's Send (entered at 8). Since both left MPI_Init at 1,
   // rank 0 spent work 2 and the barrier's 1 s after its wait, rank 1 serial 1: excess δ̂ = 2 +
   // 1 = 3, and rank 0 waited ω̂ = 4 at the barrier. s = 6 / (3 + 4): short-term 2 s and 1 s
   // on rank 0, and the barrier wait's share 4 s travels on to its cause, the worker's work
   // (its whole excess there, s = 1): long-term 24 / 7 on the worker.
-  EXPECT_NEAR(a.Value("delay_latesender", work, 0), 2.0 * 6 / 7, kEps);
-  EXPECT_NEAR(a.Value("delay_latesender", barrier, 0), 1.0 * 6 / 7, kEps);
-  EXPECT_NEAR(a.Value("delay_latesender_longterm", work, 2), 4.0 * 6 / 7, kEps);
-  EXPECT_NEAR(a.Total("delay_latesender") + a.Total("delay_latesender_longterm"), 6.0, kEps);
+  EXPECT_NEAR(a.Value("delay_latesender", work, 0), 2.0 * 6 / 7, kOmpEps);
+  EXPECT_NEAR(a.Value("delay_latesender", barrier, 0), 1.0 * 6 / 7, kOmpEps);
+  EXPECT_NEAR(a.Value("delay_latesender_longterm", work, 2), 4.0 * 6 / 7, kOmpEps);
+  EXPECT_NEAR(a.Total("delay_latesender") + a.Total("delay_latesender_longterm"), 6.0, kOmpEps);
   // OpenMP's waits are not classified (as Scalasca); the Late Sender is indirect in the share
   // of the barrier wait that caused it.
-  EXPECT_NEAR(a.Value("mpi_wait_indirect_latesender", "main/MPI_Recv", 1), 4.0 * 6 / 7, kEps);
+  EXPECT_NEAR(a.Value("mpi_wait_indirect_latesender", "main/MPI_Recv", 1), 4.0 * 6 / 7, kOmpEps);
 
   // The path, backwards from rank 1's MPI_Finalize at 11: post 9-11, the Recv's part after its
   // wait 8-9, rank 0 before its Send: the barrier's part after its wait 7-8, to the worker at
@@ -99,8 +99,8 @@ TEST(OmpRootCauseTest, AWorkersPathGoesOnAtItsMastersFork) {
   ExpectRootCauseInvariants(a);
   const std::string region = "main/!$omp parallel";
   const std::string work = region + "/work";
-  EXPECT_NEAR(a.Value("delay_ompbarrier", work, 2), 2.0, kEps);
-  EXPECT_NEAR(a.Value("delay_ompbarrier", region, 2), 2.0, kEps);
+  EXPECT_NEAR(a.Value("delay_ompbarrier", work, 2), 2.0, kOmpEps);
+  EXPECT_NEAR(a.Value("delay_ompbarrier", region, 2), 2.0, kOmpEps);
   EXPECT_EQ(a.Value("omp_fork", region, 2), 2.0);
   // The path reaches the worker's team begin at 3 with its wake-up, and goes on at the fork at
   // 1: post 2, Recv 1, barrier 1, work 4, region 2, MPI_Init 1 = 11, the window.
@@ -137,9 +137,9 @@ TEST(OmpRootCauseTest, ATeamsBarriersCountFromItsFork) {
   // Team B's wait counts from team B's start: the master's work 3 against the worker's 1, all
   // of its 2 s on the master's work. (From team A's barrier on, the master's serial 3 s would
   // take 2 * 3 / 5 of it.) Team A's wait (3 - 2 = 1) is the worker's excess work, 2 - 1.
-  EXPECT_NEAR(a.Value("delay_ompbarrier", work, 0), 2.0, kEps);
-  EXPECT_NEAR(a.Value("delay_ompbarrier", "main/serial", 0), 0.0, kEps);
-  EXPECT_NEAR(a.Value("delay_ompbarrier", work, 1), 1.0, kEps);
+  EXPECT_NEAR(a.Value("delay_ompbarrier", work, 0), 2.0, kOmpEps);
+  EXPECT_NEAR(a.Value("delay_ompbarrier", "main/serial", 0), 0.0, kOmpEps);
+  EXPECT_NEAR(a.Value("delay_ompbarrier", work, 1), 1.0, kOmpEps);
   // The path, backwards from 12 on the master: main 11-12, team B's barrier 10-11 (it waited
   // nowhere), work 7-10, serial 4-7, team A's barrier after its wait 3-4; the worker: work 1-3
   // from its team's start; the master again before its fork: main 0-1. 12 s, the window.
@@ -170,8 +170,8 @@ TEST(OmpRootCauseTest, AWorkerWokenLateCausesTheWaitByItsWakeUp) {
   // Since team B's fork both worked 2; the worker's 1 s of wake-up (taken from its idle time
   // between the teams) is its only excess: the whole wait goes to the region, where omp_fork
   // shows the same second.
-  EXPECT_NEAR(a.Value("delay_ompbarrier", region, 1), 1.0, kEps);
-  EXPECT_NEAR(a.Value("delay_ompbarrier", region + "/work", 1), 1.0, kEps);  // team A's wait
+  EXPECT_NEAR(a.Value("delay_ompbarrier", region, 1), 1.0, kOmpEps);
+  EXPECT_NEAR(a.Value("delay_ompbarrier", region + "/work", 1), 1.0, kOmpEps);  // team A's wait
   EXPECT_EQ(a.Value("omp_fork", region, 1), 1.0);
   EXPECT_EQ(a.result.delay->unexplained_waits, 0u);
   // The path: main 11-12, team B's barrier after the master's wait 10-11, the worker's work
@@ -208,14 +208,14 @@ TEST(OmpRootCauseTest, AMastersMpiWaitPassesTheBarrierWaitItCausedOn) {
   const std::string recv = "main/!$omp parallel/MPI_Recv";
   // The Late Sender (3): since MPI_Init rank 1 computed 4, rank 0 worked 1 in its region (no
   // shared call path): s = 3 / 4, all on rank 1's compute.
-  EXPECT_NEAR(a.Value("delay_latesender", "main/compute", 1), 3.0, kEps);
+  EXPECT_NEAR(a.Value("delay_latesender", "main/compute", 1), 3.0, kOmpEps);
   // The worker's barrier wait (3): since the team's start the master worked 1 (against the
   // worker's 2: no excess) and spent 1 in MPI_Recv after its wait of 3: δ̂ = 1, ω̂ = 3, s = 3 / 4.
   // Short-term 3/4 on the master's MPI_Recv; the Late Sender's share, 3 * 3 / 4, travels on to
   // its cause, rank 1's compute (its whole excess there): long-term 9/4 on another process.
-  EXPECT_NEAR(a.Value("delay_ompbarrier", recv, 0), 0.75, kEps);
-  EXPECT_NEAR(a.Value("delay_ompbarrier_longterm", "main/compute", 1), 2.25, kEps);
-  EXPECT_NEAR(a.Total("delay_ompbarrier") + a.Total("delay_ompbarrier_longterm"), 3.0, kEps);
+  EXPECT_NEAR(a.Value("delay_ompbarrier", recv, 0), 0.75, kOmpEps);
+  EXPECT_NEAR(a.Value("delay_ompbarrier_longterm", "main/compute", 1), 2.25, kOmpEps);
+  EXPECT_NEAR(a.Total("delay_ompbarrier") + a.Total("delay_ompbarrier_longterm"), 3.0, kOmpEps);
   // The path, backwards from rank 0's MPI_Finalize at 7: the barrier 6-7 (the master was last),
   // the Recv's part after its wait 5-6, rank 1 before its Send: compute 1-5, MPI_Init 0-1.
   EXPECT_EQ(a.result.critical_path->length, 7);
@@ -239,7 +239,7 @@ TEST(OmpRootCauseTest, AWorkerThatBeganBeforeItsForkIsAnalysedWithoutACircle) {
   ExpectRootCauseInvariants(a, options);
   // The master waited 7 - 4 = 3 for the worker, whose 6 s of work since its team began explain
   // it (the master worked 1 since the fork): all 3 s on the worker's work.
-  EXPECT_NEAR(a.Value("delay_ompbarrier", "main/!$omp parallel/work", 1), 3.0, kEps);
+  EXPECT_NEAR(a.Value("delay_ompbarrier", "main/!$omp parallel/work", 1), 3.0, kOmpEps);
   EXPECT_TRUE(a.result.critical_path->diagnostics.empty());
 }
 
@@ -250,7 +250,7 @@ TEST(OmpRootCauseTest, ScalascaSemanticsFollowTheSameWaits) {
   options.semantics = analysis::Semantics::kScalasca;
   const Analysis a = AnalyzeScenarioWith(Hybrid(), options);
   const std::string work = "main/!$omp parallel/work";
-  EXPECT_NEAR(a.Value("delay_ompbarrier", work, 2), 4.0, kEps);
+  EXPECT_NEAR(a.Value("delay_ompbarrier", work, 2), 4.0, kOmpEps);
   EXPECT_EQ(a.Value("critical_path", work, 2), 6.0);
 }
 
