@@ -243,6 +243,25 @@ TEST(OmpRootCauseTest, AWorkerThatBeganBeforeItsForkIsAnalysedWithoutACircle) {
   EXPECT_TRUE(a.result.critical_path->diagnostics.empty());
 }
 
+// A team forked after the window (MPI_Finalize entered at 5, the fork at 7, the worker woken at
+// 8): its wake-up is outside the window like the rest of its time, and counts nowhere.
+TEST(OmpRootCauseTest, AWakeUpAfterTheWindowCountsNowhere) {
+  Scenario s(1);
+  RankScript& master = s.thread(0, 0);
+  RankScript& worker = s.thread(0, 1);
+  master.Enter(0, "main").Call(0, 1, "MPI_Init").Call(1, 5, "work");
+  master.Call(5, 6, "MPI_Finalize").Fork(7, 2);
+  Member(master, 7, 9, [&] { master.Call(7, 9, "tail"); });
+  master.Join(9).Leave(10, "main");
+  Member(worker, 8, 9, [&] { worker.Call(8, 9, "tail"); });
+  const Analysis a = AnalyzeScenario(s);
+  ExpectRootCauseInvariants(a);
+  EXPECT_EQ(a.result.critical_path->window.length(), 5);
+  // The worker did nothing in the window: no activity of its own anywhere.
+  EXPECT_EQ(a.LocationTotal("non_critical_path_activities", 1), 0.0);
+  EXPECT_EQ(a.LocationTotal("critical_path_activities", 1), 0.0);
+}
+
 // Scalasca's Delay.OMP explains an OpenMP barrier as causeway does, and its path crosses from a
 // worker to its master at the fork as well.
 TEST(OmpRootCauseTest, ScalascaSemanticsFollowTheSameWaits) {

@@ -489,10 +489,12 @@ std::vector<TimeLead> TeamStartLeads(const trace::Trace& trace, uint32_t loc,
     const auto forked =
         std::max(static_cast<int64_t>(trace.location(leader).time(sp.group_members[member].event)),
                  sp.window.begin);
+    // Only the part of the wake-up inside the window counts, as all time does.
+    const int64_t started = std::min(l.call_time[r.activity], sp.window.end);
     uint32_t region = l.calls[r.activity] + 1;
     while (region < ev.size() && ev.kind(region) != EventKind::kEnter) ++region;
-    if (region >= ev.size() || l.call_time[r.activity] <= forked) continue;
-    leads.push_back(TimeLead{r.activity, ev.ref(region), l.call_time[r.activity] - forked});
+    if (region >= ev.size() || started <= forked) continue;
+    leads.push_back(TimeLead{r.activity, ev.ref(region), started - forked});
   }
   return leads;
 }
