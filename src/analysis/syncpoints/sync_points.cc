@@ -20,6 +20,7 @@ using internal::ExitOfCall;
 using internal::FindParticipants;
 using internal::FindProcesses;
 using internal::FindWindow;
+using internal::TeamStartLeads;
 using trace::EventKind;
 using trace::kNone;
 
@@ -470,33 +471,6 @@ void AttachCompletions(const trace::Trace& trace, uint32_t loc, SyncPoints& sp) 
     }
   }
   std::vector<EventCompletion>().swap(sp.completions[loc]);
-}
-
-// An OpenMP worker's team starts: from its master's fork to its ThreadTeamBegin the worker was
-// being woken, time of its own in the parallel region it then enters (omp_fork), which the
-// synchronisation interval and the critical path from the team's start count there.
-std::vector<TimeLead> TeamStartLeads(const trace::Trace& trace, uint32_t loc,
-                                     const SyncPoints& sp) {
-  std::vector<TimeLead> leads;
-  const LocationSyncPoints& l = sp.locations[loc];
-  const trace::LocationEvents& ev = trace.location(loc);
-  for (const SyncRole& r : l.roles) {
-    if (r.kind != RoleKind::kGroup) continue;
-    const uint32_t leader = sp.groups[r.id].leader;
-    if (leader == kNone || leader == loc) continue;
-    const uint32_t member = sp.GroupMemberOf(r.id, leader);
-    if (member == kNone || sp.group_members[member].event == kNone) continue;
-    const auto forked =
-        std::max(static_cast<int64_t>(trace.location(leader).time(sp.group_members[member].event)),
-                 sp.window.begin);
-    // Only the part of the wake-up inside the window counts, as all time does.
-    const int64_t started = std::min(l.call_time[r.activity], sp.window.end);
-    uint32_t region = l.calls[r.activity] + 1;
-    while (region < ev.size() && ev.kind(region) != EventKind::kEnter) ++region;
-    if (region >= ev.size() || started <= forked) continue;
-    leads.push_back(TimeLead{r.activity, ev.ref(region), started - forked});
-  }
-  return leads;
 }
 
 // Builds a location's time map and finds the interval starts of its edge roles (which need every

@@ -1,5 +1,5 @@
-// Who takes part in the synchronisation points and over which window (private to
-// analysis/syncpoints/; sync_points.h says why).
+// Who takes part in the synchronisation points, over which window, and from when an OpenMP worker
+// takes part in a team (private to analysis/syncpoints/; sync_points.h says why).
 #pragma once
 
 #include <cstdint>
@@ -21,5 +21,10 @@ std::vector<bool> FindParticipants(const trace::Trace& trace, const std::vector<
 // one's arrival at MPI_Finalize. Distributed, every rank calls it with its share.
 AnalysisWindow FindWindow(const trace::Trace& trace, const SyncEdges& sync,
                           const std::vector<uint32_t>& processes, const RankShare& share);
+
+// The wake-ups of OpenMP worker `loc` (its roles made, the groups kept): from its master's fork
+// to each ThreadTeamBegin, inside the window, as its time in the parallel region it then enters
+// (omp_fork counts them there), for its time map.
+std::vector<TimeLead> TeamStartLeads(const trace::Trace& trace, uint32_t loc, const SyncPoints& sp);
 
 }  // namespace cw::analysis::internal
