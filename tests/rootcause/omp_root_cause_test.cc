@@ -114,19 +114,26 @@ TEST(OmpRootCauseTest, AWorkersPathGoesOnAtItsMastersFork) {
 
 // One process, two teams forked in main. Team A (1-4): the master works 1-2 and waits at the
 // barrier 2-4 for the worker (work 1-3, barrier 3-4). The master works alone in serial 4-7.
-// Team B (7-11): the master works 7-10 (barrier 10-11), the worker 7-8 and waits at the barrier
-// 8-11, 10 - 8 = 2, for the master.
-Scenario TwoTeams() {
+// Team B (7-11), by default: the master works 7-10 (barrier 10-11), the worker 7-8 and waits at
+// the barrier 8-11, 10 - 8 = 2, for the master. The parameters move team B's work: when the
+// master's ends, when the worker's team begins (woken after the fork at 7) and its work ends.
+Scenario TwoTeams(uint64_t master_work_end = 10, uint64_t worker_begin = 7,
+                  uint64_t worker_work_end = 8) {
   Scenario s(1);
   RankScript& master = s.thread(0, 0);
   RankScript& worker = s.thread(0, 1);
   master.Enter(0, "main").Fork(1, 2);
   Member(master, 1, 4, [&] { master.Call(1, 2, "work").Call(2, 4, "!$omp implicit barrier"); });
   master.Join(4).Call(4, 7, "serial").Fork(7, 2);
-  Member(master, 7, 11, [&] { master.Call(7, 10, "work").Call(10, 11, "!$omp implicit barrier"); });
+  Member(master, 7, 11, [&] {
+    master.Call(7, master_work_end, "work").Call(master_work_end, 11, "!$omp implicit barrier");
+  });
   master.Join(11).Leave(12, "main");
   Member(worker, 1, 4, [&] { worker.Call(1, 3, "work").Call(3, 4, "!$omp implicit barrier"); });
-  Member(worker, 7, 11, [&] { worker.Call(7, 8, "work").Call(8, 11, "!$omp implicit barrier"); });
+  Member(worker, worker_begin, 11, [&] {
+    worker.Call(worker_begin, worker_work_end, "work")
+        .Call(worker_work_end, 11, "!$omp implicit barrier");
+  });
   return s;
 }
 
@@ -154,17 +161,8 @@ TEST(OmpRootCauseTest, ATeamsBarriersCountFromItsFork) {
 // Team A as in TwoTeams; in team B (forked at 7) the worker is woken at 8 and works 8-10, the
 // master works 7-9 and waits at the barrier 9-11 for the worker (10 - 9 = 1).
 TEST(OmpRootCauseTest, AWorkerWokenLateCausesTheWaitByItsWakeUp) {
-  Scenario s(1);
-  RankScript& master = s.thread(0, 0);
-  RankScript& worker = s.thread(0, 1);
-  master.Enter(0, "main").Fork(1, 2);
-  Member(master, 1, 4, [&] { master.Call(1, 2, "work").Call(2, 4, "!$omp implicit barrier"); });
-  master.Join(4).Call(4, 7, "serial").Fork(7, 2);
-  Member(master, 7, 11, [&] { master.Call(7, 9, "work").Call(9, 11, "!$omp implicit barrier"); });
-  master.Join(11).Leave(12, "main");
-  Member(worker, 1, 4, [&] { worker.Call(1, 3, "work").Call(3, 4, "!$omp implicit barrier"); });
-  Member(worker, 8, 11, [&] { worker.Call(8, 10, "work").Call(10, 11, "!$omp implicit barrier"); });
-  const Analysis a = AnalyzeScenario(s);
+  const Analysis a = AnalyzeScenario(TwoTeams(/*master_work_end=*/9, /*worker_begin=*/8,
+                                              /*worker_work_end=*/10));
   ExpectRootCauseInvariants(a);
   const std::string region = "main/!$omp parallel";
   // Since team B's fork both worked 2; the worker's 1 s of wake-up (taken from its idle time
