@@ -31,14 +31,16 @@ test: format-check test-release tidy test-asan test-tsan test-fuzz
 test-release: build
 	@ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) --timeout 600
 
-# The tests that load pages in a headless browser (label browser) run in the release build only:
-# their time is the browser's, and every `causeway analyze`, `tag` and `compare` of the
-# sanitized tests still writes its page.
+# Two labels run in the release build only. `browser`: the tests that load pages in a headless
+# browser; their time is the browser's, and every `causeway analyze`, `tag` and `compare` of the
+# sanitized tests still writes its page. `slow`: sweeps of tens of seconds under the sanitizers
+# (every real trace on one to four ranks, 30,000-deep traces, thousands of flushes) whose code a
+# quicker test runs there too (tests/CMakeLists.txt, SLOW).
 test-asan: deps
 	@cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCW_WERROR=ON \
 	  -DCW_SANITIZE=ON -DCW_BUILD_BENCHMARKS=OFF $(CMAKE_ARGS) >/dev/null
 	@cmake --build $(ASAN_BUILD) -j $(JOBS)
-	@ctest --test-dir $(ASAN_BUILD) --output-on-failure -j $(JOBS) --timeout 900 -LE browser
+	@ctest --test-dir $(ASAN_BUILD) --output-on-failure -j $(JOBS) --timeout 900 -LE 'browser|slow'
 
 # ThreadSanitizer over the tests of concurrent code: the worker pool (base), the replay passes'
 # workers (replay), the what-if replay (sim), the task activity graph segments (tag_segment),

@@ -1,7 +1,9 @@
 # cw_cc_library(NAME <name> SRCS ... DEPS ...)
 #   One component = one static library `cw_<name>` with alias `cw::<name>`; include root is src/.
-# cw_cc_test(NAME <name> SRCS ... DEPS ... [LABELS ...])
-#   A GoogleTest executable registered with ctest (tests discovered individually).
+# cw_cc_test(NAME <name> SRCS ... DEPS ... [LABELS ...] [SLOW <Suite.Test>...])
+#   A GoogleTest executable registered with ctest (tests discovered individually). The tests
+#   named in SLOW get the label `slow` besides LABELS: sweeps that take tens of seconds under the
+#   sanitizers and whose code a quicker test already runs there (`make test-asan` leaves them out).
 include(GoogleTest)
 
 function(cw_cc_library)
@@ -16,7 +18,7 @@ function(cw_cc_library)
 endfunction()
 
 function(cw_cc_test)
-  cmake_parse_arguments(ARG "" "NAME" "SRCS;DEPS;LABELS" ${ARGN})
+  cmake_parse_arguments(ARG "" "NAME" "SRCS;DEPS;LABELS;SLOW" ${ARGN})
   add_executable(${ARG_NAME} ${ARG_SRCS})
   target_compile_options(${ARG_NAME} PRIVATE ${CW_WARNING_FLAGS})
   # CW_SANITIZED: the AddressSanitizer build, which runs every test a second time 20 times
@@ -27,27 +29,55 @@ function(cw_cc_test)
   if(NOT ARG_LABELS)
     set(ARG_LABELS unit)
   endif()
-  # Empty property values would shift the key/value pairs, so only set ones are passed.
-  set(properties LABELS "${ARG_LABELS}" TIMEOUT 300)
+  set(environment "")
   if(CW_SANITIZE AND "mpi" IN_LIST ARG_LABELS)
     # The programs, mpirun and its daemons are not instrumented: the commands the test runs get
     # the sanitizer's runtime preloaded (tests/common/paths.h, RunCommand).
-    list(APPEND properties ENVIRONMENT "CW_SANITIZER_RUNTIME=${CW_ASAN_RUNTIME}")
+    set(environment "CW_SANITIZER_RUNTIME=${CW_ASAN_RUNTIME}")
   elseif(CW_SANITIZE)
-    list(APPEND properties ENVIRONMENT
-         "LSAN_OPTIONS=suppressions=${PROJECT_SOURCE_DIR}/tests/lsan.supp:print_suppressions=0")
+    set(environment
+        "LSAN_OPTIONS=suppressions=${PROJECT_SOURCE_DIR}/tests/lsan.supp:print_suppressions=0")
+  endif()
+  if(ARG_SLOW)
+    list(JOIN ARG_SLOW ":" slow_filter)
+    cw_discover_tests(${ARG_NAME} ${ARG_NAME}_quick_tests "-${slow_filter}" "${ARG_LABELS}"
+      "${environment}")
+    cw_discover_tests(${ARG_NAME} ${ARG_NAME}_slow_tests "${slow_filter}" "${ARG_LABELS};slow"
+      "${environment}")
+  else()
+    cw_discover_tests(${ARG_NAME} ${ARG_NAME}_tests "*" "${ARG_LABELS}" "${environment}")
+  endif()
+endfunction()
+
+# Registers the tests of <target> that <filter> (a --gtest_filter) selects as the list <list>,
+# with <labels> and, when not empty, <environment>.
+function(cw_discover_tests target list filter labels environment)
+  set(properties TIMEOUT 300)
+  if(environment)
+    list(APPEND properties ENVIRONMENT "${environment}")
   endif()
   # MPI runs measure programmed waits of ~100 ms and compare the runtimes of two runs, with
   # more ranks than cores: any other test beside them (a second MPI run, a real-trace analysis,
   # a headless browser) delays their ranks by tens of milliseconds. They run alone, which costs
   # about 10 s of a 2-core test run.
-  if("mpi" IN_LIST ARG_LABELS)
+  if("mpi" IN_LIST labels)
     list(APPEND properties RUN_SERIAL TRUE)
   endif()
-  gtest_discover_tests(${ARG_NAME}
+  gtest_discover_tests(${target}
     WORKING_DIRECTORY ${CMAKE_BINARY_DIR}
+    TEST_FILTER "${filter}"
+    TEST_LIST ${list}
     PROPERTIES ${properties}
     DISCOVERY_TIMEOUT 60)
+  # The labels are set by a file ctest reads after the discovered tests: passed through
+  # PROPERTIES, a list of labels loses its separators on the way to the discovery script and
+  # turns into more key/value pairs.
+  set(label_file ${CMAKE_CURRENT_BINARY_DIR}/${list}_labels.cmake)
+  file(WRITE ${label_file}
+    "foreach(test IN LISTS ${list})\n"
+    "  set_tests_properties(\"\${test}\" PROPERTIES LABELS \"${labels}\")\n"
+    "endforeach()\n")
+  set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES ${label_file})
 endfunction()
 
 # cw_embed_assets(<out_var> HEADER <header> NAMESPACE <ns> NAMES <kName>... FILES <file>...)
