@@ -111,6 +111,12 @@ std::string ToWhatIfText(const sim::WhatIfResult& r, const WhatIfContext& c) {
   note(s.value_waits,
        "OpenSHMEM waits for a value replayed against the write that ended them in the measured "
        "run");
+  note(s.omp_team_starts, "OpenMP worker team begins replayed after their master's fork");
+  note(s.omp_barrier_arrivals,
+       "OpenMP barrier arrivals replayed as a team (its threads leave after the last one "
+       "arrived)");
+  note(s.omp_lock_handovers,
+       "OpenMP lock hand-overs (critical sections, lock routines) replayed in the measured order");
   note(s.eager_resolved, "rendezvous sends completed eagerly to resolve a dependency cycle");
   note(s.unmatched_receives, "receives without a send in the trace (completed on their own)");
   note(s.unmatched_sends, "sends without a receive in the trace");
@@ -229,6 +235,9 @@ std::string ToWhatIfJson(const sim::WhatIfResult& r, const WhatIfContext& c) {
                 {"unmatched_epoch_notifications", s.unmatched_epoch_syncs},
                 {"lock_handovers", s.lock_handovers},
                 {"value_waits", s.value_waits},
+                {"omp_team_starts", s.omp_team_starts},
+                {"omp_barrier_arrivals", s.omp_barrier_arrivals},
+                {"omp_lock_handovers", s.omp_lock_handovers},
                 {"peak_messages_in_flight", s.peak_messages_in_flight},
                 {"peak_read_ahead", s.peak_buffered_events},
                 {"stream_errors", r.source_errors}}}};

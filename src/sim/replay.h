@@ -103,6 +103,12 @@ struct ReplayStats {
   // value that waited for their write.
   uint64_t lock_handovers = 0;
   uint64_t value_waits = 0;
+  // OpenMP synchronisation replayed as the measured run grouped it (sim/internal/omp_plan.h):
+  // workers' team begins after their master's fork, thread arrivals at barriers other threads
+  // of the team meet at, and lock acquisitions after another thread's release.
+  uint64_t omp_team_starts = 0;
+  uint64_t omp_barrier_arrivals = 0;
+  uint64_t omp_lock_handovers = 0;
   size_t peak_messages_in_flight = 0;
   size_t peak_buffered_events = 0;  // most events one location held read ahead
 };

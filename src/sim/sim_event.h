@@ -31,9 +31,14 @@ struct SimEvent {
   uint32_t comm = kNone;  // p2p, MPI collective: communicator; RMA collective, group sync: window
   uint32_t peer = kNone;  // p2p: the partner location; collectives: root location
   uint32_t tag = 0;       // p2p: tag; RMA group sync: the group of the epoch's partners; RMA lock
-                          // records: the lock type (trace::kLockExclusive, ...), | kLockOnAllRanks
+                          // records: the lock type (trace::kLockExclusive, ...), | kLockOnAllRanks;
+                          // OpenMP lock records: the acquisition order
   trace::EventKind kind = trace::EventKind::kEnter;
   trace::CollectiveOp op = trace::CollectiveOp::kBarrier;  // collectives
+  // A ThreadFork, ThreadJoin, ThreadAcquireLock or ThreadReleaseLock of OpenMP's threading model,
+  // or a ThreadTeamBegin or ThreadTeamEnd (OpenMP's alone); a lock record's `request` is the
+  // lock's id.
+  bool omp = false;
 };
 
 // In SimEvent::tag of an RMA lock record: the record names no rank (MPI_Win_lock_all's, an

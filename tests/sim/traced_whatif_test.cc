@@ -72,6 +72,30 @@ TEST(TracedWhatIfTest, UnchangedReplayReproducesEveryProgram) {
   }
 }
 
+#if CW_HAVE_OPENMP_PROGRAMS
+TEST(TracedWhatIfTest, UnchangedReplayReproducesTheHybridProgram) {
+  // omp_teams.c: 2 ranks, 3 rounds of a team of 3 threads that meet at two explicit barriers
+  // and the implicit one, and take a critical section and an OpenMP lock once each.
+  const std::string dir = TraceProgram("omp_teams", 2, "", "", nullptr,
+                                       std::string(kIdleRanksYield) + " OMP_WAIT_POLICY=passive");
+  std::string report;
+  const json w = WhatIf(dir, "--write-trace", &report);
+  ExpectIdentity(w, "omp_teams");
+  const json& replay = w["replay"];
+  // 2 ranks x 3 rounds x 2 workers team begins; x 3 barriers x 3 threads arrivals.
+  EXPECT_EQ(replay["omp_team_starts"].get<uint64_t>(), 12u);
+  EXPECT_EQ(replay["omp_barrier_arrivals"].get<uint64_t>(), 54u);
+  // Per rank and lock, 9 acquisitions: within a round each follows another thread's release
+  // (2 x 3 rounds x 2 locks x 2 ranks = 24); across rounds the next one may be the same
+  // thread's (at most 8 per lock and rank).
+  EXPECT_GE(replay["omp_lock_handovers"].get<uint64_t>(), 24u);
+  EXPECT_LE(replay["omp_lock_handovers"].get<uint64_t>(), 32u);
+  Analysis traced = AnalyzeFile(dir + "/traces.otf2");
+  Analysis simulated = AnalyzeFile(report + "/simulated/traces.otf2");
+  EXPECT_EQ(traced.ValuesByName(), simulated.ValuesByName());
+}
+#endif
+
 TEST(TracedWhatIfTest, MpiLockPredictionMatchesARunWithTheChange) {
   // 5 rounds on 3 ranks: rank 1 holds an exclusive lock on rank 0's window for 20 ms, rank 2
   // waits for it, then works 60 ms; rank 1 reaches each round's closing barrier before rank 2,

@@ -99,6 +99,7 @@ Result<ReplayResult> Engine::Run() {
   SetUpShmemRegions();
   SetUpCallChanges();
   CW_ASSIGN_OR_RETURN(plan_, BuildOneSidedPlan(input_));
+  SetUpOmp();
   SetUpLanes();
   while (done_lanes_ < lanes_.size()) {
     if (runnable_.empty()) {
@@ -184,6 +185,10 @@ void Engine::Advance(Lane& lane) {
       ++done_lanes_;
       return;
     }
+    if (next->omp && BeginOmpWait(lane, *next)) {
+      if (!TryFinishCall(lane)) return;
+      continue;
+    }
     if (next->kind == EventKind::kEnter && StartsCall(next->region) && BeginCall(lane)) {
       result_.stats.peak_buffered_events =
           std::max(result_.stats.peak_buffered_events, lane.window.buffered());
@@ -242,6 +247,8 @@ void Engine::LocalEvent(Lane& lane, const SimEvent& e) {
     lane.callpaths.pop_back();
   } else if (trace::PayloadFamilyOf(e.kind) == trace::PayloadFamily::kRma) {
     CountOneSided(lane, e);
+  } else if (e.omp) {
+    NotifyOmp(lane, e, Moment{s, Relative(e.time)});
   }
   Record(lane, e, s);
 }
@@ -287,6 +294,7 @@ bool Engine::BeginCall(Lane& lane) {
   OpenCall& call = lane.call;
   call.active = true;
   call.leave = k;
+  call.starts_at_partner = false;
   call.callpath = enter.callpath;
   call.function = FunctionOf(enter.region);
   call.deps.clear();
@@ -316,6 +324,10 @@ bool Engine::BeginCall(Lane& lane) {
   if (enter.callpath < call_change_.size()) {
     call.removed = call_change_[enter.callpath].remove;
     call.max_cost = call_change_[enter.callpath].max_cost;
+  }
+  CountOmpInCall(lane);
+  if (enter.region < omp_barrier_.size() && omp_barrier_[enter.region] != 0) {
+    JoinOmpBarrier(lane, enter);
   }
   // A removed call publishes nothing: its partners (all removed alike) do not wait for it.
   if (call.removed) return true;

@@ -2,7 +2,8 @@
 // their event streams, the MPI call each is in, and the stalls it breaks.
 //
 // engine.cc holds the turns, the local clock and the stall rules; engine_calls.cc what an MPI
-// call publishes to its partners, what it waits for and where its events land.
+// call publishes to its partners, what it waits for and where its events land;
+// engine_one_sided.cc the one-sided calls and engine_omp.cc the OpenMP threads' synchronisation.
 #pragma once
 
 #include <algorithm>
@@ -14,6 +15,7 @@
 #include "sim/internal/lane.h"
 #include "sim/internal/matching.h"
 #include "sim/internal/network_model.h"
+#include "sim/internal/omp_plan.h"
 #include "sim/internal/one_sided_plan.h"
 #include "sim/replay.h"
 
@@ -25,6 +27,8 @@ bool IsCommunication(const trace::MpiFunction& f);
 
 // MPI_Finalize is collective over all processes: they leave it once the last one entered.
 inline constexpr uint64_t kFinalizeKey = uint64_t{2} << 32;
+// The OpenMP barrier instances of OmpPlan, one key for all (the instance is the sequence).
+inline constexpr uint64_t kOmpBarrierKey = uint64_t{3} << 32;
 
 Dependency MakeDependency(DependencyKind kind, uint32_t id, uint32_t partner);
 
@@ -73,6 +77,15 @@ class Engine {
   bool StartsCall(uint32_t region) const;
   void PublishOneSided(Lane& lane, const SimEvent& e);
   void CountOneSided(Lane& lane, const SimEvent& e);
+  // OpenMP (engine_omp.cc), after OmpPlan: a worker's team begin waits for its master's fork
+  // and a lock acquisition for the previous holder's release (points); a barrier is a call
+  // whose threads leave after the last one arrived; forks and releases notify.
+  void SetUpOmp();
+  bool BeginOmpWait(Lane& lane, const SimEvent& e);
+  void NotifyOmp(Lane& lane, const SimEvent& e, Moment at);
+  void JoinOmpBarrier(Lane& lane, const SimEvent& enter);
+  // The OpenMP records inside the call at the window's head, counted (and notifying) as above.
+  void CountOmpInCall(Lane& lane);
   void AddProbe(Lane& lane);
   const SimEvent* FindCompletion(Lane& lane, size_t from, uint64_t request);
   bool TryFinishCall(Lane& lane);
@@ -99,6 +112,8 @@ class Engine {
   OneSidedPlan plan_;
   // Per region: 0 not OpenSHMEM, 1 an OpenSHMEM routine that communicates, 2 one that manages.
   std::vector<uint8_t> shmem_region_;
+  OmpPlan omp_plan_;
+  std::vector<uint8_t> omp_barrier_;  // per region, if the plan pairs anything: an OpenMP barrier
   struct CallChangeTicks {
     bool remove = false;
     int64_t max_cost = INT64_MAX;

@@ -269,6 +269,7 @@ bool Engine::TryFinishCall(Lane& lane) {
   int64_t leave = Relative(lane.window.Peek(call.leave)->time);
   int64_t ready_measured = call.enter.measured;
   int64_t ready_sim = call.enter.sim;
+  if (call.starts_at_partner) ready_measured = ready_sim = INT64_MIN;
   // The offset keeps a dependency the measured clocks put after the call's end from moving it:
   // identity holds even where the clock condition does not.
   auto offset = [leave](int64_t t) { return std::min<int64_t>(0, leave - t); };
@@ -286,7 +287,8 @@ bool Engine::TryFinishCall(Lane& lane) {
         }
         int64_t e = offset(m.send.measured);
         ready_measured = std::max(ready_measured, m.send.measured + e);
-        ready_sim = std::max(ready_sim, m.send.sim + e + network_.TransferDelta(m.bytes));
+        ready_sim =
+            std::max(ready_sim, m.send.sim + e + (d.local ? 0 : network_.TransferDelta(m.bytes)));
         if (options_.collect_transfers && d.kind == DependencyKind::kReceive &&
             m.send.measured > call.enter.measured && m.send.measured <= leave) {
           result_.transfers.push_back(
@@ -364,12 +366,16 @@ bool Engine::TryFinishCall(Lane& lane) {
         if (needed != nullptr) {
           int64_t e = offset(needed->measured);
           ready_measured = std::max(ready_measured, needed->measured + e);
-          ready_sim = std::max(
-              ready_sim, needed->sim + e + network_.CollectiveDelta(d.op, d.members, d.bytes));
+          const int64_t delta = d.local ? 0 : network_.CollectiveDelta(d.op, d.members, d.bytes);
+          ready_sim = std::max(ready_sim, needed->sim + e + delta);
         }
         break;
       }
     }
+  }
+  if (ready_measured == INT64_MIN) {  // a first record whose partner was given up
+    ready_measured = call.enter.measured;
+    ready_sim = call.enter.sim;
   }
   FinishCall(lane, ready_measured, ready_sim, leave);
   return true;
@@ -394,10 +400,10 @@ void Engine::FinishCall(Lane& lane, int64_t ready_measured, int64_t ready_sim, i
     SimEvent e = *lane.window.Peek(k);
     int64_t t = Relative(e.time);
     int64_t s;
-    if (k == 0) {
-      s = call.enter.sim;
-    } else if (k == call.leave) {
+    if (k == call.leave) {  // first for a point, whose one record is its Leave
       s = leave_sim;
+    } else if (k == 0) {
+      s = call.enter.sim;
     } else if (t <= ready_measured) {
       s = call.enter.sim +
           Stretch(t - enter_measured, ready_measured - enter_measured, ready_sim - call.enter.sim);

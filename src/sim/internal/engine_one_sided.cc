@@ -78,7 +78,8 @@ void Engine::SetUpShmemRegions() {
 }
 
 bool Engine::StartsCall(uint32_t region) const {
-  return FunctionOf(region).is_mpi() || (region < shmem_region_.size() && shmem_region_[region]);
+  return FunctionOf(region).is_mpi() || (region < shmem_region_.size() && shmem_region_[region]) ||
+         (region < omp_barrier_.size() && omp_barrier_[region]);
 }
 
 // A transfer of a blocking OpenSHMEM call takes the network's change of its latency and bytes.

@@ -9,6 +9,7 @@
 
 #include "base/flat_hash_map.h"
 #include "sim/internal/matching.h"
+#include "sim/internal/omp_plan.h"
 #include "sim/internal/one_sided_plan.h"
 #include "sim/replay.h"
 #include "sim/sim_event.h"
@@ -65,7 +66,9 @@ struct Dependency {
   DependencyKind kind = DependencyKind::kReceive;
   CollectiveFamily family = CollectiveFamily::kAllToAll;
   bool is_root = false;
-  bool dropped = false;      // given up to break a stall (ReplayStats says which rule)
+  bool dropped = false;  // given up to break a stall (ReplayStats says which rule)
+  // Between threads of a process (OpenMP): in shared memory, the network model does not apply.
+  bool local = false;
   uint32_t id = 0;           // message slot or collective instance
   uint32_t partner = kNone;  // p2p: the partner location
   uint32_t rank = 0;         // collectives: rank in the communicator
@@ -74,10 +77,15 @@ struct Dependency {
   uint64_t bytes = 0;  // collectives: the member's volume
 };
 
-// The MPI call a lane is in: its events are window positions [0, leave].
+// The MPI call a lane is in: its events are window positions [0, leave]. A point (leave 0) is
+// one record that waits (an OpenMP worker's team begin, a lock acquisition): its `enter` is the
+// lane's previous event, so the measured gap before it counts as waiting, not as computation.
 struct OpenCall {
   bool active = false;
   size_t leave = 0;
+  // A point that is its location's first record: the thread did not exist before its partner
+  // (a worker's first team begin), so only the dependency decides when it is ready.
+  bool starts_at_partner = false;
   Moment enter;
   uint32_t callpath = kNone;
   trace::MpiFunction function;
@@ -128,6 +136,7 @@ struct Lane {
   OneSidedOrdinals one_sided;
   size_t next_lock_wait = 0;
   size_t next_unlock_notice = 0;
+  OmpOrdinals omp;  // OpenMP records counted as OmpPlan counts them
   OpenCall call;
   size_t blocked_dep = 0;  // index into call.deps while blocked
   LocationOutcome outcome;

@@ -47,6 +47,10 @@ inline constexpr uint32_t kEpochChannel = 1u << 31;
 // a write to the wait for a value it ends, a lock's release to its next holder (tag: the lock).
 inline constexpr uint32_t kValueChannel = kEpochChannel | (1u << 30);
 inline constexpr uint32_t kLockChannel = kEpochChannel | (1u << 29);
+// The channels between threads of a process (sim/internal/omp_plan.h): a master's fork to each
+// worker's team begin, an OpenMP lock's release to its next holder (tag: the lock).
+inline constexpr uint32_t kOmpTeamChannel = kEpochChannel | (1u << 28);
+inline constexpr uint32_t kOmpLockChannel = kOmpTeamChannel | 1u;
 
 struct ChannelKey {
   uint32_t comm, sender, receiver, tag;

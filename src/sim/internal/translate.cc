@@ -76,6 +76,18 @@ SimEvent TranslateEvent(const trace::Definitions& defs, const trace::LocationEve
       }
       break;
     }
+    case PayloadFamily::kThread: {
+      const trace::ThreadPayload& t = ev.thread(i);
+      const bool team =
+          e.kind == EventKind::kThreadTeamBegin || e.kind == EventKind::kThreadTeamEnd;
+      e.omp = team || t.model == trace::Paradigm::kOpenMp;
+      if (e.omp &&
+          (e.kind == EventKind::kThreadAcquireLock || e.kind == EventKind::kThreadReleaseLock)) {
+        e.request = t.lock;
+        e.tag = t.count;
+      }
+      break;
+    }
     default:
       break;
   }
