@@ -101,7 +101,8 @@ struct RootCauses {
   analysis::CriticalPathFacts path;
 };
 
-// Every rank builds the synchronisation points of its locations, runs its part of the delay
+// Every rank builds the synchronisation points of its locations (from the followed edges of
+// `waitstates`, KeepFollowedEdges), runs its part of the delay
 // analysis (its severities get its locations' delay costs) and walks the critical path where it
 // crosses its locations: three passes, each lapped. The rank keeps its synchronisation points
 // for the first rank's finish.
@@ -110,7 +111,6 @@ RootCauses AnalyzeRootCauses(const trace::Trace& trace, analysis::WaitStateResul
                              unsigned threads, analysis::Semantics semantics,
                              std::optional<analysis::SyncPoints>& sync_points, PhaseLog& log) {
   const analysis::RankShare share{&comm, &partition};
-  analysis::KeepFollowedEdges(waitstates.sync, semantics);
   sync_points.emplace(analysis::BuildSyncPoints(trace, std::move(waitstates.sync), threads, share));
   log.Lap("sync points");
   RootCauses r;
@@ -267,11 +267,11 @@ Result<std::optional<JobReport>> AnalyzeAsJobRank(const std::string& path,
   log.Lap("wait states");
   std::optional<RootCauses> root_causes;
   std::optional<analysis::SyncPoints> sync_points;
+  std::vector<analysis::WaitEdge> bottleneck_only =
+      analysis::KeepFollowedEdges(waitstates.sync, options.analysis.semantics);
   if (options.analysis.root_causes) {
     root_causes = AnalyzeRootCauses(trace, waitstates, partition, comm, options.read.threads,
                                     options.analysis.semantics, sync_points, log);
-  } else if (options.analysis.advice) {
-    analysis::KeepFollowedEdges(waitstates.sync, options.analysis.semantics);
   }
   const std::vector<analysis::GenericType> region_types =
       (options.analysis.constructs != nullptr ? *options.analysis.constructs
@@ -282,8 +282,8 @@ Result<std::optional<JobReport>> AnalyzeAsJobRank(const std::string& path,
     analysis::AdviceInput in;
     in.trace = &trace;
     in.graph = &graph;
-    in.edges = sync_points ? std::span<const analysis::WaitEdge>(sync_points->edges)
-                           : std::span<const analysis::WaitEdge>(waitstates.sync.edges);
+    in.edges = analysis::BottleneckEdges(sync_points ? sync_points->edges : waitstates.sync.edges,
+                                         bottleneck_only);
     in.region_types = region_types;
     in.severities = waitstates.severities;
     in.baselines = options.analysis.baselines;

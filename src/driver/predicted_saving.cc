@@ -16,7 +16,9 @@
 namespace cw::driver {
 namespace {
 
-// Computation of `callpath`'s region on `location`'s rank at `mean` instead of `max` (ticks).
+// Computation of `callpath`'s region on `location` at `mean` instead of `max` (ticks): on that
+// thread alone, not on the other threads of its process (an OpenMP worker that computed longer
+// than the rest of its team). The location must belong to a process the replay knows.
 bool Balance(const trace::Trace& trace, uint32_t callpath, uint32_t location, double max,
              double mean, sim::Perturbation& p) {
   if (max <= 0 || mean <= 0) return false;
@@ -32,6 +34,7 @@ bool Balance(const trace::Trace& trace, uint32_t callpath, uint32_t location, do
   scale.region = std::string(defs.RegionName(trace.CallpathRegion(callpath)));
   scale.factor = mean / max;
   scale.ranks = *rank;
+  scale.location = location;
   p.compute.push_back(scale);
   return true;
 }
@@ -41,14 +44,6 @@ std::optional<sim::Perturbation> FixOf(const trace::Trace& trace, const analysis
                                        std::string& why) {
   using analysis::AdvicePattern;
   const double resolution = static_cast<double>(trace.defs.clock.resolution);
-  // The replay keeps a process's threads apart: OpenMP's barriers and locks, which tie them
-  // together, are not modelled, and a change there would be predicted, wrongly, to save nothing.
-  const uint32_t region = trace.CallpathRegion(f.callpath);
-  if (region < trace.defs.regions.size() &&
-      trace.defs.regions[region].paradigm == trace::Paradigm::kOpenMp) {
-    why = "the replay does not model OpenMP's synchronisation between threads yet";
-    return std::nullopt;
-  }
   sim::Perturbation p;
   switch (f.pattern) {
     case AdvicePattern::kImbalancedCallpath:

@@ -160,7 +160,7 @@ std::string Why(const Report& r, const AdviceFindingEntry& f) {
     case analysis::AdvicePattern::kNoRemoteCause:
       why = f.type == analysis::GenericType::kLocal
                 ? "its instances differ (no other process is involved)"
-                : "slow with no other process to blame (the operation itself)";
+                : "slow with no other process or thread to blame (the operation itself)";
       break;
     default:
       why = std::string(analysis::AdvicePatternName(f.pattern));

@@ -14,6 +14,7 @@
 
 #include "base/status.h"
 #include "sim/distribution.h"
+#include "trace/enums.h"
 
 namespace cw::sim {
 
@@ -31,11 +32,14 @@ class RankSet {
 Result<RankSet> ParseRankSet(std::string_view text);
 
 // Computation of `region` (anything below it on the call stack; empty: all computation) on
-// `ranks` takes `factor` times its measured duration.
+// `ranks` takes `factor` times its measured duration; with `location` set, on that location
+// alone (one thread of a process; no command-line form: the bottleneck analysis balances a
+// thread with it).
 struct ComputeScale {
   std::string region;
   double factor = 1;
   RankSet ranks;
+  uint32_t location = trace::kNone;
 };
 // "0.5" (all computation), "solve=0.5" (region solve), with an optional "@RANKS" suffix:
 // "solve=2@1", "0.5@0-3".

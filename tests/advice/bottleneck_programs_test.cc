@@ -81,6 +81,15 @@ std::string Describe(const json& report) {
   return out.empty() ? "  (none)\n" : out;
 }
 
+// Whether the run's ranks waited for a CPU that other processes took (the run.cpu_contention
+// diagnostic): its waits are then partly the machine's, not the program's.
+bool Contended(const json& report) {
+  for (const json& d : report["diagnostics"]) {
+    if (d["name"] == "run.cpu_contention") return true;
+  }
+  return false;
+}
+
 struct Case {
   const char* program;
   int ranks;
@@ -110,7 +119,12 @@ TEST_F(BottleneckProgramsTest, EachProgramYieldsExactlyItsPattern) {
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.program);
-    const json report = Analyze(c.program, c.ranks, "", c.options);
+    // Measured again, as the report advises, while other processes took the CPUs (at most
+    // twice more): a wait the machine caused is no finding of the program's.
+    json report = Analyze(c.program, c.ranks, "", c.options);
+    for (int again = 0; again < 2 && Contended(report); ++again) {
+      report = Analyze(c.program, c.ranks, "", c.options);
+    }
     const json& findings = report["advice"]["findings"];
     ASSERT_EQ(findings.size(), 1u) << Describe(report);
     const json& f = findings[0];

@@ -139,7 +139,7 @@ void FoldIntoWaits(std::vector<AdviceFinding>& findings) {
     // Its instances keep their pattern counts (they waited on the group); imbalanced_blocks
     // counts the blocks.
     wait.pattern = AdvicePattern::kImbalancedBlock;
-    wait.hints = HintsFor(wait.pattern, wait.type);
+    wait.hints = HintsFor(wait.pattern, wait.type, wait.between_threads);
   }
   EraseFolded(findings, folded);
 }
@@ -251,12 +251,14 @@ void DescribeFindings(const trace::Trace& trace, std::span<const GenericType> re
     const InstanceStats& s = stats[f.callpath];
     const uint32_t region = trace.CallpathRegion(f.callpath);
     f.type = region < region_types.size() ? region_types[region] : GenericType::kLocal;
+    f.between_threads = region < trace.defs.regions.size() &&
+                        trace.defs.regions[region].paradigm == trace::Paradigm::kOpenMp;
     f.time = s.total;
     f.mean = s.Mean();
     f.min = s.min;
     f.max = s.max;
     f.instances = s.count;
-    f.hints = HintsFor(f.pattern, f.type);
+    f.hints = HintsFor(f.pattern, f.type, f.between_threads);
   }
   std::erase_if(findings, [](const AdviceFinding& f) { return f.bottleneck_instances == 0; });
 }

@@ -103,6 +103,9 @@ struct AdviceFinding {
   AdvicePattern pattern = AdvicePattern::kNoRemoteCause;  // the instances' dominant pattern
   uint32_t callpath = trace::kNone;
   GenericType type = GenericType::kLocal;
+  // Its construct synchronises the threads of a process (OpenMP's): its causes are threads,
+  // and the fixes are OpenMP's.
+  bool between_threads = false;
   DetectionFilter filter = DetectionFilter::kNone;
   std::vector<uint32_t> locations;  // holding bottleneck instances, ascending
   uint64_t time = 0;                // ticks: all instances of the call path, every location

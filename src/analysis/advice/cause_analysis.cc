@@ -24,6 +24,7 @@ AdvicePattern PatternOfWait(SyncPattern p) {
       return AdvicePattern::kLateReceiver;
     case SyncPattern::kRmaLock:
     case SyncPattern::kShmemLock:
+    case SyncPattern::kOmpLock:
       return AdvicePattern::kWaitOnLock;
     case SyncPattern::kShmemWaitOnValue:
       return AdvicePattern::kWaitOnValue;

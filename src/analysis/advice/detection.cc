@@ -2,26 +2,7 @@
 
 #include <algorithm>
 
-#include "analysis/waitstates/time_categories.h"
-
 namespace cw::analysis {
-namespace {
-
-// OpenMP's synchronisation (barriers, critical sections, locks, ordered, taskwait, flush): its
-// waits are the wait states' (omp_*), but the bottleneck analysis has no model of how threads
-// synchronise yet (no causes between threads, no replay of them), and would call a barrier that
-// waited for a late thread an operation slow by itself. Left to the wait-state section.
-bool IsOmpSynchronisation(const trace::Definitions& defs, uint32_t region) {
-  if (region >= defs.regions.size() || defs.regions[region].paradigm != trace::Paradigm::kOpenMp) {
-    return false;
-  }
-  for (MetricId m : MetricWithAncestors(TimeCategoryOf(defs, region))) {
-    if (m == MetricId::kOmpTime) return true;
-  }
-  return false;
-}
-
-}  // namespace
 
 std::vector<DetectedBottleneck> DetectBottlenecks(const DetectionInput& in,
                                                   const AdviceParameters& p, uint64_t* candidates) {
@@ -36,7 +17,7 @@ std::vector<DetectedBottleneck> DetectBottlenecks(const DetectionInput& in,
     const GenericType type =
         region < in.region_types.size() ? in.region_types[region] : GenericType::kLocal;
     if (type == GenericType::kInitialization || type == GenericType::kTermination ||
-        type == GenericType::kMeasurement || IsOmpSynchronisation(trace.defs, region)) {
+        type == GenericType::kMeasurement) {
       continue;
     }
     if (static_cast<double>(s.total) <= p.hotspot_share * static_cast<double>(in.total_time)) {

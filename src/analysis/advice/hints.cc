@@ -45,6 +45,38 @@ std::vector<std::string> NoRemoteCauseHints(GenericType type) {
   }
 }
 
+// The same for OpenMP's constructs, where the partners are the threads of a team.
+std::vector<std::string> ThreadHints(AdvicePattern pattern) {
+  switch (pattern) {
+    case AdvicePattern::kWaitOnGroup:
+      return {
+          "distribute the work before this barrier more evenly over the threads: a dynamic "
+          "or guided schedule for the loop before it, or smaller chunks",
+          "if the threads do not need each other's results here, drop the barrier (nowait on "
+          "the worksharing construct it ends)"};
+    case AdvicePattern::kWaitOnLock:
+      return {
+          "hold the lock for less time: move work out of the critical section or the "
+          "locked region",
+          "update a single variable with an atomic construct or a reduction instead of a "
+          "critical section",
+          "use several locks (named critical sections, one lock per independent datum)"};
+    case AdvicePattern::kNoRemoteCause:
+      return {
+          "the construct itself was slow, with no thread to blame: check the OpenMP "
+          "runtime's wait policy (OMP_WAIT_POLICY) and the threads' binding (OMP_PROC_BIND, "
+          "OMP_PLACES)",
+          "check what else ran on the nodes (other jobs, more threads than cores)"};
+    case AdvicePattern::kImbalancedBlock:
+    case AdvicePattern::kImbalancedCallpath:
+      return {
+          "distribute the work of this part more evenly over the threads: a dynamic or "
+          "guided schedule, or smaller chunks"};
+    default:
+      return {};
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> PossiblyRedundantHints(uint8_t unseen) {
@@ -71,7 +103,11 @@ std::vector<std::string> PossiblyRedundantHints(uint8_t unseen) {
   return hints;
 }
 
-std::vector<std::string> HintsFor(AdvicePattern pattern, GenericType type) {
+std::vector<std::string> HintsFor(AdvicePattern pattern, GenericType type, bool between_threads) {
+  if (between_threads) {
+    std::vector<std::string> hints = ThreadHints(pattern);
+    if (!hints.empty()) return hints;
+  }
   switch (pattern) {
     case AdvicePattern::kWaitOnGroup:
       return {"distribute the work before this operation more evenly over the processes",

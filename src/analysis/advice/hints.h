@@ -9,8 +9,11 @@
 
 namespace cw::analysis {
 
-// What to try against a finding of `pattern` on a construct of generic type `type`.
-std::vector<std::string> HintsFor(AdvicePattern pattern, GenericType type);
+// What to try against a finding of `pattern` on a construct of generic type `type`; with
+// `between_threads`, one that synchronises the threads of a process (OpenMP's barriers, critical
+// sections and locks, a parallel region's work).
+std::vector<std::string> HintsFor(AdvicePattern pattern, GenericType type,
+                                  bool between_threads = false);
 
 // A possibly redundant barrier's: what would have to be checked for each UnseenDependency bit
 // of `unseen` before removing it.

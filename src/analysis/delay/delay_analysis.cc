@@ -192,6 +192,9 @@ constexpr PatternMetrics kMetricsOf[] = {
     Collective(MetricId::kDelayFinalize, MetricId::kDelayFinalizeLongterm),
     Collective(MetricId::kDelaySenders, MetricId::kDelaySendersLongterm),
     OpenMp(MetricId::kDelayOmpBarrier, MetricId::kDelayOmpBarrierLongterm),
+    // kOmpLock: never followed (FollowedUnder), so never read; the OpenMP metrics keep the
+    // table's one entry per pattern.
+    OpenMp(MetricId::kDelayOmp, MetricId::kDelayOmp),
     OneSided(MetricId::kDelayRmaCollective, MetricId::kDelayRmaCollectiveLongterm),
     OneSided(MetricId::kDelayRmaLatePost, MetricId::kDelayRmaLatePostLongterm),
     OneSided(MetricId::kDelayRmaEarlyWait, MetricId::kDelayRmaEarlyWaitLongterm),

@@ -59,14 +59,16 @@ AnalysisResult AnalyzeTrace(const trace::Trace& trace, const match::SyncGraph& g
   clock.Lap("wait states");
   if (!options.root_causes) {
     if (options.advice) {
-      KeepFollowedEdges(r.waitstates.sync, options.semantics);
-      RunAdvice(trace, graph, options, r.waitstates.sync.edges, r);
+      std::vector<WaitEdge> bottleneck_only =
+          KeepFollowedEdges(r.waitstates.sync, options.semantics);
+      RunAdvice(trace, graph, options, BottleneckEdges(r.waitstates.sync.edges, bottleneck_only),
+                r);
       clock.Lap("advice");
     }
     return r;
   }
 
-  KeepFollowedEdges(r.waitstates.sync, options.semantics);
+  std::vector<WaitEdge> bottleneck_only = KeepFollowedEdges(r.waitstates.sync, options.semantics);
   r.sync_points = BuildSyncPoints(trace, std::move(r.waitstates.sync), options.threads);
   clock.Lap("sync points");
   DelayOptions delay;
@@ -80,7 +82,7 @@ AnalysisResult AnalyzeTrace(const trace::Trace& trace, const match::SyncGraph& g
   r.critical_path = AnalyzeCriticalPath(trace, *r.sync_points, r.waitstates.severities, critical);
   clock.Lap("critical path");
   if (options.advice) {
-    RunAdvice(trace, graph, options, r.sync_points->edges, r);
+    RunAdvice(trace, graph, options, BottleneckEdges(r.sync_points->edges, bottleneck_only), r);
     clock.Lap("advice");
   }
   return r;

@@ -26,6 +26,8 @@ std::string_view SyncPatternName(SyncPattern p) {
       return "Wait for Senders";
     case SyncPattern::kOmpBarrier:
       return "OpenMP Wait at Barrier";
+    case SyncPattern::kOmpLock:
+      return "OpenMP Lock Contention";
     case SyncPattern::kRmaCollective:
       return "Wait at Fence, Window Create or Free";
     case SyncPattern::kRmaLatePost:
@@ -58,6 +60,7 @@ std::span<const MetricId> WaitMetricsOf(SyncPattern p) {
   static constexpr M kFinalize[] = {M::kMpiFinalizeWait};
   static constexpr M kSenders[] = {M::kMpiWaitSenders};
   static constexpr M kOmpBarrier[] = {M::kOmpEbarrierWait, M::kOmpIbarrierWait};
+  static constexpr M kOmpLock[] = {M::kOmpLockContentionCritical, M::kOmpLockContentionApi};
   static constexpr M kRmaCollective[] = {M::kMpiRmaWaitAtFence, M::kMpiRmaWaitAtCreate,
                                          M::kMpiRmaWaitAtFree};
   static constexpr M kRmaLatePost[] = {M::kMpiRmaSyncLatePost, M::kMpiRmaCommLatePost};
@@ -88,6 +91,8 @@ std::span<const MetricId> WaitMetricsOf(SyncPattern p) {
       return kFinalize;
     case SyncPattern::kOmpBarrier:
       return kOmpBarrier;
+    case SyncPattern::kOmpLock:
+      return kOmpLock;
     case SyncPattern::kRmaCollective:
       return kRmaCollective;
     case SyncPattern::kRmaLatePost:
@@ -108,9 +113,21 @@ std::span<const MetricId> WaitMetricsOf(SyncPattern p) {
   return {};
 }
 
-void KeepFollowedEdges(SyncEdges& sync, Semantics semantics) {
-  std::erase_if(sync.edges,
-                [semantics](const WaitEdge& e) { return !FollowedUnder(e.pattern, semantics); });
+std::vector<WaitEdge> KeepFollowedEdges(SyncEdges& sync, Semantics semantics) {
+  std::vector<WaitEdge> bottleneck_only;
+  std::erase_if(sync.edges, [&](const WaitEdge& e) {
+    if (FollowedUnder(e.pattern, semantics)) return false;
+    if (FollowedByBottleneckAnalysisOnly(e.pattern)) bottleneck_only.push_back(e);
+    return true;
+  });
+  return bottleneck_only;
+}
+
+std::span<const WaitEdge> BottleneckEdges(std::span<const WaitEdge> followed,
+                                          std::vector<WaitEdge>& bottleneck_only) {
+  if (bottleneck_only.empty()) return followed;
+  bottleneck_only.insert(bottleneck_only.begin(), followed.begin(), followed.end());
+  return bottleneck_only;
 }
 
 }  // namespace cw::analysis

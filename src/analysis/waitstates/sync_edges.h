@@ -36,6 +36,7 @@ enum class SyncPattern : uint8_t {
   kSenders,       // mpi_wait_senders (MPI_Alltoallv/w whose trace names the senders)
   // OpenMP, between the threads of a process.
   kOmpBarrier,  // omp_ebarrier_wait, omp_ibarrier_wait
+  kOmpLock,     // omp_lock_contention_critical, omp_lock_contention_api
   // MPI one-sided communication.
   kRmaCollective,  // mpi_rma_wait_at_fence, mpi_rma_wait_at_create, mpi_rma_wait_at_free
   kRmaLatePost,    // mpi_rma_sync_late_post, mpi_rma_comm_late_post
@@ -47,7 +48,7 @@ enum class SyncPattern : uint8_t {
   kShmemLock,         // shmem_lock_contention
   kShmemWaitOnValue,  // shmem_wait_on_value
 };
-inline constexpr int kSyncPatternCount = 18;
+inline constexpr int kSyncPatternCount = 19;
 
 // The wait-state metrics a pattern's waits are charged to (one each).
 std::span<const MetricId> WaitMetricsOf(SyncPattern p);
@@ -61,14 +62,22 @@ inline bool IsOneSided(SyncPattern p) {
 inline bool IsShmem(SyncPattern p) {
   return static_cast<int>(p) >= static_cast<int>(SyncPattern::kShmemBarrier);
 }
-inline bool IsOpenMp(SyncPattern p) { return p == SyncPattern::kOmpBarrier; }
+inline bool IsOpenMp(SyncPattern p) {
+  return p == SyncPattern::kOmpBarrier || p == SyncPattern::kOmpLock;
+}
 std::string_view SyncPatternName(SyncPattern p);
 // Whether the delay and critical-path analyses follow waits of pattern `p` under `semantics`:
-// Scalasca 2.6 follows neither Wait at Finalize nor Early Scan, nor any one-sided wait.
+// Scalasca 2.6 follows neither Wait at Finalize nor Early Scan, nor any one-sided wait. Neither
+// follows OpenMP's lock waits (Scalasca has no delay costs for them): a critical section's
+// holder works between its own acquisition and release, inside the construct, where no
+// synchronisation interval of the holder ends. The bottleneck analysis follows them
+// (KeepFollowedEdges hands them over).
 inline bool FollowedUnder(SyncPattern p, Semantics semantics) {
+  if (p == SyncPattern::kOmpLock) return false;
   return semantics == Semantics::kCauseway ||
          (p != SyncPattern::kFinalize && p != SyncPattern::kScan && !IsOneSided(p));
 }
+inline bool FollowedByBottleneckAnalysisOnly(SyncPattern p) { return p == SyncPattern::kOmpLock; }
 
 // One wait state: `waiter` waited `wait` ticks at the start of the call that holds
 // `waiter_event`, until `delayer` entered the call that holds `delayer_event`. Events are indices
@@ -139,7 +148,14 @@ struct SyncEdges {
 };
 
 // Takes the edges of patterns that `semantics` does not follow out of `sync` (before
-// BuildSyncPoints): their waits stay wait states, but nothing explains or follows them.
-void KeepFollowedEdges(SyncEdges& sync, Semantics semantics);
+// BuildSyncPoints): their waits stay wait states, but the root-cause analyses neither explain
+// nor follow them. Returns those of them that the bottleneck analysis follows
+// (FollowedByBottleneckAnalysisOnly), for its causes.
+std::vector<WaitEdge> KeepFollowedEdges(SyncEdges& sync, Semantics semantics);
+
+// The edges the bottleneck analysis follows: `followed` (the root-cause analyses') and then
+// `bottleneck_only` (KeepFollowedEdges' result), held by `bottleneck_only` when it has any.
+std::span<const WaitEdge> BottleneckEdges(std::span<const WaitEdge> followed,
+                                          std::vector<WaitEdge>& bottleneck_only);
 
 }  // namespace cw::analysis

@@ -30,7 +30,8 @@ constexpr size_t kUnsafeCount = sizeof kUnsafeModules / sizeof kUnsafeModules[0]
 struct SamplingSettings {
   bool on = false;
   uint64_t interval_ns = kDefaultSamplingNs;
-  // Over the threads whose sampling stopped: samples taken, and dropped (their buffer was full).
+  // Over the threads, as far as their counters were folded in (FoldCounters): samples taken,
+  // dropped (their buffer was full), the time spent on them, and those left out.
   std::atomic<uint64_t> taken{0};
   std::atomic<uint64_t> lost{0};
   std::atomic<uint64_t> cost_ns{0};
@@ -73,6 +74,20 @@ uint32_t FromInterruptedFrame(uintptr_t* pcs, uint32_t depth, uintptr_t interrup
     return depth - i;
   }
   return depth;
+}
+
+// Adds what the thread's counters gained since they were last folded to the process's. Called
+// by the thread itself, while the handler is paused or its sampling stopped.
+void FoldCounters(SampleBuffer& b) {
+  SamplingSettings& s = Settings();
+  s.taken.fetch_add(b.taken - b.folded_taken, std::memory_order_relaxed);
+  s.lost.fetch_add(b.lost - b.folded_lost, std::memory_order_relaxed);
+  s.inside.fetch_add(b.inside - b.folded_inside, std::memory_order_relaxed);
+  s.cost_ns.fetch_add(b.cost_ns - b.folded_cost_ns, std::memory_order_relaxed);
+  b.folded_taken = b.taken;
+  b.folded_lost = b.lost;
+  b.folded_inside = b.inside;
+  b.folded_cost_ns = b.cost_ns;
 }
 
 void OnSample(int, siginfo_t*, void* context) {
@@ -157,11 +172,7 @@ void StopThreadSampling(ThreadState& t) {
   if (!t.sampling) return;
   t.sampling = false;
   timer_delete(t.sampling_timer);
-  SamplingSettings& s = Settings();
-  s.taken.fetch_add(t.samples->taken, std::memory_order_relaxed);
-  s.lost.fetch_add(t.samples->lost, std::memory_order_relaxed);
-  s.cost_ns.fetch_add(t.samples->cost_ns, std::memory_order_relaxed);
-  s.inside.fetch_add(t.samples->inside, std::memory_order_relaxed);
+  FoldCounters(*t.samples);
 }
 
 std::string SamplesLine() {
@@ -195,6 +206,7 @@ void DrainSamples(ThreadState& t) {
   }
   b.count = 0;
   b.cost_ns += MonotonicNow() - start;
+  FoldCounters(b);
 }
 
 // The counter is only read by a signal handler on the same thread: a compiler fence keeps the

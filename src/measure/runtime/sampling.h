@@ -41,6 +41,12 @@ struct SampleBuffer {
   uint64_t lost = 0;     // the buffer was full
   uint64_t inside = 0;   // left out: taken inside a user region or instrumented function
   uint64_t cost_ns = 0;  // spent in the handler and in writing the samples
+  // The counters as last added to the process's (DrainSamples, StopThreadSampling): a thread of
+  // the OpenMP runtime's pool never ends before MPI_Finalize, so its counts go in as it drains.
+  uint64_t folded_taken = 0;
+  uint64_t folded_lost = 0;
+  uint64_t folded_inside = 0;
+  uint64_t folded_cost_ns = 0;
   Slot slots[kSampleSlots];
 };
 
@@ -53,9 +59,9 @@ void StartSamplingProcess();
 void StartThreadSampling(ThreadState& t);
 void StopThreadSampling(ThreadState& t);
 
-// "samples TAKEN LOST NANOSECONDS INSIDE" for the rank's definitions: what the threads whose
-// sampling stopped took, dropped, spent on them and left out inside user regions and
-// instrumented functions (DrainSamples); empty when sampling is off.
+// "samples TAKEN LOST NANOSECONDS INSIDE" for the rank's definitions: what the threads took,
+// dropped, spent on them and left out inside user regions and instrumented functions, as far as
+// their samples were drained or their sampling stopped; empty when sampling is off.
 std::string SamplesLine();
 
 // Writes the thread's buffered samples into its log.

@@ -22,6 +22,16 @@ bool IsCommunication(const trace::MpiFunction& f) {
   }
 }
 
+namespace {
+
+// Whether compute-scale `rule` applies to the location of `lane`.
+bool Applies(const ComputeScale& rule, const Lane& lane) {
+  if (rule.location != kNone) return rule.location == lane.id;
+  return rule.ranks.all() || (lane.rank != kNone && rule.ranks.Contains(lane.rank));
+}
+
+}  // namespace
+
 Dependency MakeDependency(DependencyKind kind, uint32_t id, uint32_t partner) {
   Dependency d;
   d.kind = kind;
@@ -55,10 +65,8 @@ double Engine::RegionFactor(const Lane& lane, uint32_t region, double inherited)
   if (region >= region_rules_.size()) return inherited;
   double factor = inherited;
   for (uint32_t i : region_rules_[region]) {
-    const ComputeScale& rule = options_.perturbation.compute[i];
-    if (rule.ranks.all() || (lane.rank != kNone && rule.ranks.Contains(lane.rank))) {
-      factor = rule.factor;
-    }
+    if (Applies(options_.perturbation.compute[i], lane))
+      factor = options_.perturbation.compute[i].factor;
   }
   return factor;
 }
@@ -75,10 +83,7 @@ void Engine::SetUpLanes() {
       if (group < defs_.location_groups.size()) lane->rank = defs_.location_groups[group].rank;
     }
     for (uint32_t i : general_rules_) {
-      const ComputeScale& rule = p.compute[i];
-      if (rule.ranks.all() || (lane->rank != kNone && rule.ranks.Contains(lane->rank))) {
-        lane->base_factor = rule.factor;
-      }
+      if (Applies(p.compute[i], *lane)) lane->base_factor = p.compute[i].factor;
     }
     lane->noisy = p.noise.active() && (p.noise_ranks.all() ||
                                        (lane->rank != kNone && p.noise_ranks.Contains(lane->rank)));

@@ -41,13 +41,15 @@ struct Acquisition {
   uint32_t order = 0;
   uint64_t entered = 0;
   uint32_t callpath = kNone;
-  uint32_t critical = 0;  // 1: a critical section, 0: an OpenMP lock routine
+  uint32_t critical = 0;   // 1: a critical section, 0: an OpenMP lock routine
+  uint32_t event = kNone;  // the ThreadAcquireLock
 };
 
 struct Release {
   uint32_t lock = 0;
   uint32_t order = 0;
   uint64_t time = 0;
+  uint32_t event = kNone;  // the ThreadReleaseLock
 };
 
 // A visit of an OpenMP parallel region: when it was entered and left.
@@ -79,7 +81,7 @@ void AddLockRecord(const trace::Trace& trace, const trace::LocationEvents& ev, u
   const trace::ThreadPayload& p = ev.thread(i);
   if (p.model != Paradigm::kOpenMp) return;
   if (ev.kind(i) == EventKind::kThreadReleaseLock) {
-    out.releases.push_back(Release{p.lock, p.count, ev.time(i)});
+    out.releases.push_back(Release{p.lock, p.count, ev.time(i), i});
     return;
   }
   const CallTimes call = CallOf(ev, i);
@@ -89,7 +91,7 @@ void AddLockRecord(const trace::Trace& trace, const trace::LocationEvents& ev, u
   const bool critical = region != nullptr && (region->role == RegionRole::kCritical ||
                                               region->role == RegionRole::kCriticalSblock);
   out.acquisitions.push_back(
-      Acquisition{p.lock, p.count, call.entered, callpath, critical ? 1u : 0u});
+      Acquisition{p.lock, p.count, call.entered, callpath, critical ? 1u : 0u, i});
 }
 
 OmpRecords ScanOmpLocation(const Context& ctx, uint32_t location) {
@@ -247,22 +249,28 @@ void Management(const std::vector<uint32_t>& threads, uint32_t master,
   }
 }
 
-// Lock Contention: each acquisition waited for the release of the one before it.
+// Lock Contention: each acquisition waited for the release of the one before it, from the
+// Enter of its construct or routine to that release.
 void LockWaits(const std::vector<uint32_t>& threads, const std::vector<OmpRecords>& records,
                std::vector<std::vector<OmpWait>>& out) {
-  std::map<std::pair<uint32_t, uint32_t>, std::pair<uint64_t, uint32_t>> released;  // (lock, order)
+  struct Holder {
+    const Release* release;
+    uint32_t thread;
+  };
+  std::map<std::pair<uint32_t, uint32_t>, Holder> released;  // by (lock, order)
   for (uint32_t t : threads) {
-    for (const Release& r : records[t].releases) released[{r.lock, r.order}] = {r.time, t};
+    for (const Release& r : records[t].releases) released[{r.lock, r.order}] = {&r, t};
   }
   for (uint32_t t : threads) {
     for (const Acquisition& a : records[t].acquisitions) {
       if (a.order <= 1) continue;
       auto before = released.find({a.lock, a.order - 1});
-      if (before == released.end() || before->second.first <= a.entered) continue;
+      if (before == released.end() || before->second.release->time <= a.entered) continue;
+      const Release& r = *before->second.release;
       out[t].push_back(OmpWait{
           a.critical != 0 ? MetricId::kOmpLockContentionCritical : MetricId::kOmpLockContentionApi,
-          a.callpath, a.entered, static_cast<int64_t>(before->second.first - a.entered),
-          before->second.second});
+          a.callpath, a.entered, static_cast<int64_t>(r.time - a.entered), before->second.thread,
+          a.event, r.event});
     }
   }
 }
@@ -337,8 +345,10 @@ void ApplyOmpOutcomes(const Context& ctx, const OmpOutcomes& outcomes, uint32_t 
     out.severities.Add(w.metric, w.callpath, value);
     out.instances.Offer(Instance{w.metric, w.callpath, location, w.entered, value, w.partner});
     if (ctx.emit_edges && w.event != kNone) {
+      const bool lock = w.metric == MetricId::kOmpLockContentionCritical ||
+                        w.metric == MetricId::kOmpLockContentionApi;
       out.edges.push_back(WaitEdge{location, w.event, w.partner, w.partner_event, w.value,
-                                   SyncPattern::kOmpBarrier});
+                                   lock ? SyncPattern::kOmpLock : SyncPattern::kOmpBarrier});
     }
   }
   if (ctx.interval_completions && location < outcomes.groups.barriers.size()) {

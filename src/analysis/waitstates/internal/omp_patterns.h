@@ -33,8 +33,8 @@ struct OmpWait {
   uint64_t entered = 0;             // Enter of the waiting construct
   int64_t value = 0;                // ticks, > 0
   uint32_t partner = trace::kNone;  // the thread waited for (the last to enter, the holder)
-  // Barrier waits, which the delay and critical-path analyses follow: the waiting barrier's
-  // Enter and the last thread's (kNone for lock waits, which they do not follow, as Scalasca).
+  // Barrier waits: the waiting barrier's Enter and the last thread's. Lock waits: the waiter's
+  // ThreadAcquireLock and the previous holder's ThreadReleaseLock.
   uint32_t event = trace::kNone;
   uint32_t partner_event = trace::kNone;
 };
