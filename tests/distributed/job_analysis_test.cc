@@ -142,6 +142,9 @@ TEST(JobAnalysisTest, InconsistentAndOneSidedTracesGiveOneProcessesReportOnOneTo
       {"contradictory", {"replay.contradictory_synchronisation", "critpath.cycle"}},
       {"shared_delayer", {"replay.contradictory_synchronisation", "mpi_wait_indirect_collective"}},
       {"senders_waits", {"\"metric\": \"mpi_wait_senders\""}},
+      {"hybrid",
+       {"\"metric\": \"omp_lock_contention_critical\"", "\"metric\": \"delay_ompbarrier\"",
+        "\"metric\": \"delay_latesender_longterm\""}},
       {"competing_transfers", {"\"metric\": \"comms_rma_puts\""}}};
   for (const auto& [name, anchor] : test::WriteJobScenarios()) {
     otf2::ReadOptions options;

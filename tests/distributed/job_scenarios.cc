@@ -144,6 +144,38 @@ std::string SendersWaits(const std::string& dir) {
   return s.WriteOrDie(dir);
 }
 
+// Two processes of two threads (masters 0 and 1, workers 2 and 3). On each, one team: both
+// threads enter a critical section at 1, the master holds it 1-3, the worker gets it at 3 and
+// works to 8 (rank 0) or 5 (rank 1); the master waits at the implicit barrier for it. Rank 0
+// joins at 9 and sends to rank 1, which joined at 6 and waits in its receive (a Late Sender
+// behind rank 0's barrier wait). A process's threads stay on one analysis rank; the Late Sender
+// crosses ranks from K = 2 on.
+std::string Hybrid(const std::string& dir) {
+  Scenario s(2);
+  for (int r = 0; r < 2; ++r) {
+    const uint64_t end = r == 0 ? 9 : 6;     // the team's end
+    const uint64_t worked = r == 0 ? 8 : 5;  // the worker's arrival at the barrier
+    RankScript& master = s.thread(r, 0);
+    RankScript& worker = s.thread(r, 1);
+    master.Enter(0, "main").Call(0, 1, "MPI_Init").Fork(1, 2).TeamBegin(1);
+    master.Enter(1, "!$omp parallel").Enter(1, "!$omp critical").AcquireLock(1, 7, 1);
+    master.Call(1, 3, "work").ReleaseLock(3, 7, 1).Leave(3, "!$omp critical");
+    master.Call(3, end, "!$omp implicit barrier").Leave(end, "!$omp parallel").TeamEnd(end);
+    master.Join(end);
+    if (r == 0) {
+      master.Send(9, 10, 1, 0, 8).Call(10, 12, "MPI_Finalize");
+    } else {
+      master.Recv(6, 11, 0, 0, 8).Call(11, 12, "MPI_Finalize");
+    }
+    master.Leave(12, "main");
+    worker.TeamBegin(1).Enter(1, "!$omp parallel").Enter(1, "!$omp critical");
+    worker.AcquireLock(3, 7, 2).Call(3, worked, "work").ReleaseLock(worked, 7, 2);
+    worker.Leave(worked, "!$omp critical").Call(worked, end, "!$omp implicit barrier");
+    worker.Leave(end, "!$omp parallel").TeamEnd(end);
+  }
+  return s.WriteOrDie(dir);
+}
+
 }  // namespace
 
 std::string WriteMissingCollectiveTrace(const std::string& dir,
@@ -175,6 +207,7 @@ std::vector<std::pair<std::string, std::string>> WriteJobScenarios() {
       {"contradictory", Contradictory(testing::MakeTempDir("job-contradictory"))},
       {"shared_delayer", SharedDelayer(testing::MakeTempDir("job-shared-delayer"))},
       {"senders_waits", SendersWaits(testing::MakeTempDir("job-senders"))},
+      {"hybrid", Hybrid(testing::MakeTempDir("job-hybrid"))},
       // Rank 1's slow MPI_Put competed with rank 2's for their target, and rank 1 ends last,
       // so that the finding saves time: the analysis rank that holds rank 1 must learn rank
       // 2's transfers, whichever ranks hold rank 2 and the target.
