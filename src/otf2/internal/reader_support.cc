@@ -30,7 +30,14 @@ void ReadLocalDefinitions(OTF2_Reader* reader, uint64_t id, Diagnostics& diagnos
 
 std::string LocationLabel(const trace::Definitions& defs, uint32_t location) {
   const trace::Location& def = defs.locations[location];
-  return "location " + std::to_string(def.otf2_id) + " (" + std::string(defs.str(def.name)) + ")";
+  std::string label = "location " + std::to_string(def.otf2_id) + " (";
+  // Threads of every rank share their names ("Master thread", "Thread 1"): the rank tells them
+  // apart.
+  if (def.group < defs.location_groups.size() &&
+      defs.location_groups[def.group].rank != trace::kNone) {
+    label += "rank " + std::to_string(defs.location_groups[def.group].rank) + ", ";
+  }
+  return label + std::string(defs.str(def.name)) + ")";
 }
 
 std::optional<Error> ShortFileError(const trace::Definitions& defs, uint32_t location,

@@ -31,7 +31,8 @@ using CallbacksPtr = std::unique_ptr<OTF2_EvtReaderCallbacks, CallbacksDeleter>;
 // them to the location's events.
 void ReadLocalDefinitions(OTF2_Reader* reader, uint64_t id, Diagnostics& diagnostics);
 
-// "location 3 (Master thread)": how errors name a location (dense index `location`).
+// "location 4294967299 (rank 3, Thread 1)": how errors name a location (dense index
+// `location`; the rank if its location group has one).
 std::string LocationLabel(const trace::Definitions& defs, uint32_t location);
 
 // The error for a location whose file held fewer records than its definition declares (none if
