@@ -43,7 +43,7 @@ void LocationBuilder::GrowColumns() {
 }
 
 uint64_t LocationBuilder::RaiseReversedTime() {
-  diagnostics_.Report(kTimeReversed, "event " + std::to_string(size_));
+  diagnostics_.Report(kTimeReversed, "event " + std::to_string(LocationIndex(size_)));
   return last_time_;
 }
 
@@ -71,7 +71,7 @@ void LocationBuilder::LeaveRepairing(uint64_t time, uint32_t region) {
   time = Clamp(time);
   if (CloseInnermost(time, region, recorded_ - 1)) return;
   // Keep the record: pair it with a synthetic zero-length Enter so that nesting stays intact.
-  diagnostics_.Report(kUnmatchedLeave, "event " + std::to_string(recorded_ - 1));
+  diagnostics_.Report(kUnmatchedLeave, "event " + std::to_string(records_before_ + recorded_ - 1));
   PushFrame(time, region, /*synthetic=*/true);
   PopFrame(time, /*synthetic=*/false);
 }
@@ -80,7 +80,9 @@ bool LocationBuilder::CloseInnermost(uint64_t time, uint32_t region, uint64_t ev
   size_t depth = stack_.size();
   while (depth > 0 && stack_[depth - 1].region != region) --depth;
   if (depth == 0) return false;
-  if (depth < stack_.size()) diagnostics_.Report(kMisnestedLeave, "event " + std::to_string(event));
+  if (depth < stack_.size()) {
+    diagnostics_.Report(kMisnestedLeave, "event " + std::to_string(records_before_ + event));
+  }
   while (stack_.size() > depth) {
     if (stack_.back().region == gap_region_) measurement_off_ = false;
     PopFrame(time, /*synthetic=*/true);
@@ -101,7 +103,8 @@ void LocationBuilder::MeasurementOnOff(uint64_t time, bool on) {
   payload.c = on ? kMeasurementOn : kMeasurementOff;
   Append(time, EventKind::kMeasurementOnOff, events_.generic_.push_back(payload));
   if (!on && !measurement_off_ && gap_region_ != kNone) {
-    diagnostics_.Report(kMeasurementGap, "event " + std::to_string(recorded_ - 1));
+    diagnostics_.Report(kMeasurementGap,
+                        "event " + std::to_string(records_before_ + recorded_ - 1));
     PushFrame(time, gap_region_, /*synthetic=*/true);
     measurement_off_ = true;
   }
@@ -127,7 +130,7 @@ void LocationBuilder::P2p(uint64_t time, EventKind kind, P2pPayload payload, uin
     } else {
       events_.wide_requests_.emplace(index, request);  // no linked record to hold the id
       if (!StartedEarlier(request, /*closes=*/true))
-        diagnostics_.Report(kUnlinkedRequest, "event " + std::to_string(index));
+        diagnostics_.Report(kUnlinkedRequest, "event " + std::to_string(LocationIndex(index)));
     }
   }
   Append(Clamp(time), kind, events_.p2p_.push_back(payload));
@@ -153,7 +156,7 @@ void LocationBuilder::LinkRequest(uint32_t event, uint64_t request) {
   uint32_t* start = open_requests_.Find(request);
   if (start == nullptr) {
     if (!StartedEarlier(request, /*closes=*/kind != EventKind::kMpiRequestTest))
-      diagnostics_.Report(kUnlinkedRequest, "event " + std::to_string(event));
+      diagnostics_.Report(kUnlinkedRequest, "event " + std::to_string(LocationIndex(event)));
     return;
   }
   if (kind == EventKind::kMpiRequestTest) return;  // still open
@@ -240,11 +243,12 @@ bool LocationBuilder::StartedEarlier(uint64_t request, bool closes) {
 }
 
 LocationEvents LocationBuilder::Finish() {
-  if (!open_requests_.empty()) {
-    diagnostics_.Report(kOpenRequest, "event " + std::to_string(KeepOpenRequestIds()),
+  if (!open_requests_.empty() || !earlier_requests_.empty()) {
+    // The first request left open, as reading the location whole names it.
+    uint64_t first = open_requests_.empty() ? UINT64_MAX : LocationIndex(KeepOpenRequestIds());
+    earlier_requests_.ForEach([&](uint64_t, uint64_t event) { first = std::min(first, event); });
+    diagnostics_.Report(kOpenRequest, "event " + std::to_string(first),
                         open_requests_.size() + earlier_requests_.size());
-  } else if (!earlier_requests_.empty()) {
-    diagnostics_.Report(kOpenRequest, "started in an earlier segment", earlier_requests_.size());
   }
   if (!stack_.empty()) {
     // A trailing measurement-off gap is expected (Score-P switches off before the end); any other
@@ -279,10 +283,14 @@ uint32_t LocationBuilder::KeepOpenRequestIds() {
 LocationEvents LocationBuilder::FinishSegment(Continuation& next) {
   KeepOpenRequestIds();
   next.open_requests.clear();
-  earlier_requests_.ForEach(
-      [&](uint64_t request, uint32_t) { next.open_requests.push_back(request); });
-  open_requests_.ForEach(
-      [&](uint64_t request, uint32_t) { next.open_requests.push_back(request); });
+  earlier_requests_.ForEach([&](uint64_t request, uint64_t event) {
+    next.open_requests.push_back({request, event});
+  });
+  open_requests_.ForEach([&](uint64_t request, uint32_t event) {
+    next.open_requests.push_back({request, LocationIndex(event)});
+  });
+  next.events_before = LocationIndex(size_);
+  next.records_before = records_before_ + recorded_;
   next.open.clear();
   for (const Frame& frame : stack_) next.open.push_back({frame.region, frame.entered});
   next.last_time = last_time_;
@@ -297,7 +305,12 @@ void LocationBuilder::Resume(const Continuation& from) {
   }
   last_time_ = from.last_time;
   measurement_off_ = from.measurement_off;
-  for (uint64_t request : from.open_requests) earlier_requests_.Insert(request, 0);
+  for (const Continuation::Request& request : from.open_requests) {
+    earlier_requests_.Insert(request.id, request.event);
+  }
+  events_before_ = from.events_before;
+  records_before_ = from.records_before;
+  resumed_ = static_cast<uint32_t>(from.open.size());
 }
 
 void LocationBuilder::RemapCallpaths(LocationEvents& events,

@@ -124,7 +124,15 @@ class LocationBuilder {
     std::vector<Open> open;  // outermost first
     uint64_t last_time = 0;
     bool measurement_off = false;
-    std::vector<uint64_t> open_requests;  // ids started in earlier segments, not yet completed
+    // Requests started in earlier segments, not yet completed: their ids and the events that
+    // started them, counted over the whole location (as its diagnostics name events).
+    struct Request {
+      uint64_t id;
+      uint64_t event;
+    };
+    std::vector<Request> open_requests;
+    uint64_t events_before = 0;   // the location's events in the earlier segments
+    uint64_t records_before = 0;  // and its records read there (recorded_events)
   };
   // Returns the events so far, leaving open regions open (they have no Leave in this segment),
   // and what the next segment's builder must resume. The builder must not be used afterwards.
@@ -255,8 +263,18 @@ class LocationBuilder {
   CallTree tree_;
   std::vector<LocalTime> times_;                   // by local call path
   FlatHashMap<uint64_t, uint32_t> open_requests_;  // request id -> Isend or IrecvRequest event
-  // Requests started in earlier segments (Continuation::open_requests), the value unused.
-  FlatHashMap<uint64_t, uint32_t> earlier_requests_;
+  // Requests started in earlier segments (Continuation::open_requests): id -> starting event,
+  // counted over the whole location.
+  FlatHashMap<uint64_t, uint64_t> earlier_requests_;
+  // Where this segment stands in the location: its events before it, and the synthetic Enters
+  // of the regions it resumed (its first events, which are no events of the location).
+  uint64_t events_before_ = 0;
+  uint64_t records_before_ = 0;
+  uint32_t resumed_ = 0;
+  // Event `index` of this segment, counted over the whole location.
+  uint64_t LocationIndex(uint32_t index) const {
+    return events_before_ + index - std::min(index, resumed_);
+  }
   // Whether `request` was started in an earlier segment; `closes`: the record ends it.
   bool StartedEarlier(uint64_t request, bool closes);
   std::array<CacheSlot, 256> cache_{};

@@ -64,6 +64,7 @@ void ExpectSameEvents(const std::string& anchor, uint32_t segment) {
   (*streamed)->segment_records = segment;
   ReplayInput input = (*streamed)->Input();
   ASSERT_EQ(input.locations, t->location_count());
+  Diagnostics repaired;  // what reading the streams repaired, all locations
   for (uint32_t l = 0; l < t->location_count(); ++l) {
     TraceSource memory(*t, l);
     std::unique_ptr<EventSource> stream = input.open(l);
@@ -74,11 +75,22 @@ void ExpectSameEvents(const std::string& anchor, uint32_t segment) {
         *stream, [&](uint32_t cp) { return (*streamed)->CallpathName(cp); },
         [&](uint32_t r) { return (*streamed)->RegionName(r); });
     EXPECT_FALSE(stream->error().has_value()) << stream->error()->message();
+    repaired.Merge(stream->diagnostics());
     ASSERT_EQ(got.size(), expected.size()) << "location " << l;
     for (size_t i = 0; i < got.size(); ++i) {
       ASSERT_EQ(got[i], expected[i]) << "location " << l << ", event " << i;
     }
   }
+  // Each repair is counted once and named where reading the location whole names it (the
+  // segments count events over the whole location).
+  auto listed = [](const Diagnostics& d) {
+    std::vector<std::string> out;
+    for (const Diagnostics::Entry& e : d.Sorted()) {
+      out.push_back(std::string(e.kind->name) + " x" + std::to_string(e.count) + ": " + e.example);
+    }
+    return out;
+  };
+  EXPECT_EQ(listed(repaired), listed(t->diagnostics));
 }
 
 // Segments of 3 records put a boundary almost everywhere; under AddressSanitizer, where each
@@ -113,7 +125,8 @@ std::string WriteAwkwardArchive() {
   r0.Complete(11, 14, "MPI_Wait", [](testing::RankScript& r) { r.IsendCompleteEvent(14, 42); });
   r0.Leave(15, "never_entered");  // unmatched: gets a zero-length Enter
   r0.Send(16, 18, 1, 8, 1 << 20);
-  r0.Enter(19, "left_open");  // closed at the last event
+  r0.Isend(18, 19, 1, 9, 8, /*request=*/43);  // never completed: an open request
+  r0.Enter(19, "left_open");                  // closed at the last event
   r0.Call(20, 21, "compute");
   testing::RankScript& r1 = s.rank(1);
   r1.Enter(1, "main");
