@@ -21,9 +21,14 @@ function(cw_cc_test)
   cmake_parse_arguments(ARG "" "NAME" "SRCS;DEPS;LABELS;SLOW" ${ARGN})
   add_executable(${ARG_NAME} ${ARG_SRCS})
   target_compile_options(${ARG_NAME} PRIVATE ${CW_WARNING_FLAGS})
-  # CW_SANITIZED: the AddressSanitizer build, which runs every test a second time 20 times
-  # slower; sweeps that repeat one code path over many inputs take fewer of them there.
-  target_compile_definitions(${ARG_NAME} PRIVATE CW_SANITIZED=$<BOOL:${CW_SANITIZE}>)
+  # CW_SANITIZED: a sanitizer build (AddressSanitizer, or ThreadSanitizer for the tests of
+  # concurrent code), which runs a test a second time, 5 to 20 times slower; sweeps that repeat
+  # one code path over many inputs take fewer of them there.
+  set(sanitized OFF)
+  if(CW_SANITIZE OR CW_TSAN)
+    set(sanitized ON)
+  endif()
+  target_compile_definitions(${ARG_NAME} PRIVATE CW_SANITIZED=$<BOOL:${sanitized}>)
   target_link_libraries(${ARG_NAME} PRIVATE ${ARG_DEPS} GTest::gtest GTest::gtest_main)
   set_target_properties(${ARG_NAME} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
   if(NOT ARG_LABELS)

@@ -28,9 +28,10 @@ namespace {
 // The predicted savings of the bottleneck analysis's first findings, replayed.
 constexpr size_t kPredictions = 5;
 
-// The rank counts of the sweeps. Under AddressSanitizer (a second run of the same code, each
-// sweep 70 s) the even split and the largest one; 1 and 3 ranks are partitions that the
-// release build checks, and 3 ranks is also every sweep's second configuration.
+// The rank counts of the sweeps. Under the sanitizers (a second run of the same code; each
+// sweep of every real trace takes over a minute there) the even split and the largest one; 1
+// and 3 ranks are partitions that the release build checks, and 3 ranks is also every sweep's
+// second configuration.
 #if CW_SANITIZED
 constexpr uint32_t kRankCounts[] = {2, 4};
 #else

@@ -91,7 +91,7 @@ TEST(DistributedPassTest, ResultsDoNotDependOnRanksThreadsOrPlacement) {
 
 TEST(DistributedPassTest, StallsAreBrokenWhereOneProcessBreaksThem) {
   // The same programs as a single pass of one process (no communicator at all) break. Two of
-  // the four programs under AddressSanitizer, where the sweep takes 35 s.
+  // the four programs under the sanitizers, where the sweep takes 35 s (AddressSanitizer).
   const std::vector<uint32_t> seeds =
       CW_SANITIZED ? std::vector<uint32_t>{11, 12} : std::vector<uint32_t>{11, 12, 13, 14};
   for (uint32_t seed : seeds) {
