@@ -307,6 +307,12 @@ RankScript& RankScript::Fork(uint64_t t, uint32_t threads) {
 RankScript& RankScript::Join(uint64_t t) { return Add({Record::kJoin, t, ""}); }
 RankScript& RankScript::TeamBegin(uint64_t t) { return Add({Record::kTeamBegin, t, ""}); }
 RankScript& RankScript::TeamEnd(uint64_t t) { return Add({Record::kTeamEnd, t, ""}); }
+RankScript& RankScript::TeamMember(uint64_t begin, uint64_t end,
+                                   const std::function<void()>& body) {
+  TeamBegin(begin).Enter(begin, "!$omp parallel");
+  body();
+  return Leave(end, "!$omp parallel").TeamEnd(end);
+}
 RankScript& RankScript::AcquireLock(uint64_t t, uint32_t lock, uint32_t order) {
   return ThreadLock(Record::kAcquireLock, t, lock, order);
 }

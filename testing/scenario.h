@@ -150,6 +150,9 @@ class RankScript {
   RankScript& Join(uint64_t t);
   RankScript& TeamBegin(uint64_t t);
   RankScript& TeamEnd(uint64_t t);
+  // A team member's part of a parallel region: TeamBegin and Enter of "!$omp parallel" at
+  // `begin`, what `body` records, Leave and TeamEnd at `end`.
+  RankScript& TeamMember(uint64_t begin, uint64_t end, const std::function<void()>& body);
   // A lock of the process (`lock` its id, a critical section's or an omp_lock_t's) acquired or
   // released the `order`-th time.
   RankScript& AcquireLock(uint64_t t, uint32_t lock, uint32_t order);

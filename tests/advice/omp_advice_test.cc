@@ -17,13 +17,6 @@ namespace {
 using testing::RankScript;
 using testing::Scenario;
 
-// A team member's part of a parallel region from `begin` to `end`.
-void Member(RankScript& t, uint64_t begin, uint64_t end, const std::function<void()>& body) {
-  t.TeamBegin(begin).Enter(begin, "!$omp parallel");
-  body();
-  t.Leave(end, "!$omp parallel").TeamEnd(end);
-}
-
 test::Analysis Advise(const Scenario& s) {
   AnalysisOptions options;
   options.threads = 2;
@@ -57,11 +50,13 @@ Scenario LateWorker() {
   master.Enter(0, "main");
   for (uint64_t t0 : {uint64_t{1}, uint64_t{8}}) {
     master.Fork(t0, 2);
-    Member(master, t0, t0 + 6,
-           [&] { master.Call(t0, t0 + 1, "work").Call(t0 + 1, t0 + 6, "!$omp implicit barrier"); });
+    master.TeamMember(t0, t0 + 6, [&] {
+      master.Call(t0, t0 + 1, "work").Call(t0 + 1, t0 + 6, "!$omp implicit barrier");
+    });
     master.Join(t0 + 6);
-    Member(worker, t0, t0 + 6,
-           [&] { worker.Call(t0, t0 + 5, "work").Call(t0 + 5, t0 + 6, "!$omp implicit barrier"); });
+    worker.TeamMember(t0, t0 + 6, [&] {
+      worker.Call(t0, t0 + 5, "work").Call(t0 + 5, t0 + 6, "!$omp implicit barrier");
+    });
   }
   master.Leave(15, "main");
   return s;
@@ -109,12 +104,12 @@ Scenario Contention() {
   RankScript& master = s.thread(0, 0);
   RankScript& worker = s.thread(0, 1);
   master.Enter(0, "main").Fork(1, 2);
-  Member(master, 1, 6, [&] {
+  master.TeamMember(1, 6, [&] {
     master.Enter(1, "!$omp critical").AcquireLock(1, 7, 1).Call(1, 3, "work");
     master.ReleaseLock(3, 7, 1).Leave(3, "!$omp critical").Call(3, 6, "!$omp implicit barrier");
   });
   master.Join(6).Leave(7, "main");
-  Member(worker, 1, 6, [&] {
+  worker.TeamMember(1, 6, [&] {
     worker.Enter(1, "!$omp critical").AcquireLock(3, 7, 2).Call(3, 5, "work");
     worker.ReleaseLock(5, 7, 2).Leave(5, "!$omp critical").Call(5, 6, "!$omp implicit barrier");
   });

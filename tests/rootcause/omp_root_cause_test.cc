@@ -23,13 +23,6 @@ using testing::Scenario;
 
 constexpr double kOmpEps = 1e-12;
 
-// A team member's part of a parallel region from `begin` to `end` (team and region).
-void Member(RankScript& t, uint64_t begin, uint64_t end, const std::function<void()>& body) {
-  t.TeamBegin(begin).Enter(begin, "!$omp parallel");
-  body();
-  t.Leave(end, "!$omp parallel").TeamEnd(end);
-}
-
 // Rank 0 (master 0, worker 2) forks a team of two at 1 (the worker's team begins at
 // 1 + `wake`): the master works 1-3, the worker `wake`-7; both meet at the loop's implicit
 // barrier (master 3-8, worker 7-8); joined at 8. Then rank 0 sends to rank 1 (8-9) and enters
@@ -40,10 +33,10 @@ Scenario Hybrid(uint64_t wake = 0) {
   RankScript& master = s.thread(0, 0);
   RankScript& worker = s.thread(0, 1);
   master.Enter(0, "main").Call(0, 1, "MPI_Init").Fork(1, 2);
-  Member(master, 1, 8, [&] { master.Call(1, 3, "work").Call(3, 8, "!$omp implicit barrier"); });
+  master.TeamMember(1, 8, [&] { master.Call(1, 3, "work").Call(3, 8, "!$omp implicit barrier"); });
   master.Join(8).Send(8, 9, 1, 0, 8).Call(9, 12, "MPI_Finalize").Leave(12, "main");
-  Member(worker, 1 + wake, 8,
-         [&] { worker.Call(1 + wake, 7, "work").Call(7, 8, "!$omp implicit barrier"); });
+  worker.TeamMember(1 + wake, 8,
+                    [&] { worker.Call(1 + wake, 7, "work").Call(7, 8, "!$omp implicit barrier"); });
   RankScript& other = s.rank(1);
   other.Enter(0, "main").Call(0, 1, "MPI_Init").Call(1, 2, "serial").Recv(2, 9, 0, 0, 8);
   other.Call(9, 11, "post").Call(11, 12, "MPI_Finalize").Leave(12, "main");
@@ -123,14 +116,14 @@ Scenario TwoTeams(uint64_t master_work_end = 10, uint64_t worker_begin = 7,
   RankScript& master = s.thread(0, 0);
   RankScript& worker = s.thread(0, 1);
   master.Enter(0, "main").Fork(1, 2);
-  Member(master, 1, 4, [&] { master.Call(1, 2, "work").Call(2, 4, "!$omp implicit barrier"); });
+  master.TeamMember(1, 4, [&] { master.Call(1, 2, "work").Call(2, 4, "!$omp implicit barrier"); });
   master.Join(4).Call(4, 7, "serial").Fork(7, 2);
-  Member(master, 7, 11, [&] {
+  master.TeamMember(7, 11, [&] {
     master.Call(7, master_work_end, "work").Call(master_work_end, 11, "!$omp implicit barrier");
   });
   master.Join(11).Leave(12, "main");
-  Member(worker, 1, 4, [&] { worker.Call(1, 3, "work").Call(3, 4, "!$omp implicit barrier"); });
-  Member(worker, worker_begin, 11, [&] {
+  worker.TeamMember(1, 4, [&] { worker.Call(1, 3, "work").Call(3, 4, "!$omp implicit barrier"); });
+  worker.TeamMember(worker_begin, 11, [&] {
     worker.Call(worker_begin, worker_work_end, "work")
         .Call(worker_work_end, 11, "!$omp implicit barrier");
   });
@@ -189,11 +182,11 @@ Scenario MpiInsideTheRegion() {
   RankScript& master = s.thread(0, 0);
   RankScript& worker = s.thread(0, 1);
   master.Enter(0, "main").Call(0, 1, "MPI_Init").Fork(1, 2);
-  Member(master, 1, 7, [&] {
+  master.TeamMember(1, 7, [&] {
     master.Call(1, 2, "work").Recv(2, 6, 1, 0, 8).Call(6, 7, "!$omp implicit barrier");
   });
   master.Join(7).Call(7, 9, "MPI_Finalize").Leave(9, "main");
-  Member(worker, 1, 7, [&] { worker.Call(1, 3, "work").Call(3, 7, "!$omp implicit barrier"); });
+  worker.TeamMember(1, 7, [&] { worker.Call(1, 3, "work").Call(3, 7, "!$omp implicit barrier"); });
   RankScript& other = s.rank(1);
   other.Enter(0, "main").Call(0, 1, "MPI_Init").Call(1, 5, "compute").Send(5, 6, 0, 0, 8);
   other.Call(6, 9, "MPI_Finalize").Leave(9, "main");
@@ -228,9 +221,9 @@ TEST(OmpRootCauseTest, AWorkerThatBeganBeforeItsForkIsAnalysedWithoutACircle) {
   RankScript& master = s.thread(0, 0);
   RankScript& worker = s.thread(0, 1);
   master.Enter(0, "main").Fork(3, 2);
-  Member(master, 3, 8, [&] { master.Call(3, 4, "work").Call(4, 8, "!$omp implicit barrier"); });
+  master.TeamMember(3, 8, [&] { master.Call(3, 4, "work").Call(4, 8, "!$omp implicit barrier"); });
   master.Join(8).Leave(9, "main");
-  Member(worker, 1, 8, [&] { worker.Call(1, 7, "work").Call(7, 8, "!$omp implicit barrier"); });
+  worker.TeamMember(1, 8, [&] { worker.Call(1, 7, "work").Call(7, 8, "!$omp implicit barrier"); });
   const Analysis a = AnalyzeScenario(s);
   InvariantOptions options;
   options.clock_condition_holds = false;
@@ -249,9 +242,9 @@ TEST(OmpRootCauseTest, AWakeUpAfterTheWindowCountsNowhere) {
   RankScript& worker = s.thread(0, 1);
   master.Enter(0, "main").Call(0, 1, "MPI_Init").Call(1, 5, "work");
   master.Call(5, 6, "MPI_Finalize").Fork(7, 2);
-  Member(master, 7, 9, [&] { master.Call(7, 9, "tail"); });
+  master.TeamMember(7, 9, [&] { master.Call(7, 9, "tail"); });
   master.Join(9).Leave(10, "main");
-  Member(worker, 8, 9, [&] { worker.Call(8, 9, "tail"); });
+  worker.TeamMember(8, 9, [&] { worker.Call(8, 9, "tail"); });
   const Analysis a = AnalyzeScenario(s);
   ExpectRootCauseInvariants(a);
   EXPECT_EQ(a.result.critical_path->window.length(), 5);

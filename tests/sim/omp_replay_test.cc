@@ -22,13 +22,6 @@ namespace {
 using testing::RankScript;
 using testing::Scenario;
 
-// A team member's part of a parallel region from `begin` to `end`.
-void Member(RankScript& t, uint64_t begin, uint64_t end, const std::function<void()>& body) {
-  t.TeamBegin(begin).Enter(begin, "!$omp parallel");
-  body();
-  t.Leave(end, "!$omp parallel").TeamEnd(end);
-}
-
 // One process, two threads, two teams. Master (location 0): forks at 1, works 1-3, waits at the
 // implicit barrier 3-9; joins at 9, "serial" 9-11, forks at 11, works 11-13, barrier 13-15,
 // joins at 15, main ends at 16. Worker (location 1): woken at 2 (1 after the fork), "work" 2-8,
@@ -46,14 +39,14 @@ Scenario TwoTeams() {
   RankScript& master = s.thread(0, 0);
   RankScript& worker = s.thread(0, 1);
   master.Enter(0, "main").Fork(1, 2);
-  Member(master, 1, 9, [&] { master.Call(1, 3, "work").Call(3, 9, "!$omp implicit barrier"); });
+  master.TeamMember(1, 9, [&] { master.Call(1, 3, "work").Call(3, 9, "!$omp implicit barrier"); });
   master.Join(9).Call(9, 11, "serial").Fork(11, 2);
-  Member(master, 11, 15,
-         [&] { master.Call(11, 13, "work").Call(13, 15, "!$omp implicit barrier"); });
+  master.TeamMember(11, 15,
+                    [&] { master.Call(11, 13, "work").Call(13, 15, "!$omp implicit barrier"); });
   master.Join(15).Leave(16, "main");
-  Member(worker, 2, 9, [&] { worker.Call(2, 8, "work").Call(8, 9, "!$omp implicit barrier"); });
-  Member(worker, 12, 15,
-         [&] { worker.Call(12, 14, "work").Call(14, 15, "!$omp implicit barrier"); });
+  worker.TeamMember(2, 9, [&] { worker.Call(2, 8, "work").Call(8, 9, "!$omp implicit barrier"); });
+  worker.TeamMember(12, 15,
+                    [&] { worker.Call(12, 14, "work").Call(14, 15, "!$omp implicit barrier"); });
   return s;
 }
 
@@ -123,12 +116,12 @@ Scenario Contention() {
   RankScript& master = s.thread(0, 0);
   RankScript& worker = s.thread(0, 1);
   master.Enter(0, "main").Fork(1, 2);
-  Member(master, 1, 8, [&] {
+  master.TeamMember(1, 8, [&] {
     master.Enter(1, "!$omp critical").AcquireLock(1, 7, 0).Call(1, 5, "work");
     master.ReleaseLock(5, 7, 0).Leave(5, "!$omp critical").Call(5, 8, "!$omp implicit barrier");
   });
   master.Join(8).Leave(9, "main");
-  Member(worker, 2, 8, [&] {
+  worker.TeamMember(2, 8, [&] {
     worker.Enter(2, "!$omp critical").AcquireLock(5, 7, 1).Call(5, 7, "work");
     worker.ReleaseLock(7, 7, 1).Leave(7, "!$omp critical").Call(7, 8, "!$omp implicit barrier");
   });
@@ -163,9 +156,9 @@ Scenario Hybrid() {
   RankScript& master = s.thread(0, 0);
   RankScript& worker = s.thread(0, 1);
   master.Enter(0, "main").Call(0, 1, "MPI_Init").Fork(1, 2);
-  Member(master, 1, 8, [&] { master.Call(1, 3, "prep").Call(3, 8, "!$omp implicit barrier"); });
+  master.TeamMember(1, 8, [&] { master.Call(1, 3, "prep").Call(3, 8, "!$omp implicit barrier"); });
   master.Join(8).Send(8, 9, 1, 0, 8).Call(9, 12, "MPI_Finalize").Leave(12, "main");
-  Member(worker, 1, 8, [&] { worker.Call(1, 7, "solve").Call(7, 8, "!$omp implicit barrier"); });
+  worker.TeamMember(1, 8, [&] { worker.Call(1, 7, "solve").Call(7, 8, "!$omp implicit barrier"); });
   RankScript& other = s.rank(1);
   other.Enter(0, "main").Call(0, 1, "MPI_Init").Call(1, 2, "serial").Recv(2, 9, 0, 0, 8);
   other.Call(9, 11, "post").Call(11, 12, "MPI_Finalize").Leave(12, "main");

@@ -19,13 +19,6 @@ namespace {
 using testing::RankScript;
 using testing::Scenario;
 
-// A team member's part of a parallel region from `begin` to `end` (team and region).
-void Member(RankScript& t, uint64_t begin, uint64_t end, const std::function<void()>& body) {
-  t.TeamBegin(begin).Enter(begin, "!$omp parallel");
-  body();
-  t.Leave(end, "!$omp parallel").TeamEnd(end);
-}
-
 // Rank 0 forks a team of 3 at 1: a loop whose implicit barrier the master enters at 5, thread 1
 // at 7 and thread 2 at 9, all leaving at 9; then an explicit barrier entered at 10, 11 and 10,
 // left at 12. Joined at 13. A barrier outside the parallel region (14-15) synchronises nobody.
@@ -37,23 +30,23 @@ Scenario Teams(int second_team) {
   RankScript& t1 = s.thread(0, 1);
   RankScript& t2 = s.thread(0, 2);
   master.Enter(0, "main").Fork(1, 3);
-  Member(master, 1, 12, [&] {
+  master.TeamMember(1, 12, [&] {
     master.Call(1, 5, "!$omp for").Call(5, 9, "!$omp implicit barrier");
     master.Call(10, 12, "!$omp barrier");
   });
   master.Join(13).Call(14, 15, "!$omp barrier").Fork(16, static_cast<uint32_t>(second_team));
-  Member(master, 16, 19, [&] { master.Call(17, 19, "!$omp implicit barrier"); });
+  master.TeamMember(16, 19, [&] { master.Call(17, 19, "!$omp implicit barrier"); });
   master.Join(20).Leave(25, "main");
-  Member(t1, 1, 12, [&] {
+  t1.TeamMember(1, 12, [&] {
     t1.Call(1, 7, "!$omp for").Call(7, 9, "!$omp implicit barrier");
     t1.Call(11, 12, "!$omp barrier");
   });
-  Member(t1, 16, 19, [&] { t1.Call(18, 19, "!$omp implicit barrier"); });
-  Member(t2, 1, 12, [&] {
+  t1.TeamMember(16, 19, [&] { t1.Call(18, 19, "!$omp implicit barrier"); });
+  t2.TeamMember(1, 12, [&] {
     t2.Call(1, 9, "!$omp for").Call(9, 9, "!$omp implicit barrier");
     t2.Call(10, 12, "!$omp barrier");
   });
-  if (second_team == 3) Member(t2, 16, 19, [&] { t2.Call(17, 19, "!$omp implicit barrier"); });
+  if (second_team == 3) t2.TeamMember(16, 19, [&] { t2.Call(17, 19, "!$omp implicit barrier"); });
   return s;
 }
 
@@ -116,10 +109,10 @@ TEST(OmpPatternsTest, ManagementIsTheTimeFromTheForkAndToTheJoin) {
   RankScript& t1 = s.thread(0, 1);
   RankScript& t2 = s.thread(0, 2);
   master.Enter(0, "main").Fork(20, 3);
-  Member(master, 20, 90, [&] { master.Call(80, 90, "!$omp implicit barrier"); });
+  master.TeamMember(20, 90, [&] { master.Call(80, 90, "!$omp implicit barrier"); });
   master.Join(100).Leave(110, "main");
-  Member(t1, 40, 80, [&] { t1.Call(70, 80, "!$omp implicit barrier"); });
-  Member(t2, 30, 90, [&] { t2.Call(35, 90, "!$omp implicit barrier"); });
+  t1.TeamMember(40, 80, [&] { t1.Call(70, 80, "!$omp implicit barrier"); });
+  t2.TeamMember(30, 90, [&] { t2.Call(35, 90, "!$omp implicit barrier"); });
   const Analysis a = AnalyzeScenario(s);
   const std::string region = "main/!$omp parallel";
   // Master: fork 0 (entered at 2), join 10 - 9 = 1, moved from main to the region.
@@ -161,11 +154,11 @@ TEST(OmpPatternsTest, ThreadsRunTheirRegionsWhereTheMasterEnteredThem) {
   RankScript& master = s.thread(0, 0);
   RankScript& t1 = s.thread(0, 1);
   master.Enter(0, "main").Enter(1, "solve").Fork(2, 2);
-  Member(master, 2, 6, [&] { master.Call(3, 6, "!$omp implicit barrier"); });
+  master.TeamMember(2, 6, [&] { master.Call(3, 6, "!$omp implicit barrier"); });
   master.Join(7).Leave(8, "solve").Enter(9, "init").Fork(10, 2);
   master.TeamBegin(10).Enter(10, "!$omp parallel @init").Call(11, 13, "!$omp barrier");
   master.Leave(13, "!$omp parallel @init").TeamEnd(13).Join(14).Leave(15, "init").Leave(16, "main");
-  Member(t1, 2, 6, [&] { t1.Call(5, 6, "!$omp implicit barrier"); });
+  t1.TeamMember(2, 6, [&] { t1.Call(5, 6, "!$omp implicit barrier"); });
   t1.TeamBegin(10).Enter(10, "!$omp parallel @init").Call(12, 13, "!$omp barrier");
   t1.Leave(13, "!$omp parallel @init").TeamEnd(13);
   const Analysis a = AnalyzeScenario(s);
@@ -191,12 +184,12 @@ TEST(OmpPatternsTest, EachTeamRunsWhereItsMasterForkedIt) {
   RankScript& master = s.thread(0, 0);
   RankScript& t1 = s.thread(0, 1);
   master.Enter(0, "main").Enter(1, "a").Fork(2, 2);
-  Member(master, 2, 5, [&] { master.Call(4, 5, "!$omp implicit barrier"); });
+  master.TeamMember(2, 5, [&] { master.Call(4, 5, "!$omp implicit barrier"); });
   master.Join(6).Leave(7, "a").Enter(8, "b").Fork(9, 2);
-  Member(master, 9, 14, [&] { master.Call(13, 14, "!$omp implicit barrier"); });
+  master.TeamMember(9, 14, [&] { master.Call(13, 14, "!$omp implicit barrier"); });
   master.Join(15).Leave(16, "b").Leave(17, "main");
-  Member(t1, 2, 5, [&] { t1.Call(3, 5, "!$omp implicit barrier"); });
-  Member(t1, 10, 14, [&] { t1.Call(11, 14, "!$omp implicit barrier"); });
+  t1.TeamMember(2, 5, [&] { t1.Call(3, 5, "!$omp implicit barrier"); });
+  t1.TeamMember(10, 14, [&] { t1.Call(11, 14, "!$omp implicit barrier"); });
   const Analysis a = AnalyzeScenario(s);
   const std::string in_a = "main/a/!$omp parallel", in_b = "main/b/!$omp parallel";
   // Thread 1 computes 2-3 in a's team and 10-11 in b's, and waits in their barriers for the
