@@ -55,6 +55,48 @@ class BottleneckProgramsTest : public ::testing::Test {
     return json::parse(in);
   }
 
+  // Analyze, measured again (at most twice more) while the report says other processes took
+  // the CPUs (run.cpu_contention), as the report advises: a wait the machine caused is no
+  // finding of the program's.
+  static json AnalyzeUndisturbed(const std::string& name, int ranks,
+                                 const std::string& options = "") {
+    json report = Analyze(name, ranks, "", options);
+    for (int again = 0; again < 2 && Contended(report); ++again) {
+      report = Analyze(name, ranks, "", options);
+    }
+    return report;
+  }
+
+  // Whether the run's ranks waited for a CPU that other processes took (the run.cpu_contention
+  // diagnostic): its waits are then partly the machine's, not the program's.
+  static bool Contended(const json& report) {
+    for (const json& d : report["diagnostics"]) {
+      if (d["name"] == "run.cpu_contention") return true;
+    }
+    return false;
+  }
+
+  // The most CPU time the machine took from one of the run's ranks (waited_for_cpu), in seconds.
+  static double MostWaitedForCpu(const json& report) {
+    double most = 0;
+    const json& scheduling = report["trace"]["scheduling"];
+    if (scheduling.is_null()) return 0;
+    for (const json& r : scheduling["ranks"]) {
+      if (r["waited_for_cpu"].is_number()) most = std::max(most, r["waited_for_cpu"].get<double>());
+    }
+    return most;
+  }
+
+  // Whether every finding is one the machine can explain: no longer than the time a rank waited
+  // for a CPU in that run.
+  static bool FindingsWithinCpuWaits(const json& report) {
+    const double waited = MostWaitedForCpu(report);
+    for (const json& f : report["advice"]["findings"]) {
+      if (f["time"].get<double>() > waited) return false;
+    }
+    return !report["advice"]["findings"].empty();
+  }
+
   static std::string baselines_;
 };
 std::string BottleneckProgramsTest::baselines_;
@@ -79,15 +121,6 @@ std::string Describe(const json& report) {
            ", " + std::to_string(f["time"].get<double>()) + " s\n";
   }
   return out.empty() ? "  (none)\n" : out;
-}
-
-// Whether the run's ranks waited for a CPU that other processes took (the run.cpu_contention
-// diagnostic): its waits are then partly the machine's, not the program's.
-bool Contended(const json& report) {
-  for (const json& d : report["diagnostics"]) {
-    if (d["name"] == "run.cpu_contention") return true;
-  }
-  return false;
 }
 
 struct Case {
@@ -119,12 +152,7 @@ TEST_F(BottleneckProgramsTest, EachProgramYieldsExactlyItsPattern) {
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.program);
-    // Measured again, as the report advises, while other processes took the CPUs (at most
-    // twice more): a wait the machine caused is no finding of the program's.
-    json report = Analyze(c.program, c.ranks, "", c.options);
-    for (int again = 0; again < 2 && Contended(report); ++again) {
-      report = Analyze(c.program, c.ranks, "", c.options);
-    }
+    const json report = AnalyzeUndisturbed(c.program, c.ranks, c.options);
     const json& findings = report["advice"]["findings"];
     ASSERT_EQ(findings.size(), 1u) << Describe(report);
     const json& f = findings[0];
@@ -176,10 +204,15 @@ TEST_F(BottleneckProgramsTest, ControlProgramsYieldNoFinding) {
   // control_overlap on as many ranks as this machine has cores: its 32 KiB transfers progress
   // only while both ends are in MPI, so on 3 ranks of 2 cores a descheduled peer made a Waitall
   // wait up to 16 ms with no remote cause now and then (a finding the scheduler caused, which
-  // the report then blames on it, but not the program's).
+  // the report then blames on it, but not the program's). On a loaded machine even 2 ranks can
+  // be descheduled: a run whose findings are each no longer than the time a rank waited for a
+  // CPU is measured again (at most twice more); a finding longer than that is the program's.
   for (const auto& [program, ranks] : {std::pair{"control_balanced", 3}, {"control_overlap", 2}}) {
     SCOPED_TRACE(program);
-    const json report = Analyze(program, ranks);
+    json report = AnalyzeUndisturbed(program, ranks);
+    for (int again = 0; again < 2 && FindingsWithinCpuWaits(report); ++again) {
+      report = AnalyzeUndisturbed(program, ranks);
+    }
     EXPECT_TRUE(report["advice"]["findings"].empty()) << Describe(report);
     EXPECT_GT(report["advice"]["candidates"].get<uint64_t>(), 0u);  // the filters had work
   }
