@@ -9,7 +9,7 @@ FUZZ_SECONDS ?= 90
 JOBS       ?= $(shell nproc)
 CMAKE_ARGS ?=
 
-.PHONY: all deps configure build test test-release test-asan test-fuzz fuzz demo bench clean format \
+.PHONY: all deps configure build test test-release test-asan fuzz demo bench clean format \
 	format-check tidy test-tsan
 
 all: build
@@ -24,9 +24,10 @@ build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
 
 # The formatting check, every test in a release build, the naming check, then every test again
-# under AddressSanitizer and UndefinedBehaviorSanitizer, the tests of concurrent code under
-# ThreadSanitizer, then a short run of the fuzz target over the reading path.
-test: format-check test-release tidy test-asan test-tsan test-fuzz
+# under AddressSanitizer and UndefinedBehaviorSanitizer (with the fuzz corpus and its crash
+# reproducers: the FuzzCorpusTest shards), and the tests of concurrent code under
+# ThreadSanitizer. Finding new fuzz inputs is `make fuzz`, not part of the test.
+test: format-check test-release tidy test-asan test-tsan
 
 test-release: build
 	@ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) --timeout 600
@@ -66,7 +67,7 @@ test-tsan: deps
 # The libFuzzer target (clang, ASan and UBSan; tests/fuzz/README.md): every input of the corpus
 # and every kept crash reproducer once, then new inputs until FUZZ_SECONDS in all (kept in a scratch
 # corpus, not in the repository). `make fuzz FUZZ_SECONDS=3600` is the long run.
-test-fuzz fuzz: deps
+fuzz: deps
 	@CC=clang CXX=clang++ cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DCW_FUZZ=ON -DCW_BUILD_TESTS=OFF -DCW_BUILD_BENCHMARKS=OFF $(CMAKE_ARGS) >/dev/null
 	@cmake --build $(FUZZ_BUILD) -j $(JOBS) --target read_trace_fuzzer

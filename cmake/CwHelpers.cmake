@@ -24,12 +24,11 @@ function(cw_cc_test)
   # CW_SANITIZED: a sanitizer build (AddressSanitizer, or ThreadSanitizer for the tests of
   # concurrent code), which runs a test a second time, 5 to 20 times slower; sweeps that repeat
   # one code path over many inputs take fewer of them there.
-  set(sanitized OFF)
-  if(CW_SANITIZE OR CW_TSAN)
-    set(sanitized ON)
-  endif()
-  target_compile_definitions(${ARG_NAME} PRIVATE CW_SANITIZED=$<BOOL:${sanitized}>)
+  target_compile_definitions(${ARG_NAME} PRIVATE CW_SANITIZED=$<BOOL:${CW_SANITIZED_BUILD}>)
   target_link_libraries(${ARG_NAME} PRIVATE ${ARG_DEPS} GTest::gtest GTest::gtest_main)
+  if(TARGET cw_test_pch)
+    target_precompile_headers(${ARG_NAME} REUSE_FROM cw_test_pch)
+  endif()
   set_target_properties(${ARG_NAME} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
   if(NOT ARG_LABELS)
     set(ARG_LABELS unit)

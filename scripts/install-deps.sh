@@ -4,7 +4,7 @@
 set -eu
 
 PACKAGES="
-  build-essential cmake ninja-build pkg-config clang clang-format clang-tidy libclang-rt-14-dev
+  build-essential cmake ninja-build pkg-config clang clang-format clang-tidy libclang-rt-14-dev lld
   libomp-14-dev
   libopen-trace-format2-dev otf2-tools python3-otf2
   libopenmpi-dev openmpi-bin gfortran libelf-dev libdw-dev

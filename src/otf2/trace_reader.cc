@@ -76,15 +76,22 @@ void ReadRankEndings(const AnchorHeader& header, trace::Definitions& defs,
 }
 
 // causeway's tracer notes where each rank ran (otf2_writer's kRankSchedulingProperty: a line
-// "RANK HOST CPUS_ALLOWED CPUS_ONLINE RAN_NS WAITED_NS" per rank). Lines that do not parse are
-// left out.
+// "RANK HOST CPUS_ALLOWED CPUS_ONLINE RAN_NS WAITED_NS [NODE_NS STOLEN_NS]" per rank; traces
+// of earlier versions lack the node's pair). Lines that do not parse are left out.
 void ReadRankSchedules(const AnchorHeader& header, trace::Definitions& defs) {
   for (const std::string& line : PropertyLines(header, "CAUSEWAY::RANK_SCHEDULING")) {
     std::istringstream words(line);
     trace::Definitions::RankSchedule r;
-    if (words >> r.rank >> r.host >> r.cpus_allowed >> r.cpus_online >> r.ran_ns >> r.waited_ns) {
-      defs.rank_schedules.push_back(std::move(r));
+    if (!(words >> r.rank >> r.host >> r.cpus_allowed >> r.cpus_online >> r.ran_ns >>
+          r.waited_ns)) {
+      continue;
     }
+    int64_t node = -1, stolen = -1;
+    if (words >> node >> stolen && node > 0 && stolen >= 0 && stolen <= node) {
+      r.node_ns = node;
+      r.node_stolen_ns = stolen;
+    }
+    defs.rank_schedules.push_back(std::move(r));
   }
 }
 

@@ -56,8 +56,10 @@ inline constexpr DiagnosticKind kOversubscribed{
 inline constexpr DiagnosticKind kCpuContention{
     "run.cpu_contention", Severity::kWarning,
     "a rank's main thread waited 10 % or more of the time it could run for a CPU, on a node the "
-    "run did not oversubscribe: other processes took the CPUs, and its waits and slow operations "
-    "may be theirs; measure on a quiet node (or pinned to CPUs of its own) before acting on them"};
+    "run did not oversubscribe, or a hypervisor gave 10 % or more of a node's CPU time to other "
+    "virtual machines (steal time): other processes or machines took the CPUs, and the run's "
+    "waits and slow operations may be theirs; measure on a quiet node (or pinned to CPUs of its "
+    "own) before acting on them"};
 inline constexpr DiagnosticKind kUnresolvedCommunicator{
     "otf2.unresolved_communicator", Severity::kError,
     "a communicator's group could not be mapped to locations; its messages cannot be matched"};

@@ -45,7 +45,9 @@ json SchedulingJson(const TraceSummary& t) {
                      {"cpus_allowed", s.cpus_allowed},
                      {"cpus_online", s.cpus_online},
                      {"ran", seconds(s.ran_ns)},
-                     {"waited_for_cpu", seconds(s.waited_ns)}});
+                     {"waited_for_cpu", seconds(s.waited_ns)},
+                     {"node_cpu_time", seconds(s.node_ns)},
+                     {"node_cpu_stolen", seconds(s.node_stolen_ns)}});
   }
   return {
       {"oversubscribed", t.oversubscribed}, {"cpu_contention", t.cpu_contention}, {"ranks", ranks}};

@@ -137,6 +137,13 @@ TraceSummary Summarize(const trace::Trace& trace, const TraceFacts& facts,
     }
     s.waited_for_cpu = s.waited_for_cpu.value_or(0) + waited;
   }
+  for (const trace::Definitions::RankSchedule& r : trace.defs.rank_schedules) {
+    const double stolen = trace::StolenShare(r);
+    if (stolen >= 0 && (!s.stolen_share || stolen > *s.stolen_share)) {
+      s.stolen_share = stolen;
+      s.stolen_host = r.host;
+    }
+  }
   return s;
 }
 

@@ -50,9 +50,14 @@ struct TraceSummary {
   std::vector<trace::Definitions::RankSchedule> rank_schedules;
   bool oversubscribed = false;
   std::string oversubscription;  // which hosts, in words
-  // A rank waited for a CPU kContendedShare or more on a node the run did not oversubscribe.
+  // A rank waited for a CPU kContendedShare or more on a node the run did not oversubscribe,
+  // or a hypervisor stole that share of a rank's node's CPU time.
   bool cpu_contention = false;
   std::string contention;  // the rank that waited the largest share, in words
+  // The largest share of a node's CPU time that a hypervisor stole while the run recorded (steal
+  // time, trace::StolenShare), and that node; nullopt where no rank noted it.
+  std::optional<double> stolen_share;
+  std::string stolen_host;
   // Seconds the ranks' main threads waited for a CPU (those the kernel accounted for), and the
   // rank that waited most; nullopt if none was accounted for.
   std::optional<double> waited_for_cpu;

@@ -76,9 +76,16 @@ void SchedulingLine(const TraceSummary& t, std::string& out) {
             " for a CPU (rank " + std::to_string(t.waited_most_rank) + " " +
             FormatSeconds(t.waited_most) + ")";
   }
+  // Steal time shows only on virtual nodes; 0 says nothing there and on bare metal.
+  if (t.stolen_share && *t.stolen_share > 0) {
+    char stolen[96];
+    std::snprintf(stolen, sizeof stolen, "; the hypervisor took %.1f %% of host ",
+                  100 * *t.stolen_share);
+    line += stolen + t.stolen_host + "'s CPU time (steal)";
+  }
   out += "Run:     " + line + "\n";
   if (t.cpu_contention) {
-    out += "         other processes took the CPUs: " + t.contention + "\n";
+    out += "         other processes or machines took the CPUs: " + t.contention + "\n";
   }
 }
 

@@ -253,6 +253,10 @@ class Definitions {
     int cpus_online = 0;     // its node's
     int64_t ran_ns = -1;     // its main thread on a CPU while recording (-1: unknown)
     int64_t waited_ns = -1;  // runnable, waiting for a CPU (-1: unknown)
+    // Its node's CPU time meanwhile, summed over the node's CPUs, and the part of it a
+    // hypervisor gave to other virtual machines (steal time; both -1: unknown).
+    int64_t node_ns = -1;
+    int64_t node_stolen_ns = -1;
   };
   std::vector<RankSchedule> rank_schedules;
 

@@ -70,22 +70,50 @@ std::vector<const Definitions::RankSchedule*> ContendedRanks(const Definitions& 
   return ranks;
 }
 
+// The rank whose node lost the largest share of its CPU time to the hypervisor, if that share
+// is kContendedShare or more.
+const Definitions::RankSchedule* MostStolenFrom(const Definitions& defs) {
+  const Definitions::RankSchedule* most = nullptr;
+  for (const Definitions::RankSchedule& r : defs.rank_schedules) {
+    if (StolenShare(r) >= kContendedShare &&
+        (most == nullptr || StolenShare(r) > StolenShare(*most)))
+      most = &r;
+  }
+  return most;
+}
+
 }  // namespace
 
-bool ContendedForCpus(const Definitions& defs) { return !ContendedRanks(defs).empty(); }
+double StolenShare(const Definitions::RankSchedule& r) {
+  if (r.node_ns <= 0 || r.node_stolen_ns < 0 || r.node_stolen_ns > r.node_ns) return -1;
+  return static_cast<double>(r.node_stolen_ns) / static_cast<double>(r.node_ns);
+}
+
+bool ContendedForCpus(const Definitions& defs) {
+  return !ContendedRanks(defs).empty() || MostStolenFrom(defs) != nullptr;
+}
 
 std::string CpuContentionText(const Definitions& defs) {
+  std::string out;
   const std::vector<const Definitions::RankSchedule*> ranks = ContendedRanks(defs);
-  if (ranks.empty()) return "";
-  const Definitions::RankSchedule& r = *ranks.front();
-  char text[160];
-  std::snprintf(text, sizeof text,
-                "rank %u waited %.3g s for a CPU (%.0f %% of the time it could run)", r.rank,
-                1e-9 * static_cast<double>(r.waited_ns), 100 * WaitedShare(r));
-  std::string out = text;
-  if (ranks.size() > 1) {
-    out += "; " + std::to_string(ranks.size()) + " ranks waited " +
-           std::to_string(static_cast<int>(100 * kContendedShare)) + " % or more";
+  char text[200];
+  if (!ranks.empty()) {
+    const Definitions::RankSchedule& r = *ranks.front();
+    std::snprintf(text, sizeof text,
+                  "rank %u waited %.3g s for a CPU (%.0f %% of the time it could run)", r.rank,
+                  1e-9 * static_cast<double>(r.waited_ns), 100 * WaitedShare(r));
+    out = text;
+    if (ranks.size() > 1) {
+      out += "; " + std::to_string(ranks.size()) + " ranks waited " +
+             std::to_string(static_cast<int>(100 * kContendedShare)) + " % or more";
+    }
+  }
+  if (const Definitions::RankSchedule* r = MostStolenFrom(defs)) {
+    std::snprintf(text, sizeof text,
+                  "the hypervisor took %.0f %% of host %s's CPU time (steal) "
+                  "while rank %u recorded",
+                  100 * StolenShare(*r), r->host.c_str(), r->rank);
+    out += (out.empty() ? "" : "; ") + std::string(text);
   }
   return out;
 }

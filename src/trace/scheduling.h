@@ -2,8 +2,8 @@
 // processes: ranks then wait for the scheduler, which a trace shows as wait states, slow
 // operations and a low transfer efficiency that no change to the program or the network would
 // remove. From the tracer's notes of where each rank ran (Definitions::rank_schedules: the
-// kernel's account of the main thread's time on a CPU and runnable without one) and the trace's
-// threads of each rank.
+// kernel's account of the main thread's time on a CPU and runnable without one, and of the
+// node's time a hypervisor stole) and the trace's threads of each rank.
 #pragma once
 
 #include <cstdint>
@@ -40,12 +40,19 @@ inline constexpr double kContendedShare = 0.10;
 // The share of the time it could run that a rank's main thread waited for a CPU; -1 unknown.
 double WaitedShare(const Definitions::RankSchedule& r);
 
+// The share of its node's CPU time that a hypervisor stole while a rank recorded; -1 unknown.
+double StolenShare(const Definitions::RankSchedule& r);
+
 // Whether a rank waited kContendedShare or more for a CPU on a node that was not oversubscribed
-// by the run itself: other processes took the CPUs.
+// by the run itself (other processes took the CPUs), or a hypervisor stole kContendedShare or
+// more of a rank's node's CPU time (other virtual machines took them; the run's own load does
+// not make steal time).
 bool ContendedForCpus(const Definitions& defs);
 
 // "rank 1 waited 0.52 s for a CPU (34 % of the time it could run)" for the rank that waited the
-// largest share among the contended ones, and how many were; "" if none.
+// largest share among the contended ones, and how many were; "the hypervisor took 12 % of host
+// vm's CPU time (steal) while rank 0 recorded" for the rank whose node lost the largest share;
+// "" if neither.
 std::string CpuContentionText(const Definitions& defs);
 
 }  // namespace cw::trace

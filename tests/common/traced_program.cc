@@ -25,6 +25,12 @@ std::string Trace(const std::string& launcher, const std::string& name, int rank
 
 }  // namespace
 
+std::string MpirunOn(int ranks) {
+  std::string command = kMpirun;
+  command += " -np " + std::to_string(ranks);
+  return command;
+}
+
 std::string TraceProgram(const std::string& name, int ranks, const std::string& args,
                          const std::string& trace_options, std::string* output,
                          const std::string& environment) {

@@ -19,6 +19,9 @@ inline constexpr const char* kExactCounts = "--callpaths calls";
 // ranks that compute. Tests that compare the measured times of two runs set this environment.
 inline constexpr const char* kIdleRanksYield = "OMPI_MCA_mpi_yield_when_idle=1";
 
+// kMpirun on `ranks` ranks: "timeout 180 mpirun ... -np 3".
+std::string MpirunOn(int ranks);
+
 // Runs `program args` on `ranks` ranks under causeway trace and returns the trace directory;
 // fails the test if the run fails (the trace's exit status is its command's). `environment` is
 // prefixed to the command (VAR=value ...).

@@ -52,10 +52,7 @@ void CheckJobsWriteOneProcessesReport(const std::string& anchor, const std::stri
   for (int ranks = 1; ranks <= 4; ++ranks) {
     const std::string where = name + " on " + std::to_string(ranks) + " ranks";
     const std::string job = dir + "/np" + std::to_string(ranks);
-    ASSERT_EQ(RunCommand(std::string(kMpirun) + " -np " + std::to_string(ranks) + " " +
-                             CausewayBinary() + options + job,
-                         &out),
-              0)
+    ASSERT_EQ(RunCommand(MpirunOn(ranks) + " " + CausewayBinary() + options + job, &out), 0)
         << where << "\n"
         << out;
     for (const char* file : {"report.json", "summary.txt", "report.html"}) {
@@ -77,14 +74,18 @@ TEST(MpiAnalyzeTest, ABoundFirstRankSaysHowToGiveItMoreCpus) {
   const std::string dir = testing::MakeTempDir("mpi-analyze-bound");
   const std::string command = CausewayBinary() + " analyze -q --threads 2 " +
                               RealTrace(RealTraceNames().front()) + " --partial -o ";
-  for (const auto& [ranks, who] : {std::pair{"1", "this process"}, {"2", "analysis rank 0"}}) {
+  for (const auto& [ranks, who] : {std::pair{1, "this process"}, {2, "analysis rank 0"}}) {
     std::string out;
-    const std::string np = std::string(kMpirun) + " -np " + ranks;
-    ASSERT_EQ(RunCommand(np + " --bind-to core " + command + dir + "/bound" + ranks, &out), 0)
+    const std::string np = MpirunOn(ranks);
+    ASSERT_EQ(RunCommand(np + " --bind-to core " + command + dir + "/bound" + std::to_string(ranks),
+                         &out),
+              0)
         << out;
     EXPECT_NE(out.find(std::string(who) + " may run on 1 of"), std::string::npos) << out;
     EXPECT_NE(out.find("--map-by slot:PE=N"), std::string::npos) << out;
-    ASSERT_EQ(RunCommand(np + " --bind-to none " + command + dir + "/free" + ranks, &out), 0)
+    ASSERT_EQ(
+        RunCommand(np + " --bind-to none " + command + dir + "/free" + std::to_string(ranks), &out),
+        0)
         << out;
     EXPECT_EQ(out.find("may run on"), std::string::npos) << out;
   }

@@ -98,6 +98,44 @@ TEST(RawExportTest, IntactRunBecomesTheTraceItRecorded) {
   EXPECT_NEAR(a.Value("mpi_latesender", "main/MPI_Recv", 1), 500e-9, 1e-15);
 }
 
+// Where each rank ran travels from its definitions to the trace's: rank 0 notes its node's CPU
+// time and the part a hypervisor stole (4 s of 40 s: 10 %, contended), rank 1 writes the line
+// of earlier versions without them (unknown), and a stolen time larger than the node's is
+// damage, read as unknown.
+TEST(RawExportTest, WhereEachRankRanReachesTheTrace) {
+  RawRun run("raw-scheduling");
+  WriteLateSender(run);
+  run.Defs(0, RankDefs(0, 2) + "sched 1 2 900 0 40000000000 4000000000\nend 5 0 0 0 ok\n");
+  run.Defs(1, RankDefs(1, 2) + "sched 1 2 800 0\nend 5 0 0 0 ok\n");
+  Result<ExportSummary> s = ExportRawTrace(run.dir());
+  ASSERT_TRUE(s.has_value()) << s.error().message();
+  Analysis a = AnalyzeFile(s->anchor, 1);
+  const auto& schedules = a.trace.defs.rank_schedules;
+  ASSERT_EQ(schedules.size(), 2u);
+  EXPECT_EQ(schedules[0].host, "node1");
+  EXPECT_EQ(schedules[0].ran_ns, 900);
+  EXPECT_EQ(schedules[0].waited_ns, 0);
+  EXPECT_EQ(schedules[0].node_ns, 40'000'000'000);
+  EXPECT_EQ(schedules[0].node_stolen_ns, 4'000'000'000);
+  EXPECT_EQ(schedules[1].ran_ns, 800);
+  EXPECT_EQ(schedules[1].node_ns, -1);
+  EXPECT_EQ(schedules[1].node_stolen_ns, -1);
+  // No rank waited for a CPU in its node's account: the steal alone is the contention.
+  EXPECT_TRUE(a.report.trace.cpu_contention);
+  EXPECT_EQ(a.report.trace.contention,
+            "the hypervisor took 10 % of host node1's CPU time (steal) while rank 0 recorded");
+
+  RawRun damaged("raw-scheduling-damaged");
+  WriteLateSender(damaged);
+  damaged.Defs(0, RankDefs(0, 2) + "sched 1 2 900 0 10 20\nend 5 0 0 0 ok\n");
+  Result<ExportSummary> d = ExportRawTrace(damaged.dir());
+  ASSERT_TRUE(d.has_value()) << d.error().message();
+  Analysis b = AnalyzeFile(d->anchor, 1);
+  ASSERT_EQ(b.trace.defs.rank_schedules.size(), 1u);
+  EXPECT_EQ(b.trace.defs.rank_schedules[0].node_stolen_ns, -1);
+  EXPECT_FALSE(b.report.trace.cpu_contention);
+}
+
 TEST(RawExportTest, DamagedFilesGiveProblemsAndTheRest) {
   RawRun run("raw-damaged");
   // Rank 0: a communicator line claiming 10^12 members, a region with an absurd id, a record of

@@ -29,8 +29,7 @@ struct Run {
 
 Run RunProgram(const std::string& name, int ranks, const std::string& trace_dir) {
   const std::string dir = testing::MakeTempDir("transparency-" + name);
-  const std::string launch =
-      std::string(kMpirun) + " -np " + std::to_string(ranks) + " " + TestProgram(name);
+  const std::string launch = MpirunOn(ranks) + " " + TestProgram(name);
   const std::string command =
       trace_dir.empty() ? launch : CausewayBinary() + " trace -o " + trace_dir + " -- " + launch;
   Run run;

@@ -30,10 +30,7 @@ void CheckJobsWriteOneProcessesGraphs(const std::string& trace, const std::strin
   for (int ranks = 1; ranks <= 4; ++ranks) {
     const std::string where = name + " on " + std::to_string(ranks) + " ranks";
     const std::string job = dir + "/np" + std::to_string(ranks);
-    ASSERT_EQ(RunCommand(std::string(kMpirun) + " -np " + std::to_string(ranks) + " " +
-                             CausewayBinary() + options + job,
-                         &out),
-              0)
+    ASSERT_EQ(RunCommand(MpirunOn(ranks) + " " + CausewayBinary() + options + job, &out), 0)
         << where << "\n"
         << out;
     for (const char* file : {"tag.json", "summary.txt", "tag.html"}) {

@@ -55,9 +55,7 @@ TEST(TagOnlineTest, PiggybacksAreInvisibleToTheProgram) {
   // result (tests/programs/tag/tag_transparency.c); its report must be the same line for line
   // with and without the graph's piggybacks.
   std::string plain;
-  ASSERT_EQ(RunCommand(std::string(kMpirun) + " -np 3 " + TestProgram("tag_transparency"), &plain),
-            0)
-      << plain;
+  ASSERT_EQ(RunCommand(MpirunOn(3) + " " + TestProgram("tag_transparency"), &plain), 0) << plain;
   std::string tagged;
   TraceProgram("tag_transparency", 3, "", "--tag", &tagged);
   const std::vector<std::string> expected = SortedLines(plain, "rank ");

@@ -11,7 +11,14 @@ constexpr int64_t kSecond = 1'000'000'000;
 Definitions::RankSchedule Rank(uint32_t rank, const char* host, int cpus, int64_t ran_s,
                                int64_t waited_s) {
   return Definitions::RankSchedule{
-      rank, host, cpus, cpus, ran_s * kSecond, waited_s < 0 ? -1 : waited_s * kSecond};
+      rank, host, cpus, cpus, ran_s * kSecond, waited_s < 0 ? -1 : waited_s * kSecond, -1, -1};
+}
+
+// The same with its node's CPU time and the part a hypervisor stole, in seconds.
+Definitions::RankSchedule Stolen(Definitions::RankSchedule r, int64_t node_s, int64_t stolen_s) {
+  r.node_ns = node_s * kSecond;
+  r.node_stolen_ns = stolen_s * kSecond;
+  return r;
 }
 
 // Host a (2 CPUs) runs ranks 0 and 1, one thread each (no locations defined: one per rank), so it
@@ -47,6 +54,34 @@ TEST(SchedulingTest, TheRankThatWaitedTheLargestShareIsNamed) {
   defs.rank_schedules[1] = Rank(1, "a", 2, 99, 1);  // 1 %
   EXPECT_FALSE(ContendedForCpus(defs));
   EXPECT_EQ(CpuContentionText(defs), "");
+}
+
+// Steal time: a hypervisor gave part of a node's CPU time to other virtual machines. Host a's
+// 2 CPUs over 10 s are 20 CPU-seconds; the hypervisor stole 2 of them while rank 0 recorded:
+// 10 %, the threshold, contended though no rank waited for a CPU in the node's own account.
+// Rank 1 on host b saw 1 of 40 stolen (2.5 %): not. Steal is counted on oversubscribed nodes
+// too: the run's own load does not make it.
+TEST(SchedulingTest, AHypervisorStealingTheCpusIsContention) {
+  Definitions defs;
+  defs.rank_schedules = {Stolen(Rank(0, "a", 2, 10, 0), 20, 2),
+                         Stolen(Rank(1, "b", 4, 10, 0), 40, 1)};
+  EXPECT_DOUBLE_EQ(StolenShare(defs.rank_schedules[0]), 0.1);
+  EXPECT_DOUBLE_EQ(StolenShare(defs.rank_schedules[1]), 0.025);
+  EXPECT_TRUE(ContendedForCpus(defs));
+  EXPECT_EQ(CpuContentionText(defs),
+            "the hypervisor took 10 % of host a's CPU time (steal) while rank 0 recorded");
+  // Both kinds: the waiting rank first, then the node that lost the most.
+  defs.rank_schedules.push_back(Stolen(Rank(2, "c", 8, 3, 1), 80, 16));  // 25 % waited, 20 % stolen
+  EXPECT_EQ(CpuContentionText(defs),
+            "rank 2 waited 1 s for a CPU (25 % of the time it could run); the hypervisor took 20 % "
+            "of host c's CPU time (steal) while rank 2 recorded");
+  // Unknown or inconsistent figures are no steal.
+  EXPECT_EQ(StolenShare(Rank(3, "d", 2, 1, 0)), -1);
+  EXPECT_EQ(StolenShare(Stolen(Rank(3, "d", 2, 1, 0), 1, 2)), -1);
+  EXPECT_EQ(StolenShare(Stolen(Rank(3, "d", 2, 1, 0), 0, 0)), -1);
+  Definitions quiet;
+  quiet.rank_schedules = {Stolen(Rank(0, "a", 2, 10, 0), 20, 1)};
+  EXPECT_FALSE(ContendedForCpus(quiet));
 }
 
 }  // namespace

@@ -163,8 +163,15 @@ bool ParseSamples(Words& words, RankDefs& d) {
   return true;
 }
 
+// The node's figures came later: a line without them keeps them unknown.
 bool ParseScheduling(Words& words, RankDefs& d) {
-  return static_cast<bool>(words >> d.cpus_allowed >> d.cpus_online >> d.ran_ns >> d.waited_ns);
+  if (!(words >> d.cpus_allowed >> d.cpus_online >> d.ran_ns >> d.waited_ns)) return false;
+  int64_t node = -1, stolen = -1;
+  if (words >> node >> stolen) {
+    d.node_ns = node;
+    d.node_stolen_ns = stolen;
+  }
+  return true;
 }
 
 bool ParseThread(Words& words, RankDefs& d) {

@@ -112,11 +112,14 @@ struct RankDefs {
   uint64_t samples_ns = 0;      // what taking and writing them cost
   uint64_t samples_inside = 0;  // left out: inside a user region or instrumented function
   // Where it ran (measure/core/scheduling.h): the CPUs it may run on and the node's (0 if not
-  // recorded), and what its main thread ran and waited for a CPU (-1 if unknown).
+  // recorded), what its main thread ran and waited for a CPU, and the node's CPU time and the
+  // part of it a hypervisor stole meanwhile (-1 if unknown).
   int cpus_allowed = 0;
   int cpus_online = 0;
   int64_t ran_ns = -1;
   int64_t waited_ns = -1;
+  int64_t node_ns = -1;
+  int64_t node_stolen_ns = -1;
   uint64_t unbalanced_regions = 0;
   uint64_t reused_thread_slots = 0;  // threads that took the location of one that had ended
   bool size_limited = false;         // stopped recording at its share of the size limit
