@@ -97,7 +97,7 @@ LocationReadResult ReadLocation(OTF2_Reader* reader, const EventReadJob& job, ui
 }  // namespace
 
 Result<std::vector<LocationReadResult>> RunEventReadJob(const EventReadJob& job) {
-  InstallErrorHandler();
+  PrepareLibrary();
   internal::ReaderPtr reader(OTF2_Reader_Open(job.anchor.c_str()));
   if (!reader) {
     return MakeError(ErrorCode::kCorrupt,

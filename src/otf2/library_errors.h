@@ -13,8 +13,10 @@
 
 namespace cw::otf2 {
 
-// Installs the handler (idempotent, thread-safe).
-void InstallErrorHandler();
+// Installs the handler, and keeps the library's chunk buffers fresh mappings
+// (library_errors.cc says why); idempotent, thread-safe. Every reader calls it before it opens
+// an archive.
+void PrepareLibrary();
 
 // The message the library reported last on this thread ("" if none), and clears it.
 std::string TakeLastLibraryMessage();

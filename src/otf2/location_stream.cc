@@ -46,7 +46,7 @@ Result<std::unique_ptr<LocationStream>> LocationStream::Open(const std::string& 
     return MakeError(ErrorCode::kInvalidArgument,
                      "location " + std::to_string(location) + " is not defined");
   }
-  InstallErrorHandler();
+  PrepareLibrary();
   std::unique_ptr<LocationStream> stream(new LocationStream(defs, regions, location));
   Library& lib = *stream->library_;
   lib.reader.reset(OTF2_Reader_Open(anchor.c_str()));

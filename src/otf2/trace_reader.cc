@@ -105,7 +105,7 @@ Result<trace::Definitions> ReadDefinitionsFromAnchor(const std::string& anchor,
     return MakeError(ErrorCode::kCorrupt, "cannot read the global definitions " + definitions +
                                               ": " + std::strerror(errno));
   }
-  InstallErrorHandler();
+  PrepareLibrary();
   std::unique_ptr<OTF2_Reader, ReaderCloser> reader(OTF2_Reader_Open(anchor.c_str()));
   if (!reader) {
     return MakeError(ErrorCode::kCorrupt,

@@ -74,6 +74,9 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "read_trace_replay: cannot read %s\n", inputs[i].c_str());
       return 2;
     }
+    // Named before it runs: a hang or a crash then shows which input it was.
+    std::printf("%s\n", inputs[i].filename().c_str());
+    std::fflush(stdout);
     LLVMFuzzerTestOneInput(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
     ++replayed;
   }
