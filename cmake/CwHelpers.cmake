@@ -20,7 +20,8 @@ endfunction()
 function(cw_cc_test)
   cmake_parse_arguments(ARG "" "NAME" "SRCS;DEPS;LABELS;SLOW" ${ARGN})
   add_executable(${ARG_NAME} ${ARG_SRCS})
-  target_compile_options(${ARG_NAME} PRIVATE ${CW_WARNING_FLAGS})
+  # tests/CMakeLists.txt's CW_TEST_CODE_FLAGS: the warnings and the test code's optimisation.
+  target_compile_options(${ARG_NAME} PRIVATE ${CW_TEST_CODE_FLAGS})
   # CW_SANITIZED: a sanitizer build (AddressSanitizer, or ThreadSanitizer for the tests of
   # concurrent code), which runs a test a second time, 5 to 20 times slower; sweeps that repeat
   # one code path over many inputs take fewer of them there.
@@ -114,5 +115,8 @@ function(cw_embed_assets out_var)
     DEPENDS ${ARG_FILES} ${PROJECT_SOURCE_DIR}/cmake/EmbedAssets.cmake
     COMMENT "Embedding the assets of ${ARG_HEADER}"
     VERBATIM)
+  # One literal of a quarter megabyte: nothing to share with the component's other sources, and
+  # it stays out of the unity files that the naming check (make tidy) reads.
+  set_source_files_properties(${output} PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
   set(${out_var} ${output} PARENT_SCOPE)
 endfunction()

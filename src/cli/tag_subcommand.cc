@@ -45,6 +45,11 @@ class TagSubcommand final : public Subcommand {
                    "behaviour classes: the time difference allowed between members, in percent "
                    "of a process's time (default 2)")
         ->check(CLI::Range(0.0, 100.0));
+    app.add_option("--noise-sigmas", noise_sigmas_,
+                   "behaviour classes: also allow this many times the time difference that the "
+                   "processes' own visit-to-visit scatter gives by chance (default 3; 0: the "
+                   "percentage alone)")
+        ->check(CLI::Range(0.0, 1000.0));
     app.add_option("--recursion-depth", recursion_depth_,
                    "fold call paths on which a region occurs more often than this (default 3; "
                    "0: never fold)");
@@ -65,6 +70,7 @@ class TagSubcommand final : public Subcommand {
     const unsigned threads = threads_ == 0 ? DefaultThreadCount() : threads_;
     tag::TagDocument doc;
     doc.tolerance = tolerance_percent_ / 100.0;
+    doc.noise_sigmas = noise_sigmas_;
     doc.recursion_depth = recursion_depth_;
     doc.regions = regions_;
     if (tag::IsOnlineRun(trace_)) {
@@ -131,6 +137,7 @@ class TagSubcommand final : public Subcommand {
   std::string trace_;
   std::string output_;
   double tolerance_percent_ = 2;
+  double noise_sigmas_ = 3;
   uint32_t recursion_depth_ = 3;
   std::vector<std::string> regions_;
   unsigned threads_ = 0;

@@ -267,10 +267,14 @@ TEST(TagScenarioTest, TimeToleranceSeparatesASlowWorker) {
   // ((32-3) + (42-33) = 38 vs 9 + 9 = 18): sqrt(20^2 + 20^2) = 28.28 s; each worker's total
   // is the whole 55 s run.
   TagRun strict = BuildScenarioTags(MasterWorker(3, 20), {}, 0.02);
-  double distance = 0;
-  // Graphs are in location order: worker 1 is index 1, worker 3 index 3.
-  EXPECT_EQ(tag::Compare(strict.graphs.processes, 1, 3, 0.02, &distance), tag::Difference::kTimes);
-  EXPECT_NEAR(distance, std::sqrt(800.0), 1e-9);
+  tag::TimeDistance distance;
+  // Graphs are in location order: worker 1 is index 1, worker 3 index 3. Three sends are fewer
+  // visits than the scatter allowance counts (kNoiseMinVisits): the tolerance alone decides.
+  EXPECT_EQ(tag::Compare(strict.graphs.processes, 1, 3, {.tolerance = 0.02}, &distance),
+            tag::Difference::kTimes);
+  EXPECT_NEAR(distance.ticks, std::sqrt(800.0), 1e-9);
+  EXPECT_NEAR(distance.share_allowance, 0.02 * 55, 1e-9);
+  EXPECT_EQ(distance.noise_allowance, 0.0);
   EXPECT_EQ(strict.Rank(3).TotalTicks(), 55.0);
   EXPECT_EQ(strict.ClassRanks(), (std::vector<std::vector<uint32_t>>{{0}, {1, 2}, {3}}));
   // 28.28 / 55 = 51.4%: a tolerance of 52% joins them, 51% does not.

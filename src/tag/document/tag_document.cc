@@ -1,6 +1,7 @@
 #include "tag/document/tag_document.h"
 
 #include <algorithm>
+#include <optional>
 #include <utility>
 
 namespace cw::tag {
@@ -27,14 +28,41 @@ std::vector<ClassEdge> ClassCommunicationView(const TagDocument& doc) {
   return view;
 }
 
+// For each class after the first, the earlier class its representative comes closest to.
+std::vector<ClassContrast> ContrastClasses(const TagDocument& doc, const ClusterOptions& options) {
+  std::vector<ClassContrast> contrasts;
+  for (size_t i = 1; i < doc.clusters.size(); ++i) {
+    std::optional<ClassContrast> best;
+    // How close: a time difference by its share of the allowed distance, before any count or
+    // structure difference.
+    auto closeness = [](const ClassContrast& c) {
+      if (c.difference == Difference::kTimes) {
+        return c.distance.allowed() > 0 ? c.distance.ticks / c.distance.allowed() : 1e300;
+      }
+      return c.difference == Difference::kCounts ? 2e300 : 3e300;
+    };
+    for (size_t j = 0; j < i; ++j) {
+      ClassContrast c;
+      c.closest = static_cast<uint32_t>(j);
+      c.difference = Compare(doc.processes, doc.clusters[j].representative,
+                             doc.clusters[i].representative, options, &c.distance);
+      if (!best || closeness(c) < closeness(*best)) best = c;
+    }
+    contrasts.push_back(*best);
+  }
+  return contrasts;
+}
+
 }  // namespace
 
 void AnalyzeGraphs(TagDocument& doc) {
+  const ClusterOptions options{.tolerance = doc.tolerance, .noise_sigmas = doc.noise_sigmas};
   doc.ptag = InterProcessEdges(doc.processes);
-  doc.clusters = ClusterProcesses(doc.processes, {.tolerance = doc.tolerance});
+  doc.clusters = ClusterProcesses(doc.processes, options);
+  doc.class_contrasts = ContrastClasses(doc, options);
   doc.sections.clear();
   for (const ProcessGraph& g : doc.processes) doc.sections.push_back(FindSections(g));
-  doc.section_classes = ClusterSections(doc.processes, doc.sections, {.tolerance = doc.tolerance});
+  doc.section_classes = ClusterSections(doc.processes, doc.sections, options);
   doc.section_spreads = SpreadOfSections(doc.processes, doc.sections);
   doc.findings = FindTendencies(doc.processes, doc.clusters);
   doc.communication_view = CommunicationPhaseView(doc.ptag);

@@ -32,6 +32,15 @@ struct ClassEdge {
   uint64_t bytes = 0;
 };
 
+// Why a behaviour class is not part of an earlier one: the earlier class it comes closest to
+// (times closer than counts, counts than structure; among times, the smallest share of the
+// allowed distance), how they differ and, for times, by how much.
+struct ClassContrast {
+  uint32_t closest = 0;  // index of the earlier class
+  Difference difference = Difference::kStructure;
+  TimeDistance distance;  // kTimes: the representatives' distance and its allowances
+};
+
 struct TagDocument {
   std::string source;   // the trace the graphs were built from, or the online run's directory
   bool online = false;  // recorded by `causeway trace --tag`
@@ -48,15 +57,18 @@ struct TagDocument {
   std::map<std::string, SectionSpread> section_spreads;  // by section key
   std::vector<PhaseEdge> communication_view;             // one node per process
   std::vector<ClassEdge> class_communication_view;       // one node per behaviour class
+  // Per class, why it is not one of the classes before it (none for the first).
+  std::vector<ClassContrast> class_contrasts;
   double tolerance = 0.02;
+  double noise_sigmas = 3;  // ClusterOptions::noise_sigmas
   uint32_t recursion_depth = 0;
   uint64_t folded_callpaths = 0;
   std::vector<std::string> regions;  // the user regions asked for as nodes
 };
 
 // Fills everything but the processes and the recording's fields from doc.processes: the PTAG's
-// edges, the classes (at doc.tolerance), the sections and their classes and spreads, the
-// findings, and the communication views.
+// edges, the classes (at doc.tolerance and doc.noise_sigmas) and their contrasts, the sections and
+// their classes and spreads, the findings, and the communication views.
 void AnalyzeGraphs(TagDocument& doc);
 
 // "1–3, 5": ranks in ascending order, runs of consecutive ranks joined.

@@ -49,7 +49,7 @@ class Comparison {
  public:
   Comparison(const GraphsByLocation& graphs, Part a, Part b) : graphs_(graphs), a_(a), b_(b) {}
 
-  Difference Run(double tolerance, double* distance_out) {
+  Difference Run(const ClusterOptions& options, TimeDistance* distance_out) {
     const ProcessGraph& ga = *a_.graph;
     const ProcessGraph& gb = *b_.graph;
     // Online graphs tell call sites apart (two calls of one function in one function); their
@@ -61,6 +61,7 @@ class Comparison {
     node_map_.assign(ga.nodes.size(), kNoNode);
     bool counts_differ = false;
     double squares = 0;
+    double noise_variance = 0;  // of the distance's square, by chance
     size_t a_nodes = 0;
     for (uint32_t v = 0; v < ga.nodes.size(); ++v) {
       if (!a_.Has(v)) continue;
@@ -70,8 +71,10 @@ class Comparison {
       node_map_[v] = it->second;
       const Node& other = gb.nodes[it->second];
       counts_differ |= other.time.count != ga.nodes[v].time.count;
-      if (!SetupOrTeardown(ga.nodes[v]))
+      if (!SetupOrTeardown(ga.nodes[v])) {
         squares += Square(other.time.total - ga.nodes[v].time.total);
+        noise_variance += ChanceVariance(ga.nodes[v].time, other.time);
+      }
     }
     if (a_nodes != b_nodes.size()) return Difference::kStructure;
     // Local edges are identified by their mapped ends; message edges by their key, then paired
@@ -114,18 +117,34 @@ class Comparison {
       counts_differ |= match->time.count != edge.time.count;
       // The distance is over the process's time, which its nodes and flow edges partition:
       // a message edge's time is its call's, a completion edge's overlaps the flow between.
-      if (edge.kind == EdgeKind::kFlow) squares += Square(match->time.total - edge.time.total);
+      if (edge.kind == EdgeKind::kFlow) {
+        squares += Square(match->time.total - edge.time.total);
+        noise_variance += ChanceVariance(edge.time, match->time);
+      }
     }
     if (a_edges != b_edges) return Difference::kStructure;
     if (counts_differ) return Difference::kCounts;
-    double distance = std::sqrt(squares);
+    TimeDistance distance;
+    distance.ticks = std::sqrt(squares);
+    distance.share_allowance = options.tolerance * std::max(a_.Ticks(), b_.Ticks());
+    distance.noise_allowance = options.noise_sigmas * std::sqrt(noise_variance);
     if (distance_out != nullptr) *distance_out = distance;
-    return distance <= tolerance * std::max(a_.Ticks(), b_.Ticks()) ? Difference::kEquivalent
-                                                                    : Difference::kTimes;
+    return distance.ticks <= distance.allowed() ? Difference::kEquivalent : Difference::kTimes;
   }
 
  private:
   static double Square(double x) { return x * x; }
+  // The variance that the two totals' difference would have by chance, were each visit's time
+  // drawn independently from the scatter its process's visits show: n·s² of each (s² the
+  // sample variance, m2 / (n - 1)). Nothing below kNoiseMinVisits visits in either.
+  static double ChanceVariance(const Stats& a, const Stats& b) {
+    if (a.count < kNoiseMinVisits || b.count < kNoiseMinVisits) return 0;
+    auto total_variance = [](const Stats& s) {
+      const double n = static_cast<double>(s.count);
+      return std::max(0.0, s.m2) * n / (n - 1);
+    };
+    return total_variance(a) + total_variance(b);
+  }
   // MPI_Init's time is mostly the launcher's skew (a process started later waits less for the
   // others to come up) and MPI_Finalize's the library's teardown: neither is the program's
   // behaviour, and in a short run either would outweigh it.
@@ -165,7 +184,8 @@ class Comparison {
 // class whose representative it is equivalent to.
 std::vector<Cluster> Classify(
     const std::vector<ProcessGraph>& graphs,
-    const std::vector<std::pair<uint32_t, const std::vector<bool>*>>& parts, double tolerance) {
+    const std::vector<std::pair<uint32_t, const std::vector<bool>*>>& parts,
+    const ClusterOptions& options) {
   std::vector<Cluster> clusters;
   std::vector<const std::vector<bool>*> subset_of(graphs.size(), nullptr);
   const GraphsByLocation index = IndexByLocation(graphs);
@@ -174,7 +194,7 @@ std::vector<Cluster> Classify(
     Cluster* home = nullptr;
     for (Cluster& c : clusters) {
       const Part rep{&graphs[c.representative], subset_of[c.representative]};
-      if (Comparison(index, rep, Part{&graphs[p], subset}).Run(tolerance, nullptr) ==
+      if (Comparison(index, rep, Part{&graphs[p], subset}).Run(options, nullptr) ==
           Difference::kEquivalent) {
         home = &c;
         break;
@@ -203,17 +223,31 @@ std::vector<Cluster> Classify(
 
 }  // namespace
 
+const char* DifferenceName(Difference difference) {
+  switch (difference) {
+    case Difference::kEquivalent:
+      return "equivalent";
+    case Difference::kStructure:
+      return "structure";
+    case Difference::kCounts:
+      return "counts";
+    case Difference::kTimes:
+      return "times";
+  }
+  return "structure";
+}
+
 Difference Compare(const std::vector<ProcessGraph>& graphs, uint32_t a, uint32_t b,
-                   double tolerance, double* distance) {
+                   const ClusterOptions& options, TimeDistance* distance) {
   return Comparison(IndexByLocation(graphs), Part{&graphs[a]}, Part{&graphs[b]})
-      .Run(tolerance, distance);
+      .Run(options, distance);
 }
 
 std::vector<Cluster> ClusterProcesses(const std::vector<ProcessGraph>& graphs,
                                       const ClusterOptions& options) {
   std::vector<std::pair<uint32_t, const std::vector<bool>*>> parts;
   for (uint32_t p = 0; p < graphs.size(); ++p) parts.emplace_back(p, nullptr);
-  return Classify(graphs, parts, options.tolerance);
+  return Classify(graphs, parts, options);
 }
 
 std::vector<SectionClasses> ClusterSections(const std::vector<ProcessGraph>& graphs,
@@ -244,7 +278,7 @@ std::vector<SectionClasses> ClusterSections(const std::vector<ProcessGraph>& gra
     sc.key = key;
     sc.kind = holders.front().second->kind;
     sc.label = holders.front().second->label;
-    sc.classes = Classify(graphs, parts, options.tolerance);
+    sc.classes = Classify(graphs, parts, options);
   }
   return result;
 }

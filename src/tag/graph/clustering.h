@@ -11,12 +11,23 @@
 //     show;
 //   - counts: every node and edge ran equally often;
 //   - times: Eq. 2's distance, the square root of the summed squared differences of the
-//     nodes' and flow edges' total times, is at most `tolerance` times the larger process's
-//     total time (Sikora et al. 2016 leaves "2%" undefined; this is its reading). Message and
-//     completion edges are left out of the sum: their times restate a node's or overlap a flow
-//     edge's, and the nodes and flow edges alone partition the process's time. So are MPI_Init's
-//     and MPI_Finalize's times: the launcher's skew and the library's teardown, not the program's
-//     behaviour (their counts and places in the graph are compared as any node's).
+//     nodes' and flow edges' total times, is at most the larger of two allowances:
+//       - `tolerance` times the larger process's total time (Sikora et al. 2016 leaves "2%"
+//         undefined; this is its reading);
+//       - `noise_sigmas` times the distance that the two processes' own visit-to-visit
+//         variation would give by chance: each node and flow edge visited at least
+//         kNoiseMinVisits times in both adds n·s² of each process (its visits' count times their
+//         sample variance, the variance of a sum of n visits that scatter independently as these
+//         did). A visit stretched by descheduling, a page fault or a slow iteration widens the
+//         allowance by about as much as it moves the totals; a process that is slower on every
+//         visit is still told apart, as its difference grows with n and the allowance with √n.
+//         Fewer visits say too little about the scatter (two visits of a loop's first and later
+//         iterations differ by design), and count nothing.
+//     Message and completion edges are left out of the sum: their times restate a node's or
+//     overlap a flow edge's, and the nodes and flow edges alone partition the process's time.
+//     So are MPI_Init's and MPI_Finalize's times: the launcher's skew and the library's
+//     teardown, not the program's behaviour (their counts and places in the graph are compared
+//     as any node's).
 // A process joins the first class whose representative (its lowest rank) it is equivalent to.
 //
 //   std::vector<Cluster> classes = ClusterProcesses(graphs, {.tolerance = 0.02});
@@ -32,8 +43,12 @@
 namespace cw::tag {
 
 struct ClusterOptions {
-  double tolerance = 0.02;
+  double tolerance = 0.02;  // share of the larger process's time
+  double noise_sigmas = 3;  // 0: the share alone
 };
+
+// Below this many visits in either process, a node's or flow edge's scatter is not counted.
+inline constexpr uint64_t kNoiseMinVisits = 8;
 
 struct Cluster {
   std::vector<uint32_t> members;  // indices into the graphs, ascending
@@ -43,11 +58,23 @@ struct Cluster {
   double max_ticks = 0;
 };
 
-// Why two graphs are not equivalent, or kEquivalent; `distance` (ticks) is set when the
-// structure and counts agree.
+// Two processes' time distance and its allowances (ticks); the allowed distance is the larger.
+struct TimeDistance {
+  double ticks = 0;
+  double share_allowance = 0;  // tolerance × the larger process's time
+  double noise_allowance = 0;  // noise_sigmas × the chance distance of their scatter
+  double allowed() const {
+    return share_allowance > noise_allowance ? share_allowance : noise_allowance;
+  }
+};
+
+// Why two graphs are not equivalent, or kEquivalent; `distance` is set when the structure and
+// counts agree.
 enum class Difference : uint8_t { kEquivalent, kStructure, kCounts, kTimes };
+// "equivalent", "structure", "counts", "times" (tag.json's clusters[].differs_from.in).
+const char* DifferenceName(Difference difference);
 Difference Compare(const std::vector<ProcessGraph>& graphs, uint32_t a, uint32_t b,
-                   double tolerance, double* distance = nullptr);
+                   const ClusterOptions& options, TimeDistance* distance = nullptr);
 
 std::vector<Cluster> ClusterProcesses(const std::vector<ProcessGraph>& graphs,
                                       const ClusterOptions& options);

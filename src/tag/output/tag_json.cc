@@ -116,14 +116,26 @@ json ProcessJson(const ProcessGraph& g, bool window) {
 // The behaviour classes, whole and section by section.
 json ClassesJson(const TagDocument& doc) {
   json clusters = json::array();
-  for (const Cluster& c : doc.clusters) {
+  for (size_t i = 0; i < doc.clusters.size(); ++i) {
+    const Cluster& c = doc.clusters[i];
     const ProcessGraph& rep = doc.processes[c.representative];
+    json differs = nullptr;
+    if (i >= 1 && i - 1 < doc.class_contrasts.size()) {
+      const ClassContrast& contrast = doc.class_contrasts[i - 1];
+      differs = {{"class", contrast.closest}, {"in", DifferenceName(contrast.difference)}};
+      if (contrast.difference == Difference::kTimes) {
+        differs["distance"] = rep.Seconds(contrast.distance.ticks);
+        differs["allowed_by_tolerance"] = rep.Seconds(contrast.distance.share_allowance);
+        differs["allowed_by_scatter"] = rep.Seconds(contrast.distance.noise_allowance);
+      }
+    }
     clusters.push_back({{"members", MemberRanks(doc, c)},
                         {"representative", rep.rank},
                         {"total_time",
                          {{"min", rep.Seconds(c.min_ticks)},
                           {"mean", rep.Seconds(c.mean_ticks)},
-                          {"max", rep.Seconds(c.max_ticks)}}}});
+                          {"max", rep.Seconds(c.max_ticks)}}},
+                        {"differs_from", std::move(differs)}});
   }
   return clusters;
 }
@@ -237,6 +249,7 @@ std::string TagJson(const TagDocument& doc) {
   j["window"] = doc.window.empty() ? json(nullptr) : json(doc.window);
   j["notes"] = doc.notes;
   j["parameters"] = {{"tolerance", doc.tolerance},
+                     {"noise_sigmas", doc.noise_sigmas},
                      {"recursion_depth", doc.recursion_depth},
                      {"regions", doc.regions}};
   j["folded_callpaths"] = doc.folded_callpaths;

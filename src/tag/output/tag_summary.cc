@@ -19,6 +19,29 @@ std::string Percent(double share) {
 }
 
 // The class in words: its dominant loop, where its time goes, its heaviest computation.
+// Why class `index` is not an earlier one ("" for the first): a line.
+std::string ContrastText(const TagDocument& doc, size_t index) {
+  if (index == 0 || index - 1 >= doc.class_contrasts.size()) return "";
+  const ClassContrast& contrast = doc.class_contrasts[index - 1];
+  const std::string other = "class " + std::to_string(contrast.closest + 1);
+  switch (contrast.difference) {
+    case Difference::kStructure:
+    case Difference::kEquivalent:
+      return "  not " + other + ": other activities, edges or partners\n";
+    case Difference::kCounts:
+      return "  not " + other + ": the same graph, run other numbers of times\n";
+    case Difference::kTimes:
+      break;
+  }
+  const ProcessGraph& g = doc.processes[doc.clusters[index].representative];
+  const TimeDistance& d = contrast.distance;
+  return "  not " + other + ": the same graph and counts, times " +
+         FormatDuration(g.Seconds(d.ticks)) + " apart where " +
+         FormatDuration(g.Seconds(d.allowed())) + " are allowed (" +
+         FormatDuration(g.Seconds(d.share_allowance)) + " by the tolerance, " +
+         FormatDuration(g.Seconds(d.noise_allowance)) + " by the visits' scatter)\n";
+}
+
 std::string DescribeClass(const TagDocument& doc, const Cluster& c, size_t index) {
   const ProcessGraph& g = doc.processes[c.representative];
   const double total = g.TotalTicks();
@@ -48,7 +71,8 @@ std::string DescribeClass(const TagDocument& doc, const Cluster& c, size_t index
     text += ", " + Percent(share(g.nodes[top].time.total)) + " of the time in " +
             DisplayText(g.nodes[top].name);
   }
-  text += "\n  time per process " + FormatDuration(g.Seconds(c.min_ticks));
+  text += "\n" + ContrastText(doc, index);
+  text += "  time per process " + FormatDuration(g.Seconds(c.min_ticks));
   if (c.max_ticks > c.min_ticks) text += " to " + FormatDuration(g.Seconds(c.max_ticks));
   text += "; " + std::to_string(g.nodes.size()) + " nodes, " + std::to_string(g.edges.size()) +
           " edges\n";
@@ -164,8 +188,13 @@ std::string TagSummary(const TagDocument& doc) {
     nodes += g.nodes.size();
     edges += g.edges.size();
   }
-  char tolerance[32];
-  std::snprintf(tolerance, sizeof tolerance, "%g%%", 100.0 * doc.tolerance);
+  char tolerance[96];
+  if (doc.noise_sigmas > 0) {
+    std::snprintf(tolerance, sizeof tolerance, "%g%% or %g times the visits' scatter",
+                  100.0 * doc.tolerance, doc.noise_sigmas);
+  } else {
+    std::snprintf(tolerance, sizeof tolerance, "%g%%", 100.0 * doc.tolerance);
+  }
   text += std::to_string(doc.processes.size()) + " processes, " + std::to_string(nodes) +
           " nodes and " + std::to_string(edges) + " edges in all, " +
           std::to_string(doc.ptag.size()) + " inter-process edges; " +
