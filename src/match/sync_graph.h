@@ -52,8 +52,8 @@ struct CollectiveMember {
   uint64_t end_time = 0;  // time of the end record
   uint64_t sent = 0;      // bytes, as the end record says
   uint64_t received = 0;
-  // MPI_Alltoallv/w traced by causeway: the group of the processes that send the member data
-  // (trace/collective_senders.h), kNone if the trace does not say.
+  // A v-collective (MPI_Alltoallv/w, Allgatherv) traced by causeway: the group of the processes
+  // that send the member data (trace/collective_senders.h), kNone if the trace does not say.
   uint32_t senders = kNone;
 };
 

@@ -1,5 +1,5 @@
 // Which processes send a member of a v-collective data: causeway's tracer gives the
-// MpiCollectiveEnd record of each MPI_Alltoallv and MPI_Alltoallw the attribute
+// MpiCollectiveEnd record of each MPI_Alltoallv, MPI_Alltoallw and MPI_Allgatherv the attribute
 // "causeway::senders", a group (OTF2's COMM_GROUP: world ranks) of the processes whose receive
 // count at that member is not zero. A trace without it (Score-P's) says nothing of the senders:
 // with zero counts allowed, the members of such an operation need not wait for each other.

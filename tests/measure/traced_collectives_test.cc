@@ -40,7 +40,8 @@ TEST(TracedCollectivesTest, CollectiveWaitStates) {
 
 TEST(TracedCollectivesTest, VCollectivesWaitOnlyForTheirSenders) {
   // tests/programs/vcollective_wait.c: in MPI_Alltoallv and then MPI_Alltoallw on a communicator
-  // in reverse rank order, world rank 0 enters 200 ms late; only rank 1 receives from it.
+  // in reverse rank order, world rank 0 enters 200 ms late; only rank 1 receives from it. Then
+  // MPI_Allgatherv.
   const std::string dir = TraceProgram("vcollective_wait", 4);
   ExpectOtf2PrintReads(dir);
   // Each rank's two CollectiveEnd records name its senders in world ranks, translated from the
@@ -74,6 +75,29 @@ TEST(TracedCollectivesTest, VCollectivesWaitOnlyForTheirSenders) {
     }
     EXPECT_EQ(ValueAt(report, "mpi_wait_nxn", path, 2), 0.0);
   }
+  // MPI_Allgatherv: world rank 0, 400 ms late, contributes nothing; rank 2, 200 ms late, does.
+  // Every rank's record names ranks 1 to 3 as its senders; ranks 1 and 3 wait for rank 2 only.
+  for (uint32_t loc = 0; loc < trace->locations.size(); ++loc) {
+    const trace::LocationEvents& ev = trace->location(loc);
+    int ends = 0;
+    for (uint32_t i = 0; i < ev.size(); ++i) {
+      if (ev.kind(i) != trace::EventKind::kMpiCollectiveEnd ||
+          ev.collective(i).op != trace::CollectiveOp::kAllgatherv) {
+        continue;
+      }
+      const uint32_t group = trace::CollectiveSenders(trace->defs, ev, i);
+      ASSERT_NE(group, trace::kNone) << "location " << loc;
+      EXPECT_EQ(trace->defs.groups[group].members, (std::vector<uint64_t>{1, 2, 3}));
+      ++ends;
+    }
+    EXPECT_EQ(ends, 1) << "location " << loc;
+  }
+  const std::string allgatherv = "main/MPI_Allgatherv";
+  for (uint64_t rank : {1u, 3u})
+    ExpectWait(ValueAt(report, "mpi_wait_senders", allgatherv, rank), 0.2);
+  for (uint64_t rank : {0u, 2u})
+    ExpectWait(ValueAt(report, "mpi_wait_senders", allgatherv, rank), 0.0);
+  EXPECT_EQ(MetricTotal(report, "mpi_wait_nxn", "MPI_Allgatherv"), 0.0);
 }
 
 }  // namespace

@@ -5,7 +5,12 @@
  * 3 from 2. World rank 0 enters each exchange 200 ms after the others.
  * Expected: world rank 1 waits about 200 ms in each exchange, for rank 0; ranks 2 and 3 only
  * exchange with each other and do not wait; rank 0 enters last. A barrier's rule would make
- * ranks 1, 2 and 3 wait 200 ms each. Every rank prints what it received. Run with 4 ranks. */
+ * ranks 1, 2 and 3 wait 200 ms each.
+ * Then MPI_Allgatherv on the same communicator: world rank 0 contributes nothing and enters
+ * 400 ms late, world rank 2 contributes one int and enters 200 ms late, ranks 1 and 3 one int
+ * each. Expected: ranks 1 and 3 wait about 200 ms, for rank 2; ranks 0 and 2 do not wait; Wait
+ * at N x N would make ranks 1 and 3 wait 400 ms and rank 2 200 ms, for rank 0.
+ * Every rank prints what it received. Run with 4 ranks. */
 #include <mpi.h>
 #include <stdio.h>
 #include <time.h>
@@ -56,6 +61,19 @@ int main(int argc, char** argv) {
   for (int c = 0; c < RANKS; ++c) {
     if (recvcounts[c] > 0) printf("rank %d got %d\n", world_rank, recv[c]);
   }
+
+  int mine = 1000 + world_rank, gathered[RANKS], gather_counts[RANKS];
+  for (int c = 0; c < RANKS; ++c) {
+    gather_counts[c] = RANKS - 1 - c == 0 ? 0 : 1; /* world rank 0 contributes nothing */
+    gathered[c] = -1;
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (world_rank == 0) compute(2 * DELAY_NS);
+  if (world_rank == 2) compute(DELAY_NS);
+  MPI_Allgatherv(&mine, world_rank == 0 ? 0 : 1, MPI_INT, gathered, gather_counts, displs, MPI_INT,
+                 reversed);
+  printf("rank %d gathered %d %d %d %d\n", world_rank, gathered[0], gathered[1], gathered[2],
+         gathered[3]);
   MPI_Comm_free(&reversed);
   MPI_Finalize();
   return 0;

@@ -164,6 +164,47 @@ TEST(CollectiveTest, ScalascaSemanticsLeaveTheSendersWaitOut) {
   EXPECT_EQ(a.Total("mpi_wait_nxn"), 0.0);
 }
 
+// MPI_Allgatherv as causeway's tracer records it, at the default timings (ranks enter at 2, 5,
+// 9 and leave at 10, 11, 12). Ranks 0 and 1 contribute 8 bytes each, rank 2, the latest,
+// nothing: every rank receives 16 bytes, from ranks 0 and 1, the senders each record names.
+Scenario AllgathervWithASilentLatecomer() {
+  Scenario s(3);
+  const uint32_t from_0_and_1 = s.AddGroup({0, 1});
+  for (int r = 0; r < 3; ++r) {
+    s.rank(r)
+        .Enter(0, "main")
+        .VCollective(kDefault[r].begin, kDefault[r].end, "MPI_Allgatherv",
+                     OTF2_COLLECTIVE_OP_ALLGATHERV, r == 2 ? uint64_t{0} : uint64_t{8}, 16,
+                     from_0_and_1)
+        .Leave(20, "main");
+  }
+  return s;
+}
+
+TEST(CollectiveTest, AllgathervWaitsOnlyForItsSenders) {
+  // Rank 0 waits for its other sender, rank 1: min(5, 10) - 2 = 3. Rank 1's other sender,
+  // rank 0, entered before it: 0. Rank 2 entered after both: 0. Nobody waits for rank 2.
+  Analysis a = AnalyzeScenario(AllgathervWithASilentLatecomer());
+  EXPECT_EQ(a.Value("mpi_wait_senders", "main/MPI_Allgatherv", 0), 3.0);
+  EXPECT_EQ(a.Value("mpi_wait_senders", "main/MPI_Allgatherv", 1), 0.0);
+  EXPECT_EQ(a.Value("mpi_wait_senders", "main/MPI_Allgatherv", 2), 0.0);
+  EXPECT_EQ(a.Total("mpi_wait_nxn"), 0.0);
+  EXPECT_EQ(a.Total("mpi_nxn_completion"), 0.0);
+  // Rank 1 computed in main 3 s longer before the call (5 against 2): the delay is its.
+  EXPECT_EQ(a.Value("delay_senders", "main", 1), 3.0);
+  EXPECT_EQ(a.Total("delay_senders"), 3.0);
+  EXPECT_EQ(a.Total("delay_n2n"), 0.0);
+
+  // Scalasca's semantics: Wait at N x N, everybody moves data and the call fully overlaps (the
+  // first exit, 10, after the last entry, 9): 9 - 2 = 7, 9 - 5 = 4 and 0 for rank 2.
+  Analysis scalasca =
+      AnalyzeScenario(AllgathervWithASilentLatecomer(), 2, analysis::Semantics::kScalasca);
+  EXPECT_EQ(scalasca.Total("mpi_wait_senders"), 0.0);
+  EXPECT_EQ(scalasca.Value("mpi_wait_nxn", "main/MPI_Allgatherv", 0), 7.0);
+  EXPECT_EQ(scalasca.Value("mpi_wait_nxn", "main/MPI_Allgatherv", 1), 4.0);
+  EXPECT_EQ(scalasca.Total("mpi_wait_nxn"), 11.0);
+}
+
 TEST(CollectiveTest, LateBroadcastForEveryOneToAllKind) {
   // Root = rank 1, entering at 5. Rank 0 (entering at 2) waits min(5, 10) - 2 = 3; rank 2
   // entered after the root and does not wait; the root never waits.

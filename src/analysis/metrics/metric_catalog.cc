@@ -100,8 +100,9 @@ constexpr std::array<MetricInfo, kMetricCount> kMetrics = {{
     {M::kMpiNxnCompletion, "mpi_nxn_completion", "N x N Completion", U::kSeconds, M::kMpiCollective,
      "Time in an N-to-N operation after the first process has left it"},
     {M::kMpiWaitSenders, "mpi_wait_senders", "Wait for Senders", U::kSeconds, M::kMpiCollective,
-     "Time a process waits in MPI_Alltoallv or MPI_Alltoallw for the last of the processes that "
-     "send it data (recorded by causeway's tracer; beyond Scalasca)"},
+     "Time a process waits in a v-collective (MPI_Alltoallv/w, Allgatherv) for the "
+     "last of the processes that send it data (recorded by causeway's tracer; beyond "
+     "Scalasca)"},
     {M::kMpiRmaCommunication, "mpi_rma_communication", "Remote Memory Access", U::kSeconds,
      M::kMpiCommunication, "Time in MPI one-sided data transfer calls (put, get, accumulate)"},
     {M::kMpiRmaCommLatePost, "mpi_rma_comm_late_post", "Late Post", U::kSeconds,
@@ -328,14 +329,14 @@ constexpr std::array<MetricInfo, kMetricCount> kMetrics = {{
      "Waiting time in barriers caused by delays of these call paths through propagation"},
     {M::kDelaySendersAggregate, "delay_senders_aggregate", "Wait for Senders", U::kSeconds,
      M::kDelayCollective,
-     "Waiting time in MPI_Alltoallv/w for the processes that send data caused by delays of these "
+     "Waiting time in v-collectives for the processes that send data caused by delays of these "
      "call paths, directly or through propagation"},
     {M::kDelaySenders, "delay_senders", "Short-term", U::kSeconds, M::kDelaySendersAggregate,
-     "Waiting time in MPI_Alltoallv/w for the processes that send data caused directly by delays "
+     "Waiting time in v-collectives for the processes that send data caused directly by delays "
      "of these call paths"},
     {M::kDelaySendersLongterm, "delay_senders_longterm", "Long-term", U::kSeconds,
      M::kDelaySendersAggregate,
-     "Waiting time in MPI_Alltoallv/w for the processes that send data caused by delays of these "
+     "Waiting time in v-collectives for the processes that send data caused by delays of these "
      "call paths through propagation"},
     {M::kDelayN2nAggregate, "delay_n2n_aggregate", "Wait at N x N", U::kSeconds,
      M::kDelayCollective,

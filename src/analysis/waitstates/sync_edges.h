@@ -33,7 +33,7 @@ enum class SyncPattern : uint8_t {
   kNToOne,        // mpi_earlyreduce
   kScan,          // mpi_earlyscan
   kFinalize,      // mpi_finalize_wait
-  kSenders,       // mpi_wait_senders (MPI_Alltoallv/w whose trace names the senders)
+  kSenders,       // mpi_wait_senders (v-collectives whose trace names the senders)
   // OpenMP, between the threads of a process.
   kOmpBarrier,  // omp_ebarrier_wait, omp_ibarrier_wait
   kOmpLock,     // omp_lock_contention_critical, omp_lock_contention_api

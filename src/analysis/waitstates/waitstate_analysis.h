@@ -49,9 +49,10 @@ struct WaitStateOptions {
   // locks and waits for a value) synchronises processes for the root-cause analyses: its waits
   // become edges and its barriers groups. false under Scalasca's semantics, which follows none.
   bool one_sided_sync = true;
-  // MPI_Alltoallv/w whose trace says which processes send each member data (causeway's tracer,
-  // trace/collective_senders.h) wait for those senders (mpi_wait_senders). false under
-  // Scalasca's semantics, which analyses neither operation.
+  // v-collectives whose trace says which processes send each member data (causeway's tracer,
+  // trace/collective_senders.h) wait for those senders (mpi_wait_senders): MPI_Alltoallv/w,
+  // and MPI_Allgatherv instead of N x N. false under Scalasca's semantics, which analyses
+  // Alltoallv/w not at all and Allgatherv as N x N.
   bool sender_waits = true;
   // One rank of an MPI analysis job (trace and graph hold its share; match::MatchOwnedLocations):
   // the ranks exchange each location's MPI_Init and MPI_Finalize calls, the outcomes of the

@@ -53,7 +53,7 @@ struct EventAttributes {
   uint32_t probe_tag = 0;
   uint32_t message_handle = 0;
   uint32_t calls = 0;  // on a Leave that ends a run of folded polls (trace/polling.h)
-  // On the MpiCollectiveEnd of an MPI_Alltoallv/w: who sends the rank data, a group of world
+  // On the MpiCollectiveEnd of a v-collective: who sends the rank data, a group of world
   // ranks (trace/collective_senders.h).
   uint32_t senders = 0;
   // On the Enter of a walked function or call: the source location of the call (the line in

@@ -32,7 +32,7 @@ enum class RawKind : uint8_t {
   kRequestCancelled,  // y = request id
   kCollectiveBegin,   // (at the time of the call's Enter)
   // op = OTF2 collective op, a = comm, b = root (kNoRank), x = sent, y = received, c = the
-  // group of the processes that send the rank data + 1 (MPI_Alltoallv/w; 0: not recorded)
+  // group of the processes that send the rank data + 1 (v-collectives; 0: not recorded)
   kCollectiveEnd,
   // The message a successful probe found: a = comm, b = source (rank in comm), c = tag,
   // y = message handle (MPI_Mprobe/MPI_Improbe; 0 otherwise). Not an event: it becomes the

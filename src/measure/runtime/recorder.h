@@ -87,7 +87,7 @@ struct ThreadState {
   std::vector<MPI_Request> saved;
   ProbedMessage saved_message;
   MPI_Win saved_window = MPI_WIN_NULL;  // the window MPI_Win_free is freeing
-  uint32_t senders = kNoGroup;          // of the current MPI_Alltoallv/w (CollSenders)
+  uint32_t senders = kNoGroup;          // of the current v-collective (CollSenders)
   uint32_t saved_file = kNoRank;        // the local id of the file MPI_File_close is closing
   std::vector<MPI_Status> status_buffer;
   // Polling compaction (CallScope): where the current call's records begin; whether it polled
