@@ -1,6 +1,7 @@
 #include "tag/document/tag_document.h"
 
 #include <algorithm>
+#include <limits>
 #include <optional>
 #include <utility>
 
@@ -33,13 +34,16 @@ std::vector<ClassContrast> ContrastClasses(const TagDocument& doc, const Cluster
   std::vector<ClassContrast> contrasts;
   for (size_t i = 1; i < doc.clusters.size(); ++i) {
     std::optional<ClassContrast> best;
-    // How close: a time difference by its share of the allowed distance, before any count or
-    // structure difference.
+    // How close: times before counts before structure; among times, the smaller share of the
+    // allowed distance.
     auto closeness = [](const ClassContrast& c) {
-      if (c.difference == Difference::kTimes) {
-        return c.distance.allowed() > 0 ? c.distance.ticks / c.distance.allowed() : 1e300;
-      }
-      return c.difference == Difference::kCounts ? 2e300 : 3e300;
+      const int rank = c.difference == Difference::kTimes    ? 0
+                       : c.difference == Difference::kCounts ? 1
+                                                             : 2;
+      const double share = rank == 0 && c.distance.allowed() > 0
+                               ? c.distance.ticks / c.distance.allowed()
+                               : std::numeric_limits<double>::infinity();
+      return std::pair{rank, share};
     };
     for (size_t j = 0; j < i; ++j) {
       ClassContrast c;
