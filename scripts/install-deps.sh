@@ -12,7 +12,7 @@ PACKAGES="
   libcli11-dev nlohmann-json3-dev libexpected-dev libarchive-dev libpugixml-dev libjs-d3
   chromium
   libgtest-dev libgmock-dev libbenchmark-dev
-  time graphviz python3-networkx libunwind8
+  time graphviz python3-networkx libunwind8 ccache
 "
 
 missing=""
