@@ -6,6 +6,7 @@
 #include <future>
 
 #include "analysis/advice/advice.h"
+#include "analysis/advice/delay_root_causes.h"
 #include "analysis/pipeline/analysis.h"
 #include "analysis/pop/pop_efficiency.h"
 #include "analysis/waitstates/waitstate_analysis.h"
@@ -332,6 +333,10 @@ Result<std::optional<JobReport>> AnalyzeAsJobRank(const std::string& path,
     }
     analysis.region_types = region_types;
     if (advice) {
+      // Every location's delay costs are here, gathered: the same as AnalyzeTrace's.
+      if (options.analysis.root_causes) {
+        analysis::AddDelayRootCauses(analysis.waitstates.severities, *advice);
+      }
       CW_RETURN_IF_ERROR(PredictSavings(trace, path, *advice, options.predictions));
       analysis.advice = std::move(advice);
     }

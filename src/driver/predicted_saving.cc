@@ -16,12 +16,14 @@
 namespace cw::driver {
 namespace {
 
-// Computation of `callpath`'s region on `location` at `mean` instead of `max` (ticks): on that
-// thread alone, not on the other threads of its process (an OpenMP worker that computed longer
-// than the rest of its team). The location must belong to a process the replay knows.
+// The computation of `callpath` itself (not of the call paths below it) on `location` at `mean`
+// ticks instead of `max` in all: on that thread alone, not on the other threads of its process
+// (an OpenMP worker that computed longer than the rest of its team), or with `whole_process` on
+// every thread of its process at the same factor. The location must belong to a process the
+// replay knows.
 bool Balance(const trace::Trace& trace, uint32_t callpath, uint32_t location, double max,
-             double mean, sim::Perturbation& p) {
-  if (max <= 0 || mean <= 0) return false;
+             double mean, sim::Perturbation& p, bool whole_process = false) {
+  if (max <= 0 || mean < 0) return false;
   const trace::Definitions& defs = trace.defs;
   if (location >= defs.locations.size()) return false;
   const uint32_t group = defs.locations[location].group;
@@ -31,10 +33,10 @@ bool Balance(const trace::Trace& trace, uint32_t callpath, uint32_t location, do
   Result<sim::RankSet> rank = sim::ParseRankSet(std::to_string(defs.location_groups[group].rank));
   if (!rank) return false;
   sim::ComputeScale scale;
-  scale.region = std::string(defs.RegionName(trace.CallpathRegion(callpath)));
+  scale.callpath = callpath;
   scale.factor = mean / max;
   scale.ranks = *rank;
-  scale.location = location;
+  scale.location = whole_process ? trace::kNone : location;
   p.compute.push_back(scale);
   return true;
 }
@@ -58,12 +60,31 @@ std::optional<sim::Perturbation> FixOf(const trace::Trace& trace, const analysis
     case AdvicePattern::kWaitOnValue:
     case AdvicePattern::kLateSender:
     case AdvicePattern::kLateReceiver:
-      // A wait goes with the imbalance of its causes: each root cause balanced.
+      // A wait goes with the excess computation of its causes: each root cause balanced (an
+      // imbalanced call path to its mean, a delay root cause without the excess charged to it).
+      // A delay cost is the process's excess, which its master thread measured: the threads of
+      // its team that run the same call path (an OpenMP loop) shorten with it.
       for (const analysis::RootCause& r : f.root_causes) {
-        Balance(trace, r.callpath, r.location, static_cast<double>(r.time), r.mean, p);
+        Balance(trace, r.callpath, r.location, static_cast<double>(r.time), r.mean, p,
+                r.source == analysis::RootCauseSource::kDelay);
       }
       if (p.compute.empty()) {
-        why = "no imbalanced computation was found behind the wait: nothing to balance";
+        why =
+            "no computation to shorten was found behind the wait (no imbalanced call path, and "
+            "no delay costs on a computation of the processes that caused it)";
+        return std::nullopt;
+      }
+      return p;
+    case AdvicePattern::kImbalancedBlock:
+      // Each block's slowest process computes in it only as long as the processes' mean work
+      // (its communication inside the block keeps its model).
+      for (const analysis::ImbalancedBlock& b : f.blocks) {
+        if (b.end <= b.begin || b.location >= trace.location_count()) continue;
+        const double work = static_cast<double>(b.end - b.begin);
+        p.windows.push_back(sim::ComputeWindow{b.location, b.begin, b.end, b.mean / work});
+      }
+      if (p.windows.empty()) {
+        why = "its blocks took no time on their slowest processes: nothing to balance";
         return std::nullopt;
       }
       return p;

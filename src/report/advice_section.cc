@@ -50,8 +50,9 @@ AdviceReport SummarizeAdvice(const analysis::Advice& advice, const trace::Trace&
           seconds(static_cast<double>(c.time)), c.instances, trace.SecondsSinceStart(c.first)});
     }
     for (const analysis::RootCause& rc : f.root_causes) {
-      e.root_causes.push_back(RootCauseEntry{
-          rc.callpath, rc.location, seconds(static_cast<double>(rc.time)), seconds(rc.mean)});
+      e.root_causes.push_back(RootCauseEntry{rc.callpath, rc.location,
+                                             seconds(static_cast<double>(rc.time)),
+                                             seconds(rc.mean), rc.source, seconds(rc.delay)});
     }
     e.imbalanced_blocks = f.imbalanced_blocks;
     e.unseen = f.unseen;
@@ -227,9 +228,13 @@ void AdviceTextSection(const Report& r, std::string& out) {
       out += "    split: " + split + "\n";
     }
     for (const RootCauseEntry& rc : f.root_causes) {
-      out += "    root:  " + r.CallpathLabel(rc.callpath) + " on " + r.LocationLabel(rc.location) +
-             " computes " + FormatSeconds(rc.time) + " against a mean of " +
-             FormatSeconds(rc.mean) + "\n";
+      out += "    root:  " + r.CallpathLabel(rc.callpath) + " on " + r.LocationLabel(rc.location);
+      out += rc.source == analysis::RootCauseSource::kDelay
+                 ? ": its excess time caused " + FormatSeconds(rc.delay) +
+                       " of this kind of waiting (delay analysis; it computes " +
+                       FormatSeconds(rc.time) + " there)\n"
+                 : " computes " + FormatSeconds(rc.time) + " against a mean of " +
+                       FormatSeconds(rc.mean) + "\n";
     }
     if (!f.hints.empty()) out += "    fix:   " + f.hints.front() + "\n";
     // A possibly redundant barrier: what to check before removing it, each.

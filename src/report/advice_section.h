@@ -26,8 +26,10 @@ struct AdviceCauseEntry {
 struct RootCauseEntry {
   uint32_t callpath = 0;
   uint32_t location = 0;
-  double time = 0;  // seconds on that location
-  double mean = 0;  // seconds per process
+  double time = 0;  // seconds of computation on that location
+  double mean = 0;  // seconds: per process (imbalance), without the excess (delay)
+  analysis::RootCauseSource source = analysis::RootCauseSource::kImbalance;
+  double delay = 0;  // seconds of delay costs charged to it (source kDelay)
 };
 
 struct AdviceFindingEntry {

@@ -143,10 +143,13 @@ json AdviceJson(const Report& report) {
     }
     json roots = json::array();
     for (const RootCauseEntry& rc : f.root_causes) {
+      const bool delay = rc.source == analysis::RootCauseSource::kDelay;
       roots.push_back({{"callpath", rc.callpath},
                        {"location", rc.location},
+                       {"source", delay ? "delay" : "imbalance"},
                        {"time", rc.time},
-                       {"mean", rc.mean}});
+                       {"mean", rc.mean},
+                       {"delay", delay ? json(rc.delay) : json(nullptr)}});
     }
     const std::string_view filter = analysis::DetectionFilterName(f.filter);
     findings.push_back(

@@ -107,6 +107,9 @@ bool Perturbation::Empty() const {
   for (const ComputeScale& c : compute) {
     if (c.factor != 1) return false;
   }
+  for (const ComputeWindow& w : windows) {
+    if (w.factor != 1) return false;
+  }
   return calls.empty() && !noise.active();
 }
 
@@ -127,6 +130,10 @@ std::vector<std::string> Perturbation::Describe() const {
   for (const ComputeScale& c : compute) {
     lines.push_back("computation" + (c.region.empty() ? std::string() : " in " + c.region) + " x" +
                     std::to_string(c.factor) + " on " + c.ranks.Describe());
+  }
+  if (!windows.empty()) {
+    lines.push_back("computation scaled in " + std::to_string(windows.size()) +
+                    " intervals of single locations");
   }
   for (const CallChange& c : calls) {
     lines.push_back("calls of call path " + std::to_string(c.callpath) +

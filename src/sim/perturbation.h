@@ -33,13 +33,15 @@ Result<RankSet> ParseRankSet(std::string_view text);
 
 // Computation of `region` (anything below it on the call stack; empty: all computation) on
 // `ranks` takes `factor` times its measured duration; with `location` set, on that location
-// alone (one thread of a process; no command-line form: the bottleneck analysis balances a
-// thread with it).
+// alone (one thread of a process). With `callpath` set (and `region` empty), the computation of
+// that call path alone, not of the call paths below it: the bottleneck analysis shortens the
+// exclusive time it measured of one call path on one thread. Neither has a command-line form.
 struct ComputeScale {
   std::string region;
   double factor = 1;
   RankSet ranks;
   uint32_t location = trace::kNone;
+  uint32_t callpath = trace::kNone;
 };
 // "0.5" (all computation), "solve=0.5" (region solve), with an optional "@RANKS" suffix:
 // "solve=2@1", "0.5@0-3".
@@ -78,9 +80,20 @@ struct CallChange {
   std::optional<double> max_cost;  // seconds
 };
 
+// Computation on `location` between the timestamps `begin` and `end` (the trace's ticks) takes
+// `factor` times its measured duration, on top of the compute rules: the bottleneck analysis
+// balances one imbalanced program block of one process with it. No command-line form.
+struct ComputeWindow {
+  uint32_t location = trace::kNone;
+  uint64_t begin = 0;
+  uint64_t end = 0;
+  double factor = 1;
+};
+
 struct Perturbation {
   NetworkChange network;
-  std::vector<ComputeScale> compute;  // later rules win where several apply
+  std::vector<ComputeScale> compute;   // later rules win where several apply
+  std::vector<ComputeWindow> windows;  // on one location, disjoint
   std::vector<CallChange> calls;
   Distribution noise;  // added once per computation phase
   RankSet noise_ranks;

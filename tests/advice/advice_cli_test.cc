@@ -71,5 +71,38 @@ TEST(AdviceCliTest, AnalyzeWritesTheBottlenecks) {
   EXPECT_NE(out.find("machine.baselines:1"), std::string::npos) << out;
 }
 
+TEST(AdviceCliTest, AWaitWithoutImbalanceNamesTheDelayAnalysisRootCauses) {
+  // Ranks that take turns being late (predicted_saving_test.cc derives the numbers): a on each
+  // rank caused 4 s of the Late Sender waiting out of its 8 s, and shortening it so saves 6 s.
+  const std::string dir = testing::MakeTempDir("advice-cli-delay");
+  const std::string anchor = test::TakingTurns().WriteOrDie(dir);
+  std::string out;
+  ASSERT_EQ(test::RunCommand(
+                test::CausewayBinary() + " analyze -q " + anchor + " -o " + dir + "/report", &out),
+            0)
+      << out;
+  const nlohmann::json report = nlohmann::json::parse(Slurp(dir + "/report/report.json"));
+  const nlohmann::json& findings = report["advice"]["findings"];
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0]["pattern"], "late_sender");
+  EXPECT_EQ(findings[0]["predicted_saving"], 6.0);
+  ASSERT_EQ(findings[0]["root_causes"].size(), 2u);
+  for (const nlohmann::json& root : findings[0]["root_causes"]) {
+    EXPECT_EQ(root["source"], "delay");
+    EXPECT_EQ(root["delay"], 4.0);
+    EXPECT_EQ(root["time"], 8.0);
+    EXPECT_EQ(root["mean"], 4.0);
+  }
+  const std::string summary = Slurp(dir + "/report/summary.txt");
+  for (const char* rank : {"rank 0", "rank 1"}) {
+    EXPECT_NE(summary.find(std::string("root:  main/a on ") + rank +
+                           ": its excess time caused 4.00 s of this kind of waiting (delay "
+                           "analysis; it computes 8.00 s there)"),
+              std::string::npos)
+        << summary;
+  }
+  EXPECT_NE(summary.find("saves: 6.00 s (predicted)"), std::string::npos) << summary;
+}
+
 }  // namespace
 }  // namespace cw

@@ -2,6 +2,9 @@
 // hand-built trace with the derivation beside it (one tick is one second).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <vector>
+
 #include "analysis/advice/baselines.h"
 #include "driver/predicted_saving.h"
 #include "tests/common/analysis_fixture.h"
@@ -183,6 +186,103 @@ TEST(PredictedSavingTest, SmallTransfersMergedCostOneTransfer) {
   test::Analysis a = test::AnalyzeScenarioWith(s, options);
   ASSERT_TRUE(driver::PredictSavings(a.trace, *a.result.advice, 5).has_value());
   EXPECT_DOUBLE_EQ(SavingOf(a, AdvicePattern::kSmallTransfers, "main/MPI_Put"), 56.0);
+}
+
+TEST(PredictedSavingTest, AWaitWithoutImbalanceTakesItsRootCausesFromTheDelayAnalysis) {
+  AnalysisOptions options;
+  options.advice = true;
+  test::Analysis a = test::AnalyzeScenarioWith(test::TakingTurns(), options);
+  ASSERT_TRUE(driver::PredictSavings(a.trace, *a.result.advice, 5).has_value());
+  const std::vector<AdviceFinding>& findings = a.result.advice->findings;
+  ASSERT_EQ(findings.size(), 1u);
+  const AdviceFinding& f = findings[0];
+  EXPECT_EQ(f.pattern, AdvicePattern::kLateSender);
+  EXPECT_EQ(a.trace.CallpathName(f.callpath), "main/MPI_Recv");
+  // The delay analysis charges each wait to the sender's excess in a since the pair's previous
+  // synchronisation: rank 0's 6 s against rank 1's 2 s before the first message, rank 1's 6 s
+  // against rank 0's 2 s after it. a on each rank: 8 s of computation, 4 s of delay costs.
+  ASSERT_EQ(f.root_causes.size(), 2u);
+  std::vector<uint32_t> locations;
+  for (const RootCause& r : f.root_causes) {
+    locations.push_back(r.location);
+    EXPECT_EQ(r.source, RootCauseSource::kDelay);
+    EXPECT_EQ(a.trace.CallpathName(r.callpath), "main/a");
+    EXPECT_EQ(r.time, 8u);
+    EXPECT_DOUBLE_EQ(r.delay, 4.0);
+    EXPECT_DOUBLE_EQ(r.mean, 4.0);
+  }
+  std::sort(locations.begin(), locations.end());
+  EXPECT_EQ(locations, (std::vector<uint32_t>{0, 1}));
+  // The replay shortens a by its delay costs on both ranks, 8 s to 4 s each (every instance
+  // halved). Each send costs its measured 1 s and each receive leaves 1 s after its send's Enter:
+  //   rank 0: a 0..3, send 3..4, a 4..5, receive 5..8 (the send enters at 7), main ends at 9;
+  //   rank 1: a 0..1, receive 1..4 (the send entered at 3), a 4..7, send 7..8, main ends at 9.
+  // The run takes 9 s instead of 15: 6 s saved.
+  ASSERT_TRUE(f.predicted_saving.has_value()) << f.no_prediction;
+  EXPECT_DOUBLE_EQ(*f.predicted_saving, 6.0);
+}
+
+TEST(PredictedSavingTest, AWaitWithoutDelayCostsHasNoRootCause) {
+  // --wait-states-only: no delay analysis, so no root cause, and the finding says why it has no
+  // prediction.
+  AnalysisOptions options;
+  options.advice = true;
+  options.root_causes = false;
+  test::Analysis a = test::AnalyzeScenarioWith(test::TakingTurns(), options);
+  ASSERT_TRUE(driver::PredictSavings(a.trace, *a.result.advice, 5).has_value());
+  ASSERT_EQ(a.result.advice->findings.size(), 1u);
+  const AdviceFinding& f = a.result.advice->findings[0];
+  EXPECT_TRUE(f.root_causes.empty());
+  EXPECT_FALSE(f.predicted_saving.has_value());
+  EXPECT_EQ(f.no_prediction.rfind("no computation to shorten was found behind the wait", 0), 0u)
+      << f.no_prediction;
+}
+
+// Two barriers; each rank computes 8 s in a, but not in each block:
+//   rank 0: a 0..6, MPI_Barrier 6..7, a 7..9, MPI_Barrier 9..14, main ends at 15
+//   rank 1: a 0..2, MPI_Barrier 2..7, a 7..13, MPI_Barrier 13..14, main ends at 15
+testing::Scenario ImbalancedBlocks() {
+  testing::Scenario s(2);
+  const uint64_t first[2] = {6, 2};
+  const uint64_t second[2] = {9, 13};
+  for (int r = 0; r < 2; ++r) {
+    s.rank(r)
+        .Enter(0, "main")
+        .Call(0, first[r], "a")
+        .Collective(first[r], 7, "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, 0, 0)
+        .Call(7, second[r], "a")
+        .Collective(second[r], 14, "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, 0, 0)
+        .Leave(15, "main");
+  }
+  return s;
+}
+
+TEST(PredictedSavingTest, ImbalancedBlocksAreBalancedInTheReplay) {
+  AnalysisOptions options;
+  options.advice = true;
+  test::Analysis a = test::AnalyzeScenarioWith(ImbalancedBlocks(), options);
+  ASSERT_TRUE(driver::PredictSavings(a.trace, *a.result.advice, 5).has_value());
+  const std::vector<AdviceFinding>& findings = a.result.advice->findings;
+  // Nobody communicates between the barriers: they are redundant too. Without them rank 0
+  // computes 0..8 and rank 1 0..8, main ends at 9 on both: 6 s saved, ranked first.
+  ASSERT_EQ(findings.size(), 2u);
+  EXPECT_EQ(findings[0].pattern, AdvicePattern::kRedundantBarrier);
+  EXPECT_DOUBLE_EQ(findings[0].predicted_saving.value_or(-1), 6.0);
+  const AdviceFinding& f = findings[1];
+  EXPECT_EQ(f.pattern, AdvicePattern::kImbalancedBlock);
+  EXPECT_EQ(a.trace.CallpathName(f.callpath), "main/MPI_Barrier");
+  ASSERT_EQ(f.blocks.size(), f.imbalanced_blocks);
+  ASSERT_EQ(f.blocks.size(), 1u);
+  // The block between the barriers: rank 0 works 7..9, rank 1 7..13; mean 4.
+  EXPECT_EQ(f.blocks[0].location, 1u);
+  EXPECT_EQ(f.blocks[0].begin, 7u);
+  EXPECT_EQ(f.blocks[0].end, 13u);
+  EXPECT_DOUBLE_EQ(f.blocks[0].mean, 4.0);
+  // Rank 1's computation in it at 4/6: a 7..11, the second barrier's last member arrives at
+  // 11 (rank 0 at 9), everyone leaves 1 s later (its cost after the last arrival), main ends at
+  // 13: 2 s saved.
+  ASSERT_TRUE(f.predicted_saving.has_value()) << f.no_prediction;
+  EXPECT_DOUBLE_EQ(*f.predicted_saving, 2.0);
 }
 
 }  // namespace

@@ -151,6 +151,30 @@ testing::Scenario LateSecondSend() {
   return s;
 }
 
+// Two ranks that take turns being late (one tick is one second):
+//   rank 0: a 0..6, MPI_Send 6..7 to 1, a 7..9, MPI_Recv 9..14 from 1, main ends at 15
+//   rank 1: a 0..2, MPI_Recv 2..7 from 0, a 7..13, MPI_Send 13..14 to 0, main ends at 15
+// Each computes 8 s in a: no call path is imbalanced over the run, yet each receive waits 4 s
+// (2..6 and 9..13) for the other's late send.
+testing::Scenario TakingTurns() {
+  testing::Scenario s(2);
+  s.rank(0)
+      .Enter(0, "main")
+      .Call(0, 6, "a")
+      .Send(6, 7, 1, 0, 8)
+      .Call(7, 9, "a")
+      .Recv(9, 14, 1, 0, 8)
+      .Leave(15, "main");
+  s.rank(1)
+      .Enter(0, "main")
+      .Call(0, 2, "a")
+      .Recv(2, 7, 0, 0, 8)
+      .Call(7, 13, "a")
+      .Send(13, 14, 0, 0, 8)
+      .Leave(15, "main");
+  return s;
+}
+
 Analysis AnalyzeScenarioWith(const testing::Scenario& scenario,
                              const analysis::AnalysisOptions& options) {
   return AnalyzeFileWith(scenario.WriteOrDie(testing::MakeTempDir("scenario")), options);

@@ -55,6 +55,10 @@ testing::Scenario HostileNamesLateSender();
 // 0 runs a (0..1), sends, b (2..10), sends, c (11..12), sends; rank 1 receives in 0..2, 3..11
 // and 12..13, so its second receive waits 7 s for the send after b. main ends at 40 on both.
 testing::Scenario LateSecondSend();
+// Two ranks that take turns being late, each computing 8 s in a (no call path imbalanced over
+// the run): rank 0's receive waits 4 s for rank 1's late send and rank 1's for rank 0's
+// (tests/advice/predicted_saving_test.cc derives the delay root causes and the saving).
+testing::Scenario TakingTurns();
 // One-sided transfers only: rank 0 puts 8 bytes into rank 1's window twice (0..1, 1..2) and gets
 // 16 bytes once (2..3); main ends at 4 on both.
 testing::Scenario TwoPutsAndAGet();

@@ -172,6 +172,9 @@ TEST(JobAnalysisTest, TheBottleneckAnalysisIsOneProcessesOnOneToFourRanks) {
   for (const auto& [name, anchor] : test::WriteJobScenarios()) anchors.push_back(anchor);
   // A Late Sender with an imbalanced call path as its root cause.
   anchors.push_back(test::LateSecondSend().WriteOrDie(cw::testing::MakeTempDir("job-advice")));
+  // A Late Sender whose root causes come from the delay analysis (every location's delay costs,
+  // gathered on the first rank).
+  anchors.push_back(test::TakingTurns().WriteOrDie(cw::testing::MakeTempDir("job-advice-delay")));
   size_t findings = 0;
   for (const std::string& anchor : anchors) {
     otf2::ReadOptions options;

@@ -49,6 +49,12 @@ TEST(HtmlReportTest, BottlenecksShowFindingsCausesAndLoadBalance) {
   EXPECT_EQ(test::Count(loaded.dom, "<tr class=\"row"), 1u) << loaded.dom;
   EXPECT_NE(loaded.dom.find("<td>late_sender</td>"), std::string::npos);
   EXPECT_NE(loaded.dom.find("<td>main/MPI_Send</td>"), std::string::npos);  // the cause
+  // Its root cause, b's imbalance on rank 0: 8 s against a mean of 4 s.
+  const size_t roots = loaded.dom.find("id=\"advice-roots\"");
+  ASSERT_NE(roots, std::string::npos);
+  EXPECT_NE(loaded.dom.find("<td>main/b</td>", roots), std::string::npos) << loaded.dom;
+  EXPECT_NE(loaded.dom.find("<td>imbalance</td>", roots), std::string::npos);
+  EXPECT_NE(loaded.dom.find("<td>mean 4.00 s</td>", roots), std::string::npos);
   const size_t chart = loaded.dom.find("id=\"chart-balance\"");
   ASSERT_NE(chart, std::string::npos);
   EXPECT_NE(loaded.dom.find("<rect", chart), std::string::npos);

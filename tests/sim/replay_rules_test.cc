@@ -19,6 +19,79 @@ namespace {
 using testing::RankScript;
 using testing::Scenario;
 
+// ---- Computation of one call path, and in intervals of one location ----------------------------
+
+// One rank: main 0..10, calling a 2..6, which calls b 3..5. Events: main, a, b, /b, /a, /main.
+Scenario NestedCalls() {
+  Scenario s(1);
+  s.rank(0).Enter(0, "main").Enter(2, "a").Call(3, 5, "b").Leave(6, "a").Leave(10, "main");
+  return s;
+}
+
+uint32_t CallpathNamed(const trace::Trace& trace, const std::string& name) {
+  for (uint32_t cp = 0; cp < trace.call_tree.size(); ++cp) {
+    if (trace.CallpathName(cp) == name) return cp;
+  }
+  ADD_FAILURE() << "no call path " << name;
+  return trace::kNone;
+}
+
+TEST(ReplayRulesTest, ACallPathRuleScalesItsOwnComputationOnly) {
+  const Replayed measured = Replay(NestedCalls());
+  ExpectIdentity(measured);
+  // main/a x2 on location 0: a's own computation, 2..3 and 5..6, takes 2 s each; b's 3..5
+  // inside it keeps its 2 s. a enters at 2, b at 4, leaves at 6, a leaves at 8, main at 12.
+  Perturbation p;
+  ComputeScale scale;
+  scale.callpath = CallpathNamed(measured.trace, "main/a");
+  scale.factor = 2;
+  scale.location = 0;
+  p.compute.push_back(scale);
+  const Replayed r = Replay(NestedCalls(), p);
+  EXPECT_EQ(r.Time(0, 1), 2u);  // Enter a
+  EXPECT_EQ(r.Time(0, 2), 4u);  // Enter b
+  EXPECT_EQ(r.Time(0, 3), 6u);  // Leave b
+  EXPECT_EQ(r.Time(0, 4), 8u);  // Leave a
+  EXPECT_EQ(r.End(0), 12u);
+  // The region rule a=2 scales what a calls too: b takes 4 s, a leaves at 10, main at 14.
+  const Replayed region = Replay(NestedCalls(), ComputeScaled("a=2"));
+  EXPECT_EQ(region.Time(0, 3), 8u);
+  EXPECT_EQ(region.End(0), 14u);
+  // On another location the rule changes nothing.
+  p.compute.back().location = 1;
+  ExpectIdentity(Replay(NestedCalls(), p));
+}
+
+// One rank: main 0..10, calling work 4..8. Events: main, work, /work, /main.
+Scenario OneCall() {
+  Scenario s(1);
+  s.rank(0).Enter(0, "main").Call(4, 8, "work").Leave(10, "main");
+  return s;
+}
+
+TEST(ReplayRulesTest, AWindowScalesTheComputationInsideIt) {
+  // 2..6 at 0.5 on location 0: the gap 0..4 has 2 s inside (2..4), taking 1: work enters at 3;
+  // 4..8 has 2 s inside (4..6): 3 s, work leaves at 6; 8..10 none: main leaves at 8.
+  Perturbation p;
+  p.windows.push_back(ComputeWindow{0, 2, 6, 0.5});
+  const Replayed r = Replay(OneCall(), p);
+  EXPECT_EQ(r.Time(0, 1), 3u);
+  EXPECT_EQ(r.Time(0, 2), 6u);
+  EXPECT_EQ(r.End(0), 8u);
+  // On top of all computation x2 on rank 0: each gap doubles first (0..4 takes 8), and the part
+  // inside the window, 2 of the 4 measured seconds (4 s scaled), takes half: 8 - 2 = 6. Then
+  // 4..8 the same, 6 (work leaves at 12), and 8..10 takes 4: main leaves at 16.
+  p.compute.push_back(ComputeScaled("2@0").compute.front());
+  const Replayed both = Replay(OneCall(), p);
+  EXPECT_EQ(both.Time(0, 1), 6u);
+  EXPECT_EQ(both.Time(0, 2), 12u);
+  EXPECT_EQ(both.End(0), 16u);
+  // A window of another location changes nothing.
+  Perturbation elsewhere;
+  elsewhere.windows.push_back(ComputeWindow{1, 2, 6, 0.5});
+  ExpectIdentity(Replay(OneCall(), elsewhere));
+}
+
 // ---- Blocking point-to-point -------------------------------------------------------------------
 
 // Rank 0 works 0..4 in "work" and sends 4..5; rank 1 receives 1..6. Events: rank 0 = main,

@@ -124,6 +124,7 @@ void FoldIntoWaits(std::vector<AdviceFinding>& findings) {
       } else if (!folded[i] && f.pattern == AdvicePattern::kImbalancedBlock &&
                  f.callpath == wait.callpath && wait.pattern == AdvicePattern::kWaitOnGroup) {
         wait.imbalanced_blocks += f.bottleneck_instances;
+        wait.blocks.insert(wait.blocks.end(), f.blocks.begin(), f.blocks.end());
         folded[i] = true;
       }
     }

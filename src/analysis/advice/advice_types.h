@@ -90,13 +90,35 @@ struct AdviceCause {
   uint64_t first = 0;                // timestamp of its earliest causing operation
 };
 
-// The computation a wait finding's causes did too much of: an imbalanced local call path on a
-// process that made the finding's instances wait (its `imbalanced_callpath` finding, folded in).
+// Where a root cause of a wait finding comes from.
+enum class RootCauseSource : uint8_t {
+  // An imbalanced local call path on a process that made the finding's instances wait (its
+  // `imbalanced_callpath` finding, folded in).
+  kImbalance,
+  // Where no imbalanced call path explains the waits: the computation that the delay analysis
+  // charged the waiting to, on the processes that caused it (delay_root_causes.h).
+  kDelay,
+};
+
+// The computation a wait finding's causes did too much of.
 struct RootCause {
   uint32_t callpath = trace::kNone;
+  uint32_t location = trace::kNone;  // the slowest process, or the delaying one
+  uint64_t time = 0;                 // ticks of its computation there
+  // Imbalance: ticks per process. Delay: what its time there would be without the excess that
+  // the delay analysis charged this finding's kind of waiting to (time - delay).
+  double mean = 0;
+  RootCauseSource source = RootCauseSource::kImbalance;
+  double delay = 0;  // ticks: the delay costs charged to it (source kDelay; else 0)
+};
+
+// One imbalanced program block that an `imbalanced_block` finding's synchronisation ends: the
+// slowest process's work in it, which the what-if replay balances.
+struct ImbalancedBlock {
   uint32_t location = trace::kNone;  // the slowest process
-  uint64_t time = 0;                 // ticks there
-  double mean = 0;                   // ticks per process
+  uint64_t begin = 0;                // its work there: from the previous synchronisation's end
+  uint64_t end = 0;                  // to this one's start (timestamps)
+  double mean = 0;                   // ticks of work per process
 };
 
 struct AdviceFinding {
@@ -118,8 +140,9 @@ struct AdviceFinding {
   std::array<uint64_t, kAdvicePatternCount> pattern_counts{};  // of the bottleneck instances
   std::array<uint64_t, kAdvicePatternCount> pattern_time{};    // their ticks
   std::vector<AdviceCause> causes;                             // most waiting first
-  std::vector<RootCause> root_causes;  // wait patterns: the imbalances behind the causes
-  uint64_t imbalanced_blocks = 0;      // imbalanced program blocks this synchronisation ends
+  std::vector<RootCause> root_causes;   // wait patterns: the computation behind the causes
+  uint64_t imbalanced_blocks = 0;       // imbalanced program blocks this synchronisation ends
+  std::vector<ImbalancedBlock> blocks;  // imbalanced_block (or folded into a wait): each of them
   uint8_t unseen = 0;        // possibly redundant barriers: what the trace cannot rule out
   uint64_t caused_wait = 0;  // transfer runs: ticks their targets waited for them
   std::vector<uint32_t> completed_by;  // transfer runs: call paths of the calls completing them
@@ -148,6 +171,7 @@ struct BlockBalance {
   double mean = 0;                  // ticks of work per process
   uint64_t max = 0;
   uint32_t max_location = trace::kNone;
+  uint64_t max_begin = 0;  // the start of the slowest process's work (timestamp)
 };
 
 // A call path's time across the processes (PPW's event-level analysis).

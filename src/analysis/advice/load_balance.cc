@@ -143,6 +143,7 @@ std::vector<BlockBalance> BlockLevel(const LoadBalanceShare& all) {
       if (b.max_location == kNone || work > b.max) {
         b.max = work;
         b.max_location = loc;
+        b.max_begin = from.leave;
         b.closing = to.callpath;
       }
     }
@@ -358,6 +359,7 @@ LoadBalance FinishLoadBalance(const LoadBalanceShare& all, const GlobalInput& in
     if (std::find(f.locations.begin(), f.locations.end(), b.max_location) == f.locations.end()) {
       f.locations.push_back(b.max_location);
     }
+    f.blocks.push_back(ImbalancedBlock{b.max_location, b.max_begin, b.max_begin + b.max, b.mean});
   }
   for (auto& [closing, f] : by_closing) {
     std::sort(f.locations.begin(), f.locations.end());

@@ -511,4 +511,9 @@ DelayResult AnalyzeDelay(const trace::Trace& trace, const SyncPoints& sp,
   return result;
 }
 
+DelayCostMetrics DelayCostMetricsOf(SyncPattern p) {
+  const PatternMetrics& m = MetricsOf(p);
+  return {m.short_term, m.long_term};
+}
+
 }  // namespace cw::analysis

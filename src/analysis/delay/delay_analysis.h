@@ -49,6 +49,13 @@ struct DelayResult {
   Diagnostics diagnostics;
 };
 
+// The delay-cost metrics that the causes of a pattern's waits are charged to.
+struct DelayCostMetrics {
+  MetricId short_term;
+  MetricId long_term;
+};
+DelayCostMetrics DelayCostMetricsOf(SyncPattern p);
+
 // Adds the delay-cost and wait-classification metrics to `severities` (indexed by location).
 DelayResult AnalyzeDelay(const trace::Trace& trace, const SyncPoints& sync,
                          std::vector<LocationSeverities>& severities, const DelayOptions& options);

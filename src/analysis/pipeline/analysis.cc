@@ -2,6 +2,8 @@
 
 #include <chrono>
 
+#include "analysis/advice/delay_root_causes.h"
+
 namespace cw::analysis {
 namespace {
 
@@ -83,6 +85,7 @@ AnalysisResult AnalyzeTrace(const trace::Trace& trace, const match::SyncGraph& g
   clock.Lap("critical path");
   if (options.advice) {
     RunAdvice(trace, graph, options, BottleneckEdges(r.sync_points->edges, bottleneck_only), r);
+    AddDelayRootCauses(r.waitstates.severities, *r.advice);
     clock.Lap("advice");
   }
   return r;

@@ -469,6 +469,17 @@
       row(causes, ['location', 'call path', 'waiting caused', 'instances'], true);
       f.causes.forEach(function (c) { row(causes, [c[0], c[1], seconds(c[2]), String(c[3])]); });
     }
+    const roots = clear('advice-roots');
+    if (f.roots.length === 0) {
+      roots.appendChild(element('tr', 'none: no computation found behind it'));
+    } else {
+      row(roots, ['location', 'call path', 'computes', 'found by', 'against'], true);
+      f.roots.forEach(function (r) {
+        row(roots, [r[0], r[1], seconds(r[2]), r[3],
+          r[3] === 'delay' ? seconds(r[4]) + ' of this waiting caused'
+                           : 'mean ' + seconds(r[5])]);
+      });
+    }
     const hints = clear('advice-hints');
     f.hints.forEach(function (h) { hints.appendChild(element('li', h)); });
     if (f.saving === null) {

@@ -377,6 +377,13 @@ json Advice(const Report& r) {
                         c.callpath ? r.CallpathName(*c.callpath) : std::string("(no region)"),
                         Round(c.time), c.instances});
     }
+    // [location, call path, its computation there, "imbalance" or "delay", delay cost, mean]
+    json roots = json::array();
+    for (const RootCauseEntry& rc : f.root_causes) {
+      const bool delay = rc.source == analysis::RootCauseSource::kDelay;
+      roots.push_back({r.LocationLabel(rc.location), r.CallpathName(rc.callpath), Round(rc.time),
+                       delay ? "delay" : "imbalance", Round(rc.delay), Round(rc.mean)});
+    }
     json balance = json::array();
     for (const Value& v : r.values) {
       if (v.metric == analysis::MetricId::kTime && v.callpath == f.callpath) {
@@ -398,6 +405,7 @@ json Advice(const Report& r) {
          {"bottleneck_instances", f.bottleneck_instances},
          {"counts", counts},
          {"causes", causes},
+         {"roots", roots},
          {"hints", f.hints},
          {"balance", balance}});
   }

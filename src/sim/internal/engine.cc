@@ -49,6 +49,14 @@ void Engine::SetUpComputeRules() {
   const std::vector<ComputeScale>& rules = options_.perturbation.compute;
   region_rules_.assign(defs_.regions.size(), {});
   for (uint32_t i = 0; i < rules.size(); ++i) {
+    if (rules[i].callpath != kNone) {
+      if (std::vector<uint32_t>* listed = callpath_rules_.Find(rules[i].callpath)) {
+        listed->push_back(i);
+      } else {
+        callpath_rules_.Insert(rules[i].callpath, {i});
+      }
+      continue;
+    }
     if (rules[i].region.empty()) {
       general_rules_.push_back(i);
       continue;
@@ -85,6 +93,13 @@ void Engine::SetUpLanes() {
     for (uint32_t i : general_rules_) {
       if (Applies(p.compute[i], *lane)) lane->base_factor = p.compute[i].factor;
     }
+    for (const ComputeWindow& w : p.windows) {
+      if (w.location == l && w.end > w.begin) {
+        lane->windows.push_back(Lane::Window{Relative(w.begin), Relative(w.end), w.factor});
+      }
+    }
+    std::sort(lane->windows.begin(), lane->windows.end(),
+              [](const Lane::Window& a, const Lane::Window& b) { return a.begin < b.begin; });
     lane->noisy = p.noise.active() && (p.noise_ranks.all() ||
                                        (lane->rank != kNone && p.noise_ranks.Contains(lane->rank)));
     // One generator per location, seeded by run and location: draws do not depend on the order
@@ -207,6 +222,22 @@ void Engine::Advance(Lane& lane) {
 }
 
 // The simulated time of the next event when only the lane's own clock decides it: the measured
+// `scaled`, the computation from `from` to `to` (relative ticks) after the compute rules, with
+// the part of it inside the lane's windows scaled by their factors.
+int64_t Engine::WindowScaled(Lane& lane, int64_t from, int64_t to, int64_t scaled) const {
+  const std::vector<Lane::Window>& windows = lane.windows;
+  while (lane.next_window < windows.size() && windows[lane.next_window].end <= from) {
+    ++lane.next_window;
+  }
+  double out = static_cast<double>(scaled);
+  const double per_tick = static_cast<double>(scaled) / static_cast<double>(to - from);
+  for (size_t w = lane.next_window; w < windows.size() && windows[w].begin < to; ++w) {
+    const int64_t overlap = std::min(to, windows[w].end) - std::max(from, windows[w].begin);
+    if (overlap > 0) out += static_cast<double>(overlap) * per_tick * (windows[w].factor - 1);
+  }
+  return std::max<int64_t>(0, std::llround(out));
+}
+
 // gap since the last event, scaled if it was computation.
 int64_t Engine::StepClock(Lane& lane, const SimEvent& e) {
   int64_t t = Relative(e.time);
@@ -216,9 +247,10 @@ int64_t Engine::StepClock(Lane& lane, const SimEvent& e) {
     return t;
   }
   int64_t gap = t - lane.measured;
-  double factor = lane.factors.empty() ? lane.base_factor : lane.factors.back();
+  double factor = lane.factors.empty() ? lane.base_factor : lane.factors.back().own;
   int64_t scaled =
       factor == 1 ? gap : static_cast<int64_t>(std::llround(static_cast<double>(gap) * factor));
+  if (gap > 0 && !lane.windows.empty()) scaled = WindowScaled(lane, t - gap, t, scaled);
   if (gap > 0) lane.computed = true;
   if (scaled != gap && !lane.callpaths.empty()) {
     AddShift(lane.callpaths.back(), std::max<int64_t>(0, gap - scaled),
@@ -243,8 +275,18 @@ void Engine::Record(Lane& lane, const SimEvent& e, int64_t simulated) {
 void Engine::LocalEvent(Lane& lane, const SimEvent& e) {
   int64_t s = StepClock(lane, e);
   if (e.kind == EventKind::kEnter) {
-    double inherited = lane.factors.empty() ? lane.base_factor : lane.factors.back();
-    lane.factors.push_back(RegionFactor(lane, e.region, inherited));
+    const double inherited =
+        lane.factors.empty() ? lane.base_factor : lane.factors.back().inherited;
+    Lane::Factors factors;
+    factors.own = factors.inherited = RegionFactor(lane, e.region, inherited);
+    if (const auto* rules = callpath_rules_.Find(e.callpath); rules != nullptr) {
+      for (uint32_t i : *rules) {
+        if (Applies(options_.perturbation.compute[i], lane)) {
+          factors.own = options_.perturbation.compute[i].factor;
+        }
+      }
+    }
+    lane.factors.push_back(factors);
     lane.callpaths.push_back(e.callpath);
     CountVisit(e.callpath);
   } else if (e.kind == EventKind::kLeave && !lane.factors.empty()) {

@@ -51,6 +51,7 @@ class Engine {
   void SetUpLanes();
   void SetUpComputeRules();
   double RegionFactor(const Lane& lane, uint32_t region, double inherited) const;
+  int64_t WindowScaled(Lane& lane, int64_t from, int64_t to, int64_t scaled) const;
   const trace::MpiFunction& FunctionOf(uint32_t region) const;
 
   void Advance(Lane& lane);
@@ -123,6 +124,7 @@ class Engine {
   // that apply to all computation.
   std::vector<std::vector<uint32_t>> region_rules_;
   std::vector<uint32_t> general_rules_;
+  FlatHashMap<uint32_t, std::vector<uint32_t>> callpath_rules_;  // ComputeScale::callpath
   ReplayResult result_;
   uint32_t done_lanes_ = 0;
   uint32_t process_count_ = 0;  // MPI ranks among the locations

@@ -126,7 +126,22 @@ struct Lane {
   bool noisy = false;
   std::mt19937_64 rng;
   double base_factor = 1;
-  std::vector<double> factors;      // compute factor per open region
+  // Per open region: the compute factor of its own computation, and the one the regions it calls
+  // inherit (they differ under a rule for its call path alone).
+  struct Factors {
+    double own = 1;
+    double inherited = 1;
+  };
+  std::vector<Factors> factors;
+  // Perturbation::windows on this location, relative ticks, by begin; the first one that can
+  // still overlap the next gap (a lane's time only moves forward).
+  struct Window {
+    int64_t begin = 0;
+    int64_t end = 0;
+    double factor = 1;
+  };
+  std::vector<Window> windows;
+  size_t next_window = 0;
   std::vector<uint32_t> callpaths;  // open regions' call paths
   int64_t last_injection = INT64_MIN / 2;
   FlatHashMap<uint64_t, Request> requests;
