@@ -86,9 +86,8 @@ std::vector<RootCause> Candidates(std::span<const LocationSeverities> severities
       out.push_back(r);
     }
   }
-  std::stable_sort(out.begin(), out.end(), [](const RootCause& a, const RootCause& b) {
-    return a.delay > b.delay;
-  });
+  std::stable_sort(out.begin(), out.end(),
+                   [](const RootCause& a, const RootCause& b) { return a.delay > b.delay; });
   return out;
 }
 
