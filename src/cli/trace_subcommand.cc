@@ -129,6 +129,13 @@ class TraceSubcommand final : public Subcommand {
                    "this, are written as one call that counts all of them (default " +
                        FormatDuration(static_cast<double>(measure::kDefaultPollGapNs) * 1e-9) +
                        "; 0 records every call; or CAUSEWAY_POLL_GAP in nanoseconds)");
+    app.add_option("--write-marks", write_marks_,
+                   "on (default): before each MPI_Barrier, note in the trace whether the "
+                   "process made write system calls since its previous barrier (a file the "
+                   "barrier may order: the bottleneck analysis then never calls it redundant; "
+                   "one read of /proc/self/io per barrier); off: no notes, and every barrier "
+                   "the trace shows no communication before may be called redundant")
+        ->check(CLI::IsMember({"on", "off"}));
     app.add_option("--max-size", max_size_,
                    "stop recording once the ranks have written this much, e.g. 20G (each rank "
                    "its share; the trace stays valid and says where each rank stopped; default: "
@@ -233,6 +240,7 @@ class TraceSubcommand final : public Subcommand {
       setenv("CAUSEWAY_POLL_GAP", std::to_string(std::llround(*gap * 1e9)).c_str(), 1);
     }
 
+    if (write_marks_ == "off") setenv("CAUSEWAY_WRITE_MARKS", "0", 1);
     CW_RETURN_IF_ERROR(SetCallPathOptions());
 
     WarnAboutOshmemPatcher();
@@ -523,6 +531,7 @@ class TraceSubcommand final : public Subcommand {
   std::string output_ = "causeway-trace";
   std::string buffer_;
   std::string poll_gap_;
+  std::string write_marks_ = "on";
   std::string callpaths_;
   uint32_t max_depth_ = 0;
   std::vector<std::string> fold_;

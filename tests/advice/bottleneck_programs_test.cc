@@ -192,6 +192,29 @@ TEST_F(BottleneckProgramsTest, ARedundantBarrierThatCostsNothingIsNoFinding) {
   EXPECT_TRUE(barriers[0]["unseen"].empty());
 }
 
+// The same shape, but rank 0 writes a file before each barrier that rank 1 reads after it: only
+// the file orders them. The tracer marks the writes before each barrier (the region "write
+// system calls", measure/runtime/write_calls.h), so the barrier is at most possibly redundant,
+// with the file I/O to check, and never removed. Above, redundant_barrier writes nothing between
+// its barriers and keeps no mark.
+TEST_F(BottleneckProgramsTest, ABarrierAfterAFileWriteIsNeverRedundant) {
+  const json report = AnalyzeUndisturbed("needed_barrier_file", 2);
+  for (const json& f : report["advice"]["findings"]) {
+    EXPECT_NE(f["pattern"], "redundant_barrier") << Describe(report);
+  }
+  const json& barriers = report["advice"]["redundant_barriers"];
+  ASSERT_EQ(barriers.size(), 1u);
+  EXPECT_EQ(CallpathName(report, barriers[0]["callpath"]), "main/MPI_Barrier");
+  EXPECT_EQ(barriers[0]["instances"], 11);  // 10 rounds and the last one
+  EXPECT_EQ(barriers[0]["unseen"], json::array({"file_io"}));
+  // The marks: rank 0 before each round's barrier, rank 1 (its printed sum) before the last.
+  size_t marks = 0;
+  for (const json& c : report["callpaths"]) {
+    if (c["region"] == "write system calls") ++marks;
+  }
+  EXPECT_EQ(marks, 1u);  // one call path, main/write system calls
+}
+
 TEST_F(BottleneckProgramsTest, ControlProgramsYieldNoFinding) {
   // control_overlap on as many ranks as this machine has cores: its 32 KiB transfers progress
   // only while both ends are in MPI, so on 3 ranks of 2 cores a descheduled peer made a Waitall

@@ -552,8 +552,11 @@ TEST(TracedProgramsTest, SamplesInsideInstrumentedFunctionsStayWithTheirRegion) 
   }
   for (const std::string& path : CallPaths(report)) {
     if (path.rfind("main/steps/", 0) != 0) continue;
+    // And where the process wrote before a barrier (Open MPI's own eventfd writes in some runs),
+    // the tracer's zero-length mark beside it (measure/runtime/write_calls.h).
     EXPECT_TRUE(path == "main/steps/busy_work" || path == "main/steps/busy_work/spin" ||
-                path == "main/steps/exchange" || path == "main/steps/exchange/MPI_Barrier")
+                path == "main/steps/exchange" || path == "main/steps/exchange/MPI_Barrier" ||
+                path == "main/steps/exchange/write system calls")
         << path;
   }
   // Without them recorded, the samples find the functions: spin's 120 ms of CPU per rank are

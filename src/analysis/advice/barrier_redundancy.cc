@@ -142,8 +142,10 @@ std::vector<BarrierMember> ShareBarrierMembers(const GlobalInput& in) {
         const uint64_t since = it == a.syncs.begin() ? a.start : std::prev(it)->second;
         auto t = std::upper_bound(a.transfers.begin(), a.transfers.end(), since);
         b.communicated = t != a.transfers.end() && *t < entered;
+        // At `entered` too: causeway's tracer marks the writes before a barrier right before
+        // its Enter (measure/runtime/write_calls.h), which may share its timestamp.
         auto io = std::upper_bound(a.file_io.begin(), a.file_io.end(), since);
-        b.file_io = io != a.file_io.end() && *io < entered;
+        b.file_io = io != a.file_io.end() && *io <= entered;
       }
       out.push_back(b);
     }

@@ -19,6 +19,7 @@ bool Measured(GenericType t) {
     case GenericType::kTermination:
     case GenericType::kEnvironmentInquiry:
     case GenericType::kWorkSharing:
+    case GenericType::kMeasurement:  // the tracer's own regions (flushes, the write marker)
       return false;
     default:
       return true;

@@ -61,6 +61,7 @@ void EventLog::Close() {
 bool EventLog::WriteAll(int fd, const void* data, size_t bytes) {
   const char* p = static_cast<const char*>(data);
   while (bytes > 0) {
+    write_calls_.fetch_add(1, std::memory_order_relaxed);
     ssize_t n = ::write(fd, p, bytes);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) return false;

@@ -19,6 +19,10 @@ namespace cw::measure {
 
 class EventLog {
  public:
+  // The write system calls every log of the process made so far (the tracer's own, which
+  // write_calls.h leaves out of the program's).
+  static uint64_t WriteCalls() { return write_calls_.load(std::memory_order_relaxed); }
+
   // Opens (truncates) both files. False if they cannot be created.
   bool Open(const std::string& events_path, const std::string& defs_path, size_t capacity);
   void Close();
@@ -71,6 +75,7 @@ class EventLog {
 
  private:
   bool WriteAll(int fd, const void* data, size_t bytes);
+  static inline std::atomic<uint64_t> write_calls_{0};
 
   std::vector<RawEvent> buffer_;
   size_t size_ = 0;

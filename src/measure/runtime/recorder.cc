@@ -20,6 +20,7 @@
 #include "measure/runtime/error_handlers.h"
 #include "measure/runtime/function_names.h"
 #include "measure/runtime/hooks.h"
+#include "measure/runtime/write_calls.h"
 
 namespace cw::measure::hook {
 namespace {
@@ -414,6 +415,9 @@ CallScope::CallScope(uint32_t region, const void* caller) : region_(region) {
   const uint32_t context = repeated_poll ? t.poll_context : WalkedContext(t);
   t.poll_caller = caller;
   t.poll_context = context;
+  if (region_ == static_cast<uint32_t>(MpiFunction::kMPI_Barrier)) {
+    MarkWritesBeforeBarrier(context);
+  }
   t.entered = Now();
   t.call_start = t.log->position();
   t.call_flushes = t.log->flushes();
@@ -527,6 +531,7 @@ void Started(uint32_t init, uint64_t enter) {
   WatchProcessEnd(OnFatalSignal, OnExit);
   WatchFatalErrors();
   FilterCalls();
+  StartCountingWrites();  // last: the tracer's own files above are no write of the program
 }
 
 void Finalizing(uint32_t region) {

@@ -55,11 +55,16 @@ void DefineRegions(ArchiveWriter& archive, const std::vector<RankDefs>& defs, Ar
           role_it == defs[r].region_roles.end() ? UserRegionRole::kRegion : role_it->second;
       auto [it, inserted] = user_regions.try_emplace({name, role}, 0);
       if (inserted) {
-        const OTF2_RegionRole otf2_role = role == UserRegionRole::kLoop ? OTF2_REGION_ROLE_LOOP
-                                          : role == UserRegionRole::kIteration
-                                              ? OTF2_REGION_ROLE_ARTIFICIAL
-                                              : OTF2_REGION_ROLE_FUNCTION;
-        it->second = archive.DefineRegion(name, otf2_role, OTF2_PARADIGM_USER);
+        const OTF2_RegionRole otf2_role =
+            role == UserRegionRole::kLoop        ? OTF2_REGION_ROLE_LOOP
+            : role == UserRegionRole::kIteration ? OTF2_REGION_ROLE_ARTIFICIAL
+            : role == UserRegionRole::kFileIo    ? OTF2_REGION_ROLE_FILE_IO
+                                                 : OTF2_REGION_ROLE_FUNCTION;
+        // The write marker is the measurement's note, not the program's function.
+        it->second =
+            archive.DefineRegion(name, otf2_role,
+                                 role == UserRegionRole::kFileIo ? OTF2_PARADIGM_MEASUREMENT_SYSTEM
+                                                                 : OTF2_PARADIGM_USER);
       }
       if (regions.size() <= local) regions.resize(local + 1, kUndefinedRegion);
       regions[local] = it->second;

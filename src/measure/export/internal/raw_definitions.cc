@@ -135,8 +135,12 @@ bool ParseOmpRegion(Words& words, RankDefs& d) {
 bool ParseRegionRole(Words& words, RankDefs& d) {
   uint32_t id = 0;
   std::string role;
-  if (!(words >> id >> role) || (role != "loop" && role != "iteration")) return false;
-  d.region_roles[id] = role == "loop" ? UserRegionRole::kLoop : UserRegionRole::kIteration;
+  if (!(words >> id >> role) || (role != "loop" && role != "iteration" && role != "file_io")) {
+    return false;
+  }
+  d.region_roles[id] = role == "loop"        ? UserRegionRole::kLoop
+                       : role == "iteration" ? UserRegionRole::kIteration
+                                             : UserRegionRole::kFileIo;
   return true;
 }
 

@@ -70,7 +70,8 @@ struct FrameDef {
 };
 constexpr uint32_t kMaxFrameDefs = 1u << 20;  // as the tracer bounds its tree (kMaxCallingContexts)
 
-enum class UserRegionRole : uint8_t { kRegion, kLoop, kIteration };
+// kFileIo: the tracer's marker of write system calls before an MPI_Barrier (write_calls.h).
+enum class UserRegionRole : uint8_t { kRegion, kLoop, kIteration, kFileIo };
 
 // An OpenMP construct's region ("omp_region"): the raw region id, the construct's token and the
 // address in the program that encountered it; `name` is given by NameOmpRegions (openmp.h).
