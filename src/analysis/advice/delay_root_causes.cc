@@ -57,7 +57,8 @@ std::vector<uint32_t> DelayingLocations(const AdviceFinding& f) {
 }
 
 // The computing call paths of `delayers` with the delay costs `metrics` charged to them, largest
-// first; ties by location and call path, so that every run lists them alike.
+// first; equal costs in the order of the delayers (most waiting caused first), then of the call
+// paths, so that every run lists them alike.
 std::vector<RootCause> Candidates(std::span<const LocationSeverities> severities,
                                   std::span<const uint32_t> delayers,
                                   std::span<const MetricId> metrics) {

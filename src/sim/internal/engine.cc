@@ -221,7 +221,6 @@ void Engine::Advance(Lane& lane) {
   }
 }
 
-// The simulated time of the next event when only the lane's own clock decides it: the measured
 // `scaled`, the computation from `from` to `to` (relative ticks) after the compute rules, with
 // the part of it inside the lane's windows scaled by their factors.
 int64_t Engine::WindowScaled(Lane& lane, int64_t from, int64_t to, int64_t scaled) const {
@@ -238,6 +237,7 @@ int64_t Engine::WindowScaled(Lane& lane, int64_t from, int64_t to, int64_t scale
   return std::max<int64_t>(0, std::llround(out));
 }
 
+// The simulated time of the next event when only the lane's own clock decides it: the measured
 // gap since the last event, scaled if it was computation.
 int64_t Engine::StepClock(Lane& lane, const SimEvent& e) {
   int64_t t = Relative(e.time);
