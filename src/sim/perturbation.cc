@@ -128,8 +128,13 @@ std::vector<std::string> Perturbation::Describe() const {
   if (n.gap) lines.push_back("gap between messages: " + FormatDuration(*n.gap));
   if (n.eager_limit) lines.push_back("eager limit: " + std::to_string(*n.eager_limit) + " bytes");
   for (const ComputeScale& c : compute) {
-    lines.push_back("computation" + (c.region.empty() ? std::string() : " in " + c.region) + " x" +
-                    std::to_string(c.factor) + " on " + c.ranks.Describe());
+    const std::string what = c.callpath != trace::kNone
+                                 ? " of call path " + std::to_string(c.callpath) + " itself"
+                             : c.region.empty() ? std::string()
+                                                : " in " + c.region;
+    const std::string where =
+        c.location != trace::kNone ? "location " + std::to_string(c.location) : c.ranks.Describe();
+    lines.push_back("computation" + what + " x" + std::to_string(c.factor) + " on " + where);
   }
   if (!windows.empty()) {
     lines.push_back("computation scaled in " + std::to_string(windows.size()) +
