@@ -18,19 +18,6 @@
 namespace cw::analysis {
 namespace {
 
-bool IsWait(AdvicePattern p) {
-  switch (p) {
-    case AdvicePattern::kWaitOnGroup:
-    case AdvicePattern::kWaitOnLock:
-    case AdvicePattern::kWaitOnValue:
-    case AdvicePattern::kLateSender:
-    case AdvicePattern::kLateReceiver:
-      return true;
-    default:
-      return false;
-  }
-}
-
 // Removes the findings `folded` marks (another finding took them in), keeping the order.
 void EraseFolded(std::vector<AdviceFinding>& findings, const std::vector<bool>& folded) {
   size_t kept = 0;
@@ -66,7 +53,7 @@ void FoldIntoTransferRuns(std::vector<AdviceFinding>& findings) {
       if (folded[i] || &f == &run) continue;
       const bool frequent =
           f.pattern == AdvicePattern::kHighFrequency && f.callpath == run.callpath;
-      const bool waits_for_it = IsWait(f.pattern) && !f.causes.empty() &&
+      const bool waits_for_it = IsWaitPattern(f.pattern) && !f.causes.empty() &&
                                 std::all_of(f.causes.begin(), f.causes.end(), in_run);
       // The completion call after the run (MPI_Win_unlock_all after the puts) is slow because
       // it completes them.
@@ -102,7 +89,7 @@ void FoldIntoTransferRuns(std::vector<AdviceFinding>& findings) {
 void FoldIntoWaits(std::vector<AdviceFinding>& findings) {
   std::vector<size_t> waits;
   for (size_t i = 0; i < findings.size(); ++i) {
-    if (IsWait(findings[i].pattern)) waits.push_back(i);
+    if (IsWaitPattern(findings[i].pattern)) waits.push_back(i);
   }
   std::stable_sort(waits.begin(), waits.end(), [&](size_t a, size_t b) {
     return ExcessTime(findings[a]) > ExcessTime(findings[b]);

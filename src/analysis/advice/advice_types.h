@@ -37,6 +37,8 @@ enum class AdvicePattern : uint8_t {
 };
 inline constexpr int kAdvicePatternCount = static_cast<int>(AdvicePattern::kHighFrequency) + 1;
 std::string_view AdvicePatternName(AdvicePattern p);
+// The patterns of waiting for another process or thread (whose root causes are computation).
+bool IsWaitPattern(AdvicePattern p);
 
 // What a barrier may order that a trace cannot show: a barrier between two synchronisations with
 // no transfer is only surely redundant when none of these can be there.

@@ -9,19 +9,6 @@
 namespace cw::analysis {
 namespace {
 
-bool IsWaitFinding(AdvicePattern p) {
-  switch (p) {
-    case AdvicePattern::kWaitOnGroup:
-    case AdvicePattern::kWaitOnLock:
-    case AdvicePattern::kWaitOnValue:
-    case AdvicePattern::kLateSender:
-    case AdvicePattern::kLateReceiver:
-      return true;
-    default:
-      return false;
-  }
-}
-
 // The delay-cost metrics of the wait patterns charged at `callpath` on `locations`: the kinds
 // of waiting the finding's instances did. Waits the delay analysis does not follow (OpenMP
 // locks) have none.
@@ -96,7 +83,7 @@ std::vector<RootCause> Candidates(std::span<const LocationSeverities> severities
 
 void AddDelayRootCauses(std::span<const LocationSeverities> severities, Advice& advice) {
   for (AdviceFinding& f : advice.findings) {
-    if (!IsWaitFinding(f.pattern) || !f.root_causes.empty()) continue;
+    if (!IsWaitPattern(f.pattern) || !f.root_causes.empty()) continue;
     const std::vector<MetricId> metrics = CostMetricsOfWaitsAt(severities, f.callpath, f.locations);
     if (metrics.empty()) continue;
     const std::vector<uint32_t> delayers = DelayingLocations(f);

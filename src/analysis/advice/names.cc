@@ -58,4 +58,17 @@ std::string_view DetectionFilterName(DetectionFilter f) {
   return "";
 }
 
+bool IsWaitPattern(AdvicePattern p) {
+  switch (p) {
+    case AdvicePattern::kWaitOnGroup:
+    case AdvicePattern::kWaitOnLock:
+    case AdvicePattern::kWaitOnValue:
+    case AdvicePattern::kLateSender:
+    case AdvicePattern::kLateReceiver:
+      return true;
+    default:
+      return false;
+  }
+}
+
 }  // namespace cw::analysis
