@@ -76,8 +76,9 @@ void ReadRankEndings(const AnchorHeader& header, trace::Definitions& defs,
 }
 
 // causeway's tracer notes where each rank ran (otf2_writer's kRankSchedulingProperty: a line
-// "RANK HOST CPUS_ALLOWED CPUS_ONLINE RAN_NS WAITED_NS [NODE_NS STOLEN_NS]" per rank; traces
-// of earlier versions lack the node's pair). Lines that do not parse are left out.
+// "RANK HOST CPUS_ALLOWED CPUS_ONLINE RAN_NS WAITED_NS [NODE_NS STOLEN_NS [MEASURED_NS
+// DESCHEDULED_NS]]" per rank; traces of earlier versions lack the later pairs). Lines that do not
+// parse are left out; a pair out of range stays unknown.
 void ReadRankSchedules(const AnchorHeader& header, trace::Definitions& defs) {
   for (const std::string& line : PropertyLines(header, "CAUSEWAY::RANK_SCHEDULING")) {
     std::istringstream words(line);
@@ -90,6 +91,12 @@ void ReadRankSchedules(const AnchorHeader& header, trace::Definitions& defs) {
     if (words >> node >> stolen && node > 0 && stolen >= 0 && stolen <= node) {
       r.node_ns = node;
       r.node_stolen_ns = stolen;
+    }
+    int64_t measured = -1, descheduled = -1;
+    if (words >> measured >> descheduled && measured >= 0 && descheduled >= 0 &&
+        descheduled <= measured) {
+      r.computation_measured_ns = measured;
+      r.computation_descheduled_ns = descheduled;
     }
     defs.rank_schedules.push_back(std::move(r));
   }
@@ -152,7 +159,9 @@ Result<trace::Definitions> ReadDefinitionsFromAnchor(const std::string& anchor,
   ReadRankSchedules(header, defs);
   defs.IndexLocations();
   if (trace::Oversubscribed(defs)) {
-    diagnostics.Report(kOversubscribed, trace::OversubscriptionText(defs));
+    const std::string descheduled = trace::DescheduledText(defs);
+    diagnostics.Report(kOversubscribed, trace::OversubscriptionText(defs) +
+                                            (descheduled.empty() ? "" : "; " + descheduled));
   }
   if (trace::ContendedForCpus(defs)) {
     diagnostics.Report(kCpuContention, trace::CpuContentionText(defs));

@@ -31,8 +31,9 @@ namespace cw::otf2_writer {
 // The archive property in which causeway's tracer notes how each rank's recording ended: a line
 // "RANK HOW" per world rank (otf2/ reads it into trace::Definitions::rank_endings).
 inline constexpr const char* kRankEndingsProperty = "CAUSEWAY::RANK_ENDINGS";
-// Where each rank ran: a line "RANK HOST CPUS_ALLOWED CPUS_ONLINE RAN_NS WAITED_NS" per rank
-// (measure/core/scheduling.h; -1 where unknown).
+// Where each rank ran: a line "RANK HOST CPUS_ALLOWED CPUS_ONLINE RAN_NS WAITED_NS NODE_NS
+// STOLEN_NS MEASURED_NS DESCHEDULED_NS" per rank (measure/core/scheduling.h, the computation its
+// samples measured and the part of it descheduled, measure/runtime/sampling.h; -1 where unknown).
 inline constexpr const char* kRankSchedulingProperty = "CAUSEWAY::RANK_SCHEDULING";
 
 class ArchiveWriter {

@@ -47,7 +47,9 @@ json SchedulingJson(const TraceSummary& t) {
                      {"ran", seconds(s.ran_ns)},
                      {"waited_for_cpu", seconds(s.waited_ns)},
                      {"node_cpu_time", seconds(s.node_ns)},
-                     {"node_cpu_stolen", seconds(s.node_stolen_ns)}});
+                     {"node_cpu_stolen", seconds(s.node_stolen_ns)},
+                     {"computation_measured", seconds(s.computation_measured_ns)},
+                     {"computation_descheduled", seconds(s.computation_descheduled_ns)}});
   }
   return {
       {"oversubscribed", t.oversubscribed}, {"cpu_contention", t.cpu_contention}, {"ranks", ranks}};

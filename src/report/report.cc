@@ -126,6 +126,7 @@ TraceSummary Summarize(const trace::Trace& trace, const TraceFacts& facts,
   s.rank_schedules = trace.defs.rank_schedules;
   s.oversubscribed = trace::Oversubscribed(trace.defs);
   s.oversubscription = trace::OversubscriptionText(trace.defs);
+  s.descheduling = trace::DescheduledText(trace.defs);
   s.cpu_contention = trace::ContendedForCpus(trace.defs);
   s.contention = trace::CpuContentionText(trace.defs);
   for (const trace::Definitions::RankSchedule& r : trace.defs.rank_schedules) {

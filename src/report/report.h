@@ -50,6 +50,9 @@ struct TraceSummary {
   std::vector<trace::Definitions::RankSchedule> rank_schedules;
   bool oversubscribed = false;
   std::string oversubscription;  // which hosts, in words
+  // How much of the ranks' computation their samples found descheduled, in words
+  // (trace::DescheduledText); "" without samples.
+  std::string descheduling;
   // A rank waited for a CPU kContendedShare or more on a node the run did not oversubscribe,
   // or a hypervisor stole that share of a rank's node's CPU time.
   bool cpu_contention = false;

@@ -65,8 +65,9 @@ void RankEndingsLine(const TraceSummary& t, std::string& out) {
 }
 
 // Where the ranks ran, where the tracer noted it: an oversubscribed node and how long the ranks'
-// main threads waited for a CPU, the most on one rank, and whether other processes took the
-// CPUs of a node the run did not oversubscribe.
+// main threads waited for a CPU, the most on one rank, how much of the computation the samples
+// found descheduled, and whether other processes took the CPUs of a node the run did not
+// oversubscribe.
 void SchedulingLine(const TraceSummary& t, std::string& out) {
   if (t.rank_schedules.empty()) return;
   std::string line = t.oversubscribed ? "oversubscribed (" + t.oversubscription + ")"
@@ -84,6 +85,7 @@ void SchedulingLine(const TraceSummary& t, std::string& out) {
     line += stolen + t.stolen_host + "'s CPU time (steal)";
   }
   out += "Run:     " + line + "\n";
+  if (!t.descheduling.empty()) out += "         " + t.descheduling + "\n";
   if (t.cpu_contention) {
     out += "         other processes or machines took the CPUs: " + t.contention + "\n";
   }

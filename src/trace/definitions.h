@@ -257,6 +257,11 @@ class Definitions {
     // hypervisor gave to other virtual machines (steal time; both -1: unknown).
     int64_t node_ns = -1;
     int64_t node_stolen_ns = -1;
+    // The computation of its threads that spans between two stack samples covered, and the
+    // part of it they were runnable without a CPU (measure/runtime/sampling.h; both -1:
+    // unknown, as without samples).
+    int64_t computation_measured_ns = -1;
+    int64_t computation_descheduled_ns = -1;
   };
   std::vector<RankSchedule> rank_schedules;
 

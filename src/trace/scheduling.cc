@@ -89,6 +89,44 @@ double StolenShare(const Definitions::RankSchedule& r) {
   return static_cast<double>(r.node_stolen_ns) / static_cast<double>(r.node_ns);
 }
 
+double DescheduledShare(const Definitions::RankSchedule& r) {
+  if (r.computation_measured_ns <= 0 || r.computation_descheduled_ns < 0 ||
+      r.computation_descheduled_ns > r.computation_measured_ns) {
+    return -1;
+  }
+  return static_cast<double>(r.computation_descheduled_ns) /
+         static_cast<double>(r.computation_measured_ns);
+}
+
+const Definitions::RankSchedule* MostDescheduled(const Definitions& defs) {
+  const Definitions::RankSchedule* most = nullptr;
+  for (const Definitions::RankSchedule& r : defs.rank_schedules) {
+    if (DescheduledShare(r) >= 0 &&
+        (most == nullptr || DescheduledShare(r) > DescheduledShare(*most)))
+      most = &r;
+  }
+  return most;
+}
+
+std::string DescheduledText(const Definitions& defs) {
+  const Definitions::RankSchedule* most = MostDescheduled(defs);
+  if (most == nullptr) return "";
+  double measured = 0, descheduled = 0;
+  for (const Definitions::RankSchedule& r : defs.rank_schedules) {
+    if (DescheduledShare(r) < 0) continue;
+    measured += static_cast<double>(r.computation_measured_ns);
+    descheduled += static_cast<double>(r.computation_descheduled_ns);
+  }
+  char text[200];
+  std::snprintf(text, sizeof text,
+                "the ranks' computation was descheduled %.0f %% of the %.3g s their samples "
+                "measured (rank %u the most: %.0f %% of %.3g s)",
+                100 * descheduled / measured, 1e-9 * measured, most->rank,
+                100 * DescheduledShare(*most),
+                1e-9 * static_cast<double>(most->computation_measured_ns));
+  return text;
+}
+
 bool ContendedForCpus(const Definitions& defs) {
   return !ContendedRanks(defs).empty() || MostStolenFrom(defs) != nullptr;
 }

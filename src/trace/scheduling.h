@@ -49,6 +49,17 @@ double StolenShare(const Definitions::RankSchedule& r);
 // not make steal time).
 bool ContendedForCpus(const Definitions& defs);
 
+// The share of its computation that a rank's threads were runnable without a CPU, as far as
+// spans between two samples measured it; -1 unknown (no samples, or none spanned computation).
+double DescheduledShare(const Definitions::RankSchedule& r);
+
+// The rank whose computation was descheduled the largest share, nullptr if none is known.
+const Definitions::RankSchedule* MostDescheduled(const Definitions& defs);
+
+// "the ranks' computation was descheduled 24 % of the 3.10 s their samples measured (rank 2
+// the most: 31 % of 0.84 s)"; "" where no rank measured it.
+std::string DescheduledText(const Definitions& defs);
+
 // "rank 1 waited 0.52 s for a CPU (34 % of the time it could run)" for the rank that waited the
 // largest share among the contended ones, and how many were; "the hypervisor took 12 % of host
 // vm's CPU time (steal) while rank 0 recorded" for the rank whose node lost the largest share;

@@ -7,8 +7,11 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/advice/hints.h"
+#include "match/matcher.h"
+#include "otf2/trace_reader.h"
 #include "report/json_writer.h"
 #include "report/text_summary.h"
+#include "testing/temp_dir.h"
 #include "tests/advice/advice_fixture.h"
 #include "tests/common/analysis_fixture.h"
 
@@ -263,6 +266,53 @@ TEST(AdviceTest, SeedsBarrierOf78MsAgainstABaselineOf2Ms) {
 // for rank 1's MPI_Recv (at least half of the call): late_receiver. `work` runs on rank 1 only
 // (5 s against a mean of 2.5 over the two processes): the imbalance behind the wait, its root
 // cause.
+// The scheduler behind a wait: test::LateSecondSend's Late Sender at main/MPI_Recv on rank 1 is
+// caused by rank 0 (its send entered at 10). Where rank 0's samples measured 10 s of its
+// computation and found 3 s of it descheduled (30 %, above trace::kContendedShare's 10 %), the
+// finding's first hint says that part of the waiting is the scheduler's; at 0.5 s (5 %), or
+// with rank 1 descheduled instead (not the cause), it says nothing of the kind.
+TEST(AdviceTest, AWaitForADescheduledProcessSaysSoFirst) {
+  struct Case {
+    uint32_t rank;
+    int64_t descheduled_ms;
+    bool hinted;
+  };
+  for (const Case c : {Case{0, 3000, true}, Case{0, 500, false}, Case{1, 3000, false}}) {
+    SCOPED_TRACE(std::to_string(c.rank) + " " + std::to_string(c.descheduled_ms));
+    Result<trace::Trace> read =
+        otf2::ReadTrace(LateSecondSend().WriteOrDie(testing::MakeTempDir("descheduled")), {});
+    ASSERT_TRUE(read.has_value());
+    trace::Trace trace = std::move(*read);
+    for (uint32_t r = 0; r < 2; ++r) {
+      trace::Definitions::RankSchedule s;
+      s.rank = r;
+      s.host = "node";
+      s.cpus_allowed = s.cpus_online = 2;
+      s.computation_measured_ns = 10'000'000'000;
+      s.computation_descheduled_ns = r == c.rank ? c.descheduled_ms * 1'000'000 : 0;
+      trace.defs.rank_schedules.push_back(s);
+    }
+    const match::SyncGraph graph = match::MatchTrace(trace, 2);
+    AnalysisOptions options;
+    options.advice = true;
+    const AnalysisResult result = AnalyzeTrace(trace, graph, options);
+    ASSERT_TRUE(result.advice.has_value());
+    ASSERT_EQ(result.advice->findings.size(), 1u);
+    const AdviceFinding& f = result.advice->findings[0];
+    ASSERT_EQ(f.pattern, AdvicePattern::kLateSender);
+    ASSERT_FALSE(f.hints.empty());
+    const std::string told =
+        "rank 0, which it waited for most, was descheduled 30 % of its computation: part of the "
+        "waiting is the scheduler's; measure again with at most one process or thread per CPU "
+        "(and pinned) before changing the program";
+    if (c.hinted) {
+      EXPECT_EQ(f.hints[0], told);
+    } else {
+      for (const std::string& h : f.hints) EXPECT_EQ(h.find("descheduled"), std::string::npos) << h;
+    }
+  }
+}
+
 TEST(AdviceTest, ASendWaitingForItsReceiveIsALateReceiver) {
   Scenario s(2);
   s.rank(0).Enter(0, "main").Send(1, 7, 1, 0, 8, "MPI_Ssend").Leave(10, "main");

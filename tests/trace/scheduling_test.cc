@@ -84,5 +84,38 @@ TEST(SchedulingTest, AHypervisorStealingTheCpusIsContention) {
   EXPECT_FALSE(ContendedForCpus(quiet));
 }
 
+// The computation the samples measured and the part descheduled, in milliseconds.
+Definitions::RankSchedule Sampled(Definitions::RankSchedule r, int64_t measured_ms,
+                                  int64_t descheduled_ms) {
+  r.computation_measured_ns = measured_ms * 1'000'000;
+  r.computation_descheduled_ns = descheduled_ms * 1'000'000;
+  return r;
+}
+
+// Rank 0's samples spanned 2 s of computation, 0.5 s of it descheduled: 25 %. Rank 1's 4 s
+// with 0.2 s: 5 %. Rank 2 took no samples, rank 3's samples spanned no computation: unknown,
+// and left out of the sums. Over the known ranks 0.7 of 6 s: 11.7 %, printed as 12 %.
+TEST(SchedulingTest, DescheduledComputationIsTheShareTheSamplesMeasured) {
+  Definitions defs;
+  defs.rank_schedules = {Sampled(Rank(0, "a", 2, 3, 1), 2000, 500),
+                         Sampled(Rank(1, "a", 2, 5, 0), 4000, 200), Rank(2, "a", 2, 5, 0),
+                         Sampled(Rank(3, "a", 2, 5, 0), 0, 0)};
+  EXPECT_DOUBLE_EQ(DescheduledShare(defs.rank_schedules[0]), 0.25);
+  EXPECT_DOUBLE_EQ(DescheduledShare(defs.rank_schedules[1]), 0.05);
+  EXPECT_EQ(DescheduledShare(defs.rank_schedules[2]), -1);
+  EXPECT_EQ(DescheduledShare(defs.rank_schedules[3]), -1);
+  ASSERT_NE(MostDescheduled(defs), nullptr);
+  EXPECT_EQ(MostDescheduled(defs)->rank, 0u);
+  EXPECT_EQ(DescheduledText(defs),
+            "the ranks' computation was descheduled 12 % of the 6 s their samples measured "
+            "(rank 0 the most: 25 % of 2 s)");
+  // More descheduled than measured is inconsistent: unknown.
+  EXPECT_EQ(DescheduledShare(Sampled(Rank(4, "a", 2, 5, 0), 10, 20)), -1);
+  Definitions unsampled;
+  unsampled.rank_schedules = {Rank(0, "a", 2, 3, 1)};
+  EXPECT_EQ(MostDescheduled(unsampled), nullptr);
+  EXPECT_EQ(DescheduledText(unsampled), "");
+}
+
 }  // namespace
 }  // namespace cw::trace

@@ -1,6 +1,7 @@
 #include "analysis/advice/advice.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <tuple>
 
 #include "analysis/advice/barrier_redundancy.h"
@@ -152,6 +153,29 @@ void HintAtTheScheduler(const trace::Definitions& defs, std::vector<AdviceFindin
     if (f.pattern == AdvicePattern::kNoRemoteCause ||
         f.pattern == AdvicePattern::kCompetingTransfer) {
       f.hints.insert(f.hints.begin(), hint);
+    }
+  }
+}
+
+// A wait whose main cause is a process that the scheduler kept off a CPU for a good part of its
+// computation (its samples measured it): that process was late partly for want of a CPU, which no
+// change to the program's work would remove.
+void HintAtDescheduledCauses(const trace::Definitions& defs, std::vector<AdviceFinding>& findings) {
+  for (AdviceFinding& f : findings) {
+    if (!IsWaitPattern(f.pattern) || f.causes.empty()) continue;
+    const uint32_t rank = defs.RankOfLocation(f.causes.front().location);
+    for (const trace::Definitions::RankSchedule& r : defs.rank_schedules) {
+      const double share = trace::DescheduledShare(r);
+      if (r.rank != rank || share < trace::kContendedShare) continue;
+      char hint[240];
+      std::snprintf(hint, sizeof hint,
+                    "rank %u, which it waited for most, was descheduled %.0f %% of its "
+                    "computation: part of the waiting is the scheduler's; measure again with "
+                    "at most one process or thread per CPU (and pinned) before changing the "
+                    "program",
+                    rank, 100 * share);
+      f.hints.insert(f.hints.begin(), hint);
+      break;
     }
   }
 }
@@ -337,6 +361,7 @@ std::optional<Advice> AnalyzeAdviceShared(const AdviceInput& in, const AdvicePar
   FoldIntoTransferRuns(findings);
   FoldIntoWaits(findings);
   HintAtTheScheduler(trace.defs, findings);
+  HintAtDescheduledCauses(trace.defs, findings);
   RankFindings(std::move(findings), parameters, advice);
   return advice;
 }

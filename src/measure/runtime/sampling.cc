@@ -1,5 +1,6 @@
 #include "measure/runtime/sampling.h"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -36,6 +37,9 @@ struct SamplingSettings {
   std::atomic<uint64_t> lost{0};
   std::atomic<uint64_t> cost_ns{0};
   std::atomic<uint64_t> inside{0};
+  std::atomic<uint64_t> measured_ns{0};
+  std::atomic<uint64_t> descheduled_ns{0};
+  std::atomic<bool> delay_known{true};  // every sampling thread could read its run delay
   stack_walk::CodeRange unsafe[kUnsafeCount];
 };
 
@@ -84,10 +88,53 @@ void FoldCounters(SampleBuffer& b) {
   s.lost.fetch_add(b.lost - b.folded_lost, std::memory_order_relaxed);
   s.inside.fetch_add(b.inside - b.folded_inside, std::memory_order_relaxed);
   s.cost_ns.fetch_add(b.cost_ns - b.folded_cost_ns, std::memory_order_relaxed);
+  s.measured_ns.fetch_add(b.computation_measured_ns - b.folded_measured_ns,
+                          std::memory_order_relaxed);
+  s.descheduled_ns.fetch_add(b.computation_descheduled_ns - b.folded_descheduled_ns,
+                             std::memory_order_relaxed);
   b.folded_taken = b.taken;
   b.folded_lost = b.lost;
   b.folded_inside = b.inside;
   b.folded_cost_ns = b.cost_ns;
+  b.folded_measured_ns = b.computation_measured_ns;
+  b.folded_descheduled_ns = b.computation_descheduled_ns;
+}
+
+// The thread's run delay, the second number of "RAN_NS DELAY_NS SLICES" in schedstat, read
+// with a system call and digits alone, as a signal handler may. False if it cannot be read.
+bool ReadRunDelay(int fd, uint64_t& delay) {
+  char text[96];
+  const ssize_t n = pread(fd, text, sizeof text - 1, 0);
+  if (n <= 0) return false;
+  ssize_t i = 0;
+  while (i < n && text[i] >= '0' && text[i] <= '9') ++i;  // the time it ran
+  if (i == 0 || i >= n || text[i] != ' ') return false;
+  ++i;
+  const ssize_t first = i;
+  uint64_t value = 0;
+  for (; i < n && text[i] >= '0' && text[i] <= '9'; ++i)
+    value = value * 10 + static_cast<uint64_t>(text[i] - '0');
+  if (i == first) return false;
+  delay = value;
+  return true;
+}
+
+// Adds the span since the previous sample to the thread's measured computation if the recorder
+// did not work on the thread in between, and keeps this sample's reading for the next.
+void MeasureDescheduling(const ThreadState& t, SampleBuffer& b, uint64_t now) {
+  uint64_t delay = 0;
+  if (b.schedstat_fd < 0 || !ReadRunDelay(b.schedstat_fd, delay)) return;
+  const uint32_t pauses = t.pauses;
+  if (b.has_reading && b.reading_pauses == pauses && now >= b.reading_time &&
+      delay >= b.reading_delay) {
+    b.computation_measured_ns += now - b.reading_time;
+    // The run delay cannot exceed the span; a clamp keeps a coarse kernel count in range.
+    b.computation_descheduled_ns += std::min(delay - b.reading_delay, now - b.reading_time);
+  }
+  b.has_reading = true;
+  b.reading_pauses = pauses;
+  b.reading_time = now;
+  b.reading_delay = delay;
 }
 
 void OnSample(int, siginfo_t*, void* context) {
@@ -97,6 +144,7 @@ void OnSample(int, siginfo_t*, void* context) {
   const uint64_t start = MonotonicNow();
   SampleBuffer& b = *t->samples;
   ++b.taken;
+  MeasureDescheduling(*t, b, start);
   const uint32_t n = b.count;
   if (n == kSampleSlots) {
     ++b.lost;
@@ -165,6 +213,9 @@ void StartThreadSampling(ThreadState& t) {
     timer_delete(t.sampling_timer);
     return;
   }
+  // The handler measures nothing until the file is open (a sample may come first).
+  t.samples->schedstat_fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+  if (t.samples->schedstat_fd < 0) Settings().delay_known = false;
   t.sampling = true;
 }
 
@@ -173,13 +224,18 @@ void StopThreadSampling(ThreadState& t) {
   t.sampling = false;
   timer_delete(t.sampling_timer);
   FoldCounters(*t.samples);
+  if (t.samples->schedstat_fd >= 0) close(t.samples->schedstat_fd);
+  t.samples->schedstat_fd = -1;
 }
 
 std::string SamplesLine() {
   const SamplingSettings& s = Settings();
   if (!s.on) return "";
+  const bool known = s.delay_known.load();
   return "samples " + std::to_string(s.taken.load()) + " " + std::to_string(s.lost.load()) + " " +
-         std::to_string(s.cost_ns.load()) + " " + std::to_string(s.inside.load());
+         std::to_string(s.cost_ns.load()) + " " + std::to_string(s.inside.load()) + " " +
+         (known ? std::to_string(s.measured_ns.load()) : "-1") + " " +
+         (known ? std::to_string(s.descheduled_ns.load()) : "-1");
 }
 
 void DrainSamples(ThreadState& t) {
@@ -213,6 +269,7 @@ void DrainSamples(ThreadState& t) {
 // recorder's work between the two marks.
 void PauseSampling(ThreadState& t) {
   t.busy = t.busy + 1;
+  t.pauses = t.pauses + 1;
   std::atomic_signal_fence(std::memory_order_seq_cst);
 }
 

@@ -11,6 +11,13 @@
 // equal to the one before. The next recorded call (or region, or the end) writes the buffered
 // samples as kSample records with their calling-context nodes (calling_contexts.h), in time
 // order before its own records. A full buffer drops further samples and counts them.
+//
+// The samples also measure how long the thread's computation was descheduled: each one reads
+// the kernel's count of the thread's time runnable without a CPU (schedstat's run delay). Two
+// samples with no recorded call or region between them span computation alone, and the run
+// delay that grew between them is computation the scheduler kept off a CPU. Only such spans
+// count (the handler does not know when a call began or ended); `computation_measured_ns`
+// says how much computation they cover.
 #pragma once
 
 #include <atomic>
@@ -41,12 +48,24 @@ struct SampleBuffer {
   uint64_t lost = 0;     // the buffer was full
   uint64_t inside = 0;   // left out: taken inside a user region or instrumented function
   uint64_t cost_ns = 0;  // spent in the handler and in writing the samples
+  // Spans of computation between two samples: their length and the run delay that grew in them.
+  uint64_t computation_measured_ns = 0;
+  uint64_t computation_descheduled_ns = 0;
+  // The previous sample's reading: the thread's pause count then (ThreadState::pauses; a
+  // different count now means the recorder worked in between), its time and run delay.
+  bool has_reading = false;
+  uint32_t reading_pauses = 0;
+  uint64_t reading_time = 0;
+  uint64_t reading_delay = 0;
+  int schedstat_fd = -1;  // /proc/thread-self/schedstat, -1 where the kernel does not keep it
   // The counters as last added to the process's (DrainSamples, StopThreadSampling): a thread of
   // the OpenMP runtime's pool never ends before MPI_Finalize, so its counts go in as it drains.
   uint64_t folded_taken = 0;
   uint64_t folded_lost = 0;
   uint64_t folded_inside = 0;
   uint64_t folded_cost_ns = 0;
+  uint64_t folded_measured_ns = 0;
+  uint64_t folded_descheduled_ns = 0;
   Slot slots[kSampleSlots];
 };
 
@@ -59,9 +78,11 @@ void StartSamplingProcess();
 void StartThreadSampling(ThreadState& t);
 void StopThreadSampling(ThreadState& t);
 
-// "samples TAKEN LOST NANOSECONDS INSIDE" for the rank's definitions: what the threads took,
-// dropped, spent on them and left out inside user regions and instrumented functions, as far as
-// their samples were drained or their sampling stopped; empty when sampling is off.
+// "samples TAKEN LOST NANOSECONDS INSIDE MEASURED DESCHEDULED" for the rank's definitions: what
+// the threads took, dropped, spent on them and left out inside user regions and instrumented
+// functions, and the computation their samples spanned and the part of it they were
+// descheduled (-1 -1 where the kernel keeps no run delay), as far as their samples were drained
+// or their sampling stopped; empty when sampling is off.
 std::string SamplesLine();
 
 // Writes the thread's buffered samples into its log.

@@ -12,7 +12,8 @@ std::string RankScheduling(const std::vector<RankDefs>& defs) {
     lines += std::to_string(r) + " " + d.host + " " + std::to_string(d.cpus_allowed) + " " +
              std::to_string(d.cpus_online) + " " + std::to_string(d.ran_ns) + " " +
              std::to_string(d.waited_ns) + " " + std::to_string(d.node_ns) + " " +
-             std::to_string(d.node_stolen_ns) + "\n";
+             std::to_string(d.node_stolen_ns) + " " + std::to_string(d.computation_measured_ns) +
+             " " + std::to_string(d.computation_descheduled_ns) + "\n";
   }
   return lines;
 }

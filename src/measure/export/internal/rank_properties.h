@@ -14,7 +14,8 @@
 namespace cw::measure::internal {
 
 // Where each rank ran, a line "RANK HOST CPUS_ALLOWED CPUS_ONLINE RAN_NS WAITED_NS NODE_NS
-// STOLEN_NS" per rank (ranks that did not record it are left out).
+// STOLEN_NS MEASURED_NS DESCHEDULED_NS" per rank (ranks that did not record it are left out; -1
+// for what is unknown).
 std::string RankScheduling(const std::vector<RankDefs>& defs);
 
 // How each rank ended, a line "RANK HOW" per rank; a rank stopped at the size limit is told

@@ -163,7 +163,14 @@ bool ParseWalks(Words& words, RankDefs& d) {
 
 bool ParseSamples(Words& words, RankDefs& d) {
   if (!(words >> d.samples_taken >> d.samples_lost >> d.samples_ns)) return false;
-  words >> d.samples_inside;  // (not in traces of the first version of samples)
+  // Not in traces of the first versions of samples:
+  words >> d.samples_inside;
+  int64_t measured = -1, descheduled = -1;
+  if (words >> measured >> descheduled && measured >= 0 && descheduled >= 0 &&
+      descheduled <= measured) {
+    d.computation_measured_ns = measured;
+    d.computation_descheduled_ns = descheduled;
+  }
   return true;
 }
 

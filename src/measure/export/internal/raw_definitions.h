@@ -112,6 +112,10 @@ struct RankDefs {
   uint64_t samples_lost = 0;    // dropped: a thread's buffer was full
   uint64_t samples_ns = 0;      // what taking and writing them cost
   uint64_t samples_inside = 0;  // left out: inside a user region or instrumented function
+  // The computation that spans between two samples covered, and the part of it the threads were
+  // runnable without a CPU (sampling.h; -1: unknown).
+  int64_t computation_measured_ns = -1;
+  int64_t computation_descheduled_ns = -1;
   // Where it ran (measure/core/scheduling.h): the CPUs it may run on and the node's (0 if not
   // recorded), what its main thread ran and waited for a CPU, and the node's CPU time and the
   // part of it a hypervisor stole meanwhile (-1 if unknown).
