@@ -46,19 +46,64 @@ std::vector<double> Report::PerCallpath(MetricId metric) const {
   return per;
 }
 
-std::string Report::CallpathLabel(uint32_t callpath) const {
-  // A walked call path can be dozens of functions deep: the text keeps its root and its
-  // innermost kLabelTail regions, which say where the call is.
-  constexpr size_t kLabelTail = trace::kPathLabelTail;
+namespace {
+
+// The chain of `callpath` from itself up to the root.
+std::vector<uint32_t> Chain(const std::vector<Callpath>& callpaths, uint32_t callpath) {
   std::vector<uint32_t> chain;
   for (std::optional<uint32_t> c = callpath; c && *c < callpaths.size(); c = callpaths[*c].parent)
     chain.push_back(*c);
+  return chain;
+}
+
+// "root/.../a/b/c/d": the root and the innermost `tail` regions of `chain`.
+std::string ElidedLabel(const std::vector<Callpath>& callpaths, const std::vector<uint32_t>& chain,
+                        size_t tail) {
+  std::string label = callpaths[chain.back()].region + "/...";
+  for (size_t k = tail; k-- > 0;) label += "/" + callpaths[chain[k]].region;
+  return label;
+}
+
+}  // namespace
+
+void AssignLabelTails(std::vector<Callpath>& callpaths) {
+  // The call paths whose label leaves regions out; those whose labels collide keep one more
+  // innermost region each round, until their labels differ or show the whole path.
+  std::vector<std::vector<uint32_t>> chains(callpaths.size());
+  std::vector<uint32_t> pending;
+  for (uint32_t cp = 0; cp < callpaths.size(); ++cp) {
+    callpaths[cp].label_tail = static_cast<uint32_t>(trace::kPathLabelTail);
+    chains[cp] = Chain(callpaths, cp);
+    if (chains[cp].size() > trace::kPathLabelTail + 2) pending.push_back(cp);
+  }
+  while (!pending.empty()) {
+    std::map<std::string, std::vector<uint32_t>> by_label;
+    for (uint32_t cp : pending)
+      by_label[ElidedLabel(callpaths, chains[cp], callpaths[cp].label_tail)].push_back(cp);
+    pending.clear();
+    for (const auto& [label, members] : by_label) {
+      if (members.size() < 2) continue;
+      for (uint32_t cp : members) {
+        if (chains[cp].size() <= ++callpaths[cp].label_tail + 2) continue;  // whole now
+        pending.push_back(cp);
+      }
+    }
+  }
+}
+
+std::string Report::CallpathLabel(uint32_t callpath) const {
+  // A walked call path can be dozens of functions deep: the text keeps its root and its
+  // innermost regions (kPathLabelTail, or more where that would read like another call path),
+  // which say where the call is.
+  const size_t tail = callpath < callpaths.size()
+                          ? std::max<size_t>(trace::kPathLabelTail, callpaths[callpath].label_tail)
+                          : trace::kPathLabelTail;
+  const std::vector<uint32_t> chain = Chain(callpaths, callpath);
   std::string label;
-  if (chain.size() <= kLabelTail + 2) {
+  if (chain.size() <= tail + 2) {
     label = CallpathName(callpath);
   } else {
-    label = callpaths[chain.back()].region + "/...";
-    for (size_t k = kLabelTail; k-- > 0;) label += "/" + callpaths[chain[k]].region;
+    label = ElidedLabel(callpaths, chain, tail);
   }
   if (callpath >= callpaths.size() || callpaths[callpath].line == 0) return label;
   const Callpath& c = callpaths[callpath];
@@ -267,6 +312,7 @@ Report BuildReport(const trace::Trace& trace, const TraceFacts& facts,
     }
     r.callpaths.push_back(std::move(c));
   }
+  AssignLabelTails(r.callpaths);
   for (const analysis::MetricInfo& metric : analysis::AllMetrics()) {
     for (uint32_t loc = 0; loc < waitstates.severities.size(); ++loc) {
       const std::vector<double>* values = waitstates.severities[loc].Values(metric.id);

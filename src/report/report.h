@@ -111,6 +111,9 @@ struct Callpath {
   std::string file;
   uint32_t line = 0;
   uint32_t call_sites = 0;
+  // How many innermost regions its text label keeps (Report::CallpathLabel): more than
+  // trace::kPathLabelTail where fewer would read like another call path's label.
+  uint32_t label_tail = 0;
 };
 
 struct Value {
@@ -221,7 +224,8 @@ struct Report {
   std::string CallpathName(uint32_t callpath) const;
   // The name with the call site where it is known: "main/step/exchange/MPI_Sendrecv
   // (nested_compute.c:31)", for the text a person reads; a path deeper than six regions keeps
-  // its root and its innermost four ("main/.../a/b/c/MPI_Send").
+  // its root and its innermost four ("main/.../a/b/c/MPI_Send"), or more where four would read
+  // like another call path's label (Callpath::label_tail).
   std::string CallpathLabel(uint32_t callpath) const;
   // "rank 3" for a process's master location, else "rank 3 / OMP thread 1" or the name.
   std::string LocationLabel(uint32_t location) const;
@@ -245,6 +249,10 @@ struct TraceFacts {
 TraceFacts TraceFactsOf(const trace::Trace& trace, const match::SyncGraph& graph);
 
 // `correction`: what timestamp correction did before the analysis, if it ran.
+// Sets each call path's label_tail: kPathLabelTail, or as many more innermost regions as make its
+// label differ from every other's (or show it whole).
+void AssignLabelTails(std::vector<Callpath>& callpaths);
+
 Report BuildReport(const trace::Trace& trace, const match::SyncGraph& graph,
                    const analysis::AnalysisResult& analysis,
                    const clock::ClockCorrection* correction = nullptr);

@@ -162,5 +162,48 @@ TEST(SummaryTest, FormatsUnits) {
   EXPECT_EQ(FormatBytes(4177920), "4.18 MB");
 }
 
+// A path deeper than six regions is labelled with its root and its innermost four. Two paths
+// that differ only above those four would read alike: each keeps more innermost regions until
+// they differ, or shows itself whole.
+//   0 main - 1 a - 2 x - 3 c - 4 d - 5 e - 6 f - 7 MPI_Send     (eight regions)
+//                - 8 y - 9 c - 10 d - 11 e - 12 f - 13 MPI_Send  (differs from 7 at x/y only)
+//                                          - 14 g - 15 MPI_Send  (differs from 7 at g)
+// 7 and 13 read "main/.../d/e/f/MPI_Send" with four, "main/.../c/d/e/f/MPI_Send" with five,
+// and need all eight; 15 reads "main/.../d/e/g/MPI_Send", unlike any other, and keeps four.
+TEST(ReportLabelTest, CallPathsThatWouldReadAlikeKeepMoreOfTheirPath) {
+  Report r;
+  auto add = [&r](const char* region, std::optional<uint32_t> parent) {
+    Callpath c;
+    c.id = static_cast<uint32_t>(r.callpaths.size());
+    c.region = region;
+    c.parent = parent;
+    r.callpaths.push_back(c);
+  };
+  add("main", std::nullopt);
+  add("a", 0);
+  add("x", 1);
+  add("c", 2);
+  add("d", 3);
+  add("e", 4);
+  add("f", 5);
+  add("MPI_Send", 6);
+  add("y", 1);
+  add("c", 8);
+  add("d", 9);
+  add("e", 10);
+  add("f", 11);
+  add("MPI_Send", 12);
+  add("g", 11);
+  add("MPI_Send", 14);
+  AssignLabelTails(r.callpaths);
+  EXPECT_EQ(r.CallpathLabel(7), "main/a/x/c/d/e/f/MPI_Send");
+  EXPECT_EQ(r.CallpathLabel(13), "main/a/y/c/d/e/f/MPI_Send");
+  EXPECT_EQ(r.CallpathLabel(15), "main/.../d/e/g/MPI_Send");
+  EXPECT_EQ(r.callpaths[15].label_tail, 4u);
+  // 6 and 12 (seven regions) both read "main/.../c/d/e/f" with four; with five they are whole.
+  EXPECT_EQ(r.CallpathLabel(6), "main/a/x/c/d/e/f");
+  EXPECT_EQ(r.CallpathLabel(12), "main/a/y/c/d/e/f");
+}
+
 }  // namespace
 }  // namespace cw::report
