@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <tuple>
+#include <vector>
 
 #include "analysis/advice/advice.h"
 #include "sim/otf2_source.h"
@@ -151,6 +153,36 @@ Result<std::optional<uint64_t>> PredictedRuntime(const Replay& replay, const sim
   return std::optional<uint64_t>(sim::PredictedSpan(r, locations));
 }
 
+// Whether `f`'s fix is its root causes balanced: a wait with root causes.
+bool HasRootCauseFix(const analysis::AdviceFinding& f) {
+  return analysis::IsWaitPattern(f.pattern) && !f.root_causes.empty();
+}
+
+// Whether two waits have the same root causes, so that FixOf makes the same change for both.
+bool SameRootCauses(const analysis::AdviceFinding& a, const analysis::AdviceFinding& b) {
+  if (!HasRootCauseFix(a) || !HasRootCauseFix(b) || a.root_causes.size() != b.root_causes.size())
+    return false;
+  for (size_t i = 0; i < a.root_causes.size(); ++i) {
+    const analysis::RootCause& x = a.root_causes[i];
+    const analysis::RootCause& y = b.root_causes[i];
+    if (x.callpath != y.callpath || x.location != y.location || x.time != y.time ||
+        x.mean != y.mean || x.source != y.source)
+      return false;
+  }
+  return true;
+}
+
+// Turns each finding's fix group (the index its first finding had before the ranking) into the
+// rank of the first finding of the group now, or none for the first itself.
+void NameSharedFixes(std::vector<analysis::AdviceFinding>& findings) {
+  std::map<uint32_t, uint32_t> first_of_group;
+  for (uint32_t i = 0; i < findings.size(); ++i) {
+    const uint32_t group = *findings[i].same_fix_as;
+    auto [it, first] = first_of_group.try_emplace(group, i);
+    findings[i].same_fix_as = first ? std::nullopt : std::optional<uint32_t>(it->second);
+  }
+}
+
 Status Predict(const trace::Trace& trace, const Replay& replay, analysis::Advice& advice,
                size_t max_predictions) {
   // The program's CPU threads, as POP's runtime counts them; those without events do not count
@@ -166,7 +198,24 @@ Status Predict(const trace::Trace& trace, const Replay& replay, analysis::Advice
   std::optional<uint64_t> unchanged;
   bool replays = true;  // the unchanged trace replays cleanly (known after its replay)
   size_t predicted = 0;
-  for (analysis::AdviceFinding& f : advice.findings) {
+  // Per finding, the first one before it with the same fix (itself if none): waits whose root
+  // causes are the same make the same change, replayed once.
+  std::vector<size_t> fix_of(advice.findings.size());
+  for (size_t i = 0; i < advice.findings.size(); ++i) {
+    analysis::AdviceFinding& f = advice.findings[i];
+    fix_of[i] = i;
+    for (size_t k = 0; k < i && HasRootCauseFix(f); ++k) {
+      if (fix_of[k] == k && SameRootCauses(advice.findings[k], f)) {
+        fix_of[i] = k;
+        break;
+      }
+    }
+    if (fix_of[i] != i) {
+      const analysis::AdviceFinding& first = advice.findings[fix_of[i]];
+      f.predicted_saving = first.predicted_saving;
+      f.no_prediction = first.no_prediction;
+      continue;
+    }
     const std::optional<sim::Perturbation> fix = FixOf(trace, f, f.no_prediction);
     if (!fix) continue;
     if (predicted >= max_predictions) {
@@ -201,6 +250,10 @@ Status Predict(const trace::Trace& trace, const Replay& replay, analysis::Advice
     // saves 0, not a negative time.
     f.predicted_saving = *fixed < *unchanged ? static_cast<double>(*unchanged - *fixed) : 0.0;
   }
+  // Findings that share a fix keep its group (the index of its first finding) through the
+  // ranking, which the field then names by rank.
+  for (size_t i = 0; i < advice.findings.size(); ++i)
+    advice.findings[i].same_fix_as = static_cast<uint32_t>(fix_of[i]);
   // What would save nothing is no bottleneck.
   std::erase_if(advice.findings, [&advice](const analysis::AdviceFinding& f) {
     if (!f.predicted_saving || *f.predicted_saving > 0) return false;
@@ -215,6 +268,7 @@ Status Predict(const trace::Trace& trace, const Replay& replay, analysis::Advice
                      if (pa) return *a.predicted_saving > *b.predicted_saving;
                      return analysis::ExcessTime(a) > analysis::ExcessTime(b);
                    });
+  NameSharedFixes(advice.findings);
   return OkStatus();
 }
 

@@ -61,6 +61,7 @@ AdviceReport SummarizeAdvice(const analysis::Advice& advice, const trace::Trace&
     e.hints = f.hints;
     if (f.predicted_saving) e.predicted_saving = seconds(*f.predicted_saving);
     e.no_prediction = f.no_prediction;
+    e.same_fix_as = f.same_fix_as;
     r.findings.push_back(std::move(e));
   }
   const analysis::LoadBalance& lb = advice.load_balance;
@@ -241,10 +242,13 @@ void AdviceTextSection(const Report& r, std::string& out) {
     if (f.pattern == analysis::AdvicePattern::kPossiblyRedundantBarrier) {
       for (size_t h = 1; h < f.hints.size(); ++h) out += "    check: " + f.hints[h] + "\n";
     }
-    out += "    saves: " +
-           (f.predicted_saving ? FormatSeconds(*f.predicted_saving) + " (predicted)"
-                               : "not predicted: " + f.no_prediction) +
-           "\n";
+    std::string saves = f.predicted_saving ? FormatSeconds(*f.predicted_saving) + " (predicted)"
+                                           : "not predicted: " + f.no_prediction;
+    if (f.same_fix_as) {
+      saves += "; the same fix as finding " + std::to_string(*f.same_fix_as + 1) +
+               " (the same root causes): not in addition to it";
+    }
+    out += "    saves: " + saves + "\n";
   }
   if (a.findings_left_out > 0) {
     out += "  ... and " + std::to_string(a.findings_left_out) + " more in report.json\n";

@@ -56,6 +56,7 @@ struct AdviceFindingEntry {
   std::vector<std::string> hints;
   std::optional<double> predicted_saving;  // seconds
   std::string no_prediction;               // why predicted_saving is empty
+  std::optional<uint32_t> same_fix_as;     // the earlier finding whose fix this is too
 };
 
 struct ProcessBalanceEntry {

@@ -179,7 +179,8 @@ json AdviceJson(const Report& report) {
          {"completed_by", f.completed_by},
          {"hints", f.hints},
          {"predicted_saving", optional(f.predicted_saving)},
-         {"no_prediction", f.predicted_saving ? json(nullptr) : json(f.no_prediction)}});
+         {"no_prediction", f.predicted_saving ? json(nullptr) : json(f.no_prediction)},
+         {"same_fix_as", f.same_fix_as ? json(*f.same_fix_as) : json(nullptr)}});
   }
   json barriers = json::array();
   for (const RedundantBarrierEntry& b : a.redundant_barriers) {

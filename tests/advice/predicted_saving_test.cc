@@ -222,6 +222,58 @@ TEST(PredictedSavingTest, AWaitWithoutImbalanceTakesItsRootCausesFromTheDelayAna
   EXPECT_DOUBLE_EQ(*f.predicted_saving, 6.0);
 }
 
+// Rank 0 is late twice, for two receives of rank 1 at different call paths:
+//   rank 0: a 0..6, send 6..7, a 7..13, send 13..14, main ends at 15
+//   rank 1: a 0..2, x/MPI_Recv 2..7, a 7..9, y/MPI_Recv 9..14, main ends at 15
+// Each receive waits 4 s (6 - 2, 13 - 9): two Late Sender findings. Both have one root cause,
+// a on rank 0: 12 s against a mean of 8 over the two ranks (rank 1 computes 4). Their fix is the
+// same change, replayed once: a at 8 s on rank 0 (each instance 6 -> 4 s):
+//   rank 0: a 0..4, send 4..5, a 5..9, send 9..10, main ends at 11;
+//   rank 1: a 0..2, x/MPI_Recv 2..5 (1 s after the send's Enter), a 5..7, y/MPI_Recv 7..10,
+//           main ends at 11.
+// 4 s saved, once: the second finding names the first as the same fix.
+TEST(PredictedSavingTest, WaitsWithTheSameRootCausesShareOneFix) {
+  testing::Scenario s(2);
+  s.rank(0)
+      .Enter(0, "main")
+      .Call(0, 6, "a")
+      .Send(6, 7, 1, 0, 8)
+      .Call(7, 13, "a")
+      .Send(13, 14, 1, 0, 8)
+      .Leave(15, "main");
+  s.rank(1)
+      .Enter(0, "main")
+      .Call(0, 2, "a")
+      .Enter(2, "x")
+      .Recv(2, 7, 0, 0, 8)
+      .Leave(7, "x")
+      .Call(7, 9, "a")
+      .Enter(9, "y")
+      .Recv(9, 14, 0, 0, 8)
+      .Leave(14, "y")
+      .Leave(15, "main");
+  AnalysisOptions options;
+  options.advice = true;
+  test::Analysis a = test::AnalyzeScenarioWith(s, options);
+  ASSERT_TRUE(driver::PredictSavings(a.trace, *a.result.advice, 5).has_value());
+  const std::vector<AdviceFinding>& findings = a.result.advice->findings;
+  ASSERT_EQ(findings.size(), 2u);
+  for (const AdviceFinding& f : findings) {
+    EXPECT_EQ(f.pattern, AdvicePattern::kLateSender);
+    ASSERT_EQ(f.root_causes.size(), 1u);
+    EXPECT_EQ(a.trace.CallpathName(f.root_causes[0].callpath), "main/a");
+    EXPECT_EQ(f.root_causes[0].location, 0u);
+    ASSERT_TRUE(f.predicted_saving.has_value()) << f.no_prediction;
+    EXPECT_DOUBLE_EQ(*f.predicted_saving, 4.0);
+  }
+  std::vector<std::string> paths = {a.trace.CallpathName(findings[0].callpath),
+                                    a.trace.CallpathName(findings[1].callpath)};
+  std::sort(paths.begin(), paths.end());
+  EXPECT_EQ(paths, (std::vector<std::string>{"main/x/MPI_Recv", "main/y/MPI_Recv"}));
+  EXPECT_FALSE(findings[0].same_fix_as.has_value());
+  EXPECT_EQ(findings[1].same_fix_as, std::optional<uint32_t>(0));
+}
+
 TEST(PredictedSavingTest, AWaitWithoutDelayCostsHasNoRootCause) {
   // --wait-states-only: no delay analysis, so no root cause, and the finding says why it has no
   // prediction.

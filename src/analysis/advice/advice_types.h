@@ -151,6 +151,9 @@ struct AdviceFinding {
   std::vector<std::string> hints;
   std::optional<double> predicted_saving;  // ticks, from the what-if replay
   std::string no_prediction;               // why predicted_saving is empty (else empty)
+  // The earlier finding (its index) whose fix is this one's too: a wait whose root causes are
+  // that finding's. Its saving is that finding's, not one to add to it.
+  std::optional<uint32_t> same_fix_as;
 };
 
 // High-level load balance (PPW §5.2.3): each process's time by what it did, from the generic

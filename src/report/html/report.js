@@ -486,6 +486,10 @@
       hints.appendChild(element('li', 'What fixing it saves is not predicted: ' +
         f.no_prediction + '.'));
     }
+    if (f.same_fix_as !== null) {
+      hints.appendChild(element('li', 'The same fix as finding ' + f.same_fix_as +
+        ' (the same root causes): its saving is not in addition to that one\'s.'));
+    }
     renderBalance(f);
   }
   function renderAdvice() {
@@ -514,7 +518,8 @@
     const rows = A.findings.map(function (f, i) {
       const tr = row(table, [String(i + 1), f.pattern, f.callpath,
         f.where.join(', ') + (f.more > 0 ? ' and ' + f.more + ' more' : ''), f.filter,
-        seconds(f.excess), f.saving === null ? 'not predicted' : seconds(f.saving)]);
+        seconds(f.excess), (f.saving === null ? 'not predicted' : seconds(f.saving)) +
+          (f.same_fix_as !== null ? ' (as #' + f.same_fix_as + ')' : '')]);
       if (f.saving === null) tr.lastChild.title = f.no_prediction;
       tr.addEventListener('click', function () { selectFinding(i, rows); });
       return tr;

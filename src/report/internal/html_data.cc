@@ -401,6 +401,7 @@ json Advice(const Report& r) {
          {"expected", f.expected ? json(Round(*f.expected)) : json(nullptr)},
          {"saving", f.predicted_saving ? json(Round(*f.predicted_saving)) : json(nullptr)},
          {"no_prediction", f.no_prediction},
+         {"same_fix_as", f.same_fix_as ? json(*f.same_fix_as + 1) : json(nullptr)},
          {"instances", f.instances},
          {"bottleneck_instances", f.bottleneck_instances},
          {"counts", counts},
