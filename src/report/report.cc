@@ -67,24 +67,54 @@ std::string ElidedLabel(const std::vector<Callpath>& callpaths, const std::vecto
 }  // namespace
 
 void AssignLabelTails(std::vector<Callpath>& callpaths) {
+  // Each call path's depth and root, found without walking any path twice: call trees can be
+  // tens of thousands deep (a recursion), and a walk per call path would be quadratic.
+  const uint32_t n = static_cast<uint32_t>(callpaths.size());
+  std::vector<uint32_t> depth(n, 0), root(n, 0), walk;
+  for (uint32_t cp = 0; cp < n; ++cp) {
+    if (depth[cp] != 0) continue;  // on the walk of a call path before it
+    walk.clear();
+    uint32_t known = trace::kNone;
+    for (uint32_t c = cp; depth[c] == 0 && walk.size() <= n;) {
+      walk.push_back(c);
+      const std::optional<uint32_t>& parent = callpaths[c].parent;
+      if (!parent || *parent >= n) break;
+      c = *parent;
+      if (depth[c] != 0) known = c;
+    }
+    uint32_t d = known == trace::kNone ? 0 : depth[known];
+    const uint32_t r = known == trace::kNone ? walk.back() : root[known];
+    for (auto it = walk.rbegin(); it != walk.rend(); ++it) {
+      depth[*it] = ++d;
+      root[*it] = r;
+    }
+  }
   // The call paths whose label leaves regions out; those whose labels collide keep one more
-  // innermost region each round, until their labels differ or show the whole path.
-  std::vector<std::vector<uint32_t>> chains(callpaths.size());
+  // innermost region each round, until their labels differ, show the whole path, or keep
+  // kMaxLabelTail regions (labels that still collide then stay alike).
+  constexpr uint32_t kMaxLabelTail = 12;
+  auto label = [&](uint32_t cp) {
+    std::string text = callpaths[root[cp]].region + "/...";
+    std::vector<const std::string*> tail;
+    for (uint32_t c = cp, k = 0; k < callpaths[cp].label_tail; ++k, c = *callpaths[c].parent)
+      tail.push_back(&callpaths[c].region);
+    for (auto it = tail.rbegin(); it != tail.rend(); ++it) text += "/" + **it;
+    return text;
+  };
   std::vector<uint32_t> pending;
-  for (uint32_t cp = 0; cp < callpaths.size(); ++cp) {
+  for (uint32_t cp = 0; cp < n; ++cp) {
     callpaths[cp].label_tail = static_cast<uint32_t>(trace::kPathLabelTail);
-    chains[cp] = Chain(callpaths, cp);
-    if (chains[cp].size() > trace::kPathLabelTail + 2) pending.push_back(cp);
+    if (depth[cp] > trace::kPathLabelTail + 2) pending.push_back(cp);
   }
   while (!pending.empty()) {
     std::map<std::string, std::vector<uint32_t>> by_label;
-    for (uint32_t cp : pending)
-      by_label[ElidedLabel(callpaths, chains[cp], callpaths[cp].label_tail)].push_back(cp);
+    for (uint32_t cp : pending) by_label[label(cp)].push_back(cp);
     pending.clear();
-    for (const auto& [label, members] : by_label) {
+    for (const auto& [text, members] : by_label) {
       if (members.size() < 2) continue;
       for (uint32_t cp : members) {
-        if (chains[cp].size() <= ++callpaths[cp].label_tail + 2) continue;  // whole now
+        if (callpaths[cp].label_tail >= kMaxLabelTail) continue;
+        if (depth[cp] <= ++callpaths[cp].label_tail + 2) continue;  // whole now
         pending.push_back(cp);
       }
     }
