@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <unordered_map>
 
 #include "measure/core/patterns.h"
@@ -65,6 +66,13 @@ uint32_t Intern(ContextTree& tree, uint32_t parent, uintptr_t pc) {
                 pc);
   S().log.Define(line);
   return it->second;
+}
+
+// The slot of (parent, pc) in a thread's recent nodes.
+uint32_t RecentSlot(uint32_t parent, uintptr_t pc) {
+  const uint64_t h =
+      (static_cast<uint64_t>(pc) ^ (static_cast<uint64_t>(parent) << 32)) * 0x9E3779B97F4A7C15ull;
+  return static_cast<uint32_t>(h >> 54) & (kNodeCacheSlots - 1);
 }
 
 }  // namespace
@@ -132,16 +140,23 @@ uint32_t InternWalk(ThreadState& t, const uintptr_t* innermost_first, uint32_t d
     cache.depth = depth;
     return node;
   }
-  // New frames: the tree and the definitions file are the rank's, shared by its threads (never
-  // called with the lock held: call scopes begin before a wrapper's hooks take it).
-  HookLock lock;
+  // New frames: first the thread's recent nodes; then the tree and the definitions file, which
+  // are the rank's, shared by its threads (never called with the lock held: call scopes begin
+  // before a wrapper's hooks take it), locked once for the rest of the walk.
+  std::optional<HookLock> lock;
   for (uint32_t k = shared; k < depth; ++k) {
     const uintptr_t pc = innermost_first[depth - 1 - k];
-    const uint32_t child = Intern(tree, node, pc);
+    NodeCacheSlot& recent = cache.recent[RecentSlot(node, pc)];
+    uint32_t child = recent.node != 0 && recent.parent == node && recent.pc == pc ? recent.node : 0;
     if (child == 0) {
-      ++tree.cut_short;
-      cache.depth = k;
-      return node;
+      if (!lock) lock.emplace();
+      child = Intern(tree, node, pc);
+      if (child == 0) {
+        ++tree.cut_short;
+        cache.depth = k;
+        return node;
+      }
+      recent = NodeCacheSlot{pc, node, child};
     }
     node = child;
     cache.pcs[k] = pc;

@@ -26,6 +26,17 @@ struct ThreadState;
 inline constexpr uint32_t kMaxCallingContexts = 1u << 20;
 inline constexpr uint32_t kMaxWalkDepth = 512;
 
+// A thread's own copy of the tree's nodes it looked up recently, direct-mapped by parent and
+// return address: a walk whose frames differ from the previous walk's finds most of them here,
+// without the rank's lock and its hash table. Nodes are never removed from the tree, so an entry
+// stays right.
+inline constexpr uint32_t kNodeCacheSlots = 1024;
+struct NodeCacheSlot {
+  uintptr_t pc = 0;
+  uint32_t parent = 0;
+  uint32_t node = 0;  // 0: empty
+};
+
 // What a thread keeps of its previous walk: its return addresses and their nodes, outermost
 // first.
 struct WalkCache {
@@ -34,6 +45,7 @@ struct WalkCache {
   uint32_t depth = 0;
   uintptr_t pcs[kMaxWalkDepth];
   uint32_t nodes[kMaxWalkDepth];
+  NodeCacheSlot recent[kNodeCacheSlots];
 };
 
 // Reads CAUSEWAY_CALLPATHS (none, calls, sampled; "sampled" if unset) and CAUSEWAY_MAX_DEPTH
