@@ -239,6 +239,9 @@ std::string SamplesLine() {
 }
 
 void DrainSamples(ThreadState& t) {
+  // Every record the thread makes (a call, a region, an OpenMP event) drains first: it ends the
+  // span of computation that the samples before it measure, buffered samples or not.
+  t.pauses = t.pauses + 1;
   if (t.samples == nullptr || t.samples->count == 0) return;
   SamplingPause pause(t);
   const uint64_t start = MonotonicNow();

@@ -14,8 +14,9 @@
 //
 // The samples also measure how long the thread's computation was descheduled: each one reads
 // the kernel's count of the thread's time runnable without a CPU (schedstat's run delay). Two
-// samples with no recorded call or region between them span computation alone, and the run
-// delay that grew between them is computation the scheduler kept off a CPU. Only such spans
+// samples with no record of the thread between them (no call, region or OpenMP event: each
+// drains the samples first, DrainSamples) span computation alone, and the run delay that grew
+// between them is computation the scheduler kept off a CPU. Only such spans
 // count (the handler does not know when a call began or ended); `computation_measured_ns`
 // says how much computation they cover.
 #pragma once
