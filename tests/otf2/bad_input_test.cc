@@ -136,5 +136,38 @@ TEST(BadInputTest, RandomBytesInEventFilesNeverCrash) {
   }
 }
 
+// Every kind of record passes the reader's time-range check, the non-blocking collectives' and
+// the communicator events' too: a request or completion record stamped above 2^63 (a flipped
+// top bit) is refused by its place on location 0 (Enter 0, Enter 1, request 2, Leave 3, Enter 4,
+// completion 5), before its time could turn into a duration of centuries. (Unchecked, the
+// reading stopped at it and called the event file truncated.)
+TEST(BadInputTest, ANonBlockingCollectiveOutsideTheTimeRangeIsRefused) {
+  constexpr uint64_t kHigh = (uint64_t{1} << 63) + 100;
+  for (const bool request_damaged : {false, true}) {
+    SCOPED_TRACE(request_damaged ? "request" : "completion");
+    testing::Scenario s(2, 1);
+    for (int r = 0; r < 2; ++r) {
+      const bool damaged = r == 0;
+      s.rank(r)
+          .Enter(0, "main")
+          .Enter(1, "MPI_Ibarrier")
+          .NbcRequestEvent(damaged && request_damaged ? kHigh : 1, 7)
+          .Leave(2, "MPI_Ibarrier")
+          .Enter(3, "MPI_Wait")
+          .NbcCompleteEvent(damaged && !request_damaged ? kHigh : 4, OTF2_COLLECTIVE_OP_BARRIER, 0,
+                            OTF2_UNDEFINED_UINT32, 0, 0, 7)
+          .Leave(4, "MPI_Wait")
+          .Leave(10, "main");
+    }
+    const std::string anchor = s.WriteOrDie(testing::MakeTempDir("nbc-out-of-range"));
+    Result<trace::Trace> t = ReadTrace(anchor, ReadOptions{});
+    ASSERT_FALSE(t);
+    const std::string& message = t.error().message();
+    EXPECT_NE(message.find("location 0"), std::string::npos) << message;
+    EXPECT_NE(message.find(request_damaged ? "event 2" : "event 5"), std::string::npos) << message;
+    EXPECT_NE(message.find("outside the trace's time range"), std::string::npos) << message;
+  }
+}
+
 }  // namespace
 }  // namespace cw::otf2

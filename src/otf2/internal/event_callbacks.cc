@@ -639,10 +639,13 @@ OTF2_EvtReaderCallbacks* NewEventCallbacks() {
   CW_SET(ProgramBegin);
   CW_SET(ProgramEnd);
 #undef CW_SET
-  OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveRequestCallback(cb, OnNbcRequest);
-  OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveCompleteCallback(cb, OnNbcComplete);
-  OTF2_EvtReaderCallbacks_SetCommCreateCallback(cb, OnCommCreate);
-  OTF2_EvtReaderCallbacks_SetCommDestroyCallback(cb, OnCommDestroy);
+  // Named otherwise in OTF2 than here, so set one by one, behind the same time check.
+  OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveRequestCallback(cb,
+                                                                  TimeChecked<OnNbcRequest>::Call);
+  OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveCompleteCallback(
+      cb, TimeChecked<OnNbcComplete>::Call);
+  OTF2_EvtReaderCallbacks_SetCommCreateCallback(cb, TimeChecked<OnCommCreate>::Call);
+  OTF2_EvtReaderCallbacks_SetCommDestroyCallback(cb, TimeChecked<OnCommDestroy>::Call);
   return cb;
 }
 
