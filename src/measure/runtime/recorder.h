@@ -111,9 +111,8 @@ struct ThreadState {
   timer_t sampling_timer{};
   bool sampling = false;
   volatile sig_atomic_t busy = 0;
-  // How often the recorder began work on the thread (PauseSampling, DrainSamples): every
-  // recorded call, region and OpenMP event counts, so two samples that see the same count span
-  // computation alone.
+  // How often the thread drained its samples (DrainSamples): every recorded call, region and
+  // OpenMP event drains first, so two samples that see the same count span computation alone.
   volatile uint32_t pauses = 0;
 };
 

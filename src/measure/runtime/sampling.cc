@@ -272,7 +272,6 @@ void DrainSamples(ThreadState& t) {
 // recorder's work between the two marks.
 void PauseSampling(ThreadState& t) {
   t.busy = t.busy + 1;
-  t.pauses = t.pauses + 1;
   std::atomic_signal_fence(std::memory_order_seq_cst);
 }
 

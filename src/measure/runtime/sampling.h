@@ -52,8 +52,9 @@ struct SampleBuffer {
   // Spans of computation between two samples: their length and the run delay that grew in them.
   uint64_t computation_measured_ns = 0;
   uint64_t computation_descheduled_ns = 0;
-  // The previous sample's reading: the thread's pause count then (ThreadState::pauses; a
-  // different count now means the recorder worked in between), its time and run delay.
+  // The previous sample's reading: the thread's drain count then (ThreadState::pauses; a
+  // different count now means the thread recorded something in between), its time and run
+  // delay.
   bool has_reading = false;
   uint32_t reading_pauses = 0;
   uint64_t reading_time = 0;
