@@ -104,6 +104,12 @@ RankScript& RankScript::NbcRequestEvent(uint64_t t, uint64_t request) {
   r.request = request;
   return Add(r);
 }
+RankScript& RankScript::NbcRequestEvent(uint64_t t, uint64_t request, uint32_t senders) {
+  Record r{Record::kNbcRequest, t, ""};
+  r.request = request;
+  r.group = senders + 1;
+  return Add(r);
+}
 RankScript& RankScript::NbcCompleteEvent(uint64_t t, OTF2_CollectiveOp op, uint32_t comm,
                                          uint32_t root, uint64_t sent, uint64_t received,
                                          uint64_t request) {

@@ -55,8 +55,11 @@ class RankScript {
   RankScript& CollectiveEndEvent(uint64_t t, OTF2_CollectiveOp op, uint32_t comm, uint32_t root,
                                  uint64_t sent, uint64_t received);
   // Non-blocking collectives: the request record in the starting call (MPI_Ibarrier, ...), the
-  // completion record in the call that completes it (MPI_Wait, ...).
+  // completion record in the call that completes it (MPI_Wait, ...). MPI_Ialltoallv/w and
+  // MPI_Iallgatherv as causeway's tracer records them name the processes that send this rank
+  // data in the request record (`senders`, a group from Scenario::AddGroup; see VCollective).
   RankScript& NbcRequestEvent(uint64_t t, uint64_t request);
+  RankScript& NbcRequestEvent(uint64_t t, uint64_t request, uint32_t senders);
   RankScript& NbcCompleteEvent(uint64_t t, OTF2_CollectiveOp op, uint32_t comm, uint32_t root,
                                uint64_t sent, uint64_t received, uint64_t request);
 

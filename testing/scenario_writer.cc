@@ -207,14 +207,11 @@ void ScenarioWriter::WriteMpiRecord(const RankScript::Record& rec, otf2_writer::
       ev.MpiCollectiveBegin(rec.time);
       break;
     case R::kCollEnd:
-      if (rec.group != 0) {
-        if (senders_attribute_ == OTF2_UNDEFINED_UINT32)
-          senders_attribute_ = archive_.DefineAttribute(trace::kSendersAttribute, OTF2_TYPE_GROUP);
-        ev.AddGroupAttribute(senders_attribute_, groups_.at(rec.group - 1));
-      }
+      AddSenders(rec, ev);
       ev.MpiCollectiveEnd(rec.time, rec.op, rec.comm, rec.root, rec.bytes, rec.received);
       break;
     case R::kNbcRequest:
+      AddSenders(rec, ev);
       ev.NonBlockingCollectiveRequest(rec.time, rec.request);
       break;
     case R::kNbcComplete:
@@ -224,6 +221,13 @@ void ScenarioWriter::WriteMpiRecord(const RankScript::Record& rec, otf2_writer::
     default:
       DieWriting("a record kind no writer handles");
   }
+}
+
+void ScenarioWriter::AddSenders(const RankScript::Record& rec, otf2_writer::EventWriter& ev) {
+  if (rec.group == 0) return;
+  if (senders_attribute_ == OTF2_UNDEFINED_UINT32)
+    senders_attribute_ = archive_.DefineAttribute(trace::kSendersAttribute, OTF2_TYPE_GROUP);
+  ev.AddGroupAttribute(senders_attribute_, groups_.at(rec.group - 1));
 }
 
 bool ScenarioWriter::WriteOneSidedRecord(const RankScript::Record& rec,

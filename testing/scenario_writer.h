@@ -33,6 +33,8 @@ class ScenarioWriter {
   bool WriteOneSidedRecord(const RankScript::Record& rec, otf2_writer::EventWriter& ev);
   // MPI's point-to-point and collective records (dies on anything else).
   void WriteMpiRecord(const RankScript::Record& rec, otf2_writer::EventWriter& ev);
+  // The attribute causeway::senders of a record whose `group` names them (group + 1; 0: none).
+  void AddSenders(const RankScript::Record& rec, otf2_writer::EventWriter& ev);
 
   otf2_writer::ArchiveWriter& archive_;
   std::vector<uint32_t> groups_;

@@ -53,7 +53,8 @@ class Builder {
 
   void Collectives() {
     for (const match::CollectiveInstance& c : graph_.collectives) {
-      if (!c.complete || c.member_count < 2) continue;
+      // A non-blocking v-collective: zero counts leave its order unknown, as for MPI_Alltoallv.
+      if (!c.complete || c.member_count < 2 || c.non_blocking) continue;
       const match::CollectiveMember* m = &graph_.members[c.first_member];
       const uint32_t n = c.member_count;
       auto begin_of = [&](uint32_t k) { return EventRef{m[k].location, m[k].begin_event}; };

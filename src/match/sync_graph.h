@@ -41,19 +41,27 @@ struct Message {
 // record, or kNone if the request never completed in the trace.
 uint32_t SendCompletion(const trace::Trace& trace, const Message& m);
 
+// A member of a blocking collective, or of a non-blocking one (CollectiveInstance::non_blocking:
+// started by one call, such as MPI_Ialltoallv, and completed by a later one, such as MPI_Wait).
 struct CollectiveMember {
   uint32_t location = kNone;
-  uint32_t begin_event = kNone;  // MpiCollectiveBegin, or the Enter of the call if absent
-  uint32_t end_event = kNone;    // MpiCollectiveEnd
-  uint32_t rank = kNone;         // rank in the communicator
+  // MpiCollectiveBegin, or the Enter of the call if absent; non-blocking: the
+  // NonBlockingCollectiveRequest record in the call that started it.
+  uint32_t begin_event = kNone;
+  uint32_t end_event = kNone;  // MpiCollectiveEnd; non-blocking: NonBlockingCollectiveComplete
+  uint32_t rank = kNone;       // rank in the communicator
   // The member's facts other members' analyses need, copied in as for messages, so that an
   // analysis rank of an MPI job has them for members it does not own.
-  uint64_t entered = 0;   // when the member entered the call
+  uint64_t entered = 0;   // when the member entered the call (non-blocking: the starting call)
   uint64_t end_time = 0;  // time of the end record
-  uint64_t sent = 0;      // bytes, as the end record says
+  // Non-blocking: when the member entered the call that completed it (where it can wait);
+  // blocking: `entered`.
+  uint64_t completion_entered = 0;
+  uint64_t sent = 0;  // bytes, as the end record says
   uint64_t received = 0;
-  // A v-collective (MPI_Alltoallv/w, Allgatherv) traced by causeway: the group of the processes
-  // that send the member data (trace/collective_senders.h), kNone if the trace does not say.
+  // A v-collective (MPI_Alltoallv/w, Allgatherv and their non-blocking forms) traced by
+  // causeway: the group of the processes that send the member data
+  // (trace/collective_senders.h), kNone if the trace does not say.
   uint32_t senders = kNone;
 };
 
@@ -67,6 +75,11 @@ struct CollectiveInstance {
   uint32_t first_member = 0;  // index into SyncGraph::members
   uint32_t member_count = 0;
   bool complete = false;  // every rank of the communicator took part
+  // A non-blocking v-collective (MPI_Ialltoallv, Ialltoallw, Iallgatherv, Igatherv, Iscatterv):
+  // its members are matched in the order they started it, apart from the blocking collectives
+  // of the communicator. Only the wait-state analysis reads them (Wait for Senders); every other
+  // reader of the collectives passes them by.
+  bool non_blocking = false;
   // Names the instance on every rank of an MPI analysis job: the rank that built it (whole, in
   // SyncGraph::built) << 32 | its index there. One process: its index in `collectives`.
   uint64_t origin = 0;

@@ -1,8 +1,10 @@
 // Which processes send a member of a v-collective data: causeway's tracer gives the
-// MpiCollectiveEnd record of each MPI_Alltoallv, MPI_Alltoallw and MPI_Allgatherv the attribute
-// "causeway::senders", a group (OTF2's COMM_GROUP: world ranks) of the processes whose receive
-// count at that member is not zero. A trace without it (Score-P's) says nothing of the senders:
-// with zero counts allowed, the members of such an operation need not wait for each other.
+// MpiCollectiveEnd record of each MPI_Alltoallv, MPI_Alltoallw and MPI_Allgatherv, and the
+// NonBlockingCollectiveRequest record of each MPI_Ialltoallv, MPI_Ialltoallw and MPI_Iallgatherv,
+// the attribute "causeway::senders", a group (OTF2's COMM_GROUP: world ranks) of the processes
+// whose receive count at that member is not zero. A trace without it (Score-P's) says nothing of
+// the senders: with zero counts allowed, the members of such an operation need not wait for each
+// other.
 //
 //   const uint32_t group = CollectiveSenders(trace.defs, trace.location(loc), end_event);
 //   if (group != kNone) for (uint64_t world_rank : trace.defs.groups[group].members) ...

@@ -146,6 +146,7 @@ TEST(JobAnalysisTest, InconsistentAndOneSidedTracesGiveOneProcessesReportOnOneTo
       {"contradictory", {"replay.contradictory_synchronisation", "critpath.cycle"}},
       {"shared_delayer", {"replay.contradictory_synchronisation", "mpi_wait_indirect_collective"}},
       {"senders_waits", {"\"metric\": \"mpi_wait_senders\""}},
+      {"nonblocking_senders", {"\"metric\": \"mpi_wait_senders\""}},
       {"hybrid",
        {"\"metric\": \"omp_lock_contention_critical\"", "\"metric\": \"delay_ompbarrier\"",
         "\"metric\": \"delay_latesender_longterm\""}},

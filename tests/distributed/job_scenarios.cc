@@ -144,6 +144,36 @@ std::string SendersWaits(const std::string& dir) {
   return s.WriteOrDie(dir);
 }
 
+// MPI_Ialltoallv whose members name their senders where they start it, completed in MPI_Wait:
+// rank 1 waits from 3 for rank 0's start at 10, rank 3 from 3 for rank 2's at 6. Rank 0 then
+// starts a second one before completing both in the reverse order, so that members cross
+// analysis ranks, and their starts and completions arrive out of order, from K = 2 on.
+std::string NonBlockingSendersWaits(const std::string& dir) {
+  Scenario s(4);
+  const uint32_t senders[4] = {s.AddGroup({1}), s.AddGroup({0, 1}), s.AddGroup({3}),
+                               s.AddGroup({2})};
+  const uint64_t start[4] = {10, 2, 6, 2}, wait[4] = {12, 3, 7, 3}, end[4] = {14, 13, 12, 12};
+  const OTF2_CollectiveOp op = OTF2_COLLECTIVE_OP_ALLTOALLV;
+  auto complete = [&](RankScript& r, uint64_t enter, uint64_t leave, uint64_t request) {
+    r.Complete(enter, leave, "MPI_Wait", [&](RankScript& w) {
+      w.NbcCompleteEvent(leave, op, 0, OTF2_UNDEFINED_UINT32, 8, 8, request);
+    });
+  };
+  for (int r = 0; r < 4; ++r) {
+    RankScript& rank = s.rank(r).Enter(0, "main");
+    rank.Enter(start[r], "MPI_Ialltoallv")
+        .NbcRequestEvent(start[r], 1, senders[r])
+        .Leave(start[r] + 1, "MPI_Ialltoallv");
+    rank.Enter(start[r] + 1, "MPI_Ialltoallv")
+        .NbcRequestEvent(start[r] + 1, 2, senders[r])
+        .Leave(start[r] + 2, "MPI_Ialltoallv");
+    complete(rank, wait[r] + 1, end[r], 2);
+    complete(rank, end[r], end[r] + 1, 1);
+    rank.Leave(20, "main");
+  }
+  return s.WriteOrDie(dir);
+}
+
 // Two processes of two threads (masters 0 and 1, workers 2 and 3). On each, one team: both
 // threads enter a critical section at 1, the master holds it 1-3, the worker gets it at 3 and
 // works to 8 (rank 0) or 5 (rank 1); the master waits at the implicit barrier for it. Rank 0
@@ -207,6 +237,7 @@ std::vector<std::pair<std::string, std::string>> WriteJobScenarios() {
       {"contradictory", Contradictory(testing::MakeTempDir("job-contradictory"))},
       {"shared_delayer", SharedDelayer(testing::MakeTempDir("job-shared-delayer"))},
       {"senders_waits", SendersWaits(testing::MakeTempDir("job-senders"))},
+      {"nonblocking_senders", NonBlockingSendersWaits(testing::MakeTempDir("job-nbc-senders"))},
       {"hybrid", Hybrid(testing::MakeTempDir("job-hybrid"))},
       // Rank 1's slow MPI_Put competed with rank 2's for their target, and rank 1 ends last,
       // so that the finding saves time: the analysis rank that holds rank 1 must learn rank

@@ -100,5 +100,51 @@ TEST(TracedCollectivesTest, VCollectivesWaitOnlyForTheirSenders) {
   EXPECT_EQ(MetricTotal(report, "mpi_wait_nxn", "MPI_Allgatherv"), 0.0);
 }
 
+TEST(TracedCollectivesTest, NonBlockingVCollectivesWaitWhereTheyComplete) {
+  // tests/programs/nonblocking_vcollective_wait.c: MPI_Ialltoallv (completed by MPI_Wait) and
+  // MPI_Ialltoallw (MPI_Waitall) with the senders of vcollective_wait.c, world rank 0 starting
+  // 200 ms late and the others computing 100 ms before the completing call; then MPI_Iallgatherv
+  // (MPI_Waitany) with rank 0 contributing nothing 400 ms late and rank 2 one int 200 ms late.
+  const std::string dir = TraceProgram("nonblocking_vcollective_wait", 4);
+  ExpectOtf2PrintReads(dir);
+  // Each rank's request records name its senders in world ranks where the operation starts.
+  Result<trace::Trace> trace = otf2::ReadTrace(dir + "/traces.otf2", otf2::ReadOptions{});
+  ASSERT_TRUE(trace.has_value()) << trace.error().message();
+  const std::vector<std::vector<uint64_t>> senders = {{1}, {0, 1}, {3}, {2}};
+  for (uint32_t loc = 0; loc < trace->locations.size(); ++loc) {
+    const trace::LocationEvents& ev = trace->location(loc);
+    const uint32_t rank = trace->defs.location_groups[trace->defs.locations[loc].group].rank;
+    std::vector<std::vector<uint64_t>> named;
+    for (uint32_t i = 0; i < ev.size(); ++i) {
+      if (ev.kind(i) != trace::EventKind::kNonBlockingCollectiveRequest) continue;
+      const uint32_t group = trace::CollectiveSenders(trace->defs, ev, i);
+      ASSERT_NE(group, trace::kNone) << "rank " << rank;
+      named.push_back(trace->defs.groups[group].members);
+    }
+    const std::vector<std::vector<uint64_t>> expected = {
+        senders.at(rank), senders.at(rank), {1, 2, 3}};
+    EXPECT_EQ(named, expected) << "rank " << rank;
+  }
+  const json report = Analyze(dir);
+  for (const char* call : {"MPI_Wait", "MPI_Waitall"}) {
+    SCOPED_TRACE(call);
+    const std::string path = std::string("main/") + call;
+    // From its completing call's Enter, 100 ms after its start, to rank 0's start at 200 ms.
+    ExpectWait(ValueAt(report, "mpi_wait_senders", path, 1), 0.1);
+    for (uint64_t rank : {0u, 2u, 3u}) {
+      SCOPED_TRACE(rank);
+      ExpectWait(ValueAt(report, "mpi_wait_senders", path, rank), 0.0);
+    }
+  }
+  const std::string waitany = "main/MPI_Waitany";
+  for (uint64_t rank : {1u, 3u})
+    ExpectWait(ValueAt(report, "mpi_wait_senders", waitany, rank), 0.2);
+  for (uint64_t rank : {0u, 2u})
+    ExpectWait(ValueAt(report, "mpi_wait_senders", waitany, rank), 0.0);
+  // Not the starting calls': they return at once.
+  EXPECT_EQ(MetricTotal(report, "mpi_wait_senders", "MPI_Ialltoallv"), 0.0);
+  EXPECT_EQ(report["matching"]["incomplete_collectives"].get<uint64_t>(), 0u);
+}
+
 }  // namespace
 }  // namespace cw::test

@@ -107,6 +107,11 @@ std::vector<BarrierMember> ShareBarrierMembers(const GlobalInput& in) {
     LocationActivity& a = activity[loc];
     for (uint32_t k : g.by_location[loc].collectives) {
       if (k >= g.members.size()) continue;
+      // A non-blocking collective's start synchronises nobody.
+      if (k < in.member_instance.size() && in.member_instance[k] != kNone &&
+          g.collectives[in.member_instance[k]].non_blocking) {
+        continue;
+      }
       const uint32_t call = call_of(g.members[k]);
       if (call != kNone) a.syncs.emplace_back(ev.time(call), ev.time(ev.pair(call)));
     }

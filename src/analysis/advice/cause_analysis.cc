@@ -297,6 +297,8 @@ MemberIndex IndexMembers(const CauseInput& in, const std::vector<uint32_t>& find
   members.bottlenecks.resize(n);
   for (uint32_t c = 0; c < in.graph->collectives.size(); ++c) {
     const match::CollectiveInstance& inst = in.graph->collectives[c];
+    // A non-blocking member's calls (the start and the completion) are no collective call.
+    if (inst.non_blocking) continue;
     for (uint32_t k = inst.first_member; k < inst.first_member + inst.member_count; ++k) {
       members.instance[k] = c;
     }
@@ -304,7 +306,9 @@ MemberIndex IndexMembers(const CauseInput& in, const std::vector<uint32_t>& find
   ParallelFor(std::min<size_t>(n, in.graph->by_location.size()), in.threads, [&](size_t loc) {
     const trace::LocationEvents& ev = trace.location(static_cast<uint32_t>(loc));
     for (uint32_t k : in.graph->by_location[loc].collectives) {
-      if (k >= all.size() || all[k].begin_event >= ev.size()) continue;
+      if (k >= all.size() || members.instance[k] == kNone || all[k].begin_event >= ev.size()) {
+        continue;
+      }
       const uint32_t call = CallOf(ev, all[k].begin_event);
       const uint32_t cp = ev.callpath(call);
       members.callpath[k] = cp;

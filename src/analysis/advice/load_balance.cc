@@ -252,6 +252,8 @@ std::vector<bool> GlobalSynchronisations(const trace::Trace& trace, const match:
   std::vector<bool> global(graph.collectives.size(), false);
   for (uint32_t c = 0; c < graph.collectives.size(); ++c) {
     const match::CollectiveInstance& inst = graph.collectives[c];
+    // A non-blocking collective synchronises nobody where it starts or completes.
+    if (inst.non_blocking) continue;
     // Every rank of a communicator of every process (a rank of an MPI analysis job lists only
     // its own members of an instance: the communicator says how many there are).
     if (!inst.complete || inst.comm >= trace.defs.comms.size() ||

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <string>
+#include <unordered_map>
 
 #include "match/matcher.h"
 #include "trace/collective_senders.h"
@@ -10,12 +11,30 @@ namespace cw::match::internal {
 
 using trace::EventKind;
 
+bool IsMatchedNonBlocking(trace::CollectiveOp op) {
+  using trace::CollectiveOp;
+  return op == CollectiveOp::kAlltoallv || op == CollectiveOp::kAlltoallw ||
+         op == CollectiveOp::kAllgatherv || op == CollectiveOp::kGatherv ||
+         op == CollectiveOp::kScatterv;
+}
+
 LocationCalls ScanCollectiveCalls(const trace::LocationEvents& ev) {
   LocationCalls calls;
   uint32_t last_begin = kNone;
+  // The non-blocking collectives started and not yet completed, by request id.
+  std::unordered_map<uint64_t, uint32_t> started;
   for (uint32_t i = 0; i < ev.size(); ++i) {
     EventKind kind = ev.kind(i);
-    if (kind == EventKind::kMpiCollectiveBegin || kind == EventKind::kRmaCollectiveBegin) {
+    if (kind == EventKind::kNonBlockingCollectiveRequest) {
+      started[ev.RequestId(i)] = i;
+    } else if (kind == EventKind::kNonBlockingCollectiveComplete) {
+      auto start = started.find(ev.RequestId(i));
+      if (start == started.end()) continue;  // the reader reported the unlinked request
+      if (IsMatchedNonBlocking(ev.collective(i).op)) {
+        calls.by_nbc[ev.collective(i).comm_or_window].push_back(CollectiveCall{start->second, i});
+      }
+      started.erase(start);
+    } else if (kind == EventKind::kMpiCollectiveBegin || kind == EventKind::kRmaCollectiveBegin) {
       last_begin = i;
     } else if (kind == EventKind::kMpiCollectiveEnd || kind == EventKind::kRmaCollectiveEnd) {
       // The begin record belongs to this call if both sit in the same region instance;
@@ -28,6 +47,11 @@ LocationCalls ScanCollectiveCalls(const trace::LocationEvents& ev) {
       calls_of_kind[ev.collective(i).comm_or_window].push_back(CollectiveCall{begin, i});
       last_begin = kNone;
     }
+  }
+  // Members of a collective start it in the same order; they may complete it in any.
+  for (auto& [comm, list] : calls.by_nbc) {
+    std::sort(list.begin(), list.end(),
+              [](const CollectiveCall& a, const CollectiveCall& b) { return a.begin < b.begin; });
   }
   return calls;
 }
@@ -69,23 +93,22 @@ void FoldThreadCalls(const trace::Trace& trace, const std::vector<uint32_t>& loc
   std::vector<bool> listed(trace.location_count(), false);
   for (uint32_t loc : locations) listed[loc] = true;
   for (uint32_t loc : locations) {
-    for (int phase = 0; phase < 2; ++phase) {
-      CallsByComm& of_loc = phase == 0 ? calls[loc].by_comm : calls[loc].by_window;
+    for (uint32_t phase = 0; phase < kPhaseCount; ++phase) {
+      CallsByComm& of_loc = CallsOfPhase(calls[loc], phase);
       for (auto it = of_loc.begin(); it != of_loc.end();) {
         const uint32_t id = it->first;
-        const uint32_t c = phase == 0 ? id
+        const uint32_t c = phase != 1 ? id
                                       : (id < defs.windows.size() && defs.windows[id].defined
                                              ? defs.windows[id].comm
                                              : kNone);
         const bool member =
-            phase == 0 ? RankIn(defs.comms, c, loc) != kNone : RankInWindow(defs, id, loc) != kNone;
+            phase != 1 ? RankIn(defs.comms, c, loc) != kNone : RankInWindow(defs, id, loc) != kNone;
         const uint32_t into = member ? kNone : ProcessMemberIn(trace, c, loc);
         if (into == kNone || !listed[into]) {
           ++it;
           continue;
         }
-        std::vector<CollectiveCall>& target =
-            (phase == 0 ? calls[into].by_comm : calls[into].by_window)[id];
+        std::vector<CollectiveCall>& target = CallsOfPhase(calls[into], phase)[id];
         for (CollectiveCall call : it->second) {
           call.location = loc;
           target.push_back(call);
@@ -111,16 +134,23 @@ MemberCall ReadMember(const trace::Trace& trace, uint32_t loc, const CollectiveC
   // The call's Enter: `begin` itself when the trace has no begin record, else its pair.
   const uint32_t enter =
       ev.kind(call.begin) == EventKind::kEnter ? call.begin : ev.pair(call.begin);
+  const uint64_t entered = ev.time(enter == kNone ? call.begin : enter);
   MemberCall m;
-  m.member = CollectiveMember{loc,
-                              call.begin,
-                              call.end,
-                              rank,
-                              ev.time(enter == kNone ? call.begin : enter),
-                              ev.time(call.end),
-                              p.sent,
-                              p.received,
-                              trace::CollectiveSenders(trace.defs, ev, call.end)};
+  m.non_blocking = ev.kind(call.end) == EventKind::kNonBlockingCollectiveComplete;
+  // A non-blocking member completes in a later call, and its senders are recorded where it
+  // started (the request record).
+  const uint32_t completion = m.non_blocking ? ev.pair(call.end) : kNone;
+  m.member = CollectiveMember{
+      loc,
+      call.begin,
+      call.end,
+      rank,
+      entered,
+      ev.time(call.end),
+      completion == kNone ? entered : ev.time(completion),
+      p.sent,
+      p.received,
+      trace::CollectiveSenders(trace.defs, ev, m.non_blocking ? call.begin : call.end)};
   m.op = p.op;
   m.root_rank = p.root;
   return m;
@@ -156,6 +186,7 @@ void AddInstance(const trace::Trace& trace, uint32_t comm_id, uint32_t window,
   instance.comm = comm_id;
   instance.window = window;
   instance.first_member = static_cast<uint32_t>(graph.members.size());
+  instance.non_blocking = round.front()->non_blocking;
   bool mismatch = false;
   uint32_t root_rank = round.front()->root_rank;
   instance.op = round.front()->op;
@@ -229,7 +260,7 @@ void BuildCommInstances(const trace::Trace& trace, uint32_t comm_id, uint32_t wi
   }
 }
 
-void BuildFromScans(const trace::Trace& trace, uint32_t comm_id, uint32_t window,
+void BuildFromScans(const trace::Trace& trace, uint32_t phase, uint32_t comm_id, uint32_t window,
                     const std::vector<uint32_t>& rank_locations,
                     const std::vector<LocationCalls>& calls, SyncGraph& graph) {
   std::vector<std::vector<MemberCall>> lists(rank_locations.size());
@@ -237,8 +268,8 @@ void BuildFromScans(const trace::Trace& trace, uint32_t comm_id, uint32_t window
   for (size_t r = 0; r < rank_locations.size(); ++r) {
     uint32_t loc = rank_locations[r];
     if (loc == kNone) continue;
-    const CallsByComm& of_loc = window == kNone ? calls[loc].by_comm : calls[loc].by_window;
-    auto it = of_loc.find(window == kNone ? comm_id : window);
+    const CallsByComm& of_loc = CallsOfPhase(calls[loc], phase);
+    auto it = of_loc.find(phase == 1 ? window : comm_id);
     if (it == of_loc.end()) continue;
     for (const CollectiveCall& call : it->second) {
       lists[r].push_back(ReadMember(trace, loc, call, static_cast<uint32_t>(r)));

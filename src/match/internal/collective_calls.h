@@ -22,12 +22,29 @@ struct CollectiveCall {
 };
 
 // Per location: its collective calls grouped by communicator (or, for RMA collectives, by
-// window), each list in event order.
+// window), each list in event order; its non-blocking v-collectives (IsMatchedNonBlocking) by
+// communicator, each list in the order they started (`begin`: the request record; `end`: the
+// completion record, in a later call).
 using CallsByComm = std::map<uint32_t, std::vector<CollectiveCall>>;
 struct LocationCalls {
   CallsByComm by_comm;
   CallsByComm by_window;
+  CallsByComm by_nbc;
 };
+
+// The lists of one kind of instance: phase 0 the communicators', 1 the windows', 2 the
+// non-blocking v-collectives' (by communicator).
+inline constexpr uint32_t kPhaseCount = 3;
+inline CallsByComm& CallsOfPhase(LocationCalls& calls, uint32_t phase) {
+  return phase == 0 ? calls.by_comm : phase == 1 ? calls.by_window : calls.by_nbc;
+}
+inline const CallsByComm& CallsOfPhase(const LocationCalls& calls, uint32_t phase) {
+  return phase == 0 ? calls.by_comm : phase == 1 ? calls.by_window : calls.by_nbc;
+}
+
+// The non-blocking collectives matched into instances: the v-collectives, whose waits the
+// senders tell (CollectiveInstance::non_blocking).
+bool IsMatchedNonBlocking(trace::CollectiveOp op);
 
 // A member's call as instance building needs it: the member with its facts, and what it says
 // about the instance.
@@ -35,6 +52,7 @@ struct MemberCall {
   CollectiveMember member;
   trace::CollectiveOp op = trace::CollectiveOp::kBarrier;
   uint32_t root_rank = kNone;
+  bool non_blocking = false;
 };
 
 LocationCalls ScanCollectiveCalls(const trace::LocationEvents& ev);
@@ -70,8 +88,9 @@ void BuildCommInstances(const trace::Trace& trace, uint32_t comm_id, uint32_t wi
                         const std::vector<uint32_t>& rank_locations,
                         const std::vector<const std::vector<MemberCall>*>& lists, SyncGraph& graph);
 
-// The calls of each rank of a communicator (or window) from one process's scans.
-void BuildFromScans(const trace::Trace& trace, uint32_t comm_id, uint32_t window,
+// The calls of each rank of a communicator (or window) from one process's scans: those of
+// `phase` (CallsOfPhase), whose lists hold `window` in phase 1 and `comm_id` otherwise.
+void BuildFromScans(const trace::Trace& trace, uint32_t phase, uint32_t comm_id, uint32_t window,
                     const std::vector<uint32_t>& rank_locations,
                     const std::vector<LocationCalls>& calls, SyncGraph& graph);
 

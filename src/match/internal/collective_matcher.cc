@@ -12,22 +12,18 @@
 
 namespace cw::match::internal {
 
-void MatchCollectives(const trace::Trace& trace, unsigned threads, SyncGraph& graph) {
-  const uint32_t n = trace.location_count();
-  std::vector<LocationCalls> calls(n);
-  ParallelFor(n, threads, [&](size_t loc) {
-    calls[loc] = ScanCollectiveCalls(trace.location(static_cast<uint32_t>(loc)));
-  });
-  std::vector<uint32_t> all(n);
-  for (uint32_t loc = 0; loc < n; ++loc) all[loc] = loc;
-  FoldThreadCalls(trace, all, calls);
+namespace {
 
+// The instances of the calls of `phase` on communicators (0: blocking, 2: non-blocking
+// v-collectives), communicator by communicator in ascending id order, so that instance ids are
+// deterministic.
+void BuildOnCommunicators(const trace::Trace& trace, uint32_t phase,
+                          const std::vector<LocationCalls>& calls, SyncGraph& graph) {
   const std::vector<trace::Comm>& comms = trace.defs.comms;
-  // Communicator ids used anywhere, in ascending order, so instance ids are deterministic.
   std::map<uint32_t, std::vector<uint32_t>> self_users;  // self-like comm -> locations using it
   std::vector<bool> used(comms.size(), false);
-  for (uint32_t loc = 0; loc < n; ++loc) {
-    for (const auto& [comm, list] : calls[loc].by_comm) {
+  for (uint32_t loc = 0; loc < calls.size(); ++loc) {
+    for (const auto& [comm, list] : CallsOfPhase(calls[loc], phase)) {
       const uint32_t rank = RankIn(comms, comm, loc);
       if (rank == kNone) {
         graph.diagnostics.Report(kCollectiveUnknownComm, trace::EventPlace(loc, list.front().end),
@@ -40,13 +36,32 @@ void MatchCollectives(const trace::Trace& trace, unsigned threads, SyncGraph& gr
     }
   }
   for (uint32_t comm = 0; comm < comms.size(); ++comm) {
-    if (used[comm]) BuildFromScans(trace, comm, kNone, comms[comm].rank_to_location, calls, graph);
+    if (used[comm]) {
+      BuildFromScans(trace, phase, comm, kNone, comms[comm].rank_to_location, calls, graph);
+    }
     auto self = self_users.find(comm);
     if (self == self_users.end()) continue;
     // A self-like communicator is a separate one-member communicator on every location.
-    for (uint32_t loc : self->second) BuildFromScans(trace, comm, kNone, {loc}, calls, graph);
+    for (uint32_t loc : self->second)
+      BuildFromScans(trace, phase, comm, kNone, {loc}, calls, graph);
   }
+}
 
+}  // namespace
+
+void MatchCollectives(const trace::Trace& trace, unsigned threads, SyncGraph& graph) {
+  const uint32_t n = trace.location_count();
+  std::vector<LocationCalls> calls(n);
+  ParallelFor(n, threads, [&](size_t loc) {
+    calls[loc] = ScanCollectiveCalls(trace.location(static_cast<uint32_t>(loc)));
+  });
+  std::vector<uint32_t> all(n);
+  for (uint32_t loc = 0; loc < n; ++loc) all[loc] = loc;
+  FoldThreadCalls(trace, all, calls);
+
+  // In the order of the phases, as an MPI analysis job lists them (GroupKey).
+  BuildOnCommunicators(trace, 0, calls, graph);
+  const std::vector<trace::Comm>& comms = trace.defs.comms;
   // RMA collectives, window by window, over the ranks of the window's communicator.
   const std::vector<trace::RmaWindow>& windows = trace.defs.windows;
   std::vector<bool> window_used(windows.size(), false);
@@ -63,8 +78,9 @@ void MatchCollectives(const trace::Trace& trace, unsigned threads, SyncGraph& gr
   for (uint32_t window = 0; window < windows.size(); ++window) {
     if (!window_used[window]) continue;
     const uint32_t comm = windows[window].comm;
-    BuildFromScans(trace, comm, window, comms[comm].rank_to_location, calls, graph);
+    BuildFromScans(trace, 1, comm, window, comms[comm].rank_to_location, calls, graph);
   }
+  BuildOnCommunicators(trace, 2, calls, graph);
   graph.stats.collective_instances = graph.collectives.size();
   for (uint64_t c = 0; c < graph.collectives.size(); ++c) graph.collectives[c].origin = c;
 
@@ -82,7 +98,8 @@ void MatchCollectives(const trace::Trace& trace, unsigned threads, SyncGraph& gr
 namespace {
 
 // Which instances a member call belongs to: those of communicator `id` (phase 0; of
-// `self_location` alone for a self-like communicator) or of window `id` (phase 1). Ordered as
+// `self_location` alone for a self-like communicator), of window `id` (phase 1) or the
+// non-blocking v-collectives of communicator `id` (phase 2, as phase 0). Ordered as
 // one process builds them, so that every rank lists instances in the same order.
 struct GroupKey {
   uint32_t phase = 0;
@@ -116,7 +133,9 @@ class MemberCodec {
     const bool same_place = m.location == last_.location && m.rank == last_.rank;
     const bool same_sizes =
         m.sent == last_.sent && m.received == last_.received && m.senders == last_.senders;
-    out.Put(static_cast<uint8_t>((same_place ? kSamePlace : 0) | (same_sizes ? kSameSizes : 0)));
+    const bool completed_later = m.completion_entered != m.entered;  // non-blocking
+    out.Put(static_cast<uint8_t>((same_place ? kSamePlace : 0) | (same_sizes ? kSameSizes : 0) |
+                                 (completed_later ? kCompletedLater : 0)));
     if (!same_place) {
       out.PutDelta(m.location, last_.location);
       out.PutDelta(m.rank, last_.rank);
@@ -125,6 +144,7 @@ class MemberCodec {
     out.PutDelta(m.end_event, m.begin_event);
     out.PutDelta(m.entered, last_.entered);
     out.PutDelta(m.end_time, m.entered);
+    if (completed_later) out.PutDelta(m.completion_entered, m.entered);
     if (!same_sizes) {
       out.PutVarint(m.sent);
       out.PutVarint(m.received);
@@ -143,6 +163,7 @@ class MemberCodec {
     m.end_event = in.GetDelta32(m.begin_event);
     m.entered = in.GetDelta(last_.entered);
     m.end_time = in.GetDelta(m.entered);
+    m.completion_entered = (flags & kCompletedLater) != 0 ? in.GetDelta(m.entered) : m.entered;
     if ((flags & kSameSizes) == 0) {
       m.sent = in.GetVarint();
       m.received = in.GetVarint();
@@ -153,7 +174,7 @@ class MemberCodec {
   }
 
  private:
-  static constexpr uint8_t kSamePlace = 1, kSameSizes = 2;
+  static constexpr uint8_t kSamePlace = 1, kSameSizes = 2, kCompletedLater = 4;
   CollectiveMember last_;
 };
 
@@ -216,6 +237,7 @@ class ShippedMemberCodec {
       m.call.root_rank = static_cast<uint32_t>(in.GetVarint()) - 1u;
     }
     m.call.member = members_.Read(in);
+    m.call.non_blocking = m.key.phase == 2;
     m.rank = m.call.member.rank;
     last_key_ = m.key;
     last_round_ = m.round;
@@ -259,6 +281,7 @@ class InstanceCodec {
     c.root = static_cast<uint32_t>(in.GetVarint()) - 1u;
     c.complete = in.GetVarint() != 0;
     c.origin = in.Get<uint64_t>();
+    c.non_blocking = h.key.phase == 2;
     c.member_count = static_cast<uint32_t>(in.GetVarint());
     members.clear();
     for (uint32_t k = 0; k < c.member_count; ++k) members.push_back(members_.Read(in));
@@ -278,8 +301,9 @@ std::vector<CollectiveMember> OwnMembers(
     uint32_t round, const std::vector<std::pair<uint32_t, uint32_t>>& own_ranks) {
   std::vector<CollectiveMember> members;
   auto add = [&](uint32_t loc, uint32_t rank) {
-    auto list = calls[loc].by_comm.find(key.id);
-    if (list == calls[loc].by_comm.end() || round >= list->second.size()) return;
+    const CallsByComm& of_loc = CallsOfPhase(calls[loc], key.phase);
+    auto list = of_loc.find(key.id);
+    if (list == of_loc.end() || round >= list->second.size()) return;
     members.push_back(ReadMember(trace, loc, list->second[round], rank).member);
   };
   if (key.self_location != kNone) {
@@ -325,16 +349,18 @@ Rounds ShipMembers(const trace::Trace& trace, const trace::Partition& partition,
     }
   };
   for (uint32_t loc : partition.owned[comm.rank()]) {
-    for (const auto& [c, list] : calls[loc].by_comm) {
-      const uint32_t rank = RankIn(comms, c, loc);
-      if (rank == kNone) {
-        graph.diagnostics.Report(kCollectiveUnknownComm, trace::EventPlace(loc, list.front().end),
-                                 list.size());
-      } else if (comms[c].is_self) {
-        ship(GroupKey{0, c, loc}, {loc}, loc, 0, list);
-      } else {
-        ship(GroupKey{0, c, kNone}, comms[c].rank_to_location, loc, rank, list);
-        own_ranks[c].emplace_back(rank, loc);
+    for (uint32_t phase : {0u, 2u}) {
+      for (const auto& [c, list] : CallsOfPhase(calls[loc], phase)) {
+        const uint32_t rank = RankIn(comms, c, loc);
+        if (rank == kNone) {
+          graph.diagnostics.Report(kCollectiveUnknownComm, trace::EventPlace(loc, list.front().end),
+                                   list.size());
+        } else if (comms[c].is_self) {
+          ship(GroupKey{phase, c, loc}, {loc}, loc, 0, list);
+        } else {
+          ship(GroupKey{phase, c, kNone}, comms[c].rank_to_location, loc, rank, list);
+          own_ranks[c].emplace_back(rank, loc);
+        }
       }
     }
     for (const auto& [w, list] : calls[loc].by_window) {
@@ -347,7 +373,10 @@ Rounds ShipMembers(const trace::Trace& trace, const trace::Partition& partition,
       ship(GroupKey{1, w, kNone}, comms[windows[w].comm].rank_to_location, loc, rank, list);
     }
   }
-  for (auto& [c, pairs] : own_ranks) std::sort(pairs.begin(), pairs.end());
+  for (auto& [c, pairs] : own_ranks) {
+    std::sort(pairs.begin(), pairs.end());
+    pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());  // both phases
+  }
   Rounds rounds;
   for (const comm::Bytes& bytes : comm.Exchange(comm::TakeAll(to_builders))) {
     comm::ByteReader in(bytes);
@@ -376,7 +405,7 @@ std::vector<comm::ByteWriter> BuildCommInstances(const trace::Trace& trace,
   std::vector<const MemberCall*> round;
   for (auto& [where, members] : rounds) {
     const auto& [key, k] = where;
-    const uint32_t comm_id = key.phase == 0 ? key.id : windows[key.id].comm;
+    const uint32_t comm_id = key.phase != 1 ? key.id : windows[key.id].comm;
     const std::vector<uint32_t> rank_locations = key.self_location != kNone
                                                      ? std::vector<uint32_t>{key.self_location}
                                                      : comms[comm_id].rank_to_location;
@@ -384,7 +413,7 @@ std::vector<comm::ByteWriter> BuildCommInstances(const trace::Trace& trace,
               [](const auto& a, const auto& b) { return a.first < b.first; });
     round.clear();
     for (const auto& [rank, call] : members) round.push_back(&call);
-    AddInstance(trace, comm_id, key.phase == 0 ? kNone : key.id, rank_locations, round, built);
+    AddInstance(trace, comm_id, key.phase != 1 ? kNone : key.id, rank_locations, round, built);
     built.collectives.back().origin =
         (uint64_t{comm.rank()} << 32) | (built.collectives.size() - 1);
     const CollectiveInstance& instance = built.collectives.back();

@@ -183,6 +183,8 @@ Written WriteMpiRecord(const RawEvent& e, uint64_t t, uint32_t region, const Ran
       out.MpiCollectiveEnd(t, static_cast<OTF2_CollectiveOp>(e.op), rank.Comm(e.a), e.b, e.x, e.y);
       return Written::kEvent;
     case RawKind::kNonBlockingCollectiveRequest:
+      if (e.c != 0 && rank.Group(e.c - 1) != kNoDefinition)
+        out.AddGroupAttribute(rank.attributes.senders, rank.Group(e.c - 1));
       out.NonBlockingCollectiveRequest(t, e.y);
       return Written::kEvent;
     case RawKind::kNonBlockingCollectiveComplete:

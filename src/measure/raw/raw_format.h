@@ -38,7 +38,7 @@ enum class RawKind : uint8_t {
   // y = message handle (MPI_Mprobe/MPI_Improbe; 0 otherwise). Not an event: it becomes the
   // attributes of the probe's Leave, the next record.
   kProbeFound,
-  kNonBlockingCollectiveRequest,   // y = request id
+  kNonBlockingCollectiveRequest,   // y = request id, c = senders + 1 as in kCollectiveEnd
   kNonBlockingCollectiveComplete,  // as kCollectiveEnd, c = request id
   // One-sided communication. Windows and targets: a = window (local id), b = target rank in the
   // window's communicator (kNoRank: all of them).

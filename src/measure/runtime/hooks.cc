@@ -188,7 +188,12 @@ void CollStarted(OTF2_CollectiveOp op, MPI_Comm comm, uint32_t root, uint64_t se
   p.bytes = sent;
   p.received = received;
   p.op = static_cast<uint8_t>(op);
-  Record(RawKind::kNonBlockingCollectiveRequest, 0, 0, 0, 0, p.id);
+  // The senders' group + 1 of a v-collective (CollSenders), where it starts: whom it waits for
+  // does not depend on where it completes.
+  ThreadState& t = T();
+  const uint32_t senders = t.senders == kNoGroup ? 0 : t.senders + 1;
+  t.senders = kNoGroup;
+  Record(RawKind::kNonBlockingCollectiveRequest, 0, 0, senders, 0, p.id);
 }
 
 void SaveRequests(int count, const MPI_Request* requests) {

@@ -129,9 +129,10 @@ MPI_Status* StatusBuffer(int count);
 void Polled(bool nothing);
 
 void CollBegin();
-// MPI_Alltoallv/w and MPI_Allgatherv, before CollEnd: the peers whose receive count (in bytes) is
-// not zero send this rank data. Their group (world ranks) goes with the call's CollectiveEnd
-// record, so that the analysis knows whom the rank waited for (trace/collective_senders.h).
+// MPI_Alltoallv/w and MPI_Allgatherv, before CollEnd (their non-blocking forms, before
+// CollStarted): the peers whose receive count (in bytes) is not zero send this rank data. Their
+// group (world ranks) goes with the call's CollectiveEnd record (NonBlockingCollectiveRequest),
+// so that the analysis knows whom the rank waited for (trace/collective_senders.h).
 void CollSenders(MPI_Comm comm, const int counts[], MPI_Datatype type);
 void CollSendersW(MPI_Comm comm, const int counts[], const MPI_Datatype types[]);
 void CollEnd(OTF2_CollectiveOp op, MPI_Comm comm, uint32_t root, uint64_t sent, uint64_t received);

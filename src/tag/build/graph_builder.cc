@@ -98,6 +98,8 @@ class TraceGraphBuilder::Impl {
     member_instance_.resize(sync.members.size(), kNone);
     for (uint32_t c = 0; c < sync.collectives.size(); ++c) {
       const match::CollectiveInstance& ci = sync.collectives[c];
+      // A non-blocking collective's start and completion are activities of their own.
+      if (ci.non_blocking) continue;
       for (uint32_t m = ci.first_member; m < ci.first_member + ci.member_count; ++m) {
         if (m >= member_instance_.size()) continue;
         member_instance_[m] = c;

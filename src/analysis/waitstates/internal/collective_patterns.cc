@@ -24,15 +24,23 @@ void EvaluateInstance(const Context& ctx, const std::vector<match::CollectiveMem
     // another rank's. Waits are measured between the Enters of the calls, as Scalasca measures
     // them (and where the root-cause analyses put the synchronisation), not from the
     // CollectiveBegin record, which writers other than Score-P may stamp a little after the Enter.
+    // A non-blocking member waits in the call that completed it, for others to start it.
     const match::CollectiveMember& member = members[instance.first_member + k];
-    m[k] = MemberTimes{static_cast<int64_t>(member.entered),
+    const bool later = instance.non_blocking;
+    m[k] = MemberTimes{static_cast<int64_t>(later ? member.completion_entered : member.entered),
                        static_cast<int64_t>(member.end_time),
                        member.sent,
                        member.received,
                        member.location,
                        member.end_event,
-                       member.senders};
+                       member.senders,
+                       static_cast<int64_t>(member.entered),
+                       later ? member.begin_event : member.end_event};
     if (member.location == instance.root) root = k;
+  }
+  if (instance.non_blocking) {
+    EvaluateNonBlockingInstance(ctx, m, instance.op, root, out);
+    return;
   }
   if (instance.window == kNone) {
     EvaluateCommInstance(ctx, m, instance.op, root, out);
@@ -263,7 +271,10 @@ void ApplyCollectiveOutcomes(const Context& ctx, uint32_t location,
     uint32_t callpath = ev.callpath(member.end_event);
     if (callpath == kNone) continue;
     if (o.violation) ++out.violations.collective;
-    uint64_t entered = EnteredAt(ev, member.begin_event);
+    // Where the member waited: a non-blocking one in the call that completed it.
+    const bool completed_later =
+        ev.kind(member.end_event) == trace::EventKind::kNonBlockingCollectiveComplete;
+    const uint64_t entered = EnteredAt(ev, completed_later ? member.end_event : member.begin_event);
     if (o.wait > 0) {
       out.severities.Add(o.wait_metric, callpath, o.wait);
       out.instances.Offer(Instance{o.wait_metric, callpath, location, entered, o.wait, o.partner});

@@ -154,32 +154,48 @@ void Scan(const std::vector<MemberTimes>& m, MemberOutcome* out) {
   }
 }
 
-// A v-collective (MPI_Alltoallv/w, Allgatherv) whose members' records name
-// their senders (beyond Scalasca): a member that receives data waits for the latest of the
-// other members that send it data, from its entry to that member's,
-// `max(0, min(latest b_s, e_r) - b_r)`. Zero counts make the operation no barrier: a member
-// waits for nobody who sends it nothing, and it is no synchronisation point (as for Early
-// Reduce, the wait's edge leads to the sender it waited for).
-void SenderWaits(const trace::Definitions& defs, const std::vector<MemberTimes>& m,
-                 MemberOutcome* out) {
-  std::vector<uint32_t> senders;
+// Wait for Senders (beyond Scalasca): a member i that receives data waits from b_i (the Enter of
+// its call; non-blocking, of the call that completed it) for the latest start s_k (the Enter of
+// the call that started it) of the other members k that send it data, `sends(i, k)`:
+// `max(0, min(latest s_k, e_i) - b_i)`. A member waits for nobody who sends it nothing, and it is
+// no synchronisation point (as for Early Reduce, the wait's edge leads to the sender it waited
+// for, at the call where that one started).
+template <typename Sends>
+void WaitForSenders(const std::vector<MemberTimes>& m, Sends sends, MemberOutcome* out) {
   for (size_t i = 0; i < m.size(); ++i) {
     out[i].wait_metric = MetricId::kMpiWaitSenders;
-    if (m[i].senders == kNone || m[i].received == 0) continue;
-    senders = defs.GroupLocations(m[i].senders);
-    std::sort(senders.begin(), senders.end());
+    if (m[i].received == 0) continue;
     int64_t latest = kNoTime;
     size_t latest_index = m.size();
     for (size_t k = 0; k < m.size(); ++k) {
-      if (k == i || m[k].begin <= latest) continue;
-      if (!std::binary_search(senders.begin(), senders.end(), m[k].location)) continue;
-      latest = m[k].begin;
+      if (k == i || m[k].started <= latest || !sends(i, k)) continue;
+      latest = m[k].started;
       latest_index = k;
     }
     if (latest_index == m.size() || m[i].begin >= latest) continue;
-    SetPartner(out[i], m[latest_index]);
+    out[i].partner = m[latest_index].location;
+    out[i].partner_event = m[latest_index].start_event;
     Outcome(m[i], latest, 0, out[i], false);
   }
+}
+
+// A v-collective (MPI_Alltoallv/w, Allgatherv, or their non-blocking forms) whose members'
+// records name their senders: zero counts make the operation no barrier.
+void SenderWaits(const trace::Definitions& defs, const std::vector<MemberTimes>& m,
+                 MemberOutcome* out) {
+  // Each member's senders, as sorted locations.
+  std::vector<std::vector<uint32_t>> senders(m.size());
+  for (size_t i = 0; i < m.size(); ++i) {
+    if (m[i].senders == kNone) continue;
+    senders[i] = defs.GroupLocations(m[i].senders);
+    std::sort(senders[i].begin(), senders[i].end());
+  }
+  WaitForSenders(
+      m,
+      [&](size_t i, size_t k) {
+        return std::binary_search(senders[i].begin(), senders[i].end(), m[k].location);
+      },
+      out);
 }
 
 // RMA collectives (fence, window creation and freeing), as Scalasca evaluates them: only if
@@ -281,6 +297,32 @@ void EvaluateWindowInstance(const std::vector<MemberTimes>& m, CollectiveOp op, 
     case CollectiveOp::kDestroyHandle:
     case CollectiveOp::kDestroyHandleAndDeallocate:
       RmaCollective(m, MetricId::kMpiRmaWaitAtFree, out);
+      break;
+    default:
+      break;
+  }
+}
+
+// The rooted ones need no record of the senders: MPI_Igatherv's root receives from the members
+// that send, MPI_Iscatterv's members that receive from the root.
+void EvaluateNonBlockingInstance(const Context& ctx, const std::vector<MemberTimes>& m,
+                                 CollectiveOp op, size_t root, MemberOutcome* out) {
+  if (!ctx.sender_waits) return;
+  switch (op) {
+    case CollectiveOp::kAlltoallv:
+    case CollectiveOp::kAlltoallw:
+    case CollectiveOp::kAllgatherv:
+      SenderWaits(ctx.trace.defs, m, out);
+      break;
+    case CollectiveOp::kGatherv:
+      if (root >= m.size()) return;
+      WaitForSenders(
+          m, [&](size_t i, size_t k) { return i == root && m[k].sent > 0; }, out);
+      break;
+    case CollectiveOp::kScatterv:
+      if (root >= m.size()) return;
+      WaitForSenders(
+          m, [&](size_t, size_t k) { return k == root && m[k].sent > 0; }, out);
       break;
     default:
       break;

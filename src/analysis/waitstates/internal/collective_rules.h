@@ -16,6 +16,9 @@
 namespace cw::analysis::internal {
 
 // One member of an instance, from its CollectiveMember: what the rules read.
+// A non-blocking member (CollectiveInstance::non_blocking) waits in the call that completed it,
+// for others to start it: `begin` is that call's Enter, `started` and `start_event` the call
+// that started it. A blocking member starts and waits in one call.
 struct MemberTimes {
   int64_t begin;  // the Enter of its call
   int64_t end;
@@ -23,13 +26,19 @@ struct MemberTimes {
   uint64_t received;
   uint32_t location;
   uint32_t end_event;
-  uint32_t senders;  // CollectiveMember::senders
+  uint32_t senders;      // CollectiveMember::senders
+  int64_t started;       // when it entered the call that started it: `begin` if blocking
+  uint32_t start_event;  // in that call, where others wait for it: `end_event` if blocking
 };
 
 // An instance on a communicator; `root` indexes `m` (m.size() if it has none). Fills out[i] for
 // each member.
 void EvaluateCommInstance(const Context& ctx, const std::vector<MemberTimes>& m,
                           trace::CollectiveOp op, size_t root, MemberOutcome* out);
+
+// A non-blocking v-collective's instance (Wait for Senders, causeway's semantics only).
+void EvaluateNonBlockingInstance(const Context& ctx, const std::vector<MemberTimes>& m,
+                                 trace::CollectiveOp op, size_t root, MemberOutcome* out);
 
 // An instance on a window: OpenSHMEM's barriers and collectives (`shmem`), or MPI's RMA
 // collectives.
