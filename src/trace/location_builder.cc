@@ -145,14 +145,14 @@ void LocationBuilder::Request(uint64_t time, EventKind kind, uint64_t request) {
 }
 
 // Links request records by id: an Isend to the record that completes or cancels it, an Irecv
-// (in P2p) to the IrecvRequest that posted it.
+// (in P2p) to the IrecvRequest that posted it. A non-blocking collective's request stays open
+// until its completion record (in Collective), so that the tests of it in between link too.
 void LocationBuilder::LinkRequest(uint32_t event, uint64_t request) {
   EventKind kind = kind_data_[event];
-  if (kind == EventKind::kMpiIrecvRequest) {
+  if (kind == EventKind::kMpiIrecvRequest || kind == EventKind::kNonBlockingCollectiveRequest) {
     open_requests_.Insert(request, event);
     return;
   }
-  if (kind == EventKind::kNonBlockingCollectiveRequest) return;
   uint32_t* start = open_requests_.Find(request);
   if (start == nullptr) {
     if (!StartedEarlier(request, /*closes=*/kind != EventKind::kMpiRequestTest))
@@ -171,8 +171,15 @@ void LocationBuilder::LinkRequest(uint32_t event, uint64_t request) {
 void LocationBuilder::Collective(uint64_t time, EventKind kind, CollectivePayload payload,
                                  uint64_t request) {
   ++recorded_;
-  payload.request = StoreRequest(size_, request);
+  const uint32_t index = size_;
+  payload.request = StoreRequest(index, request);
   Append(Clamp(time), kind, events_.collective_.push_back(payload));
+  if (kind != EventKind::kNonBlockingCollectiveComplete) return;
+  if (open_requests_.Find(request) != nullptr) {
+    open_requests_.Erase(request);
+  } else if (!StartedEarlier(request, /*closes=*/true)) {
+    diagnostics_.Report(kUnlinkedRequest, "event " + std::to_string(LocationIndex(index)));
+  }
 }
 
 void LocationBuilder::Rma(uint64_t time, EventKind kind, const RmaPayload& payload) {

@@ -261,8 +261,9 @@ class LocationBuilder {
   uint32_t size_ = 0;
   uint32_t room_ = 0;
   CallTree tree_;
-  std::vector<LocalTime> times_;                   // by local call path
-  FlatHashMap<uint64_t, uint32_t> open_requests_;  // request id -> Isend or IrecvRequest event
+  std::vector<LocalTime> times_;  // by local call path
+  // request id -> Isend, IrecvRequest or NonBlockingCollectiveRequest event
+  FlatHashMap<uint64_t, uint32_t> open_requests_;
   // Requests started in earlier segments (Continuation::open_requests): id -> starting event,
   // counted over the whole location.
   FlatHashMap<uint64_t, uint64_t> earlier_requests_;

@@ -181,6 +181,28 @@ TEST(LocationBuilderTest, RequestsCompletedInALaterSegmentAreNotUnlinked) {
   EXPECT_EQ(ev.RequestId(2), 5u);
 }
 
+TEST(LocationBuilderTest, NonBlockingCollectivesTestedBeforeTheyCompleteAreLinked) {
+  // Request 4 (an MPI_Ialltoallv) is tested twice, then completed: nothing unlinked, nothing
+  // open. Request 8 completes without a start (unlinked); request 9 starts and never completes
+  // (open).
+  LocationBuilder b(0, kGap);
+  b.Enter(1, kMain);
+  b.Request(2, EventKind::kNonBlockingCollectiveRequest, 4);
+  b.Request(3, EventKind::kNonBlockingCollectiveRequest, 9);
+  b.Request(4, EventKind::kMpiRequestTest, 4);
+  b.Request(5, EventKind::kMpiRequestTest, 4);
+  CollectivePayload p;
+  p.op = CollectiveOp::kAlltoallv;
+  b.Collective(6, EventKind::kNonBlockingCollectiveComplete, p, 4);
+  EXPECT_EQ(b.diagnostics().Count(kUnlinkedRequest), 0u);
+  b.Collective(7, EventKind::kNonBlockingCollectiveComplete, p, 8);
+  EXPECT_EQ(b.diagnostics().Count(kUnlinkedRequest), 1u);
+  b.Leave(8, kMain);
+  LocationEvents ev = b.Finish();
+  EXPECT_EQ(b.diagnostics().Count(kOpenRequest), 1u);
+  EXPECT_EQ(ev.RequestId(5), 4u);  // the completion keeps its request id
+}
+
 TEST(LocationBuilderTest, AttributesAttachToTheLastEvent) {
   LocationBuilder b(0, kGap);
   b.Enter(1, kMain);

@@ -178,6 +178,44 @@ TEST(NonBlockingCollectiveTest, OperationsMatchInTheOrderTheyStartedNotCompleted
   EXPECT_EQ(a.report.trace.clock_violations_collective, 0u);
 }
 
+TEST(NonBlockingCollectiveTest, ACallThatCompletesSeveralWaitsOnceAndATestNever) {
+  // Two MPI_Ialltoallv on each of two ranks, each rank the other's sender. Rank 0 starts A at 1
+  // and B at 2 and completes both in one MPI_Waitall from 3 to 12; rank 1 starts A at 6 and B at
+  // 9 and completes both from 10 to 12. Rank 0 waited in its MPI_Waitall for rank 1's A
+  // (min(6, 12) - 3 = 3) and B (min(9, 12) - 3 = 6) at once: as for Late Senders in a
+  // Waitall, the latest sender counts, 6 (not 9: the call lasted 9 s and computed nothing).
+  // Then a third, C, which rank 0 starts at 13 and completes in an MPI_Test from 15 to 17, and
+  // rank 1 starts at 16: a test never waits (as for Late Senders), though min(16, 17) - 15 = 1.
+  Scenario s(2);
+  const uint32_t from_0 = s.AddGroup({0}), from_1 = s.AddGroup({1});
+  const OTF2_CollectiveOp op = OTF2_COLLECTIVE_OP_ALLTOALLV;
+  for (int r = 0; r < 2; ++r) {
+    const uint32_t senders = r == 0 ? from_1 : from_0;
+    const uint64_t a = r == 0 ? 1 : 6, b = r == 0 ? 2 : 9, c = r == 0 ? 13 : 16;
+    const uint64_t wait = r == 0 ? 3 : 10;
+    RankScript& rank = s.rank(r).Enter(0, "main");
+    Start(rank, "MPI_Ialltoallv", Member{a, 0, 0, 8, 8, senders}, 1);
+    Start(rank, "MPI_Ialltoallv", Member{b, 0, 0, 8, 8, senders}, 2);
+    rank.Complete(wait, 12, "MPI_Waitall", [&](RankScript& w) {
+      w.NbcCompleteEvent(12, op, 0, kNoRoot, 8, 8, 1).NbcCompleteEvent(12, op, 0, kNoRoot, 8, 8, 2);
+    });
+    Start(rank, "MPI_Ialltoallv", Member{c, 0, 0, 8, 8, senders}, 3);
+    rank.Complete(
+        r == 0 ? 15 : 17, r == 0 ? 17 : 18, r == 0 ? "MPI_Test" : "MPI_Wait",
+        [&](RankScript& w) { w.NbcCompleteEvent(r == 0 ? 17 : 18, op, 0, kNoRoot, 8, 8, 3); });
+    rank.Leave(20, "main");
+  }
+  Analysis a = AnalyzeScenario(s);
+  EXPECT_EQ(a.Value("mpi_wait_senders", "main/MPI_Waitall", 0), 6.0);
+  EXPECT_EQ(a.Value("mpi_wait_senders", "main/MPI_Test", 0), 0.0);
+  EXPECT_EQ(a.Total("mpi_wait_senders"), 6.0);
+  // The one wait's edge leads to rank 1's start of B at 9: before it rank 1 spent 8 s in main
+  // (and 1 s starting A), rank 0 before its MPI_Waitall 1 s in main (and 2 s starting A and B),
+  // so the 6 s are rank 1's main's, followed once, not for each operation.
+  EXPECT_EQ(a.Value("delay_senders", "main", 1), 6.0);
+  EXPECT_EQ(a.Total("delay_senders"), 6.0);
+}
+
 TEST(NonBlockingCollectiveTest, AnOperationNeverCompletedOnOneRankIsIncomplete) {
   // Rank 2 starts its MPI_Ialltoallv and ends without completing it: the instance lacks it, is
   // reported incomplete, and nobody's wait is measured against a member the trace cannot time.

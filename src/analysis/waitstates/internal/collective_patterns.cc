@@ -262,10 +262,51 @@ void CollectSyncGroups(const Context& ctx, const CollectiveOutcomes& collective,
   });
 }
 
+namespace {
+
+// The waits of the non-blocking members of `location` that a completing call charges
+// (indexed as `mine`, 0 where nothing is charged): as for Late Senders, a call that completes
+// several of them (MPI_Waitall) waits once, for the latest of their senders, and a test
+// (MPI_Test*) never waits.
+std::vector<double> CompletingCallWaits(const Context& ctx, const trace::LocationEvents& ev,
+                                        const std::vector<uint32_t>& mine,
+                                        const CollectiveOutcomes& outcomes) {
+  std::vector<double> waits(mine.size(), 0);
+  for (size_t k = 0; k < mine.size();) {
+    const match::CollectiveMember& member = ctx.graph.members[mine[k]];
+    if (ev.kind(member.end_event) != trace::EventKind::kNonBlockingCollectiveComplete) {
+      ++k;
+      continue;
+    }
+    // The members completed in this call follow each other (ordered by completion record).
+    const uint32_t call = ev.pair(member.end_event);
+    size_t end = k + 1;
+    while (end < mine.size() && call != kNone &&
+           ev.kind(ctx.graph.members[mine[end]].end_event) ==
+               trace::EventKind::kNonBlockingCollectiveComplete &&
+           ev.pair(ctx.graph.members[mine[end]].end_event) == call) {
+      ++end;
+    }
+    size_t longest = k;
+    for (size_t j = k; j < end; ++j) {
+      if (outcomes.members[mine[j]].wait > outcomes.members[mine[longest]].wait) longest = j;
+    }
+    if (!MpiOf(ctx, ev, call).has(trace::kMpiTest))
+      waits[longest] = outcomes.members[mine[longest]].wait;
+    k = end;
+  }
+  return waits;
+}
+
+}  // namespace
+
 void ApplyCollectiveOutcomes(const Context& ctx, uint32_t location,
                              const CollectiveOutcomes& outcomes, LocationOutput& out) {
   const trace::LocationEvents& ev = ctx.trace.location(location);
-  for (uint32_t index : ctx.graph.by_location[location].collectives) {
+  const std::vector<uint32_t>& mine = ctx.graph.by_location[location].collectives;
+  const std::vector<double> completing = CompletingCallWaits(ctx, ev, mine, outcomes);
+  for (size_t k = 0; k < mine.size(); ++k) {
+    const uint32_t index = mine[k];
     const MemberOutcome& o = outcomes.members[index];
     const match::CollectiveMember& member = ctx.graph.members[index];
     uint32_t callpath = ev.callpath(member.end_event);
@@ -275,12 +316,13 @@ void ApplyCollectiveOutcomes(const Context& ctx, uint32_t location,
     const bool completed_later =
         ev.kind(member.end_event) == trace::EventKind::kNonBlockingCollectiveComplete;
     const uint64_t entered = EnteredAt(ev, completed_later ? member.end_event : member.begin_event);
-    if (o.wait > 0) {
-      out.severities.Add(o.wait_metric, callpath, o.wait);
-      out.instances.Offer(Instance{o.wait_metric, callpath, location, entered, o.wait, o.partner});
+    const double wait = completed_later ? completing[k] : o.wait;
+    if (wait > 0) {
+      out.severities.Add(o.wait_metric, callpath, wait);
+      out.instances.Offer(Instance{o.wait_metric, callpath, location, entered, wait, o.partner});
       if (ctx.emit_edges && o.partner_event != kNone) {
         out.edges.push_back(WaitEdge{location, member.end_event, o.partner, o.partner_event,
-                                     static_cast<int64_t>(o.wait), PatternOf(o.wait_metric)});
+                                     static_cast<int64_t>(wait), PatternOf(o.wait_metric)});
       }
     }
     if (o.completion > 0) {
