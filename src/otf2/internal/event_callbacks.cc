@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "otf2/event_reader.h"
+#include "otf2/internal/callback_support.h"
 #include "otf2/internal/calling_context_frames.h"
 #include "otf2/internal/reader_support.h"
 #include "trace/call_sites.h"
@@ -18,7 +19,21 @@ using trace::kNone;
 
 constexpr uint32_t kProgressBatch = 1u << 16;
 
-EventContext& Ctx(void* user) { return *static_cast<EventContext*>(user); }
+// No single message, collective contribution or one-sided transfer moves 2^48 bytes (256 TiB);
+// a larger count is a damaged record, and summing it would wrap the byte totals (a message of
+// 2^64-1 bytes among four of 1 KiB summed to 4095 bytes). It is counted as 0 and reported.
+constexpr uint64_t kMostBytes = uint64_t{1} << 48;
+
+uint64_t CheckedBytes(EventContext& ctx, uint64_t bytes) {
+  if (bytes < kMostBytes) [[likely]]
+    return bytes;
+  ctx.diagnostics.Report(kImplausibleByteCount, "event " +
+                                                    std::to_string(ctx.builder.recorded_events()) +
+                                                    ", " + std::to_string(bytes) + " bytes");
+  return 0;
+}
+
+}  // namespace
 
 // Bookkeeping after each record: attributes, progress.
 OTF2_CallbackCode Done(EventContext& ctx, OTF2_AttributeList* attributes) {
@@ -42,25 +57,12 @@ OTF2_CallbackCode Done(EventContext& ctx, OTF2_AttributeList* attributes) {
   return OTF2_CALLBACK_SUCCESS;
 }
 
-// No single message, collective contribution or one-sided transfer moves 2^48 bytes (256 TiB);
-// a larger count is a damaged record, and summing it would wrap the byte totals (a message of
-// 2^64-1 bytes among four of 1 KiB summed to 4095 bytes). It is counted as 0 and reported.
-constexpr uint64_t kMostBytes = uint64_t{1} << 48;
-
-uint64_t CheckedBytes(EventContext& ctx, uint64_t bytes) {
-  if (bytes < kMostBytes) [[likely]]
-    return bytes;
-  ctx.diagnostics.Report(kImplausibleByteCount, "event " +
-                                                    std::to_string(ctx.builder.recorded_events()) +
-                                                    ", " + std::to_string(bytes) + " bytes");
-  return 0;
+OTF2_CallbackCode Generic(void* user, OTF2_AttributeList* attributes, OTF2_TimeStamp time,
+                          EventKind kind, uint64_t a, uint64_t b, uint32_t c, uint32_t d) {
+  EventContext& ctx = Ctx(user);
+  ctx.builder.Generic(time, kind, trace::GenericPayload{a, b, c, d});
+  return Done(ctx, attributes);
 }
-
-// The common head of every callback's parameter list.
-#define CW_EVT_ARGS \
-  OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void *user, OTF2_AttributeList *attributes
-
-}  // namespace
 
 uint32_t CheckedRegion(EventContext& ctx, uint32_t region) {
   const std::vector<uint8_t>& defined = *ctx.defined_regions;
@@ -112,13 +114,6 @@ OTF2_CallbackCode OnLeave(CW_EVT_ARGS, OTF2_RegionRef region) {
 OTF2_CallbackCode OnMeasurementOnOff(CW_EVT_ARGS, OTF2_MeasurementMode mode) {
   EventContext& ctx = Ctx(user);
   ctx.builder.MeasurementOnOff(time, mode == OTF2_MEASUREMENT_ON);
-  return Done(ctx, attributes);
-}
-
-OTF2_CallbackCode Generic(void* user, OTF2_AttributeList* attributes, OTF2_TimeStamp time,
-                          EventKind kind, uint64_t a, uint64_t b, uint32_t c, uint32_t d) {
-  EventContext& ctx = Ctx(user);
-  ctx.builder.Generic(time, kind, trace::GenericPayload{a, b, c, d});
   return Done(ctx, attributes);
 }
 
@@ -233,9 +228,6 @@ OTF2_CallbackCode OnMpiCollectiveBegin(CW_EVT_ARGS) {
 }
 OTF2_CallbackCode OnRmaCollectiveBegin(CW_EVT_ARGS) {
   return NoPayload(user, attributes, time, EventKind::kRmaCollectiveBegin);
-}
-OTF2_CallbackCode OnOmpJoin(CW_EVT_ARGS) {
-  return NoPayload(user, attributes, time, EventKind::kOmpJoin);
 }
 
 OTF2_CallbackCode Collective(void* user, OTF2_AttributeList* attributes, OTF2_TimeStamp time,
@@ -364,99 +356,6 @@ OTF2_CallbackCode OnRmaOpCompleteRemote(CW_EVT_ARGS, OTF2_RmaWinRef win, uint64_
              0);
 }
 
-OTF2_CallbackCode Thread(void* user, OTF2_AttributeList* attributes, OTF2_TimeStamp time,
-                         EventKind kind, trace::ThreadPayload payload) {
-  EventContext& ctx = Ctx(user);
-  ctx.builder.Thread(time, kind, payload);
-  return Done(ctx, attributes);
-}
-
-trace::ThreadPayload ThreadData(uint64_t id, uint32_t team, uint32_t count, uint32_t lock,
-                                OTF2_Paradigm model) {
-  return trace::ThreadPayload{id, team, count, lock, static_cast<trace::Paradigm>(model)};
-}
-
-OTF2_CallbackCode OnThreadFork(CW_EVT_ARGS, OTF2_Paradigm model, uint32_t threads) {
-  return Thread(user, attributes, time, EventKind::kThreadFork,
-                ThreadData(0, kNone, threads, 0, model));
-}
-OTF2_CallbackCode OnThreadJoin(CW_EVT_ARGS, OTF2_Paradigm model) {
-  return Thread(user, attributes, time, EventKind::kThreadJoin, ThreadData(0, kNone, 0, 0, model));
-}
-OTF2_CallbackCode OnThreadTeamBegin(CW_EVT_ARGS, OTF2_CommRef team) {
-  return Thread(user, attributes, time, EventKind::kThreadTeamBegin,
-                ThreadData(0, team, 0, 0, OTF2_PARADIGM_UNKNOWN));
-}
-OTF2_CallbackCode OnThreadTeamEnd(CW_EVT_ARGS, OTF2_CommRef team) {
-  return Thread(user, attributes, time, EventKind::kThreadTeamEnd,
-                ThreadData(0, team, 0, 0, OTF2_PARADIGM_UNKNOWN));
-}
-OTF2_CallbackCode OnThreadAcquireLock(CW_EVT_ARGS, OTF2_Paradigm model, uint32_t lock,
-                                      uint32_t order) {
-  return Thread(user, attributes, time, EventKind::kThreadAcquireLock,
-                ThreadData(0, kNone, order, lock, model));
-}
-OTF2_CallbackCode OnThreadReleaseLock(CW_EVT_ARGS, OTF2_Paradigm model, uint32_t lock,
-                                      uint32_t order) {
-  return Thread(user, attributes, time, EventKind::kThreadReleaseLock,
-                ThreadData(0, kNone, order, lock, model));
-}
-OTF2_CallbackCode OnThreadTaskCreate(CW_EVT_ARGS, OTF2_CommRef team, uint32_t creator,
-                                     uint32_t generation) {
-  return Thread(user, attributes, time, EventKind::kThreadTaskCreate,
-                ThreadData(0, team, creator, generation, OTF2_PARADIGM_UNKNOWN));
-}
-OTF2_CallbackCode OnThreadTaskSwitch(CW_EVT_ARGS, OTF2_CommRef team, uint32_t creator,
-                                     uint32_t generation) {
-  return Thread(user, attributes, time, EventKind::kThreadTaskSwitch,
-                ThreadData(0, team, creator, generation, OTF2_PARADIGM_UNKNOWN));
-}
-OTF2_CallbackCode OnThreadTaskComplete(CW_EVT_ARGS, OTF2_CommRef team, uint32_t creator,
-                                       uint32_t generation) {
-  return Thread(user, attributes, time, EventKind::kThreadTaskComplete,
-                ThreadData(0, team, creator, generation, OTF2_PARADIGM_UNKNOWN));
-}
-OTF2_CallbackCode OnThreadCreate(CW_EVT_ARGS, OTF2_CommRef contingent, uint64_t sequence) {
-  return Thread(user, attributes, time, EventKind::kThreadCreate,
-                ThreadData(sequence, contingent, 0, 0, OTF2_PARADIGM_UNKNOWN));
-}
-OTF2_CallbackCode OnThreadBegin(CW_EVT_ARGS, OTF2_CommRef contingent, uint64_t sequence) {
-  return Thread(user, attributes, time, EventKind::kThreadBegin,
-                ThreadData(sequence, contingent, 0, 0, OTF2_PARADIGM_UNKNOWN));
-}
-OTF2_CallbackCode OnThreadWait(CW_EVT_ARGS, OTF2_CommRef contingent, uint64_t sequence) {
-  return Thread(user, attributes, time, EventKind::kThreadWait,
-                ThreadData(sequence, contingent, 0, 0, OTF2_PARADIGM_UNKNOWN));
-}
-OTF2_CallbackCode OnThreadEnd(CW_EVT_ARGS, OTF2_CommRef contingent, uint64_t sequence) {
-  return Thread(user, attributes, time, EventKind::kThreadEnd,
-                ThreadData(sequence, contingent, 0, 0, OTF2_PARADIGM_UNKNOWN));
-}
-OTF2_CallbackCode OnOmpFork(CW_EVT_ARGS, uint32_t threads) {
-  return Thread(user, attributes, time, EventKind::kOmpFork,
-                ThreadData(0, kNone, threads, 0, OTF2_PARADIGM_OPENMP));
-}
-OTF2_CallbackCode OnOmpAcquireLock(CW_EVT_ARGS, uint32_t lock, uint32_t order) {
-  return Thread(user, attributes, time, EventKind::kOmpAcquireLock,
-                ThreadData(0, kNone, order, lock, OTF2_PARADIGM_OPENMP));
-}
-OTF2_CallbackCode OnOmpReleaseLock(CW_EVT_ARGS, uint32_t lock, uint32_t order) {
-  return Thread(user, attributes, time, EventKind::kOmpReleaseLock,
-                ThreadData(0, kNone, order, lock, OTF2_PARADIGM_OPENMP));
-}
-OTF2_CallbackCode OnOmpTaskCreate(CW_EVT_ARGS, uint64_t task) {
-  return Thread(user, attributes, time, EventKind::kOmpTaskCreate,
-                ThreadData(task, kNone, 0, 0, OTF2_PARADIGM_OPENMP));
-}
-OTF2_CallbackCode OnOmpTaskSwitch(CW_EVT_ARGS, uint64_t task) {
-  return Thread(user, attributes, time, EventKind::kOmpTaskSwitch,
-                ThreadData(task, kNone, 0, 0, OTF2_PARADIGM_OPENMP));
-}
-OTF2_CallbackCode OnOmpTaskComplete(CW_EVT_ARGS, uint64_t task) {
-  return Thread(user, attributes, time, EventKind::kOmpTaskComplete,
-                ThreadData(task, kNone, 0, 0, OTF2_PARADIGM_OPENMP));
-}
-
 OTF2_CallbackCode OnCallingContextEnter(CW_EVT_ARGS, OTF2_CallingContextRef context,
                                         uint32_t unwind) {
   EventContext& ctx = Ctx(user);
@@ -481,82 +380,6 @@ OTF2_CallbackCode OnCallingContextSample(CW_EVT_ARGS, OTF2_CallingContextRef con
                  unwind);
 }
 
-OTF2_CallbackCode OnIoCreateHandle(CW_EVT_ARGS, OTF2_IoHandleRef handle, OTF2_IoAccessMode mode,
-                                   OTF2_IoCreationFlag creation, OTF2_IoStatusFlag status) {
-  return Generic(user, attributes, time, EventKind::kIoCreateHandle, creation, status, handle,
-                 mode);
-}
-OTF2_CallbackCode OnIoDestroyHandle(CW_EVT_ARGS, OTF2_IoHandleRef handle) {
-  return Generic(user, attributes, time, EventKind::kIoDestroyHandle, 0, 0, handle, 0);
-}
-OTF2_CallbackCode OnIoDuplicateHandle(CW_EVT_ARGS, OTF2_IoHandleRef old_handle,
-                                      OTF2_IoHandleRef new_handle, OTF2_IoStatusFlag status) {
-  return Generic(user, attributes, time, EventKind::kIoDuplicateHandle, status, 0, old_handle,
-                 new_handle);
-}
-OTF2_CallbackCode OnIoSeek(CW_EVT_ARGS, OTF2_IoHandleRef handle, int64_t request,
-                           OTF2_IoSeekOption whence, uint64_t result) {
-  return Generic(user, attributes, time, EventKind::kIoSeek, static_cast<uint64_t>(request), result,
-                 handle, whence);
-}
-OTF2_CallbackCode OnIoChangeStatusFlags(CW_EVT_ARGS, OTF2_IoHandleRef handle,
-                                        OTF2_IoStatusFlag flags) {
-  return Generic(user, attributes, time, EventKind::kIoChangeStatusFlags, flags, 0, handle, 0);
-}
-OTF2_CallbackCode OnIoDeleteFile(CW_EVT_ARGS, OTF2_IoParadigmRef paradigm, OTF2_IoFileRef file) {
-  return Generic(user, attributes, time, EventKind::kIoDeleteFile, 0, 0, paradigm, file);
-}
-OTF2_CallbackCode OnIoOperationBegin(CW_EVT_ARGS, OTF2_IoHandleRef handle,
-                                     OTF2_IoOperationMode mode, OTF2_IoOperationFlag flags,
-                                     uint64_t bytes, uint64_t matching) {
-  return Generic(user, attributes, time, EventKind::kIoOperationBegin, bytes, matching, handle,
-                 static_cast<uint32_t>(mode) | (static_cast<uint32_t>(flags) << 8));
-}
-OTF2_CallbackCode OnIoOperationTest(CW_EVT_ARGS, OTF2_IoHandleRef handle, uint64_t matching) {
-  return Generic(user, attributes, time, EventKind::kIoOperationTest, 0, matching, handle, 0);
-}
-OTF2_CallbackCode OnIoOperationIssued(CW_EVT_ARGS, OTF2_IoHandleRef handle, uint64_t matching) {
-  return Generic(user, attributes, time, EventKind::kIoOperationIssued, 0, matching, handle, 0);
-}
-OTF2_CallbackCode OnIoOperationComplete(CW_EVT_ARGS, OTF2_IoHandleRef handle, uint64_t bytes,
-                                        uint64_t matching) {
-  return Generic(user, attributes, time, EventKind::kIoOperationComplete, bytes, matching, handle,
-                 0);
-}
-OTF2_CallbackCode OnIoOperationCancelled(CW_EVT_ARGS, OTF2_IoHandleRef handle, uint64_t matching) {
-  return Generic(user, attributes, time, EventKind::kIoOperationCancelled, 0, matching, handle, 0);
-}
-OTF2_CallbackCode OnIoAcquireLock(CW_EVT_ARGS, OTF2_IoHandleRef handle, OTF2_LockType type) {
-  return Generic(user, attributes, time, EventKind::kIoAcquireLock, 0, 0, handle, type);
-}
-OTF2_CallbackCode OnIoReleaseLock(CW_EVT_ARGS, OTF2_IoHandleRef handle, OTF2_LockType type) {
-  return Generic(user, attributes, time, EventKind::kIoReleaseLock, 0, 0, handle, type);
-}
-OTF2_CallbackCode OnIoTryLock(CW_EVT_ARGS, OTF2_IoHandleRef handle, OTF2_LockType type) {
-  return Generic(user, attributes, time, EventKind::kIoTryLock, 0, 0, handle, type);
-}
-
-#undef CW_EVT_ARGS
-
-// Every callback runs behind this check of its timestamp (see EventContext::earliest): an event
-// outside the valid range interrupts the reading before it is stored.
-template <auto Callback>
-struct TimeChecked;
-template <typename... Rest,
-          OTF2_CallbackCode (*Callback)(OTF2_LocationRef, OTF2_TimeStamp, uint64_t, void*,
-                                        OTF2_AttributeList*, Rest...)>
-struct TimeChecked<Callback> {
-  static OTF2_CallbackCode Call(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position,
-                                void* user, OTF2_AttributeList* attributes, Rest... rest) {
-    EventContext& ctx = Ctx(user);
-    if (time < ctx.earliest || time > ctx.latest) [[unlikely]] {
-      ctx.out_of_range = time;
-      return OTF2_CALLBACK_INTERRUPT;
-    }
-    return Callback(location, time, position, user, attributes, rest...);
-  }
-};
-
 }  // namespace
 
 OTF2_EvtReaderCallbacks* NewEventCallbacks() {
@@ -577,13 +400,6 @@ OTF2_EvtReaderCallbacks* NewEventCallbacks() {
   CW_SET(MpiRequestCancelled);
   CW_SET(MpiCollectiveBegin);
   CW_SET(MpiCollectiveEnd);
-  CW_SET(OmpFork);
-  CW_SET(OmpJoin);
-  CW_SET(OmpAcquireLock);
-  CW_SET(OmpReleaseLock);
-  CW_SET(OmpTaskCreate);
-  CW_SET(OmpTaskSwitch);
-  CW_SET(OmpTaskComplete);
   CW_SET(Metric);
   CW_SET(ParameterString);
   CW_SET(ParameterInt);
@@ -606,39 +422,14 @@ OTF2_EvtReaderCallbacks* NewEventCallbacks() {
   CW_SET(RmaOpCompleteNonBlocking);
   CW_SET(RmaOpTest);
   CW_SET(RmaOpCompleteRemote);
-  CW_SET(ThreadFork);
-  CW_SET(ThreadJoin);
-  CW_SET(ThreadTeamBegin);
-  CW_SET(ThreadTeamEnd);
-  CW_SET(ThreadAcquireLock);
-  CW_SET(ThreadReleaseLock);
-  CW_SET(ThreadTaskCreate);
-  CW_SET(ThreadTaskSwitch);
-  CW_SET(ThreadTaskComplete);
-  CW_SET(ThreadCreate);
-  CW_SET(ThreadBegin);
-  CW_SET(ThreadWait);
-  CW_SET(ThreadEnd);
   CW_SET(CallingContextEnter);
   CW_SET(CallingContextLeave);
   CW_SET(CallingContextSample);
-  CW_SET(IoCreateHandle);
-  CW_SET(IoDestroyHandle);
-  CW_SET(IoDuplicateHandle);
-  CW_SET(IoSeek);
-  CW_SET(IoChangeStatusFlags);
-  CW_SET(IoDeleteFile);
-  CW_SET(IoOperationBegin);
-  CW_SET(IoOperationTest);
-  CW_SET(IoOperationIssued);
-  CW_SET(IoOperationComplete);
-  CW_SET(IoOperationCancelled);
-  CW_SET(IoAcquireLock);
-  CW_SET(IoReleaseLock);
-  CW_SET(IoTryLock);
   CW_SET(ProgramBegin);
   CW_SET(ProgramEnd);
 #undef CW_SET
+  SetThreadCallbacks(cb);
+  SetIoCallbacks(cb);
   // Named otherwise in OTF2 than here, so set one by one, behind the same time check.
   OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveRequestCallback(cb,
                                                                   TimeChecked<OnNbcRequest>::Call);
