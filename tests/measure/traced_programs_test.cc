@@ -424,79 +424,6 @@ TEST(TracedProgramsTest, MessagesOfThreadsSharingACommunicatorAreMatched) {
   for (const json& d : report["diagnostics"]) EXPECT_NE(d["severity"], "error") << d;
 }
 
-#ifdef CW_HAVE_FORTRAN_PROGRAMS
-// The Fortran programs' waits are programmed; their ranks yield while they wait
-// (kIdleRanksYield), so that a rank that polls does not keep the one that must send off the CPU
-// when other tests load the cores.
-TEST(TracedProgramsTest, FortranWithUseMpi) {
-  const std::string dir = TraceProgram("fortran_patterns", 2, "", "", nullptr, kIdleRanksYield);
-  ExpectOtf2PrintReads(dir);
-  const json report = Analyze(dir);
-  // tests/programs/fortran_patterns.f90: 100 ms in each of MPI_Recv, MPI_Waitall (an array of
-  // requests and statuses), MPI_Waitany (an index counted from 1) and MPI_Allreduce.
-  ExpectWait(MetricTotal(report, "mpi_latesender", "MPI_Recv"), 0.1);
-  ExpectWait(MetricTotal(report, "mpi_latesender", "MPI_Waitall"), 0.1);
-  ExpectWait(MetricTotal(report, "mpi_latesender", "MPI_Waitany"), 0.1);
-  ExpectWait(MetricTotal(report, "mpi_wait_nxn", "MPI_Allreduce"), 0.1);
-  EXPECT_EQ(report["matching"]["messages"].get<uint64_t>(), 5u);
-  EXPECT_EQ(report["matching"]["unmatched_receives"].get<uint64_t>(), 0u);
-  const json info = Info(dir);
-  EXPECT_EQ(Count(info, "MPI_IRECV"), 4u);
-  EXPECT_EQ(Count(info, "MPI_ISEND_COMPLETE"), 2u);
-}
-
-// The same phases from Fortran 2008 (`use mpi_f08`): derived-type handles, IERROR left out,
-// MPI_STATUS_IGNORE and MPI_STATUSES_IGNORE, an MPI_IN_PLACE allreduce; the program's own
-// output (what it received, the last status, the sum) is the same as without the tracer.
-TEST(TracedProgramsTest, FortranWithUseMpiF08) {
-  std::string output;
-  const std::string dir = TraceProgram("fortran_f08", 2, "", "", &output, kIdleRanksYield);
-  EXPECT_NE(output.find("rank 1 got  1  1  2  1  2; last from  0  5"), std::string::npos) << output;
-  EXPECT_NE(output.find("sum  3"), std::string::npos) << output;
-  ExpectOtf2PrintReads(dir);
-  const json report = Analyze(dir);
-  ExpectWait(MetricTotal(report, "mpi_latesender", "MPI_Recv"), 0.1);
-  ExpectWait(MetricTotal(report, "mpi_latesender", "MPI_Waitall"), 0.1);
-  ExpectWait(MetricTotal(report, "mpi_latesender", "MPI_Waitany"), 0.1);
-  ExpectWait(MetricTotal(report, "mpi_wait_nxn", "MPI_Allreduce"), 0.1);
-  EXPECT_EQ(report["matching"]["messages"].get<uint64_t>(), 5u);
-  EXPECT_EQ(report["matching"]["unmatched_receives"].get<uint64_t>(), 0u);
-  const json info = Info(dir);
-  EXPECT_EQ(Count(info, "MPI_IRECV"), 4u);
-  EXPECT_EQ(Count(info, "MPI_ISEND_COMPLETE"), 2u);
-}
-
-// MPI-IO from Fortran: the file name arrives as a CHARACTER argument with its length hidden
-// after the others, padded with blanks; the tracer passes both on unchanged (the program reads
-// back what it wrote) and records the handle under the name without the padding. Each rank
-// writes 10 integers (40 bytes) individually and reads them back collectively.
-TEST(TracedProgramsTest, FortranMpiIoKeepsItsFileName) {
-  std::string output;
-  const std::string dir = TraceProgram("fortran_io", 2, "", "", &output);
-  EXPECT_NE(output.find("read back 1090"), std::string::npos) << output;
-  ExpectOtf2PrintReads(dir);
-  const json report = Analyze(dir);
-  EXPECT_EQ(MetricTotal(report, "mpi_file_iwbytes", "MPI_File_write_at"), 2 * 40.0);
-  EXPECT_EQ(MetricTotal(report, "mpi_file_crbytes", "MPI_File_read_at_all"), 2 * 40.0);
-  EXPECT_EQ(MetricTotal(report, "visits", "MPI_File_delete"), 1.0);
-  ASSERT_EQ(report["file_io"].size(), 2u);
-  for (const json& f : report["file_io"]) {
-    const std::string name = f["file"].get<std::string>();
-    EXPECT_EQ(name.substr(name.rfind('/') + 1), "causeway-fortran-io.dat") << f;
-    EXPECT_EQ(f["reads"].get<uint64_t>(), 1u);
-    EXPECT_EQ(f["writes"].get<uint64_t>(), 1u);
-    EXPECT_EQ(f["bytes_read"].get<uint64_t>(), 40u);
-    EXPECT_EQ(f["bytes_written"].get<uint64_t>(), 40u);
-  }
-}
-
-TEST(TracedProgramsTest, FortranWithMpifH) {
-  const std::string dir = TraceProgram("fortran_mpif", 2, "", "", nullptr, kIdleRanksYield);
-  ExpectOtf2PrintReads(dir);
-  ExpectWait(MetricTotal(Analyze(dir), "mpi_latesender", "MPI_Recv"), 0.1);
-}
-#endif
-
 TEST(TracedProgramsTest, CompilerInstrumentationNamesFunctions) {
   // Built with -finstrument-functions; helper_noise is filtered out by name.
   const std::string dir = TraceProgram("instrumented", 2, "", "--filter-exclude 'helper_*'");
@@ -626,59 +553,6 @@ TEST(TracedProgramsTest, ManyFlushesLoseNothing) {
   ExpectOtf2PrintReads(dir);
 }
 
-// Rank 0 sends 100 messages that rank 1 receives, then rank 0 ends badly; rank 1 is killed in
-// its barrier. Both sides' records up to then must be in a readable trace.
-void ExpectEverythingUpToTheEnd(const std::string& mode, const std::string& ending) {
-  const std::string dir = testing::MakeTempDir("traced-crash-" + mode);
-  std::string out;
-  RunCommand(CausewayBinary() + " trace -o " + dir + " -- " + kMpirun + " -np 2 " +
-                 TestProgram("crash_after_messages") + " " + mode + " 100",
-             &out);
-  EXPECT_NE(out.find("Trace written to"), std::string::npos) << out;
-  EXPECT_NE(out.find("rank 0 ended early (" + ending), std::string::npos) << out;
-  ExpectOtf2PrintReads(dir);
-  const json info = Info(dir);
-  // 100 from rank 0, 1 from rank 1, and in "fatal" mode the send to rank 99 that failed.
-  EXPECT_EQ(Count(info, "MPI_SEND"), mode == "fatal" ? 102u : 101u);
-  EXPECT_EQ(Count(info, "MPI_RECV"), 101u);
-  const json report = Analyze(dir);
-  EXPECT_EQ(report["matching"]["unmatched_sends"].get<uint64_t>(), 0u);
-  EXPECT_EQ(report["matching"]["unmatched_receives"].get<uint64_t>(), 0u);
-  // The reports say how each rank ended: rank 0 as the mode made it, rank 1 killed or ended by
-  // the launcher (it waited in a barrier rank 0 never reached).
-  const json& endings = report["trace"]["rank_endings"];
-  ASSERT_EQ(endings.size(), 2u) << report["trace"];
-  EXPECT_EQ(endings[0]["rank"].get<uint32_t>(), 0u);
-  EXPECT_EQ(endings[0]["ending"].get<std::string>().rfind(ending, 0), 0u) << endings;
-  EXPECT_NE(endings[1]["ending"].get<std::string>(), "finalized") << endings;
-  bool warned = false;
-  for (const json& d : report["diagnostics"]) {
-    if (d["name"] == "trace.rank_ended_early") {
-      warned = true;
-      EXPECT_EQ(d["count"].get<uint64_t>(), 2u);
-      EXPECT_EQ(d["example"].get<std::string>().rfind("rank 0: " + ending, 0), 0u) << d;
-    }
-  }
-  EXPECT_TRUE(warned) << report["diagnostics"];
-}
-
-TEST(TracedProgramsTest, SegfaultKeepsEveryEvent) {
-  ExpectEverythingUpToTheEnd("segv", "signal 11");
-}
-TEST(TracedProgramsTest, AbortKeepsEveryEvent) { ExpectEverythingUpToTheEnd("abort", "abort"); }
-TEST(TracedProgramsTest, ExitWithoutFinalizeKeepsEveryEvent) {
-  ExpectEverythingUpToTheEnd("exit", "exit without MPI_Finalize");
-}
-// MPI's default error path ends the process inside the library; the recorder's substitute for
-// MPI_ERRORS_ARE_FATAL writes the events first (the failing send, to rank 99, is recorded too).
-TEST(TracedProgramsTest, FatalErrorHandlerKeepsEveryEvent) {
-  ExpectEverythingUpToTheEnd("fatal", "fatal error handler MPI_ERR_RANK");
-}
-// A window's fatal handler too (windows do not inherit their communicator's).
-TEST(TracedProgramsTest, FatalErrorHandlerOfAWindowKeepsEveryEvent) {
-  ExpectEverythingUpToTheEnd("win_fatal", "fatal error handler MPI_ERR_RANK");
-}
-
 // Score-P's default MPI groups. late_sender.c calls MPI_Comm_rank (CG) once per rank: recorded
 // by default, left out with --mpi-groups P2P,COLL (the calls the analysis matches stay, whatever
 // the groups say). standard_corners.c commits 2 datatypes per rank (TYPE, not a default group):
@@ -704,23 +578,6 @@ TEST(TracedProgramsTest, MpiGroupsChooseTheLocalCallsAsScorePDoes) {
                        &refused),
             1);
   EXPECT_NE(refused.find("no MPI group is called NOSUCH"), std::string::npos) << refused;
-}
-
-// A run that finishes normally says so: every rank finalized, and no warning.
-TEST(TracedProgramsTest, ReportsSayEveryRankFinished) {
-  const json report = Analyze(TraceProgram("late_sender", 2));
-  const json& endings = report["trace"]["rank_endings"];
-  ASSERT_EQ(endings.size(), 2u);
-  for (const json& e : endings) EXPECT_EQ(e["ending"], "finalized");
-  for (const json& d : report["diagnostics"]) EXPECT_NE(d["name"], "trace.rank_ended_early");
-}
-
-TEST(TracedProgramsTest, ACommandWithoutMpiIsAnError) {
-  const std::string dir = testing::MakeTempDir("traced-nothing");
-  std::string out;
-  EXPECT_EQ(RunCommand(CausewayBinary() + " trace -o " + dir + " -- /bin/true", &out), 2);
-  EXPECT_NE(out.find("recorded nothing"), std::string::npos) << out;
-  EXPECT_EQ(RunCommand(CausewayBinary() + " trace -o " + dir, &out), 1);  // no command
 }
 
 }  // namespace

@@ -1,0 +1,91 @@
+// How a traced run ends, and what the trace and the reports say of it: a crash, an abort, an
+// exit without MPI_Finalize and MPI's fatal error handlers keep every event recorded up to the
+// end; a normal run says every rank finalized; a command without MPI is an error.
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include <gtest/gtest.h>
+
+#include "testing/temp_dir.h"
+#include "tests/common/paths.h"
+#include "tests/common/traced_checks.h"
+#include "tests/common/traced_program.h"
+
+namespace cw::test {
+namespace {
+
+using nlohmann::json;
+
+// Rank 0 sends 100 messages that rank 1 receives, then rank 0 ends badly; rank 1 is killed in
+// its barrier. Both sides' records up to then must be in a readable trace.
+void ExpectEverythingUpToTheEnd(const std::string& mode, const std::string& ending) {
+  const std::string dir = testing::MakeTempDir("traced-crash-" + mode);
+  std::string out;
+  RunCommand(CausewayBinary() + " trace -o " + dir + " -- " + kMpirun + " -np 2 " +
+                 TestProgram("crash_after_messages") + " " + mode + " 100",
+             &out);
+  EXPECT_NE(out.find("Trace written to"), std::string::npos) << out;
+  EXPECT_NE(out.find("rank 0 ended early (" + ending), std::string::npos) << out;
+  ExpectOtf2PrintReads(dir);
+  const json info = Info(dir);
+  // 100 from rank 0, 1 from rank 1, and in "fatal" mode the send to rank 99 that failed.
+  EXPECT_EQ(Count(info, "MPI_SEND"), mode == "fatal" ? 102u : 101u);
+  EXPECT_EQ(Count(info, "MPI_RECV"), 101u);
+  const json report = Analyze(dir);
+  EXPECT_EQ(report["matching"]["unmatched_sends"].get<uint64_t>(), 0u);
+  EXPECT_EQ(report["matching"]["unmatched_receives"].get<uint64_t>(), 0u);
+  // The reports say how each rank ended: rank 0 as the mode made it, rank 1 killed or ended by
+  // the launcher (it waited in a barrier rank 0 never reached).
+  const json& endings = report["trace"]["rank_endings"];
+  ASSERT_EQ(endings.size(), 2u) << report["trace"];
+  EXPECT_EQ(endings[0]["rank"].get<uint32_t>(), 0u);
+  EXPECT_EQ(endings[0]["ending"].get<std::string>().rfind(ending, 0), 0u) << endings;
+  EXPECT_NE(endings[1]["ending"].get<std::string>(), "finalized") << endings;
+  bool warned = false;
+  for (const json& d : report["diagnostics"]) {
+    if (d["name"] == "trace.rank_ended_early") {
+      warned = true;
+      EXPECT_EQ(d["count"].get<uint64_t>(), 2u);
+      EXPECT_EQ(d["example"].get<std::string>().rfind("rank 0: " + ending, 0), 0u) << d;
+    }
+  }
+  EXPECT_TRUE(warned) << report["diagnostics"];
+}
+
+TEST(TracedProgramsTest, SegfaultKeepsEveryEvent) {
+  ExpectEverythingUpToTheEnd("segv", "signal 11");
+}
+TEST(TracedProgramsTest, AbortKeepsEveryEvent) { ExpectEverythingUpToTheEnd("abort", "abort"); }
+TEST(TracedProgramsTest, ExitWithoutFinalizeKeepsEveryEvent) {
+  ExpectEverythingUpToTheEnd("exit", "exit without MPI_Finalize");
+}
+// MPI's default error path ends the process inside the library; the recorder's substitute for
+// MPI_ERRORS_ARE_FATAL writes the events first (the failing send, to rank 99, is recorded too).
+TEST(TracedProgramsTest, FatalErrorHandlerKeepsEveryEvent) {
+  ExpectEverythingUpToTheEnd("fatal", "fatal error handler MPI_ERR_RANK");
+}
+// A window's fatal handler too (windows do not inherit their communicator's).
+TEST(TracedProgramsTest, FatalErrorHandlerOfAWindowKeepsEveryEvent) {
+  ExpectEverythingUpToTheEnd("win_fatal", "fatal error handler MPI_ERR_RANK");
+}
+
+// A run that finishes normally says so: every rank finalized, and no warning.
+TEST(TracedProgramsTest, ReportsSayEveryRankFinished) {
+  const json report = Analyze(TraceProgram("late_sender", 2));
+  const json& endings = report["trace"]["rank_endings"];
+  ASSERT_EQ(endings.size(), 2u);
+  for (const json& e : endings) EXPECT_EQ(e["ending"], "finalized");
+  for (const json& d : report["diagnostics"]) EXPECT_NE(d["name"], "trace.rank_ended_early");
+}
+
+TEST(TracedProgramsTest, ACommandWithoutMpiIsAnError) {
+  const std::string dir = testing::MakeTempDir("traced-nothing");
+  std::string out;
+  EXPECT_EQ(RunCommand(CausewayBinary() + " trace -o " + dir + " -- /bin/true", &out), 2);
+  EXPECT_NE(out.find("recorded nothing"), std::string::npos) << out;
+  EXPECT_EQ(RunCommand(CausewayBinary() + " trace -o " + dir, &out), 1);  // no command
+}
+
+}  // namespace
+}  // namespace cw::test
