@@ -53,7 +53,8 @@ class Builder {
 
   void Collectives() {
     for (const match::CollectiveInstance& c : graph_.collectives) {
-      // A non-blocking v-collective: zero counts leave its order unknown, as for MPI_Alltoallv.
+      // A non-blocking collective's completions depend on other members' starts, which the
+      // correction does not model yet: left out.
       if (!c.complete || c.member_count < 2 || c.non_blocking) continue;
       const match::CollectiveMember* m = &graph_.members[c.first_member];
       const uint32_t n = c.member_count;

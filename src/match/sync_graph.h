@@ -75,10 +75,10 @@ struct CollectiveInstance {
   uint32_t first_member = 0;  // index into SyncGraph::members
   uint32_t member_count = 0;
   bool complete = false;  // every rank of the communicator took part
-  // A non-blocking v-collective (MPI_Ialltoallv, Ialltoallw, Iallgatherv, Igatherv, Iscatterv):
-  // its members are matched in the order they started it, apart from the blocking collectives
-  // of the communicator. Only the wait-state analysis reads them (Wait for Senders); every other
-  // reader of the collectives passes them by.
+  // A non-blocking collective (MPI_Iallreduce, MPI_Ialltoallv, ...): its members are matched in
+  // the order they started it, apart from the blocking collectives of the communicator. Only
+  // the wait-state analysis reads them (Wait for Senders); every other reader of the
+  // collectives passes them by.
   bool non_blocking = false;
   // Names the instance on every rank of an MPI analysis job: the rank that built it (whole, in
   // SyncGraph::built) << 32 | its index there. One process: its index in `collectives`.

@@ -14,8 +14,8 @@ constexpr WaitPattern kPatterns[] = {
     {MetricId::kMpiNxnCompletion,
      "processes stayed in an all-to-all operation after the first left"},
     {MetricId::kMpiWaitSenders,
-     "processes waited in a v-collective (MPI_Alltoallv/w, Allgatherv; or in the call that "
-     "completed its non-blocking form) for the last process that sends them data"},
+     "processes waited in a v-collective (MPI_Alltoallv/w, Allgatherv), or in the call that "
+     "completed a non-blocking collective, for the last process that sends them data"},
     {MetricId::kMpiLateBroadcast, "processes waited in a broadcast or scatter for the root"},
     {MetricId::kMpiEarlyReduce, "a root waited in a reduce or gather for the last sender"},
     {MetricId::kMpiEarlyScan, "processes waited in a scan for lower ranks"},

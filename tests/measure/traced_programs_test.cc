@@ -116,6 +116,14 @@ TEST(TracedProgramsTest, PersistentRequestsAndNonBlockingCollectives) {
   EXPECT_EQ(report["matching"]["messages"].get<uint64_t>(), 3u);
   ExpectWait(MetricTotal(report, "mpi_latesender", "MPI_Wait"), 0.3, 3);
   ExpectInstances(report, "mpi_latesender", 3, 0.1);
+  // Rank 2 takes no part in the 300 ms of persistent messages: it starts its MPI_Iallreduce and
+  // MPI_Ibarrier at once and waits in its MPI_Waitall for ranks 0 and 1 to start theirs, once
+  // for both operations; ranks 0 and 1 start last and do not wait.
+  ExpectWait(ValueAt(report, "mpi_wait_senders", "main/MPI_Waitall", 2), 0.3, 3);
+  for (uint64_t rank : {0u, 1u}) {
+    ExpectWait(ValueAt(report, "mpi_wait_senders", "main/MPI_Waitall", rank), 0.0);
+  }
+  EXPECT_EQ(report["matching"]["collective_instances"].get<uint64_t>(), 2u);
 }
 
 TEST(TracedProgramsTest, OneSidedCommunication) {

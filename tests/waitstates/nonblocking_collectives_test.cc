@@ -1,11 +1,12 @@
-// Waiting in the non-blocking v-collectives (MPI_Ialltoallv, Ialltoallw, Iallgatherv, Igatherv,
-// Iscatterv): a member starts the operation in one call (its NonBlockingCollectiveRequest record)
-// and completes it in a later one (MPI_Wait, with the NonBlockingCollectiveComplete record). It
-// waits in the completing call, from that call's Enter b_w to the latest start s_k of the
-// members that send it data: max(0, min(latest s_k, e_w) - b_w). One tick is one second.
+// Waiting in the non-blocking collectives (MPI_Ialltoallv, Iallreduce, Ibarrier, ...): a member
+// starts the operation in one call (its NonBlockingCollectiveRequest record) and completes it in
+// a later one (MPI_Wait, with the NonBlockingCollectiveComplete record). It waits in the
+// completing call, from that call's Enter b_w to the latest start s_k of the members whose data
+// it needs: max(0, min(latest s_k, e_w) - b_w), in mpi_wait_senders. One tick is one second.
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "tests/common/analysis_fixture.h"
 
@@ -147,6 +148,56 @@ TEST(NonBlockingCollectiveTest, TheMembersOfIscattervWaitForTheRoot) {
     EXPECT_EQ(a.Value("mpi_wait_senders", "main/MPI_Wait", 0), first_receives > 0 ? 2.0 : 0.0);
     EXPECT_EQ(a.Total("mpi_wait_senders"), first_receives > 0 ? 2.0 : 0.0);
     EXPECT_EQ(a.Total("mpi_latebroadcast"), 0.0);
+  }
+}
+
+TEST(NonBlockingCollectiveTest, EveryKindWaitsForTheMembersItNeedsData) {
+  // Three ranks start at 2, 5 and 9 and enter their MPI_Wait one second later (3, 6, 10); all
+  // complete at 12. Each moves 8 bytes each way unless the kind says otherwise.
+  //   MPI_Ibarrier, MPI_Iallreduce: each waits for the latest other start: rank 0 for rank 2,
+  //     min(9, 12) - 3 = 6; rank 1, 9 - 6 = 3; rank 2 for nobody later (5 < 10): 9.
+  //   MPI_Ibcast from root 1: rank 0 waits for the root, 5 - 3 = 2; rank 2 started its wait
+  //     after the root started: 2.
+  //   MPI_Ireduce to root 0: the root waits for the latest sender, rank 2: 9 - 3 = 6.
+  //   MPI_Iscan with the starts reversed (9, 5, 2; waits from 10, 6, 3): each rank waits for the
+  //     latest lower rank: rank 1 for rank 0, 9 - 6 = 3; rank 2 for rank 0, 9 - 3 = 6: 9.
+  struct Case {
+    const char* call;
+    OTF2_CollectiveOp op;
+    uint32_t root;
+    bool reversed;
+    std::vector<double> waits;
+  };
+  const std::vector<Case> cases = {
+      {"MPI_Ibarrier", OTF2_COLLECTIVE_OP_BARRIER, kNoRoot, false, {6, 3, 0}},
+      {"MPI_Iallreduce", OTF2_COLLECTIVE_OP_ALLREDUCE, kNoRoot, false, {6, 3, 0}},
+      {"MPI_Ibcast", OTF2_COLLECTIVE_OP_BCAST, 1, false, {2, 0, 0}},
+      {"MPI_Ireduce", OTF2_COLLECTIVE_OP_REDUCE, 0, false, {6, 0, 0}},
+      {"MPI_Iscan", OTF2_COLLECTIVE_OP_SCAN, kNoRoot, true, {0, 3, 6}}};
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.call);
+    std::vector<Member> members;
+    for (uint64_t r = 0; r < 3; ++r) {
+      const uint64_t start =
+          c.reversed ? std::vector<uint64_t>{9, 5, 2}[r] : std::vector<uint64_t>{2, 5, 9}[r];
+      Member m{start, start + 1, 12, 8, 8};
+      if (c.op == OTF2_COLLECTIVE_OP_BARRIER) m.sent = m.received = 0;
+      if (c.op == OTF2_COLLECTIVE_OP_BCAST) {
+        m.sent = r == c.root ? 16 : 0;
+        m.received = r == c.root ? 0 : 8;
+      }
+      if (c.op == OTF2_COLLECTIVE_OP_REDUCE) m.received = r == c.root ? 8 : 0;
+      members.push_back(m);
+    }
+    Analysis a = AnalyzeScenario(OneOperation(c.call, c.op, members, c.root));
+    for (uint32_t r = 0; r < 3; ++r) {
+      EXPECT_EQ(a.Value("mpi_wait_senders", "main/MPI_Wait", r), c.waits[r]) << "rank " << r;
+    }
+    // The blocking operations' metrics keep Scalasca's definitions: nothing of it there.
+    for (const char* metric : {"mpi_barrier_wait", "mpi_wait_nxn", "mpi_latebroadcast",
+                               "mpi_earlyreduce", "mpi_earlyscan"}) {
+      EXPECT_EQ(a.Total(metric), 0.0) << metric;
+    }
   }
 }
 

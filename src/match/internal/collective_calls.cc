@@ -12,10 +12,9 @@ namespace cw::match::internal {
 using trace::EventKind;
 
 bool IsMatchedNonBlocking(trace::CollectiveOp op) {
-  using trace::CollectiveOp;
-  return op == CollectiveOp::kAlltoallv || op == CollectiveOp::kAlltoallw ||
-         op == CollectiveOp::kAllgatherv || op == CollectiveOp::kGatherv ||
-         op == CollectiveOp::kScatterv;
+  // The operations of MPI's non-blocking collectives on communicators (not the handle and
+  // allocation operations of the RMA collectives).
+  return op <= trace::CollectiveOp::kReduceScatterBlock;
 }
 
 LocationCalls ScanCollectiveCalls(const trace::LocationEvents& ev) {

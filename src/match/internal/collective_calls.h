@@ -22,7 +22,7 @@ struct CollectiveCall {
 };
 
 // Per location: its collective calls grouped by communicator (or, for RMA collectives, by
-// window), each list in event order; its non-blocking v-collectives (IsMatchedNonBlocking) by
+// window), each list in event order; its non-blocking collectives (IsMatchedNonBlocking) by
 // communicator, each list in the order they started (`begin`: the request record; `end`: the
 // completion record, in a later call).
 using CallsByComm = std::map<uint32_t, std::vector<CollectiveCall>>;
@@ -33,7 +33,7 @@ struct LocationCalls {
 };
 
 // The lists of one kind of instance: phase 0 the communicators', 1 the windows', 2 the
-// non-blocking v-collectives' (by communicator).
+// non-blocking collectives' (by communicator).
 inline constexpr uint32_t kPhaseCount = 3;
 inline CallsByComm& CallsOfPhase(LocationCalls& calls, uint32_t phase) {
   return phase == 0 ? calls.by_comm : phase == 1 ? calls.by_window : calls.by_nbc;
@@ -42,8 +42,8 @@ inline const CallsByComm& CallsOfPhase(const LocationCalls& calls, uint32_t phas
   return phase == 0 ? calls.by_comm : phase == 1 ? calls.by_window : calls.by_nbc;
 }
 
-// The non-blocking collectives matched into instances: the v-collectives, whose waits the
-// senders tell (CollectiveInstance::non_blocking).
+// The non-blocking collectives matched into instances (CollectiveInstance::non_blocking): those
+// of every collective operation on a communicator.
 bool IsMatchedNonBlocking(trace::CollectiveOp op);
 
 // A member's call as instance building needs it: the member with its facts, and what it says

@@ -15,7 +15,7 @@ namespace cw::match::internal {
 namespace {
 
 // The instances of the calls of `phase` on communicators (0: blocking, 2: non-blocking
-// v-collectives), communicator by communicator in ascending id order, so that instance ids are
+// collectives), communicator by communicator in ascending id order, so that instance ids are
 // deterministic.
 void BuildOnCommunicators(const trace::Trace& trace, uint32_t phase,
                           const std::vector<LocationCalls>& calls, SyncGraph& graph) {
@@ -99,7 +99,7 @@ namespace {
 
 // Which instances a member call belongs to: those of communicator `id` (phase 0; of
 // `self_location` alone for a self-like communicator), of window `id` (phase 1) or the
-// non-blocking v-collectives of communicator `id` (phase 2, as phase 0). Ordered as
+// non-blocking collectives of communicator `id` (phase 2, as phase 0). Ordered as
 // one process builds them, so that every rank lists instances in the same order.
 struct GroupKey {
   uint32_t phase = 0;

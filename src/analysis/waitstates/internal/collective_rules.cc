@@ -154,17 +154,18 @@ void Scan(const std::vector<MemberTimes>& m, MemberOutcome* out) {
   }
 }
 
-// Wait for Senders (beyond Scalasca): a member i that receives data waits from b_i (the Enter of
-// its call; non-blocking, of the call that completed it) for the latest start s_k (the Enter of
-// the call that started it) of the other members k that send it data, `sends(i, k)`:
-// `max(0, min(latest s_k, e_i) - b_i)`. A member waits for nobody who sends it nothing, and it is
-// no synchronisation point (as for Early Reduce, the wait's edge leads to the sender it waited
-// for, at the call where that one started).
-template <typename Sends>
-void WaitForSenders(const std::vector<MemberTimes>& m, Sends sends, MemberOutcome* out) {
+// Wait for Senders (beyond Scalasca): a member i that receives data (`receives(i)`) waits from
+// b_i (the Enter of its call; non-blocking, of the call that completed it) for the latest start
+// s_k (the Enter of the call that started it) of the other members k that send it data,
+// `sends(i, k)`: `max(0, min(latest s_k, e_i) - b_i)`. A member waits for nobody who sends it
+// nothing, and it is no synchronisation point (as for Early Reduce, the wait's edge leads to the
+// sender it waited for, at the call where that one started).
+template <typename Receives, typename Sends>
+void WaitForSenders(const std::vector<MemberTimes>& m, Receives receives, Sends sends,
+                    MemberOutcome* out) {
   for (size_t i = 0; i < m.size(); ++i) {
     out[i].wait_metric = MetricId::kMpiWaitSenders;
-    if (m[i].received == 0) continue;
+    if (!receives(i)) continue;
     int64_t latest = kNoTime;
     size_t latest_index = m.size();
     for (size_t k = 0; k < m.size(); ++k) {
@@ -191,7 +192,7 @@ void SenderWaits(const trace::Definitions& defs, const std::vector<MemberTimes>&
     std::sort(senders[i].begin(), senders[i].end());
   }
   WaitForSenders(
-      m,
+      m, [&](size_t i) { return m[i].received > 0; },
       [&](size_t i, size_t k) {
         return std::binary_search(senders[i].begin(), senders[i].end(), m[k].location);
       },
@@ -303,26 +304,61 @@ void EvaluateWindowInstance(const std::vector<MemberTimes>& m, CollectiveOp op, 
   }
 }
 
-// The rooted ones need no record of the senders: MPI_Igatherv's root receives from the members
-// that send, MPI_Iscatterv's members that receive from the root.
+// Every member needs the data of some others before its operation can complete, so it waits in
+// the call that completes it for those to start theirs: all of them in MPI_Ibarrier; the members
+// that send data in the N x N operations (as Wait at N x N counts them); the root in
+// MPI_Ibcast, Iscatter(v) (as Late Broadcast); the root, for the members that send, in
+// MPI_Ireduce, Igather(v) (as Early Reduce); the lower ranks that send in MPI_Iscan, Iexscan (as
+// Early Scan); the recorded senders in MPI_Ialltoallv/w and Iallgatherv (without them, zero
+// counts leave MPI_Ialltoallv/w unknowable, and MPI_Iallgatherv counts as N x N). Members are
+// in communicator rank order.
 void EvaluateNonBlockingInstance(const Context& ctx, const std::vector<MemberTimes>& m,
                                  CollectiveOp op, size_t root, MemberOutcome* out) {
   if (!ctx.sender_waits) return;
+  const auto receives_data = [&](size_t i) { return m[i].received > 0; };
+  const auto sends_data = [&](size_t, size_t k) { return m[k].sent > 0; };
+  const bool named =
+      std::any_of(m.begin(), m.end(), [](const MemberTimes& t) { return t.senders != kNone; });
   switch (op) {
+    case CollectiveOp::kBarrier:
+      WaitForSenders(
+          m, [](size_t) { return true; }, [](size_t, size_t) { return true; }, out);
+      break;
     case CollectiveOp::kAlltoallv:
     case CollectiveOp::kAlltoallw:
+      if (named) SenderWaits(ctx.trace.defs, m, out);
+      break;
     case CollectiveOp::kAllgatherv:
-      SenderWaits(ctx.trace.defs, m, out);
+      if (named) {
+        SenderWaits(ctx.trace.defs, m, out);
+        break;
+      }
+      [[fallthrough]];
+    case CollectiveOp::kAllgather:
+    case CollectiveOp::kAlltoall:
+    case CollectiveOp::kAllreduce:
+    case CollectiveOp::kReduceScatter:
+    case CollectiveOp::kReduceScatterBlock:
+      WaitForSenders(m, receives_data, sends_data, out);
       break;
-    case CollectiveOp::kGatherv:
-      if (root >= m.size()) return;
-      WaitForSenders(
-          m, [&](size_t i, size_t k) { return i == root && m[k].sent > 0; }, out);
-      break;
+    case CollectiveOp::kBcast:
+    case CollectiveOp::kScatter:
     case CollectiveOp::kScatterv:
       if (root >= m.size()) return;
       WaitForSenders(
-          m, [&](size_t, size_t k) { return k == root && m[k].sent > 0; }, out);
+          m, receives_data, [&](size_t, size_t k) { return k == root && m[k].sent > 0; }, out);
+      break;
+    case CollectiveOp::kReduce:
+    case CollectiveOp::kGather:
+    case CollectiveOp::kGatherv:
+      if (root >= m.size()) return;
+      WaitForSenders(
+          m, [&](size_t i) { return i == root && m[i].received > 0; }, sends_data, out);
+      break;
+    case CollectiveOp::kScan:
+    case CollectiveOp::kExscan:
+      WaitForSenders(
+          m, receives_data, [&](size_t i, size_t k) { return k < i && m[k].sent > 0; }, out);
       break;
     default:
       break;

@@ -1,7 +1,8 @@
 // The wait-state rules of each kind of collective operation (private): from the members' times
 // and bytes, who waited for whom, how long, and whether they synchronised. Barriers, N x N,
 // 1-to-N, N-to-1 and prefix operations as Scalasca measures them; v-collectives that name their
-// senders as causeway's tracer records them; RMA and OpenSHMEM collectives on windows.
+// senders as causeway's tracer records them; non-blocking collectives, waiting in the calls that
+// complete them; RMA and OpenSHMEM collectives on windows.
 // collective_patterns.cc finds the instances, evaluates them here and charges the outcomes.
 #pragma once
 
@@ -36,7 +37,7 @@ struct MemberTimes {
 void EvaluateCommInstance(const Context& ctx, const std::vector<MemberTimes>& m,
                           trace::CollectiveOp op, size_t root, MemberOutcome* out);
 
-// A non-blocking v-collective's instance (Wait for Senders, causeway's semantics only).
+// A non-blocking collective's instance (Wait for Senders, causeway's semantics only).
 void EvaluateNonBlockingInstance(const Context& ctx, const std::vector<MemberTimes>& m,
                                  trace::CollectiveOp op, size_t root, MemberOutcome* out);
 
