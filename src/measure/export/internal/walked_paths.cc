@@ -26,11 +26,13 @@ uint32_t FunctionRegions::Site(const elf::SourceLine& line) {
 }
 
 bool IsRuntimeModule(const std::string& module) {
+  // The sanitizers' runtimes stand in for libc's pthread_create, malloc, ... in a sanitized
+  // build: their frames are the C library's, never the program's.
   static const char* const kPrefixes[] = {
-      "libmpi",   "libopen-pal",   "libopen-rte", "liboshmem", "libpmix",
-      "libucp",   "libucs",        "libuct",      "libfabric", "libpsm",
-      "libc.so",  "libc-",         "libpthread",  "ld-linux",  "libcauseway",
-      "libhcoll", "libmca_common", "libomp.so",   "libgomp"};
+      "libmpi",     "libopen-pal", "libopen-rte", "liboshmem", "libpmix",       "libucp",
+      "libucs",     "libuct",      "libfabric",   "libpsm",    "libc.so",       "libc-",
+      "libpthread", "ld-linux",    "libcauseway", "libhcoll",  "libmca_common", "libomp.so",
+      "libgomp",    "libasan",     "libtsan",     "libubsan",  "liblsan"};
   return std::any_of(std::begin(kPrefixes), std::end(kPrefixes),
                      [&module](const char* p) { return StartsWith(module, p); });
 }
