@@ -128,6 +128,13 @@ struct RankContext {
 // this exporter does not know: skipped, not guessed at).
 enum class Written { kEvent, kAttributes, kUnknown };
 
+// The senders of a v-collective (`senders`: their group's local id + 1, 0 if none) as the
+// attribute of the record that follows (trace/collective_senders.h).
+void AddSenders(uint32_t senders, const RankContext& rank, otf2_writer::EventWriter& out) {
+  if (senders != 0 && rank.Group(senders - 1) != kNoDefinition)
+    out.AddGroupAttribute(rank.attributes.senders, rank.Group(senders - 1));
+}
+
 // Regions, point-to-point, probe and collective records.
 Written WriteMpiRecord(const RawEvent& e, uint64_t t, uint32_t region, const RankContext& rank,
                        otf2_writer::EventWriter& out, std::vector<uint32_t>& open) {
@@ -178,13 +185,11 @@ Written WriteMpiRecord(const RawEvent& e, uint64_t t, uint32_t region, const Ran
       out.MpiCollectiveBegin(t);
       return Written::kEvent;
     case RawKind::kCollectiveEnd:
-      if (e.c != 0 && rank.Group(e.c - 1) != kNoDefinition)
-        out.AddGroupAttribute(rank.attributes.senders, rank.Group(e.c - 1));
+      AddSenders(e.c, rank, out);
       out.MpiCollectiveEnd(t, static_cast<OTF2_CollectiveOp>(e.op), rank.Comm(e.a), e.b, e.x, e.y);
       return Written::kEvent;
     case RawKind::kNonBlockingCollectiveRequest:
-      if (e.c != 0 && rank.Group(e.c - 1) != kNoDefinition)
-        out.AddGroupAttribute(rank.attributes.senders, rank.Group(e.c - 1));
+      AddSenders(e.c, rank, out);
       out.NonBlockingCollectiveRequest(t, e.y);
       return Written::kEvent;
     case RawKind::kNonBlockingCollectiveComplete:

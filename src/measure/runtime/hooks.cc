@@ -76,6 +76,15 @@ void Tested() {
   }
 }
 
+// The senders' group + 1 that CollSenders noted for the current call (0: none), taken for this
+// call only.
+uint32_t TakeSenders() {
+  ThreadState& t = T();
+  const uint32_t senders = t.senders == kNoGroup ? 0 : t.senders + 1;
+  t.senders = kNoGroup;
+  return senders;
+}
+
 }  // namespace
 
 void Send(MPI_Comm comm, int dest, int tag, int count, MPI_Datatype type) {
@@ -188,12 +197,9 @@ void CollStarted(OTF2_CollectiveOp op, MPI_Comm comm, uint32_t root, uint64_t se
   p.bytes = sent;
   p.received = received;
   p.op = static_cast<uint8_t>(op);
-  // The senders' group + 1 of a v-collective (CollSenders), where it starts: whom it waits for
-  // does not depend on where it completes.
-  ThreadState& t = T();
-  const uint32_t senders = t.senders == kNoGroup ? 0 : t.senders + 1;
-  t.senders = kNoGroup;
-  Record(RawKind::kNonBlockingCollectiveRequest, 0, 0, senders, 0, p.id);
+  // A v-collective's senders go where it starts: whom it waits for does not depend on where it
+  // completes.
+  Record(RawKind::kNonBlockingCollectiveRequest, 0, 0, TakeSenders(), 0, p.id);
 }
 
 void SaveRequests(int count, const MPI_Request* requests) {
@@ -306,11 +312,7 @@ void CollSendersW(MPI_Comm comm, const int counts[], const MPI_Datatype types[])
 }
 
 void CollEnd(OTF2_CollectiveOp op, MPI_Comm comm, uint32_t root, uint64_t sent, uint64_t received) {
-  // The senders' group + 1 (0: none recorded), taken for this call only.
-  ThreadState& t = T();
-  const uint32_t senders = t.senders == kNoGroup ? 0 : t.senders + 1;
-  t.senders = kNoGroup;
-  Record(RawKind::kCollectiveEnd, CommId(comm), root, senders, sent, received,
+  Record(RawKind::kCollectiveEnd, CommId(comm), root, TakeSenders(), sent, received,
          static_cast<uint8_t>(op));
 }
 
