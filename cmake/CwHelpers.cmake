@@ -1,5 +1,6 @@
 # cw_cc_library(NAME <name> SRCS ... DEPS ...)
-#   One component = one static library `cw_<name>` with alias `cw::<name>`; include root is src/.
+#   One component = one static library `cw_<name>` (shared with CW_SHARED_COMPONENTS, the
+#   AddressSanitizer build's default) with alias `cw::<name>`; include root is src/.
 # cw_cc_test(NAME <name> SRCS ... DEPS ... [LABELS ...] [SLOW <Suite.Test>...])
 #   A GoogleTest executable registered with ctest (tests discovered individually). The tests
 #   named in SLOW get the label `slow` besides LABELS: sweeps that take tens of seconds under the
@@ -10,7 +11,11 @@ function(cw_cc_library)
   cmake_parse_arguments(ARG "" "NAME" "SRCS;DEPS;PRIVATE_DEPS" ${ARGN})
   set(target cw_${ARG_NAME})
   string(REPLACE "/" "_" target ${target})
-  add_library(${target} STATIC ${ARG_SRCS})
+  if(CW_SHARED_COMPONENTS)
+    add_library(${target} SHARED ${ARG_SRCS})
+  else()
+    add_library(${target} STATIC ${ARG_SRCS})
+  endif()
   add_library(cw::${ARG_NAME} ALIAS ${target})
   target_include_directories(${target} PUBLIC ${PROJECT_SOURCE_DIR}/src)
   target_compile_options(${target} PRIVATE ${CW_WARNING_FLAGS})
