@@ -49,11 +49,35 @@ TEST(DamagedTracesTest, PathsThatAreNotTraces) {
   ExpectBadInput(Causeway("info " + dir + "/t/traces"), {"per-location directory"});
 }
 
+// The command that runs causeway as the unprivileged user `nobody`, from `dir`. The sanitizer
+// build's causeway loads the components from the build tree's lib/ (CW_SHARED_COMPONENTS),
+// which `nobody` cannot open in a clone under a private directory (mktemp -d makes it 0700):
+// the binary and those libraries are linked (or copied) into `dir`, which the test opens to
+// every user, and found there first.
+std::string CausewayAsNobody(const std::string& dir) {
+  fs::create_directories(dir + "/bin");
+  fs::create_directories(dir + "/lib");
+  const auto link_or_copy = [](const fs::path& from, const fs::path& to) {
+    std::error_code ec;
+    fs::create_hard_link(from, to, ec);
+    if (ec) fs::copy_file(from, to, fs::copy_options::overwrite_existing);
+  };
+  link_or_copy(CausewayBinary(), dir + "/bin/causeway");
+  const fs::path libraries = fs::path(CausewayBinary()).parent_path().parent_path() / "lib";
+  for (const fs::directory_entry& e : fs::directory_iterator(libraries)) {
+    if (e.path().extension() == ".so")
+      link_or_copy(e.path(), dir + "/lib/" + e.path().filename().string());
+  }
+  return "LD_LIBRARY_PATH=" + dir + "/lib setpriv --reuid=65534 --regid=65534 --clear-groups " +
+         dir + "/bin/causeway";
+}
+
 // Item 14: unreadable files say "Permission denied" (checked as an unprivileged user: root
 // reads every file).
 TEST(DamagedTracesTest, UnreadableFilesSayPermissionDenied) {
   const std::string dir = testing::MakeTempDir("damaged-perm");
   const std::string anchor = LateSender().WriteOrDie(dir + "/t");
+  const std::string causeway_as_nobody = CausewayAsNobody(dir + "/tool");
   for (fs::path p = dir; p != p.root_path(); p = p.parent_path()) {
     fs::permissions(p, fs::perms::others_read | fs::perms::others_exec, fs::perm_options::add);
   }
@@ -61,13 +85,12 @@ TEST(DamagedTracesTest, UnreadableFilesSayPermissionDenied) {
     fs::permissions(e.path(), fs::perms::others_read | fs::perms::others_exec,
                     fs::perm_options::add);
   }
-  const std::string as_nobody = "setpriv --reuid=65534 --regid=65534 --clear-groups ";
   std::string out;
   for (const char* file : {"/t/traces.def", "/t/traces/1.evt", "/t/traces.otf2"}) {
     SCOPED_TRACE(file);
     const std::string path = dir + file;
     fs::permissions(path, fs::perms::others_read, fs::perm_options::remove);
-    const int code = RunCommand(as_nobody + CausewayBinary() + " info " + anchor, &out);
+    const int code = RunCommand(causeway_as_nobody + " info " + anchor, &out);
     EXPECT_EQ(code, 2) << out;
     EXPECT_NE(out.find("Permission denied"), std::string::npos) << out;
     EXPECT_NE(out.find(fs::path(path).filename().string()), std::string::npos) << out;
