@@ -337,7 +337,8 @@ Result<std::optional<JobReport>> AnalyzeAsJobRank(const std::string& path,
       if (options.analysis.root_causes) {
         analysis::AddDelayRootCauses(analysis.waitstates.severities, *advice);
       }
-      CW_RETURN_IF_ERROR(PredictSavings(trace, path, *advice, options.predictions));
+      CW_RETURN_IF_ERROR(
+          PredictSavings(trace, path, *advice, options.predictions, options.read.threads));
       analysis.advice = std::move(advice);
     }
     report::Report report = report::BuildReport(trace, facts, analysis);

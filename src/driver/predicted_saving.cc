@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "analysis/advice/advice.h"
+#include "base/parallel.h"
 #include "sim/otf2_source.h"
 #include "sim/replay.h"
 #include "sim/trace_source.h"
@@ -183,8 +184,49 @@ void NameSharedFixes(std::vector<analysis::AdviceFinding>& findings) {
   }
 }
 
+// The replays to run: the fix of each finding whose fix the replay models and that shares no
+// earlier finding's fix, up to `max_predictions` of them. Findings beyond them and findings
+// without a model say why they get no prediction; `fix_of` maps each finding to the first one
+// with its fix (itself if none: waits whose root causes are the same make the same change).
+struct ReplayPlan {
+  std::vector<size_t> fix_of;
+  std::vector<size_t> replayed;            // the findings whose fix is replayed
+  std::vector<sim::Perturbation> changes;  // their fixes, in the same order
+  std::vector<size_t> beyond;              // findings with a fix beyond `max_predictions`
+};
+
+ReplayPlan PlanReplays(const trace::Trace& trace, analysis::Advice& advice,
+                       size_t max_predictions) {
+  ReplayPlan plan;
+  plan.fix_of.resize(advice.findings.size());
+  for (size_t i = 0; i < advice.findings.size(); ++i) {
+    analysis::AdviceFinding& f = advice.findings[i];
+    plan.fix_of[i] = i;
+    for (size_t k = 0; k < i && HasRootCauseFix(f); ++k) {
+      if (plan.fix_of[k] == k && SameRootCauses(advice.findings[k], f)) {
+        plan.fix_of[i] = k;
+        break;
+      }
+    }
+    if (plan.fix_of[i] != i) continue;
+    std::optional<sim::Perturbation> fix = FixOf(trace, f, f.no_prediction);
+    if (!fix) continue;
+    if (plan.replayed.size() >= max_predictions) {
+      plan.beyond.push_back(i);
+      f.no_prediction = max_predictions == 0
+                            ? std::string("no predictions were asked for (--predictions 0)")
+                            : "beyond the first " + std::to_string(max_predictions) +
+                                  " predictions (--predictions)";
+      continue;
+    }
+    plan.replayed.push_back(i);
+    plan.changes.push_back(std::move(*fix));
+  }
+  return plan;
+}
+
 Status Predict(const trace::Trace& trace, const Replay& replay, analysis::Advice& advice,
-               size_t max_predictions) {
+               size_t max_predictions, unsigned threads) {
   // The program's CPU threads, as POP's runtime counts them; those without events do not count
   // (PredictedSpan). An accelerator's streams are replayed at their recorded times (the replay
   // does not model their dependence on the host): counted, their last kernel would pin the
@@ -195,51 +237,31 @@ Status Predict(const trace::Trace& trace, const Replay& replay, analysis::Advice
     if (type == trace::LocationType::kCpuThread || type == trace::LocationType::kUnknown)
       locations.push_back(l);
   }
-  std::optional<uint64_t> unchanged;
-  bool replays = true;  // the unchanged trace replays cleanly (known after its replay)
-  size_t predicted = 0;
-  // Per finding, the first one before it with the same fix (itself if none): waits whose root
-  // causes are the same make the same change, replayed once.
-  std::vector<size_t> fix_of(advice.findings.size());
-  for (size_t i = 0; i < advice.findings.size(); ++i) {
-    analysis::AdviceFinding& f = advice.findings[i];
-    fix_of[i] = i;
-    for (size_t k = 0; k < i && HasRootCauseFix(f); ++k) {
-      if (fix_of[k] == k && SameRootCauses(advice.findings[k], f)) {
-        fix_of[i] = k;
-        break;
+  ReplayPlan plan = PlanReplays(trace, advice, max_predictions);
+  // The unchanged replay (slot 0) and each fix's (slot k + 1) are independent and deterministic,
+  // so they run side by side, one per worker thread: the predictions are the same for any
+  // thread count, and their wall-clock time on P threads is that of ceil((fixes + 1) / P)
+  // replays instead of fixes + 1.
+  const size_t slots = plan.replayed.empty() ? 0 : plan.replayed.size() + 1;
+  std::vector<std::optional<Result<std::optional<uint64_t>>>> spans(slots);
+  ParallelFor(slots, threads, [&](size_t r) {
+    spans[r] =
+        PredictedRuntime(replay, r == 0 ? sim::Perturbation{} : plan.changes[r - 1], locations);
+  });
+  for (const auto& span : spans) CW_RETURN_IF_ERROR(*span);
+  const std::optional<uint64_t> unchanged = slots > 0 ? **spans[0] : std::nullopt;
+  if (slots > 0 && !unchanged) {
+    // The trace itself does not replay cleanly: no fix's replay can be compared with it.
+    for (const std::vector<size_t>* findings : {&plan.replayed, &plan.beyond}) {
+      for (size_t i : *findings) {
+        advice.findings[i].no_prediction =
+            "the trace itself does not replay cleanly (a wait the replay had to give up)";
       }
     }
-    if (fix_of[i] != i) {
-      const analysis::AdviceFinding& first = advice.findings[fix_of[i]];
-      f.predicted_saving = first.predicted_saving;
-      f.no_prediction = first.no_prediction;
-      continue;
-    }
-    const std::optional<sim::Perturbation> fix = FixOf(trace, f, f.no_prediction);
-    if (!fix) continue;
-    if (predicted >= max_predictions) {
-      f.no_prediction = max_predictions == 0
-                            ? std::string("no predictions were asked for (--predictions 0)")
-                            : "beyond the first " + std::to_string(max_predictions) +
-                                  " predictions (--predictions)";
-      continue;
-    }
-    if (!unchanged && replays) {
-      CW_ASSIGN_OR_RETURN(const std::optional<uint64_t> span,
-                          PredictedRuntime(replay, {}, locations));
-      replays = span.has_value();
-      if (span) unchanged = *span;
-    }
-    if (!replays) {
-      f.no_prediction =
-          "the trace itself does not replay cleanly (a wait the replay had to "
-          "give up)";
-      continue;
-    }
-    CW_ASSIGN_OR_RETURN(const std::optional<uint64_t> fixed,
-                        PredictedRuntime(replay, *fix, locations));
-    ++predicted;
+  }
+  for (size_t k = 0; k < plan.replayed.size() && unchanged; ++k) {
+    analysis::AdviceFinding& f = advice.findings[plan.replayed[k]];
+    const std::optional<uint64_t> fixed = **spans[k + 1];
     if (!fixed) {
       f.no_prediction =
           "the replay of the change had to give up a wait (a collective left without some of "
@@ -250,6 +272,14 @@ Status Predict(const trace::Trace& trace, const Replay& replay, analysis::Advice
     // saves 0, not a negative time.
     f.predicted_saving = *fixed < *unchanged ? static_cast<double>(*unchanged - *fixed) : 0.0;
   }
+  // A finding that shares an earlier one's fix shares its prediction, or its reason for none.
+  for (size_t i = 0; i < advice.findings.size(); ++i) {
+    if (plan.fix_of[i] == i) continue;
+    const analysis::AdviceFinding& first = advice.findings[plan.fix_of[i]];
+    advice.findings[i].predicted_saving = first.predicted_saving;
+    advice.findings[i].no_prediction = first.no_prediction;
+  }
+  std::vector<size_t>& fix_of = plan.fix_of;
   // Findings that share a fix keep its group (the index of its first finding) through the
   // ranking, which the field then names by rank.
   for (size_t i = 0; i < advice.findings.size(); ++i)
@@ -274,17 +304,18 @@ Status Predict(const trace::Trace& trace, const Replay& replay, analysis::Advice
 
 }  // namespace
 
-Status PredictSavings(const trace::Trace& trace, analysis::Advice& advice, size_t max_predictions) {
+Status PredictSavings(const trace::Trace& trace, analysis::Advice& advice, size_t max_predictions,
+                      unsigned threads) {
   return Predict(
       trace,
       [&trace](const sim::ReplayOptions& options) {
         return sim::RunReplay(sim::TraceInput(trace), options);
       },
-      advice, max_predictions);
+      advice, max_predictions, threads);
 }
 
 Status PredictSavings(const trace::Trace& trace, const std::string& path, analysis::Advice& advice,
-                      size_t max_predictions) {
+                      size_t max_predictions, unsigned threads) {
   return Predict(
       trace,
       [&path](const sim::ReplayOptions& options) -> Result<sim::ReplayResult> {
@@ -292,7 +323,7 @@ Status PredictSavings(const trace::Trace& trace, const std::string& path, analys
                             sim::StreamedTrace::Open(path));
         return sim::RunReplay(streamed->Input(), options);
       },
-      advice, max_predictions);
+      advice, max_predictions, threads);
 }
 
 }  // namespace cw::driver

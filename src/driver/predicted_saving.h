@@ -19,11 +19,13 @@
 
 namespace cw::driver {
 
-// Runs at most `max_predictions` replays besides the unchanged one, of `trace`'s events.
-Status PredictSavings(const trace::Trace& trace, analysis::Advice& advice, size_t max_predictions);
+// Runs at most `max_predictions` replays besides the unchanged one, of `trace`'s events, up to
+// `threads` of them at a time (each replay runs on one thread).
+Status PredictSavings(const trace::Trace& trace, analysis::Advice& advice, size_t max_predictions,
+                      unsigned threads = 1);
 // The same, streaming the events from the trace file at `path` (an MPI analysis job, whose
 // first rank holds only its own locations' events; `trace` gives the definitions).
 Status PredictSavings(const trace::Trace& trace, const std::string& path, analysis::Advice& advice,
-                      size_t max_predictions);
+                      size_t max_predictions, unsigned threads = 1);
 
 }  // namespace cw::driver

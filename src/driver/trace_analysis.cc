@@ -66,7 +66,8 @@ Result<AnalysedTrace> AnalyseTrace(const std::string& path, const TraceAnalysisO
   steps.End("ideal replay");
   if (out.analysis.advice) {
     steps.Begin("predicting what fixing the bottlenecks saves");
-    CW_RETURN_IF_ERROR(PredictSavings(out.trace, *out.analysis.advice, options.predictions));
+    CW_RETURN_IF_ERROR(
+        PredictSavings(out.trace, *out.analysis.advice, options.predictions, threads));
     steps.End("predicted savings");
   }
 

@@ -337,5 +337,38 @@ TEST(PredictedSavingTest, ImbalancedBlocksAreBalancedInTheReplay) {
   EXPECT_DOUBLE_EQ(*f.predicted_saving, 2.0);
 }
 
+// What a prediction run leaves in the advice, for comparing two of them.
+std::vector<std::string> Predictions(const test::Analysis& a) {
+  std::vector<std::string> out;
+  for (const AdviceFinding& f : a.result.advice->findings) {
+    out.push_back(std::string(AdvicePatternName(f.pattern)) + " " +
+                  a.trace.CallpathName(f.callpath) + " saves " +
+                  (f.predicted_saving ? std::to_string(*f.predicted_saving) : "?") + " as #" +
+                  (f.same_fix_as ? std::to_string(*f.same_fix_as) : "-") + " " + f.no_prediction);
+  }
+  for (uint32_t callpath : a.result.advice->saving_nothing) {
+    out.push_back("saves nothing: " + a.trace.CallpathName(callpath));
+  }
+  return out;
+}
+
+TEST(PredictedSavingTest, ReplaysSideBySideChangeNoPrediction) {
+  // The unchanged replay and the fixes' replays run one per worker thread: the findings, their
+  // savings, their order, the shared fixes, the reasons and what saves nothing are the same on 1
+  // thread as on 4, with every fix replayed (5) and with the fixes beyond the first (1).
+  AnalysisOptions options;
+  options.advice = true;
+  for (size_t predictions : {5u, 1u}) {
+    test::Analysis serial = test::AnalyzeScenarioWith(BarrierBetweenImbalancedPhases(), options);
+    test::Analysis side_by_side =
+        test::AnalyzeScenarioWith(BarrierBetweenImbalancedPhases(), options);
+    ASSERT_TRUE(driver::PredictSavings(serial.trace, *serial.result.advice, predictions, 1));
+    ASSERT_TRUE(
+        driver::PredictSavings(side_by_side.trace, *side_by_side.result.advice, predictions, 4));
+    EXPECT_EQ(Predictions(serial), Predictions(side_by_side)) << predictions;
+    EXPECT_GE(Predictions(serial).size(), 3u);  // the barrier, d, the wait (and c with 5)
+  }
+}
+
 }  // namespace
 }  // namespace cw::analysis
