@@ -47,7 +47,8 @@ test-asan: asan-build
 
 # ThreadSanitizer over the tests of concurrent code: the worker pool (base), the replay passes'
 # workers (replay), the what-if replay (sim), the task activity graph segments (tag_segment),
-# and the whole analysis on real traces in one process and as jobs of in-process ranks on
+# the tracer's export of ranks in parallel (raw_export_test's RanksWrittenInParallel...), and
+# the whole analysis on real traces in one process and as jobs of in-process ranks on
 # threads (distributed_test's JobAnalysisTest: every analysis's ParallelFor and the ranks'
 # exchanges). Only these tests are built (build and runs: about 6 minutes on 2 cores). Left out: the
 # test of a reader racing a segment's writer, whose race is the sequence lock's design
@@ -55,7 +56,7 @@ test-asan: asan-build
 # ten consistent copies it asks for.
 TSAN_RUNS = base_test:* replay_test:* sim_test:* \
   tag_segment_test:-TagSegmentTest.AReaderRacingTheWriterOnlySeesConsistentGraphs \
-  distributed_test:JobAnalysisTest.*
+  distributed_test:JobAnalysisTest.* raw_export_test:RawExportTest.RanksWrittenInParallel*
 test-tsan: deps
 	@cmake -S . -B $(TSAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCW_WERROR=ON \
 	  -DCW_TSAN=ON -DCW_BUILD_BENCHMARKS=OFF $(CMAKE_ARGS) >/dev/null

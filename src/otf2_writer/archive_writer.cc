@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include <otf2/OTF2_Pthread_Locks.h>
 #include <otf2/otf2.h>
 
 namespace cw::otf2_writer {
@@ -56,6 +57,10 @@ Result<std::unique_ptr<ArchiveWriter>> ArchiveWriter::Create(const std::string& 
     OTF2_Archive_SetFlushCallbacks(writer->archive_, &kFlushCallbacks, nullptr);
   }
   OTF2_Archive_SetSerialCollectiveCallbacks(writer->archive_);
+  // Event writers of different locations may be used from different threads (the exporter
+  // writes ranks in parallel): libotf2 then locks what they share in the archive.
+  CW_RETURN_IF_ERROR(
+      Check(OTF2_Pthread_Archive_SetLockingCallbacks(writer->archive_, nullptr), "locking"));
   OTF2_Archive_SetCreator(writer->archive_, creator.c_str());
   CW_RETURN_IF_ERROR(Check(OTF2_Archive_OpenEvtFiles(writer->archive_), "opening event files"));
   return writer;
@@ -203,6 +208,21 @@ EventWriter& ArchiveWriter::Events(uint64_t location) {
   return *writer;
 }
 
+Status ArchiveWriter::CloseEvents(uint64_t location) {
+  // A lookup only: every writer was created before the threads began to close theirs.
+  const auto it = writers_.find(location);
+  if (it == writers_.end()) return OkStatus();
+  const EventWriter& writer = *it->second;
+  {
+    std::lock_guard<std::mutex> lock(closing_);
+    if (!closed_writers_.insert(location).second) return OkStatus();
+    event_counts_[location] = writer.events_written();
+    end_time_ = std::max(end_time_, writer.last_time());
+  }
+  return Check(OTF2_Archive_CloseEvtWriter(archive_, writer.raw()),
+               "closing the event writer of location " + std::to_string(location));
+}
+
 Status ArchiveWriter::WriteDefinitions(uint64_t resolution, uint64_t global_offset) {
   OTF2_GlobalDefWriter* defs = OTF2_Archive_GetGlobalDefWriter(archive_);
   if (defs == nullptr) return MakeError(ErrorCode::kIo, "cannot write global definitions");
@@ -307,12 +327,7 @@ Status ArchiveWriter::Close(uint64_t resolution, uint64_t global_offset) {
     DefineString("MPI-IO");
     DefineString("MPI I/O");
   }
-  for (auto& [loc, writer] : writers_) {
-    event_counts_[loc] = writer->events_written();
-    end_time_ = std::max(end_time_, writer->last_time());
-    CW_RETURN_IF_ERROR(Check(OTF2_Archive_CloseEvtWriter(archive_, writer->raw()),
-                             "closing the event writer of location " + std::to_string(loc)));
-  }
+  for (const auto& entry : writers_) CW_RETURN_IF_ERROR(CloseEvents(entry.first));
   CW_RETURN_IF_ERROR(Check(OTF2_Archive_CloseEvtFiles(archive_), "closing event files"));
   // Empty local definition files, as every OTF2 writer leaves them.
   CW_RETURN_IF_ERROR(Check(OTF2_Archive_OpenDefFiles(archive_), "opening definition files"));

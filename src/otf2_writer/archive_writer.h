@@ -16,7 +16,9 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -113,8 +115,12 @@ class ArchiveWriter {
                               const std::vector<uint64_t>& ranks,
                               uint32_t parent = OTF2_UNDEFINED_UINT32);
 
-  // The event writer of a defined location.
+  // The event writer of a defined location. Writers of different locations may be used from
+  // different threads once they exist (Events itself is not thread-safe).
   EventWriter& Events(uint64_t location);
+  // Writes out the location's buffered events and closes its writer, which is not used again;
+  // Close closes those still open. Thread-safe for different locations.
+  Status CloseEvents(uint64_t location);
   // The OTF2 id of the location with index `location` (itself if there is none such).
   uint64_t Otf2Id(uint64_t location) const {
     return location < locations_.size() ? locations_[location].otf2_id : location;
@@ -230,7 +236,10 @@ class ArchiveWriter {
   uint32_t mpi_world_group_ = OTF2_UNDEFINED_UINT32;      // the COMM_LOCATIONS group
   std::map<OTF2_Paradigm, uint32_t> paradigm_locations_;  // other paradigms' COMM_LOCATIONS
   std::map<uint64_t, std::unique_ptr<EventWriter>> writers_;
-  std::map<uint64_t, uint64_t> event_counts_;  // filled on Close
+  // Filled as the event writers close (CloseEvents, Close), under `closing_`.
+  std::mutex closing_;
+  std::set<uint64_t> closed_writers_;
+  std::map<uint64_t, uint64_t> event_counts_;
   uint64_t end_time_ = 0;
 };
 

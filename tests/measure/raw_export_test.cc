@@ -435,6 +435,79 @@ TEST(RawExportTest, NothingSharesATimeWithAFlushRecord) {
   EXPECT_EQ(ev.kinds()[4], trace::EventKind::kMpiIsend);
 }
 
+// Four ranks that enter OpenSHMEM routines in different orders (rank 0 routine 7 first, the
+// others routine 3), a rank with a second thread, and a rank whose definitions are missing.
+void WriteFourRanks(RawRun& run) {
+  const uint32_t first = measure::kShmemFirstRegion;
+  for (int r = 0; r < 3; ++r) {
+    const std::string thread = r == 1 ? "thread 1\n" : "";
+    run.Defs(r, RankDefs(r, 4) + thread + "end 6 0 0 0 ok\n");
+    const uint32_t a = r == 0 ? first + 7 : first + 3;
+    const uint32_t b = r == 0 ? first + 3 : first + 7;
+    const uint64_t t = 1000 * static_cast<uint64_t>(r + 1);
+    run.Events(r, {Event(t, RawKind::kEnter, kMain), Event(t + 100, RawKind::kEnter, a),
+                   Event(t + 200, RawKind::kLeave, a), Event(t + 300, RawKind::kEnter, b),
+                   Event(t + 400, RawKind::kLeave, b), Event(9000, RawKind::kLeave, kMain)});
+  }
+  run.ThreadEvents(
+      1, 1, {Event(2500, RawKind::kEnter, first + 11), Event(2600, RawKind::kLeave, first + 11)});
+  run.Events(3, {Event(1000, RawKind::kEnter, kMain), Event(9000, RawKind::kLeave, kMain)});
+}
+
+// The bytes of every file of the exported archive but its anchor (which holds a random trace
+// identifier), by path below the run directory.
+std::map<std::string, std::string> ArchiveFiles(const std::string& dir) {
+  std::map<std::string, std::string> files;
+  for (const auto& entry : fs::recursive_directory_iterator(dir)) {
+    const std::string relative = fs::relative(entry.path(), dir).string();
+    if (!entry.is_regular_file() || relative.rfind("raw", 0) == 0 || relative == "traces.otf2")
+      continue;
+    std::ifstream in(entry.path(), std::ios::binary);
+    files[relative].assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  return files;
+}
+
+TEST(RawExportTest, RanksWrittenInParallelGiveTheSameTrace) {
+  // The ranks are written on 4 threads at once: the archive is the same, byte for byte, as the
+  // one written on one thread, and so is the summary, its problems in rank order.
+  RawRun one("raw-one-thread");
+  RawRun four("raw-four-threads");
+  WriteFourRanks(one);
+  WriteFourRanks(four);
+  Result<ExportSummary> s1 = ExportRawTrace(one.dir(), 1);
+  Result<ExportSummary> s4 = ExportRawTrace(four.dir(), 4);
+  ASSERT_TRUE(s1.has_value()) << s1.error().message();
+  ASSERT_TRUE(s4.has_value()) << s4.error().message();
+  const std::map<std::string, std::string> files = ArchiveFiles(one.dir());
+  EXPECT_EQ(files, ArchiveFiles(four.dir()));
+  EXPECT_GE(files.size(), 1u + 5u);  // traces.def and an events file per location
+  // 3 ranks of 6 events, the thread's 2, rank 3's 2: its definitions are missing, so its
+  // events are left out.
+  EXPECT_EQ(s1->events, 3u * 6u + 2u);
+  EXPECT_EQ(s4->events, s1->events);
+  EXPECT_EQ(s4->raw_bytes, s1->raw_bytes);
+  // (Each names its own run's directory.)
+  const auto in_any_run = [](std::vector<std::string> problems, const std::string& dir) {
+    for (std::string& p : problems) p.replace(p.find(dir), dir.size(), "DIR");
+    return problems;
+  };
+  EXPECT_EQ(in_any_run(s4->problems, four.dir()), in_any_run(s1->problems, one.dir()));
+  ASSERT_EQ(s1->problems.size(), 1u);
+  EXPECT_NE(s1->problems[0].find("rank-3.defs is missing"), std::string::npos) << s1->problems[0];
+  // The OpenSHMEM routines' regions are defined in routine order, whichever rank entered which
+  // first: 3, 7, 11.
+  Analysis a = AnalyzeFile(s4->anchor, 1);
+  std::vector<std::string> shmem;
+  for (uint32_t region = 0; region < a.trace.defs.regions.size(); ++region) {
+    if (a.trace.defs.regions[region].paradigm == trace::Paradigm::kShmem)
+      shmem.emplace_back(a.trace.defs.RegionName(region));
+  }
+  EXPECT_EQ(shmem, (std::vector<std::string>{measure::kShmemFunctions[3].name,
+                                             measure::kShmemFunctions[7].name,
+                                             measure::kShmemFunctions[11].name}));
+}
+
 TEST(RawExportTest, MissingOrDamagedRunIsAnError) {
   RawRun empty("raw-empty");
   Result<ExportSummary> none = ExportRawTrace(empty.dir());

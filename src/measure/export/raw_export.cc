@@ -6,16 +6,21 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <sstream>
 #include <tuple>
 #include <utility>
 
+#include "base/parallel.h"
 #include "measure/export/internal/archive_definitions.h"
+#include "measure/export/internal/event_records.h"
 #include "measure/export/internal/io_definitions.h"
 #include "measure/export/internal/openmp.h"
 #include "measure/export/internal/rank_clocks.h"
 #include "measure/export/internal/rank_properties.h"
 #include "measure/export/internal/raw_definitions.h"
+#include "measure/export/internal/shmem_regions.h"
 #include "measure/export/internal/walked_paths.h"
 #include "measure/raw/raw_format.h"
 #include "otf2_writer/archive_writer.h"
@@ -25,273 +30,28 @@ namespace cw::measure {
 using internal::ArchiveIds;
 using internal::ClockMap;
 using internal::DefineArchive;
+using internal::EventAttributes;
 using internal::kNoDefinition;
 using internal::kNoIoHandle;
 using internal::kUndefinedRegion;
 using internal::OmpNesting;
 using internal::RankClocks;
+using internal::RankContext;
 using internal::RankDefs;
 using internal::RankEndings;
 using internal::RankIds;
 using internal::RankScheduling;
 using internal::ReadDefs;
+using internal::ShmemRegions;
 using internal::TimerMap;
 using internal::WalkedPaths;
 using internal::WalkedStack;
 using internal::WriteThreadRecord;
+using internal::Written;
 
 bool HasRawTrace(const std::string& dir) {
   std::error_code ec;
   return std::filesystem::exists(RawDefsPath(dir, 0), ec);
-}
-
-// The archive's ids of the causeway attributes events carry: what a probe found (on its Leave
-// and a matched receive), the calls a folded poll stands for, and call sites.
-struct EventAttributes {
-  uint32_t probe_comm = 0;
-  uint32_t probe_source = 0;
-  uint32_t probe_tag = 0;
-  uint32_t message_handle = 0;
-  uint32_t calls = 0;  // on a Leave that ends a run of folded polls (trace/polling.h)
-  // On the MpiCollectiveEnd of a v-collective: who sends the rank data, a group of world
-  // ranks (trace/collective_senders.h).
-  uint32_t senders = 0;
-  // On the Enter of a walked function or call: the source location of the call (the line in
-  // the calling function), where the debug information has it (trace/call_sites.h).
-  uint32_t call_site = internal::kNoSite;
-};
-
-// The OpenSHMEM routines' regions, defined when a rank first enters one: MPI programs do not
-// carry a thousand region definitions they never use.
-class ShmemRegions {
- public:
-  explicit ShmemRegions(otf2_writer::ArchiveWriter& archive)
-      : archive_(archive), ids_(kShmemFunctionCount, kNoDefinition) {}
-  uint32_t Get(uint32_t routine) {
-    if (ids_[routine] == kNoDefinition) {
-      const ShmemFunctionInfo& f = kShmemFunctions[routine];
-      ids_[routine] = archive_.DefineRegion(f.name, f.role, OTF2_PARADIGM_SHMEM, "SHMEM");
-    }
-    return ids_[routine];
-  }
-
- private:
-  otf2_writer::ArchiveWriter& archive_;
-  std::vector<uint32_t> ids_;
-};
-
-// What turning one rank's records into OTF2 needs: its local definitions mapped to the
-// archive's, and its clocks.
-struct RankContext {
-  int rank = 0;
-  const std::vector<uint32_t>& regions;
-  const std::vector<uint32_t>& comms;
-  const std::vector<uint32_t>& windows;
-  const std::vector<uint32_t>& groups;
-  const std::vector<uint32_t>& files;  // I/O handles
-  uint32_t world = 0;
-  const TimerMap& timer;
-  const ClockMap& clock;
-  EventAttributes attributes;
-  ShmemRegions& shmem_regions;
-  WalkedPaths* walked;  // the rank's walked call paths, nullptr if it recorded none
-  uint32_t team;        // its OpenMP threads' team (OTF2_UNDEFINED_COMM: none)
-  const std::vector<OmpNesting>& omp_nesting;  // by raw region index
-  const std::vector<uint32_t>& waiting;        // the archive's regions of kWaiting, ascending
-
-  OmpNesting Nesting(uint32_t index) const {
-    return index < omp_nesting.size() ? omp_nesting[index] : OmpNesting::kNone;
-  }
-  // Whether the innermost of the `open` regions is an OpenMP construct the thread waits in.
-  bool WaitsIn(const std::vector<uint32_t>& open) const {
-    return !open.empty() && std::binary_search(waiting.begin(), waiting.end(), open.back());
-  }
-
-  // The archive's region of a raw region index, kUndefinedRegion if nothing defines it.
-  uint32_t Region(uint32_t index) const {
-    if (index >= kShmemFirstRegion && index < kShmemFirstRegion + kShmemFunctionCount)
-      return shmem_regions.Get(index - kShmemFirstRegion);
-    return index < regions.size() ? regions[index] : kUndefinedRegion;
-  }
-
-  uint32_t Comm(uint32_t local) const { return local < comms.size() ? comms[local] : world; }
-  uint32_t Window(uint32_t local) const {
-    return local < windows.size() ? windows[local] : kNoDefinition;
-  }
-  uint32_t Group(uint32_t local) const {
-    return local < groups.size() ? groups[local] : kNoDefinition;
-  }
-  uint32_t File(uint32_t local) const { return local < files.size() ? files[local] : kNoIoHandle; }
-};
-
-// What writing a raw record gave: an event, attributes of the next event, or nothing (a kind
-// this exporter does not know: skipped, not guessed at).
-enum class Written { kEvent, kAttributes, kUnknown };
-
-// The senders of a v-collective (`senders`: their group's local id + 1, 0 if none) as the
-// attribute of the record that follows (trace/collective_senders.h).
-void AddSenders(uint32_t senders, const RankContext& rank, otf2_writer::EventWriter& out) {
-  if (senders != 0 && rank.Group(senders - 1) != kNoDefinition)
-    out.AddGroupAttribute(rank.attributes.senders, rank.Group(senders - 1));
-}
-
-// Regions, point-to-point, probe and collective records.
-Written WriteMpiRecord(const RawEvent& e, uint64_t t, uint32_t region, const RankContext& rank,
-                       otf2_writer::EventWriter& out, std::vector<uint32_t>& open) {
-  switch (e.kind) {
-    case RawKind::kEnter:
-      out.Enter(t, region);
-      open.push_back(region);
-      return Written::kEvent;
-    case RawKind::kProbeFound:
-      // Attributes of the probe's Leave, the next record.
-      out.AddUint64Attribute(rank.attributes.probe_comm, rank.Comm(e.a));
-      out.AddUint64Attribute(rank.attributes.probe_source, e.b);
-      out.AddUint64Attribute(rank.attributes.probe_tag, e.c);
-      out.AddUint64Attribute(rank.attributes.message_handle, e.y);
-      return Written::kAttributes;
-    case RawKind::kLeave:
-      if (e.y > 1) out.AddUint64Attribute(rank.attributes.calls, e.y);
-      out.Leave(t, region);
-      if (!open.empty()) open.pop_back();
-      return Written::kEvent;
-    case RawKind::kSend:
-      out.MpiSend(t, e.b, rank.Comm(e.a), e.c, e.x);
-      return Written::kEvent;
-    case RawKind::kIsend:
-      out.MpiIsend(t, e.b, rank.Comm(e.a), e.c, e.x, e.y);
-      return Written::kEvent;
-    case RawKind::kIsendComplete:
-      out.MpiIsendComplete(t, e.y);
-      return Written::kEvent;
-    case RawKind::kIrecvRequest:
-      if (e.c != 0) out.AddUint64Attribute(rank.attributes.message_handle, e.c);  // MPI_Imrecv
-      out.MpiIrecvRequest(t, e.y);
-      return Written::kEvent;
-    case RawKind::kRecv:
-      if (e.y != 0) out.AddUint64Attribute(rank.attributes.message_handle, e.y);  // MPI_Mrecv
-      out.MpiRecv(t, e.b, rank.Comm(e.a), e.c, e.x);
-      return Written::kEvent;
-    case RawKind::kIrecv:
-      out.MpiIrecv(t, e.b, rank.Comm(e.a), e.c, e.x, e.y);
-      return Written::kEvent;
-    case RawKind::kRequestTest:
-      out.MpiRequestTest(t, e.y);
-      return Written::kEvent;
-    case RawKind::kRequestCancelled:
-      out.MpiRequestCancelled(t, e.y);
-      return Written::kEvent;
-    case RawKind::kCollectiveBegin:
-      out.MpiCollectiveBegin(t);
-      return Written::kEvent;
-    case RawKind::kCollectiveEnd:
-      AddSenders(e.c, rank, out);
-      out.MpiCollectiveEnd(t, static_cast<OTF2_CollectiveOp>(e.op), rank.Comm(e.a), e.b, e.x, e.y);
-      return Written::kEvent;
-    case RawKind::kNonBlockingCollectiveRequest:
-      AddSenders(e.c, rank, out);
-      out.NonBlockingCollectiveRequest(t, e.y);
-      return Written::kEvent;
-    case RawKind::kNonBlockingCollectiveComplete:
-      out.NonBlockingCollectiveComplete(t, static_cast<OTF2_CollectiveOp>(e.op), rank.Comm(e.a),
-                                        e.b, e.x, e.y, e.c);
-      return Written::kEvent;
-    default:
-      return Written::kUnknown;
-  }
-}
-
-// One-sided, MPI-IO and measurement records.
-Written WriteOtherRecord(const RawEvent& e, uint64_t t, const RankContext& rank,
-                         otf2_writer::EventWriter& out) {
-  const uint32_t remote = e.b == kNoRank ? OTF2_UNDEFINED_UINT32 : e.b;
-  switch (e.kind) {
-    case RawKind::kRmaWinCreate:
-      out.RmaWinCreate(t, rank.Window(e.a));
-      return Written::kEvent;
-    case RawKind::kRmaWinDestroy:
-      out.RmaWinDestroy(t, rank.Window(e.a));
-      return Written::kEvent;
-    case RawKind::kRmaCollectiveBegin:
-      out.RmaCollectiveBegin(t);
-      return Written::kEvent;
-    case RawKind::kRmaCollectiveEnd:
-      out.RmaCollectiveEnd(t, static_cast<OTF2_CollectiveOp>(e.op),
-                           static_cast<OTF2_RmaSyncLevel>(e.c), rank.Window(e.a), remote, e.x, e.y);
-      return Written::kEvent;
-    case RawKind::kRmaGroupSync:
-      out.RmaGroupSync(t, static_cast<OTF2_RmaSyncLevel>(e.c), rank.Window(e.a), rank.Group(e.b));
-      return Written::kEvent;
-    case RawKind::kRmaRequestLock:
-      out.RmaRequestLock(t, rank.Window(e.a), remote, e.y, static_cast<OTF2_LockType>(e.op));
-      return Written::kEvent;
-    case RawKind::kRmaAcquireLock:
-      out.RmaAcquireLock(t, rank.Window(e.a), remote, e.y, static_cast<OTF2_LockType>(e.op));
-      return Written::kEvent;
-    case RawKind::kRmaReleaseLock:
-      out.RmaReleaseLock(t, rank.Window(e.a), remote, e.y);
-      return Written::kEvent;
-    case RawKind::kRmaSync:
-      out.RmaSync(t, rank.Window(e.a), remote, static_cast<OTF2_RmaSyncType>(e.op));
-      return Written::kEvent;
-    case RawKind::kRmaPut:
-      out.RmaPut(t, rank.Window(e.a), remote, e.x, e.y);
-      return Written::kEvent;
-    case RawKind::kRmaGet:
-      out.RmaGet(t, rank.Window(e.a), remote, e.x, e.y);
-      return Written::kEvent;
-    case RawKind::kRmaAtomic:
-      out.RmaAtomic(t, rank.Window(e.a), remote, static_cast<OTF2_RmaAtomicType>(e.op), e.x, e.c,
-                    e.y);
-      return Written::kEvent;
-    case RawKind::kRmaOpCompleteBlocking:
-      out.RmaOpCompleteBlocking(t, rank.Window(e.a), e.y);
-      return Written::kEvent;
-    case RawKind::kRmaTryLock:
-      out.RmaTryLock(t, rank.Window(e.a), remote, e.y, static_cast<OTF2_LockType>(e.op));
-      return Written::kEvent;
-    case RawKind::kRmaWaitChange:
-      out.RmaWaitChange(t, rank.Window(e.a));
-      return Written::kEvent;
-    case RawKind::kMeasurementOnOff:
-      out.MeasurementOnOff(t, e.a != 0);
-      return Written::kEvent;
-    case RawKind::kIoCreateHandle:
-      out.IoCreateHandle(t, rank.File(e.a), static_cast<OTF2_IoAccessMode>(e.b),
-                         static_cast<OTF2_IoCreationFlag>(e.x),
-                         static_cast<OTF2_IoStatusFlag>(e.c));
-      return Written::kEvent;
-    case RawKind::kIoDestroyHandle:
-      out.IoDestroyHandle(t, rank.File(e.a));
-      return Written::kEvent;
-    case RawKind::kIoOperationBegin:
-      out.IoOperationBegin(t, rank.File(e.a), static_cast<OTF2_IoOperationMode>(e.c),
-                           static_cast<OTF2_IoOperationFlag>(e.b), e.x, e.y);
-      return Written::kEvent;
-    case RawKind::kIoOperationIssued:
-      out.IoOperationIssued(t, rank.File(e.a), e.y);
-      return Written::kEvent;
-    case RawKind::kIoOperationComplete:
-      out.IoOperationComplete(t, rank.File(e.a), e.x, e.y);
-      return Written::kEvent;
-    default:
-      return Written::kUnknown;
-  }
-}
-
-// Whether every definition the record names exists: a damaged file may name regions, windows,
-// groups or files nobody defined.
-bool NamesOnlyDefined(const RawEvent& e, uint32_t region, const RankContext& rank) {
-  const bool is_region = e.kind == RawKind::kEnter || e.kind == RawKind::kLeave;
-  if (is_region && region == kUndefinedRegion) return false;
-  const bool is_rma = e.kind >= RawKind::kRmaWinCreate && e.kind <= RawKind::kRmaWaitChange &&
-                      e.kind != RawKind::kRmaCollectiveBegin;
-  if (is_rma && (rank.Window(e.a) == kNoDefinition ||
-                 (e.kind == RawKind::kRmaGroupSync && rank.Group(e.b) == kNoDefinition))) {
-    return false;
-  }
-  const bool is_io = e.kind >= RawKind::kIoCreateHandle && e.kind <= RawKind::kIoOperationComplete;
-  return !(is_io && rank.File(e.a) == kNoIoHandle);
 }
 
 // Writes the raw events file `path` of one of the rank's threads (`thread`: not the one that
@@ -476,12 +236,34 @@ std::unique_ptr<WalkedPaths> ReadWalkedPaths(int r, const RankDefs& d, const Exp
   return std::make_unique<WalkedPaths>(d, maps, in.modules, in.function_regions);
 }
 
-// Writes rank `r`'s event files (one per thread) as its locations' events, counting into
-// `summary`. Every location gets its event file, empty if its events are left out: readers
-// expect one.
-void ExportRank(int r, const ExportInputs& in, otf2_writer::ArchiveWriter& archive,
-                std::vector<RawEvent>& chunk, uint64_t& min_time, ExportSummary& summary) {
+// One rank's part of the export. Prepared one rank after another (PrepareRank): the
+// definitions its call paths add to the archive come in rank order, so that the same raw files
+// always give the same trace. Then written in parallel with the other ranks' (WriteRank): each
+// rank has its own event writers, summary and earliest time, merged in rank order at the end.
+struct RankExport {
+  ExportSummary summary;
+  std::vector<uint64_t> locations;                 // the archive's, by thread
+  std::vector<otf2_writer::EventWriter*> writers;  // theirs
+  std::optional<TimerMap> timer;                   // none if the rank's events are left out
+  std::unique_ptr<WalkedPaths> walked;
+  uint64_t min_time = ~uint64_t{0};
+  Status written;  // closing its event files
+};
+
+// Rank `r`'s locations and their event writers: every location gets its event file, empty if
+// its events are left out (readers expect one).
+void CreateWriters(int r, const ExportInputs& in, otf2_writer::ArchiveWriter& archive,
+                   RankExport& out) {
+  for (uint64_t location : in.ids.ranks[static_cast<size_t>(r)].locations) {
+    out.writers.push_back(&archive.Events(location));
+    out.locations.push_back(location);
+  }
+}
+
+// Rank `r`'s counts and problems, its timer, and its walked call paths named and defined.
+void PrepareRank(int r, const ExportInputs& in, RankExport& out) {
   const RankDefs& d = in.defs[static_cast<size_t>(r)];
+  ExportSummary& summary = out.summary;
   summary.unrecorded_calls += d.unrecorded;
   summary.unbalanced_regions += d.unbalanced_regions;
   summary.reused_thread_slots += d.reused_thread_slots;
@@ -493,8 +275,6 @@ void ExportRank(int r, const ExportInputs& in, otf2_writer::ArchiveWriter& archi
   summary.sample_nanoseconds += d.samples_ns;
   summary.lost |= d.lost;
   summary.problems.insert(summary.problems.end(), d.problems.begin(), d.problems.end());
-  const RankIds& ids = in.ids.ranks[static_cast<size_t>(r)];
-  for (uint64_t location : ids.locations) archive.Events(location);
   if (!d.present) {
     // Without its definitions the rank's timestamps cannot be read: it stays empty.
     summary.problems.push_back("rank " + std::to_string(r) + ": " + RawDefsPath(in.dir, r) +
@@ -502,18 +282,37 @@ void ExportRank(int r, const ExportInputs& in, otf2_writer::ArchiveWriter& archi
     return;
   }
   if (d.ending != "finalized") summary.endings.push_back(RankEnding{r, d.ending});
-  const ClockMap clock = in.clocks.Clock(r);
   Result<TimerMap> timer_or = in.clocks.Timer(r);
   if (!timer_or.has_value()) {
     summary.problems.push_back(timer_or.error().message() + "; the rank's events are left out");
     return;
   }
-  std::unique_ptr<WalkedPaths> walked = ReadWalkedPaths(r, d, in, summary);
+  out.timer = std::move(*timer_or);
+  out.walked = ReadWalkedPaths(r, d, in, summary);
+  if (out.walked != nullptr) {
+    out.walked->ResolveAll();
+    for (const auto& [module, functions] : out.walked->unnamed())
+      summary.unnamed_functions[module].insert(functions.begin(), functions.end());
+  }
   double ns_per_tick = 1.0;  // the walks' time, in the rank's timer units
   if (d.tsc && !TimerMap::Slope(d.calibration, &ns_per_tick)) ns_per_tick = 0;
   summary.walks += d.walks;
   summary.walk_nanoseconds +=
       static_cast<uint64_t>(static_cast<double>(d.walk_ticks) * ns_per_tick);
+}
+
+// Writes rank `r`'s event files (one per thread) as its locations' events, counting into its
+// summary, and closes its locations' event writers (which writes their files out).
+void WriteRank(int r, const ExportInputs& in, otf2_writer::ArchiveWriter& archive, RankExport& x) {
+  if (!x.timer) {
+    for (uint64_t location : x.locations) {
+      if (x.written) x.written = archive.CloseEvents(location);
+    }
+    return;
+  }
+  const RankDefs& d = in.defs[static_cast<size_t>(r)];
+  const RankIds& ids = in.ids.ranks[static_cast<size_t>(r)];
+  const ClockMap clock = in.clocks.Clock(r);
   const std::vector<OmpNesting> omp_nesting = internal::OmpNestingOf(d.omp_regions);
   std::vector<uint32_t> waiting;
   for (uint32_t i = 0; i < omp_nesting.size(); ++i) {
@@ -522,25 +321,66 @@ void ExportRank(int r, const ExportInputs& in, otf2_writer::ArchiveWriter& archi
   }
   std::sort(waiting.begin(), waiting.end());
   const RankContext rank{r,          ids.regions,   ids.comms,        ids.windows,
-                         ids.groups, ids.files,     in.ids.world,     *timer_or,
-                         clock,      in.attributes, in.shmem_regions, walked.get(),
+                         ids.groups, ids.files,     in.ids.world,     *x.timer,
+                         clock,      in.attributes, in.shmem_regions, x.walked.get(),
                          ids.team,   omp_nesting,   waiting};
+  constexpr size_t kChunk = 1 << 16;
+  std::vector<RawEvent> chunk(kChunk);
   // One stream per thread: the thread that initialised MPI, then the others by index.
-  for (size_t thread = 0; thread < ids.locations.size(); ++thread) {
+  for (size_t thread = 0; thread < x.locations.size(); ++thread) {
     const std::string path = thread == 0 ? RawEventsPath(in.dir, r)
                                          : RawThreadEventsPath(in.dir, r, static_cast<int>(thread));
-    ExportStream(path, thread > 0, rank, archive.Events(ids.locations[thread]), chunk, min_time,
-                 summary);
+    ExportStream(path, thread > 0, rank, *x.writers[thread], chunk, x.min_time, x.summary);
+    if (x.written) x.written = archive.CloseEvents(x.locations[thread]);
   }
-  if (walked != nullptr) {
-    for (const auto& [module, functions] : walked->unnamed())
-      summary.unnamed_functions[module].insert(functions.begin(), functions.end());
+  x.walked.reset();  // its paths are no longer needed
+}
+
+// Adds a rank's summary to the whole trace's.
+void Merge(ExportSummary&& rank, ExportSummary& all) {
+  all.events += rank.events;
+  all.raw_bytes += rank.raw_bytes;
+  all.truncated_bytes += rank.truncated_bytes;
+  all.closed_regions += rank.closed_regions;
+  all.unrecorded_calls += rank.unrecorded_calls;
+  all.reused_thread_slots += rank.reused_thread_slots;
+  all.unbalanced_regions += rank.unbalanced_regions;
+  all.flushes += rank.flushes;
+  all.flush_nanoseconds += rank.flush_nanoseconds;
+  all.samples += rank.samples;
+  all.lost_samples += rank.lost_samples;
+  all.samples_inside_regions += rank.samples_inside_regions;
+  all.walks += rank.walks;
+  all.walk_nanoseconds += rank.walk_nanoseconds;
+  all.sample_nanoseconds += rank.sample_nanoseconds;
+  all.lost |= rank.lost;
+  all.invalid_records += rank.invalid_records;
+  for (auto& [module, functions] : rank.unnamed_functions)
+    all.unnamed_functions[module].insert(functions.begin(), functions.end());
+  for (std::string& problem : rank.problems) all.problems.push_back(std::move(problem));
+  for (RankEnding& ending : rank.endings) all.endings.push_back(std::move(ending));
+}
+
+// Every raw event file of the run: each rank's, one per thread.
+std::vector<std::string> EventFiles(const std::string& dir, const ArchiveIds& ids) {
+  std::vector<std::string> paths;
+  for (size_t r = 0; r < ids.ranks.size(); ++r) {
+    const int rank = static_cast<int>(r);
+    for (size_t thread = 0; thread < ids.ranks[r].locations.size(); ++thread) {
+      paths.push_back(thread == 0 ? RawEventsPath(dir, rank)
+                                  : RawThreadEventsPath(dir, rank, static_cast<int>(thread)));
+    }
   }
+  return paths;
 }
 
 }  // namespace
 
 Result<ExportSummary> ExportRawTrace(const std::string& dir) {
+  return ExportRawTrace(dir, DefaultThreadCount());
+}
+
+Result<ExportSummary> ExportRawTrace(const std::string& dir, unsigned threads) {
   CW_ASSIGN_OR_RETURN(std::vector<RankDefs> defs, ReadAllDefs(dir));
   CW_ASSIGN_OR_RETURN(auto archive, otf2_writer::ArchiveWriter::Create(dir, "traces", "causeway"));
   ExportSummary summary;
@@ -551,16 +391,33 @@ Result<ExportSummary> ExportRawTrace(const std::string& dir) {
   const ArchiveIds ids = DefineArchive(*archive, defs);
   const EventAttributes attributes = DefineEventAttributes(*archive);
   const RankClocks clocks(defs, dir);
-  ShmemRegions shmem_regions(*archive);
+  // The archive's definitions, which preparing a rank adds to while others are written.
+  std::mutex definitions;
+  ShmemRegions shmem_regions(*archive, definitions);
+  shmem_regions.DefineEntered(EventFiles(dir, ids), threads);
   internal::FunctionRegions function_regions(*archive);
   const ExportInputs inputs{dir,        defs,          ids,     clocks,
                             attributes, shmem_regions, modules, function_regions};
 
+  std::vector<RankExport> ranks(defs.size());
+  for (size_t r = 0; r < defs.size(); ++r)
+    CreateWriters(static_cast<int>(r), inputs, *archive, ranks[r]);
+  // Ranks are prepared in rank order, one at a time, while the ranks prepared before are
+  // written: a task first prepares every rank up to its own not prepared yet.
+  size_t prepared = 0;
+  ParallelFor(ranks.size(), threads, [&](size_t r) {
+    {
+      std::lock_guard<std::mutex> lock(definitions);
+      for (; prepared <= r; ++prepared)
+        PrepareRank(static_cast<int>(prepared), inputs, ranks[prepared]);
+    }
+    WriteRank(static_cast<int>(r), inputs, *archive, ranks[r]);
+  });
   uint64_t min_time = ~uint64_t{0};
-  constexpr size_t kChunk = 1 << 16;
-  std::vector<RawEvent> chunk(kChunk);
-  for (size_t r = 0; r < defs.size(); ++r) {
-    ExportRank(static_cast<int>(r), inputs, *archive, chunk, min_time, summary);
+  for (RankExport& rank : ranks) {
+    CW_RETURN_IF_ERROR(rank.written);
+    Merge(std::move(rank.summary), summary);
+    min_time = std::min(min_time, rank.min_time);
   }
   if (min_time == ~uint64_t{0}) min_time = 0;
   if (!summary.unnamed_functions.empty()) {

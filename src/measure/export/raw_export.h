@@ -57,8 +57,11 @@ struct ExportSummary {
   std::vector<RankEnding> endings;    // ranks that did not reach MPI_Finalize
 };
 
-// Reads DIR/raw/ and writes DIR/traces.otf2 (with DIR/traces/ and DIR/traces.def).
+// Reads DIR/raw/ and writes DIR/traces.otf2 (with DIR/traces/ and DIR/traces.def), the ranks'
+// events on up to `threads` threads (default: the CPUs this process may use). The trace is the
+// same for every thread count.
 Result<ExportSummary> ExportRawTrace(const std::string& dir);
+Result<ExportSummary> ExportRawTrace(const std::string& dir, unsigned threads);
 
 // True if DIR holds raw files of a run (the rank-0 definitions).
 bool HasRawTrace(const std::string& dir);

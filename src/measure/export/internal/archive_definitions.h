@@ -4,8 +4,8 @@
 //
 // Definitions are made in one fixed order (regions, system tree, communicators, windows and
 // groups, files), so that the same raw trace always becomes the same archive. OpenSHMEM's
-// routines are left to the exporter, which defines a routine's region when a rank first enters
-// it: MPI programs do not carry a thousand region definitions they never use.
+// routines are left to ShmemRegions, which defines only those some rank entered: MPI programs
+// do not carry a thousand region definitions they never use.
 #pragma once
 
 #include <cstdint>

@@ -82,6 +82,10 @@ const WalkedPath& WalkedPaths::Path(uint32_t node) {
   return Resolve(node).path;
 }
 
+void WalkedPaths::ResolveAll() {
+  for (uint32_t node = 1; node < resolved_.size(); ++node) Resolve(node);
+}
+
 const WalkedPaths::Resolved& WalkedPaths::Resolve(uint32_t node) {
   // Parents first, without recursion: a path may be hundreds of frames deep.
   std::vector<uint32_t> pending;

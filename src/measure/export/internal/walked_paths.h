@@ -72,6 +72,10 @@ class WalkedPaths {
   // `node`'s functions; empty for node 0, a node the definitions do not hold, or a path inside
   // main that holds no function of the program.
   const WalkedPath& Path(uint32_t node);
+  // Resolves every node now, so that Path only looks up: the functions' regions and call sites
+  // are defined in node order, and the archive's definitions and the module cache are not
+  // touched while the rank's events are written (in parallel with other ranks').
+  void ResolveAll();
 
   // The functions no symbol named (module+offset), by module.
   const std::map<std::string, std::set<std::string>>& unnamed() const { return unnamed_; }
