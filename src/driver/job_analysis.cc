@@ -337,8 +337,10 @@ Result<std::optional<JobReport>> AnalyzeAsJobRank(const std::string& path,
       if (options.analysis.root_causes) {
         analysis::AddDelayRootCauses(analysis.waitstates.severities, *advice);
       }
-      CW_RETURN_IF_ERROR(
-          PredictSavings(trace, path, *advice, options.predictions, options.read.threads));
+      // One replay at a time: each streams the whole trace and holds the OTF2 library's read
+      // buffers of every location (about 2 MiB each), where the trace is too big for one
+      // process.
+      CW_RETURN_IF_ERROR(PredictSavings(trace, path, *advice, options.predictions, 1));
       analysis.advice = std::move(advice);
     }
     report::Report report = report::BuildReport(trace, facts, analysis);

@@ -24,7 +24,8 @@ namespace cw::driver {
 Status PredictSavings(const trace::Trace& trace, analysis::Advice& advice, size_t max_predictions,
                       unsigned threads = 1);
 // The same, streaming the events from the trace file at `path` (an MPI analysis job, whose
-// first rank holds only its own locations' events; `trace` gives the definitions).
+// first rank holds only its own locations' events; `trace` gives the definitions). Each replay
+// holds read buffers for every location.
 Status PredictSavings(const trace::Trace& trace, const std::string& path, analysis::Advice& advice,
                       size_t max_predictions, unsigned threads = 1);
 
