@@ -59,8 +59,8 @@ Result<std::unique_ptr<ArchiveWriter>> ArchiveWriter::Create(const std::string& 
   OTF2_Archive_SetSerialCollectiveCallbacks(writer->archive_);
   // Event writers of different locations may be used from different threads (the exporter
   // writes ranks in parallel): libotf2 then locks what they share in the archive.
-  CW_RETURN_IF_ERROR(
-      Check(OTF2_Pthread_Archive_SetLockingCallbacks(writer->archive_, nullptr), "locking"));
+  CW_RETURN_IF_ERROR(Check(OTF2_Pthread_Archive_SetLockingCallbacks(writer->archive_, nullptr),
+                           "setting the archive's locking callbacks"));
   OTF2_Archive_SetCreator(writer->archive_, creator.c_str());
   CW_RETURN_IF_ERROR(Check(OTF2_Archive_OpenEvtFiles(writer->archive_), "opening event files"));
   return writer;
