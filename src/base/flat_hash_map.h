@@ -50,6 +50,18 @@ class FlatHashMap {
     ++size_;
   }
 
+  // The value stored for `key`, inserted value-initialised if absent. The reference stays valid
+  // until the next insertion or erasure.
+  Value& FindOrInsert(const Key& key) {
+    if (Value* v = Find(key)) return *v;
+    if ((size_ + 1) * 2 > slots_.size()) Grow();
+    size_t i = Home(key);
+    while (slots_[i].used) i = (i + 1) & mask_;
+    slots_[i] = Slot{key, Value{}, true};
+    ++size_;
+    return slots_[i].value;
+  }
+
   // The value stored for `key`, or nullptr.
   Value* Find(const Key& key) {
     if (size_ == 0) return nullptr;

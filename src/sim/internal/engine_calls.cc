@@ -232,19 +232,26 @@ bool Engine::JoinCollective(Lane& lane, const SimEvent& e, Moment arrival, Depen
 // beyond the read-ahead limit or the location's end.
 const SimEvent* Engine::FindCompletion(Lane& lane, size_t from, uint64_t request) {
   constexpr size_t kLookahead = 1 << 14;
-  for (size_t k = from + 1; k < from + kLookahead; ++k) {
+  const size_t end = from + kLookahead;
+  // Read through what the window holds in one stretch, and only then read on: this runs for
+  // every non-blocking call, through the events up to the call that completes it.
+  for (size_t k = from + 1; k < end;) {
     const SimEvent* e = lane.window.Peek(k);
     if (e == nullptr) return nullptr;
-    if (e->request != request) continue;
-    switch (e->kind) {
-      case EventKind::kMpiIsendComplete:
-      case EventKind::kMpiIrecv:
-      case EventKind::kMpiRequestCancelled:
-      case EventKind::kNonBlockingCollectiveComplete:
-        return e;
-      default:
-        break;
+    const size_t stretch = std::min(lane.window.buffered() - k, end - k);
+    for (const SimEvent* last = e + stretch; e != last; ++e) {
+      if (e->request != request) continue;
+      switch (e->kind) {
+        case EventKind::kMpiIsendComplete:
+        case EventKind::kMpiIrecv:
+        case EventKind::kMpiRequestCancelled:
+        case EventKind::kNonBlockingCollectiveComplete:
+          return e;
+        default:
+          break;
+      }
     }
+    k += stretch;
   }
   return nullptr;
 }

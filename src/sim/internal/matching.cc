@@ -37,52 +37,69 @@ void MessageTable::Fill(uint32_t id, bool send_side, Moment when, uint32_t* wake
   s.waiter = kNone;
 }
 
+void MessageTable::Push(SlotQueue& queue, uint32_t id) {
+  slots_[id].next_queued = kNone;
+  if (queue.empty()) {
+    queue.head = id;
+  } else {
+    slots_[queue.tail].next_queued = id;
+  }
+  queue.tail = id;
+}
+
+uint32_t MessageTable::Pop(SlotQueue& queue) {
+  const uint32_t id = queue.head;
+  queue.head = slots_[id].next_queued;
+  if (queue.head == kNone) queue.tail = kNone;
+  slots_[id].next_queued = kNone;
+  return id;
+}
+
 uint32_t MessageTable::PublishSend(const ChannelKey& key, Moment send, uint64_t bytes,
                                    bool synchronous, uint32_t* wake) {
-  Channel& ch = channels_[key];
+  Channel& ch = channels_.FindOrInsert(key);
   uint32_t id;
   if (!ch.receives.empty()) {
-    id = ch.receives.front();
-    ch.receives.pop_front();
+    id = Pop(ch.receives);
   } else {
     id = NewSlot();
-    ch.sends.push_back(id);
+    Push(ch.sends, id);
   }
+  const bool idle = ch.idle();
   slots_[id].bytes = bytes;
   slots_[id].synchronous = synchronous;
   Fill(id, true, send, wake);
-  if (ch.sends.empty() && ch.receives.empty() && ch.peeked == kNone) channels_.erase(key);
+  if (idle) channels_.Erase(key);
   return id;
 }
 
 uint32_t MessageTable::PublishReceive(const ChannelKey& key, Moment posted, uint32_t* wake) {
-  Channel& ch = channels_[key];
+  Channel& ch = channels_.FindOrInsert(key);
   uint32_t id;
   if (ch.peeked != kNone) {
     id = ch.peeked;
     ch.peeked = kNone;
   } else if (!ch.sends.empty()) {
-    id = ch.sends.front();
-    ch.sends.pop_front();
+    id = Pop(ch.sends);
   } else {
     id = NewSlot();
-    ch.receives.push_back(id);
+    Push(ch.receives, id);
   }
+  const bool idle = ch.idle();
   Fill(id, false, posted, wake);
-  if (ch.sends.empty() && ch.receives.empty() && ch.peeked == kNone) channels_.erase(key);
+  if (idle) channels_.Erase(key);
   return id;
 }
 
 uint32_t MessageTable::PeekForReceive(const ChannelKey& key) {
-  Channel& ch = channels_[key];
+  Channel& ch = channels_.FindOrInsert(key);
   if (ch.peeked != kNone) return ch.peeked;
   uint32_t id;
   if (!ch.sends.empty()) {
-    id = ch.sends.front();
-    ch.sends.pop_front();
+    id = Pop(ch.sends);
   } else {
     id = NewSlot();
-    ch.receives.push_back(id);  // the next send on the channel fills it
+    Push(ch.receives, id);  // the next send on the channel fills it
   }
   ch.peeked = id;
   return id;
@@ -95,9 +112,10 @@ void MessageTable::Release(uint32_t id) {
 
 uint64_t MessageTable::unpaired_sends() const {
   uint64_t n = 0;
-  for (const auto& [key, ch] : channels_) {
-    if ((key.comm & kEpochChannel) == 0) n += ch.sends.size();
-  }
+  channels_.ForEach([&](const ChannelKey& key, const Channel& ch) {
+    if ((key.comm & kEpochChannel) != 0) return;
+    for (uint32_t id = ch.sends.head; id != kNone; id = slots_[id].next_queued) ++n;
+  });
   return n;
 }
 

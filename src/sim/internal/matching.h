@@ -10,7 +10,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <deque>
 #include <unordered_map>
 #include <vector>
 
@@ -37,6 +36,9 @@ struct MessageSlot {
   bool synchronous = false;  // MPI_Ssend/Issend: completes only once the receive is posted
   uint32_t waiter = kNone;   // the lane blocked until the other side is known
   uint8_t holders = 0;       // sides that still refer to the slot
+  // The next slot in its channel's queue of unpaired sends or receives (a slot waits in one
+  // queue at most), so that a channel is a few indices and queuing a message allocates nothing.
+  uint32_t next_queued = kNone;
 };
 
 // ChannelKey::comm of the channels that carry RMA epoch notifications (MPI_Win_post to the
@@ -83,17 +85,27 @@ class MessageTable {
   size_t live_slots() const { return slots_.size() - free_.size(); }
 
  private:
+  // A queue of slots, oldest first, linked through MessageSlot::next_queued.
+  struct SlotQueue {
+    uint32_t head = kNone;
+    uint32_t tail = kNone;
+    bool empty() const { return head == kNone; }
+  };
   struct Channel {
-    std::deque<uint32_t> sends;     // slots whose receive side is unknown, oldest first
-    std::deque<uint32_t> receives;  // slots whose send side is unknown
-    uint32_t peeked = kNone;        // a slot taken by a probe for the next receive
+    SlotQueue sends;          // slots whose receive side is unknown
+    SlotQueue receives;       // slots whose send side is unknown
+    uint32_t peeked = kNone;  // a slot taken by a probe for the next receive
+    bool idle() const { return sends.empty() && receives.empty() && peeked == kNone; }
   };
   uint32_t NewSlot();
   void Fill(uint32_t id, bool send_side, Moment when, uint32_t* wake);
+  void Push(SlotQueue& queue, uint32_t id);
+  uint32_t Pop(SlotQueue& queue);
 
   std::vector<MessageSlot> slots_;
   std::vector<uint32_t> free_;
-  std::unordered_map<ChannelKey, Channel, ChannelKeyHash> channels_;
+  // Only channels with unpaired messages are kept: most channels empty again at once.
+  FlatHashMap<ChannelKey, Channel, ChannelKeyHash> channels_;
 };
 
 // What a collective member waits for.
