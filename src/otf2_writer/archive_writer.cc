@@ -22,6 +22,19 @@ OTF2_TimeStamp PostFlushRecord(void* buffering, OTF2_FileType, OTF2_LocationRef)
 }
 const OTF2_FlushCallbacks kFlushRecordCallbacks = {PreFlush, PostFlushRecord};
 
+// The most bytes libotf2 writes for one member of a group (a compressed uint64).
+constexpr uint64_t kMaxBytesPerMember = 9;
+// Room a definition record needs besides its string or its members.
+constexpr uint64_t kRecordOverhead = 256;
+
+// `s` cut to at most `limit` bytes, at a UTF-8 character boundary.
+std::string Shortened(const std::string& s, size_t limit) {
+  if (s.size() <= limit) return s;
+  size_t end = limit;
+  while (end > 0 && (static_cast<unsigned char>(s[end]) & 0xC0) == 0x80) --end;
+  return s.substr(0, end);
+}
+
 Status Check(OTF2_ErrorCode rc, const std::string& what) {
   if (rc == OTF2_SUCCESS) return OkStatus();
   return MakeError(ErrorCode::kIo, what + ": " + OTF2_Error_GetDescription(rc));
@@ -44,9 +57,11 @@ Result<std::unique_ptr<ArchiveWriter>> ArchiveWriter::Create(const std::string& 
   if (ec) return MakeError(ErrorCode::kIo, "cannot create " + directory + ": " + ec.message());
   std::unique_ptr<ArchiveWriter> writer(new ArchiveWriter());
   writer->buffering_ = buffering;
-  writer->archive_ = OTF2_Archive_Open(directory.c_str(), name.c_str(), OTF2_FILEMODE_WRITE,
-                                       buffering.event_chunk_bytes, 4 * 1024 * 1024,
-                                       OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+  writer->buffering_.definition_chunk_bytes = std::clamp<uint64_t>(
+      buffering.definition_chunk_bytes, OTF2_CHUNK_SIZE_MIN, OTF2_CHUNK_SIZE_MAX);
+  writer->archive_ = OTF2_Archive_Open(
+      directory.c_str(), name.c_str(), OTF2_FILEMODE_WRITE, buffering.event_chunk_bytes,
+      writer->buffering_.definition_chunk_bytes, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
   if (writer->archive_ == nullptr) {
     return MakeError(ErrorCode::kIo, "cannot create an OTF2 archive in " + directory);
   }
@@ -64,6 +79,15 @@ Result<std::unique_ptr<ArchiveWriter>> ArchiveWriter::Create(const std::string& 
   OTF2_Archive_SetCreator(writer->archive_, creator.c_str());
   CW_RETURN_IF_ERROR(Check(OTF2_Archive_OpenEvtFiles(writer->archive_), "opening event files"));
   return writer;
+}
+
+uint64_t ArchiveWriter::DefinitionChunkBytes(uint64_t largest_group) {
+  // A compressed member takes at most 9 bytes; 64 KiB more for the record's other fields and
+  // for strings, which are shortened only beyond what the chunk holds.
+  const uint64_t needed = kMaxBytesPerMember * largest_group + 64 * 1024;
+  uint64_t chunk = OTF2_CHUNK_SIZE_MIN;
+  while (chunk < needed && chunk < OTF2_CHUNK_SIZE_MAX) chunk *= 2;
+  return chunk;
 }
 
 Status ArchiveWriter::SetProperty(const std::string& name, const std::string& value) {
@@ -230,8 +254,16 @@ Status ArchiveWriter::WriteDefinitions(uint64_t resolution, uint64_t global_offs
   OTF2_GlobalDefWriter_WriteClockProperties(
       defs, resolution, global_offset, end_time_ > global_offset ? end_time_ - global_offset : 0,
       OTF2_UNDEFINED_TIMESTAMP);
+  // A string longer than a definition chunk holds (a demangled name of a deeply nested
+  // template) is shortened to fit: libotf2 refuses a record larger than its chunk.
+  const uint64_t chunk = buffering_.definition_chunk_bytes;
   for (uint32_t i = 0; i < strings_.size(); ++i) {
-    OTF2_GlobalDefWriter_WriteString(defs, i, strings_[i].c_str());
+    const std::string& full = strings_[i];
+    const std::string fitted =
+        full.size() + kRecordOverhead > chunk ? Shortened(full, chunk - kRecordOverhead) : "";
+    CW_RETURN_IF_ERROR(Check(
+        OTF2_GlobalDefWriter_WriteString(defs, i, fitted.empty() ? full.c_str() : fitted.c_str()),
+        "writing string " + std::to_string(i)));
   }
   for (uint32_t i = 0; i < nodes_.size(); ++i) {
     OTF2_GlobalDefWriter_WriteSystemTreeNode(defs, i, nodes_[i].name, nodes_[i].class_name,
@@ -275,8 +307,16 @@ Status ArchiveWriter::WriteDefinitions(uint64_t resolution, uint64_t global_offs
     if (g.type == OTF2_GROUP_TYPE_LOCATIONS || g.type == OTF2_GROUP_TYPE_COMM_LOCATIONS) {
       for (uint64_t& m : members) m = Otf2Id(m);
     }
-    OTF2_GlobalDefWriter_WriteGroup(defs, i, g.name, g.type, g.paradigm, OTF2_GROUP_FLAG_NONE,
-                                    static_cast<uint32_t>(members.size()), members.data());
+    if (kMaxBytesPerMember * members.size() + kRecordOverhead > chunk) {
+      return MakeError(ErrorCode::kInvalidArgument,
+                       "group " + std::to_string(i) + " has " + std::to_string(members.size()) +
+                           " members, more than a definition chunk of " + std::to_string(chunk) +
+                           " bytes holds (ArchiveWriter::DefinitionChunkBytes)");
+    }
+    CW_RETURN_IF_ERROR(Check(
+        OTF2_GlobalDefWriter_WriteGroup(defs, i, g.name, g.type, g.paradigm, OTF2_GROUP_FLAG_NONE,
+                                        static_cast<uint32_t>(members.size()), members.data()),
+        "writing group " + std::to_string(i)));
   }
   for (uint32_t i = 0; i < comms_.size(); ++i) {
     const CommDef& c = comms_[i];

@@ -48,11 +48,22 @@ class ArchiveWriter {
   // How libotf2 buffers the events. causeway's own archives use the defaults; tests imitate
   // other writers (Score-P, earlier causeway versions) with them: small chunks and a BUFFER_FLUSH
   // record, stamped `flush_record_time`, whenever libotf2's 128 chunks of a location fill.
+  //
+  // libotf2 fills the unused rest of each writer's last chunk before writing it out, and every
+  // location has a (nearly empty) local definitions writer besides the global one: with the
+  // default 4 MiB definition chunks, writing the archive of a short run of 4 ranks spent most of
+  // its time filling 20 MiB. Writers that know their definitions' size choose the chunk with
+  // DefinitionChunkBytes; a string longer than a chunk holds is shortened to fit, and a group
+  // that does not fit is an error.
   struct Buffering {
     uint64_t event_chunk_bytes = 1024 * 1024;
+    uint64_t definition_chunk_bytes = 4 * 1024 * 1024;
     bool flush_records = false;
     uint64_t flush_record_time = 0;
   };
+  // The smallest definition chunk (a power of two in libotf2's bounds) that holds a group of
+  // `largest_group` members and strings of 64 KiB.
+  static uint64_t DefinitionChunkBytes(uint64_t largest_group);
   static Result<std::unique_ptr<ArchiveWriter>> Create(const std::string& directory,
                                                        const std::string& name,
                                                        const std::string& creator,

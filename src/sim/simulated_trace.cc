@@ -14,8 +14,16 @@ SimulatedTraceWriter::~SimulatedTraceWriter() = default;
 
 Result<std::unique_ptr<SimulatedTraceWriter>> SimulatedTraceWriter::Create(
     const StreamedTrace& traced, const std::string& directory) {
-  CW_ASSIGN_OR_RETURN(std::unique_ptr<otf2_writer::ArchiveWriter> archive,
-                      otf2_writer::ArchiveWriter::Create(directory, "traces", "causeway whatif"));
+  // The copy's groups are the traced trace's: the largest decides the definition chunk.
+  uint64_t largest_group = traced.defs().locations.size();
+  for (const trace::Group& g : traced.defs().groups)
+    largest_group = std::max<uint64_t>(largest_group, g.members.size());
+  otf2_writer::ArchiveWriter::Buffering buffering;
+  buffering.definition_chunk_bytes =
+      otf2_writer::ArchiveWriter::DefinitionChunkBytes(largest_group);
+  CW_ASSIGN_OR_RETURN(
+      std::unique_ptr<otf2_writer::ArchiveWriter> archive,
+      otf2_writer::ArchiveWriter::Create(directory, "traces", "causeway whatif", buffering));
   internal::CopyDefinitions(traced.defs(), *archive);
   std::unique_ptr<SimulatedTraceWriter> writer(
       new SimulatedTraceWriter(traced, std::move(archive)));

@@ -374,6 +374,20 @@ std::vector<std::string> EventFiles(const std::string& dir, const ArchiveIds& id
   return paths;
 }
 
+// The most members a group of the archive can have: every location (the locations group),
+// every world rank, or the largest MPI group a rank recorded.
+uint64_t LargestGroup(const std::vector<RankDefs>& defs) {
+  uint64_t locations = 0;
+  uint64_t largest = defs.size();
+  for (const RankDefs& d : defs) {
+    locations += static_cast<uint64_t>(std::max(d.threads, 1));
+    largest = std::max<uint64_t>(largest, static_cast<uint64_t>(std::max(d.size, 0)));
+    for (const internal::GroupDef& g : d.groups)
+      largest = std::max<uint64_t>(largest, g.ranks.size());
+  }
+  return std::max(largest, locations);
+}
+
 }  // namespace
 
 Result<ExportSummary> ExportRawTrace(const std::string& dir) {
@@ -382,7 +396,11 @@ Result<ExportSummary> ExportRawTrace(const std::string& dir) {
 
 Result<ExportSummary> ExportRawTrace(const std::string& dir, unsigned threads) {
   CW_ASSIGN_OR_RETURN(std::vector<RankDefs> defs, ReadAllDefs(dir));
-  CW_ASSIGN_OR_RETURN(auto archive, otf2_writer::ArchiveWriter::Create(dir, "traces", "causeway"));
+  otf2_writer::ArchiveWriter::Buffering buffering;
+  buffering.definition_chunk_bytes =
+      otf2_writer::ArchiveWriter::DefinitionChunkBytes(LargestGroup(defs));
+  CW_ASSIGN_OR_RETURN(auto archive,
+                      otf2_writer::ArchiveWriter::Create(dir, "traces", "causeway", buffering));
   ExportSummary summary;
   summary.anchor = archive->anchor_path();
   summary.ranks = static_cast<uint32_t>(defs.size());
