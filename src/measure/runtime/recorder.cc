@@ -183,7 +183,8 @@ namespace {
 // at Init and at Finalize.
 void SyncClocks(const char* label) {
   State& s = S();
-  const ClockComparison c = CompareClockWithRankZero(s.own, s.rank, s.size, MonotonicNow);
+  const ClockComparison c =
+      CompareClockWithRankZero(s.own, s.rank, s.size, MonotonicNow, SystemClockIdentity());
   const long long local = c.local, offset = c.offset;
   s.log.Define(std::string("clock ") + label + " " + std::to_string(local) + " " +
                std::to_string(offset));
