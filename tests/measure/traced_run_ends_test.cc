@@ -1,6 +1,8 @@
 // How a traced run ends, and what the trace and the reports say of it: a crash, an abort, an
 // exit without MPI_Finalize and MPI's fatal error handlers keep every event recorded up to the
-// end; a normal run says every rank finalized; a command without MPI is an error.
+// end; a normal run says every rank finalized; a command without MPI is an error; a rank that
+// cannot write its files stops the recording, not the run.
+#include <filesystem>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -85,6 +87,25 @@ TEST(TracedProgramsTest, ACommandWithoutMpiIsAnError) {
   EXPECT_EQ(RunCommand(CausewayBinary() + " trace -o " + dir + " -- /bin/true", &out), 2);
   EXPECT_NE(out.find("recorded nothing"), std::string::npos) << out;
   EXPECT_EQ(RunCommand(CausewayBinary() + " trace -o " + dir, &out), 1);  // no command
+}
+
+// A rank that cannot write its files (here rank 1, whose trace directory lies under a file) makes
+// the whole run go unrecorded, with a message, rather than hang: the other ranks would wait for
+// it in the tracer's clock comparison. No partial files are left behind.
+TEST(TracedProgramsTest, ARankThatCannotWriteItsFilesStopsTheRecordingNotTheRun) {
+  const std::string dir = testing::MakeTempDir("traced-unwritable-rank");
+  const std::string program = TestProgram("late_sender");
+  std::string out;
+  // The launcher's own timeout ends a hang with 124; the command itself succeeds (0), and
+  // `causeway trace` says it recorded nothing (2).
+  EXPECT_EQ(RunCommand(CausewayBinary() + " trace -o " + dir + " -- " + kMpirun + " -np 1 " +
+                           program + " : -np 1 -x CAUSEWAY_DIR=/proc/version/nowhere " + program,
+                       &out),
+            2)
+      << out;
+  EXPECT_NE(out.find("a rank cannot write its part of the trace"), std::string::npos) << out;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/raw/rank-0.events")) << out;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/raw/rank-0.defs")) << out;
 }
 
 }  // namespace

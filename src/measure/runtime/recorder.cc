@@ -490,10 +490,24 @@ void Started(uint32_t init, uint64_t enter) {
   s.buffer_events = buffer_bytes / sizeof(RawEvent);
   s.poll_max_gap = PollGapTicks(std::getenv("CAUSEWAY_POLL_GAP"));
   const uint64_t max_size = ParseSize(std::getenv("CAUSEWAY_MAX_SIZE"), 0);
-  if (!s.log.Open(RawEventsPath(s.dir, s.rank), RawDefsPath(s.dir, s.rank), s.buffer_events)) {
-    if (s.rank == 0)
-      std::fprintf(stderr, "causeway: cannot write the trace to %s; not recording\n",
-                   s.dir.c_str());
+  // Every rank records or none does: a rank that records joins the tracer's own collectives
+  // (the clock comparison below, the barriers at MPI_Finalize), which a rank that cannot write
+  // its files would never join, and the run would hang.
+  const std::string events_path = RawEventsPath(s.dir, s.rank);
+  const std::string defs_path = RawDefsPath(s.dir, s.rank);
+  const bool opened = s.log.Open(events_path, defs_path, s.buffer_events);
+  int every_rank_opened = opened ? 1 : 0;
+  PMPI_Allreduce(MPI_IN_PLACE, &every_rank_opened, 1, MPI_INT, MPI_MIN, s.own);
+  if (every_rank_opened == 0) {
+    s.log.Close();  // and no partial files left for the exporter
+    ::unlink(events_path.c_str());
+    ::unlink(defs_path.c_str());
+    if (s.rank == 0) {
+      std::fprintf(
+          stderr, "causeway: %s %s; not recording\n",
+          opened ? "a rank cannot write its part of the trace to" : "cannot write the trace to",
+          s.dir.c_str());
+    }
     return;
   }
   if (max_size > 0) {
