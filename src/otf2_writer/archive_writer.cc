@@ -27,12 +27,13 @@ constexpr uint64_t kMaxBytesPerMember = 9;
 // Room a definition record needs besides its string or its members.
 constexpr uint64_t kRecordOverhead = 256;
 
-// `s` cut to at most `limit` bytes, at a UTF-8 character boundary.
+// `s` cut to at most `limit` bytes, at a UTF-8 character boundary if there is one (bytes that
+// are no UTF-8 are cut at the limit).
 std::string Shortened(const std::string& s, size_t limit) {
   if (s.size() <= limit) return s;
   size_t end = limit;
   while (end > 0 && (static_cast<unsigned char>(s[end]) & 0xC0) == 0x80) --end;
-  return s.substr(0, end);
+  return s.substr(0, end > 0 ? end : limit);
 }
 
 Status Check(OTF2_ErrorCode rc, const std::string& what) {
@@ -259,11 +260,11 @@ Status ArchiveWriter::WriteDefinitions(uint64_t resolution, uint64_t global_offs
   const uint64_t chunk = buffering_.definition_chunk_bytes;
   for (uint32_t i = 0; i < strings_.size(); ++i) {
     const std::string& full = strings_[i];
-    const std::string fitted =
-        full.size() + kRecordOverhead > chunk ? Shortened(full, chunk - kRecordOverhead) : "";
-    CW_RETURN_IF_ERROR(Check(
-        OTF2_GlobalDefWriter_WriteString(defs, i, fitted.empty() ? full.c_str() : fitted.c_str()),
-        "writing string " + std::to_string(i)));
+    const bool too_long = full.size() + kRecordOverhead > chunk;
+    const std::string fitted = too_long ? Shortened(full, chunk - kRecordOverhead) : std::string();
+    CW_RETURN_IF_ERROR(
+        Check(OTF2_GlobalDefWriter_WriteString(defs, i, too_long ? fitted.c_str() : full.c_str()),
+              "writing string " + std::to_string(i)));
   }
   for (uint32_t i = 0; i < nodes_.size(); ++i) {
     OTF2_GlobalDefWriter_WriteSystemTreeNode(defs, i, nodes_[i].name, nodes_[i].class_name,

@@ -62,7 +62,7 @@ class ArchiveWriter {
     uint64_t flush_record_time = 0;
   };
   // The smallest definition chunk (a power of two in libotf2's bounds) that holds a group of
-  // `largest_group` members and strings of 64 KiB.
+  // `largest_group` members with 64 KiB to spare.
   static uint64_t DefinitionChunkBytes(uint64_t largest_group);
   static Result<std::unique_ptr<ArchiveWriter>> Create(const std::string& directory,
                                                        const std::string& name,

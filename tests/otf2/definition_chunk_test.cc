@@ -3,6 +3,7 @@
 // with strings longer than a chunk shortened to fit and groups too large for it refused.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -76,6 +77,22 @@ TEST(DefinitionChunkTest, ALongNameIsShortenedToFitAtACharacterBoundary) {
     if (g.members.size() == 20'000) found = g.members.back() == 19'999;
   }
   EXPECT_TRUE(found);
+}
+
+TEST(DefinitionChunkTest, ALongNameOfNoUtf8IsCutAtTheLimit) {
+  // 300,000 continuation bytes hold no character boundary to back off to: the first 261,888
+  // bytes (262,144 - 256) are kept, rather than nothing or a record libotf2 refuses.
+  const std::string name = "x" + std::string(300'000, '\x80');
+  Result<std::string> anchor =
+      WriteWithSmallChunks(testing::MakeTempDir("definition-chunk-bytes"), name, 4);
+  ASSERT_TRUE(anchor) << anchor.error().message();
+  Result<trace::Trace> t = ReadTrace(*anchor, ReadOptions{});
+  ASSERT_TRUE(t) << t.error().message();
+  size_t longest = 0;
+  for (const trace::Region& r : t->defs.regions)
+    longest = std::max(longest, t->defs.strings[r.name].size());
+  // (Backing off from the limit would reach the name's first byte and keep nothing.)
+  EXPECT_EQ(longest, 261'888u);
 }
 
 TEST(DefinitionChunkTest, AGroupLargerThanTheChunkIsAnError) {
