@@ -13,6 +13,7 @@
 #include "base/parallel.h"
 #include "sim/otf2_source.h"
 #include "sim/replay.h"
+#include "sim/sync_replay/sync_replay.h"
 #include "sim/trace_source.h"
 #include "sim/whatif.h"
 
@@ -143,8 +144,15 @@ using Replay = std::function<Result<sim::ReplayResult>(const sim::ReplayOptions&
 
 // The predicted runtime, or nullopt if the replay had to give up a wait (a change that left a
 // collective without some of its members): no prediction rather than a wrong one.
-Result<std::optional<uint64_t>> PredictedRuntime(const Replay& replay, const sim::Perturbation& p,
+Result<std::optional<uint64_t>> PredictedRuntime(const Replay& replay, const sim::SyncReplay* fast,
+                                                 const sim::Perturbation& p,
                                                  std::span<const uint32_t> locations) {
+  // The replay over the synchronisation points gives the event replay's result where it models
+  // the trace and the change; where it stalls, the event replay's stall rules decide.
+  if (fast != nullptr && fast->Models(p)) {
+    if (std::optional<sim::ReplayResult> r = fast->Run(p))
+      return std::optional<uint64_t>(sim::PredictedSpan(*r, locations));
+  }
   sim::ReplayOptions options;
   options.perturbation = p;
   CW_ASSIGN_OR_RETURN(sim::ReplayResult r, replay(options));
@@ -225,8 +233,8 @@ ReplayPlan PlanReplays(const trace::Trace& trace, analysis::Advice& advice,
   return plan;
 }
 
-Status Predict(const trace::Trace& trace, const Replay& replay, analysis::Advice& advice,
-               size_t max_predictions, unsigned threads) {
+Status Predict(const trace::Trace& trace, const match::SyncGraph* graph, const Replay& replay,
+               analysis::Advice& advice, size_t max_predictions, unsigned threads) {
   // The program's CPU threads, as POP's runtime counts them; those without events do not count
   // (PredictedSpan). An accelerator's streams are replayed at their recorded times (the replay
   // does not model their dependence on the host): counted, their last kernel would pin the
@@ -243,10 +251,15 @@ Status Predict(const trace::Trace& trace, const Replay& replay, analysis::Advice
   // thread count, and their wall-clock time on P threads is that of ceil((fixes + 1) / P)
   // replays instead of fixes + 1.
   const size_t slots = plan.replayed.empty() ? 0 : plan.replayed.size() + 1;
+  std::unique_ptr<sim::SyncReplay> fast;
+  if (slots > 0 && graph != nullptr) {
+    std::string unmodelled;  // the event replay then replays every change
+    fast = sim::SyncReplay::Build(trace, *graph, unmodelled, threads);
+  }
   std::vector<std::optional<Result<std::optional<uint64_t>>>> spans(slots);
   ParallelFor(slots, threads, [&](size_t r) {
-    spans[r] =
-        PredictedRuntime(replay, r == 0 ? sim::Perturbation{} : plan.changes[r - 1], locations);
+    spans[r] = PredictedRuntime(replay, fast.get(),
+                                r == 0 ? sim::Perturbation{} : plan.changes[r - 1], locations);
   });
   for (const auto& span : spans) CW_RETURN_IF_ERROR(*span);
   const std::optional<uint64_t> unchanged = slots > 0 ? **spans[0] : std::nullopt;
@@ -305,9 +318,9 @@ Status Predict(const trace::Trace& trace, const Replay& replay, analysis::Advice
 }  // namespace
 
 Status PredictSavings(const trace::Trace& trace, analysis::Advice& advice, size_t max_predictions,
-                      unsigned threads) {
+                      unsigned threads, const match::SyncGraph* graph) {
   return Predict(
-      trace,
+      trace, graph,
       [&trace](const sim::ReplayOptions& options) {
         return sim::RunReplay(sim::TraceInput(trace), options);
       },
@@ -317,7 +330,7 @@ Status PredictSavings(const trace::Trace& trace, analysis::Advice& advice, size_
 Status PredictSavings(const trace::Trace& trace, const std::string& path, analysis::Advice& advice,
                       size_t max_predictions, unsigned threads) {
   return Predict(
-      trace,
+      trace, nullptr,
       [&path](const sim::ReplayOptions& options) -> Result<sim::ReplayResult> {
         CW_ASSIGN_OR_RETURN(std::unique_ptr<sim::StreamedTrace> streamed,
                             sim::StreamedTrace::Open(path));

@@ -67,7 +67,7 @@ Result<AnalysedTrace> AnalyseTrace(const std::string& path, const TraceAnalysisO
   if (out.analysis.advice) {
     steps.Begin("predicting what fixing the bottlenecks saves");
     CW_RETURN_IF_ERROR(
-        PredictSavings(out.trace, *out.analysis.advice, options.predictions, threads));
+        PredictSavings(out.trace, *out.analysis.advice, options.predictions, threads, &out.graph));
     steps.End("predicted savings");
   }
 

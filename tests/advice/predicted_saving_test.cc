@@ -7,6 +7,7 @@
 
 #include "analysis/advice/baselines.h"
 #include "driver/predicted_saving.h"
+#include "sim/sync_replay/sync_replay.h"
 #include "tests/common/analysis_fixture.h"
 
 namespace cw::analysis {
@@ -367,6 +368,33 @@ TEST(PredictedSavingTest, ReplaysSideBySideChangeNoPrediction) {
         driver::PredictSavings(side_by_side.trace, *side_by_side.result.advice, predictions, 4));
     EXPECT_EQ(Predictions(serial), Predictions(side_by_side)) << predictions;
     EXPECT_GE(Predictions(serial).size(), 3u);  // the barrier, d, the wait (and c with 5)
+  }
+}
+
+TEST(PredictedSavingTest, ThePointsReplayPredictsWhatTheEventReplayPredicts) {
+  // With the trace's matching, the fixes are replayed over the synchronisation points
+  // (sim/sync_replay/): every finding, saving, order, shared fix and reason is the event
+  // replay's, on imbalanced phases around a barrier (a balanced call path, a removed barrier),
+  // imbalanced blocks (compute windows), a late sender with an imbalanced root cause and one
+  // whose root causes come from the delay analysis.
+  AnalysisOptions options;
+  options.advice = true;
+  const std::vector<std::pair<std::string, testing::Scenario>> programs = {
+      {"barrier between imbalanced phases", BarrierBetweenImbalancedPhases()},
+      {"imbalanced blocks", ImbalancedBlocks()},
+      {"late second send", test::LateSecondSend()},
+      {"taking turns", test::TakingTurns()}};
+  for (const auto& [name, program] : programs) {
+    SCOPED_TRACE(name);
+    test::Analysis events = test::AnalyzeScenarioWith(program, options);
+    test::Analysis points = test::AnalyzeScenarioWith(program, options);
+    std::string unmodelled;
+    EXPECT_NE(sim::SyncReplay::Build(points.trace, points.graph, unmodelled), nullptr)
+        << unmodelled;
+    ASSERT_TRUE(driver::PredictSavings(events.trace, *events.result.advice, 5, 2));
+    ASSERT_TRUE(driver::PredictSavings(points.trace, *points.result.advice, 5, 2, &points.graph));
+    EXPECT_EQ(Predictions(events), Predictions(points));
+    EXPECT_FALSE(Predictions(points).empty());
   }
 }
 
