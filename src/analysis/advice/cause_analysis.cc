@@ -53,7 +53,7 @@ using trace::kNone;
 // waits for its root, a reduce or gather's root for everyone, a prefix operation for the lower
 // ranks, every other operation (barriers, all-to-all, window handles) for everyone.
 bool CanWaitFor(const match::CollectiveInstance& c, const match::CollectiveMember& self,
-                const match::CollectiveMember& other) {
+                const MemberIndex::Arrival& other) {
   using trace::CollectiveOp;
   switch (c.op) {
     case CollectiveOp::kBcast:
@@ -194,18 +194,25 @@ class LocationCauses {
         return f ? f->callpath : kNone;
       };
       // A wait for the group when the last of them kept it at least half of its time; else
-      // the operation itself was slow (a member a microsecond late explains nothing).
+      // the operation itself was slow (a member a microsecond late explains nothing). The
+      // members are read once: those it can have waited for are kept for the causes.
+      auto arrival = [&](size_t i) {
+        if (whole == nullptr) return members_.arrivals[c.first_member + i];
+        return MemberIndex::Arrival{all[i].entered, all[i].location, all[i].rank};
+      };
       uint64_t latest = 0;
-      for (const match::CollectiveMember& m : all) {
+      later_.clear();
+      for (size_t i = 0; i < all.size(); ++i) {
+        const MemberIndex::Arrival m = arrival(i);
         if (m.location == location_ || m.entered <= t0 || m.entered > t1) continue;
-        if (CanWaitFor(c, self, m)) latest = std::max(latest, m.entered - t0);
+        if (!CanWaitFor(c, self, m)) continue;
+        latest = std::max(latest, m.entered - t0);
+        later_.push_back(static_cast<uint32_t>(i));
       }
       if (latest > 0 && 2 * latest >= t1 - t0) {
-        for (size_t i = 0; i < all.size(); ++i) {
-          const match::CollectiveMember& m = all[i];
-          if (m.location == location_ || m.entered <= t0 || m.entered > t1) continue;
-          if (CanWaitFor(c, self, m))
-            AddCause(m.location, callpath_of(i), m.entered - t0, m.entered);
+        for (uint32_t i : later_) {
+          const MemberIndex::Arrival m = arrival(i);
+          AddCause(m.location, callpath_of(i), m.entered - t0, m.entered);
         }
         return AdvicePattern::kWaitOnGroup;
       }
@@ -279,6 +286,7 @@ class LocationCauses {
   std::map<uint32_t, Partial> out_;                            // by finding
   Partial* partial_ = nullptr;                                 // the current instance's finding
   uint64_t serial_ = 0;                                        // the current instance's number
+  std::vector<uint32_t> later_;  // the members a collective call can have waited for
 };
 
 }  // namespace
@@ -294,6 +302,10 @@ MemberIndex IndexMembers(const CauseInput& in, const std::vector<uint32_t>& find
   MemberIndex members;
   members.instance.assign(all.size(), kNone);
   members.callpath.assign(all.size(), kNone);
+  members.arrivals.resize(all.size());
+  for (size_t k = 0; k < all.size(); ++k) {
+    members.arrivals[k] = MemberIndex::Arrival{all[k].entered, all[k].location, all[k].rank};
+  }
   members.bottlenecks.resize(n);
   for (uint32_t c = 0; c < in.graph->collectives.size(); ++c) {
     const match::CollectiveInstance& inst = in.graph->collectives[c];

@@ -47,8 +47,12 @@ class SyncReplayRun {
             p, static_cast<double>(std::max<uint64_t>(1, r.trace_.defs.clock.resolution)))) {}
 
   std::optional<ReplayResult> Run();
+  // The unchanged run as measured: every location ends when it ended.
+  ReplayResult Measured() const;
 
  private:
+  // The result once every location's simulated end is known (`end[l]`, relative).
+  ReplayResult Outcome(const std::vector<int64_t>& end) const;
   // Perturbation::calls by call path, in ticks, as the event replay applies them.
   struct CallChangeTicks {
     bool remove = false;
@@ -451,18 +455,31 @@ std::optional<ReplayResult> SyncReplayRun::Run() {
     if (step == Step::kDone) ++done;
   }
   if (done != locations) return std::nullopt;  // a stall: the event replay's rules decide it
-  ReplayResult result;
-  result.locations.resize(locations);
+  std::vector<int64_t> end(locations);
   for (uint32_t l = 0; l < locations; ++l) {
-    const SyncReplay::Lane& lane = r_.lanes_[l];
     const LaneState& st = lanes_[l];
     const std::vector<int64_t>& phases = phase_change_[l].points;
-    const int64_t end = st.sim + (lane.last - st.meas) + (phases.empty() ? 0 : phases.back());
+    end[l] = st.sim + (r_.lanes_[l].last - st.meas) + (phases.empty() ? 0 : phases.back());
+  }
+  return Outcome(end);
+}
+
+ReplayResult SyncReplayRun::Measured() const {
+  std::vector<int64_t> end;
+  for (const SyncReplay::Lane& lane : r_.lanes_) end.push_back(lane.last);
+  return Outcome(end);
+}
+
+ReplayResult SyncReplayRun::Outcome(const std::vector<int64_t>& end) const {
+  ReplayResult result;
+  result.locations.resize(r_.lanes_.size());
+  for (uint32_t l = 0; l < r_.lanes_.size(); ++l) {
+    const SyncReplay::Lane& lane = r_.lanes_[l];
     LocationOutcome& o = result.locations[l];
     o.events = lane.events;
     o.first = static_cast<uint64_t>(lane.first + r_.base_);
     o.measured_end = static_cast<uint64_t>(lane.last + r_.base_);
-    o.predicted_end = static_cast<uint64_t>(end + r_.base_);
+    o.predicted_end = static_cast<uint64_t>(end[l] + r_.base_);
     result.measured_begin = l == 0 ? o.first : std::min(result.measured_begin, o.first);
     result.measured_end = std::max(result.measured_end, o.measured_end);
     result.predicted_end = std::max(result.predicted_end, o.predicted_end);
@@ -486,7 +503,12 @@ bool SyncReplay::Models(const Perturbation& p) const {
 std::optional<ReplayResult> SyncReplay::Run(const Perturbation& p) const {
   if (!Models(p)) return std::nullopt;
   SyncReplayRun run(*this, p);
-  return run.Run();
+  if (p.Empty() && never_stalls_.load()) return run.Measured();
+  std::optional<ReplayResult> result = run.Run();
+  const bool removes =
+      std::any_of(p.calls.begin(), p.calls.end(), [](const CallChange& c) { return c.remove; });
+  if (result && !removes) never_stalls_.store(true);
+  return result;
 }
 
 }  // namespace cw::sim

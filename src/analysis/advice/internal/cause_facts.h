@@ -65,6 +65,15 @@ class OtherCalls {
 struct MemberIndex {
   std::vector<uint32_t> instance;
   std::vector<uint32_t> callpath;
+  // Per member of the graph, what classifying a wait reads of the other members, packed: every
+  // bottleneck member of an instance reads all of its members, and a CollectiveMember is a
+  // cache line.
+  struct Arrival {
+    uint64_t entered = 0;
+    uint32_t location = trace::kNone;
+    uint32_t rank = trace::kNone;
+  };
+  std::vector<Arrival> arrivals;
   std::vector<std::vector<std::pair<uint32_t, uint32_t>>> bottlenecks;
 
   // A rank of an MPI analysis job: the whole member lists of the instances of its bottleneck
