@@ -115,6 +115,12 @@ Tallies LocationRuns(const GlobalInput& in, const AdviceParameters& p, uint32_t 
     bool other = false;
     uint32_t transfers = 0;
     for (uint32_t k = i + 1; k < leave; ++k) {
+      // A region inside the call holds none of its direct records: step over it, so that each
+      // event is read once as a direct child (not once per region around it, `main` first).
+      if (kinds[k] == EventKind::kEnter && ev.pair(k) != kNone && ev.pair(k) > k) {
+        k = ev.pair(k);
+        continue;
+      }
       if (ev.pair(k) != i) continue;
       switch (kinds[k]) {
         case EventKind::kMpiSend:
