@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "base/parallel.h"
 #include "sim/internal/matching.h"
 #include "sim/sync_replay/sync_replay.h"
 
@@ -60,7 +59,7 @@ class SyncReplayRun {
   };
   static std::vector<CallChangeTicks> CallChangesOf(const Perturbation& p, double ticks_per_second);
 
-  enum class Step { kDone, kBlocked, kUnmodelled };
+  enum class Step { kDone, kBlocked };
   // The change of a location's phases: per point, since the previous one (the last entry:
   // after the last point); per send, since the point before it. Empty if none.
   struct Phases {
@@ -79,6 +78,7 @@ class SyncReplayRun {
     int64_t enter_sim = 0;
     bool published = false;
     bool queued = false;
+    bool finished = false;
     uint32_t next_waiter = kNone;
   };
   struct InstanceState {
@@ -450,9 +450,11 @@ std::optional<ReplayResult> SyncReplayRun::Run() {
     const uint32_t l = runnable_.back();
     runnable_.pop_back();
     lanes_[l].queued = false;
-    const Step step = Advance(l);
-    if (step == Step::kUnmodelled) return std::nullopt;
-    if (step == Step::kDone) ++done;
+    if (lanes_[l].finished) continue;
+    if (Advance(l) == Step::kDone) {
+      lanes_[l].finished = true;
+      ++done;
+    }
   }
   if (done != locations) return std::nullopt;  // a stall: the event replay's rules decide it
   std::vector<int64_t> end(locations);
