@@ -4,7 +4,6 @@
 #include <map>
 #include <optional>
 #include <tuple>
-#include <unordered_map>
 
 #include "analysis/advice/internal/cause_facts.h"
 #include "analysis/advice/records.h"
@@ -101,9 +100,11 @@ class LocationCauses {
         transfers_(transfers),
         other_calls_(calls),
         location_(location) {
+    calls_.reserve(edges_by_location[location].size());
     for (uint32_t e : edges_by_location[location]) {
-      calls_[CallOf(ev_, in.edges[e].waiter_event)].push_back(e);
+      calls_.emplace_back(CallOf(ev_, in.edges[e].waiter_event), e);
     }
+    std::sort(calls_.begin(), calls_.end());
   }
 
   std::map<uint32_t, Partial> Run() {
@@ -219,10 +220,13 @@ class LocationCauses {
     }
     // 2. The waits the analysis charged to this call: the largest decides the pattern, if it
     //    took at least half of the call (as for a group).
-    if (auto it = calls_.find(enter); it != calls_.end()) {
+    const auto charged = std::lower_bound(calls_.begin(), calls_.end(), std::make_pair(enter, 0u));
+    const auto charged_end = std::upper_bound(charged, calls_.end(), std::make_pair(enter, kNone));
+    if (charged != charged_end) {
       int64_t largest = 0;
       AdvicePattern pattern = AdvicePattern::kNoRemoteCause;
-      for (uint32_t e : it->second) {
+      for (auto it = charged; it != charged_end; ++it) {
+        const uint32_t e = it->second;
         const WaitEdge& w = in_.edges[e];
         if (w.wait > largest) {
           largest = w.wait;
@@ -230,7 +234,8 @@ class LocationCauses {
         }
       }
       if (largest > 0 && 2 * static_cast<uint64_t>(largest) >= t1 - t0) {
-        for (uint32_t e : it->second) {
+        for (auto it = charged; it != charged_end; ++it) {
+          const uint32_t e = it->second;
           const WaitEdge& w = in_.edges[e];
           const std::optional<CallFacts> delayer =
               w.delayer_event == kNone ? std::nullopt
@@ -282,11 +287,13 @@ class LocationCauses {
   const std::vector<std::vector<Transfer>>& transfers_;
   const OtherCalls& other_calls_;
   uint32_t location_;
-  std::unordered_map<uint32_t, std::vector<uint32_t>> calls_;  // call Enter -> edges
-  std::map<uint32_t, Partial> out_;                            // by finding
-  Partial* partial_ = nullptr;                                 // the current instance's finding
-  uint64_t serial_ = 0;                                        // the current instance's number
-  std::vector<uint32_t> later_;  // the members a collective call can have waited for
+  // (call Enter, edge) of the waits charged to the location's calls, ascending: one
+  // allocation for all of them rather than a list per call.
+  std::vector<std::pair<uint32_t, uint32_t>> calls_;
+  std::map<uint32_t, Partial> out_;  // by finding
+  Partial* partial_ = nullptr;       // the current instance's finding
+  uint64_t serial_ = 0;              // the current instance's number
+  std::vector<uint32_t> later_;      // the members a collective call can have waited for
 };
 
 }  // namespace
