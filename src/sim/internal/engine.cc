@@ -22,16 +22,6 @@ bool IsCommunication(const trace::MpiFunction& f) {
   }
 }
 
-namespace {
-
-// Whether compute-scale `rule` applies to the location of `lane`.
-bool Applies(const ComputeScale& rule, const Lane& lane) {
-  if (rule.location != kNone) return rule.location == lane.id;
-  return rule.ranks.all() || (lane.rank != kNone && rule.ranks.Contains(lane.rank));
-}
-
-}  // namespace
-
 Dependency MakeDependency(DependencyKind kind, uint32_t id, uint32_t partner) {
   Dependency d;
   d.kind = kind;
@@ -73,7 +63,7 @@ double Engine::RegionFactor(const Lane& lane, uint32_t region, double inherited)
   if (region >= region_rules_.size()) return inherited;
   double factor = inherited;
   for (uint32_t i : region_rules_[region]) {
-    if (Applies(options_.perturbation.compute[i], lane))
+    if (Applies(options_.perturbation.compute[i], lane.id, lane.rank))
       factor = options_.perturbation.compute[i].factor;
   }
   return factor;
@@ -91,7 +81,7 @@ void Engine::SetUpLanes() {
       if (group < defs_.location_groups.size()) lane->rank = defs_.location_groups[group].rank;
     }
     for (uint32_t i : general_rules_) {
-      if (Applies(p.compute[i], *lane)) lane->base_factor = p.compute[i].factor;
+      if (Applies(p.compute[i], lane->id, lane->rank)) lane->base_factor = p.compute[i].factor;
     }
     for (const ComputeWindow& w : p.windows) {
       if (w.location == l && w.end > w.begin) {
@@ -221,22 +211,6 @@ void Engine::Advance(Lane& lane) {
   }
 }
 
-// `scaled`, the computation from `from` to `to` (relative ticks) after the compute rules, with
-// the part of it inside the lane's windows scaled by their factors.
-int64_t Engine::WindowScaled(Lane& lane, int64_t from, int64_t to, int64_t scaled) const {
-  const std::vector<Lane::Window>& windows = lane.windows;
-  while (lane.next_window < windows.size() && windows[lane.next_window].end <= from) {
-    ++lane.next_window;
-  }
-  double out = static_cast<double>(scaled);
-  const double per_tick = static_cast<double>(scaled) / static_cast<double>(to - from);
-  for (size_t w = lane.next_window; w < windows.size() && windows[w].begin < to; ++w) {
-    const int64_t overlap = std::min(to, windows[w].end) - std::max(from, windows[w].begin);
-    if (overlap > 0) out += static_cast<double>(overlap) * per_tick * (windows[w].factor - 1);
-  }
-  return std::max<int64_t>(0, std::llround(out));
-}
-
 // The simulated time of the next event when only the lane's own clock decides it: the measured
 // gap since the last event, scaled if it was computation.
 int64_t Engine::StepClock(Lane& lane, const SimEvent& e) {
@@ -250,7 +224,8 @@ int64_t Engine::StepClock(Lane& lane, const SimEvent& e) {
   double factor = lane.factors.empty() ? lane.base_factor : lane.factors.back().own;
   int64_t scaled =
       factor == 1 ? gap : static_cast<int64_t>(std::llround(static_cast<double>(gap) * factor));
-  if (gap > 0 && !lane.windows.empty()) scaled = WindowScaled(lane, t - gap, t, scaled);
+  if (gap > 0 && !lane.windows.empty())
+    scaled = WindowScaled(lane.windows, lane.next_window, t - gap, t, scaled);
   if (gap > 0) lane.computed = true;
   if (scaled != gap && !lane.callpaths.empty()) {
     AddShift(lane.callpaths.back(), std::max<int64_t>(0, gap - scaled),
@@ -281,7 +256,7 @@ void Engine::LocalEvent(Lane& lane, const SimEvent& e) {
     factors.own = factors.inherited = RegionFactor(lane, e.region, inherited);
     if (const auto* rules = callpath_rules_.Find(e.callpath); rules != nullptr) {
       for (uint32_t i : *rules) {
-        if (Applies(options_.perturbation.compute[i], lane)) {
+        if (Applies(options_.perturbation.compute[i], lane.id, lane.rank)) {
           factors.own = options_.perturbation.compute[i].factor;
         }
       }
@@ -385,18 +360,8 @@ bool Engine::BeginCall(Lane& lane) {
 }
 
 void Engine::SetUpCallChanges() {
-  call_change_.clear();
-  for (const CallChange& c : options_.perturbation.calls) {
-    if (c.callpath == UINT32_MAX) continue;
-    if (c.callpath >= call_change_.size()) call_change_.resize(c.callpath + 1);
-    CallChangeTicks& t = call_change_[c.callpath];
-    t.remove = t.remove || c.remove;
-    if (c.max_cost) {
-      t.max_cost = std::min(
-          t.max_cost, static_cast<int64_t>(
-                          std::llround(*c.max_cost * static_cast<double>(defs_.clock.resolution))));
-    }
-  }
+  call_change_ =
+      CallChangesByCallpath(options_.perturbation, static_cast<double>(defs_.clock.resolution));
 }
 
 // Every location waits: give up one wait, by the first rule that applies (replay.h).

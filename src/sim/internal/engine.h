@@ -51,7 +51,6 @@ class Engine {
   void SetUpLanes();
   void SetUpComputeRules();
   double RegionFactor(const Lane& lane, uint32_t region, double inherited) const;
-  int64_t WindowScaled(Lane& lane, int64_t from, int64_t to, int64_t scaled) const;
   const trace::MpiFunction& FunctionOf(uint32_t region) const;
 
   void Advance(Lane& lane);
@@ -115,10 +114,6 @@ class Engine {
   std::vector<uint8_t> shmem_region_;
   OmpPlan omp_plan_;
   std::vector<uint8_t> omp_barrier_;  // per region, if the plan pairs anything: an OpenMP barrier
-  struct CallChangeTicks {
-    bool remove = false;
-    int64_t max_cost = INT64_MAX;
-  };
   std::vector<CallChangeTicks> call_change_;  // by call path (empty: no change anywhere)
   // Compute-scale rules by region id (indices into the perturbation's list), and the rules
   // that apply to all computation.

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "base/flat_hash_map.h"
+#include "sim/internal/clock_changes.h"
 #include "sim/internal/matching.h"
 #include "sim/internal/omp_plan.h"
 #include "sim/internal/one_sided_plan.h"
@@ -135,11 +136,7 @@ struct Lane {
   std::vector<Factors> factors;
   // Perturbation::windows on this location, relative ticks, by begin; the first one that can
   // still overlap the next gap (a lane's time only moves forward).
-  struct Window {
-    int64_t begin = 0;
-    int64_t end = 0;
-    double factor = 1;
-  };
+  using Window = ComputeWindowTicks;
   std::vector<Window> windows;
   size_t next_window = 0;
   std::vector<uint32_t> callpaths;  // open regions' call paths

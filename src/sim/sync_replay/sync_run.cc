@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "sim/internal/clock_changes.h"
 #include "sim/internal/matching.h"
 #include "sim/sync_replay/sync_replay.h"
 
@@ -11,29 +12,14 @@ namespace cw::sim {
 using trace::EventKind;
 using trace::kNone;
 
+using internal::Applies;
+using internal::CallChangeTicks;
+using internal::ComputeWindowTicks;
+
 namespace {
 
 constexpr int64_t kUnknown = INT64_MIN;
 constexpr int64_t kWaiting = INT64_MIN + 1;
-
-struct Window {
-  int64_t begin, end;
-  double factor;
-};
-
-// What the event replay's StepClock makes of the computation from `from` to `to` in the
-// location's windows (Engine::WindowScaled).
-int64_t WindowScaled(const std::vector<Window>& windows, size_t& next, int64_t from, int64_t to,
-                     int64_t scaled) {
-  while (next < windows.size() && windows[next].end <= from) ++next;
-  double out = static_cast<double>(scaled);
-  const double per_tick = static_cast<double>(scaled) / static_cast<double>(to - from);
-  for (size_t w = next; w < windows.size() && windows[w].begin < to; ++w) {
-    const int64_t overlap = std::min(to, windows[w].end) - std::max(from, windows[w].begin);
-    if (overlap > 0) out += static_cast<double>(overlap) * per_tick * (windows[w].factor - 1);
-  }
-  return std::max<int64_t>(0, std::llround(out));
-}
 
 }  // namespace
 
@@ -42,8 +28,8 @@ class SyncReplayRun {
   SyncReplayRun(const SyncReplay& r, const Perturbation& p)
       : r_(r),
         p_(p),
-        changes_(CallChangesOf(
-            p, static_cast<double>(std::max<uint64_t>(1, r.trace_.defs.clock.resolution)))) {}
+        changes_(internal::CallChangesByCallpath(
+            p, static_cast<double>(r.trace_.defs.clock.resolution))) {}
 
   std::optional<ReplayResult> Run();
   // The unchanged run as measured: every location ends when it ended.
@@ -52,13 +38,6 @@ class SyncReplayRun {
  private:
   // The result once every location's simulated end is known (`end[l]`, relative).
   ReplayResult Outcome(const std::vector<int64_t>& end) const;
-  // Perturbation::calls by call path, in ticks, as the event replay applies them.
-  struct CallChangeTicks {
-    bool remove = false;
-    int64_t max_cost = INT64_MAX;
-  };
-  static std::vector<CallChangeTicks> CallChangesOf(const Perturbation& p, double ticks_per_second);
-
   enum class Step { kDone, kBlocked };
   // The change of a location's phases: per point, since the previous one (the last entry:
   // after the last point); per send, since the point before it. Empty if none.
@@ -140,34 +119,14 @@ class SyncReplayRun {
   std::vector<uint32_t> runnable_;
 };
 
-std::vector<SyncReplayRun::CallChangeTicks> SyncReplayRun::CallChangesOf(const Perturbation& p,
-                                                                         double ticks_per_second) {
-  std::vector<CallChangeTicks> out;
-  for (const CallChange& c : p.calls) {
-    if (c.callpath == UINT32_MAX) continue;
-    if (c.callpath >= out.size()) out.resize(c.callpath + 1);
-    CallChangeTicks& t = out[c.callpath];
-    t.remove = t.remove || c.remove;
-    if (c.max_cost) {
-      t.max_cost =
-          std::min(t.max_cost, static_cast<int64_t>(std::llround(*c.max_cost * ticks_per_second)));
-    }
-  }
-  return out;
-}
-
 bool SyncReplayRun::Touched(uint32_t l) const {
   if (!changes_.empty()) return true;  // a changed call may be anywhere
   for (const ComputeWindow& w : p_.windows) {
     if (w.location == l && w.end > w.begin) return true;
   }
-  const uint32_t rank = r_.lanes_[l].rank;
-  for (const ComputeScale& rule : p_.compute) {
-    if (rule.location != kNone ? rule.location == l
-                               : rule.ranks.all() || (rank != kNone && rule.ranks.Contains(rank)))
-      return true;
-  }
-  return false;
+  return std::any_of(p_.compute.begin(), p_.compute.end(), [this, l](const ComputeScale& rule) {
+    return Applies(rule, l, r_.lanes_[l].rank);
+  });
 }
 
 // Steps through the location's events as the event replay's local clock does (StepClock,
@@ -179,21 +138,19 @@ SyncReplayRun::Phases SyncReplayRun::PhaseChanges(uint32_t l) const {
   const trace::LocationEvents& ev = r_.trace_.location(l);
   const trace::Definitions& defs = r_.trace_.defs;
   std::vector<std::pair<uint32_t, double>> rules;  // call path, factor; later rules win
-  const uint32_t rank = lane.rank;
   for (const ComputeScale& rule : p_.compute) {
-    if (rule.location != kNone ? rule.location == l
-                               : rule.ranks.all() || (rank != kNone && rule.ranks.Contains(rank)))
-      rules.emplace_back(rule.callpath, rule.factor);
+    if (Applies(rule, l, lane.rank)) rules.emplace_back(rule.callpath, rule.factor);
   }
-  std::vector<Window> windows;
+  std::vector<ComputeWindowTicks> windows;
   for (const ComputeWindow& w : p_.windows) {
     if (w.location == l && w.end > w.begin) {
-      windows.push_back(Window{static_cast<int64_t>(w.begin) - r_.base_,
-                               static_cast<int64_t>(w.end) - r_.base_, w.factor});
+      windows.push_back(ComputeWindowTicks{static_cast<int64_t>(w.begin) - r_.base_,
+                                           static_cast<int64_t>(w.end) - r_.base_, w.factor});
     }
   }
-  std::sort(windows.begin(), windows.end(),
-            [](const Window& a, const Window& b) { return a.begin < b.begin; });
+  std::sort(
+      windows.begin(), windows.end(),
+      [](const ComputeWindowTicks& a, const ComputeWindowTicks& b) { return a.begin < b.begin; });
   Phases out;
   out.points.assign(lane.points.size() + 1, 0);
   out.sends.reserve(lane.sends.size());
@@ -211,7 +168,7 @@ SyncReplayRun::Phases SyncReplayRun::PhaseChanges(uint32_t l) const {
       int64_t scaled =
           factor == 1 ? gap : static_cast<int64_t>(std::llround(static_cast<double>(gap) * factor));
       if (gap > 0 && !windows.empty())
-        scaled = WindowScaled(windows, next_window, t - gap, t, scaled);
+        scaled = internal::WindowScaled(windows, next_window, t - gap, t, scaled);
       change += scaled - gap;
     }
     const EventKind kind = ev.kind(i);
