@@ -316,6 +316,32 @@ TEST(CallpathsTest, TimelineTaskGraphsAndCompareShowTheWalkedFunctions) {
       << ::testing::PrintToString(compared_paths);
 }
 
+TEST(CallpathsTest, CallsFromManyPathsInTurnKeepTheirPaths) {
+  // tests/programs/callpaths/paths_in_turn.c: 12 levels of two functions each make 4096 paths to
+  // MPI_Barrier, as many as a thread's cache of recent paths has slots (kPathCacheSlots): direct
+  // mapped, many of them share a slot and evict each other. Each of 3 rounds visits every path
+  // once, in an order that changes every round. So on each of the 2 ranks every path is visited
+  // exactly 3 times: 6 visits per path, and no other barrier path.
+  constexpr int kLevels = 12;
+  constexpr int kRounds = 3;
+  const std::string dir =
+      TraceProgram("paths_in_turn", 2, std::to_string(kRounds) + " " + std::to_string(kLevels));
+  const std::map<std::string, double> visits = ByCallpath(Analyze(dir), "visits");
+  std::map<std::string, double> barriers;
+  for (const auto& [path, n] : visits) {
+    if (path.size() > 12 && path.compare(path.size() - 12, 12, "/MPI_Barrier") == 0)
+      barriers[path] = n;
+  }
+  EXPECT_EQ(barriers.size(), size_t{1} << kLevels);
+  for (unsigned p = 0; p < (1u << kLevels); ++p) {
+    std::string path = "main";
+    for (int level = 0; level < kLevels; ++level)
+      path += "/l" + std::to_string(level) + ((p >> level) & 1u ? "b" : "a");
+    path += "/MPI_Barrier";
+    EXPECT_EQ(barriers[path], 2.0 * kRounds) << path;
+  }
+}
+
 TEST(CallpathsTest, NoneRecordsEveryCallUnderMain) {
   const std::string dir =
       TraceProgram("nested_compute", 2, std::to_string(kSteps), "--callpaths none");

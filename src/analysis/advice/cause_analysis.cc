@@ -107,40 +107,30 @@ class LocationCauses {
     std::sort(calls_.begin(), calls_.end());
   }
 
+  // The location's instances of the findings' call paths, each found by its Enter and measured
+  // through the nesting the trace's `pair` column gives: only those instances are looked into.
   std::map<uint32_t, Partial> Run() {
-    struct Open {
-      uint32_t enter;
-      uint64_t children = 0;
-      uint64_t overhead = 0;
-    };
-    std::vector<Open> open;
     std::span<const EventKind> kinds = ev_.kinds();
     for (uint32_t i = 0; i < kinds.size(); ++i) {
-      if (kinds[i] == EventKind::kEnter) {
-        open.push_back(Open{i});
-        continue;
-      }
-      if (kinds[i] != EventKind::kLeave || open.empty()) continue;
-      const Open o = open.back();
-      open.pop_back();
-      const uint64_t inclusive = ev_.time(i) - ev_.time(o.enter);
-      const uint32_t callpath = ev_.ref(o.enter);
-      const GenericType type = TypeOf(callpath);
-      if (!open.empty()) {
-        open.back().children += inclusive;
-        open.back().overhead += OverheadOf(type, inclusive, o.overhead);
-      }
+      if (kinds[i] != EventKind::kEnter) continue;
+      const uint32_t callpath = ev_.ref(i);
       if (callpath >= finding_of_.size() || finding_of_[callpath] == kNone) continue;
+      const uint32_t leave = ev_.pair(i);
+      if (leave == kNone || leave <= i) continue;  // never left: no instance
       const uint32_t f = finding_of_[callpath];
       const DetectedBottleneck& b = in_.bottlenecks[f];
-      const uint64_t measure = InstanceMeasure(type, inclusive, o.children, o.overhead);
+      const GenericType type = TypeOf(callpath);
+      const uint64_t inclusive = ev_.time(leave) - ev_.time(i);
+      const uint64_t measure = type == GenericType::kLocal
+                                   ? InstanceMeasure(type, inclusive, ChildrenTime(i, leave), 0)
+                                   : InstanceMeasure(type, inclusive, 0, OverheadIn(i, leave));
       if (static_cast<double>(measure) <= b.bound) continue;
       Partial& p = out_[f];
       ++p.instances;
       p.time += measure;
       partial_ = &p;
       ++serial_;
-      const AdvicePattern pattern = Classify(o.enter, i, TypeOf(callpath));
+      const AdvicePattern pattern = Classify(i, leave, type);
       ++p.counts[static_cast<size_t>(pattern)];
       p.pattern_time[static_cast<size_t>(pattern)] += measure;
     }
@@ -151,6 +141,34 @@ class LocationCauses {
   GenericType TypeOf(uint32_t callpath) const {
     const uint32_t region = trace_.CallpathRegion(callpath);
     return region < in_.region_types.size() ? in_.region_types[region] : GenericType::kLocal;
+  }
+
+  // The time of the regions directly inside the region entered at `enter` and left at `leave`.
+  uint64_t ChildrenTime(uint32_t enter, uint32_t leave) const {
+    uint64_t children = 0;
+    for (uint32_t k = enter + 1; k < leave; ++k) {
+      if (ev_.kind(k) != EventKind::kEnter) continue;
+      const uint32_t child_leave = ev_.pair(k);
+      if (child_leave == kNone || child_leave <= k || child_leave >= leave) continue;
+      children += ev_.time(child_leave) - ev_.time(k);
+      k = child_leave;
+    }
+    return children;
+  }
+
+  // The time of the measurement system's regions nested at any depth in the region entered at
+  // `enter` and left at `leave` (OverheadOf: a measurement region's nested regions are its own).
+  uint64_t OverheadIn(uint32_t enter, uint32_t leave) const {
+    uint64_t overhead = 0;
+    for (uint32_t k = enter + 1; k < leave; ++k) {
+      if (ev_.kind(k) != EventKind::kEnter || TypeOf(ev_.ref(k)) != GenericType::kMeasurement)
+        continue;
+      const uint32_t nested_leave = ev_.pair(k);
+      if (nested_leave == kNone || nested_leave <= k || nested_leave >= leave) continue;
+      overhead += OverheadOf(GenericType::kMeasurement, ev_.time(nested_leave) - ev_.time(k), 0);
+      k = nested_leave;
+    }
+    return overhead;
   }
 
   // A remote operation (of `callpath`) that made the current instance (`serial_`) wait, for
@@ -189,31 +207,40 @@ class LocationCauses {
                                                    c.member_count);
       const std::vector<match::CollectiveMember>* whole = members_.Whole(instance);
       if (whole != nullptr) all = *whole;
-      auto callpath_of = [&](size_t i) {
-        if (whole == nullptr) return members_.callpath[c.first_member + i];
-        const std::optional<CallFacts> f = other_calls_.Find(all[i].location, all[i].begin_event);
+      auto callpath_of = [&](const MemberIndex::Arrival& m) {
+        if (whole == nullptr) return members_.callpath[c.first_member + m.member];
+        const match::CollectiveMember& w = all[m.member];
+        const std::optional<CallFacts> f = other_calls_.Find(w.location, w.begin_event);
         return f ? f->callpath : kNone;
       };
       // A wait for the group when the last of them kept it at least half of its time; else
       // the operation itself was slow (a member a microsecond late explains nothing). The
-      // members are read once: those it can have waited for are kept for the causes.
-      auto arrival = [&](size_t i) {
-        if (whole == nullptr) return members_.arrivals[c.first_member + i];
-        return MemberIndex::Arrival{all[i].entered, all[i].location, all[i].rank};
-      };
+      // members that entered while it was inside are read once: those it can have waited for
+      // are kept for the causes.
       uint64_t latest = 0;
       later_.clear();
-      for (size_t i = 0; i < all.size(); ++i) {
-        const MemberIndex::Arrival m = arrival(i);
-        if (m.location == location_ || m.entered <= t0 || m.entered > t1) continue;
-        if (!CanWaitFor(c, self, m)) continue;
+      auto consider = [&](const MemberIndex::Arrival& m) {
+        if (m.location == location_ || m.entered <= t0 || m.entered > t1) return;
+        if (!CanWaitFor(c, self, m)) return;
         latest = std::max(latest, m.entered - t0);
-        later_.push_back(static_cast<uint32_t>(i));
+        later_.push_back(m);
+      };
+      if (whole == nullptr) {
+        const MemberIndex::Arrival* first = members_.arrivals.data() + c.first_member;
+        const MemberIndex::Arrival* end = first + c.member_count;
+        const MemberIndex::Arrival* it = std::upper_bound(
+            first, end, t0,
+            [](uint64_t t, const MemberIndex::Arrival& m) { return t < m.entered; });
+        for (; it != end && it->entered <= t1; ++it) consider(*it);
+      } else {
+        for (size_t i = 0; i < all.size(); ++i) {
+          consider(MemberIndex::Arrival{all[i].entered, all[i].location, all[i].rank,
+                                        static_cast<uint32_t>(i)});
+        }
       }
       if (latest > 0 && 2 * latest >= t1 - t0) {
-        for (uint32_t i : later_) {
-          const MemberIndex::Arrival m = arrival(i);
-          AddCause(m.location, callpath_of(i), m.entered - t0, m.entered);
+        for (const MemberIndex::Arrival& m : later_) {
+          AddCause(m.location, callpath_of(m), m.entered - t0, m.entered);
         }
         return AdvicePattern::kWaitOnGroup;
       }
@@ -290,10 +317,10 @@ class LocationCauses {
   // (call Enter, edge) of the waits charged to the location's calls, ascending: one
   // allocation for all of them rather than a list per call.
   std::vector<std::pair<uint32_t, uint32_t>> calls_;
-  std::map<uint32_t, Partial> out_;  // by finding
-  Partial* partial_ = nullptr;       // the current instance's finding
-  uint64_t serial_ = 0;              // the current instance's number
-  std::vector<uint32_t> later_;      // the members a collective call can have waited for
+  std::map<uint32_t, Partial> out_;          // by finding
+  Partial* partial_ = nullptr;               // the current instance's finding
+  uint64_t serial_ = 0;                      // the current instance's number
+  std::vector<MemberIndex::Arrival> later_;  // the members a collective call can have waited for
 };
 
 }  // namespace
@@ -310,9 +337,20 @@ MemberIndex IndexMembers(const CauseInput& in, const std::vector<uint32_t>& find
   members.instance.assign(all.size(), kNone);
   members.callpath.assign(all.size(), kNone);
   members.arrivals.resize(all.size());
-  for (size_t k = 0; k < all.size(); ++k) {
-    members.arrivals[k] = MemberIndex::Arrival{all[k].entered, all[k].location, all[k].rank};
-  }
+  ParallelFor(in.graph->collectives.size(), in.threads, [&](size_t c) {
+    const match::CollectiveInstance& inst = in.graph->collectives[c];
+    const size_t first = inst.first_member;
+    const size_t end = std::min<size_t>(first + inst.member_count, all.size());
+    for (size_t k = first; k < end; ++k) {
+      members.arrivals[k] = MemberIndex::Arrival{all[k].entered, all[k].location, all[k].rank,
+                                                 static_cast<uint32_t>(k - first)};
+    }
+    std::sort(members.arrivals.begin() + static_cast<ptrdiff_t>(first),
+              members.arrivals.begin() + static_cast<ptrdiff_t>(end),
+              [](const MemberIndex::Arrival& a, const MemberIndex::Arrival& b) {
+                return std::tie(a.entered, a.member) < std::tie(b.entered, b.member);
+              });
+  });
   members.bottlenecks.resize(n);
   for (uint32_t c = 0; c < in.graph->collectives.size(); ++c) {
     const match::CollectiveInstance& inst = in.graph->collectives[c];

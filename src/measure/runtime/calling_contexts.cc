@@ -75,6 +75,38 @@ uint32_t RecentSlot(uint32_t parent, uintptr_t pc) {
   return static_cast<uint32_t>(h >> 54) & (kNodeCacheSlots - 1);
 }
 
+// Two independent hashes of a walk (`depth` return addresses), for PathCacheSlot.
+struct PathHash {
+  uint64_t hash;
+  uint64_t check;
+};
+PathHash HashPath(const uintptr_t* pcs, uint32_t depth) {
+  uint64_t a = 0x9E3779B97F4A7C15ull ^ depth;
+  uint64_t b = 0xC2B2AE3D27D4EB4Full + depth;
+  for (uint32_t i = 0; i < depth; ++i) {
+    const uint64_t pc = pcs[i];
+    a = (a ^ pc) * 0xFF51AFD7ED558CCDull;
+    a ^= a >> 29;
+    b = (b + pc) * 0xC4CEB9FE1A85EC53ull;
+    b ^= b >> 32;
+  }
+  return PathHash{a, b};
+}
+
+// The node of a walk at a call: from the thread's recent paths, or interned (and remembered).
+uint32_t NodeOfCallPath(ThreadState& t, const uintptr_t* innermost_first, uint32_t depth) {
+  WalkCache& cache = t.walk_cache;
+  if (cache.paths == nullptr) cache.paths = new PathCacheSlot[kPathCacheSlots]();
+  const PathHash h = HashPath(innermost_first, depth);
+  PathCacheSlot& slot = cache.paths[h.hash & (kPathCacheSlots - 1)];
+  if (slot.node != 0 && slot.hash == h.hash && slot.check == h.check && slot.depth == depth)
+    return slot.node;
+  const uint32_t node = InternWalk(t, innermost_first, depth);
+  // A path cut short (the tree is full) is interned, and counted, every time.
+  if (node != 0 && cache.depth == depth) slot = PathCacheSlot{h.hash, h.check, depth, node};
+  return node;
+}
+
 }  // namespace
 
 void StartCallingContexts() {
@@ -107,10 +139,15 @@ uint32_t WalkedContext(ThreadState& t, uint32_t skip) {
     tree.truncated.fetch_add(1, std::memory_order_relaxed);
     n = capacity;
   }
-  const uint32_t node = n > skip ? InternWalk(t, walked + skip, n - skip) : 0;
+  const uint32_t node = n > skip ? NodeOfCallPath(t, walked + skip, n - skip) : 0;
   ++t.walk_cache.walks;
   t.walk_cache.ticks += Now() - start;
   return node;
+}
+
+void ReleaseWalkCache(WalkCache& cache) {
+  delete[] cache.paths;
+  cache.paths = nullptr;
 }
 
 void CountWalks(ThreadState& t) {

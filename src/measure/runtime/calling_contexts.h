@@ -9,9 +9,10 @@
 // frames of the MPI library, libc and causeway, and turns the nodes into the program's
 // functions (measure/export/internal/walked_paths.h).
 //
-// A thread remembers its previous walk: a loop's calls share their outer frames, so that only
-// the frames that changed are looked up. The tree is bounded (kMaxCallingContexts); a path
-// that does not fit ends at its deepest node that does, and the rank's definitions count it.
+// A thread remembers its recent walks by their whole path, so that a call from a path it walked
+// recently is one lookup, and its previous walk: a new path shares its outer frames with it, so
+// that only the frames that changed are looked up. The tree is bounded (kMaxCallingContexts); a
+// path that does not fit ends at its deepest node that does, and the rank's definitions count it.
 #pragma once
 
 #include <cstdint>
@@ -37,6 +38,19 @@ struct NodeCacheSlot {
   uint32_t node = 0;  // 0: empty
 };
 
+// A thread's recent walks at calls by their whole path, direct-mapped by a hash of it: a program
+// whose calls come from a few hundred call sites in turn (wrappers per type and size, as Quantum
+// ESPRESSO's) changes many frames from one walk to the next, and finds the whole path here with
+// one lookup instead of one per changed frame. A slot is taken to hold the path when two
+// independent 64-bit hashes and the depth agree.
+inline constexpr uint32_t kPathCacheSlots = 4096;
+struct PathCacheSlot {
+  uint64_t hash = 0;
+  uint64_t check = 0;
+  uint32_t depth = 0;
+  uint32_t node = 0;  // 0: empty
+};
+
 // What a thread keeps of its previous walk: its return addresses and their nodes, outermost
 // first.
 struct WalkCache {
@@ -46,6 +60,7 @@ struct WalkCache {
   uintptr_t pcs[kMaxWalkDepth];
   uint32_t nodes[kMaxWalkDepth];
   NodeCacheSlot recent[kNodeCacheSlots];
+  PathCacheSlot* paths = nullptr;  // kPathCacheSlots, allocated at the thread's first walk
 };
 
 // Reads CAUSEWAY_CALLPATHS (none, calls, sampled; "sampled" if unset) and CAUSEWAY_MAX_DEPTH
@@ -68,6 +83,9 @@ uint32_t WalkForSample(uintptr_t* pcs, uint32_t capacity);
 
 // The node of a walk (`depth` return addresses, innermost first), interning what is new.
 uint32_t InternWalk(ThreadState& t, const uintptr_t* innermost_first, uint32_t depth);
+
+// Frees what a thread's walks allocated (when the thread ends).
+void ReleaseWalkCache(WalkCache& cache);
 
 // Adds a thread's walks to the rank's count (when the thread ends, or at MPI_Finalize).
 void CountWalks(ThreadState& t);

@@ -310,6 +310,7 @@ void OnThreadEnd(void* state) {
   }
   StopThreadSampling(*t);
   CountWalks(*t);
+  ReleaseWalkCache(t->walk_cache);
   t_state = nullptr;
   delete t->samples;
   delete t;

@@ -65,13 +65,15 @@ class OtherCalls {
 struct MemberIndex {
   std::vector<uint32_t> instance;
   std::vector<uint32_t> callpath;
-  // Per member of the graph, what classifying a wait reads of the other members, packed: every
-  // bottleneck member of an instance reads all of its members, and a CollectiveMember is a
-  // cache line.
+  // What classifying a wait reads of the other members of an instance, packed (a
+  // CollectiveMember is a cache line) and, within each instance's range of the graph's members,
+  // sorted by entry: a member looks only at those that entered while it was inside its call, not
+  // at all of them (with P members, P^2 reads per instance otherwise).
   struct Arrival {
     uint64_t entered = 0;
     uint32_t location = trace::kNone;
     uint32_t rank = trace::kNone;
+    uint32_t member = trace::kNone;  // its position among the instance's members
   };
   std::vector<Arrival> arrivals;
   std::vector<std::vector<std::pair<uint32_t, uint32_t>>> bottlenecks;
