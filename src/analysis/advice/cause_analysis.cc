@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "analysis/advice/internal/cause_facts.h"
+#include "analysis/advice/internal/group_waits.h"
 #include "analysis/advice/records.h"
 #include "base/check.h"
 #include "base/flat_hash_map.h"
@@ -39,7 +40,9 @@ namespace {
 using advice_internal::ByTarget;
 using advice_internal::CallFacts;
 using advice_internal::CallOf;
+using advice_internal::GroupWait;
 using advice_internal::HeldTransfers;
+using advice_internal::IndexMembers;
 using advice_internal::LearnWholeInstances;
 using advice_internal::MemberIndex;
 using advice_internal::OtherCalls;
@@ -47,6 +50,25 @@ using advice_internal::Transfer;
 using advice_internal::TransfersToSharedTargets;
 using trace::EventKind;
 using trace::kNone;
+
+// Whether every member of an operation can wait for every other: barriers, all-to-all
+// operations, window handles; not rooted or prefix operations (CanWaitFor).
+bool WaitsForEveryone(trace::CollectiveOp op) {
+  using trace::CollectiveOp;
+  switch (op) {
+    case CollectiveOp::kBcast:
+    case CollectiveOp::kScatter:
+    case CollectiveOp::kScatterv:
+    case CollectiveOp::kGather:
+    case CollectiveOp::kGatherv:
+    case CollectiveOp::kReduce:
+    case CollectiveOp::kScan:
+    case CollectiveOp::kExscan:
+      return false;
+    default:
+      return true;
+  }
+}
 
 // Whether collective member `self` of `c` can wait for member `other`: a broadcast or scatter
 // waits for its root, a reduce or gather's root for everyone, a prefix operation for the lower
@@ -84,6 +106,9 @@ struct Partial {
     uint64_t last_instance = UINT64_MAX;
   };
   FlatHashMap<uint64_t, Cause> causes;
+  // Its waits for all of an all-to-all operation's later members, whose causes are summed per
+  // instance (group_waits.h).
+  std::vector<GroupWait> group_waits;
 };
 
 class LocationCauses {
@@ -105,6 +130,54 @@ class LocationCauses {
       calls_.emplace_back(CallOf(ev_, in.edges[e].waiter_event), e);
     }
     std::sort(calls_.begin(), calls_.end());
+  }
+
+  // Whether collective member `member` (`self`, of `instance`, `c`), inside its call from t0 to
+  // t1, waited for the group: the last of the members it can wait for entered at least half of
+  // its time after it. If so, its causes are charged: the members of an all-to-all operation as
+  // a range, summed per instance later (group_waits.h); the others one by one.
+  bool ClassifyGroupWait(const match::CollectiveInstance& c, const match::CollectiveMember& self,
+                         uint32_t member, uint32_t instance, uint64_t t0, uint64_t t1) {
+    using Arrival = MemberIndex::Arrival;
+    const Arrival* first = members_.arrivals.data() + c.first_member;
+    const Arrival* end = first + c.member_count;
+    auto by_entry = [](uint64_t t, const Arrival& m) { return t < m.entered; };
+    const Arrival* lo = std::upper_bound(first, end, t0, by_entry);  // entered after it
+    const Arrival* hi = std::upper_bound(lo, end, t1, by_entry);     // and before it left
+    if (WaitsForEveryone(c.op)) {
+      // Itself, if it lies in the range (its entry after that of its call).
+      const uint32_t own = member - c.first_member;
+      const Arrival* self_at =
+          std::lower_bound(first, end, std::make_pair(self.entered, own),
+                           [](const Arrival& m, const std::pair<uint64_t, uint32_t>& key) {
+                             return std::tie(m.entered, m.member) < std::tie(key.first, key.second);
+                           });
+      const bool inside = self_at >= lo && self_at < hi && self_at->member == own;
+      const Arrival* last = hi == lo ? nullptr : hi - 1;
+      if (inside && last == self_at) last = last == lo ? nullptr : last - 1;
+      const uint64_t latest = last == nullptr ? 0 : last->entered - t0;
+      if (latest == 0 || 2 * latest < t1 - t0) return false;
+      auto add = [&](const Arrival* from, const Arrival* to) {
+        if (from < to) {
+          partial_->group_waits.push_back(GroupWait{instance, static_cast<uint32_t>(from - first),
+                                                    static_cast<uint32_t>(to - first), t0});
+        }
+      };
+      add(lo, inside ? self_at : hi);
+      if (inside) add(self_at + 1, hi);
+      return true;
+    }
+    uint64_t latest = 0;
+    later_.clear();
+    for (const Arrival* m = lo; m != hi; ++m) {
+      if (m->location == location_ || !CanWaitFor(c, self, *m)) continue;
+      latest = std::max(latest, m->entered - t0);
+      later_.push_back(*m);
+    }
+    if (latest == 0 || 2 * latest < t1 - t0) return false;
+    for (const Arrival& m : later_)
+      AddCause(m.location, members_.callpath[c.first_member + m.member], m.entered - t0, m.entered);
+    return true;
   }
 
   // The location's instances of the findings' call paths, each found by its Enter and measured
@@ -207,42 +280,31 @@ class LocationCauses {
                                                    c.member_count);
       const std::vector<match::CollectiveMember>* whole = members_.Whole(instance);
       if (whole != nullptr) all = *whole;
-      auto callpath_of = [&](const MemberIndex::Arrival& m) {
-        if (whole == nullptr) return members_.callpath[c.first_member + m.member];
-        const match::CollectiveMember& w = all[m.member];
-        const std::optional<CallFacts> f = other_calls_.Find(w.location, w.begin_event);
-        return f ? f->callpath : kNone;
-      };
       // A wait for the group when the last of them kept it at least half of its time; else
-      // the operation itself was slow (a member a microsecond late explains nothing). The
-      // members that entered while it was inside are read once: those it can have waited for
-      // are kept for the causes.
-      uint64_t latest = 0;
-      later_.clear();
-      auto consider = [&](const MemberIndex::Arrival& m) {
-        if (m.location == location_ || m.entered <= t0 || m.entered > t1) return;
-        if (!CanWaitFor(c, self, m)) return;
-        latest = std::max(latest, m.entered - t0);
-        later_.push_back(m);
-      };
+      // the operation itself was slow (a member a microsecond late explains nothing).
       if (whole == nullptr) {
-        const MemberIndex::Arrival* first = members_.arrivals.data() + c.first_member;
-        const MemberIndex::Arrival* end = first + c.member_count;
-        const MemberIndex::Arrival* it = std::upper_bound(
-            first, end, t0,
-            [](uint64_t t, const MemberIndex::Arrival& m) { return t < m.entered; });
-        for (; it != end && it->entered <= t1; ++it) consider(*it);
+        if (ClassifyGroupWait(c, self, member, instance, t0, t1))
+          return AdvicePattern::kWaitOnGroup;
       } else {
+        // The members are read once: those it can have waited for are kept for the causes.
+        uint64_t latest = 0;
+        later_.clear();
         for (size_t i = 0; i < all.size(); ++i) {
-          consider(MemberIndex::Arrival{all[i].entered, all[i].location, all[i].rank,
-                                        static_cast<uint32_t>(i)});
+          const MemberIndex::Arrival m{all[i].entered, all[i].location, all[i].rank,
+                                       static_cast<uint32_t>(i)};
+          if (m.location == location_ || m.entered <= t0 || m.entered > t1) continue;
+          if (!CanWaitFor(c, self, m)) continue;
+          latest = std::max(latest, m.entered - t0);
+          later_.push_back(m);
         }
-      }
-      if (latest > 0 && 2 * latest >= t1 - t0) {
-        for (const MemberIndex::Arrival& m : later_) {
-          AddCause(m.location, callpath_of(m), m.entered - t0, m.entered);
+        if (latest > 0 && 2 * latest >= t1 - t0) {
+          for (const MemberIndex::Arrival& m : later_) {
+            const match::CollectiveMember& w = all[m.member];
+            const std::optional<CallFacts> f = other_calls_.Find(w.location, w.begin_event);
+            AddCause(m.location, f ? f->callpath : kNone, m.entered - t0, m.entered);
+          }
+          return AdvicePattern::kWaitOnGroup;
         }
-        return AdvicePattern::kWaitOnGroup;
       }
     }
     // 2. The waits the analysis charged to this call: the largest decides the pattern, if it
@@ -327,57 +389,6 @@ class LocationCauses {
 
 namespace {
 
-// Each collective member's instance, and for each location its members that are calls of a
-// bottleneck call path (resolved by the location's own events, in event order).
-MemberIndex IndexMembers(const CauseInput& in, const std::vector<uint32_t>& finding_of) {
-  const trace::Trace& trace = *in.trace;
-  const uint32_t n = trace.location_count();
-  const std::vector<match::CollectiveMember>& all = in.graph->members;
-  MemberIndex members;
-  members.instance.assign(all.size(), kNone);
-  members.callpath.assign(all.size(), kNone);
-  members.arrivals.resize(all.size());
-  ParallelFor(in.graph->collectives.size(), in.threads, [&](size_t c) {
-    const match::CollectiveInstance& inst = in.graph->collectives[c];
-    const size_t first = inst.first_member;
-    const size_t end = std::min<size_t>(first + inst.member_count, all.size());
-    for (size_t k = first; k < end; ++k) {
-      members.arrivals[k] = MemberIndex::Arrival{all[k].entered, all[k].location, all[k].rank,
-                                                 static_cast<uint32_t>(k - first)};
-    }
-    std::sort(members.arrivals.begin() + static_cast<ptrdiff_t>(first),
-              members.arrivals.begin() + static_cast<ptrdiff_t>(end),
-              [](const MemberIndex::Arrival& a, const MemberIndex::Arrival& b) {
-                return std::tie(a.entered, a.member) < std::tie(b.entered, b.member);
-              });
-  });
-  members.bottlenecks.resize(n);
-  for (uint32_t c = 0; c < in.graph->collectives.size(); ++c) {
-    const match::CollectiveInstance& inst = in.graph->collectives[c];
-    // A non-blocking member's calls (the start and the completion) are no collective call.
-    if (inst.non_blocking) continue;
-    for (uint32_t k = inst.first_member; k < inst.first_member + inst.member_count; ++k) {
-      members.instance[k] = c;
-    }
-  }
-  ParallelFor(std::min<size_t>(n, in.graph->by_location.size()), in.threads, [&](size_t loc) {
-    const trace::LocationEvents& ev = trace.location(static_cast<uint32_t>(loc));
-    for (uint32_t k : in.graph->by_location[loc].collectives) {
-      if (k >= all.size() || members.instance[k] == kNone || all[k].begin_event >= ev.size()) {
-        continue;
-      }
-      const uint32_t call = CallOf(ev, all[k].begin_event);
-      const uint32_t cp = ev.callpath(call);
-      members.callpath[k] = cp;
-      if (cp < finding_of.size() && finding_of[cp] != kNone) {
-        members.bottlenecks[loc].emplace_back(call, k);
-      }
-    }
-    std::sort(members.bottlenecks[loc].begin(), members.bottlenecks[loc].end());
-  });
-  return members;
-}
-
 // An MPI analysis job: the members of this rank's bottleneck collectives, their calls, and the
 // calls of the delayers of its wait edges, from the ranks that hold them.
 void LearnOtherRanksCalls(const CauseInput& in, MemberIndex& members, OtherCalls& other_calls) {
@@ -425,9 +436,11 @@ void LearnOtherRanksCalls(const CauseInput& in, MemberIndex& members, OtherCalls
 
 // The locations' partial findings summed per finding, in location order, and each finding's
 // causes merged by (location, call path).
-void CombinePartials(const CauseInput& in, std::vector<std::map<uint32_t, Partial>>& partials,
+void CombinePartials(const CauseInput& in, const MemberIndex& members,
+                     std::vector<std::map<uint32_t, Partial>>& partials,
                      std::vector<AdviceFinding>& findings) {
   std::vector<std::map<uint64_t, AdviceCause>> causes(findings.size());  // by (location, callpath)
+  std::vector<std::vector<GroupWait>> group_waits(findings.size());
   for (uint32_t loc = 0; loc < partials.size(); ++loc) {
     for (auto& [f, p] : partials[loc]) {
       AdviceFinding& finding = findings[f];
@@ -438,6 +451,7 @@ void CombinePartials(const CauseInput& in, std::vector<std::map<uint32_t, Partia
         finding.pattern_counts[k] += p.counts[k];
         finding.pattern_time[k] += p.pattern_time[k];
       }
+      group_waits[f].insert(group_waits[f].end(), p.group_waits.begin(), p.group_waits.end());
       std::map<uint64_t, AdviceCause>& into = causes[f];  // (lambdas cannot name a binding)
       p.causes.ForEach([&into](uint64_t key, const Partial::Cause& c) {
         auto [it, inserted] = into.try_emplace(key, c.cause);
@@ -448,6 +462,9 @@ void CombinePartials(const CauseInput& in, std::vector<std::map<uint32_t, Partia
       });
     }
   }
+  ParallelFor(findings.size(), in.threads, [&](size_t f) {
+    advice_internal::AddGroupWaitCauses(group_waits[f], *in.graph, members, causes[f]);
+  });
   for (uint32_t f = 0; f < findings.size(); ++f) {
     AdviceFinding& finding = findings[f];
     finding.callpath = in.bottlenecks[f].callpath;
@@ -494,7 +511,7 @@ std::vector<AdviceFinding> AnalyzeCauses(const CauseInput& in) {
                                    other_calls, static_cast<uint32_t>(loc))
                         .Run();
   });
-  CombinePartials(in, partials, findings);
+  CombinePartials(in, members, partials, findings);
   return findings;
 }
 

@@ -6,6 +6,7 @@
 
 #include "analysis/advice/records.h"
 #include "base/check.h"
+#include "base/parallel.h"
 #include "comm/wire.h"
 #include "trace/event_kind.h"
 
@@ -173,6 +174,57 @@ void LearnWholeInstances(const CauseInput& in, MemberIndex& members) {
       }
     }
   }
+}
+
+// Each collective member's instance, and for each location its members that are calls of a
+// bottleneck call path (resolved by the location's own events, in event order).
+MemberIndex IndexMembers(const CauseInput& in, const std::vector<uint32_t>& finding_of) {
+  const trace::Trace& trace = *in.trace;
+  const uint32_t n = trace.location_count();
+  const std::vector<match::CollectiveMember>& all = in.graph->members;
+  MemberIndex members;
+  members.instance.assign(all.size(), kNone);
+  members.callpath.assign(all.size(), kNone);
+  members.arrivals.resize(all.size());
+  ParallelFor(in.graph->collectives.size(), in.threads, [&](size_t c) {
+    const match::CollectiveInstance& inst = in.graph->collectives[c];
+    const size_t first = inst.first_member;
+    const size_t end = std::min<size_t>(first + inst.member_count, all.size());
+    for (size_t k = first; k < end; ++k) {
+      members.arrivals[k] = MemberIndex::Arrival{all[k].entered, all[k].location, all[k].rank,
+                                                 static_cast<uint32_t>(k - first)};
+    }
+    std::sort(members.arrivals.begin() + static_cast<ptrdiff_t>(first),
+              members.arrivals.begin() + static_cast<ptrdiff_t>(end),
+              [](const MemberIndex::Arrival& a, const MemberIndex::Arrival& b) {
+                return std::tie(a.entered, a.member) < std::tie(b.entered, b.member);
+              });
+  });
+  members.bottlenecks.resize(n);
+  for (uint32_t c = 0; c < in.graph->collectives.size(); ++c) {
+    const match::CollectiveInstance& inst = in.graph->collectives[c];
+    // A non-blocking member's calls (the start and the completion) are no collective call.
+    if (inst.non_blocking) continue;
+    for (uint32_t k = inst.first_member; k < inst.first_member + inst.member_count; ++k) {
+      members.instance[k] = c;
+    }
+  }
+  ParallelFor(std::min<size_t>(n, in.graph->by_location.size()), in.threads, [&](size_t loc) {
+    const trace::LocationEvents& ev = trace.location(static_cast<uint32_t>(loc));
+    for (uint32_t k : in.graph->by_location[loc].collectives) {
+      if (k >= all.size() || members.instance[k] == kNone || all[k].begin_event >= ev.size()) {
+        continue;
+      }
+      const uint32_t call = CallOf(ev, all[k].begin_event);
+      const uint32_t cp = ev.callpath(call);
+      members.callpath[k] = cp;
+      if (cp < finding_of.size() && finding_of[cp] != kNone) {
+        members.bottlenecks[loc].emplace_back(call, k);
+      }
+    }
+    std::sort(members.bottlenecks[loc].begin(), members.bottlenecks[loc].end());
+  });
+  return members;
 }
 
 }  // namespace cw::analysis::advice_internal

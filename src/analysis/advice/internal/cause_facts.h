@@ -94,6 +94,10 @@ struct MemberIndex {
   }
 };
 
+// Each collective member's instance, its members sorted by entry, and for each location its
+// members that are calls of a bottleneck call path (`finding_of`, by call path: kNone for none).
+MemberIndex IndexMembers(const CauseInput& in, const std::vector<uint32_t>& finding_of);
+
 // Fills `members.whole` (every rank of the job calls it): asks the rank that built each instance
 // of this rank's bottleneck members (on a communicator; window instances are listed whole) for
 // its members.
