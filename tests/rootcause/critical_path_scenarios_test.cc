@@ -209,5 +209,39 @@ TEST(CriticalPathScenarioTest, RotatingOverloadIsFoundDespiteABalancedProfile) {
   ExpectRootCauseInvariants(a);
 }
 
+// The rotating overload on 2 ranks over 10,000 iterations with 50 functions: in iteration i, rank
+// i % 2 works 3 s in step<i % 50> (the other 1 s, then waits in the barrier). The path runs
+// through the overloaded rank of every iteration, so step<k>'s 200 iterations, all on rank k % 2
+// (50 is even), put 3 x 200 = 600 s of it on the path there and none on the other rank; the
+// path spans the window [0, 30001]. Each rank's 5,000 segments of the path are summed in several
+// batches (PathWalk::Collect), which must add up to the same.
+TEST(CriticalPathScenarioTest, ALongPathOverManyFunctionsSumsEverySegment) {
+  constexpr uint64_t kIterations = 10000;
+  constexpr uint64_t kFunctions = 50;
+  Scenario s(2);
+  for (int r = 0; r < 2; ++r) s.rank(r).Enter(0, "main").Call(0, 1, "MPI_Init");
+  for (uint64_t i = 0; i < kIterations; ++i) {
+    const uint64_t begin = 1 + 3 * i, end = begin + 3;
+    const std::string step = "step" + std::to_string(i % kFunctions);
+    for (int r = 0; r < 2; ++r) {
+      const uint64_t work_end = static_cast<uint64_t>(r) == i % 2 ? end : begin + 1;
+      s.rank(r).Call(begin, work_end, step.c_str());
+      s.rank(r).Collective(work_end, end, "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, 0, 0);
+    }
+  }
+  const uint64_t last = 1 + 3 * kIterations;
+  for (int r = 0; r < 2; ++r)
+    s.rank(r).Call(last, last + 1, "MPI_Finalize").Leave(last + 1, "main");
+  Analysis a = AnalyzeScenario(s);
+  for (uint64_t k = 0; k < kFunctions; ++k) {
+    const std::string step = "main/step" + std::to_string(k);
+    const uint32_t on = static_cast<uint32_t>(k % 2);
+    EXPECT_EQ(a.Value("critical_path", step, on), 600.0) << step;
+    EXPECT_EQ(a.Value("critical_path", step, 1 - on), 0.0) << step;
+  }
+  EXPECT_NEAR(a.Total("critical_path"), static_cast<double>(last), kPathEps);
+  ExpectRootCauseInvariants(a);
+}
+
 }  // namespace
 }  // namespace cw::test

@@ -35,9 +35,17 @@ class PathWalk {
         followed_team_(sp.groups.size(), false) {
     facts_.on_path.assign(trace.location_count(), {});
     facts_.on_path_untracked.assign(trace.location_count(), 0);
+    pending_.assign(trace.location_count(), {});
   }
 
+  // Follows the path from the window's end back to its start, then sums what it collected.
   void Run() {
+    Follow();
+    for (uint32_t loc = 0; loc < pending_.size(); ++loc) Flush(loc);
+  }
+
+ private:
+  void Follow() {
     const RankShare& share = sp_.share;
     Position at;
     bool holding = share.Holds(sp_.window.end_location);
@@ -85,7 +93,6 @@ class PathWalk {
     }
   }
 
- private:
   // Where the walk is: on `location`, looking for a wait before role `before`; the path segment
   // being closed ends at time-map boundary `segment_end`.
   struct Position {
@@ -197,9 +204,9 @@ class PathWalk {
   void Close(uint32_t loc, uint32_t from, int64_t from_time, uint32_t to) {
     const LocationSyncPoints& l = sp_.locations[loc];
     if (to < from) return;  // only where the clock condition fails
-    TimeVector part;
-    l.time.Sum(from, to, part);
-    AddTimes(part, facts_.on_path[loc]);
+    part_.clear();          // Sum adds to what it is given
+    l.time.Sum(from, to, part_);
+    Collect(loc, part_);
     facts_.on_path_untracked[loc] += l.time.Untracked(from, to);
     int64_t end = BoundaryTime(l, to);
     int64_t begin = std::min(from_time, end);
@@ -216,17 +223,48 @@ class PathWalk {
     const auto init_time = static_cast<int64_t>(events.time(init));
     if (init_time >= sp_.window.begin) return;
     const TimeMap before = TimeMap::Build(trace_, events, {}, {}, init_time, sp_.window.begin);
-    TimeVector part;
-    before.Sum(0, 1, part);
-    AddTimes(part, facts_.on_path[loc]);
+    part_.clear();
+    before.Sum(0, 1, part_);
+    Collect(loc, part_);
     facts_.on_path_untracked[loc] += before.Untracked(0, 1);
     facts_.segments.push_back(PathSegment{loc, init_time, sp_.window.begin});
+  }
+
+  // Adds a segment's time per call path to the location's. The segments are collected and summed
+  // in batches: merged one by one into the location's sorted sums, a path of many segments over
+  // a program of thousands of call paths would copy those sums once per segment.
+  void Collect(uint32_t loc, const TimeVector& part) {
+    TimeVector& pending = pending_[loc];
+    pending.insert(pending.end(), part.begin(), part.end());
+    if (pending.size() > std::max<size_t>(4096, 2 * facts_.on_path[loc].size())) Flush(loc);
+  }
+
+  void Flush(uint32_t loc) {
+    TimeVector& pending = pending_[loc];
+    if (pending.empty()) return;
+    std::sort(pending.begin(), pending.end(), [](const CallpathTicks& a, const CallpathTicks& b) {
+      return a.callpath < b.callpath;
+    });
+    TimeVector summed;
+    for (const CallpathTicks& e : pending) {
+      if (!summed.empty() && summed.back().callpath == e.callpath) {
+        summed.back().ticks += e.ticks;
+      } else {
+        summed.push_back(e);
+      }
+    }
+    // AddTimes keeps no zero sum: a call path whose time on the path sums to zero is left out.
+    std::erase_if(summed, [](const CallpathTicks& e) { return e.ticks == 0; });
+    AddTimes(summed, facts_.on_path[loc]);
+    pending.clear();
   }
 
   const trace::Trace& trace_;
   const SyncPoints& sp_;
   const Semantics semantics_;
   CriticalPathFacts& facts_;
+  std::vector<TimeVector> pending_;  // by location: segments' times not yet summed
+  TimeVector part_;                  // one segment's
   std::vector<bool> followed_;       // by edge: its waiter role was followed
   std::vector<bool> followed_team_;  // by group: the path went from it to the team's master
 };

@@ -8,9 +8,8 @@ namespace cw::analysis::advice_internal {
 
 void AddGroupWaitCauses(std::vector<GroupWait>& waits, const match::SyncGraph& graph,
                         const MemberIndex& members, std::map<uint64_t, AdviceCause>& causes) {
-  std::sort(waits.begin(), waits.end(), [](const GroupWait& a, const GroupWait& b) {
-    return a.instance < b.instance;
-  });
+  std::sort(waits.begin(), waits.end(),
+            [](const GroupWait& a, const GroupWait& b) { return a.instance < b.instance; });
   FlatHashMap<uint64_t, AdviceCause> summed;
   // Per sorted position, the change in the number of ranges covering it and in the sum of their
   // waiters' entry times. Unsigned arithmetic wraps: the prefix sums are exact counts and sums,
