@@ -22,27 +22,39 @@ FileTotal Report::FileIoTotal() const {
   return all;
 }
 
+void Report::IndexValues() {
+  value_ranges.clear();
+  indexed_values = 0;
+  for (size_t i = 0; i < values.size();) {
+    const auto m = static_cast<size_t>(values[i].metric);
+    size_t end = i;
+    while (end < values.size() && values[end].metric == values[i].metric) ++end;
+    if (m >= value_ranges.size()) value_ranges.resize(m + 1, {0, 0});
+    if (value_ranges[m].second != 0) {  // a metric in two places: not grouped, not indexed
+      value_ranges.clear();
+      return;
+    }
+    value_ranges[m] = {i, end};
+    i = end;
+  }
+  indexed_values = values.size();
+}
+
 double Report::Total(MetricId metric) const {
   double total = 0;
-  for (const Value& v : values) {
-    if (v.metric == metric) total += v.value;
-  }
+  ForEachValue(metric, [&total](const Value& v) { total += v.value; });
   return total;
 }
 
 std::vector<double> Report::PerLocation(MetricId metric) const {
   std::vector<double> per(locations.size(), 0.0);
-  for (const Value& v : values) {
-    if (v.metric == metric) per[v.location] += v.value;
-  }
+  ForEachValue(metric, [&per](const Value& v) { per[v.location] += v.value; });
   return per;
 }
 
 std::vector<double> Report::PerCallpath(MetricId metric) const {
   std::vector<double> per(callpaths.size(), 0.0);
-  for (const Value& v : values) {
-    if (v.metric == metric) per[v.callpath] += v.value;
-  }
+  ForEachValue(metric, [&per](const Value& v) { per[v.callpath] += v.value; });
   return per;
 }
 
@@ -354,6 +366,7 @@ Report BuildReport(const trace::Trace& trace, const TraceFacts& facts,
       }
     }
   }
+  r.IndexValues();
   for (const analysis::Instance& i : waitstates.instances) {
     r.instances.push_back(
         Instance{i.metric, i.callpath, i.location, trace.SecondsSinceStart(i.time),

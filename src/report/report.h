@@ -212,6 +212,13 @@ struct Report {
   std::optional<AdviceReport> advice;        // the automatic bottleneck analysis, if it ran
   std::vector<DiagnosticEntry> diagnostics;  // reader, matching and analysis, worst first
 
+  // Where each metric's values lie in `values`, [begin, end) by metric id, when they are
+  // grouped by metric (IndexValues; BuildReport calls it): the sums below then read only the
+  // metric's own values, not all of them (a program of thousands of call paths has millions).
+  std::vector<std::pair<size_t, size_t>> value_ranges;
+  size_t indexed_values = 0;  // `values`' size when they were indexed
+  void IndexValues();
+
   // The file I/O of every file together (`file` "", `busiest` unset).
   FileTotal FileIoTotal() const;
   // Sum of `metric` over call paths and locations.
@@ -222,6 +229,19 @@ struct Report {
   std::vector<double> PerCallpath(analysis::MetricId metric) const;
   // "main/foo/MPI_Send".
   std::string CallpathName(uint32_t callpath) const;
+  // Calls `fn` with each of `metric`'s values, in the order of `values`.
+  template <typename Fn>
+  void ForEachValue(analysis::MetricId metric, Fn&& fn) const {
+    const auto m = static_cast<size_t>(metric);
+    if (indexed_values == values.size() && indexed_values > 0) {
+      if (m >= value_ranges.size()) return;
+      for (size_t i = value_ranges[m].first; i < value_ranges[m].second; ++i) fn(values[i]);
+      return;
+    }
+    for (const Value& v : values) {
+      if (v.metric == metric) fn(v);
+    }
+  }
   // The name with the call site where it is known: "main/step/exchange/MPI_Sendrecv
   // (nested_compute.c:31)", for the text a person reads; a path deeper than six regions keeps
   // its root and its innermost four ("main/.../a/b/c/MPI_Send"), or more where four would read

@@ -156,13 +156,16 @@ json Findings(const Report& r) {
   // 3. The most imbalanced computation.
   std::vector<double> comp_cp = r.PerCallpath(MetricId::kComp);
   if (!comp_cp.empty() && !r.locations.empty()) {
-    std::vector<std::vector<double>> per(comp_cp.size(), std::vector<double>(r.locations.size()));
-    for (const Value& v : r.values) {
-      if (v.metric == MetricId::kComp) per[v.callpath][v.location] = v.value;
-    }
+    // A row per call path that computes somewhere (the others have nothing above the mean).
+    std::vector<std::vector<double>> per(comp_cp.size());
+    r.ForEachValue(MetricId::kComp, [&](const Value& v) {
+      if (per[v.callpath].empty()) per[v.callpath].assign(r.locations.size(), 0.0);
+      per[v.callpath][v.location] = v.value;
+    });
     double best = 0;
     size_t best_cp = 0, best_loc = 0;
     for (size_t c = 0; c < per.size(); ++c) {
+      if (per[c].empty()) continue;
       double mean =
           std::accumulate(per[c].begin(), per[c].end(), 0.0) / static_cast<double>(per[c].size());
       auto max = std::max_element(per[c].begin(), per[c].end());
@@ -385,11 +388,10 @@ json Advice(const Report& r) {
                        delay ? "delay" : "imbalance", Round(rc.delay), Round(rc.mean)});
     }
     json balance = json::array();
-    for (const Value& v : r.values) {
-      if (v.metric == analysis::MetricId::kTime && v.callpath == f.callpath) {
+    r.ForEachValue(analysis::MetricId::kTime, [&](const Value& v) {
+      if (v.callpath == f.callpath)
         balance.push_back({r.LocationLabel(v.location), Round(v.value)});
-      }
-    }
+    });
     const std::string_view filter = analysis::DetectionFilterName(f.filter);
     findings.push_back(
         {{"pattern", analysis::AdvicePatternName(f.pattern)},
