@@ -1,7 +1,10 @@
 #include "report/json_writer.h"
 
 #include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
 
+#include "base/check.h"
 #include "report/output_file.h"
 
 namespace cw::report {
@@ -241,15 +244,31 @@ json CallpathsJson(const Report& report) {
   return callpaths;
 }
 
-json ValuesJson(const Report& report) {
-  json values = json::array();
-  for (const Value& v : report.values) {
-    values.push_back({{"metric", analysis::Metric(v.metric).name},
-                      {"callpath", v.callpath},
-                      {"location", v.location},
-                      {"value", v.value}});
+// The top-level "values" member as the document's dump writes it (one space per level, keys in
+// order, numbers as the library formats them), written directly: an object per value in the
+// document costs a dozen allocations, and a program of thousands of call paths has millions.
+std::string ValuesText(const Report& report) {
+  if (report.values.empty()) return "\"values\": []";
+  std::vector<std::string> metric_names;  // by metric id, as JSON strings
+  std::string out = "\"values\": [\n";
+  out.reserve(report.values.size() * 96);
+  for (size_t i = 0; i < report.values.size(); ++i) {
+    const Value& v = report.values[i];
+    const auto m = static_cast<size_t>(v.metric);
+    if (m >= metric_names.size()) metric_names.resize(m + 1);
+    if (metric_names[m].empty()) metric_names[m] = json(analysis::Metric(v.metric).name).dump();
+    out += "  {\n   \"callpath\": ";
+    out += std::to_string(v.callpath);
+    out += ",\n   \"location\": ";
+    out += std::to_string(v.location);
+    out += ",\n   \"metric\": ";
+    out += metric_names[m];
+    out += ",\n   \"value\": ";
+    out += json(v.value).dump();
+    out += i + 1 < report.values.size() ? "\n  },\n" : "\n  }\n";
   }
-  return values;
+  out += " ]";
+  return out;
 }
 
 json InstancesJson(const Report& report) {
@@ -395,7 +414,7 @@ std::string ToJson(const Report& report) {
   j["locations"] = LocationsJson(report);
   j["callpaths"] = CallpathsJson(report);
   j["metrics"] = MetricsJson();
-  j["values"] = ValuesJson(report);
+  j["values"] = json::array();  // written below
   j["instances"] = InstancesJson(report);
   j["instance_counts"] = InstanceCountsJson(report);
   j["matching"] = MatchingJson(report.matching);
@@ -406,7 +425,13 @@ std::string ToJson(const Report& report) {
   j["advice"] = AdviceJson(report);
   j["diagnostics"] = DiagnosticsJson(report);
   // Region names come from the trace and may hold invalid UTF-8; replace rather than fail.
-  return j.dump(1, ' ', false, json::error_handler_t::replace) + "\n";
+  std::string text = j.dump(1, ' ', false, json::error_handler_t::replace) + "\n";
+  // A top-level member is the only one indented by one space; strings hold no raw line breaks.
+  const std::string empty_values = "\n \"values\": []";
+  const size_t at = text.find(empty_values);
+  CW_CHECK(at != std::string::npos);
+  text.replace(at + 2, empty_values.size() - 2, ValuesText(report));
+  return text;
 }
 
 Status WriteJson(const Report& report, const std::string& path) {

@@ -1,5 +1,7 @@
 #include <nlohmann/json.hpp>
 
+#include <limits>
+
 #include <gtest/gtest.h>
 
 #include "report/json_writer.h"
@@ -81,6 +83,36 @@ TEST(ReportJsonTest, FollowsTheContract) {
               j["instances"][i]["value"].get<double>());
   }
   EXPECT_EQ(j["matching"]["messages"], 1);
+}
+
+TEST(ReportJsonTest, TheValuesAreWrittenAsTheDocumentWritesItsMembers) {
+  // The values are written directly, not as the document's members (ToJson): the text must be
+  // what the library writes for the same member, byte for byte, with none, one or several
+  // values, among them numbers the library formats specially (a tiny one, one without a
+  // fraction, a non-finite one: null).
+  test::Analysis a = LateSenderRun();
+  Report r = a.report;
+  auto library_text = [](const Report& report) {
+    json values = json::array();
+    for (const Value& v : report.values) {
+      values.push_back({{"metric", analysis::Metric(v.metric).name},
+                        {"callpath", v.callpath},
+                        {"location", v.location},
+                        {"value", v.value}});
+    }
+    json j = json::parse(ToJson(report));
+    j["values"] = values;
+    return j.dump(1, ' ', false, json::error_handler_t::replace) + "\n";
+  };
+  EXPECT_EQ(ToJson(r), library_text(r));
+  r.values.push_back(Value{analysis::MetricId::kTime, 0, 1, 1e-300});
+  r.values.push_back(Value{analysis::MetricId::kVisits, 1, 0, 3.0});
+  r.values.push_back(
+      Value{analysis::MetricId::kTime, 0, 0, std::numeric_limits<double>::infinity()});
+  EXPECT_EQ(ToJson(r), library_text(r));
+  r.values.clear();
+  EXPECT_EQ(ToJson(r), library_text(r));
+  EXPECT_TRUE(json::parse(ToJson(r))["values"].empty());
 }
 
 TEST(ReportJsonTest, UntrustedRegionNamesAreEscaped) {
