@@ -66,6 +66,15 @@ std::vector<BarrierMember> ShareBarrierMembers(const GlobalInput& in) {
   const trace::Trace& trace = *in.trace;
   const match::SyncGraph& g = *in.graph;
   const uint32_t n = trace.location_count();
+  // The barriers this analysis judges: on communicators, and OpenSHMEM's on its teams' windows.
+  auto judged = [&](const match::CollectiveInstance& c) {
+    if (c.op != trace::CollectiveOp::kBarrier || c.member_count == 0) return false;
+    return c.window == kNone ||
+           trace::WindowParadigm(trace.defs, c.window) == trace::Paradigm::kShmem;
+  };
+  // Without any, what the locations did between their synchronisations is not needed (a pass
+  // over every event).
+  if (std::none_of(g.collectives.begin(), g.collectives.end(), judged)) return {};
   std::vector<LocationActivity> activity(n);
   const std::vector<bool> file_io_regions = FileIoRegions(trace.defs);
   ParallelFor(n, in.threads, [&](size_t loc) {
@@ -125,11 +134,7 @@ std::vector<BarrierMember> ShareBarrierMembers(const GlobalInput& in) {
     for (uint32_t k : g.by_location[loc].collectives) {
       if (k >= in.member_instance.size() || in.member_instance[k] == kNone) continue;
       const match::CollectiveInstance& c = g.collectives[in.member_instance[k]];
-      if (c.op != trace::CollectiveOp::kBarrier || c.member_count == 0) continue;
-      if (c.window != kNone &&
-          trace::WindowParadigm(trace.defs, c.window) != trace::Paradigm::kShmem) {
-        continue;
-      }
+      if (!judged(c)) continue;
       BarrierMember b;
       b.instance = c.origin;
       b.position = g.members[k].rank;
