@@ -27,9 +27,7 @@ struct Instances {
       arrivals.push_back(MemberIndex::Arrival{entered[k], locations[k], locations[k], k});
       members.callpath.push_back(100 + locations[k]);
     }
-    std::sort(arrivals.begin(), arrivals.end(), [](const auto& a, const auto& b) {
-      return std::tie(a.entered, a.member) < std::tie(b.entered, b.member);
-    });
+    std::sort(arrivals.begin(), arrivals.end(), MemberIndex::Arrival::ByEntry);
     members.arrivals.insert(members.arrivals.end(), arrivals.begin(), arrivals.end());
     graph.collectives.push_back(c);
     return static_cast<uint32_t>(graph.collectives.size() - 1);

@@ -51,46 +51,44 @@ using advice_internal::TransfersToSharedTargets;
 using trace::EventKind;
 using trace::kNone;
 
-// Whether every member of an operation can wait for every other: barriers, all-to-all
-// operations, window handles; not rooted or prefix operations (CanWaitFor).
-bool WaitsForEveryone(trace::CollectiveOp op) {
+// Whom a member of an operation can wait for: a broadcast or scatter its root, a reduce or
+// gather's root everyone, a prefix operation the lower ranks, every other operation (barriers,
+// all-to-all, window handles) everyone.
+enum class WaitedFor : uint8_t { kEveryone, kTheRoot, kEveryoneAtTheRoot, kLowerRanks };
+
+WaitedFor WhomMembersWaitFor(trace::CollectiveOp op) {
   using trace::CollectiveOp;
   switch (op) {
     case CollectiveOp::kBcast:
     case CollectiveOp::kScatter:
     case CollectiveOp::kScatterv:
+      return WaitedFor::kTheRoot;
     case CollectiveOp::kGather:
     case CollectiveOp::kGatherv:
     case CollectiveOp::kReduce:
+      return WaitedFor::kEveryoneAtTheRoot;
     case CollectiveOp::kScan:
     case CollectiveOp::kExscan:
-      return false;
+      return WaitedFor::kLowerRanks;
     default:
-      return true;
+      return WaitedFor::kEveryone;
   }
 }
 
-// Whether collective member `self` of `c` can wait for member `other`: a broadcast or scatter
-// waits for its root, a reduce or gather's root for everyone, a prefix operation for the lower
-// ranks, every other operation (barriers, all-to-all, window handles) for everyone.
+// Whether collective member `self` of `c` can wait for member `other`.
 bool CanWaitFor(const match::CollectiveInstance& c, const match::CollectiveMember& self,
                 const MemberIndex::Arrival& other) {
-  using trace::CollectiveOp;
-  switch (c.op) {
-    case CollectiveOp::kBcast:
-    case CollectiveOp::kScatter:
-    case CollectiveOp::kScatterv:
+  switch (WhomMembersWaitFor(c.op)) {
+    case WaitedFor::kTheRoot:
       return other.location == c.root;
-    case CollectiveOp::kGather:
-    case CollectiveOp::kGatherv:
-    case CollectiveOp::kReduce:
+    case WaitedFor::kEveryoneAtTheRoot:
       return self.location == c.root;
-    case CollectiveOp::kScan:
-    case CollectiveOp::kExscan:
+    case WaitedFor::kLowerRanks:
       return other.rank < self.rank;
-    default:
+    case WaitedFor::kEveryone:
       return true;
   }
+  return true;
 }
 
 // What one location's bottleneck instances add to one finding.
@@ -144,14 +142,11 @@ class LocationCauses {
     auto by_entry = [](uint64_t t, const Arrival& m) { return t < m.entered; };
     const Arrival* lo = std::upper_bound(first, end, t0, by_entry);  // entered after it
     const Arrival* hi = std::upper_bound(lo, end, t1, by_entry);     // and before it left
-    if (WaitsForEveryone(c.op)) {
+    if (WhomMembersWaitFor(c.op) == WaitedFor::kEveryone) {
       // Itself, if it lies in the range (its entry after that of its call).
       const uint32_t own = member - c.first_member;
-      const Arrival* self_at =
-          std::lower_bound(first, end, std::make_pair(self.entered, own),
-                           [](const Arrival& m, const std::pair<uint64_t, uint32_t>& key) {
-                             return std::tie(m.entered, m.member) < std::tie(key.first, key.second);
-                           });
+      const Arrival* self_at = std::lower_bound(
+          first, end, Arrival{self.entered, self.location, self.rank, own}, Arrival::ByEntry);
       const bool inside = self_at >= lo && self_at < hi && self_at->member == own;
       const Arrival* last = hi == lo ? nullptr : hi - 1;
       if (inside && last == self_at) last = last == lo ? nullptr : last - 1;
@@ -238,7 +233,7 @@ class LocationCauses {
         continue;
       const uint32_t nested_leave = ev_.pair(k);
       if (nested_leave == kNone || nested_leave <= k || nested_leave >= leave) continue;
-      overhead += OverheadOf(GenericType::kMeasurement, ev_.time(nested_leave) - ev_.time(k), 0);
+      overhead += ev_.time(nested_leave) - ev_.time(k);  // all of it (OverheadOf)
       k = nested_leave;
     }
     return overhead;

@@ -196,9 +196,7 @@ MemberIndex IndexMembers(const CauseInput& in, const std::vector<uint32_t>& find
     }
     std::sort(members.arrivals.begin() + static_cast<ptrdiff_t>(first),
               members.arrivals.begin() + static_cast<ptrdiff_t>(end),
-              [](const MemberIndex::Arrival& a, const MemberIndex::Arrival& b) {
-                return std::tie(a.entered, a.member) < std::tie(b.entered, b.member);
-              });
+              MemberIndex::Arrival::ByEntry);
   });
   members.bottlenecks.resize(n);
   for (uint32_t c = 0; c < in.graph->collectives.size(); ++c) {

@@ -74,6 +74,10 @@ struct MemberIndex {
     uint32_t location = trace::kNone;
     uint32_t rank = trace::kNone;
     uint32_t member = trace::kNone;  // its position among the instance's members
+    // The order of an instance's arrivals: by entry, then by position.
+    static bool ByEntry(const Arrival& a, const Arrival& b) {
+      return a.entered != b.entered ? a.entered < b.entered : a.member < b.member;
+    }
   };
   std::vector<Arrival> arrivals;
   std::vector<std::vector<std::pair<uint32_t, uint32_t>>> bottlenecks;
