@@ -76,7 +76,7 @@ WaitedFor WhomMembersWaitFor(trace::CollectiveOp op) {
 }
 
 // Whether collective member `self` of `c` can wait for member `other`.
-bool CanWaitFor(const match::CollectiveInstance& c, const match::CollectiveMember& self,
+bool CanWaitFor(const match::CollectiveInstance& c, const MemberIndex::Arrival& self,
                 const MemberIndex::Arrival& other) {
   switch (WhomMembersWaitFor(c.op)) {
     case WaitedFor::kTheRoot:
@@ -109,6 +109,19 @@ struct Partial {
   std::vector<GroupWait> group_waits;
 };
 
+// The first of the arrivals [from, end), sorted by entry, that entered after `t`: found by
+// doubling steps from `from` and a binary search in the last step, since the members a call
+// waited for are mostly few and entered right after it (a binary search through all of an
+// instance's arrivals reads as many cache lines, instance after instance).
+const MemberIndex::Arrival* EnteredAfter(const MemberIndex::Arrival* from,
+                                         const MemberIndex::Arrival* end, uint64_t t) {
+  const size_t n = static_cast<size_t>(end - from);
+  size_t bound = 1;
+  while (bound < n && from[bound - 1].entered <= t) bound *= 2;  // from[bound / 2 - 1] <= t
+  return std::upper_bound(from + bound / 2, from + std::min(bound, n), t,
+                          [](uint64_t x, const MemberIndex::Arrival& m) { return x < m.entered; });
+}
+
 class LocationCauses {
  public:
   LocationCauses(const CauseInput& in, const std::vector<uint32_t>& finding_of,
@@ -130,24 +143,24 @@ class LocationCauses {
     std::sort(calls_.begin(), calls_.end());
   }
 
-  // Whether collective member `member` (`self`, of `instance`, `c`), inside its call from t0 to
-  // t1, waited for the group: the last of the members it can wait for entered at least half of
-  // its time after it. If so, its causes are charged: the members of an all-to-all operation as
-  // a range, summed per instance later (group_waits.h); the others one by one.
-  bool ClassifyGroupWait(const match::CollectiveInstance& c, const match::CollectiveMember& self,
-                         uint32_t member, uint32_t instance, uint64_t t0, uint64_t t1) {
+  // Whether collective member `member` (of `instance`, `c`), inside its call from t0 to t1,
+  // waited for the group: the last of the members it can wait for entered at least half of its
+  // time after it. If so, its causes are charged: the members of an all-to-all operation as a
+  // range, summed per instance later (group_waits.h); the others one by one.
+  bool ClassifyGroupWait(const match::CollectiveInstance& c, uint32_t member, uint32_t instance,
+                         uint64_t t0, uint64_t t1) {
     using Arrival = MemberIndex::Arrival;
     const Arrival* first = members_.arrivals.data() + c.first_member;
     const Arrival* end = first + c.member_count;
-    auto by_entry = [](uint64_t t, const Arrival& m) { return t < m.entered; };
-    const Arrival* lo = std::upper_bound(first, end, t0, by_entry);  // entered after it
-    const Arrival* hi = std::upper_bound(lo, end, t1, by_entry);     // and before it left
+    // Its own arrival: the members after it entered no earlier. Its entry is mostly that of its
+    // call, so those that entered while it was inside are found by stepping on from it.
+    const Arrival* self_at = first + members_.position[member];
+    const Arrival& self = *self_at;
+    const Arrival* lo = EnteredAfter(self.entered <= t0 ? self_at : first, end, t0);
+    const Arrival* hi = EnteredAfter(lo, end, t1);  // and before it left
     if (WhomMembersWaitFor(c.op) == WaitedFor::kEveryone) {
       // Itself, if it lies in the range (its entry after that of its call).
-      const uint32_t own = member - c.first_member;
-      const Arrival* self_at = std::lower_bound(
-          first, end, Arrival{self.entered, self.location, self.rank, own}, Arrival::ByEntry);
-      const bool inside = self_at >= lo && self_at < hi && self_at->member == own;
+      const bool inside = self_at >= lo && self_at < hi;
       const Arrival* last = hi == lo ? nullptr : hi - 1;
       if (inside && last == self_at) last = last == lo ? nullptr : last - 1;
       const uint64_t latest = last == nullptr ? 0 : last->entered - t0;
@@ -265,8 +278,7 @@ class LocationCauses {
     const uint64_t t1 = ev_.time(leave);
     // 1. A collective member: the members it can wait for that entered after it, before it
     //    ended (all of them; the wait-state edges name only the last).
-    if (const uint32_t member = members_.Find(location_, enter); member != kNone) {
-      const match::CollectiveMember& self = in_.graph->members[member];
+    if (const uint32_t member = NextMember(enter); member != kNone) {
       const uint32_t instance = members_.instance[member];
       const match::CollectiveInstance& c = in_.graph->collectives[instance];
       // All its members: in the graph, or (a rank of a job, which lists only its own) as the
@@ -278,10 +290,12 @@ class LocationCauses {
       // A wait for the group when the last of them kept it at least half of its time; else
       // the operation itself was slow (a member a microsecond late explains nothing).
       if (whole == nullptr) {
-        if (ClassifyGroupWait(c, self, member, instance, t0, t1))
-          return AdvicePattern::kWaitOnGroup;
+        if (ClassifyGroupWait(c, member, instance, t0, t1)) return AdvicePattern::kWaitOnGroup;
       } else {
         // The members are read once: those it can have waited for are kept for the causes.
+        const match::CollectiveMember& own = in_.graph->members[member];
+        const MemberIndex::Arrival self{own.entered, own.location, own.rank,
+                                        member - c.first_member};
         uint64_t latest = 0;
         later_.clear();
         for (size_t i = 0; i < all.size(); ++i) {
@@ -304,8 +318,10 @@ class LocationCauses {
     }
     // 2. The waits the analysis charged to this call: the largest decides the pattern, if it
     //    took at least half of the call (as for a group).
-    const auto charged = std::lower_bound(calls_.begin(), calls_.end(), std::make_pair(enter, 0u));
-    const auto charged_end = std::upper_bound(charged, calls_.end(), std::make_pair(enter, kNone));
+    while (next_call_ < calls_.size() && calls_[next_call_].first < enter) ++next_call_;
+    const auto charged = calls_.begin() + static_cast<ptrdiff_t>(next_call_);
+    auto charged_end = charged;
+    while (charged_end != calls_.end() && charged_end->first == enter) ++charged_end;
     if (charged != charged_end) {
       int64_t largest = 0;
       AdvicePattern pattern = AdvicePattern::kNoRemoteCause;
@@ -348,6 +364,17 @@ class LocationCauses {
     return AdvicePattern::kNoRemoteCause;
   }
 
+  // The collective member whose call is entered at `enter`, or none. Run classifies the calls
+  // in the order of their Enters, and the location's members are sorted by them: a cursor
+  // replaces a binary search per instance.
+  uint32_t NextMember(uint32_t enter) {
+    const std::vector<std::pair<uint32_t, uint32_t>>& mine = members_.bottlenecks[location_];
+    while (next_member_ < mine.size() && mine[next_member_].first < enter) ++next_member_;
+    return next_member_ < mine.size() && mine[next_member_].first == enter
+               ? mine[next_member_].second
+               : kNone;
+  }
+
   // The target locations of the one-sided transfers directly inside the call.
   std::vector<uint32_t> TargetsOf(uint32_t enter, uint32_t leave) const {
     std::vector<uint32_t> targets;
@@ -374,6 +401,10 @@ class LocationCauses {
   // (call Enter, edge) of the waits charged to the location's calls, ascending: one
   // allocation for all of them rather than a list per call.
   std::vector<std::pair<uint32_t, uint32_t>> calls_;
+  // Cursors into calls_ and the location's bottleneck members: the first entry not before the
+  // call being classified (Run goes through the calls in the order of their Enters).
+  size_t next_call_ = 0;
+  size_t next_member_ = 0;
   std::map<uint32_t, Partial> out_;          // by finding
   Partial* partial_ = nullptr;               // the current instance's finding
   uint64_t serial_ = 0;                      // the current instance's number

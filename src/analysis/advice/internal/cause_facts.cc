@@ -186,6 +186,7 @@ MemberIndex IndexMembers(const CauseInput& in, const std::vector<uint32_t>& find
   members.instance.assign(all.size(), kNone);
   members.callpath.assign(all.size(), kNone);
   members.arrivals.resize(all.size());
+  members.position.resize(all.size());
   ParallelFor(in.graph->collectives.size(), in.threads, [&](size_t c) {
     const match::CollectiveInstance& inst = in.graph->collectives[c];
     const size_t first = inst.first_member;
@@ -197,6 +198,9 @@ MemberIndex IndexMembers(const CauseInput& in, const std::vector<uint32_t>& find
     std::sort(members.arrivals.begin() + static_cast<ptrdiff_t>(first),
               members.arrivals.begin() + static_cast<ptrdiff_t>(end),
               MemberIndex::Arrival::ByEntry);
+    for (size_t k = first; k < end; ++k) {
+      members.position[first + members.arrivals[k].member] = static_cast<uint32_t>(k - first);
+    }
   });
   members.bottlenecks.resize(n);
   for (uint32_t c = 0; c < in.graph->collectives.size(); ++c) {

@@ -80,6 +80,8 @@ struct MemberIndex {
     }
   };
   std::vector<Arrival> arrivals;
+  // By member index: its place among its instance's arrivals.
+  std::vector<uint32_t> position;
   std::vector<std::vector<std::pair<uint32_t, uint32_t>>> bottlenecks;
 
   // A rank of an MPI analysis job: the whole member lists of the instances of its bottleneck
@@ -87,11 +89,6 @@ struct MemberIndex {
   FlatHashMap<uint32_t, uint32_t> whole_of;
   std::vector<std::vector<match::CollectiveMember>> whole;
 
-  uint32_t Find(uint32_t location, uint32_t enter) const {
-    const auto& calls = bottlenecks[location];
-    auto it = std::lower_bound(calls.begin(), calls.end(), std::make_pair(enter, uint32_t{0}));
-    return it != calls.end() && it->first == enter ? it->second : trace::kNone;
-  }
   const std::vector<match::CollectiveMember>* Whole(uint32_t of) const {
     const uint32_t* i = whole_of.Find(of);
     return i == nullptr ? nullptr : &whole[*i];
