@@ -17,8 +17,9 @@ using testing::Scenario;
 // the first block and 1 s in the second, rank 1 the other way round.
 //   rank 0: Init 0..1, work 1..5, Barrier 5..6, work2 6..7, Barrier 7..11, Finalize 11..12
 //   rank 1: Init 0..1, work 1..2, Barrier 2..6, work2 6..10, Barrier 10..11, Finalize 11..12
-// With `in_main`, both blocks compute in main itself: 6 s on each process in all.
-Scenario TwoImbalancedBlocks(bool in_main = false) {
+// With `in_main`, both blocks compute in main itself: 6 s on each process in all. With
+// `finalize_twice`, each rank calls MPI_Finalize again at 12..13 (main then leaves at 14).
+Scenario TwoImbalancedBlocks(bool in_main = false, bool finalize_twice = false) {
   Scenario s(2);
   for (int r = 0; r < 2; ++r) {
     const uint64_t first = r == 0 ? 5 : 2, second = r == 0 ? 7 : 10;
@@ -27,8 +28,9 @@ Scenario TwoImbalancedBlocks(bool in_main = false) {
     rs.Collective(first, 6, "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, 0, 0);
     if (!in_main) rs.Call(6, second, "work2");
     rs.Collective(second, 11, "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, 0, 0)
-        .Call(11, 12, "MPI_Finalize")
-        .Leave(13, "main");
+        .Call(11, 12, "MPI_Finalize");
+    if (finalize_twice) rs.Call(12, 13, "MPI_Finalize");
+    rs.Leave(finalize_twice ? 14 : 13, "main");
   }
   return s;
 }
@@ -96,6 +98,19 @@ TEST(AdviceTest, LoadBalanceAtThreeLevels) {
   ASSERT_EQ(a.result.advice->redundant_barriers.size(), 1u);
   EXPECT_EQ(a.result.advice->redundant_barriers[0].instances, 2u);
   EXPECT_EQ(a.result.advice->redundant_barriers[0].time, 10u);
+}
+
+// The last block ends where the first termination call begins, however many follow: with a
+// second MPI_Finalize at 12..13, the blocks are those of LoadBalanceAtThreeLevels, the last one
+// 11..11 (0 s; ending at the second call's start it would take 1 s on each rank).
+TEST(AdviceTest, TheLastBlockEndsAtTheFirstTerminationCall) {
+  Analysis a = AdviseOn(TwoImbalancedBlocks(false, true));
+  const LoadBalance& lb = a.result.advice->load_balance;
+  EXPECT_EQ(lb.block_count, 3u);
+  ASSERT_EQ(lb.blocks.size(), 3u);
+  EXPECT_EQ(lb.blocks[0].max, 4u);
+  EXPECT_EQ(lb.blocks[1].max, 4u);
+  EXPECT_EQ(lb.blocks[2].max, 0u);
 }
 
 // The same blocks, computing in main: 1 + 4 + 1 = 6 s on each process, so no call path is

@@ -5,7 +5,6 @@
 #include <algorithm>
 
 #include "analysis/advice/records.h"
-#include "base/flat_hash_map.h"
 #include "base/parallel.h"
 #include "trace/event_kind.h"
 
@@ -38,17 +37,20 @@ namespace {
 
 using trace::EventKind;
 
-GenericType TypeOf(const trace::Trace& trace, std::span<const GenericType> region_types,
-                   uint32_t callpath) {
-  const uint32_t region = trace.CallpathRegion(callpath);
-  return region < region_types.size() ? region_types[region] : GenericType::kLocal;
-}
+// One location's statistics, by call path in the order of their first instance.
+struct LocationShare {
+  std::vector<uint32_t> callpaths;
+  std::vector<InstanceStats> stats;
+};
 
-FlatHashMap<uint32_t, InstanceStats> LocationStats(const trace::Trace& trace,
-                                                   std::span<const GenericType> region_types,
-                                                   uint32_t location) {
+// `types` by call path.
+LocationShare LocationStats(const trace::Trace& trace, std::span<const GenericType> types,
+                            uint32_t location) {
   const trace::LocationEvents& ev = trace.location(location);
-  FlatHashMap<uint32_t, InstanceStats> stats;
+  LocationShare share;
+  // By call path, its place in the share: one table per location, of 4 bytes per call path, and
+  // one lookup per instance.
+  std::vector<uint32_t> slot(types.size(), trace::kNone);
   struct Open {
     uint32_t enter;
     uint64_t children = 0;
@@ -68,14 +70,17 @@ FlatHashMap<uint32_t, InstanceStats> LocationStats(const trace::Trace& trace,
         open.pop_back();
         const uint64_t inclusive = ev.time(i) - ev.time(o.enter);
         const uint32_t callpath = ev.ref(o.enter);
-        InstanceStats* s = stats.Find(callpath);
-        if (s == nullptr) {
-          stats.Insert(callpath, InstanceStats{});
-          s = stats.Find(callpath);
+        const GenericType type = callpath < types.size() ? types[callpath] : GenericType::kLocal;
+        if (callpath < types.size()) {
+          if (slot[callpath] == trace::kNone) {
+            slot[callpath] = static_cast<uint32_t>(share.callpaths.size());
+            share.callpaths.push_back(callpath);
+            share.stats.emplace_back();
+          }
+          InstanceStats& s = share.stats[slot[callpath]];
+          s.Add(InstanceMeasure(type, inclusive, o.children, o.overhead));
+          s.bytes += o.bytes;
         }
-        const GenericType type = TypeOf(trace, region_types, callpath);
-        s->Add(InstanceMeasure(type, inclusive, o.children, o.overhead));
-        s->bytes += o.bytes;
         if (!open.empty()) {
           open.back().children += inclusive;
           open.back().overhead += OverheadOf(type, inclusive, o.overhead);
@@ -87,7 +92,7 @@ FlatHashMap<uint32_t, InstanceStats> LocationStats(const trace::Trace& trace,
         break;
     }
   }
-  return stats;
+  return share;
 }
 
 }  // namespace
@@ -96,22 +101,26 @@ std::vector<InstanceStats> CollectInstanceStats(const trace::Trace& trace,
                                                 std::span<const GenericType> region_types,
                                                 unsigned threads) {
   const uint32_t n = trace.location_count();
-  std::vector<FlatHashMap<uint32_t, InstanceStats>> per_location(n);
+  std::vector<GenericType> types(trace.call_tree.size());
+  for (uint32_t cp = 0; cp < types.size(); ++cp) {
+    const uint32_t region = trace.CallpathRegion(cp);
+    types[cp] = region < region_types.size() ? region_types[region] : GenericType::kLocal;
+  }
+  std::vector<LocationShare> per_location(n);
   ParallelFor(n, threads, [&](size_t loc) {
-    per_location[loc] = LocationStats(trace, region_types, static_cast<uint32_t>(loc));
+    per_location[loc] = LocationStats(trace, types, static_cast<uint32_t>(loc));
   });
   std::vector<InstanceStats> out(trace.call_tree.size());
-  for (const auto& stats : per_location) {
-    stats.ForEach([&](uint32_t callpath, const InstanceStats& s) {
-      if (callpath >= out.size()) return;
-      InstanceStats& all = out[callpath];
+  for (const LocationShare& share : per_location) {
+    for (size_t k = 0; k < share.callpaths.size(); ++k) {
+      const InstanceStats& s = share.stats[k];
       InstanceStats location = s;  // one location's: its deviation within the process
       if (s.count >= 2 && s.total > 0) {
         location.within_high = static_cast<double>(s.max) / s.Mean();
         location.within_low = static_cast<double>(s.min) / s.Mean();
       }
-      all.Merge(location);
-    });
+      out[share.callpaths[k]].Merge(location);
+    }
   }
   return out;
 }

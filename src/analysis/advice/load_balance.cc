@@ -97,19 +97,36 @@ std::vector<std::vector<Boundary>> Boundaries(const GlobalInput& in,
         out[loc].push_back(Boundary{ev.time(call), ev.time(ev.pair(call)), ev.ref(call)});
       }
     }
+    // The first termination call, and the first initialisation call before it. The profile
+    // counts the termination calls the location entered (never fewer than their Enters: a
+    // compacted call counts each repetition), so they are looked for from the back until all
+    // were seen, and the initialisation from the front: neither scan reads every event.
+    uint64_t terminations = 0;
+    bool initialises = false;
+    for (const trace::LocationEvents::CallpathTime& t : ev.profile()) {
+      const GenericType type = TypeOf(in, t.callpath);
+      if (type == GenericType::kTermination) terminations += t.visits;
+      initialises = initialises || (type == GenericType::kInitialization && t.visits > 0);
+    }
     std::span<const EventKind> kinds = ev.kinds();
-    bool init = false;
-    for (uint32_t i = 0; i < kinds.size(); ++i) {
-      if (kinds[i] != EventKind::kEnter) continue;
-      const GenericType t = TypeOf(in, ev.ref(i));
-      if (t == GenericType::kInitialization && !init && ev.pair(i) != kNone) {
-        const uint64_t left = ev.time(ev.pair(i));
-        out[loc].push_back(Boundary{left, left, ev.ref(i)});
-        init = true;
-      } else if (t == GenericType::kTermination) {
-        out[loc].push_back(Boundary{ev.time(i), ev.time(i), ev.ref(i)});
-        break;
-      }
+    auto entered = [&](uint32_t i, GenericType type) {
+      return kinds[i] == EventKind::kEnter && TypeOf(in, ev.ref(i)) == type;
+    };
+    uint32_t termination = kNone;
+    uint64_t seen = 0;
+    for (uint32_t i = ev.size(); i-- > 0 && seen < terminations;) {
+      if (!entered(i, GenericType::kTermination)) continue;
+      termination = i;
+      ++seen;
+    }
+    for (uint32_t i = 0; initialises && i < std::min(termination, ev.size()); ++i) {
+      if (!entered(i, GenericType::kInitialization) || ev.pair(i) == kNone) continue;
+      const uint64_t left = ev.time(ev.pair(i));
+      out[loc].push_back(Boundary{left, left, ev.ref(i)});
+      break;
+    }
+    if (termination != kNone) {
+      out[loc].push_back(Boundary{ev.time(termination), ev.time(termination), ev.ref(termination)});
     }
     std::sort(out[loc].begin(), out[loc].end(), [](const Boundary& a, const Boundary& b) {
       return std::tie(a.enter, a.leave) < std::tie(b.enter, b.leave);
