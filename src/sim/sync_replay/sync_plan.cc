@@ -130,8 +130,8 @@ void SyncReplayBuilder::ClassifyCallpaths() {
 
 // A message is a rendezvous candidate if its sender may wait for the receive's posting: sent
 // by MPI_Ssend or MPI_Issend (the call holding the send record), or above the eager limit. Only
-// a trace with synchronous sends needs their calls looked up; each sender then finds its
-// candidates in the order of their send records.
+// a trace with synchronous sends needs their calls looked up; each location then finds its
+// candidates in the order of their send records and postings.
 void SyncReplayBuilder::NumberRendezvous(unsigned threads) {
   const match::SyncGraph& g = r_.graph_;
   const bool any_synchronous = std::any_of(callpath_class_.begin(), callpath_class_.end(),
@@ -149,22 +149,32 @@ void SyncReplayBuilder::NumberRendezvous(unsigned threads) {
     });
   }
   r_.rendezvous_of_.assign(g.messages.size(), kNone);
-  rendezvous_sends_.assign(r_.trace_.location_count(), {});
-  rendezvous_postings_.assign(r_.trace_.location_count(), {});
   for (uint32_t id = 0; id < g.messages.size(); ++id) {
-    const match::Message& m = g.messages[id];
     const bool sync = any_synchronous && synchronous[id] != 0;
-    if (!sync && m.bytes <= eager_limit_) continue;
-    const uint32_t index = static_cast<uint32_t>(r_.rendezvous_.size());
-    r_.rendezvous_of_[id] = index;
+    if (!sync && g.messages[id].bytes <= eager_limit_) continue;
+    r_.rendezvous_of_[id] = static_cast<uint32_t>(r_.rendezvous_.size());
     r_.rendezvous_.push_back(SyncReplay::Rendezvous{0, sync});
-    if (m.sender < rendezvous_sends_.size())
-      rendezvous_sends_[m.sender].emplace_back(m.send_event, index);
-    if (m.receiver < rendezvous_postings_.size() && m.recv_posting != m.recv_event)
-      rendezvous_postings_[m.receiver].emplace_back(m.recv_posting, index);
   }
-  for (auto& sends : rendezvous_sends_) std::sort(sends.begin(), sends.end());
-  for (auto& postings : rendezvous_postings_) std::sort(postings.begin(), postings.end());
+  // Each location's candidates among its sends, in the order of its sends, and among its
+  // receives with a posting of their own, by posting (receives are listed by completion).
+  const uint32_t locations = r_.trace_.location_count();
+  rendezvous_sends_.assign(locations, {});
+  rendezvous_postings_.assign(locations, {});
+  ParallelFor(std::min<size_t>(locations, g.by_location.size()), threads, [&](size_t l) {
+    const match::LocationSync& sync = g.by_location[l];
+    for (uint32_t id : sync.sent) {
+      if (r_.rendezvous_of_[id] != kNone)
+        rendezvous_sends_[l].emplace_back(g.messages[id].send_event, r_.rendezvous_of_[id]);
+    }
+    std::vector<std::pair<uint32_t, uint32_t>>& postings = rendezvous_postings_[l];
+    for (uint32_t id = sync.first_received; id < sync.first_received + sync.received_count; ++id) {
+      const match::Message& m = g.messages[id];
+      if (r_.rendezvous_of_[id] != kNone && m.recv_posting != m.recv_event)
+        postings.emplace_back(m.recv_posting, r_.rendezvous_of_[id]);
+    }
+    if (!std::is_sorted(postings.begin(), postings.end()))
+      std::sort(postings.begin(), postings.end());
+  });
 }
 
 bool SyncReplayBuilder::TraceIsModelled() {
