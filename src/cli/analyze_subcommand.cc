@@ -146,6 +146,7 @@ class AnalyzeSubcommand final : public Subcommand {
     options.time_correct = time_correct_;
     options.analysis = AnalysisOptionsFromFlags(&constructs, baselines ? &*baselines : nullptr);
     options.predictions = static_cast<size_t>(advice_.predictions);
+    options.event_views = true;
     // The driver's steps move the progress line on and lap the stopwatch.
     struct Observer final : driver::StepObserver {
       Observer(ProgressLine& p, Stopwatch& s) : progress(p), stopwatch(s) {}
@@ -163,9 +164,7 @@ class AnalyzeSubcommand final : public Subcommand {
 
     progress.SetPhase("writing the report");
     const trace::Trace& trace = analysed.trace;
-    CW_RETURN_IF_ERROR(WriteReportDirectory(
-        analysed.report, trace,
-        report::EventViewsOf(analysed.report, trace, analysed.graph, report::AllLocations(trace))));
+    CW_RETURN_IF_ERROR(WriteReportDirectory(analysed.report, trace, analysed.views));
     stopwatch.Lap("write");
     progress.Finish();
     if (!timeline_.empty()) {

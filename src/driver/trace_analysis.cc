@@ -1,10 +1,12 @@
 #include "driver/trace_analysis.h"
 
 #include <future>
+#include <optional>
 #include <utility>
 
 #include "driver/predicted_saving.h"
 #include "match/matcher.h"
+#include "report/advice_section.h"
 #include "sim/trace_source.h"
 #include "sim/whatif.h"
 
@@ -64,17 +66,34 @@ Result<AnalysedTrace> AnalyseTrace(const std::string& path, const TraceAnalysisO
         static_cast<double>(sim::PredictedSpan(*ideal_replay, out.analysis.pop.locations)));
   }
   steps.End("ideal replay");
-  if (out.analysis.advice) {
-    steps.Begin("predicting what fixing the bottlenecks saves");
-    CW_RETURN_IF_ERROR(
-        PredictSavings(out.trace, *out.analysis.advice, options.predictions, threads, &out.graph));
-    steps.End("predicted savings");
-  }
 
-  steps.Begin("building the report");
+  // The savings replays (after a parallel start, one thread per fix, often a single fix) run
+  // beside the building of the report and its views, which read everything but the advice: the
+  // advice is taken out of the analysis meanwhile and its report section built afterwards.
+  std::optional<analysis::Advice> advice = std::move(out.analysis.advice);
+  out.analysis.advice.reset();
+  std::future<Status> savings;
+  if (advice) {
+    steps.Begin("predicting what fixing the bottlenecks saves, building the report");
+    savings = std::async(std::launch::async, [&out, &advice, &options, threads] {
+      return PredictSavings(out.trace, *advice, options.predictions, threads, &out.graph);
+    });
+  } else {
+    steps.Begin("building the report");
+  }
   out.report = report::BuildReport(out.trace, out.graph, out.analysis,
                                    out.correction ? &*out.correction : nullptr);
+  if (options.event_views) {
+    out.views =
+        report::EventViewsOf(out.report, out.trace, out.graph, report::AllLocations(out.trace));
+  }
   steps.End("report");
+  if (advice) {
+    CW_RETURN_IF_ERROR(savings.get());
+    out.analysis.advice = std::move(advice);
+    out.report.advice = report::SummarizeAdvice(*out.analysis.advice, out.trace);
+    steps.End("predicted savings");
+  }
   return out;
 }
 

@@ -7,7 +7,8 @@
 // critical path, POP and, if asked, the bottleneck analysis) while the trace is replayed on an
 // ideal network beside it for POP's serialisation and transfer efficiencies (sim/), predict
 // what fixing the first findings saves (predicted_saving.h), and build the report model
-// (report/) that the writers format.
+// (report/) and its event views that the writers format. The savings replays, which run last
+// and mostly on one thread, run beside the building of the report, which does not read them.
 //
 //   TraceAnalysisOptions options;
 //   options.read.threads = 4;
@@ -24,6 +25,7 @@
 #include "clock/controlled_logical_clock.h"
 #include "match/sync_graph.h"
 #include "otf2/trace_reader.h"
+#include "report/event_views.h"
 #include "report/report.h"
 #include "trace/trace.h"
 
@@ -33,7 +35,8 @@ struct TraceAnalysisOptions {
   otf2::ReadOptions read;     // read.threads: the worker threads of reading and of every analysis
   bool time_correct = false;  // the controlled logical clock (`--time-correct`)
   analysis::AnalysisOptions analysis;  // its `threads` is taken from read.threads
-  size_t predictions = 0;  // with analysis.advice: the findings whose savings are replayed
+  size_t predictions = 0;    // with analysis.advice: the findings whose savings are replayed
+  bool event_views = false;  // compute the report's event views (AnalysedTrace::views)
 };
 
 struct AnalysedTrace {
@@ -42,6 +45,7 @@ struct AnalysedTrace {
   std::optional<clock::ClockCorrection> correction;  // with time_correct
   analysis::AnalysisResult analysis;
   report::Report report;
+  report::EventViews views;  // with event_views
 };
 
 // Told when each step begins (a description for a progress line) and ends (its name, for
