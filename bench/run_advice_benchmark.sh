@@ -11,7 +11,8 @@
 #   (e) causeway analyze (the default): the same and the what-if replays that predict the
 #       savings of the top findings (5 at most, and the unchanged replay),
 # and prints the fastest and median wall-clock times, (d)/(b), the replays' time (e) - (d), the
-# advice phase as `--timings` reports it, and the peak memory of (b) and (d).
+# advice phase as `--timings` reports it, the peak memory of (b) and (d), and the medians of the
+# ratios (e)/(b) and (d)/(b) within a round, in wall clock and CPU time (user and system).
 set -eu
 . "$(dirname "$0")/common.sh"
 
@@ -22,18 +23,23 @@ TRACE=$(stencil_trace "$BUILD" "$DATA")
 THREADS=$(nproc)
 
 
-run() {  # run NAME ARGS...: appends wall seconds to NAME.txt and peak KiB to NAME-mem.txt
+# run NAME ARGS...: appends wall seconds to NAME.txt, peak KiB to NAME-mem.txt and CPU seconds
+# (user and system) to NAME-cpu.txt
+run() {
   name=$1
   shift
-  /usr/bin/time -f "%e %M" -o "$DATA/time.txt" \
+  /usr/bin/time -f "%e %M %U %S" -o "$DATA/time.txt" \
     "$BUILD/bin/causeway" analyze -q --timings --threads "$THREADS" "$@" "$TRACE" \
     -o "$DATA/report-$name" > /dev/null 2> "$DATA/timings-$name.txt"
   awk '{print $1}' "$DATA/time.txt" >> "$DATA/$name.txt"
   awk '{print $2}' "$DATA/time.txt" >> "$DATA/$name-mem.txt"
+  awk '{print $3 + $4}' "$DATA/time.txt" >> "$DATA/$name-cpu.txt"
   awk '$1 == "advice" {print $2}' "$DATA/timings-$name.txt" >> "$DATA/$name-phase.txt"
 }
 
-for n in b d e; do : > "$DATA/$n.txt"; : > "$DATA/$n-mem.txt"; : > "$DATA/$n-phase.txt"; done
+for n in b d e; do
+  for f in "$n" "$n-mem" "$n-phase" "$n-cpu"; do : > "$DATA/$f.txt"; done
+done
 i=0
 while [ "$i" -lt "$RUNS" ]; do
   run b --no-advice
@@ -42,6 +48,14 @@ while [ "$i" -lt "$RUNS" ]; do
   i=$((i + 1))
 done
 
+# The ratios of the runs of one round, which ran back to back: the machine's load from other
+# work changes less within a round than between rounds.
+ratio() {  # ratio A B: the median over the rounds of A/B
+  paste "$1" "$2" | awk '{print $1 / $2}' | median
+}
+RW=$(ratio "$DATA/e.txt" "$DATA/b.txt"); RDW=$(ratio "$DATA/d.txt" "$DATA/b.txt")
+RC=$(ratio "$DATA/e-cpu.txt" "$DATA/b-cpu.txt"); RDC=$(ratio "$DATA/d-cpu.txt" "$DATA/b-cpu.txt")
+BC=$(median < "$DATA/b-cpu.txt"); EC=$(median < "$DATA/e-cpu.txt")
 B=$(fastest < "$DATA/b.txt"); BM=$(median < "$DATA/b.txt")
 D=$(fastest < "$DATA/d.txt"); DM=$(median < "$DATA/d.txt")
 E=$(fastest < "$DATA/e.txt"); EM=$(median < "$DATA/e.txt")
@@ -49,7 +63,8 @@ P=$(fastest < "$DATA/d-phase.txt"); PM=$(median < "$DATA/d-phase.txt")
 BMEM=$(median < "$DATA/b-mem.txt"); DMEM=$(median < "$DATA/d-mem.txt")
 FINDINGS=$(grep -c '"pattern"' "$DATA/report-e/report.json" || true)
 awk -v b="$B" -v bm="$BM" -v d="$D" -v dm="$DM" -v e="$E" -v em="$EM" -v p="$P" -v pm="$PM" \
-    -v bmem="$BMEM" -v dmem="$DMEM" -v t="$THREADS" -v r="$RUNS" -v f="$FINDINGS" 'BEGIN {
+    -v bmem="$BMEM" -v dmem="$DMEM" -v t="$THREADS" -v r="$RUNS" -v f="$FINDINGS" \
+    -v rw="$RW" -v rc="$RC" -v rdw="$RDW" -v rdc="$RDC" -v bc="$BC" -v ec="$EC" 'BEGIN {
   printf "20M-event trace, 64 locations; %d threads; fastest (median) of %d runs\n", t, r
   printf "  analyze --no-advice              %6.2f s (%6.2f s)  %6.0f MiB\n", b, bm, bmem / 1024
   printf "  analyze --predictions 0          %6.2f s (%6.2f s)  %6.0f MiB\n", d, dm, dmem / 1024
@@ -58,4 +73,7 @@ awk -v b="$B" -v bm="$BM" -v d="$D" -v dm="$DM" -v e="$E" -v em="$EM" -v p="$P" 
   printf "  advice adds %.1f %% (median %.1f %%); the savings replays %.2f s (median %.2f s)\n",
          100 * (d / b - 1), 100 * (dm / bm - 1), e - d, em - dm
   printf "  findings in report.json: %d\n", f
+  printf "  per round (median): the default / --no-advice %.3f wall, %.3f CPU (%.2f s / %.2f s)\n",
+         rw, rc, ec, bc
+  printf "                      --predictions 0 / --no-advice %.3f wall, %.3f CPU\n", rdw, rdc
 }'
