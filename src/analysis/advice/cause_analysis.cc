@@ -140,7 +140,8 @@ class LocationCauses {
     for (uint32_t e : edges_by_location[location]) {
       calls_.emplace_back(CallOf(ev_, in.edges[e].waiter_event), e);
     }
-    std::sort(calls_.begin(), calls_.end());
+    // The edges are mostly in the order of their waits already.
+    if (!std::is_sorted(calls_.begin(), calls_.end())) std::sort(calls_.begin(), calls_.end());
   }
 
   // Whether collective member `member` (of `instance`, `c`), inside its call from t0 to t1,

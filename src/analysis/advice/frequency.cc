@@ -94,49 +94,35 @@ bool Communicates(EventKind kind) {
   }
 }
 
-// The records directly inside a call of one location: (call Enter, record), by call and then
-// by record. A record's `pair` is the call around it, so one pass over the events finds them,
-// rather than a pass over each call's events (which reads every event once per call around it).
-std::vector<std::pair<uint32_t, uint32_t>> DirectRecords(const trace::LocationEvents& ev) {
-  std::vector<std::pair<uint32_t, uint32_t>> out;
-  std::span<const EventKind> kinds = ev.kinds();
-  for (uint32_t k = 0; k < kinds.size(); ++k) {
-    if (kinds[k] == EventKind::kEnter || kinds[k] == EventKind::kLeave) continue;
-    const uint32_t call = ev.pair(k);
-    if (call >= k || kinds[call] != EventKind::kEnter) continue;
-    const uint32_t leave = ev.pair(call);
-    if (leave == kNone || leave <= k) continue;
-    out.emplace_back(call, k);
-  }
-  // A call's records after those of a call inside it come later than the inner call's.
-  if (!std::is_sorted(out.begin(), out.end())) std::sort(out.begin(), out.end());
-  return out;
-}
-
 // The transfer calls and the other communication calls of one location, in order.
 Tallies LocationRuns(const GlobalInput& in, const AdviceParameters& p, uint32_t location) {
   Tallies out;
   TransferRuns runs(p, out);
   const trace::Trace& trace = *in.trace;
   const trace::LocationEvents& ev = trace.location(location);
+  std::span<const EventKind> kinds = ev.kinds();
   // Transfers are consecutive when back to back: no longer apart than a short operation takes
   // (`frequent_mean`). Transfers with computation between them cannot simply be merged.
   const double short_gap = p.frequent_mean * static_cast<double>(trace.defs.clock.resolution);
   uint64_t previous_end = 0;
   bool have_previous = false;
-  const std::vector<std::pair<uint32_t, uint32_t>> records = DirectRecords(ev);
-  for (size_t r = 0; r < records.size();) {
-    const uint32_t i = records[r].first;
+  for (uint32_t i = 0; i < kinds.size(); ++i) {
+    if (kinds[i] != EventKind::kEnter || ev.pair(i) == kNone) continue;
     const uint32_t leave = ev.pair(i);
     // A call with records directly inside: a transfer if it holds one send or one-sided
     // transfer and nothing else that communicates.
     TransferCall t;
     bool other = false;
     uint32_t transfers = 0;
-    for (; r < records.size() && records[r].first == i; ++r) {
-      const uint32_t k = records[r].second;
-      const EventKind kind = ev.kind(k);
-      switch (kind) {
+    for (uint32_t k = i + 1; k < leave; ++k) {
+      // A region inside the call holds none of its direct records: step over it, so that each
+      // event is read once as a direct child (not once per region around it, `main` first).
+      if (kinds[k] == EventKind::kEnter && ev.pair(k) != kNone && ev.pair(k) > k) {
+        k = ev.pair(k);
+        continue;
+      }
+      if (ev.pair(k) != i) continue;
+      switch (kinds[k]) {
         case EventKind::kMpiSend:
         case EventKind::kMpiIsend:
         case EventKind::kRmaPut:
@@ -144,7 +130,7 @@ Tallies LocationRuns(const GlobalInput& in, const AdviceParameters& p, uint32_t 
         case EventKind::kRmaAtomic: {
           ++transfers;
           t.target = TransferTarget(trace.defs, ev, k, location);
-          if (kind == EventKind::kMpiSend) t.blocking = true;
+          if (kinds[k] == EventKind::kMpiSend) t.blocking = true;
           t.bytes = RecordBytes(ev, k);
           break;
         }
@@ -152,7 +138,7 @@ Tallies LocationRuns(const GlobalInput& in, const AdviceParameters& p, uint32_t 
           t.blocking = true;  // a one-sided transfer the call completed itself
           break;
         default:
-          other = other || Communicates(kind);
+          other = other || Communicates(kinds[k]);
           break;
       }
     }

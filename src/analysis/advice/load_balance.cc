@@ -85,18 +85,6 @@ std::vector<std::vector<Boundary>> Boundaries(const GlobalInput& in,
   const match::SyncGraph& g = *in.graph;
   ParallelFor(out.size(), in.threads, [&](size_t loc) {
     const trace::LocationEvents& ev = trace.location(static_cast<uint32_t>(loc));
-    // Its members of global synchronisations (the graph lists them in event order).
-    if (loc < g.by_location.size()) {
-      for (uint32_t k : g.by_location[loc].collectives) {
-        if (k >= in.member_instance.size() || !global[in.member_instance[k]]) continue;
-        const match::CollectiveMember& m = g.members[k];
-        if (m.begin_event >= ev.size()) continue;
-        const uint32_t call =
-            ev.kind(m.begin_event) == EventKind::kEnter ? m.begin_event : ev.pair(m.begin_event);
-        if (call == kNone || ev.pair(call) == kNone) continue;
-        out[loc].push_back(Boundary{ev.time(call), ev.time(ev.pair(call)), ev.ref(call)});
-      }
-    }
     // The first termination call, and the first initialisation call before it. The profile
     // counts the termination calls the location entered (never fewer than their Enters: a
     // compacted call counts each repetition), so they are looked for from the back until all
@@ -125,12 +113,27 @@ std::vector<std::vector<Boundary>> Boundaries(const GlobalInput& in,
       out[loc].push_back(Boundary{left, left, ev.ref(i)});
       break;
     }
+    // Its members of global synchronisations (the graph lists them in event order).
+    if (loc < g.by_location.size()) {
+      for (uint32_t k : g.by_location[loc].collectives) {
+        if (k >= in.member_instance.size() || !global[in.member_instance[k]]) continue;
+        const match::CollectiveMember& m = g.members[k];
+        if (m.begin_event >= ev.size()) continue;
+        const uint32_t call =
+            ev.kind(m.begin_event) == EventKind::kEnter ? m.begin_event : ev.pair(m.begin_event);
+        if (call == kNone || ev.pair(call) == kNone) continue;
+        out[loc].push_back(Boundary{ev.time(call), ev.time(ev.pair(call)), ev.ref(call)});
+      }
+    }
     if (termination != kNone) {
       out[loc].push_back(Boundary{ev.time(termination), ev.time(termination), ev.ref(termination)});
     }
-    std::sort(out[loc].begin(), out[loc].end(), [](const Boundary& a, const Boundary& b) {
+    // In time order unless the calls and the synchronisations overlap (a broken trace).
+    auto by_time = [](const Boundary& a, const Boundary& b) {
       return std::tie(a.enter, a.leave) < std::tie(b.enter, b.leave);
-    });
+    };
+    if (!std::is_sorted(out[loc].begin(), out[loc].end(), by_time))
+      std::sort(out[loc].begin(), out[loc].end(), by_time);
   });
   return out;
 }
