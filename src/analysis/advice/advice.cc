@@ -13,6 +13,7 @@
 #include "analysis/advice/load_balance.h"
 #include "analysis/advice/rank_shares.h"
 #include "analysis/advice/records.h"
+#include "analysis/generic/construct_map.h"
 #include "comm/wire.h"
 #include "trace/scheduling.h"
 
@@ -262,7 +263,7 @@ void DescribeFindings(const trace::Trace& trace, std::span<const GenericType> re
   for (AdviceFinding& f : findings) {
     const InstanceStats& s = stats[f.callpath];
     const uint32_t region = trace.CallpathRegion(f.callpath);
-    f.type = region < region_types.size() ? region_types[region] : GenericType::kLocal;
+    f.type = CallpathType(trace, region_types, f.callpath);
     f.between_threads = region < trace.defs.regions.size() &&
                         trace.defs.regions[region].paradigm == trace::Paradigm::kOpenMp;
     f.time = s.total;

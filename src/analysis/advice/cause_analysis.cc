@@ -8,6 +8,7 @@
 #include "analysis/advice/internal/cause_facts.h"
 #include "analysis/advice/internal/group_waits.h"
 #include "analysis/advice/records.h"
+#include "analysis/generic/construct_map.h"
 #include "base/check.h"
 #include "base/flat_hash_map.h"
 #include "base/parallel.h"
@@ -221,8 +222,7 @@ class LocationCauses {
 
  private:
   GenericType TypeOf(uint32_t callpath) const {
-    const uint32_t region = trace_.CallpathRegion(callpath);
-    return region < in_.region_types.size() ? in_.region_types[region] : GenericType::kLocal;
+    return CallpathType(trace_, in_.region_types, callpath);
   }
 
   // The time of the regions directly inside the region entered at `enter` and left at `leave`.
@@ -512,9 +512,7 @@ std::vector<AdviceFinding> AnalyzeCauses(const CauseInput& in) {
   bool transfers_needed = false;
   for (uint32_t f = 0; f < in.bottlenecks.size(); ++f) {
     finding_of[in.bottlenecks[f].callpath] = f;
-    const uint32_t region = trace.CallpathRegion(in.bottlenecks[f].callpath);
-    const GenericType t =
-        region < in.region_types.size() ? in.region_types[region] : GenericType::kLocal;
+    const GenericType t = CallpathType(trace, in.region_types, in.bottlenecks[f].callpath);
     transfers_needed |=
         t == GenericType::kPut || t == GenericType::kGet || t == GenericType::kAtomic;
   }

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "analysis/generic/construct_map.h"
+
 namespace cw::analysis {
 
 std::vector<DetectedBottleneck> DetectBottlenecks(const DetectionInput& in,
@@ -14,8 +16,7 @@ std::vector<DetectedBottleneck> DetectBottlenecks(const DetectionInput& in,
     const InstanceStats& s = in.stats[c];
     if (s.count == 0 || s.total == 0 || in.total_time == 0) continue;
     const uint32_t region = trace.CallpathRegion(c);
-    const GenericType type =
-        region < in.region_types.size() ? in.region_types[region] : GenericType::kLocal;
+    const GenericType type = CallpathType(trace, in.region_types, c);
     if (type == GenericType::kInitialization || type == GenericType::kTermination ||
         type == GenericType::kMeasurement) {
       continue;

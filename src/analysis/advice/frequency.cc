@@ -6,6 +6,7 @@
 
 #include "analysis/advice/hints.h"
 #include "analysis/advice/records.h"
+#include "analysis/generic/construct_map.h"
 #include "base/parallel.h"
 #include "trace/event_kind.h"
 
@@ -154,9 +155,7 @@ Tallies LocationRuns(const GlobalInput& in, const AdviceParameters& p, uint32_t 
     } else {
       // A completion call right after the transfers pays for them (an MPI_Win_unlock_all
       // after many puts): the run's finding takes it in (advice.cc).
-      const uint32_t region = trace.CallpathRegion(ev.ref(i));
-      const GenericType type =
-          region < in.region_types.size() ? in.region_types[region] : GenericType::kLocal;
+      const GenericType type = CallpathType(trace, in.region_types, ev.ref(i));
       const bool completes = type == GenericType::kCommSync || type == GenericType::kLockRelease;
       const bool at_once =
           have_previous &&
@@ -211,10 +210,7 @@ void MergeFrequency(FrequencyShare& into, FrequencyShare&& share) {
 void FinishFrequency(FrequencyShare all, const GlobalInput& in, const AdviceParameters& p,
                      std::vector<AdviceFinding>& findings) {
   const trace::Trace& trace = *in.trace;
-  auto type_of = [&](uint32_t callpath) {
-    const uint32_t region = trace.CallpathRegion(callpath);
-    return region < in.region_types.size() ? in.region_types[region] : GenericType::kLocal;
-  };
+  auto type_of = [&](uint32_t callpath) { return CallpathType(trace, in.region_types, callpath); };
   auto finding = [&](AdvicePattern pattern, uint32_t callpath) {
     AdviceFinding f;
     f.pattern = pattern;

@@ -1,5 +1,6 @@
 #include "analysis/advice/instance_stats.h"
 
+#include "analysis/generic/construct_map.h"
 #include "analysis/metrics/waiting_metrics.h"
 
 #include <algorithm>
@@ -101,11 +102,7 @@ std::vector<InstanceStats> CollectInstanceStats(const trace::Trace& trace,
                                                 std::span<const GenericType> region_types,
                                                 unsigned threads) {
   const uint32_t n = trace.location_count();
-  std::vector<GenericType> types(trace.call_tree.size());
-  for (uint32_t cp = 0; cp < types.size(); ++cp) {
-    const uint32_t region = trace.CallpathRegion(cp);
-    types[cp] = region < region_types.size() ? region_types[region] : GenericType::kLocal;
-  }
+  const std::vector<GenericType> types = ClassifyCallpaths(trace, region_types);
   std::vector<LocationShare> per_location(n);
   ParallelFor(n, threads, [&](size_t loc) {
     per_location[loc] = LocationStats(trace, types, static_cast<uint32_t>(loc));

@@ -6,6 +6,7 @@
 
 #include "analysis/advice/hints.h"
 #include "analysis/advice/records.h"
+#include "analysis/generic/construct_map.h"
 #include "base/parallel.h"
 #include "trace/event_kind.h"
 #include "trace/one_sided_pairing.h"
@@ -17,8 +18,7 @@ using trace::EventKind;
 using trace::kNone;
 
 GenericType TypeOf(const GlobalInput& in, uint32_t callpath) {
-  const uint32_t region = in.trace->CallpathRegion(callpath);
-  return region < in.region_types.size() ? in.region_types[region] : GenericType::kLocal;
+  return CallpathType(*in.trace, in.region_types, callpath);
 }
 
 // The locations whose time the analyses compare: those with events.

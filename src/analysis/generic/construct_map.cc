@@ -111,4 +111,11 @@ std::vector<std::string> ConstructMap::Lines() const {
   return lines;
 }
 
+std::vector<GenericType> ClassifyCallpaths(const trace::Trace& trace,
+                                           std::span<const GenericType> region_types) {
+  std::vector<GenericType> types(trace.call_tree.size());
+  for (uint32_t cp = 0; cp < types.size(); ++cp) types[cp] = CallpathType(trace, region_types, cp);
+  return types;
+}
+
 }  // namespace cw::analysis

@@ -6,6 +6,7 @@
 //   GenericType t = map.Classify("shmem_int_wait_until");   // kWaitOnValue
 #pragma once
 
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "analysis/generic/generic_types.h"
 #include "base/status.h"
 #include "trace/definitions.h"
+#include "trace/trace.h"
 
 namespace cw::analysis {
 
@@ -43,5 +45,17 @@ class ConstructMap {
   };
   std::vector<Rule> rules_;
 };
+
+// The type of call path `callpath`'s region, from `region_types` (ClassifyRegions); kLocal for a
+// region it does not list.
+inline GenericType CallpathType(const trace::Trace& trace,
+                                std::span<const GenericType> region_types, uint32_t callpath) {
+  const uint32_t region = trace.CallpathRegion(callpath);
+  return region < region_types.size() ? region_types[region] : GenericType::kLocal;
+}
+
+// CallpathType of every call path of `trace`, by call path: for passes that ask per event.
+std::vector<GenericType> ClassifyCallpaths(const trace::Trace& trace,
+                                           std::span<const GenericType> region_types);
 
 }  // namespace cw::analysis
