@@ -112,7 +112,77 @@ enum class PayloadFamily : uint8_t {
   kNoPayload,   // no attributes (MpiCollectiveBegin, RmaCollectiveBegin, OmpJoin)
 };
 
-PayloadFamily PayloadFamilyOf(EventKind kind);
+// Inline: the analyses ask it per event.
+constexpr PayloadFamily PayloadFamilyOf(EventKind kind) {
+  using K = EventKind;
+  switch (kind) {
+    case K::kEnter:
+    case K::kLeave:
+      return PayloadFamily::kCallpath;
+    case K::kMpiSend:
+    case K::kMpiIsend:
+    case K::kMpiRecv:
+    case K::kMpiIrecv:
+      return PayloadFamily::kP2p;
+    case K::kMpiIsendComplete:
+    case K::kMpiIrecvRequest:
+    case K::kMpiRequestTest:
+    case K::kMpiRequestCancelled:
+    case K::kNonBlockingCollectiveRequest:
+      return PayloadFamily::kRequest;
+    case K::kMpiCollectiveEnd:
+    case K::kNonBlockingCollectiveComplete:
+    case K::kRmaCollectiveEnd:
+      return PayloadFamily::kCollective;
+    case K::kMpiCollectiveBegin:
+    case K::kRmaCollectiveBegin:
+    case K::kOmpJoin:
+      return PayloadFamily::kNoPayload;
+    case K::kRmaWinCreate:
+    case K::kRmaWinDestroy:
+    case K::kRmaGroupSync:
+    case K::kRmaRequestLock:
+    case K::kRmaAcquireLock:
+    case K::kRmaTryLock:
+    case K::kRmaReleaseLock:
+    case K::kRmaSync:
+    case K::kRmaWaitChange:
+    case K::kRmaPut:
+    case K::kRmaGet:
+    case K::kRmaAtomic:
+    case K::kRmaOpCompleteBlocking:
+    case K::kRmaOpCompleteNonBlocking:
+    case K::kRmaOpTest:
+    case K::kRmaOpCompleteRemote:
+      return PayloadFamily::kRma;
+    case K::kThreadFork:
+    case K::kThreadJoin:
+    case K::kThreadTeamBegin:
+    case K::kThreadTeamEnd:
+    case K::kThreadAcquireLock:
+    case K::kThreadReleaseLock:
+    case K::kThreadTaskCreate:
+    case K::kThreadTaskSwitch:
+    case K::kThreadTaskComplete:
+    case K::kThreadCreate:
+    case K::kThreadBegin:
+    case K::kThreadWait:
+    case K::kThreadEnd:
+    case K::kOmpFork:
+    case K::kOmpAcquireLock:
+    case K::kOmpReleaseLock:
+    case K::kOmpTaskCreate:
+    case K::kOmpTaskSwitch:
+    case K::kOmpTaskComplete:
+      return PayloadFamily::kThread;
+    case K::kMetric:
+      return PayloadFamily::kMetric;
+    case K::kProgramBegin:
+      return PayloadFamily::kProgram;
+    default:
+      return PayloadFamily::kGeneric;
+  }
+}
 
 // The OTF2 record name as otf2-print shows it, e.g. "MPI_IRECV_REQUEST".
 const char* EventKindName(EventKind kind);

@@ -11,6 +11,7 @@
 #include "analysis/advice/hints.h"
 #include "analysis/advice/instance_stats.h"
 #include "analysis/advice/load_balance.h"
+#include "analysis/advice/location_walk.h"
 #include "analysis/advice/rank_shares.h"
 #include "analysis/advice/records.h"
 #include "analysis/generic/construct_map.h"
@@ -304,7 +305,9 @@ std::optional<Advice> AnalyzeAdviceShared(const AdviceInput& in, const AdvicePar
   advice.parameters = parameters;
   if (in.baselines != nullptr) advice.baselines = in.baselines_path;
   const trace::Trace& trace = *in.trace;
-  std::vector<InstanceStats> stats = CollectInstanceStats(trace, in.region_types, in.threads);
+  // The instance statistics and the runs of transfers, from one walk over every event.
+  WalkedLocations walked = WalkLocations(trace, in.region_types, parameters, in.threads);
+  std::vector<InstanceStats>& stats = walked.stats;
   AddWaiting(in.severities, stats);
   advice.total_time = TotalLocationTime(trace);
   if (comm != nullptr) MergeInstanceStats(*comm, stats, advice.total_time);
@@ -342,7 +345,7 @@ std::optional<Advice> AnalyzeAdviceShared(const AdviceInput& in, const AdvicePar
   global.member_instance = member_instance;
   shares.balance = ShareLoadBalance(global);
   shares.barriers = ShareBarrierMembers(global);
-  shares.frequency = ShareFrequency(global, parameters);
+  shares.frequency = ShareFrequency(global, parameters, std::move(walked.runs));
   if (comm != nullptr && !GatherShares(*comm, shares)) return std::nullopt;
 
   std::vector<AdviceFinding>& findings = shares.findings;

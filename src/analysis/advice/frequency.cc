@@ -5,15 +5,11 @@
 #include <set>
 
 #include "analysis/advice/hints.h"
-#include "analysis/advice/records.h"
 #include "analysis/generic/construct_map.h"
-#include "base/parallel.h"
-#include "trace/event_kind.h"
 
 namespace cw::analysis {
 namespace {
 
-using trace::EventKind;
 using trace::kNone;
 
 // One transfer call: where it went, how much, whether the call completed it.
@@ -47,6 +43,7 @@ class TransferRuns {
   // Another communication call ends both runs; `completer`, if not kNone, is the call path of
   // a call right after them that completes their transfers (an unlock, a flush, a quiet).
   void Break(uint32_t completer = kNone) {
+    if (small_.empty() && serial_.empty()) return;  // most communication follows no transfer
     Close(small_, AdvicePattern::kSmallTransfers, completer);
     Close(serial_, AdvicePattern::kSerialisedTransfers, completer);
   }
@@ -81,102 +78,69 @@ class TransferRuns {
   Run small_, serial_;
 };
 
-// Whether a record other than a transfer is communication: a receive, a request's completion,
-// a collective, a one-sided synchronisation.
-bool Communicates(EventKind kind) {
-  switch (trace::PayloadFamilyOf(kind)) {
-    case trace::PayloadFamily::kP2p:
-    case trace::PayloadFamily::kRequest:
-    case trace::PayloadFamily::kCollective:
-    case trace::PayloadFamily::kRma:
-      return true;
-    default:
-      return kind == EventKind::kMpiCollectiveBegin || kind == EventKind::kRmaCollectiveBegin;
-  }
-}
+}  // namespace
 
-// The transfer calls and the other communication calls of one location, in order.
-Tallies LocationRuns(const GlobalInput& in, const AdviceParameters& p, uint32_t location) {
-  Tallies out;
-  TransferRuns runs(p, out);
-  const trace::Trace& trace = *in.trace;
-  const trace::LocationEvents& ev = trace.location(location);
-  std::span<const EventKind> kinds = ev.kinds();
-  // Transfers are consecutive when back to back: no longer apart than a short operation takes
-  // (`frequent_mean`). Transfers with computation between them cannot simply be merged.
-  const double short_gap = p.frequent_mean * static_cast<double>(trace.defs.clock.resolution);
+struct TransferRunFinder::State {
+  explicit State(const AdviceParameters& p) : runs(p, tallies) {}
+  Tallies tallies;
+  TransferRuns runs;
   uint64_t previous_end = 0;
   bool have_previous = false;
-  for (uint32_t i = 0; i < kinds.size(); ++i) {
-    if (kinds[i] != EventKind::kEnter || ev.pair(i) == kNone) continue;
-    const uint32_t leave = ev.pair(i);
-    // A call with records directly inside: a transfer if it holds one send or one-sided
-    // transfer and nothing else that communicates.
-    TransferCall t;
-    bool other = false;
-    uint32_t transfers = 0;
-    for (uint32_t k = i + 1; k < leave; ++k) {
-      // A region inside the call holds none of its direct records: step over it, so that each
-      // event is read once as a direct child (not once per region around it, `main` first).
-      if (kinds[k] == EventKind::kEnter && ev.pair(k) != kNone && ev.pair(k) > k) {
-        k = ev.pair(k);
-        continue;
-      }
-      if (ev.pair(k) != i) continue;
-      switch (kinds[k]) {
-        case EventKind::kMpiSend:
-        case EventKind::kMpiIsend:
-        case EventKind::kRmaPut:
-        case EventKind::kRmaGet:
-        case EventKind::kRmaAtomic: {
-          ++transfers;
-          t.target = TransferTarget(trace.defs, ev, k, location);
-          if (kinds[k] == EventKind::kMpiSend) t.blocking = true;
-          t.bytes = RecordBytes(ev, k);
-          break;
-        }
-        case EventKind::kRmaOpCompleteBlocking:
-          t.blocking = true;  // a one-sided transfer the call completed itself
-          break;
-        default:
-          other = other || Communicates(kinds[k]);
-          break;
-      }
-    }
-    if (transfers == 0 && !other) continue;  // computation, queries, set-up
-    if (transfers == 1 && !other && t.target != kNone) {
-      t.callpath = ev.ref(i);
-      t.duration = ev.time(leave) - ev.time(i);
-      const uint64_t gap = ev.time(i) - std::min(previous_end, ev.time(i));
-      if (have_previous && static_cast<double>(gap) > short_gap) runs.Break();
-      runs.Add(t);
-      previous_end = ev.time(leave);
-      have_previous = true;
-    } else {
-      // A completion call right after the transfers pays for them (an MPI_Win_unlock_all
-      // after many puts): the run's finding takes it in (advice.cc).
-      const GenericType type = CallpathType(trace, in.region_types, ev.ref(i));
-      const bool completes = type == GenericType::kCommSync || type == GenericType::kLockRelease;
-      const bool at_once =
-          have_previous &&
-          static_cast<double>(ev.time(i) - std::min(previous_end, ev.time(i))) <= short_gap;
-      runs.Break(completes && at_once ? ev.ref(i) : kNone);
-      have_previous = false;
-    }
+};
+
+TransferRunFinder::TransferRunFinder(const trace::Trace& trace,
+                                     std::span<const GenericType> callpath_types,
+                                     const AdviceParameters& p)
+    : callpath_types_(callpath_types),
+      // Transfers are consecutive when back to back: no longer apart than a short operation
+      // takes (`frequent_mean`). Transfers with computation between them cannot simply be
+      // merged.
+      short_gap_(p.frequent_mean * static_cast<double>(trace.defs.clock.resolution)),
+      state_(std::make_unique<State>(p)) {}
+
+TransferRunFinder::~TransferRunFinder() = default;
+
+void TransferRunFinder::Add(const CommunicationCall& call) {
+  State& s = *state_;
+  const double gap = static_cast<double>(call.enter - std::min(s.previous_end, call.enter));
+  // A call holding one transfer and nothing else that communicates is a transfer.
+  if (call.transfers == 1 && !call.other && call.target != kNone) {
+    if (s.have_previous && gap > short_gap_) s.runs.Break();
+    s.runs.Add(TransferCall{call.callpath, call.target, call.bytes, call.leave - call.enter,
+                            call.blocking});
+    s.previous_end = call.leave;
+    s.have_previous = true;
+    return;
   }
-  runs.Break();
+  // A completion call right after the transfers pays for them (an MPI_Win_unlock_all after
+  // many puts): the run's finding takes it in (advice.cc).
+  const GenericType type =
+      call.callpath < callpath_types_.size() ? callpath_types_[call.callpath] : GenericType::kLocal;
+  const bool completes = type == GenericType::kCommSync || type == GenericType::kLockRelease;
+  const bool at_once = s.have_previous && gap <= short_gap_;
+  s.runs.Break(completes && at_once ? call.callpath : kNone);
+  s.have_previous = false;
+}
+
+std::vector<FrequencyShare::Runs> TransferRunFinder::Finish(uint32_t location) {
+  state_->runs.Break();
+  std::vector<FrequencyShare::Runs> out;
+  for (const auto& [key, tally] : state_->tallies) {
+    out.push_back(FrequencyShare::Runs{
+        location, key.first, key.second, tally.runs, tally.transfers, tally.time,
+        std::vector<uint32_t>(tally.completed_by.begin(), tally.completed_by.end())});
+  }
+  state_->tallies.clear();
   return out;
 }
 
-}  // namespace
-
-FrequencyShare ShareFrequency(const GlobalInput& in, const AdviceParameters& p) {
+FrequencyShare ShareFrequency(const GlobalInput& in, const AdviceParameters& p,
+                              std::vector<FrequencyShare::Runs> runs) {
   const trace::Trace& trace = *in.trace;
-  const uint32_t n = trace.location_count();
   const double resolution = static_cast<double>(trace.defs.clock.resolution);
   FrequencyShare share;
   // High frequency, from the profile.
-  for (uint32_t loc = 0; loc < n; ++loc) {
+  for (uint32_t loc = 0; loc < trace.location_count(); ++loc) {
     for (const trace::LocationEvents::CallpathTime& t : trace.location(loc).profile()) {
       if (t.visits < p.frequent_count ||
           static_cast<double>(t.inclusive) >
@@ -186,18 +150,7 @@ FrequencyShare ShareFrequency(const GlobalInput& in, const AdviceParameters& p) 
       share.frequent.push_back(FrequencyShare::Frequent{loc, t.callpath, t.visits, t.inclusive});
     }
   }
-  // Runs of transfers, per location.
-  std::vector<Tallies> per_location(n);
-  ParallelFor(n, in.threads, [&](size_t loc) {
-    per_location[loc] = LocationRuns(in, p, static_cast<uint32_t>(loc));
-  });
-  for (uint32_t loc = 0; loc < n; ++loc) {
-    for (const auto& [key, tally] : per_location[loc]) {
-      share.runs.push_back(FrequencyShare::Runs{
-          loc, key.first, key.second, tally.runs, tally.transfers, tally.time,
-          std::vector<uint32_t>(tally.completed_by.begin(), tally.completed_by.end())});
-    }
-  }
+  share.runs = std::move(runs);
   return share;
 }
 
@@ -268,11 +221,6 @@ void FinishFrequency(FrequencyShare all, const GlobalInput& in, const AdvicePara
                          f.completed_by.end());
     findings.push_back(std::move(f));
   }
-}
-
-void AnalyzeFrequency(const GlobalInput& in, const AdviceParameters& p,
-                      std::vector<AdviceFinding>& findings) {
-  FinishFrequency(ShareFrequency(in, p), in, p, findings);
 }
 
 }  // namespace cw::analysis

@@ -1,4 +1,4 @@
-// Frequency analysis (PPW §5.2.4), one pass over each location's events:
+// Frequency analysis (PPW §5.2.4), from the profile and the walk over each location's events:
 //   - high_frequency: a call path with at least `frequent_count` instances on a location, of at
 //     most `frequent_mean` on average (short, very frequent operations distort the measurement
 //     and are good candidates for merging or leaving out);
@@ -13,6 +13,8 @@
 // instances), as every other finding must.
 #pragma once
 
+#include <memory>
+#include <span>
 #include <vector>
 
 #include "analysis/advice/advice_types.h"
@@ -20,7 +22,6 @@
 
 namespace cw::analysis {
 
-// Appends its findings to `findings`.
 // What the locations whose events `in.trace` holds (every location in one process, a rank's
 // own in an MPI analysis job) add to the frequency analysis.
 struct FrequencyShare {
@@ -42,13 +43,47 @@ struct FrequencyShare {
   std::vector<Frequent> frequent;
   std::vector<Runs> runs;
 };
-FrequencyShare ShareFrequency(const GlobalInput& in, const AdviceParameters& p);
+// One call with communication records directly inside it, as the walk over a location's
+// events (location_walk.h) closes it: the transfers among them (sends, puts, gets, atomics), the
+// target and bytes of the last, whether the call completed a transfer itself (a blocking send,
+// a blocking one-sided operation) and whether another record communicates (a receive, a
+// request's completion, a collective, a one-sided synchronisation).
+struct CommunicationCall {
+  uint32_t callpath = trace::kNone;
+  uint64_t enter = 0;  // ticks
+  uint64_t leave = 0;
+  uint32_t transfers = 0;
+  uint32_t target = trace::kNone;  // a location, or none
+  uint64_t bytes = 0;
+  bool blocking = false;
+  bool other = false;
+};
+
+// The runs of transfers of one location, fed its communication calls in the order they end
+// (for calls that do not nest, the order of their Enters).
+class TransferRunFinder {
+ public:
+  TransferRunFinder(const trace::Trace& trace, std::span<const GenericType> callpath_types,
+                    const AdviceParameters& p);
+  ~TransferRunFinder();
+  void Add(const CommunicationCall& call);
+  // The location's runs, by pattern and the call path of their first transfer.
+  std::vector<FrequencyShare::Runs> Finish(uint32_t location);
+
+ private:
+  struct State;
+  std::span<const GenericType> callpath_types_;
+  double short_gap_;  // ticks: transfers no further apart are back to back
+  std::unique_ptr<State> state_;
+};
+
+// The share of the locations `in.trace` holds: the frequent call paths from their profiles, and
+// `runs` (every location's, in location order) from the walk over their events.
+FrequencyShare ShareFrequency(const GlobalInput& in, const AdviceParameters& p,
+                              std::vector<FrequencyShare::Runs> runs);
 void MergeFrequency(FrequencyShare& into, FrequencyShare&& share);
 // The findings from every rank's share, appended to `findings`.
 void FinishFrequency(FrequencyShare all, const GlobalInput& in, const AdviceParameters& p,
                      std::vector<AdviceFinding>& findings);
-// Both, in one process.
-void AnalyzeFrequency(const GlobalInput& in, const AdviceParameters& p,
-                      std::vector<AdviceFinding>& findings);
 
 }  // namespace cw::analysis

@@ -55,10 +55,10 @@ inline uint64_t OverheadOf(GenericType type, uint64_t inclusive, uint64_t nested
   return type == GenericType::kMeasurement ? inclusive : nested;
 }
 
-// Indexed by call path. `region_types` by region (ConstructMap::ClassifyRegions).
-std::vector<InstanceStats> CollectInstanceStats(const trace::Trace& trace,
-                                                std::span<const GenericType> region_types,
-                                                unsigned threads);
+// One location's statistics of a call path with its deviation within the location set
+// (`within_high`, `within_low`), to be merged with the other locations'. The instances are
+// collected by the walk over each location's events (location_walk.h).
+InstanceStats WithinLocation(InstanceStats s);
 
 // Adds the wait states of the locations `severities` holds (WaitingMetrics, by call path) to
 // `stats`' `waiting`.

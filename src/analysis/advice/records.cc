@@ -6,19 +6,6 @@
 
 namespace cw::analysis {
 
-uint64_t RecordBytes(const trace::LocationEvents& ev, uint32_t i) {
-  switch (trace::PayloadFamilyOf(ev.kind(i))) {
-    case trace::PayloadFamily::kP2p:
-      return ev.p2p(i).bytes;
-    case trace::PayloadFamily::kCollective:
-      return ev.collective(i).sent + ev.collective(i).received;
-    case trace::PayloadFamily::kRma:
-      return ev.rma(i).sent + ev.rma(i).received;
-    default:
-      return 0;
-  }
-}
-
 uint32_t TransferTarget(const trace::Definitions& defs, const trace::LocationEvents& ev, uint32_t i,
                         uint32_t location) {
   uint32_t comm = trace::kNone;

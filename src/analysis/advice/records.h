@@ -5,13 +5,26 @@
 
 #include <cstdint>
 
+#include "trace/event_kind.h"
 #include "trace/trace.h"
 
 namespace cw::analysis {
 
 // Bytes record `i` moves: a message's size, a collective's or one-sided record's sent plus
 // received bytes; 0 for other records.
-uint64_t RecordBytes(const trace::LocationEvents& ev, uint32_t i);
+// Inline: the walks over every event ask it per record.
+inline uint64_t RecordBytes(const trace::LocationEvents& ev, uint32_t i) {
+  switch (trace::PayloadFamilyOf(ev.kind(i))) {
+    case trace::PayloadFamily::kP2p:
+      return ev.p2p(i).bytes;
+    case trace::PayloadFamily::kCollective:
+      return ev.collective(i).sent + ev.collective(i).received;
+    case trace::PayloadFamily::kRma:
+      return ev.rma(i).sent + ev.rma(i).received;
+    default:
+      return 0;
+  }
+}
 
 // The location that send or one-sided record `i` of `location` goes to, or kNone.
 uint32_t TransferTarget(const trace::Definitions& defs, const trace::LocationEvents& ev, uint32_t i,

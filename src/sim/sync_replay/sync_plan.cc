@@ -61,7 +61,7 @@ enum RecordClass : uint8_t { kOther, kMessage, kUnmodelled };
 
 struct RecordClasses {
   RecordClass of[256] = {};
-  RecordClasses() {
+  constexpr RecordClasses() {
     for (unsigned k = 0; k <= static_cast<unsigned>(EventKind::kThreadEnd); ++k) {
       const auto kind = static_cast<EventKind>(k);
       switch (kind) {
@@ -90,11 +90,10 @@ struct RecordClasses {
     }
   }
 };
+// Built at compile time: the walk asks it per event.
+constexpr RecordClasses kRecordClasses;
 
-RecordClass ClassOf(EventKind kind) {
-  static const RecordClasses kClasses;
-  return kClasses.of[static_cast<uint8_t>(kind)];
-}
+RecordClass ClassOf(EventKind kind) { return kRecordClasses.of[static_cast<uint8_t>(kind)]; }
 
 }  // namespace
 
@@ -105,11 +104,12 @@ struct WalkState {
   uint32_t next_received = 0;
   uint32_t received_end = 0;
   size_t next_member = 0;
-  size_t next_posting = 0;          // into SyncReplayBuilder::rendezvous_postings_[l]
-  size_t next_rendezvous_send = 0;  // into SyncReplayBuilder::rendezvous_sends_[l]
-  size_t sends_published = 0;       // sends before the last point
-  bool p2p = false;                 // the current call sends or receives
-  std::vector<uint32_t> p2p_callpaths;
+  size_t next_posting = 0;              // into SyncReplayBuilder::rendezvous_postings_[l]
+  size_t next_rendezvous_send = 0;      // into SyncReplayBuilder::rendezvous_sends_[l]
+  size_t sends_published = 0;           // sends before the last point
+  bool p2p = false;                     // the current call sends or receives
+  std::vector<uint32_t> p2p_callpaths;  // each once, in the order first found
+  std::vector<uint8_t> is_p2p;          // by call path: in p2p_callpaths
   // Rendezvous sends started by MPI_Isend and not completed yet: (request, rendezvous index).
   std::vector<std::pair<uint64_t, uint32_t>> open_sends;
 };
@@ -376,6 +376,8 @@ bool SyncReplayBuilder::WalkLocation(uint32_t l) {
   WalkState state;
   state.next_received = sync.first_received;
   state.received_end = sync.first_received + sync.received_count;
+  state.is_p2p.assign(callpath_class_.size(), 0);
+  lane.sends.reserve(sync.sent.size());
   const std::span<const EventKind> kinds = ev.kinds();
   // Many calls are points (they receive or synchronise): a reservation of one point per 16
   // events costs only address space where fewer are.
@@ -409,7 +411,10 @@ bool SyncReplayBuilder::WalkLocation(uint32_t l) {
     if ((call & kFinalize) != 0) point.flags |= SyncReplay::kFinalize;
     state.p2p = false;
     if (!WalkCall(l, i, leave, point, state)) return false;
-    if (state.p2p) state.p2p_callpaths.push_back(cp);
+    if (state.p2p && !state.is_p2p[cp]) {
+      state.is_p2p[cp] = 1;
+      state.p2p_callpaths.push_back(cp);
+    }
     // A call that waits is a point; so is one after many sends that wait for nothing, which
     // then waits for nothing either (the count of sends before a point is 16 bits).
     const size_t unpublished = lane.sends.size() - state.sends_published;
@@ -424,9 +429,6 @@ bool SyncReplayBuilder::WalkLocation(uint32_t l) {
     }
     i = leave;
   }
-  std::sort(state.p2p_callpaths.begin(), state.p2p_callpaths.end());
-  state.p2p_callpaths.erase(std::unique(state.p2p_callpaths.begin(), state.p2p_callpaths.end()),
-                            state.p2p_callpaths.end());
   p2p_callpaths_[l] = std::move(state.p2p_callpaths);
   if (state.next_sent != sync.sent.size() || state.next_received != state.received_end ||
       state.next_member != sync.collectives.size() ||

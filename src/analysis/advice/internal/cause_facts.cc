@@ -224,7 +224,10 @@ MemberIndex IndexMembers(const CauseInput& in, const std::vector<uint32_t>& find
         members.bottlenecks[loc].emplace_back(call, k);
       }
     }
-    std::sort(members.bottlenecks[loc].begin(), members.bottlenecks[loc].end());
+    // In the order of the location's members, which is that of their calls, but for a broken
+    // trace.
+    std::vector<std::pair<uint32_t, uint32_t>>& mine = members.bottlenecks[loc];
+    if (!std::is_sorted(mine.begin(), mine.end())) std::sort(mine.begin(), mine.end());
   });
   return members;
 }

@@ -1,0 +1,27 @@
+// The one walk over each location's events that the instance statistics (instance_stats.h) and
+// the runs of transfers (frequency.h) share: both close a region's instance at its Leave, and
+// reading every event of the trace once instead of twice is a good part of what the bottleneck
+// analysis costs (docs/performance.md).
+#pragma once
+
+#include <span>
+#include <vector>
+
+#include "analysis/advice/frequency.h"
+#include "analysis/advice/instance_stats.h"
+#include "analysis/generic/generic_types.h"
+#include "trace/trace.h"
+
+namespace cw::analysis {
+
+struct WalkedLocations {
+  std::vector<InstanceStats> stats;        // by call path, over every location
+  std::vector<FrequencyShare::Runs> runs;  // every location's, in location order
+};
+
+// Walks the locations `trace` holds on up to `threads` threads. `region_types` by region
+// (ConstructMap::ClassifyRegions).
+WalkedLocations WalkLocations(const trace::Trace& trace, std::span<const GenericType> region_types,
+                              const AdviceParameters& p, unsigned threads);
+
+}  // namespace cw::analysis
