@@ -141,8 +141,16 @@ class LocationCauses {
     for (uint32_t e : edges_by_location[location]) {
       calls_.emplace_back(CallOf(ev_, in.edges[e].waiter_event), e);
     }
-    // The edges are mostly in the order of their waits already.
-    if (!std::is_sorted(calls_.begin(), calls_.end())) std::sort(calls_.begin(), calls_.end());
+    // The edges come in the order of their waits, often in two runs (the point-to-point waits,
+    // then the collective ones): merged, not sorted, if so.
+    auto split = std::is_sorted_until(calls_.begin(), calls_.end());
+    if (split != calls_.end()) {
+      if (std::is_sorted(split, calls_.end())) {
+        std::inplace_merge(calls_.begin(), split, calls_.end());
+      } else {
+        std::sort(calls_.begin(), calls_.end());
+      }
+    }
   }
 
   // Whether collective member `member` (of `instance`, `c`), inside its call from t0 to t1,

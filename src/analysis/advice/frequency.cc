@@ -36,20 +36,26 @@ class TransferRuns {
 
   void Add(const TransferCall& t) {
     Extend(small_, t, t.bytes <= p_.small_bytes, AdvicePattern::kSmallTransfers,
-           [&](const TransferCall& last) { return last.target == t.target; });
+           [&](uint32_t last_target) { return last_target == t.target; });
     Extend(serial_, t, t.blocking, AdvicePattern::kSerialisedTransfers,
-           [&](const TransferCall& last) { return last.target != t.target; });
+           [&](uint32_t last_target) { return last_target != t.target; });
   }
   // Another communication call ends both runs; `completer`, if not kNone, is the call path of
   // a call right after them that completes their transfers (an unlock, a flush, a quiet).
   void Break(uint32_t completer = kNone) {
-    if (small_.empty() && serial_.empty()) return;  // most communication follows no transfer
+    if (small_.transfers == 0 && serial_.transfers == 0) return;  // the common case
     Close(small_, AdvicePattern::kSmallTransfers, completer);
     Close(serial_, AdvicePattern::kSerialisedTransfers, completer);
   }
 
  private:
-  using Run = std::vector<TransferCall>;
+  // A run as far as its tally needs it: no list of its calls.
+  struct Run {
+    uint32_t first_callpath = kNone;
+    uint32_t last_target = kNone;
+    uint64_t transfers = 0;
+    uint64_t time = 0;
+  };
 
   // Continues `run` with `t` if `t` may be in such a run and follows its last call.
   template <typename Follows>
@@ -59,18 +65,22 @@ class TransferRuns {
       Close(run, pattern);
       return;
     }
-    if (!run.empty() && !follows(run.back())) Close(run, pattern);
-    run.push_back(t);
+    if (run.transfers != 0 && !follows(run.last_target)) Close(run, pattern);
+    if (run.transfers == 0) run.first_callpath = t.callpath;
+    run.last_target = t.target;
+    ++run.transfers;
+    run.time += t.duration;
   }
   void Close(Run& run, AdvicePattern pattern, uint32_t completer = kNone) {
-    if (run.size() >= p_.transfer_run) {
-      RunTally& tally = out_[{pattern, run.front().callpath}];
+    if (run.transfers == 0) return;
+    if (run.transfers >= p_.transfer_run) {
+      RunTally& tally = out_[{pattern, run.first_callpath}];
       ++tally.runs;
-      tally.transfers += run.size();
-      for (const TransferCall& t : run) tally.time += t.duration;
+      tally.transfers += run.transfers;
+      tally.time += run.time;
       if (completer != kNone) tally.completed_by.insert(completer);
     }
-    run.clear();
+    run = Run{};
   }
 
   const AdviceParameters& p_;

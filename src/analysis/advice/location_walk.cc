@@ -13,11 +13,11 @@ using trace::kNone;
 
 // What a record directly inside a call is to the runs of transfers.
 enum RecordRole : uint8_t {
-  kSilent,                // neither a transfer nor communication (a metric, a parameter)
-  kTransfer,              // a non-blocking send, a put, get or atomic
-  kBlockingTransfer,      // a blocking send
-  kBlockingCompletion,    // a one-sided transfer the call completed itself
-  kOtherCommunication,    // a receive, a request's completion, a collective, a synchronisation
+  kSilent,              // neither a transfer nor communication (a metric, a parameter)
+  kTransfer,            // a non-blocking send, a put, get or atomic
+  kBlockingTransfer,    // a blocking send
+  kBlockingCompletion,  // a one-sided transfer the call completed itself
+  kOtherCommunication,  // a receive, a request's completion, a collective, a synchronisation
 };
 
 struct RecordRoles {
