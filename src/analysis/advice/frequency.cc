@@ -8,7 +8,8 @@
 #include "analysis/generic/construct_map.h"
 
 namespace cw::analysis {
-namespace {
+// Named, not anonymous: TransferRunFinder::State holds these types.
+namespace frequency_internal {
 
 using trace::kNone;
 
@@ -88,7 +89,12 @@ class TransferRuns {
   Run small_, serial_;
 };
 
-}  // namespace
+}  // namespace frequency_internal
+
+using frequency_internal::Tallies;
+using frequency_internal::TransferCall;
+using frequency_internal::TransferRuns;
+using trace::kNone;
 
 struct TransferRunFinder::State {
   explicit State(const AdviceParameters& p) : runs(p, tallies) {}
