@@ -305,11 +305,17 @@ std::optional<Advice> AnalyzeAdviceShared(const AdviceInput& in, const AdvicePar
   advice.parameters = parameters;
   if (in.baselines != nullptr) advice.baselines = in.baselines_path;
   const trace::Trace& trace = *in.trace;
-  // The instance statistics and the runs of transfers, from one walk over every event.
-  WalkedLocations walked = WalkLocations(trace, in.region_types, parameters, in.threads);
+  advice.total_time = TotalLocationTime(trace);
+  // The instance statistics and the runs of transfers, from one walk over every event, which
+  // also collects the instances the cause analysis will read. On a rank of an analysis job, the
+  // profiles of the other ranks' locations are not at hand, so it reads every event.
+  const std::vector<uint8_t> candidates =
+      comm == nullptr ? HotspotCandidates(trace, in.region_types, advice.total_time, parameters)
+                      : std::vector<uint8_t>{};
+  WalkedLocations walked =
+      WalkLocations(trace, in.region_types, candidates, parameters, in.threads);
   std::vector<InstanceStats>& stats = walked.stats;
   AddWaiting(in.severities, stats);
-  advice.total_time = TotalLocationTime(trace);
   if (comm != nullptr) MergeInstanceStats(*comm, stats, advice.total_time);
 
   DetectionInput detect;
@@ -328,6 +334,10 @@ std::optional<Advice> AnalyzeAdviceShared(const AdviceInput& in, const AdvicePar
   causes.edges = in.edges;
   causes.region_types = in.region_types;
   causes.bottlenecks = bottlenecks;
+  // Unless a profile missed instances the walk measured (the lists would then lack some).
+  if (comm == nullptr && BottlenecksAmong(bottlenecks, candidates)) {
+    causes.instances = walked.candidate_instances;
+  }
   causes.threads = in.threads;
   causes.comm = comm;
   causes.partition = partition;

@@ -200,35 +200,48 @@ class LocationCauses {
 
   // The location's instances of the findings' call paths, each found by its Enter and measured
   // through the nesting the trace's `pair` column gives: only those instances are looked into.
+  // The instances come in event order: the charged calls and collective members are taken in
+  // step with them.
   std::map<uint32_t, Partial> Run() {
+    if (location_ < in_.instances.size()) {
+      for (uint32_t i : in_.instances[location_]) {
+        if (i < ev_.size() && ev_.kind(i) == EventKind::kEnter) Visit(i);
+      }
+      return std::move(out_);
+    }
     std::span<const EventKind> kinds = ev_.kinds();
     for (uint32_t i = 0; i < kinds.size(); ++i) {
-      if (kinds[i] != EventKind::kEnter) continue;
-      const uint32_t callpath = ev_.ref(i);
-      if (callpath >= finding_of_.size() || finding_of_[callpath] == kNone) continue;
-      const uint32_t leave = ev_.pair(i);
-      if (leave == kNone || leave <= i) continue;  // never left: no instance
-      const uint32_t f = finding_of_[callpath];
-      const DetectedBottleneck& b = in_.bottlenecks[f];
-      const GenericType type = TypeOf(callpath);
-      const uint64_t inclusive = ev_.time(leave) - ev_.time(i);
-      const uint64_t measure = type == GenericType::kLocal
-                                   ? InstanceMeasure(type, inclusive, ChildrenTime(i, leave), 0)
-                                   : InstanceMeasure(type, inclusive, 0, OverheadIn(i, leave));
-      if (static_cast<double>(measure) <= b.bound) continue;
-      Partial& p = out_[f];
-      ++p.instances;
-      p.time += measure;
-      partial_ = &p;
-      ++serial_;
-      const AdvicePattern pattern = Classify(i, leave, type);
-      ++p.counts[static_cast<size_t>(pattern)];
-      p.pattern_time[static_cast<size_t>(pattern)] += measure;
+      if (kinds[i] == EventKind::kEnter) Visit(i);
     }
     return std::move(out_);
   }
 
  private:
+  // The instance entered at `enter`, if its call path is a bottleneck's and it lasted longer than
+  // the bottleneck's bound.
+  void Visit(uint32_t enter) {
+    const uint32_t callpath = ev_.ref(enter);
+    if (callpath >= finding_of_.size() || finding_of_[callpath] == kNone) return;
+    const uint32_t leave = ev_.pair(enter);
+    if (leave == kNone || leave <= enter) return;  // never left: no instance
+    const uint32_t f = finding_of_[callpath];
+    const DetectedBottleneck& b = in_.bottlenecks[f];
+    const GenericType type = TypeOf(callpath);
+    const uint64_t inclusive = ev_.time(leave) - ev_.time(enter);
+    const uint64_t measure = type == GenericType::kLocal
+                                 ? InstanceMeasure(type, inclusive, ChildrenTime(enter, leave), 0)
+                                 : InstanceMeasure(type, inclusive, 0, OverheadIn(enter, leave));
+    if (static_cast<double>(measure) <= b.bound) return;
+    Partial& p = out_[f];
+    ++p.instances;
+    p.time += measure;
+    partial_ = &p;
+    ++serial_;
+    const AdvicePattern pattern = Classify(enter, leave, type);
+    ++p.counts[static_cast<size_t>(pattern)];
+    p.pattern_time[static_cast<size_t>(pattern)] += measure;
+  }
+
   GenericType TypeOf(uint32_t callpath) const {
     return CallpathType(trace_, in_.region_types, callpath);
   }

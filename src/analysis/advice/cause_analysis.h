@@ -32,6 +32,10 @@ struct CauseInput {
   std::span<const WaitEdge> edges;  // waiter events inside the waiting call or its Enter
   std::span<const GenericType> region_types;
   std::span<const DetectedBottleneck> bottlenecks;
+  // By location, the Enter events of a set of instances that holds every instance of the
+  // bottlenecks' call paths, in event order (WalkedLocations::candidate_instances): read instead
+  // of every event of the location. Empty: every event is read.
+  std::span<const std::vector<uint32_t>> instances;
   unsigned threads = 1;
   // An MPI analysis job: this rank's communicator and the job's partition; `trace` holds the
   // events of this rank's locations only, the others' calls are asked of their ranks.

@@ -5,6 +5,15 @@
 #include "analysis/generic/construct_map.h"
 
 namespace cw::analysis {
+namespace {
+
+// The constructs the detection never reports (the global analyses see their imbalance).
+bool NeverDetected(GenericType type) {
+  return type == GenericType::kInitialization || type == GenericType::kTermination ||
+         type == GenericType::kMeasurement;
+}
+
+}  // namespace
 
 std::vector<DetectedBottleneck> DetectBottlenecks(const DetectionInput& in,
                                                   const AdviceParameters& p, uint64_t* candidates) {
@@ -17,10 +26,7 @@ std::vector<DetectedBottleneck> DetectBottlenecks(const DetectionInput& in,
     if (s.count == 0 || s.total == 0 || in.total_time == 0) continue;
     const uint32_t region = trace.CallpathRegion(c);
     const GenericType type = CallpathType(trace, in.region_types, c);
-    if (type == GenericType::kInitialization || type == GenericType::kTermination ||
-        type == GenericType::kMeasurement) {
-      continue;
-    }
+    if (NeverDetected(type)) continue;
     if (static_cast<double>(s.total) <= p.hotspot_share * static_cast<double>(in.total_time)) {
       continue;
     }
@@ -66,6 +72,32 @@ std::vector<DetectedBottleneck> DetectBottlenecks(const DetectionInput& in,
   }
   if (candidates != nullptr) *candidates = hot;
   return out;
+}
+
+std::vector<uint8_t> HotspotCandidates(const trace::Trace& trace,
+                                       std::span<const GenericType> region_types,
+                                       uint64_t total_time, const AdviceParameters& p) {
+  std::vector<uint64_t> inclusive(trace.call_tree.size(), 0);
+  for (const trace::LocationEvents& ev : trace.locations) {
+    for (const trace::LocationEvents::CallpathTime& t : ev.profile()) {
+      if (t.callpath < inclusive.size()) inclusive[t.callpath] += t.inclusive;
+    }
+  }
+  std::vector<uint8_t> out(inclusive.size(), 0);
+  for (uint32_t c = 0; c < out.size(); ++c) {
+    // The hotspot filter's test, on a time no instance's measure exceeds.
+    out[c] =
+        static_cast<double>(inclusive[c]) > p.hotspot_share * static_cast<double>(total_time) &&
+        !NeverDetected(CallpathType(trace, region_types, c));
+  }
+  return out;
+}
+
+bool BottlenecksAmong(std::span<const DetectedBottleneck> bottlenecks,
+                      std::span<const uint8_t> candidates) {
+  return std::all_of(bottlenecks.begin(), bottlenecks.end(), [&](const DetectedBottleneck& b) {
+    return b.callpath < candidates.size() && candidates[b.callpath] != 0;
+  });
 }
 
 }  // namespace cw::analysis

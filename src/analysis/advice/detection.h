@@ -50,4 +50,18 @@ std::vector<DetectedBottleneck> DetectBottlenecks(const DetectionInput& in,
                                                   const AdviceParameters& p,
                                                   uint64_t* candidates = nullptr);
 
+// By call path, 1 where its instances may pass the hotspot filter, decided from the locations'
+// profiles before any instance is measured: their inclusive time (never less than what an
+// instance measures) exceeds `hotspot_share` of `total_time`, and the call path is neither
+// set-up, tear-down nor the measurement system's. Every call path DetectBottlenecks keeps is one,
+// as long as the profile counts every instance (BottlenecksAmong checks). `trace` holds every
+// location's events.
+std::vector<uint8_t> HotspotCandidates(const trace::Trace& trace,
+                                       std::span<const GenericType> region_types,
+                                       uint64_t total_time, const AdviceParameters& p);
+
+// Whether every bottleneck's call path is a candidate (HotspotCandidates).
+bool BottlenecksAmong(std::span<const DetectedBottleneck> bottlenecks,
+                      std::span<const uint8_t> candidates);
+
 }  // namespace cw::analysis

@@ -72,12 +72,13 @@ struct LocationShare {
   std::vector<uint32_t> callpaths;
   std::vector<InstanceStats> stats;
   std::vector<FrequencyShare::Runs> runs;
+  std::vector<uint32_t> candidate_instances;  // their Enter events
 };
 
 // A region entered and not yet left: what its instance statistics and, if it communicates, the
 // runs of transfers need of it.
 struct OpenRegion {
-  uint32_t enter;
+  uint32_t callpath;
   uint64_t entered;  // its Enter's time
   uint64_t children = 0;
   uint64_t overhead = 0;
@@ -90,7 +91,8 @@ struct OpenRegion {
 
 // `types` by call path.
 LocationShare WalkLocation(const trace::Trace& trace, std::span<const GenericType> types,
-                           const AdviceParameters& p, uint32_t location) {
+                           std::span<const uint8_t> candidates, const AdviceParameters& p,
+                           uint32_t location) {
   const trace::LocationEvents& ev = trace.location(location);
   LocationShare share;
   TransferRunFinder runs(trace, types, p);
@@ -101,16 +103,21 @@ LocationShare WalkLocation(const trace::Trace& trace, std::span<const GenericTyp
   std::span<const EventKind> kinds = ev.kinds();
   for (uint32_t i = 0; i < kinds.size(); ++i) {
     switch (kinds[i]) {
-      case EventKind::kEnter:
-        open.push_back(OpenRegion{i, ev.time(i)});
+      case EventKind::kEnter: {
+        const uint32_t callpath = ev.ref(i);
+        if (callpath < candidates.size() && candidates[callpath] != 0) {
+          share.candidate_instances.push_back(i);
+        }
+        open.push_back(OpenRegion{callpath, ev.time(i)});
         break;
+      }
       case EventKind::kLeave: {
         if (open.empty()) break;
         const OpenRegion o = open.back();
         open.pop_back();
         const uint64_t left = ev.time(i);
         const uint64_t inclusive = left - o.entered;
-        const uint32_t callpath = ev.ref(o.enter);
+        const uint32_t callpath = o.callpath;
         const GenericType type = callpath < types.size() ? types[callpath] : GenericType::kLocal;
         if (callpath < types.size()) {
           if (slot[callpath] == kNone) {
@@ -163,16 +170,19 @@ LocationShare WalkLocation(const trace::Trace& trace, std::span<const GenericTyp
 }  // namespace
 
 WalkedLocations WalkLocations(const trace::Trace& trace, std::span<const GenericType> region_types,
-                              const AdviceParameters& p, unsigned threads) {
+                              std::span<const uint8_t> candidates, const AdviceParameters& p,
+                              unsigned threads) {
   const uint32_t n = trace.location_count();
   const std::vector<GenericType> types = ClassifyCallpaths(trace, region_types);
   std::vector<LocationShare> per_location(n);
   ParallelFor(n, threads, [&](size_t loc) {
-    per_location[loc] = WalkLocation(trace, types, p, static_cast<uint32_t>(loc));
+    per_location[loc] = WalkLocation(trace, types, candidates, p, static_cast<uint32_t>(loc));
   });
   WalkedLocations out;
   out.stats.resize(trace.call_tree.size());
+  out.candidate_instances.reserve(n);
   for (LocationShare& share : per_location) {
+    out.candidate_instances.push_back(std::move(share.candidate_instances));
     for (size_t k = 0; k < share.callpaths.size(); ++k) {
       out.stats[share.callpaths[k]].Merge(WithinLocation(share.stats[k]));
     }

@@ -17,11 +17,16 @@ namespace cw::analysis {
 struct WalkedLocations {
   std::vector<InstanceStats> stats;        // by call path, over every location
   std::vector<FrequencyShare::Runs> runs;  // every location's, in location order
+  // By location, the Enter events of the instances of the candidate call paths, in event order:
+  // the cause analysis reads these instead of every event (CauseInput::instances).
+  std::vector<std::vector<uint32_t>> candidate_instances;
 };
 
 // Walks the locations `trace` holds on up to `threads` threads. `region_types` by region
-// (ConstructMap::ClassifyRegions).
+// (ConstructMap::ClassifyRegions); `candidates` by call path (HotspotCandidates; empty: no
+// instances are collected).
 WalkedLocations WalkLocations(const trace::Trace& trace, std::span<const GenericType> region_types,
-                              const AdviceParameters& p, unsigned threads);
+                              std::span<const uint8_t> candidates, const AdviceParameters& p,
+                              unsigned threads);
 
 }  // namespace cw::analysis
