@@ -334,8 +334,9 @@ std::optional<Advice> AnalyzeAdviceShared(const AdviceInput& in, const AdvicePar
   causes.edges = in.edges;
   causes.region_types = in.region_types;
   causes.bottlenecks = bottlenecks;
-  // Unless a profile missed instances the walk measured (the lists would then lack some).
-  if (comm == nullptr && BottlenecksAmong(bottlenecks, candidates)) {
+  // Unless a profile missed instances the walk measured (the lists would then lack some), or
+  // there are no candidates (an analysis job's rank): then every event is read.
+  if (BottlenecksAmong(bottlenecks, candidates)) {
     causes.instances = walked.candidate_instances;
   }
   causes.threads = in.threads;
