@@ -116,18 +116,20 @@ TransferRunFinder::TransferRunFinder(const trace::Trace& trace,
 
 TransferRunFinder::~TransferRunFinder() = default;
 
-void TransferRunFinder::Add(const CommunicationCall& call) {
+void TransferRunFinder::AddTransfer(const CommunicationCall& call) {
   State& s = *state_;
   const double gap = static_cast<double>(call.enter - std::min(s.previous_end, call.enter));
-  // A call holding one transfer and nothing else that communicates is a transfer.
-  if (call.transfers == 1 && !call.other && call.target != kNone) {
-    if (s.have_previous && gap > short_gap_) s.runs.Break();
-    s.runs.Add(TransferCall{call.callpath, call.target, call.bytes, call.leave - call.enter,
-                            call.blocking});
-    s.previous_end = call.leave;
-    s.have_previous = true;
-    return;
-  }
+  if (s.have_previous && gap > short_gap_) s.runs.Break();
+  s.runs.Add(
+      TransferCall{call.callpath, call.target, call.bytes, call.leave - call.enter, call.blocking});
+  s.previous_end = call.leave;
+  s.have_previous = true;
+  after_transfer_ = true;
+}
+
+void TransferRunFinder::EndRuns(const CommunicationCall& call) {
+  State& s = *state_;
+  const double gap = static_cast<double>(call.enter - std::min(s.previous_end, call.enter));
   // A completion call right after the transfers pays for them (an MPI_Win_unlock_all after
   // many puts): the run's finding takes it in (advice.cc).
   const GenericType type =
@@ -136,6 +138,7 @@ void TransferRunFinder::Add(const CommunicationCall& call) {
   const bool at_once = s.have_previous && gap <= short_gap_;
   s.runs.Break(completes && at_once ? call.callpath : kNone);
   s.have_previous = false;
+  after_transfer_ = false;
 }
 
 std::vector<FrequencyShare::Runs> TransferRunFinder::Finish(uint32_t location) {

@@ -66,13 +66,28 @@ class TransferRunFinder {
   TransferRunFinder(const trace::Trace& trace, std::span<const GenericType> callpath_types,
                     const AdviceParameters& p);
   ~TransferRunFinder();
-  void Add(const CommunicationCall& call);
+  // A call holding one transfer and nothing else that communicates continues the runs; any
+  // other communication call ends them. Inline: a call ending no run (none came since the last
+  // end, as for most calls) changes nothing, and the walk feeds every communication call.
+  void Add(const CommunicationCall& call) {
+    if (call.transfers == 1 && !call.other && call.target != trace::kNone) {
+      AddTransfer(call);
+    } else if (after_transfer_) {
+      EndRuns(call);
+    }
+  }
   // The location's runs, by pattern and the call path of their first transfer.
   std::vector<FrequencyShare::Runs> Finish(uint32_t location);
 
  private:
   struct State;
+  void AddTransfer(const CommunicationCall& call);
+  void EndRuns(const CommunicationCall& call);
+
   std::span<const GenericType> callpath_types_;
+  // A transfer came since the last call that ended the runs: else the runs are empty and no
+  // transfer precedes, and ending them again is nothing.
+  bool after_transfer_ = false;
   double short_gap_;  // ticks: transfers no further apart are back to back
   std::unique_ptr<State> state_;
 };
