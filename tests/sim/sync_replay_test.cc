@@ -224,6 +224,47 @@ TEST(SyncReplayTest, AgreesWithTheEventReplayOnTheBenchmarkStencil) {
   }
 }
 
+// More sends between two points than a point counts (16 bits): rank 0 sends 70,000 messages of
+// 8 bytes (eager) with MPI_Isend, none of whose calls waits for anything, completes them in one
+// MPI_Waitall (no point either: it completes no receive) and finalizes; rank 1 receives each
+// with MPI_Recv. The calls of the 32,767th and the 65,534th sends become points that publish
+// the sends before them (the Finalize then publishes 4,466); without them the Finalize would
+// count 70,000 and the points replay refuse the trace. Both ranks compute between bursts of
+// 1,000 messages, which the changes scale.
+testing::Scenario ManySendsProgram() {
+  constexpr uint64_t kSends = 70000;
+  testing::Scenario s(2);
+  RankScript& sender = s.rank(0);
+  RankScript& receiver = s.rank(1);
+  sender.Enter(0, "main");
+  receiver.Enter(0, "main");
+  uint64_t t = 1;  // the sender's clock
+  uint64_t u = 1;  // the receiver's: 4 ticks a receive, after the send it receives
+  for (uint64_t k = 0; k < kSends; ++k) {
+    if (k % 1000 == 0) {
+      sender.Enter(t, "kernel").Leave(t + 50, "kernel");
+      receiver.Enter(u, "kernel").Leave(u + 30, "kernel");
+      t += 51;
+      u += 31;
+    }
+    sender.Isend(t, t + 1, 1, 0, 8, k + 1);
+    receiver.Recv(std::max(u, t), std::max(u, t) + 3, 0, 0, 8);
+    u = std::max(u, t) + 4;
+    t += 2;
+  }
+  sender.Complete(t, t + 2, "MPI_Waitall", [&](RankScript& w) {
+    for (uint64_t k = 0; k < kSends; ++k) w.IsendCompleteEvent(t + 2, k + 1);
+  });
+  const uint64_t end = std::max(t + 3, u);
+  for (RankScript* r : {&sender, &receiver})
+    r->Call(end, end + 10, "MPI_Finalize").Leave(end + 11, "main");
+  return s;
+}
+
+TEST(SyncReplayTest, AgreesWithTheEventReplayAfterMoreSendsThanAPointCounts) {
+  EXPECT_TRUE(ExpectSameAsEventReplay(ReadScenario(ManySendsProgram())));
+}
+
 TEST(SyncReplayTest, AgreesWithTheEventReplayOnEveryRealTraceItModels) {
   int modelled = 0;
   for (const std::string& name : test::RealTraceNames()) {

@@ -38,6 +38,12 @@ class SyncReplayBuilder {
   // calls it for every message record: the calls themselves cost a fifth of the walk.
   [[gnu::always_inline]] bool AttachRecord(uint32_t l, uint32_t k, SyncReplay::Point& point,
                                            WalkState& state);
+  // Whether the call from `enter` to `leave` is one that no partner can make wait and that
+  // publishes nothing a point must count but its send, taken here with what WalkCall would
+  // record of it: most of a program's MPI calls (an MPI_Isend, an MPI_Irecv's posting, a call
+  // without records) are such calls, and building a point for each cost half the walk.
+  [[gnu::always_inline]] bool PassThrough(uint32_t l, uint32_t enter, uint32_t leave, uint8_t call,
+                                          WalkState& state);
   void SummariseCollectives();
 
   SyncReplay& r_;
@@ -117,6 +123,17 @@ struct WalkState {
   // Rendezvous sends started by MPI_Isend and not completed yet: (request, rendezvous index).
   std::vector<std::pair<uint64_t, uint32_t>> open_sends;
 };
+
+namespace {
+
+// Notes that calls of `callpath` send or receive (SyncReplay::p2p_callpath_).
+void MarkPointToPoint(uint32_t callpath, WalkState& state) {
+  if (state.is_p2p[callpath]) return;
+  state.is_p2p[callpath] = 1;
+  state.p2p_callpaths.push_back(callpath);
+}
+
+}  // namespace
 
 void SyncReplayBuilder::ClassifyCallpaths() {
   const trace::Definitions& defs = r_.trace_.defs;
@@ -368,6 +385,43 @@ inline bool SyncReplayBuilder::AttachRecord(uint32_t l, uint32_t k, SyncReplay::
   }
 }
 
+inline bool SyncReplayBuilder::PassThrough(uint32_t l, uint32_t enter, uint32_t leave, uint8_t call,
+                                           WalkState& state) {
+  if ((call & kFinalize) != 0 || leave > enter + 2) return false;
+  // No record: nothing to attach, and the sends before it are as many as after the previous
+  // call, which published them if they were many (WalkLocation).
+  if (leave == enter + 1) return true;
+  const trace::LocationEvents& ev = r_.trace_.location(l);
+  const uint32_t k = enter + 1;
+  if (ev.pair(k) != enter) return false;
+  SyncReplay::Lane& lane = r_.lanes_[l];
+  switch (ev.kind(k)) {
+    case EventKind::kMpiIsend: {
+      // Not a rendezvous candidate, and not the send that makes the sends since the last point
+      // many enough for a point of their own.
+      const auto& candidates = rendezvous_sends_[l];
+      if (state.next_rendezvous_send < candidates.size() &&
+          candidates[state.next_rendezvous_send].first == k)
+        return false;
+      if (lane.sends.size() + 1 - state.sends_published >= UINT16_MAX / 2) return false;
+      ++state.next_sent;
+      lane.sends.push_back(static_cast<int64_t>(ev.time(enter)) - r_.base_);
+      break;
+    }
+    case EventKind::kMpiIrecvRequest: {
+      // Not the posting of a rendezvous message, which its sender waits for.
+      const auto& postings = rendezvous_postings_[l];
+      if (state.next_posting < postings.size() && postings[state.next_posting].first == k)
+        return false;
+      break;
+    }
+    default:
+      return false;
+  }
+  MarkPointToPoint(ev.ref(enter), state);
+  return true;
+}
+
 bool SyncReplayBuilder::WalkLocation(uint32_t l) {
   const match::SyncGraph& g = r_.graph_;
   const trace::LocationEvents& ev = r_.trace_.location(l);
@@ -407,6 +461,10 @@ bool SyncReplayBuilder::WalkLocation(uint32_t l) {
       reasons_[l] = "probes";
       return false;
     }
+    if (PassThrough(l, i, leave, call, state)) {
+      i = leave;
+      continue;
+    }
     SyncReplay::Point point;
     point.enter = static_cast<int64_t>(ev.time(i)) - r_.base_;
     point.leave = static_cast<int64_t>(ev.time(leave)) - r_.base_;
@@ -415,10 +473,7 @@ bool SyncReplayBuilder::WalkLocation(uint32_t l) {
     if ((call & kFinalize) != 0) point.flags |= SyncReplay::kFinalize;
     state.p2p = false;
     if (!WalkCall(l, i, leave, point, state)) return false;
-    if (state.p2p && !state.is_p2p[cp]) {
-      state.is_p2p[cp] = 1;
-      state.p2p_callpaths.push_back(cp);
-    }
+    if (state.p2p) MarkPointToPoint(cp, state);
     // A call that waits is a point; so is one after many sends that wait for nothing, which
     // then waits for nothing either (the count of sends before a point is 16 bits).
     const size_t unpublished = lane.sends.size() - state.sends_published;
