@@ -63,7 +63,7 @@ class TransferRuns {
   void Extend(Run& run, const TransferCall& t, bool eligible, AdvicePattern pattern,
               Follows follows) {
     if (!eligible) {
-      Close(run, pattern);
+      if (run.transfers != 0) Close(run, pattern);  // most transfers follow no run of this kind
       return;
     }
     if (run.transfers != 0 && !follows(run.last_target)) Close(run, pattern);
