@@ -101,7 +101,6 @@ struct TransferRunFinder::State {
   Tallies tallies;
   TransferRuns runs;
   uint64_t previous_end = 0;
-  bool have_previous = false;
 };
 
 TransferRunFinder::TransferRunFinder(const trace::Trace& trace,
@@ -119,11 +118,10 @@ TransferRunFinder::~TransferRunFinder() = default;
 void TransferRunFinder::AddTransfer(const CommunicationCall& call) {
   State& s = *state_;
   const double gap = static_cast<double>(call.enter - std::min(s.previous_end, call.enter));
-  if (s.have_previous && gap > short_gap_) s.runs.Break();
+  if (after_transfer_ && gap > short_gap_) s.runs.Break();
   s.runs.Add(
       TransferCall{call.callpath, call.target, call.bytes, call.leave - call.enter, call.blocking});
   s.previous_end = call.leave;
-  s.have_previous = true;
   after_transfer_ = true;
 }
 
@@ -135,9 +133,8 @@ void TransferRunFinder::EndRuns(const CommunicationCall& call) {
   const GenericType type =
       call.callpath < callpath_types_.size() ? callpath_types_[call.callpath] : GenericType::kLocal;
   const bool completes = type == GenericType::kCommSync || type == GenericType::kLockRelease;
-  const bool at_once = s.have_previous && gap <= short_gap_;
+  const bool at_once = gap <= short_gap_;  // after a transfer: Add calls it only then
   s.runs.Break(completes && at_once ? call.callpath : kNone);
-  s.have_previous = false;
   after_transfer_ = false;
 }
 

@@ -85,8 +85,8 @@ class TransferRunFinder {
   void EndRuns(const CommunicationCall& call);
 
   std::span<const GenericType> callpath_types_;
-  // A transfer came since the last call that ended the runs: else the runs are empty and no
-  // transfer precedes, and ending them again is nothing.
+  // The previous communication call was a transfer. Else the runs are empty (the call after
+  // the last transfer ended them), and ending them again is nothing.
   bool after_transfer_ = false;
   double short_gap_;  // ticks: transfers no further apart are back to back
   std::unique_ptr<State> state_;
