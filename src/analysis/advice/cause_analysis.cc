@@ -136,7 +136,9 @@ class LocationCauses {
         members_(members),
         transfers_(transfers),
         other_calls_(calls),
-        location_(location) {
+        location_(location),
+        measured_overhead_(std::find(in.region_types.begin(), in.region_types.end(),
+                                     GenericType::kMeasurement) != in.region_types.end()) {
     calls_.reserve(edges_by_location[location].size());
     for (uint32_t e : edges_by_location[location]) {
       calls_.emplace_back(CallOf(ev_, in.edges[e].waiter_event), e);
@@ -263,6 +265,7 @@ class LocationCauses {
   // `enter` and left at `leave` (OverheadOf: a measurement region's nested regions are its own).
   uint64_t OverheadIn(uint32_t enter, uint32_t leave) const {
     uint64_t overhead = 0;
+    if (!measured_overhead_) return overhead;  // no region of the measurement system: none
     for (uint32_t k = enter + 1; k < leave; ++k) {
       if (ev_.kind(k) != EventKind::kEnter || TypeOf(ev_.ref(k)) != GenericType::kMeasurement)
         continue;
@@ -420,6 +423,7 @@ class LocationCauses {
   const std::vector<std::vector<Transfer>>& transfers_;
   const OtherCalls& other_calls_;
   uint32_t location_;
+  bool measured_overhead_;  // the trace defines regions of the measurement system (OverheadIn)
   // (call Enter, edge) of the waits charged to the location's calls, ascending: one
   // allocation for all of them rather than a list per call.
   std::vector<std::pair<uint32_t, uint32_t>> calls_;

@@ -19,8 +19,7 @@ uint32_t TransferTarget(const trace::Definitions& defs, const trace::LocationEve
     comm = defs.windows[r.window].comm;
     rank = r.remote;
   }
-  if (comm >= defs.comms.size() || !defs.comms[comm].defined) return trace::kNone;
-  return defs.comms[comm].LocationOfRank(rank, location);
+  return RankLocation(defs, comm, rank, location);
 }
 
 uint32_t ProcessCount(const trace::Definitions& defs) {

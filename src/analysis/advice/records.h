@@ -26,6 +26,14 @@ inline uint64_t RecordBytes(const trace::LocationEvents& ev, uint32_t i) {
   }
 }
 
+// The location that rank `rank` of communicator `comm` is to `location`, or kNone. Inline: the
+// walk over every event asks it per send.
+inline uint32_t RankLocation(const trace::Definitions& defs, uint32_t comm, uint32_t rank,
+                             uint32_t location) {
+  if (comm >= defs.comms.size() || !defs.comms[comm].defined) return trace::kNone;
+  return defs.comms[comm].LocationOfRank(rank, location);
+}
+
 // The location that send or one-sided record `i` of `location` goes to, or kNone.
 uint32_t TransferTarget(const trace::Definitions& defs, const trace::LocationEvents& ev, uint32_t i,
                         uint32_t location);

@@ -42,7 +42,7 @@ class SyncReplayBuilder {
   // publishes nothing a point must count but its send, taken here with what WalkCall would
   // record of it: most of a program's MPI calls (an MPI_Isend, an MPI_Irecv's posting, a call
   // without records) are such calls, and building a point for each cost half the walk.
-  [[gnu::always_inline]] bool PassThrough(uint32_t l, uint32_t enter, uint32_t leave, uint8_t call,
+  [[gnu::always_inline]] bool PassThrough(uint32_t enter, uint32_t leave, uint8_t call,
                                           WalkState& state);
   void SummariseCollectives();
 
@@ -110,12 +110,23 @@ RecordClass ClassOf(EventKind kind) { return kRecordClasses.of[static_cast<uint8
 // The cursors of one location's walk over its matched messages and collective members, which
 // come in the order of their records.
 struct WalkState {
+  WalkState(const trace::LocationEvents& events, SyncReplay::Lane& l,
+            std::span<const std::pair<uint32_t, uint32_t>> sends,
+            std::span<const std::pair<uint32_t, uint32_t>> postings)
+      : ev(events), lane(l), rendezvous_sends(sends), rendezvous_postings(postings) {}
+
+  // The location's events, lane and rendezvous candidates, looked up once: the walk's inlined
+  // steps would each look them up again per call.
+  const trace::LocationEvents& ev;
+  SyncReplay::Lane& lane;
+  std::span<const std::pair<uint32_t, uint32_t>> rendezvous_sends;
+  std::span<const std::pair<uint32_t, uint32_t>> rendezvous_postings;
   size_t next_sent = 0;
   uint32_t next_received = 0;
   uint32_t received_end = 0;
   size_t next_member = 0;
-  size_t next_posting = 0;              // into SyncReplayBuilder::rendezvous_postings_[l]
-  size_t next_rendezvous_send = 0;      // into SyncReplayBuilder::rendezvous_sends_[l]
+  size_t next_posting = 0;              // into rendezvous_postings
+  size_t next_rendezvous_send = 0;      // into rendezvous_sends
   size_t sends_published = 0;           // sends before the last point
   bool p2p = false;                     // the current call sends or receives
   std::vector<uint32_t> p2p_callpaths;  // each once, in the order first found
@@ -181,6 +192,7 @@ void SyncReplayBuilder::NumberRendezvous(unsigned threads) {
   const uint32_t locations = r_.trace_.location_count();
   rendezvous_sends_.assign(locations, {});
   rendezvous_postings_.assign(locations, {});
+  if (r_.rendezvous_.empty()) return;  // every message eager: no location has a candidate
   ParallelFor(std::min<size_t>(locations, g.by_location.size()), threads, [&](size_t l) {
     const match::LocationSync& sync = g.by_location[l];
     for (uint32_t id : sync.sent) {
@@ -265,8 +277,8 @@ bool SyncReplayBuilder::CollectivesAreModelled() {
 
 inline bool SyncReplayBuilder::WalkCall(uint32_t l, uint32_t enter, uint32_t leave,
                                         SyncReplay::Point& point, WalkState& state) {
-  const trace::LocationEvents& ev = r_.trace_.location(l);
-  SyncReplay::Lane& lane = r_.lanes_[l];
+  const trace::LocationEvents& ev = state.ev;
+  SyncReplay::Lane& lane = state.lane;
   const size_t first_extra = lane.extras.size();
   const std::span<const EventKind> kinds = ev.kinds();
   for (uint32_t k = enter + 1; k < leave; ++k) {
@@ -302,8 +314,8 @@ inline bool SyncReplayBuilder::WalkCall(uint32_t l, uint32_t enter, uint32_t lea
 inline bool SyncReplayBuilder::AttachRecord(uint32_t l, uint32_t k, SyncReplay::Point& point,
                                             WalkState& state) {
   const match::SyncGraph& g = r_.graph_;
-  const trace::LocationEvents& ev = r_.trace_.location(l);
-  SyncReplay::Lane& lane = r_.lanes_[l];
+  const trace::LocationEvents& ev = state.ev;
+  SyncReplay::Lane& lane = state.lane;
   const EventKind kind = ev.kind(k);
   // A removed call with any point-to-point record would change how messages pair.
   state.p2p = state.p2p || kind != EventKind::kMpiCollectiveEnd;
@@ -314,7 +326,7 @@ inline bool SyncReplayBuilder::AttachRecord(uint32_t l, uint32_t k, SyncReplay::
       // message of `sent`; the count is checked at the end of the walk.
       ++state.next_sent;
       lane.sends.push_back(point.enter);
-      const auto& candidates = rendezvous_sends_[l];
+      const auto& candidates = state.rendezvous_sends;
       if (state.next_rendezvous_send >= candidates.size() ||
           candidates[state.next_rendezvous_send].first != k)
         return true;
@@ -337,9 +349,9 @@ inline bool SyncReplayBuilder::AttachRecord(uint32_t l, uint32_t k, SyncReplay::
       return true;
     }
     case EventKind::kMpiIrecvRequest:
-      if (state.next_posting < rendezvous_postings_[l].size() &&
-          rendezvous_postings_[l][state.next_posting].first == k) {
-        const uint32_t rendezvous = rendezvous_postings_[l][state.next_posting++].second;
+      if (state.next_posting < state.rendezvous_postings.size() &&
+          state.rendezvous_postings[state.next_posting].first == k) {
+        const uint32_t rendezvous = state.rendezvous_postings[state.next_posting++].second;
         lane.extras.push_back(rendezvous | SyncReplay::kPosting);
         r_.rendezvous_[rendezvous].posted_enter = point.enter;
       }
@@ -385,21 +397,21 @@ inline bool SyncReplayBuilder::AttachRecord(uint32_t l, uint32_t k, SyncReplay::
   }
 }
 
-inline bool SyncReplayBuilder::PassThrough(uint32_t l, uint32_t enter, uint32_t leave, uint8_t call,
+inline bool SyncReplayBuilder::PassThrough(uint32_t enter, uint32_t leave, uint8_t call,
                                            WalkState& state) {
   if ((call & kFinalize) != 0 || leave > enter + 2) return false;
   // No record: nothing to attach, and the sends before it are as many as after the previous
   // call, which published them if they were many (WalkLocation).
   if (leave == enter + 1) return true;
-  const trace::LocationEvents& ev = r_.trace_.location(l);
+  const trace::LocationEvents& ev = state.ev;
   const uint32_t k = enter + 1;
   if (ev.pair(k) != enter) return false;
-  SyncReplay::Lane& lane = r_.lanes_[l];
+  SyncReplay::Lane& lane = state.lane;
   switch (ev.kind(k)) {
     case EventKind::kMpiIsend: {
       // Not a rendezvous candidate, and not the send that makes the sends since the last point
       // many enough for a point of their own.
-      const auto& candidates = rendezvous_sends_[l];
+      const auto& candidates = state.rendezvous_sends;
       if (state.next_rendezvous_send < candidates.size() &&
           candidates[state.next_rendezvous_send].first == k)
         return false;
@@ -410,7 +422,7 @@ inline bool SyncReplayBuilder::PassThrough(uint32_t l, uint32_t enter, uint32_t 
     }
     case EventKind::kMpiIrecvRequest: {
       // Not the posting of a rendezvous message, which its sender waits for.
-      const auto& postings = rendezvous_postings_[l];
+      const auto& postings = state.rendezvous_postings;
       if (state.next_posting < postings.size() && postings[state.next_posting].first == k)
         return false;
       break;
@@ -431,7 +443,7 @@ bool SyncReplayBuilder::WalkLocation(uint32_t l) {
   lane.first = static_cast<int64_t>(ev.first_time()) - r_.base_;
   lane.last = static_cast<int64_t>(ev.last_time()) - r_.base_;
   lane.rank = r_.trace_.defs.location_groups[r_.trace_.defs.locations[l].group].rank;
-  WalkState state;
+  WalkState state(ev, lane, rendezvous_sends_[l], rendezvous_postings_[l]);
   state.next_received = sync.first_received;
   state.received_end = sync.first_received + sync.received_count;
   state.is_p2p.assign(callpath_class_.size(), 0);
@@ -461,7 +473,7 @@ bool SyncReplayBuilder::WalkLocation(uint32_t l) {
       reasons_[l] = "probes";
       return false;
     }
-    if (PassThrough(l, i, leave, call, state)) {
+    if (PassThrough(i, leave, call, state)) {
       i = leave;
       continue;
     }
