@@ -110,10 +110,10 @@ RecordClass ClassOf(EventKind kind) { return kRecordClasses.of[static_cast<uint8
 // The cursors of one location's walk over its matched messages and collective members, which
 // come in the order of their records.
 struct WalkState {
-  WalkState(const trace::LocationEvents& events, SyncReplay::Lane& l,
+  WalkState(const trace::LocationEvents& events, SyncReplay::Lane& location_lane,
             std::span<const std::pair<uint32_t, uint32_t>> sends,
             std::span<const std::pair<uint32_t, uint32_t>> postings)
-      : ev(events), lane(l), rendezvous_sends(sends), rendezvous_postings(postings) {}
+      : ev(events), lane(location_lane), rendezvous_sends(sends), rendezvous_postings(postings) {}
 
   // The location's events, lane and rendezvous candidates, looked up once: the walk's inlined
   // steps would each look them up again per call.
