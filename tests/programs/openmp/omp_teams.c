@@ -11,6 +11,9 @@
 //   4. an OpenMP lock held 10 ms each: waits of 10 and 20 ms, left 10, 20, 30 ms after B2;
 //   5. a worksharing loop without a barrier (nowait), too short to wait anywhere;
 //   6. the implicit barrier closing the parallel region: waits of 20 and 10 ms.
+// The first thread into the critical section and the lock holds it until the other two have
+// announced that they are about to ask for it: a thread descheduled for longer than a hold on a
+// busy machine would otherwise find it free, and wait nowhere.
 // An MPI_Barrier separates the rounds. Rank 0 prints the source line of each construct and a
 // result that must not change when the program is traced. Built by clang too (omp_teams_clang),
 // which links LLVM's runtime itself and reports the loop as a worksharing construct.
@@ -20,6 +23,23 @@
 #include <unistd.h>
 
 static void SleepMs(int ms) { usleep((useconds_t)ms * 1000u); }
+
+// Announces that the calling thread is about to ask for a critical section or lock.
+static void Announce(int* requests) {
+#pragma omp atomic
+  ++*requests;
+}
+
+// Waits until all `n` threads of the team have announced (Announce).
+static void AwaitRequests(int* requests, int n) {
+  for (;;) {
+    int seen = 0;
+#pragma omp atomic read
+    seen = *requests;
+    if (seen >= n) return;
+    usleep(100);
+  }
+}
 
 int main(int argc, char** argv) {
   int provided = 0;
@@ -32,6 +52,8 @@ int main(int argc, char** argv) {
   int locked = 0;   // lock acquisitions
   int sums[3][3] = {{0}};
   for (int round = 0; round < 3; ++round) {
+    int critical_requests = 0;
+    int lock_requests = 0;
     enum { kParallelLine = __LINE__ + 1 };
 #pragma omp parallel num_threads(3)
     {
@@ -39,15 +61,17 @@ int main(int argc, char** argv) {
       SleepMs(20 * (t + 1));
       enum { kBarrierLine = __LINE__ + 1 };
 #pragma omp barrier
+      Announce(&critical_requests);
       enum { kCriticalLine = __LINE__ + 1 };
 #pragma omp critical
       {
-        ++entries;
+        if (++entries % 3 == 1) AwaitRequests(&critical_requests, 3);
         SleepMs(10);
       }
 #pragma omp barrier
+      Announce(&lock_requests);
       omp_set_lock(&lock);
-      ++locked;
+      if (++locked % 3 == 1) AwaitRequests(&lock_requests, 3);
       SleepMs(10);
       omp_unset_lock(&lock);
       enum { kLoopLine = __LINE__ + 1 };
