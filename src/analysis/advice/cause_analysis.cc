@@ -44,7 +44,7 @@ using advice_internal::CallOf;
 using advice_internal::GroupWait;
 using advice_internal::HeldTransfers;
 using advice_internal::IndexMembers;
-using advice_internal::LearnWholeInstances;
+using advice_internal::LearnOtherRanksCalls;
 using advice_internal::MemberIndex;
 using advice_internal::OtherCalls;
 using advice_internal::Transfer;
@@ -220,12 +220,19 @@ class LocationCauses {
 
  private:
   // The instance entered at `enter`, if its call path is a bottleneck's and it lasted longer than
-  // the bottleneck's bound.
-  void Visit(uint32_t enter) {
+  // the bottleneck's bound. Inlined into Run, which calls it per instance; most instances end
+  // at its first tests, and the call itself cost as much as they do.
+  [[gnu::always_inline]] void Visit(uint32_t enter) {
     const uint32_t callpath = ev_.ref(enter);
     if (callpath >= finding_of_.size() || finding_of_[callpath] == kNone) return;
     const uint32_t leave = ev_.pair(enter);
     if (leave == kNone || leave <= enter) return;  // never left: no instance
+    Measure(enter, leave, callpath);
+  }
+
+  // Visit's instance of a bottleneck's call path, from `enter` to `leave`: counted with its
+  // pattern if it lasted longer than the bottleneck's bound.
+  void Measure(uint32_t enter, uint32_t leave, uint32_t callpath) {
     const uint32_t f = finding_of_[callpath];
     const DetectedBottleneck& b = in_.bottlenecks[f];
     const GenericType type = TypeOf(callpath);
@@ -234,7 +241,9 @@ class LocationCauses {
                                  ? InstanceMeasure(type, inclusive, ChildrenTime(enter, leave), 0)
                                  : InstanceMeasure(type, inclusive, 0, OverheadIn(enter, leave));
     if (static_cast<double>(measure) <= b.bound) return;
-    Partial& p = out_[f];
+    Partial*& slot = partial_of_[f];
+    if (slot == nullptr) slot = &out_[f];
+    Partial& p = *slot;
     ++p.instances;
     p.time += measure;
     partial_ = &p;
@@ -431,60 +440,13 @@ class LocationCauses {
   // call being classified (Run goes through the calls in the order of their Enters).
   size_t next_call_ = 0;
   size_t next_member_ = 0;
-  std::map<uint32_t, Partial> out_;          // by finding
+  std::map<uint32_t, Partial> out_;  // by finding
+  // By finding, its entry in out_ once made: one map lookup per finding, not per instance.
+  std::vector<Partial*> partial_of_ = std::vector<Partial*>(in_.bottlenecks.size(), nullptr);
   Partial* partial_ = nullptr;               // the current instance's finding
   uint64_t serial_ = 0;                      // the current instance's number
   std::vector<MemberIndex::Arrival> later_;  // the members a collective call can have waited for
 };
-
-}  // namespace
-
-namespace {
-
-// An MPI analysis job: the members of this rank's bottleneck collectives, their calls, and the
-// calls of the delayers of its wait edges, from the ranks that hold them.
-void LearnOtherRanksCalls(const CauseInput& in, MemberIndex& members, OtherCalls& other_calls) {
-  const trace::Trace& trace = *in.trace;
-  const uint32_t n = trace.location_count();
-  const std::vector<match::CollectiveMember>& all = in.graph->members;
-  LearnWholeInstances(in, members);
-  std::vector<std::pair<uint32_t, uint32_t>> wanted;
-  std::vector<bool> asked(in.graph->collectives.size(), false);
-  for (uint32_t loc = 0; loc < n; ++loc) {
-    for (const auto& [call, k] : members.bottlenecks[loc]) {
-      const uint32_t c = members.instance[k];
-      if (c == kNone || asked[c]) continue;
-      asked[c] = true;
-      if (const std::vector<match::CollectiveMember>* whole = members.Whole(c)) {
-        for (const match::CollectiveMember& m : *whole) {
-          if (m.location < n && m.begin_event >= trace.location(m.location).size()) {
-            wanted.emplace_back(m.location, m.begin_event);
-          }
-        }
-        continue;
-      }
-      const match::CollectiveInstance& inst = in.graph->collectives[c];
-      for (uint32_t m = inst.first_member; m < inst.first_member + inst.member_count; ++m) {
-        if (members.callpath[m] == kNone) wanted.emplace_back(all[m].location, all[m].begin_event);
-      }
-    }
-  }
-  for (const WaitEdge& w : in.edges) {
-    if (w.delayer < n && w.delayer_event != kNone &&
-        w.delayer_event >= trace.location(w.delayer).size()) {
-      wanted.emplace_back(w.delayer, w.delayer_event);
-    }
-  }
-  std::sort(wanted.begin(), wanted.end());
-  wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
-  other_calls.Learn(wanted, in);
-  for (uint32_t k = 0; k < all.size(); ++k) {
-    if (members.callpath[k] != kNone) continue;
-    if (std::optional<CallFacts> f = other_calls.Find(all[k].location, all[k].begin_event)) {
-      members.callpath[k] = f->callpath;
-    }
-  }
-}
 
 // The locations' partial findings summed per finding, in location order, and each finding's
 // causes merged by (location, call path).

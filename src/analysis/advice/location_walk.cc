@@ -1,6 +1,7 @@
 #include "analysis/advice/location_walk.h"
 
 #include "analysis/advice/records.h"
+#include "analysis/advice/transfer_runs.h"
 #include "analysis/generic/construct_map.h"
 #include "base/parallel.h"
 #include "trace/event_kind.h"

@@ -42,8 +42,8 @@ class SyncReplayBuilder {
   // publishes nothing a point must count but its send, taken here with what WalkCall would
   // record of it: most of a program's MPI calls (an MPI_Isend, an MPI_Irecv's posting, a call
   // without records) are such calls, and building a point for each cost half the walk.
-  [[gnu::always_inline]] bool PassThrough(uint32_t enter, uint32_t leave, uint8_t call,
-                                          WalkState& state);
+  [[gnu::always_inline]] bool PassThrough(uint32_t enter, uint32_t leave, uint32_t callpath,
+                                          uint8_t call, WalkState& state);
   void SummariseCollectives();
 
   SyncReplay& r_;
@@ -181,11 +181,20 @@ void SyncReplayBuilder::NumberRendezvous(unsigned threads) {
     });
   }
   r_.rendezvous_of_.assign(g.messages.size(), kNone);
-  for (uint32_t id = 0; id < g.messages.size(); ++id) {
-    const bool sync = any_synchronous && synchronous[id] != 0;
-    if (!sync && g.messages[id].bytes <= eager_limit_) continue;
+  // The loop runs once per message: without synchronous sends, only the size decides.
+  const auto number = [&](uint32_t id, bool sync) {
     r_.rendezvous_of_[id] = static_cast<uint32_t>(r_.rendezvous_.size());
     r_.rendezvous_.push_back(SyncReplay::Rendezvous{0, sync});
+  };
+  if (any_synchronous) {
+    for (uint32_t id = 0; id < g.messages.size(); ++id) {
+      const bool sync = synchronous[id] != 0;
+      if (sync || g.messages[id].bytes > eager_limit_) number(id, sync);
+    }
+  } else {
+    for (uint32_t id = 0; id < g.messages.size(); ++id) {
+      if (g.messages[id].bytes > eager_limit_) number(id, false);
+    }
   }
   // Each location's candidates among its sends, in the order of its sends, and among its
   // receives with a posting of their own, by posting (receives are listed by completion).
@@ -397,15 +406,16 @@ inline bool SyncReplayBuilder::AttachRecord(uint32_t l, uint32_t k, SyncReplay::
   }
 }
 
-inline bool SyncReplayBuilder::PassThrough(uint32_t enter, uint32_t leave, uint8_t call,
-                                           WalkState& state) {
+inline bool SyncReplayBuilder::PassThrough(uint32_t enter, uint32_t leave, uint32_t callpath,
+                                           uint8_t call, WalkState& state) {
   if ((call & kFinalize) != 0 || leave > enter + 2) return false;
   // No record: nothing to attach, and the sends before it are as many as after the previous
   // call, which published them if they were many (WalkLocation).
   if (leave == enter + 1) return true;
+  // The one event between the call's Enter and Leave is a record directly inside the call (its
+  // `pair` is the call's Enter, LocationEvents): no nesting to check.
   const trace::LocationEvents& ev = state.ev;
   const uint32_t k = enter + 1;
-  if (ev.pair(k) != enter) return false;
   SyncReplay::Lane& lane = state.lane;
   switch (ev.kind(k)) {
     case EventKind::kMpiIsend: {
@@ -430,7 +440,7 @@ inline bool SyncReplayBuilder::PassThrough(uint32_t enter, uint32_t leave, uint8
     default:
       return false;
   }
-  MarkPointToPoint(ev.ref(enter), state);
+  MarkPointToPoint(callpath, state);
   return true;
 }
 
@@ -465,7 +475,7 @@ bool SyncReplayBuilder::WalkLocation(uint32_t l) {
     const uint8_t call = cp < callpath_class_.size() ? callpath_class_[cp] : 0;
     if (call == 0) continue;
     const uint32_t leave = ev.pair(i);
-    if (leave == kNone || leave <= i || leave >= kinds.size()) {
+    if (leave <= i || leave >= kinds.size()) {  // kNone among them
       reasons_[l] = "an MPI call without its end";
       return false;
     }
@@ -473,7 +483,7 @@ bool SyncReplayBuilder::WalkLocation(uint32_t l) {
       reasons_[l] = "probes";
       return false;
     }
-    if (PassThrough(i, leave, call, state)) {
+    if (PassThrough(i, leave, cp, call, state)) {
       i = leave;
       continue;
     }

@@ -232,4 +232,49 @@ MemberIndex IndexMembers(const CauseInput& in, const std::vector<uint32_t>& find
   return members;
 }
 
+// An MPI analysis job: the members of this rank's bottleneck collectives, their calls, and the
+// calls of the delayers of its wait edges, from the ranks that hold them.
+void LearnOtherRanksCalls(const CauseInput& in, MemberIndex& members, OtherCalls& other_calls) {
+  const trace::Trace& trace = *in.trace;
+  const uint32_t n = trace.location_count();
+  const std::vector<match::CollectiveMember>& all = in.graph->members;
+  LearnWholeInstances(in, members);
+  std::vector<std::pair<uint32_t, uint32_t>> wanted;
+  std::vector<bool> asked(in.graph->collectives.size(), false);
+  for (uint32_t loc = 0; loc < n; ++loc) {
+    for (const auto& [call, k] : members.bottlenecks[loc]) {
+      const uint32_t c = members.instance[k];
+      if (c == kNone || asked[c]) continue;
+      asked[c] = true;
+      if (const std::vector<match::CollectiveMember>* whole = members.Whole(c)) {
+        for (const match::CollectiveMember& m : *whole) {
+          if (m.location < n && m.begin_event >= trace.location(m.location).size()) {
+            wanted.emplace_back(m.location, m.begin_event);
+          }
+        }
+        continue;
+      }
+      const match::CollectiveInstance& inst = in.graph->collectives[c];
+      for (uint32_t m = inst.first_member; m < inst.first_member + inst.member_count; ++m) {
+        if (members.callpath[m] == kNone) wanted.emplace_back(all[m].location, all[m].begin_event);
+      }
+    }
+  }
+  for (const WaitEdge& w : in.edges) {
+    if (w.delayer < n && w.delayer_event != kNone &&
+        w.delayer_event >= trace.location(w.delayer).size()) {
+      wanted.emplace_back(w.delayer, w.delayer_event);
+    }
+  }
+  std::sort(wanted.begin(), wanted.end());
+  wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
+  other_calls.Learn(wanted, in);
+  for (uint32_t k = 0; k < all.size(); ++k) {
+    if (members.callpath[k] != kNone) continue;
+    if (std::optional<CallFacts> f = other_calls.Find(all[k].location, all[k].begin_event)) {
+      members.callpath[k] = f->callpath;
+    }
+  }
+}
+
 }  // namespace cw::analysis::advice_internal

@@ -104,4 +104,9 @@ MemberIndex IndexMembers(const CauseInput& in, const std::vector<uint32_t>& find
 // its members.
 void LearnWholeInstances(const CauseInput& in, MemberIndex& members);
 
+// An MPI analysis job: the members of this rank's bottleneck collectives, their calls, and the
+// calls of the delayers of its wait edges, from the ranks that hold them (`members.whole`,
+// `members.callpath` and `other_calls` completed).
+void LearnOtherRanksCalls(const CauseInput& in, MemberIndex& members, OtherCalls& other_calls);
+
 }  // namespace cw::analysis::advice_internal
