@@ -157,9 +157,8 @@ class TransferRunFinder {
     const double gap = static_cast<double>(call.enter - std::min(previous_end_, call.enter));
     // A completion call right after the transfers pays for them (an MPI_Win_unlock_all after
     // many puts): the run's finding takes it in (advice.cc).
-    const GenericType type = call.callpath < callpath_types_.size()
-                                 ? callpath_types_[call.callpath]
-                                 : GenericType::kLocal;
+    const GenericType type = call.callpath < callpath_types_.size() ? callpath_types_[call.callpath]
+                                                                    : GenericType::kLocal;
     const bool completes = type == GenericType::kCommSync || type == GenericType::kLockRelease;
     const bool at_once = gap <= short_gap_;  // after a transfer: Add calls it only then
     runs_.Break(completes && at_once ? call.callpath : trace::kNone);
