@@ -93,9 +93,9 @@ bench: build
 	@bench/run_benchmark.sh $(BUILD)
 
 # The C++ sources as .clang-format says (clang-format 14, Debian 12's); `make test` fails on
-# any difference, `make format` rewrites them.
+# any difference, `make format` rewrites them (new files not yet added to git among them).
 format:
-	@clang-format -i $$(git ls-files '*.cc' '*.h')
+	@clang-format -i $$(git ls-files --cached --others --exclude-standard '*.cc' '*.h')
 
 format-check: deps
 	@clang-format --dry-run --Werror $$(git ls-files '*.cc' '*.h') && \
