@@ -1,9 +1,11 @@
 // The runs of transfers of one location (frequency.h: small_transfers, serialised_transfers),
 // found as the walk over its events (location_walk.h) closes its communication calls.
 //
-// The walk feeds every communication call of a trace to one finder per location, so what a call
-// costs the finder is inline here: as calls into another file, their entries and exits took 3 M
-// of the walk's 124 M instructions on the benchmark's 2M-event trace (docs/performance.md).
+// The walk feeds every communication call of a trace to one finder per location, so the finder
+// is defined here, where the compiler can inline it into the walk: as calls into another file,
+// its steps' entries and exits took 3 M of the walk's 124 M instructions on the benchmark's
+// 2M-event trace (docs/performance.md). The compiler inlines Add and EndRuns and keeps
+// AddTransfer a call; forced inline, AddTransfer made the walk 8 M instructions slower.
 //
 //   TransferRunFinder runs(trace, callpath_types, parameters);
 //   runs.Add(call);  // per communication call, in the order they end
