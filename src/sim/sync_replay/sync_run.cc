@@ -75,8 +75,10 @@ class SyncReplayRun {
     return callpath < changes_.size() ? changes_[callpath] : CallChangeTicks{};
   }
   Step Advance(uint32_t l);
-  // Publish, PublishSends and AwaitPartners are inlined into Advance, which calls them per
-  // point: as calls, their entries and exits cost a tenth of the run.
+  // Publish, PublishSends and AwaitPartners (and, inside them, AwaitCollective, Wake and a
+  // side's Publish) are inlined into Advance, which calls them per point: as calls, their
+  // entries and exits cost a quarter of the run (61 M of the benchmark's 2M trace's replay
+  // against 45 M inlined).
   [[gnu::always_inline]] void Publish(uint32_t l, const SyncReplay::Point& point,
                                       int64_t enter_sim);
   // Publishes the location's sends up to `end` (of its sent messages), each at its call's enter
