@@ -21,6 +21,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -30,6 +31,7 @@
 #include "cli/openmp_runtime.h"
 #include "cli/subcommand.h"
 #include "cli/tag_report.h"
+#include "measure/export/early_export.h"
 #include "measure/export/raw_export.h"
 #include "measure/raw/mpi_groups.h"
 #include "measure/raw/raw_format.h"
@@ -244,24 +246,35 @@ class TraceSubcommand final : public Subcommand {
     CW_RETURN_IF_ERROR(SetCallPathOptions());
 
     WarnAboutOshmemPatcher();
+    // The export begins when rank 0 marks the raw files complete, while the command ends.
+    measure::EarlyExport early(dir.string());
     const auto start = std::chrono::steady_clock::now();
     CW_ASSIGN_OR_RETURN(int exit_status, RunCommand(0, nullptr));
     command_exit_status_ = exit_status;
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     unsetenv("LD_PRELOAD");
+    std::optional<measure::EarlyExport::Outcome> exported = early.Finish();
 
-    if (!measure::HasRawTrace(dir.string())) {
+    if (!exported && !measure::HasRawTrace(dir.string())) {
+      fs::remove(dir / "raw", ec);  // the early export's watch created it; empty
       return MakeError(ErrorCode::kNotFound,
                        "the command recorded nothing (did it start MPI or OpenSHMEM programs? "
                        "exit status " +
                            std::to_string(exit_status) + ")");
     }
-    const auto exported = std::chrono::steady_clock::now();
-    CW_ASSIGN_OR_RETURN(measure::ExportSummary summary, measure::ExportRawTrace(dir.string()));
-    const double export_seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - exported).count();
-    Print(summary, seconds, exit_status, export_seconds);
+    if (!exported) {
+      // No mark (a rank ended early), or the raw files changed after the export had begun.
+      for (const char* stale : {"traces.otf2", "traces.def"}) fs::remove(dir / stale, ec);
+      fs::remove_all(dir / "traces", ec);
+      const auto begin = std::chrono::steady_clock::now();
+      CW_ASSIGN_OR_RETURN(measure::ExportSummary summary, measure::ExportRawTrace(dir.string()));
+      exported = measure::EarlyExport::Outcome{
+          std::move(summary),
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count(), 0.0};
+    }
+    const measure::ExportSummary& summary = exported->summary;
+    Print(summary, seconds, exit_status, exported->seconds, exported->before_end_seconds);
     if (!keep_raw_ && !summary.lost) fs::remove_all(dir / "raw", ec);
     return OkStatus();
   }
@@ -449,13 +462,17 @@ class TraceSubcommand final : public Subcommand {
   }
 
   static void Print(const measure::ExportSummary& s, double seconds, int exit_status,
-                    double export_seconds) {
+                    double export_seconds, double export_before_end) {
     std::fprintf(stderr, "Trace written to %s\n", s.anchor.c_str());
     std::fprintf(stderr,
                  "  %u ranks, %llu events, %.1f MB recorded; the command ran %.3f s (exit status "
-                 "%d); writing OTF2 took %.3f s\n",
+                 "%d); writing OTF2 took %.3f s",
                  s.ranks, static_cast<unsigned long long>(s.events),
                  static_cast<double>(s.raw_bytes) / 1e6, seconds, exit_status, export_seconds);
+    if (export_before_end > 0) {
+      std::fprintf(stderr, ", %.3f s of it while the command was ending", export_before_end);
+    }
+    std::fprintf(stderr, "\n");
     const double flush_s = static_cast<double>(s.flush_nanoseconds) * 1e-9;
     std::fprintf(
         stderr,

@@ -3,8 +3,10 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
+#include <gelf.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <string>
 
 namespace cw::elf {
@@ -43,6 +45,21 @@ Dwarf_Die* UnitOf(Dwfl_Module* module, Dwarf_Addr address, Dwarf_Addr* bias) {
   return nullptr;
 }
 
+// Whether the file has a section of that name (".gnu_debugdata": a compressed symbol table,
+// MiniDebugInfo, that libdwfl reads beside the file's own).
+bool HasSection(Elf* elf, const char* name) {
+  size_t names = 0;
+  if (elf == nullptr || elf_getshdrstrndx(elf, &names) != 0) return false;
+  Elf_Scn* section = nullptr;
+  while ((section = elf_nextscn(elf, section)) != nullptr) {
+    GElf_Shdr header;
+    if (gelf_getshdr(section, &header) == nullptr) continue;
+    const char* section_name = elf_strptr(elf, names, header.sh_name);
+    if (section_name != nullptr && std::strcmp(section_name, name) == 0) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 DebugInfo::DebugInfo(const std::string& path) {
@@ -60,6 +77,12 @@ DebugInfo::DebugInfo(const std::string& path) {
   bias_ = bias;
   Dwarf_Addr dwarf_bias = 0;
   has_dwarf_ = dwfl_module_getdwarf(module_, &dwarf_bias) != nullptr;
+  const char* main_file = nullptr;
+  const char* debug_file = nullptr;
+  dwfl_module_info(module_, nullptr, nullptr, nullptr, nullptr, nullptr, &main_file, &debug_file);
+  separate_symbols_ = (debug_file != nullptr &&
+                       (main_file == nullptr || std::strcmp(debug_file, main_file) != 0)) ||
+                      HasSection(dwfl_module_getelf(module_, &bias), ".gnu_debugdata");
 }
 
 DebugInfo::~DebugInfo() {
@@ -139,6 +162,7 @@ uint64_t DebugInfo::FunctionStart(uint64_t address) const {
 }
 
 std::string DebugInfo::Function(uint64_t address) const {
+  if (!separate_symbols_) return "";
   std::lock_guard<std::mutex> lock(mutex_);
   if (module_ == nullptr) return "";
   const char* name = dwfl_module_addrname(module_, address + bias_);

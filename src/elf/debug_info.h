@@ -36,8 +36,10 @@ class DebugInfo {
   SourceLine Line(uint64_t address) const;
   // Where the function holding `address` is declared (DW_AT_decl_file and _line).
   SourceLine Declaration(uint64_t address) const;
-  // The name of the function symbol holding `address` in the file or its debug file's symbol
-  // table (mangled as stored), empty if none.
+  // The name of the function symbol holding `address` in the symbol table of the file's
+  // separate debug file or its MiniDebugInfo (mangled as stored), empty if none or if it has
+  // neither: its own tables are ElfModule's, which a caller reads first (libdwfl reads every
+  // symbol per address).
   std::string Function(uint64_t address) const;
 
   // Where the function holding `address` begins by the call-frame information (.eh_frame,
@@ -52,6 +54,7 @@ class DebugInfo {
   Dwfl_Module* module_ = nullptr;
   uint64_t bias_ = 0;
   bool has_dwarf_ = false;
+  bool separate_symbols_ = false;  // a separate debug file or MiniDebugInfo holds symbols
 };
 
 }  // namespace cw::elf

@@ -15,6 +15,7 @@
 #include "measure/raw/raw_format.h"
 #include "testing/scenario.h"
 #include "tests/common/analysis_fixture.h"
+#include "tests/common/raw_run.h"
 #include "trace/collective_senders.h"
 
 namespace cw::test {
@@ -26,61 +27,6 @@ using measure::ExportSummary;
 using measure::MpiFunction;
 using measure::RawEvent;
 using measure::RawKind;
-
-constexpr uint32_t kMain = measure::kProgramRegion;
-constexpr uint32_t Region(MpiFunction f) { return static_cast<uint32_t>(f); }
-
-RawEvent Event(uint64_t t, RawKind kind, uint32_t a = 0, uint32_t b = 0, uint32_t c = 0,
-               uint64_t x = 0, uint64_t y = 0) {
-  return RawEvent{t, kind, 0, 0, a, b, c, x, y};
-}
-
-// A raw run directory: DIR/raw/rank-<r>.defs and .events.
-class RawRun {
- public:
-  explicit RawRun(const std::string& name) : dir_(testing::MakeTempDir(name)) {
-    fs::create_directories(dir_ + "/raw");
-  }
-  void Defs(int rank, const std::string& text) {
-    std::ofstream(measure::RawDefsPath(dir_, rank)) << text;
-  }
-  void Events(int rank, const std::vector<RawEvent>& events, size_t extra_bytes = 0) {
-    std::ofstream out(measure::RawEventsPath(dir_, rank), std::ios::binary);
-    out.write(reinterpret_cast<const char*>(events.data()),
-              static_cast<std::streamsize>(events.size() * sizeof(RawEvent)));
-    for (size_t i = 0; i < extra_bytes; ++i) out.put('\x7f');
-  }
-  void ThreadEvents(int rank, int thread, const std::vector<RawEvent>& events) {
-    std::ofstream out(measure::RawThreadEventsPath(dir_, rank, thread), std::ios::binary);
-    out.write(reinterpret_cast<const char*>(events.data()),
-              static_cast<std::streamsize>(events.size() * sizeof(RawEvent)));
-  }
-  const std::string& dir() const { return dir_; }
-
- private:
-  std::string dir_;
-};
-
-std::string RankDefs(int rank, int size) {
-  return "rank " + std::to_string(rank) + " " + std::to_string(size) +
-         " node1\ntimer monotonic\ncomm 0 0 world\n";
-}
-
-// Rank 1 enters MPI_Recv at 1500 ns; rank 0 enters MPI_Send at 2000 ns: a Late Sender of 500 ns.
-void WriteLateSender(RawRun& run) {
-  run.Defs(0, RankDefs(0, 2) + "end 5 0 0 0 ok\n");
-  run.Defs(1, RankDefs(1, 2) + "end 5 0 0 0 ok\n");
-  run.Events(0, {Event(1000, RawKind::kEnter, kMain),
-                 Event(2000, RawKind::kEnter, Region(MpiFunction::kMPI_Send)),
-                 Event(2100, RawKind::kSend, 0, 1, 5, 8),
-                 Event(2200, RawKind::kLeave, Region(MpiFunction::kMPI_Send)),
-                 Event(3000, RawKind::kLeave, kMain)});
-  run.Events(1, {Event(1000, RawKind::kEnter, kMain),
-                 Event(1500, RawKind::kEnter, Region(MpiFunction::kMPI_Recv)),
-                 Event(2500, RawKind::kRecv, 0, 0, 5, 8),
-                 Event(2600, RawKind::kLeave, Region(MpiFunction::kMPI_Recv)),
-                 Event(3000, RawKind::kLeave, kMain)});
-}
 
 TEST(RawExportTest, IntactRunBecomesTheTraceItRecorded) {
   RawRun run("raw-intact");

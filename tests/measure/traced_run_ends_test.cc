@@ -89,6 +89,28 @@ TEST(TracedProgramsTest, ACommandWithoutMpiIsAnError) {
   EXPECT_EQ(RunCommand(CausewayBinary() + " trace -o " + dir, &out), 1);  // no command
 }
 
+// A command that runs two programs, one after the other, gives the trace of the second: the
+// export that began when the first one marked its files complete is refused (the second one
+// rewrote them) and the files are exported again. The first, `ring` on 3 ranks, makes 3 sends
+// and no MPI_Isend; `late_sender` on 2 ranks makes 2 of each (ITERATIONS).
+TEST(TracedProgramsTest, ACommandOfTwoProgramsGivesTheSecondOnesTrace) {
+  const std::string dir = testing::MakeTempDir("traced-two-programs");
+  std::string out;
+  ASSERT_EQ(RunCommand(CausewayBinary() + " trace -o " + dir + " -- sh -c '" + kMpirun + " -np 3 " +
+                           TestProgram("ring") + " && " + kMpirun + " -np 2 " +
+                           TestProgram("late_sender") + "'",
+                       &out),
+            0)
+      << out;
+  const json info = Info(dir);
+  EXPECT_EQ(info["locations"].size(), 2u) << info;
+  EXPECT_EQ(Count(info, "MPI_SEND"), 2u);
+  EXPECT_EQ(Count(info, "MPI_ISEND"), 2u);
+  EXPECT_EQ(Count(info, "MPI_RECV"), 2u);
+  // The export after the command is the only one the summary reports.
+  EXPECT_EQ(out.find("while the command was ending"), std::string::npos) << out;
+}
+
 // A rank that cannot write its files (here rank 1, whose trace directory lies under a file) makes
 // the whole run go unrecorded, with a message, rather than hang: the other ranks would wait for
 // it in the tracer's clock comparison. No partial files are left behind.

@@ -5,9 +5,10 @@
 // timestamps of other nodes moved onto rank 0's clock by interpolating the offsets their first
 // rank measured at MPI_Init and MPI_Finalize (ranks on rank 0's node share its clock as it is).
 //
-// Runs in rank 0's MPI_Finalize, or afterwards from `causeway trace` when ranks died: a rank
-// whose files end early (a crash, MPI_Abort, a kill) contributes every event it flushed, its
-// open regions are closed at its last timestamp, and the summary says what happened.
+// Runs in rank 0's MPI_Finalize, or from `causeway trace` (early_export.h: once rank 0 marked
+// the files complete, or after the command when ranks died): a rank whose files end early (a
+// crash, MPI_Abort, a kill) contributes every event it flushed, its open regions are closed at
+// its last timestamp, and the summary says what happened.
 //
 //   CW_ASSIGN_OR_RETURN(ExportSummary s, ExportRawTrace("run1"));   // writes run1/traces.otf2
 #pragma once

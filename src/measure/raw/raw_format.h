@@ -159,6 +159,10 @@ inline std::string RawDefsPath(const std::string& dir, int rank) {
 inline std::string RawMapsPath(const std::string& dir, int rank) {
   return dir + "/raw/rank-" + std::to_string(rank) + ".maps";
 }
+// Written by rank 0 once every rank's files are complete (after the barrier in MPI_Finalize),
+// when `causeway trace` exports: it may begin while the command ends
+// (measure/export/early_export.h).
+inline std::string RawCompletePath(const std::string& dir) { return dir + "/raw/complete"; }
 // Threads of a process that can record, the one that initialised MPI included. Calls from
 // threads beyond these are counted, not recorded.
 inline constexpr int kMaxThreads = 256;

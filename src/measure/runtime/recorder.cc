@@ -14,7 +14,7 @@
 
 #include "measure/core/clock_offset.h"
 #include "measure/core/process_end.h"
-#include "measure/export/raw_export.h"
+#include "measure/export/early_export.h"
 #include "measure/raw/mpi_groups.h"
 #include "measure/raw/tracer_defaults.h"
 #include "measure/runtime/error_handlers.h"
@@ -587,17 +587,11 @@ void Finalizing(uint32_t region) {
                " " + std::to_string(s.log.flush_nanoseconds()) + " " +
                (s.log.ok() ? "ok" : "lost"));
   s.log.Close();
-  // Every rank's files are complete before rank 0 turns them into OTF2 (unless `causeway
-  // trace` runs the program: it exports after the run, whether or not every rank got here).
+  // Every rank's files are complete before rank 0 turns them into OTF2, or tells `causeway
+  // trace`, which exports them, that it may begin (without the mark it begins after the run,
+  // whether or not every rank got here).
   PMPI_Barrier(s.own);
-  const char* exporter = std::getenv("CAUSEWAY_EXPORT");
-  if (s.rank == 0 && !(exporter != nullptr && std::strcmp(exporter, "launcher") == 0)) {
-    Result<ExportSummary> exported = ExportRawTrace(s.dir);
-    if (!exported.has_value()) {
-      std::fprintf(stderr, "causeway: writing the OTF2 trace failed: %s\n",
-                   exported.error().message().c_str());
-    }
-  }
+  if (s.rank == 0) ExportOrMarkComplete(s.dir);
   PMPI_Comm_free(&s.own);
 }
 
