@@ -9,10 +9,11 @@
 #   cp2k    CP2K's cp2k.popt, the energy of 8 water molecules (Quickstep, PBE, DZVP-MOLOPT)
 # Runs it RUNS times without and RUNS times with `causeway trace` in each call-path mode of
 # MODES (default "sampled calls none": --callpaths), alternating so that machine noise hits all
-# alike, and prints the wall time of each (median, fastest), the overhead of the medians, the
-# events recorded, and whether the traced runs printed the same result (QE's and CP2K's total
-# energy). RANKS defaults to the number of CPUs: oversubscribed ranks spin in MPI
-# calls and make the runtime mostly noise.
+# alike, and prints the wall time of each (median, fastest), the overhead of the medians and the
+# median of each round's overhead against that round's untraced run, the events recorded, and
+# whether the traced runs printed the same result (QE's and CP2K's total energy). RANKS
+# defaults to the number of CPUs: oversubscribed ranks spin in MPI calls and make the runtime
+# mostly noise.
 set -eu
 . "$(dirname "$0")/common.sh"
 . "$(dirname "$0")/applications.sh"
@@ -32,16 +33,27 @@ CAUSEWAY=$(cd "$BUILD" && pwd)/bin/causeway
 MODES=${MODES:-sampled calls none}
 : > "$WORK/plain.txt"
 for mode in $MODES; do : > "$WORK/traced-$mode.txt"; done
+# One run of the command: without tracing (plain) or traced in a call-path mode; its wall time is
+# appended to plain.txt or traced-MODE.txt, one line a round.
+run_once() {
+  if [ "$1" = plain ]; then
+    /usr/bin/time -f "%e" -o "$WORK/t" $MPIRUN $CMD > plain.out 2>&1
+    cat "$WORK/t" >> "$WORK/plain.txt"
+  else
+    /usr/bin/time -f "%e" -o "$WORK/t" "$CAUSEWAY" trace --callpaths "$1" -o "$WORK/trace" -- \
+      $MPIRUN $CMD > "traced-$1.out" 2> "trace-$1.out"
+    cat "$WORK/t" >> "$WORK/traced-$1.txt"
+  fi
+}
+# Rounds alternate their order (plain first, then plain last), so that a machine that slows down
+# or speeds up over a round favours no mode in the rounds' paired overheads.
+REVERSED=""
+for mode in $MODES; do REVERSED="$mode $REVERSED"; done
 i=0
 cd "$WORK"
 while [ "$i" -lt "$RUNS" ]; do
-  /usr/bin/time -f "%e" -o "$WORK/t" $MPIRUN $CMD > plain.out 2>&1
-  cat "$WORK/t" >> "$WORK/plain.txt"
-  for mode in $MODES; do
-    /usr/bin/time -f "%e" -o "$WORK/t" "$CAUSEWAY" trace --callpaths "$mode" -o "$WORK/trace" -- \
-      $MPIRUN $CMD > "traced-$mode.out" 2> "trace-$mode.out"
-    cat "$WORK/t" >> "$WORK/traced-$mode.txt"
-  done
+  if [ $((i % 2)) = 0 ]; then ORDER="plain $MODES"; else ORDER="$REVERSED plain"; fi
+  for run in $ORDER; do run_once "$run"; done
   i=$((i + 1))
 done
 P=$(median < "$WORK/plain.txt"); PF=$(fastest < "$WORK/plain.txt")
@@ -62,9 +74,11 @@ for mode in $MODES; do
     fi
   fi
   T=$(median < "$WORK/traced-$mode.txt"); TF=$(fastest < "$WORK/traced-$mode.txt")
+  # Each round's overhead against that round's untraced run; their median.
+  PAIRED=$(paste "$WORK/plain.txt" "$WORK/traced-$mode.txt" | awk '{print 100 * ($2 - $1) / $1}' | median)
   awk -v p="$P" -v pf="$PF" -v t="$T" -v tf="$TF" -v e="$EVENTS" -v s="${SAMPLES:-0}" \
-    -v mode="$mode" -v same="$SAME" 'BEGIN {
+    -v mode="$mode" -v same="$SAME" -v paired="$PAIRED" 'BEGIN {
     printf "  --callpaths %-8s %7.2f s (%.2f), %d events, %d samples, including writing OTF2\n", mode, t, tf, e, s
-    printf "    overhead: %.1f %% of the median runtime (fastest: %.1f %%); same result: %s\n", 100 * (t - p) / p, 100 * (tf - pf) / pf, same
+    printf "    overhead: %.1f %% of the median runtime (fastest: %.1f %%; median of the rounds: %.1f %%); same result: %s\n", 100 * (t - p) / p, 100 * (tf - pf) / pf, paired, same
   }'
 done
