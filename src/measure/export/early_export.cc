@@ -33,7 +33,8 @@ bool Exists(const std::string& path) {
 
 // DIR/raw's files, one line each: name, inode, size and modification time to the nanosecond, in
 // name order. Two snapshots are equal only if no file was written, replaced, added or removed in
-// between (a write moves the time at least one clock tick on, or changes the size).
+// between: a later write changes the size, or moves the time on unless it comes within the
+// clock tick of the file's previous write, which a second program, started afterwards, cannot.
 std::string Snapshot(const std::string& raw) {
   std::vector<std::string> lines;
   std::error_code ec;
