@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include "measure/export/internal/raw_definitions.h"
 #include "measure/export/raw_export.h"
 #include "measure/raw/raw_format.h"
 #include "testing/scenario.h"
@@ -452,6 +453,30 @@ TEST(RawExportTest, RanksWrittenInParallelGiveTheSameTrace) {
   EXPECT_EQ(shmem, (std::vector<std::string>{measure::kShmemFunctions[3].name,
                                              measure::kShmemFunctions[7].name,
                                              measure::kShmemFunctions[11].name}));
+}
+
+// The calling-context nodes of a rank's walks, "frame ID PARENT PC" with PC in hex: the lines
+// as the tracer writes them (read on a fast path), a 0x prefix and a trailing word (read the
+// general way, as before), and damaged lines (id 0, a parent not before its node, a PC that is
+// no number), which are reported and left out.
+TEST(RawExportTest, FrameDefinitionsAreReadAsWrittenAndDamageIsReported) {
+  RawRun run("raw-frames");
+  run.Defs(0, RankDefs(0, 1) +
+                  "frame 1 0 401a2b\nframe 2 1 7f00deadbeef\nframe 3 2 0x10\nframe 4 3 20 extra\n"
+                  "frame 0 0 1\nframe 6 6 1\nframe 7 1 zz\nend 0 0 0 0 ok\n");
+  const measure::internal::RankDefs d =
+      measure::internal::ReadDefs(measure::RawDefsPath(run.dir(), 0));
+  ASSERT_EQ(d.frames.size(), 4u);
+  const std::vector<std::pair<uint32_t, uint64_t>> expected = {
+      {0, 0x401a2b}, {1, 0x7f00deadbeef}, {2, 0x10}, {3, 0x20}};
+  for (size_t i = 0; i < expected.size(); ++i) {
+    EXPECT_EQ(d.frames[i].parent, expected[i].first) << i;
+    EXPECT_EQ(d.frames[i].pc, expected[i].second) << i;
+  }
+  ASSERT_EQ(d.problems.size(), 3u);
+  EXPECT_NE(d.problems[0].find("\"frame 0 0 1\""), std::string::npos) << d.problems[0];
+  EXPECT_NE(d.problems[1].find("\"frame 6 6 1\""), std::string::npos) << d.problems[1];
+  EXPECT_NE(d.problems[2].find("\"frame 7 1 zz\""), std::string::npos) << d.problems[2];
 }
 
 TEST(RawExportTest, MissingOrDamagedRunIsAnError) {

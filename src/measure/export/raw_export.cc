@@ -149,9 +149,10 @@ void ExportStream(const std::string& path, bool thread, const RankContext& rank,
 
 namespace {
 
-// The raw definitions of every rank; an error if rank 0's are missing or do not say how many
-// ranks ran (the others' may be missing: their ranks stay empty).
-Result<std::vector<RankDefs>> ReadAllDefs(const std::string& dir) {
+// The raw definitions of every rank, the ranks after the first read on up to `threads` threads;
+// an error if rank 0's are missing or do not say how many ranks ran (the others' may be
+// missing: their ranks stay empty).
+Result<std::vector<RankDefs>> ReadAllDefs(const std::string& dir, unsigned threads) {
   RankDefs first = ReadDefs(RawDefsPath(dir, 0));
   if (!first.present) {
     return MakeError(ErrorCode::kNotFound,
@@ -164,8 +165,8 @@ Result<std::vector<RankDefs>> ReadAllDefs(const std::string& dir) {
   }
   std::vector<RankDefs> defs(static_cast<size_t>(first.size));
   defs[0] = std::move(first);
-  for (size_t r = 1; r < defs.size(); ++r)
-    defs[r] = ReadDefs(RawDefsPath(dir, static_cast<int>(r)));
+  ParallelFor(defs.size() - 1, threads,
+              [&](size_t i) { defs[i + 1] = ReadDefs(RawDefsPath(dir, static_cast<int>(i + 1))); });
   return defs;
 }
 
@@ -395,7 +396,7 @@ Result<ExportSummary> ExportRawTrace(const std::string& dir) {
 }
 
 Result<ExportSummary> ExportRawTrace(const std::string& dir, unsigned threads) {
-  CW_ASSIGN_OR_RETURN(std::vector<RankDefs> defs, ReadAllDefs(dir));
+  CW_ASSIGN_OR_RETURN(std::vector<RankDefs> defs, ReadAllDefs(dir, threads));
   otf2_writer::ArchiveWriter::Buffering buffering;
   buffering.definition_chunk_bytes =
       otf2_writer::ArchiveWriter::DefinitionChunkBytes(LargestGroup(defs));
