@@ -93,10 +93,10 @@ EarlyExport::~EarlyExport() {
 
 void EarlyExport::Stop() {
   if (!watcher_.joinable()) return;
+  stopping_.store(true);
+  // Wakes the watch at once; were the write to fail, the flag ends it at its next look.
   const uint64_t one = 1;
-  if (::write(stop_fd_, &one, sizeof one) != sizeof one) {
-    // An eventfd's counter cannot overflow from one write: the watch ends at its next look.
-  }
+  [[maybe_unused]] const ssize_t written = ::write(stop_fd_, &one, sizeof one);
   watcher_.join();
 }
 
@@ -115,7 +115,7 @@ void EarlyExport::Watch() {
     }
     pollfd fds[2] = {{stop_fd_, POLLIN, 0}, {events, POLLIN, 0}};
     const int ready = ::poll(fds, events >= 0 ? 2 : 1, kLookEveryMs);
-    if (ready > 0 && (fds[0].revents & POLLIN) != 0) {
+    if (stopping_.load() || (ready > 0 && (fds[0].revents & POLLIN) != 0)) {
       stopped = true;
       complete = Exists(mark);
     }

@@ -17,6 +17,7 @@
 //   if (!done) { /* remove the early archive, ExportRawTrace(dir) */ }
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <optional>
 #include <string>
@@ -55,6 +56,7 @@ class EarlyExport {
   void Stop();
 
   std::string dir_;
+  std::atomic<bool> stopping_{false};
   int stop_fd_ = -1;  // an eventfd: written once to stop the watch
   std::thread watcher_;
   // Written by the watcher, read after it is joined.
