@@ -206,8 +206,7 @@ class TraceSubcommand final : public Subcommand {
     if (ec) return MakeError(ErrorCode::kIo, "cannot create " + dir.string() + ": " + ec.message());
     // A previous run's files would be mixed into this one.
     fs::remove_all(dir / "raw", ec);
-    for (const char* stale : {"traces.otf2", "traces.def"}) fs::remove(dir / stale, ec);
-    fs::remove_all(dir / "traces", ec);
+    RemoveArchive(dir);
 
     CW_ASSIGN_OR_RETURN(const std::string openmp_runtime, OpenMpRuntime(openmp_, command_));
     Preload(openmp_runtime.empty() ? library : library + ":" + openmp_runtime, dir.string());
@@ -265,8 +264,7 @@ class TraceSubcommand final : public Subcommand {
     }
     if (!exported) {
       // No mark (a rank ended early), or the raw files changed after the export had begun.
-      for (const char* stale : {"traces.otf2", "traces.def"}) fs::remove(dir / stale, ec);
-      fs::remove_all(dir / "traces", ec);
+      RemoveArchive(dir);
       const auto begin = std::chrono::steady_clock::now();
       CW_ASSIGN_OR_RETURN(measure::ExportSummary summary, measure::ExportRawTrace(dir.string()));
       exported = measure::EarlyExport::Outcome{
@@ -280,6 +278,13 @@ class TraceSubcommand final : public Subcommand {
   }
 
  private:
+  // Removes an OTF2 archive written to DIR before (a previous run's, or an early export refused).
+  static void RemoveArchive(const fs::path& dir) {
+    std::error_code ec;
+    for (const char* file : {"traces.otf2", "traces.def"}) fs::remove(dir / file, ec);
+    fs::remove_all(dir / "traces", ec);
+  }
+
   // --callpaths, --max-depth, --fold and --sampling-interval, as the environment the library
   // reads.
   Status SetCallPathOptions() {

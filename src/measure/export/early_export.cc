@@ -131,13 +131,12 @@ void EarlyExport::Watch() {
   began_ = std::chrono::steady_clock::now();
   result_.emplace(ExportRawTrace(dir_));
   ended_ = std::chrono::steady_clock::now();
-  exported_ = true;
 }
 
 std::optional<EarlyExport::Outcome> EarlyExport::Finish() {
   const auto command_end = std::chrono::steady_clock::now();
   Stop();
-  if (!exported_ || !result_.has_value() || !result_->has_value()) return std::nullopt;
+  if (!result_.has_value() || !result_->has_value()) return std::nullopt;
   if (files_before_.empty() || Snapshot(dir_ + "/raw") != files_before_) return std::nullopt;
   Outcome outcome;
   outcome.summary = std::move(**result_);

@@ -59,8 +59,7 @@ class EarlyExport {
   std::atomic<bool> stopping_{false};
   int stop_fd_ = -1;  // an eventfd: written once to stop the watch
   std::thread watcher_;
-  // Written by the watcher, read after it is joined.
-  bool exported_ = false;
+  // Written by the watcher, read after it is joined; result_ is set once an export ran.
   std::string files_before_;  // DIR/raw's files when the export began (Snapshot)
   std::chrono::steady_clock::time_point began_, ended_;
   std::optional<Result<ExportSummary>> result_;
