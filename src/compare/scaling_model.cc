@@ -1,5 +1,6 @@
 #include "compare/scaling_model.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -8,6 +9,9 @@ namespace cw::compare {
 namespace {
 
 constexpr double kParsimony = 0.3;
+// A term that fails the parsimony rule is still taken when its fit to all points explains the
+// variation far beyond what noise could: the F test of its coefficient, at this level.
+constexpr double kSignificance = 0.005;
 
 // A hypothesis: the term's exponents, or none (the constant).
 struct Hypothesis {
@@ -60,6 +64,53 @@ Fit FitHypothesis(const Hypothesis& h, const std::vector<std::pair<double, doubl
 
 double Predict(const Hypothesis& h, const Fit& f, double p) {
   return h.constant ? f.c0 : f.c0 + f.c1 * h.Term(p);
+}
+
+// The residual sum of squares of the fit to all points.
+double ResidualSquares(const Hypothesis& h, const Fit& f,
+                       const std::vector<std::pair<double, double>>& points) {
+  double sum = 0;
+  for (const auto& [p, t] : points) sum += (t - Predict(h, f, p)) * (t - Predict(h, f, p));
+  return sum;
+}
+
+}  // namespace
+
+// P(|T| < t) by the finite series of Abramowitz and Stegun 26.7.3 (odd degrees of freedom) and
+// 26.7.4 (even), exact for integer degrees of freedom; the tail is its complement.
+double StudentTwoSidedTail(double t, int dof) {
+  const double theta = std::atan(t / std::sqrt(static_cast<double>(dof)));
+  const double c2 = std::cos(theta) * std::cos(theta);
+  double term = 1, series = 1, within = 0;
+  if (dof == 1) {
+    within = 2 * theta / M_PI;
+  } else if (dof % 2 == 1) {
+    for (int k = 1; k <= (dof - 3) / 2; ++k) {
+      term *= 2.0 * k / (2.0 * k + 1) * c2;
+      series += term;
+    }
+    within = 2 / M_PI * (theta + std::sin(theta) * std::cos(theta) * series);
+  } else {
+    for (int k = 1; k <= (dof - 2) / 2; ++k) {
+      term *= (2.0 * k - 1) / (2.0 * k) * c2;
+      series += term;
+    }
+    within = std::sin(theta) * series;
+  }
+  return std::clamp(1 - within, 0.0, 1.0);
+}
+
+namespace {
+
+// Whether a one-term fit explains significantly more than the constant: F = (RSS0 - RSS1) /
+// (RSS1 / (n - 2)) follows F(1, n - 2), the square of Student's t with n - 2 degrees of freedom,
+// when the term's coefficient is 0. A perfect fit (RSS1 = 0) of varying points is significant.
+bool TermIsSignificant(double constant_squares, double term_squares, size_t points) {
+  if (points < 3 || term_squares >= constant_squares) return false;
+  if (term_squares <= 1e-24 * constant_squares) return true;
+  const int dof = static_cast<int>(points) - 2;
+  const double f = (constant_squares - term_squares) / (term_squares / dof);
+  return StudentTwoSidedTail(std::sqrt(f), dof) < kSignificance;
 }
 
 // Symmetric absolute percentage error of one prediction, 0..2.
@@ -127,10 +178,14 @@ ScalingModel FitScalingModel(const std::vector<std::pair<double, double>>& point
   // A term must predict the left-out points clearly better than the constant does (its error
   // below kParsimony times the constant's): with a few noisy points some term always fits the
   // noise a little better (on constant data with 5 % noise, plain cross-validation keeps the
-  // constant in only about 6 of 10 draws; with this rule in 49 of 50).
+  // constant in only about 6 of 10 draws; with this rule in 49 of 50). A term that fails this
+  // rule but whose coefficient is significant by the F test is taken all the same: on points
+  // that grow tenfold with noise, 0.014 0.094 0.083 0.218 0.561, the constant's error is 1.0 and
+  // the best term's 0.42, yet the constant is no model of them.
   ScalingModel best;
   double best_error = std::numeric_limits<double>::infinity();
   double constant_error = std::numeric_limits<double>::infinity();
+  double constant_squares = 0;
   for (const Hypothesis& h : hypotheses) {
     double error = 0;
     bool ok = true;
@@ -144,9 +199,12 @@ ScalingModel FitScalingModel(const std::vector<std::pair<double, double>>& point
     const Fit all = FitHypothesis(h, points, points.size());
     if (!all.ok) continue;
     error = points.size() > 1 ? error / static_cast<double>(points.size()) : 0;
+    const double squares = ResidualSquares(h, all, points);
     if (h.constant) {
       constant_error = error;
-    } else if (error >= kParsimony * constant_error) {
+      constant_squares = squares;
+    } else if (error >= kParsimony * constant_error &&
+               !TermIsSignificant(constant_squares, squares, points.size())) {
       continue;
     }
     if (error < best_error - 1e-12) {

@@ -6,9 +6,11 @@
 // points best under leave-one-out cross-validation (each point predicted by the fit to the
 // others, scored by the symmetric mean absolute percentage error), and a term is taken only if
 // it predicts them clearly better than the constant, so that noise does not pick a needlessly
-// complex model. With 5 % noise on five process counts neighbouring exponents (p^(1/3),
-// p^(1/2), p^(1/3) * log2(p)) cannot always be told apart; the predictions they make stay close
-// (docs/metrics.md, "Comparing runs", gives the rates).
+// complex model, or if its coefficient is significant at 0.5 % by the F test (points that grow
+// tenfold with a little noise are not constant, even when no term predicts them closely). With 5 %
+// noise on five process counts neighbouring exponents (p^(1/3), p^(1/2), p^(1/3) * log2(p)) cannot
+// always be told apart; the predictions they make stay close (docs/metrics.md, "Comparing runs",
+// gives the rates).
 //
 //   ScalingModel m = FitScalingModel({{2, 3.0}, {4, 5.1}, {8, 10.2}});
 //   m.Formula();   // "1.0 + 0.5 * p * log2(p)"
@@ -45,6 +47,10 @@ struct ScalingModel {
 // The exponent sets of the normal form, in order of complexity.
 const std::vector<Exponent>& PolynomialExponents();
 inline constexpr int kMaxLogExponent = 2;
+
+// P(|T| >= t) for Student's t with `dof` >= 1 degrees of freedom (t >= 0): the significance of a
+// fitted term's coefficient (its F statistic is t squared).
+double StudentTwoSidedTail(double t, int dof);
 
 // `points`: (process count, value), at least one; process counts >= 1. With fewer than three
 // distinct process counts only the constant model is fitted (two points cannot tell a model).
