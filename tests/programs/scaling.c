@@ -3,8 +3,9 @@
  * work, which scales perfectly), then all exchange data with every other rank in MPI_Alltoall:
  * BYTES x size / 2 per pair (BYTES on 2 processes), data that grow with the process count.
  * Each rank sends (size - 1) x size / 2 x BYTES, so the exchange's time grows with the square of
- * the process count, and on a fixed number of cores faster still. A barrier first takes the waiting for late ranks, which on an
- * oversubscribed machine is scheduling noise, so that the exchange's time is its transfer.
+ * the process count, and on a fixed number of cores faster still. A barrier first takes the
+ * waiting for late ranks, which on an oversubscribed machine is scheduling noise, so that the
+ * exchange's time is its transfer.
  * Usage: scaling STEPS WORK_MS BYTES */
 #include <mpi.h>
 #include <stdlib.h>
