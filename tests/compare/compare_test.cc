@@ -82,6 +82,30 @@ TEST(CompareTest, SeedsScalabilityExample) {
   EXPECT_EQ(c->callpaths.front().path, "main/MPI_Allreduce");
 }
 
+// The paths that will dominate at the target are those above 1 % of the predicted runtime,
+// numbered in order: the allreduce (2 s, constant) and solve (100 / 64 = 1.56 s) of the example
+// above, not a query call that takes a microsecond on every count.
+TEST(CompareTest, OnlyPathsThatMatterAreSaidToDominate) {
+  Result<Comparison> c = Compare(
+      {MakeRun("p4", 4, 100,
+               {{"main/solve", 25}, {"main/MPI_Allreduce", 2}, {"main/MPI_Comm_size", 1e-6}}),
+       MakeRun("p8", 8, 55,
+               {{"main/solve", 12.5}, {"main/MPI_Allreduce", 2}, {"main/MPI_Comm_size", 1e-6}}),
+       MakeRun("p16", 16, 32,
+               {{"main/solve", 6.25}, {"main/MPI_Allreduce", 2}, {"main/MPI_Comm_size", 1e-6}})},
+      {});
+  ASSERT_TRUE(c.has_value());
+  ASSERT_TRUE(Path(*c, "main/MPI_Comm_size").predicted.has_value());
+  const std::string text = CompareSummaryText(*c);
+  const size_t dominate = text.find("At 64 processes these will dominate");
+  ASSERT_NE(dominate, std::string::npos) << text;
+  const std::string list = text.substr(dominate);
+  EXPECT_NE(list.find(" 1. main/MPI_Allreduce: "), std::string::npos) << list;
+  EXPECT_NE(list.find(" 2. main/solve: "), std::string::npos) << list;
+  EXPECT_EQ(list.find("MPI_Comm_size"), std::string::npos) << list;
+  EXPECT_EQ(list.find(" 3. "), std::string::npos) << list;
+}
+
 // Weak scaling: the work per process stays, so E = T(p0) / T(p): 10 / 12.5 = 0.8 at 8.
 TEST(CompareTest, WeakScaling) {
   CompareOptions weak;
