@@ -47,7 +47,8 @@ TEST(CompareHtmlTest, AScalingStudyIsDrawn) {
         MakeRun("p" + std::to_string(p), p, 40.0 / p + 0.01 * p + 0.2, 40.0 / p, 0.01 * p));
     // A query that takes a microsecond on every count (and 10 ns more per process: a model
     // with a term, as the drawn paths have).
-    runs.back().callpaths["main/MPI_Comm_size"] = CallpathTime{1e-6 + 1e-8 * p, 1e-6 * p};
+    const double query = 1e-6 + 1e-8 * p;
+    runs.back().callpaths["main/MPI_Comm_size"] = CallpathTime{query, query * p};
   }
   runs[0].label = "</script><b>p2</b>";  // untrusted text
   Result<Comparison> c = Compare(runs, {});
