@@ -145,15 +145,19 @@ bool ParseRegionRole(Words& words, RankDefs& d) {
   return true;
 }
 
+// Keeps calling-context node `id` (from 1; its parent a node before it, 0 for none); false if
+// the numbers cannot be a node's.
+bool PutFrame(uint32_t id, const FrameDef& f, RankDefs& d) {
+  if (id == 0 || id > kMaxFrameDefs || f.parent >= id) return false;
+  Put(d.frames, id - 1, f);
+  return true;
+}
+
 bool ParseFrame(Words& words, RankDefs& d) {
   uint32_t id = 0;
   FrameDef f;
-  if (!(words >> id >> f.parent >> std::hex >> f.pc) || id == 0 || id > kMaxFrameDefs ||
-      f.parent >= id) {
-    return false;
-  }
-  Put(d.frames, id - 1, f);
-  return true;
+  if (!(words >> id >> f.parent >> std::hex >> f.pc)) return false;
+  return PutFrame(id, f, d);
 }
 
 bool ParseWalks(Words& words, RankDefs& d) {
@@ -278,9 +282,7 @@ bool ReadFrameLine(const std::string& line, RankDefs& d) {
   if (at_parent.ec != std::errc() || at_parent.ptr == end || *at_parent.ptr != ' ') return false;
   const auto at_pc = std::from_chars(at_parent.ptr + 1, end, f.pc, 16);
   if (at_pc.ec != std::errc() || at_pc.ptr != end) return false;
-  if (id == 0 || id > kMaxFrameDefs || f.parent >= id) return false;
-  Put(d.frames, id - 1, f);
-  return true;
+  return PutFrame(id, f, d);  // a damaged node goes the general way too, which reports it
 }
 
 }  // namespace
