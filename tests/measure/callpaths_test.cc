@@ -318,10 +318,10 @@ TEST(CallpathsTest, TimelineTaskGraphsAndCompareShowTheWalkedFunctions) {
 
 TEST(CallpathsTest, CallsFromManyPathsInTurnKeepTheirPaths) {
   // tests/programs/callpaths/paths_in_turn.c: 12 levels of two functions each make 4096 paths to
-  // MPI_Barrier, as many as a thread's cache of recent paths has slots (kPathCacheSlots): direct
-  // mapped, many of them share a slot and evict each other. Each of 3 rounds visits every path
-  // once, in an order that changes every round. So on each of the 2 ranks every path is visited
-  // exactly 3 times: 6 visits per path, and no other barrier path.
+  // MPI_Barrier, a quarter of the slots of a thread's cache of recent paths (kPathCacheSlots):
+  // direct mapped, hundreds of them share a slot and evict each other. Each of 3 rounds visits
+  // every path once, in an order that changes every round. So on each of the 2 ranks every path is
+  // visited exactly 3 times: 6 visits per path, and no other barrier path.
   constexpr int kLevels = 12;
   constexpr int kRounds = 3;
   const std::string dir =

@@ -42,8 +42,10 @@ struct NodeCacheSlot {
 // whose calls come from a few hundred call sites in turn (wrappers per type and size, as Quantum
 // ESPRESSO's) changes many frames from one walk to the next, and finds the whole path here with
 // one lookup instead of one per changed frame. A slot is taken to hold the path when two
-// independent 64-bit hashes and the depth agree.
-inline constexpr uint32_t kPathCacheSlots = 4096;
+// independent 64-bit hashes and the depth agree. CP2K calls and forks from about 6,000 paths per
+// rank: in 4096 slots 37 % of its walks missed, in 16384 (384 KiB a walking thread) 17 %, most of
+// them paths walked for the first time.
+inline constexpr uint32_t kPathCacheSlots = 16384;
 struct PathCacheSlot {
   uint64_t hash = 0;
   uint64_t check = 0;

@@ -53,22 +53,19 @@ StackWalker::StackWalker() {
   void* library = dlopen("libunwind.so.8", RTLD_NOW | RTLD_LOCAL);
   if (library == nullptr) return;
   unwind_ = reinterpret_cast<Backtrace>(dlsym(library, "unw_backtrace"));
-  // Per-thread caching of the unwind information: no lock per walk. The symbols carry the
-  // architecture in their names (_ULx86_64_...), so they are looked up for this one.
+  // After a frame's first walk, unw_backtrace finds its rule in a per-thread cache of its own,
+  // which grows as needed. The first walk through a frame parses the DWARF rule and keeps it in
+  // the address space's rule cache: asked to be per thread (no lock), which Debian's libunwind
+  // 1.6, built without per-thread caches, turns into its global cache under a lock. (Its size
+  // stays at 128 rules: libunwind 1.6 undoes a resizing made before the cache's first use.) The
+  // symbols carry the architecture in their names (_ULx86_64_...).
 #if defined(__x86_64__)
   using SetCaching = int (*)(void*, int);
-  using SetCacheSize = int (*)(void*, size_t, int);
   auto set_caching = reinterpret_cast<SetCaching>(dlsym(library, "_ULx86_64_set_caching_policy"));
-  auto set_size = reinterpret_cast<SetCacheSize>(dlsym(library, "_ULx86_64_set_cache_size"));
   auto* address_space = static_cast<void**>(dlsym(library, "_ULx86_64_local_addr_space"));
   constexpr int kCachePerThread = 2;  // UNW_CACHE_PER_THREAD
   if (set_caching != nullptr && address_space != nullptr)
     set_caching(*address_space, kCachePerThread);
-  // The default cache holds a few hundred return addresses' unwind rules; a large C++ code's
-  // call paths hold thousands, and a rule not in the cache costs a search of the DWARF tables.
-  constexpr size_t kCachedAddresses = 16384;
-  if (set_size != nullptr && address_space != nullptr)
-    set_size(*address_space, kCachedAddresses, 0);
 #endif
 }
 
