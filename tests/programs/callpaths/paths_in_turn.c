@@ -3,9 +3,9 @@
  * through LEVELS levels of two functions each, level n's choice being bit n of the path's number:
  * 2^LEVELS paths, main/l0a|l0b/l1a|l1b/.../MPI_Barrier. Each of ROUNDS rounds visits every path
  * once, in an order that changes from round to round (path (k * 5 + round) mod 2^LEVELS for k =
- * 0, 1, ...), so consecutive walks differ at every depth, and hundreds of the paths (of 4096 with
- * LEVELS 12) share one of the cache's direct-mapped slots with another and evict each other. Every path is visited
- * exactly ROUNDS times per rank.
+ * 0, 1, ...), so consecutive walks differ at every depth, and hundreds of the paths (of 4096
+ * with LEVELS 12) share one of the cache's direct-mapped slots with another and evict each
+ * other. Every path is visited exactly ROUNDS times per rank.
  * Usage: paths_in_turn [ROUNDS [LEVELS]] (LEVELS at most 13); any number of ranks. */
 #include <mpi.h>
 #include <stdlib.h>
