@@ -70,7 +70,10 @@ double Predict(const Hypothesis& h, const Fit& f, double p) {
 double ResidualSquares(const Hypothesis& h, const Fit& f,
                        const std::vector<std::pair<double, double>>& points) {
   double sum = 0;
-  for (const auto& [p, t] : points) sum += (t - Predict(h, f, p)) * (t - Predict(h, f, p));
+  for (const auto& [p, t] : points) {
+    const double residual = t - Predict(h, f, p);
+    sum += residual * residual;
+  }
   return sum;
 }
 
