@@ -62,7 +62,8 @@ std::string CompareJson(const Comparison& c) {
                   {"model", p.model ? json(p.model->Formula()) : json(nullptr)},
                   {"terms", p.model ? Model(p.model)["terms"] : json(nullptr)},
                   {"fit", Model(p.model)},
-                  {"predicted", Optional(p.predicted)}};
+                  {"predicted", Optional(p.predicted)},
+                  {"dominant", p.dominant ? json(*p.dominant) : json(nullptr)}};
     callpaths.push_back(std::move(entry));
   }
   json metrics = json::array();

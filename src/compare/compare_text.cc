@@ -1,6 +1,5 @@
 #include "compare/compare_text.h"
 
-#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -82,20 +81,17 @@ std::string CompareSummaryText(const Comparison& c) {
       out += "\n";
     }
     if (c.target_processes && c.predicted_runtime) {
-      // A path predicted at a few microseconds dominates nothing: those below 1 % of the
-      // predicted runtime (or of the largest run's, if that is more) are left out.
-      const double floor = 0.01 * std::max(*c.predicted_runtime, c.groups.back().runtime);
       out += "\nAt " + std::to_string(static_cast<long long>(*c.target_processes)) +
              " processes these will dominate (predicted time of the slowest process; those above "
              "1 % of the runtime):\n";
-      size_t shown = 0;
+      bool any = false;
       for (const CallpathComparison& p : c.callpaths) {
-        if (shown == 5) break;
-        if (!p.predicted || p.setup || *p.predicted < floor) continue;
-        out += " " + std::to_string(++shown) + ". " + p.path + ": " + Seconds(*p.predicted) + " (" +
-               p.model->Formula() + ")\n";
+        if (!p.dominant) continue;
+        any = true;
+        out += " " + std::to_string(*p.dominant) + ". " + p.path + ": " + Seconds(*p.predicted) +
+               " (" + p.model->Formula() + ")\n";
       }
-      if (shown == 0) out += " (none above 1 % of the runtime)\n";
+      if (!any) out += " (none above 1 % of the runtime)\n";
     } else {
       out += "\n(Scaling models need three or more process counts.)\n";
     }

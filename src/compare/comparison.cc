@@ -183,6 +183,17 @@ void CompareCallpaths(const std::vector<RunSummary>& runs, const GroupSeries& se
                      if (a.setup != b.setup) return b.setup;
                      return weight(a) > weight(b);
                    });
+  if (!models || !out.predicted_runtime) return;
+  // A path predicted at a few microseconds dominates nothing: those below 1 % of the predicted
+  // runtime (or of the largest group's, if that is more) are not said to.
+  double largest = 0;
+  for (const RunGroup& g : out.groups) largest = std::max(largest, g.runtime);
+  const double floor = 0.01 * std::max(*out.predicted_runtime, largest);
+  int place = 0;
+  for (CallpathComparison& c : out.callpaths) {
+    if (place == kDominantPaths) break;
+    if (!c.setup && c.predicted && *c.predicted >= floor) c.dominant = ++place;
+  }
 }
 
 void CompareMetrics(const std::vector<RunSummary>& runs, const GroupSeries& series, bool models,

@@ -57,7 +57,11 @@ struct CallpathComparison {
   std::vector<double> share;                      // of the group's runtime
   std::optional<ScalingModel> model;              // three or more process counts
   std::optional<double> predicted;                // seconds at the target size
+  // 1 to kDominantPaths: its place among the paths that will dominate at the target size (not
+  // setup, predicted above 1 % of the runtime there or of the largest group's); else none.
+  std::optional<int> dominant;
 };
+inline constexpr int kDominantPaths = 5;
 
 struct MetricComparison {
   std::string name;

@@ -96,6 +96,10 @@ TEST(CompareTest, OnlyPathsThatMatterAreSaidToDominate) {
       {});
   ASSERT_TRUE(c.has_value());
   ASSERT_TRUE(Path(*c, "main/MPI_Comm_size").predicted.has_value());
+  // The comparison says which dominate (compare.json's `dominant`); the summary lists them.
+  EXPECT_EQ(Path(*c, "main/MPI_Allreduce").dominant, 1);
+  EXPECT_EQ(Path(*c, "main/solve").dominant, 2);
+  EXPECT_FALSE(Path(*c, "main/MPI_Comm_size").dominant.has_value());
   const std::string text = CompareSummaryText(*c);
   const size_t dominate = text.find("At 64 processes these will dominate");
   ASSERT_NE(dominate, std::string::npos) << text;

@@ -101,12 +101,8 @@
   }
 
   function curves() {
-    // As in summary.txt: a path predicted below 1 % of the runtime dominates nothing.
-    const largest = d3.max(C.runs, function (r) { return r.runtime; }) || 0;
-    const floor = 0.01 * Math.max(C.predicted_runtime || 0, largest);
-    const shown = C.callpaths.filter(function (p) {
-      return !p.setup && p.terms && (p.predicted === null || p.predicted >= floor);
-    }).slice(0, 6);
+    // The paths that will dominate at the target size, as summary.txt lists them.
+    const shown = C.callpaths.filter(function (p) { return p.dominant !== null && p.terms; });
     shown.forEach(function (p) {
       const div = d3.select('#curves').append('div').attr('class', 'curve');
       div.append('h3').text(p.callpath + ': ' + p.model);
