@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "report/html_report.h"
 #include "report/json_writer.h"
 #include "report/text_summary.h"
 #include "tests/common/analysis_fixture.h"
@@ -113,6 +114,24 @@ TEST(ReportJsonTest, TheValuesAreWrittenAsTheDocumentWritesItsMembers) {
   r.values.clear();
   EXPECT_EQ(ToJson(r), library_text(r));
   EXPECT_TRUE(json::parse(ToJson(r))["values"].empty());
+}
+
+TEST(HtmlDataTest, ValuesBelowTheSmallestNormalDoubleAreWritten) {
+  // A long-term delay cost scaled down along a long chain of waits ends below the smallest normal
+  // double (2.2e-308): MPICH's coll/nonblocking3 gave 1e-323 s. The page rounds each value to 6
+  // significant digits; the rounding once threw for such values and lost the whole report.
+  test::Analysis a = LateSenderRun();
+  const uint32_t main_path = a.report.values.front().callpath;
+  for (double tiny : {1e-310, 1e-323, std::numeric_limits<double>::denorm_min(), -1e-315}) {
+    a.report.values.push_back({analysis::MetricId::kDelayFinalizeLongterm, main_path, 0, tiny});
+  }
+  std::string html;
+  ASSERT_NO_THROW(html = HtmlReport(a.report, a.trace, a.graph));
+  // 1e-310 keeps its 6 digits; 1e-323 and 4.9e-324 are as precise as such a double can be.
+  EXPECT_NE(html.find("1e-310"), std::string::npos);
+  EXPECT_NE(html.find("-1e-315"), std::string::npos);
+  EXPECT_NE(html.find("1e-323"), std::string::npos);
+  EXPECT_NE(html.find("5e-324"), std::string::npos);
 }
 
 TEST(ReportJsonTest, UntrustedRegionNamesAreEscaped) {

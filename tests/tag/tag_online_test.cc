@@ -223,6 +223,11 @@ TEST(TagOnlineTest, WindowsShowWhatHappenedBetweenSnapshots) {
   EXPECT_NE(out.find("A < B"), std::string::npos) << out;
   EXPECT_NE(RunCommand(CausewayBinary() + " tag -q " + dir + " --window 0:999", &out), 0);
   EXPECT_NE(out.find("no snapshot 999"), std::string::npos) << out;
+  // A number beyond 64 bits is no snapshot number (it once ended in "internal error: stoull").
+  EXPECT_NE(
+      RunCommand(CausewayBinary() + " tag -q " + dir + " --window 0:99999999999999999999999", &out),
+      0);
+  EXPECT_NE(out.find("A < B"), std::string::npos) << out;
 }
 
 TEST(TagOnlineTest, GraphsSurviveACrashAndAnAbort) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <numeric>
 
@@ -32,7 +33,10 @@ std::string FormatSig(double v, int digits = 6) {
 std::string Percent(double share) { return FormatSig(100 * share, 3) + " %"; }
 
 // Values rounded to what a page shows (6 significant digits), so that the file stays small.
-double Round(double v) { return v == 0 ? 0 : std::stod(FormatSig(v)); }
+// strtod, not stod: a long-term delay cost scaled down wait after wait along a long chain ends
+// below the smallest normal double (MPICH's coll/nonblocking3: 1e-323 s), which stod refuses
+// with an exception.
+double Round(double v) { return v == 0 ? 0 : std::strtod(FormatSig(v).c_str(), nullptr); }
 
 std::vector<double> Waiting(const Report& r) {
   std::vector<double> per(r.locations.size(), 0.0);

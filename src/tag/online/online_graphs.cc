@@ -1,6 +1,7 @@
 #include "tag/online/online_graphs.h"
 
 #include <algorithm>
+#include <charconv>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -334,11 +335,15 @@ Result<std::vector<OnlineRank>> ReadOnlineRun(const std::string& dir, const std:
     }
     from = window.substr(0, colon);
     to = window.substr(colon + 1);
-    auto number = [](const std::string& s) {
-      return !s.empty() && s.find_first_not_of("0123456789") == std::string::npos;
+    // A snapshot number: digits only, and within 64 bits (stoull would throw beyond them).
+    auto number = [](const std::string& s, uint64_t& value) {
+      const char* end = s.data() + s.size();
+      const auto [stop, error] = std::from_chars(s.data(), end, value);
+      return !s.empty() && error == std::errc() && stop == end;
     };
-    if (!(number(from) && (number(to) || to == "end")) ||
-        (number(to) && std::stoull(to) <= std::stoull(from))) {
+    uint64_t first = 0, last = 0;
+    const bool to_number = number(to, last);
+    if (!(number(from, first) && (to_number || to == "end")) || (to_number && last <= first)) {
       return MakeError(ErrorCode::kInvalidArgument,
                        "--window " + window +
                            ": A and B are snapshot numbers with A < B (0 for "
