@@ -246,7 +246,23 @@ void TestOne(const int* index, const int* flag, const MPI_Status* status) {
 // it), and its completion is not recorded.
 void RequestFree(const MPI_Request* request) {
   State& s = S();
-  if (request != nullptr) s.requests.RemoveOldest(*request);
+  if (request == nullptr || *request == MPI_REQUEST_NULL) return;
+  // A send or receive freed while active: if MPI has completed it already, its completion is
+  // recorded here, as a test that found it complete would (MPI_Request_get_status leaves the
+  // request as it is). Otherwise the trace cannot know when it completes: a freed receive then
+  // leaves its message unmatched, and a freed send its request open.
+  const PendingRequest* pending = s.requests.Oldest(*request);
+  if (pending != nullptr && pending->active &&
+      (pending->kind == RequestKind::kSend || pending->kind == RequestKind::kReceive)) {
+    const bool persistent = pending->persistent;
+    int done = 0;
+    MPI_Status status;
+    if (PMPI_Request_get_status(*request, &done, &status) == MPI_SUCCESS && done) {
+      Complete(*request, &status);  // takes a non-persistent request off the table
+      if (!persistent) return;
+    }
+  }
+  s.requests.RemoveOldest(*request);
 }
 
 MPI_Status* StatusBuffer(int count) {

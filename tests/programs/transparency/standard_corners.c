@@ -2,7 +2,8 @@
  * that a run with the tracer can be compared line by line with one without:
  *   derived datatypes (vector, struct with MPI_BOTTOM and absolute addresses) in point-to-point;
  *   a generalized request completed by MPI_Grequest_complete and waited for;
- *   a cancelled receive (MPI_Test_cancelled), a freed active send (MPI_Request_free);
+ *   a cancelled receive (MPI_Test_cancelled), a freed active send (MPI_Request_free), a
+ *   receive freed once MPI_Request_get_status found it complete;
  *   MPI_ERRORS_RETURN on a duplicate communicator: an error code comes back, its class and string;
  *   communicator attributes with copy and delete callbacks across MPI_Comm_dup and MPI_Comm_free;
  *   persistent sends and receives started twice; MPI_Sendrecv_replace;
@@ -108,6 +109,15 @@ static void PointToPoint(int rank, int size) {
   int got = -1;
   MPI_Recv(&got, 1, MPI_INT, left, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   Note("freed", got);
+  /* A receive freed after it completed, which no wait or test completes: the program learns it
+   * from MPI_Request_get_status, which leaves the request active. */
+  int late = -1, done = 0;
+  MPI_Request unwaited;
+  MPI_Irecv(&late, 1, MPI_INT, left, 5, MPI_COMM_WORLD, &unwaited);
+  MPI_Send(&ping, 1, MPI_INT, right, 5, MPI_COMM_WORLD);
+  while (!done) MPI_Request_get_status(unwaited, &done, MPI_STATUS_IGNORE);
+  MPI_Request_free(&unwaited);
+  Note("freed_receive", late);
 }
 
 static void Generalized(void) {
