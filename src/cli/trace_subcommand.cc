@@ -9,12 +9,10 @@
 // With --tag, libcauseway-tag.so is preloaded instead: no trace, each rank's task activity
 // graph in DIR/tag/rank-<r>.seg (measure/tag_runtime), snapshots of them every --tag-interval
 // (taken by this process while the command runs), and the graphs' report in DIR at the end.
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <fnmatch.h>
 
-#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -28,6 +26,7 @@
 
 #include "base/parallel.h"
 #include "base/units.h"
+#include "cli/command_runner.h"
 #include "cli/openmp_runtime.h"
 #include "cli/subcommand.h"
 #include "cli/tag_report.h"
@@ -97,7 +96,8 @@ class TraceSubcommand final : public Subcommand {
   const char* description() const override {
     return "Run an MPI or OpenSHMEM program and record its OTF2 trace: causeway trace -o DIR -- "
            "mpirun -np N ./app args (or oshrun ...). Exits with the command's exit status "
-           "once the trace is written (128 + N if a signal N ended it)";
+           "once the trace is written (128 + N if a signal N ended it); an interrupt (SIGINT, "
+           "SIGTERM, SIGHUP) ends the command and writes what was recorded";
   }
   int SucceededExitCode() const override { return command_exit_status_; }
   void AddOptions(CLI::App& app) override {
@@ -248,8 +248,10 @@ class TraceSubcommand final : public Subcommand {
     // The export begins when rank 0 marks the raw files complete, while the command ends.
     measure::EarlyExport early(dir.string());
     const auto start = std::chrono::steady_clock::now();
-    CW_ASSIGN_OR_RETURN(int exit_status, RunCommand(0, nullptr));
+    CW_ASSIGN_OR_RETURN(CommandEnd end, RunTracedCommand(command_, 0, nullptr));
+    const int exit_status = end.exit_status;
     command_exit_status_ = exit_status;
+    SayInterrupted(end);
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     unsetenv("LD_PRELOAD");
@@ -332,7 +334,7 @@ class TraceSubcommand final : public Subcommand {
     const std::string tag_dir = (dir / "tag").string();
     int snapshots = 0;
     const auto start = std::chrono::steady_clock::now();
-    CW_ASSIGN_OR_RETURN(int exit_status, RunCommand(interval, [&](double seconds) {
+    CW_ASSIGN_OR_RETURN(CommandEnd end, RunTracedCommand(command_, interval, [&](double seconds) {
                           const tag::SnapshotSummary s =
                               tag::TakeSnapshot(tag_dir, snapshots + 1, seconds);
                           if (s.copied > 0) ++snapshots;
@@ -343,7 +345,9 @@ class TraceSubcommand final : public Subcommand {
                                          snapshots + (s.copied > 0 ? 0 : 1), s.busy);
                           }
                         }));
+    const int exit_status = end.exit_status;
     command_exit_status_ = exit_status;
+    SayInterrupted(end);
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     unsetenv("LD_PRELOAD");
@@ -426,44 +430,14 @@ class TraceSubcommand final : public Subcommand {
     }
   }
 
-  // Runs the command with this process's environment; its exit status (128 + signal if killed).
-  // With an interval, calls `tick(seconds since the start)` that often while it runs.
-  Result<int> RunCommand(double interval, const std::function<void(double)>& tick) {
-    std::vector<char*> argv;
-    for (std::string& arg : command_) argv.push_back(arg.data());
-    argv.push_back(nullptr);
-    std::fflush(nullptr);
-    pid_t child = fork();
-    if (child < 0) return MakeError(ErrorCode::kIo, "cannot start " + command_[0]);
-    if (child == 0) {
-      execvp(argv[0], argv.data());
-      std::fprintf(stderr, "causeway trace: cannot run %s\n", argv[0]);
-      _exit(127);
-    }
-    int status = 0;
-    const auto start = std::chrono::steady_clock::now();
-    double next = interval;
-    for (;;) {
-      const pid_t done = waitpid(child, &status, interval > 0 ? WNOHANG : 0);
-      if (done == child) break;
-      if (done < 0) {
-        if (errno == EINTR) continue;
-        return MakeError(ErrorCode::kIo, "lost track of " + command_[0]);
-      }
-      // WNOHANG, still running: sleep towards the next snapshot in short steps, so that the
-      // end of the command is noticed at once.
-      const double now =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      if (now >= next) {
-        tick(now);
-        next += interval * (1 + std::floor((now - next) / interval));
-        continue;
-      }
-      usleep(static_cast<useconds_t>(std::min(next - now, 0.05) * 1e6));
-    }
-    if (WIFEXITED(status)) return WEXITSTATUS(status);
-    if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
-    return 1;
+  // A run a signal interrupted is written as far as it went; the user is told so at once, since
+  // writing it may take a while.
+  static void SayInterrupted(const CommandEnd& end) {
+    if (end.stop_signal == 0) return;
+    std::fprintf(stderr,
+                 "causeway trace: interrupted (signal %d); the command ended with exit status %d; "
+                 "writing what was recorded (interrupt again to abandon it)\n",
+                 end.stop_signal, end.exit_status);
   }
 
   static void Print(const measure::ExportSummary& s, double seconds, int exit_status,

@@ -1,7 +1,7 @@
 // How a traced run ends, and what the trace and the reports say of it: a crash, an abort, an
-// exit without MPI_Finalize and MPI's fatal error handlers keep every event recorded up to the
-// end; a normal run says every rank finalized; a command without MPI is an error; a rank that
-// cannot write its files stops the recording, not the run.
+// exit without MPI_Finalize, MPI's fatal error handlers and an interrupt of `causeway trace`
+// keep every event recorded up to the end; a normal run says every rank finalized; a command
+// without MPI is an error; a rank that cannot write its files stops the recording, not the run.
 #include <filesystem>
 #include <string>
 
@@ -70,6 +70,54 @@ TEST(TracedProgramsTest, FatalErrorHandlerKeepsEveryEvent) {
 // A window's fatal handler too (windows do not inherit their communicator's).
 TEST(TracedProgramsTest, FatalErrorHandlerOfAWindowKeepsEveryEvent) {
   ExpectEverythingUpToTheEnd("win_fatal", "fatal error handler MPI_ERR_RANK");
+}
+
+// `causeway trace` interrupted while the command runs: a SIGTERM to the whole process group (a
+// batch system's, here sent by the shell of a session of its own) or to `causeway trace` alone
+// (passed on to the command kForwardAfterSeconds later) ends the command, and the trace of what
+// the ranks recorded until then is written. cpu_bound would run 50 s (1000 steps of 50 ms of CPU
+// time, a barrier after each); the signal comes once both ranks have begun recording and 2 s
+// more have passed, so each rank has recorded some of its barriers.
+void ExpectTheInterruptedRunWritten(const std::string& name, const std::string& signal_line,
+                                    const std::string& launcher, const std::string& signal_all) {
+  const std::string dir = testing::MakeTempDir("traced-interrupted-" + name);
+  const std::string trace = CausewayBinary() + " trace -o " + dir + " -- " + launcher + " -np 2 " +
+                            TestProgram("cpu_bound") + " 1000 50";
+  // The script waits for rank 1's definitions file (written once its MPI_Init is recorded); a
+  // limit of 120 s ends the wait should the run never start.
+  const std::string script = trace + " & pid=$!; i=0; while [ ! -s " + dir +
+                             "/raw/rank-1.defs ] && [ $i -lt 1200 ]; do sleep 0.1; i=$((i+1)); "
+                             "done; sleep 2; " +
+                             signal_all + "; wait $pid; echo status=$?";
+  std::string out;
+  RunCommand("setsid -w sh -c '" + script + "'", &out);
+  EXPECT_NE(out.find(signal_line), std::string::npos) << out;
+  EXPECT_NE(out.find("Trace written to"), std::string::npos) << out;
+  EXPECT_EQ(out.find("status=0"), std::string::npos) << out;  // an interrupted run is no success
+  ExpectOtf2PrintReads(dir);
+  const json info = Info(dir);
+  ASSERT_EQ(info["locations"].size(), 2u) << info;
+  for (const json& location : info["locations"]) {
+    EXPECT_GE(location["events"].get<uint64_t>(), 8u) << location << out;  // MPI_Init, barriers
+  }
+  const json report = Analyze(dir);
+  for (const json& e : report["trace"]["rank_endings"]) EXPECT_NE(e["ending"], "finalized") << e;
+}
+
+TEST(TracedProgramsTest, AnInterruptedRunIsWrittenAsFarAsItWent) {
+  // A batch system's end of the job: the session's whole process group gets SIGTERM (the shell
+  // itself ignores it). A Ctrl-C is the same with SIGINT, which a shell's background command
+  // such as this one ignores.
+  ExpectTheInterruptedRunWritten("group", "interrupted (signal 15)",
+                                 "mpirun --allow-run-as-root --oversubscribe",
+                                 "trap \"\" TERM; kill -TERM 0");
+  // SIGTERM to `causeway trace` alone, as `kill PID` sends it: passed on to the command. (The
+  // launcher's timeout is --foreground: without it, timeout passes a SIGTERM on to mpirun twice,
+  // to it and to its process group, and after a second one mpirun was seen to kill its ranks
+  // before they could write what they recorded.)
+  ExpectTheInterruptedRunWritten(
+      "alone", "interrupted (signal 15)",
+      "timeout --foreground 180 mpirun --allow-run-as-root --oversubscribe", "kill -TERM $pid");
 }
 
 // A run that finishes normally says so: every rank finalized, and no warning.
