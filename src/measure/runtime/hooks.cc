@@ -242,15 +242,14 @@ void TestOne(const int* index, const int* flag, const MPI_Status* status) {
   }
 }
 
-// A freed request is forgotten: an active non-persistent one completes unobserved (MPI allows
-// it), and its completion is not recorded.
+// A freed request is forgotten. A send or receive freed while active (MPI allows it) completes
+// unobserved: if MPI has completed it already, its completion is recorded here, as a test that
+// found it complete would (MPI_Request_get_status leaves the request as it is); otherwise the
+// trace cannot know when it completes, and a freed receive leaves its message unmatched, a freed
+// send its request open.
 void RequestFree(const MPI_Request* request) {
   State& s = S();
   if (request == nullptr || *request == MPI_REQUEST_NULL) return;
-  // A send or receive freed while active: if MPI has completed it already, its completion is
-  // recorded here, as a test that found it complete would (MPI_Request_get_status leaves the
-  // request as it is). Otherwise the trace cannot know when it completes: a freed receive then
-  // leaves its message unmatched, and a freed send its request open.
   const PendingRequest* pending = s.requests.Oldest(*request);
   if (pending != nullptr && pending->active &&
       (pending->kind == RequestKind::kSend || pending->kind == RequestKind::kReceive)) {
