@@ -3,9 +3,6 @@
 // bottleneck-free benchmark shipped beside causeway (measure/baseline/baseline_bench.c) under
 // the user's launcher and keeps the shortest instance of each construct and size. Runs with
 // other process counts add to the same file.
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -13,6 +10,7 @@
 
 #include "analysis/advice/baselines.h"
 #include "analysis/generic/construct_map.h"
+#include "cli/command_runner.h"
 #include "cli/subcommand.h"
 #include "otf2/trace_reader.h"
 #include "report/output_file.h"
@@ -25,27 +23,6 @@ namespace fs = std::filesystem;
 fs::path SelfDirectory() {
   std::error_code ec;
   return fs::read_symlink("/proc/self/exe", ec).parent_path();
-}
-
-// Runs `argv` and returns its exit status (128 + signal if killed).
-Result<int> RunProgram(std::vector<std::string> args) {
-  std::vector<char*> argv;
-  for (std::string& arg : args) argv.push_back(arg.data());
-  argv.push_back(nullptr);
-  std::fflush(nullptr);
-  const pid_t child = fork();
-  if (child < 0) return MakeError(ErrorCode::kIo, "cannot start " + args[0]);
-  if (child == 0) {
-    execvp(argv[0], argv.data());
-    std::fprintf(stderr, "causeway baseline: cannot run %s\n", argv[0]);
-    _exit(127);
-  }
-  int status = 0;
-  while (waitpid(child, &status, 0) < 0) {
-  }
-  if (WIFEXITED(status)) return WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
-  return 1;
 }
 
 class BaselineSubcommand final : public Subcommand {
@@ -97,7 +74,9 @@ class BaselineSubcommand final : public Subcommand {
     args.insert(args.end(), launcher_.begin(), launcher_.end());
     args.push_back(bench.string());
     args.push_back(std::to_string(repetitions_));
-    CW_ASSIGN_OR_RETURN(const int status, RunProgram(args));
+    // An interrupt ends the traced benchmark, and the partial trace is removed with its directory.
+    CW_ASSIGN_OR_RETURN(const CommandEnd end, RunTracedCommand(args, 0, nullptr));
+    const int status = end.exit_status;
     Status result = status == 0 ? Finish(dir, std::move(existing))
                                 : MakeError(ErrorCode::kIo,
                                             "the baseline benchmark failed (exit "

@@ -1,5 +1,6 @@
-// Running the command `causeway trace` traces: starts it, waits for it (calling a tick while it
-// runs, for --tag's snapshots) and keeps the trace through the signals that end a run early.
+// Running a traced command: the one `causeway trace` traces, and `causeway trace` itself as
+// `causeway baseline` runs it. Starts it, waits for it (calling a tick while it runs, for --tag's
+// snapshots) and keeps the trace through the signals that end a run early.
 //
 // A Ctrl-C, a batch system's SIGTERM at a job's time limit or a hang-up ends the command, not
 // its trace: this process notes the signal instead of dying of it and waits for the command to
