@@ -15,52 +15,79 @@ namespace cw::cli {
 namespace {
 
 constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP};
+// Signals a program may be asked to act on while it goes on (a batch script's request to write
+// a checkpoint before the time limit): passed on to the command at once, as mpirun passes them
+// on to the ranks. Their default action would end this process and leave the command's trace
+// unwritten.
+constexpr int kPassedOnSignals[] = {SIGUSR1, SIGUSR2};
 
-// Written by the handler, read by the waiting loop (both on the main thread).
+// Written by the handlers, read by the waiting loop (both on the main thread).
 volatile sig_atomic_t g_stop_signal = 0;
 volatile sig_atomic_t g_stops = 0;
+volatile sig_atomic_t g_passed_on_pending[std::size(kPassedOnSignals)] = {};
 
 void NoteStop(int signal) {
   g_stop_signal = signal;
   g_stops = g_stops + 1;
 }
 
-// The stop signals' handlers while the command runs; the previous ones come back with the end
-// of its scope (a second Ctrl-C while the trace is written then ends this process).
-class StopSignalsNoted {
+void NotePassedOn(int signal) {
+  for (size_t i = 0; i < std::size(kPassedOnSignals); ++i) {
+    if (kPassedOnSignals[i] == signal) g_passed_on_pending[i] = g_passed_on_pending[i] + 1;
+  }
+}
+
+// The stop and passed-on signals' handlers while the command runs; the previous ones come back
+// with the end of its scope (a second Ctrl-C while the trace is written then ends this process).
+class SignalsNoted {
  public:
-  StopSignalsNoted() {
+  SignalsNoted() {
     g_stop_signal = 0;
     g_stops = 0;
-    struct sigaction noted = {};
-    noted.sa_handler = NoteStop;
-    sigemptyset(&noted.sa_mask);
-    noted.sa_flags = 0;  // no SA_RESTART: waitpid returns EINTR and the loop looks at once
-    for (size_t i = 0; i < std::size(kStopSignals); ++i) {
-      sigaction(kStopSignals[i], nullptr, &previous_[i]);
-      // A signal the shell made this process ignore (nohup, a background job's SIGINT) stays
-      // ignored, for the command too.
-      if (previous_[i].sa_handler != SIG_IGN) sigaction(kStopSignals[i], &noted, nullptr);
+    for (volatile sig_atomic_t& pending : g_passed_on_pending) pending = 0;
+    for (size_t i = 0; i < std::size(kStopSignals); ++i) Note(kStopSignals[i], NoteStop, i);
+    for (size_t i = 0; i < std::size(kPassedOnSignals); ++i) {
+      Note(kPassedOnSignals[i], NotePassedOn, std::size(kStopSignals) + i);
     }
   }
-  ~StopSignalsNoted() {
+  ~SignalsNoted() {
     for (size_t i = 0; i < std::size(kStopSignals); ++i) {
       sigaction(kStopSignals[i], &previous_[i], nullptr);
     }
+    for (size_t i = 0; i < std::size(kPassedOnSignals); ++i) {
+      sigaction(kPassedOnSignals[i], &previous_[std::size(kStopSignals) + i], nullptr);
+    }
   }
-  StopSignalsNoted(const StopSignalsNoted&) = delete;
-  StopSignalsNoted& operator=(const StopSignalsNoted&) = delete;
+  SignalsNoted(const SignalsNoted&) = delete;
+  SignalsNoted& operator=(const SignalsNoted&) = delete;
 
  private:
-  struct sigaction previous_[std::size(kStopSignals)] = {};
+  void Note(int signal, void (*handler)(int), size_t slot) {
+    struct sigaction noted = {};
+    noted.sa_handler = handler;
+    sigemptyset(&noted.sa_mask);
+    noted.sa_flags = 0;  // no SA_RESTART: waitpid returns EINTR and the loop looks at once
+    sigaction(signal, nullptr, &previous_[slot]);
+    // A signal the shell made this process ignore (nohup, a background job's SIGINT) stays
+    // ignored, for the command too.
+    if (previous_[slot].sa_handler != SIG_IGN) sigaction(signal, &noted, nullptr);
+  }
+
+  struct sigaction previous_[std::size(kStopSignals) + std::size(kPassedOnSignals)] = {};
 };
 
-// Passes the stop signals on to the command: the first one if the command outlives it by
-// kForwardAfterSeconds (it went to this process alone), every later one at once.
+// Passes the signals noted on to the command: SIGUSR1 and SIGUSR2 at once; of the stop signals
+// the first one if the command outlives it by kForwardAfterSeconds (it went to this process
+// alone), every later one at once.
 class Forwarder {
  public:
   explicit Forwarder(pid_t child) : child_(child) {}
   void Look() {
+    for (size_t i = 0; i < std::size(kPassedOnSignals); ++i) {
+      for (; passed_on_[i] < g_passed_on_pending[i]; ++passed_on_[i]) {
+        kill(child_, kPassedOnSignals[i]);
+      }
+    }
     const int stops = g_stops;
     if (stops == 0 || stops == forwarded_) return;
     const auto now = std::chrono::steady_clock::now();
@@ -80,6 +107,7 @@ class Forwarder {
   pid_t child_;
   int seen_ = 0;       // stops counted when the first was noticed
   int forwarded_ = 0;  // stops counted when a signal was last passed on
+  int passed_on_[std::size(kPassedOnSignals)] = {};  // of each passed-on signal, those sent on
   std::chrono::steady_clock::time_point first_;
 };
 
@@ -92,7 +120,7 @@ Result<CommandEnd> RunTracedCommand(const std::vector<std::string>& command, dou
   for (std::string& arg : args) argv.push_back(arg.data());
   argv.push_back(nullptr);
   std::fflush(nullptr);
-  StopSignalsNoted noted;
+  SignalsNoted noted;
   const pid_t child = fork();
   if (child < 0) return MakeError(ErrorCode::kIo, "cannot start " + command[0]);
   if (child == 0) {

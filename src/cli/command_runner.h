@@ -8,7 +8,9 @@
 // writes the trace of what was recorded. A signal sent to the whole process group (the
 // terminal's, timeout's) reaches the command as well; one sent to this process alone is passed
 // on to the command if the command still runs kForwardAfterSeconds later, and at once when
-// another signal comes.
+// another signal comes. SIGUSR1 and SIGUSR2 (a batch script's request that the program write a
+// checkpoint before its time limit) are passed on to the command at once, as mpirun passes them
+// on to the ranks: their default action would end this process and lose the trace.
 //
 //   CW_ASSIGN_OR_RETURN(CommandEnd end, RunTracedCommand(command, 0, nullptr));
 //   if (end.stop_signal != 0) ...  // interrupted: say so, then write what was recorded

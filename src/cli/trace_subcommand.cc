@@ -30,6 +30,7 @@
 #include "cli/openmp_runtime.h"
 #include "cli/subcommand.h"
 #include "cli/tag_report.h"
+#include "cli/trace_outcome.h"
 #include "measure/export/early_export.h"
 #include "measure/export/raw_export.h"
 #include "measure/raw/mpi_groups.h"
@@ -97,7 +98,9 @@ class TraceSubcommand final : public Subcommand {
     return "Run an MPI or OpenSHMEM program and record its OTF2 trace: causeway trace -o DIR -- "
            "mpirun -np N ./app args (or oshrun ...). Exits with the command's exit status "
            "once the trace is written (128 + N if a signal N ended it); an interrupt (SIGINT, "
-           "SIGTERM, SIGHUP) ends the command and writes what was recorded";
+           "SIGTERM, SIGHUP) ends the command and writes what was recorded; --finish writes the "
+           "trace "
+           "of a run whose causeway trace was killed";
   }
   int SucceededExitCode() const override { return command_exit_status_; }
   void AddOptions(CLI::App& app) override {
@@ -173,6 +176,11 @@ class TraceSubcommand final : public Subcommand {
                    "(default auto)")
         ->check(CLI::IsMember({"auto", "libomp", "off"}));
     app.add_flag("--keep-raw", keep_raw_, "keep the raw per-rank files after writing OTF2");
+    finish_option_ = app.add_flag(
+        "--finish", finish_,
+        "write the OTF2 trace from the raw files a run left in DIR/raw when `causeway trace` "
+        "itself was ended before it wrote them (SIGKILL, a batch system's kill after the time "
+        "limit's grace period): no command; the raw files stay if a rank had not finalized");
     app.add_flag("--tag", tag_,
                  "record no trace: build each rank's task activity graph while the program "
                  "runs (DIR/tag/) and write its report to DIR (see causeway tag)");
@@ -187,9 +195,15 @@ class TraceSubcommand final : public Subcommand {
                        "with --tag: fold call paths on which a function occurs more often than "
                        "this (default 3; 0: never fold)");
     app.add_option("command", command_,
-                   "the command to run, usually mpirun ... ./app args or oshrun ... ./app args")
-        ->required();
+                   "the command to run, usually mpirun ... ./app args or oshrun ... ./app args");
     app.positionals_at_end();
+    for (CLI::Option* option : app.get_options()) {
+      const std::string& name = option->get_name();
+      if (option != finish_option_ && name != "--help" && name != "--output" &&
+          name != "--keep-raw") {
+        finish_option_->excludes(option);
+      }
+    }
   }
 
   Status Run() override {
@@ -197,6 +211,11 @@ class TraceSubcommand final : public Subcommand {
         (!tag_interval_.empty() || !tag_regions_.empty() || recursion_option_->count() > 0)) {
       return MakeError(ErrorCode::kInvalidArgument,
                        "--tag-interval, --tag-region and --recursion-depth need --tag");
+    }
+    if (finish_) return Finish();
+    if (command_.empty()) {
+      return MakeError(ErrorCode::kInvalidArgument,
+                       "no command to run: causeway trace -o DIR -- mpirun -np N ./app args");
     }
     if (tag_) return RunTag();
     CW_ASSIGN_OR_RETURN(std::string library, FindLibrary("libcauseway-mpi.so"));
@@ -274,7 +293,8 @@ class TraceSubcommand final : public Subcommand {
           std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count(), 0.0};
     }
     const measure::ExportSummary& summary = exported->summary;
-    Print(summary, seconds, exit_status, exported->seconds, exported->before_end_seconds);
+    PrintTraceWritten(summary, CommandRun{seconds, exit_status}, exported->seconds,
+                      exported->before_end_seconds);
     if (!keep_raw_ && !summary.lost) fs::remove_all(dir / "raw", ec);
     return OkStatus();
   }
@@ -285,6 +305,35 @@ class TraceSubcommand final : public Subcommand {
     std::error_code ec;
     for (const char* file : {"traces.otf2", "traces.def"}) fs::remove(dir / file, ec);
     fs::remove_all(dir / "traces", ec);
+  }
+
+  // --finish: the trace of a run whose `causeway trace` was ended before it wrote it. A rank
+  // that had not finalized may still be running (its launcher outlived this command's first
+  // run): its raw files are kept, so that --finish can be run again once it has ended.
+  Status Finish() {
+    std::error_code ec;
+    const fs::path dir = fs::absolute(output_, ec);
+    if (!measure::HasRawTrace(dir.string())) {
+      return MakeError(ErrorCode::kNotFound,
+                       dir.string() +
+                           "/raw holds no raw files of a traced run (causeway trace "
+                           "removes them once it has written the trace)");
+    }
+    RemoveArchive(dir);
+    const auto begin = std::chrono::steady_clock::now();
+    CW_ASSIGN_OR_RETURN(measure::ExportSummary summary, measure::ExportRawTrace(dir.string()));
+    PrintTraceWritten(
+        summary, std::nullopt,
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count(), 0.0);
+    if (!summary.endings.empty()) {
+      std::fprintf(stderr,
+                   "  the raw files stay in %s/raw: if the program still runs, run causeway trace "
+                   "--finish again once it has ended\n",
+                   dir.c_str());
+    } else if (!keep_raw_ && !summary.lost) {
+      fs::remove_all(dir / "raw", ec);
+    }
+    return OkStatus();
   }
 
   // --callpaths, --max-depth, --fold and --sampling-interval, as the environment the library
@@ -440,90 +489,6 @@ class TraceSubcommand final : public Subcommand {
                  end.stop_signal, end.exit_status);
   }
 
-  static void Print(const measure::ExportSummary& s, double seconds, int exit_status,
-                    double export_seconds, double export_before_end) {
-    std::fprintf(stderr, "Trace written to %s\n", s.anchor.c_str());
-    std::fprintf(stderr,
-                 "  %u ranks, %llu events, %.1f MB recorded; the command ran %.3f s (exit status "
-                 "%d); writing OTF2 took %.3f s",
-                 s.ranks, static_cast<unsigned long long>(s.events),
-                 static_cast<double>(s.raw_bytes) / 1e6, seconds, exit_status, export_seconds);
-    if (export_before_end > 0) {
-      std::fprintf(stderr, ", %.3f s of it while the command was ending", export_before_end);
-    }
-    std::fprintf(stderr, "\n");
-    const double flush_s = static_cast<double>(s.flush_nanoseconds) * 1e-9;
-    std::fprintf(
-        stderr,
-        "  %llu buffer flushes took %.3f s in all ranks together (%.2f%% of the run per rank)\n",
-        static_cast<unsigned long long>(s.flushes), flush_s,
-        s.ranks > 0 && seconds > 0 ? 100.0 * flush_s / s.ranks / seconds : 0.0);
-    if (s.walks > 0) {
-      std::fprintf(stderr, "  %llu stack walks at calls, %.0f ns each\n",
-                   static_cast<unsigned long long>(s.walks),
-                   static_cast<double>(s.walk_nanoseconds) / static_cast<double>(s.walks));
-    }
-    if (s.samples > 0) {
-      std::fprintf(
-          stderr, "  %llu stack samples of the computation, %.1f us each",
-          static_cast<unsigned long long>(s.samples),
-          static_cast<double>(s.sample_nanoseconds) * 1e-3 / static_cast<double>(s.samples));
-      if (s.lost_samples > 0) {
-        std::fprintf(stderr,
-                     " (%llu dropped: a computation between two calls took more samples "
-                     "than a thread buffers; its time went to the samples kept)",
-                     static_cast<unsigned long long>(s.lost_samples));
-      }
-      if (s.samples_inside_regions > 0) {
-        std::fprintf(stderr,
-                     " (%llu walks inside user regions and instrumented functions left out: "
-                     "the region is the call path there)",
-                     static_cast<unsigned long long>(s.samples_inside_regions));
-      }
-      std::fprintf(stderr, "\n");
-    }
-    for (const measure::RankEnding& e : s.endings) {
-      std::fprintf(stderr, "  rank %d ended early (%s): its events up to then are in the trace\n",
-                   e.rank, e.how.c_str());
-    }
-    if (s.closed_regions > 0) {
-      std::fprintf(
-          stderr,
-          "  %llu regions left open by ranks that ended early were closed at their last event\n",
-          static_cast<unsigned long long>(s.closed_regions));
-    }
-    if (s.truncated_bytes > 0) {
-      std::fprintf(stderr, "  %llu bytes of a record cut short by a crash were dropped\n",
-                   static_cast<unsigned long long>(s.truncated_bytes));
-    }
-    if (s.unrecorded_calls > 0) {
-      std::fprintf(stderr,
-                   "  %llu MPI calls from threads other than the one that initialised MPI were not "
-                   "recorded\n",
-                   static_cast<unsigned long long>(s.unrecorded_calls));
-    }
-    if (s.reused_thread_slots > 0) {
-      std::fprintf(stderr,
-                   "  %llu threads began calling MPI after another thread of their rank had "
-                   "ended, and were recorded in its location\n",
-                   static_cast<unsigned long long>(s.reused_thread_slots));
-    }
-    if (s.unbalanced_regions > 0) {
-      std::fprintf(stderr,
-                   "  %llu user-region ends did not match the innermost open region (ignored) or "
-                   "regions were still open at MPI_Finalize (closed there)\n",
-                   static_cast<unsigned long long>(s.unbalanced_regions));
-    }
-    if (s.invalid_records > 0) {
-      std::fprintf(stderr, "  %llu damaged records (unknown kind or region) were left out\n",
-                   static_cast<unsigned long long>(s.invalid_records));
-    }
-    for (const std::string& problem : s.problems)
-      std::fprintf(stderr, "  problem: %s\n", problem.c_str());
-    if (s.lost)
-      std::fprintf(stderr, "  WARNING: a rank could not write its buffer: events were lost\n");
-  }
-
   std::string output_ = "causeway-trace";
   std::string buffer_;
   std::string poll_gap_;
@@ -539,6 +504,8 @@ class TraceSubcommand final : public Subcommand {
   std::string include_;
   std::string exclude_;
   bool keep_raw_ = false;
+  bool finish_ = false;
+  CLI::Option* finish_option_ = nullptr;
   std::string openmp_ = "auto";
   int command_exit_status_ = 0;  // the traced command's, passed on once the trace is written
   bool tag_ = false;

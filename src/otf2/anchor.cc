@@ -80,12 +80,20 @@ Result<std::string> ResolveAnchor(const std::string& path) {
       return MakeError(ErrorCode::kNotFound, "cannot list directory " + path + ": " + ec.message());
     }
     if (anchors.empty()) {
+      std::string hint;
+      if (has_event_files) {
+        hint =
+            "; it holds event files (*.evt): it is the archive's per-location directory, "
+            "give the directory above it or the .otf2 file beside it";
+      } else if (fs::exists(fs::path(path) / "raw" / "rank-0.defs", ec)) {
+        // causeway trace's own files, left when it was ended before it wrote the trace.
+        hint =
+            "; it holds the raw files of a traced run whose trace was not written "
+            "(causeway trace was ended first): causeway trace --finish -o " +
+            path + " writes it";
+      }
       return MakeError(ErrorCode::kNotFound,
-                       "directory " + path + " holds no OTF2 anchor file (*.otf2)" +
-                           (has_event_files ? "; it holds event files (*.evt): it is the "
-                                              "archive's per-location directory, give the "
-                                              "directory above it or the .otf2 file beside it"
-                                            : ""));
+                       "directory " + path + " holds no OTF2 anchor file (*.otf2)" + hint);
     }
     if (anchors.size() > 1) {
       std::sort(anchors.begin(), anchors.end());

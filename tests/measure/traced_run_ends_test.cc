@@ -1,6 +1,7 @@
 // How a traced run ends, and what the trace and the reports say of it: a crash, an abort, an
 // exit without MPI_Finalize, MPI's fatal error handlers and an interrupt of `causeway trace`
-// keep every event recorded up to the end; a normal run says every rank finalized; a command
+// keep every event recorded up to the end; SIGUSR1 reaches the command; the raw files of a killed
+// `causeway trace` become a trace with --finish; a normal run says every rank finalized; a command
 // without MPI is an error; a rank that cannot write its files stops the recording, not the run.
 #include <filesystem>
 #include <string>
@@ -118,6 +119,82 @@ TEST(TracedProgramsTest, AnInterruptedRunIsWrittenAsFarAsItWent) {
   ExpectTheInterruptedRunWritten(
       "alone", "interrupted (signal 15)",
       "timeout --foreground 180 mpirun --allow-run-as-root --oversubscribe", "kill -TERM $pid");
+}
+
+// The shell lines that wait (at most 120 s) until rank 1 of the run in DIR has begun recording:
+// its definitions file is written once its MPI_Init is recorded.
+std::string WaitForRank1(const std::string& dir) {
+  return "i=0; while [ ! -s " + dir +
+         "/raw/rank-1.defs ] && [ $i -lt 1200 ]; do sleep 0.1; i=$((i+1)); done; ";
+}
+
+// SIGUSR1 to `causeway trace` (a batch script asking the program for a checkpoint before the
+// time limit) is passed on to the command at once: the program acts on it and ends normally,
+// and its trace is written. With its default action the signal would end `causeway trace`
+// alone: no trace, and the program, never asked, would run its 1500 steps (30 s of CPU time per
+// rank) and exit 3. (The launcher is mpirun itself: timeout does not pass SIGUSR1 on.)
+TEST(TracedProgramsTest, ACheckpointRequestReachesTheCommand) {
+  const std::string dir = testing::MakeTempDir("traced-checkpoint");
+  const std::string trace = CausewayBinary() + " trace -o " + dir +
+                            " -- mpirun --allow-run-as-root --oversubscribe -np 2 " +
+                            TestProgram("checkpoint_on_signal") + " 1500";
+  std::string out;
+  RunCommand("sh -c '" + trace + " & pid=$!; " + WaitForRank1(dir) +
+                 "sleep 1; kill -USR1 $pid; wait $pid; echo status=$?'",
+             &out);
+  EXPECT_NE(out.find("checkpoint at step"), std::string::npos) << out;
+  EXPECT_NE(out.find("Trace written to"), std::string::npos) << out;
+  EXPECT_NE(out.find("status=0"), std::string::npos) << out;
+  const json info = Info(dir);
+  // One MPI_Allreduce a step on each rank, the same number on both.
+  EXPECT_GE(Count(info, "MPI_COLLECTIVE_END"), 2u);
+  EXPECT_EQ(Count(info, "MPI_COLLECTIVE_END") % 2, 0u);
+  const json report = Analyze(dir);
+  ASSERT_EQ(report["trace"]["rank_endings"].size(), 2u);
+  for (const json& e : report["trace"]["rank_endings"]) EXPECT_EQ(e["ending"], "finalized") << e;
+}
+
+// `causeway trace` killed (SIGKILL cannot be caught: a batch system's kill after the time
+// limit's grace period, the kernel's out-of-memory killer) while the ranks go on to the end:
+// their raw files stay in DIR/raw, `analyze` says how to write the trace, and `causeway trace
+// --finish` writes it, every event of the run in it. cpu_bound 60 40: 60 steps of 40 ms of CPU
+// time, one MPI_Barrier after each; the kill comes 1 s after rank 1 began recording, while
+// the steps go on (2.4 s of CPU time per rank).
+TEST(TracedProgramsTest, FinishWritesTheTraceOfAKilledTraceCommand) {
+  const std::string dir = testing::MakeTempDir("traced-killed");
+  const std::string trace = CausewayBinary() + " trace -o " + dir + " -- " + kMpirun + " -np 2 " +
+                            TestProgram("cpu_bound") + " 60 40";
+  std::string out;
+  // After the kill the script waits (at most 120 s) for rank 0's mark that every rank's files
+  // are complete, written in MPI_Finalize.
+  RunCommand("sh -c '" + trace + " & pid=$!; " + WaitForRank1(dir) +
+                 "sleep 1; kill -KILL $pid; wait $pid; echo status=$?; i=0; while [ ! -e " + dir +
+                 "/raw/complete ] && [ $i -lt 1200 ]; do sleep 0.1; i=$((i+1)); done'",
+             &out);
+  EXPECT_NE(out.find("status=137"), std::string::npos) << out;
+  EXPECT_EQ(out.find("Trace written to"), std::string::npos) << out;
+  ASSERT_TRUE(std::filesystem::exists(dir + "/raw/complete")) << out;
+
+  std::string analyzed;
+  EXPECT_NE(RunCommand(CausewayBinary() + " analyze " + dir, &analyzed), 0);
+  EXPECT_NE(analyzed.find("causeway trace --finish -o " + dir + " writes it"), std::string::npos)
+      << analyzed;
+
+  std::string finished;
+  EXPECT_EQ(RunCommand(CausewayBinary() + " trace --finish -o " + dir, &finished), 0) << finished;
+  EXPECT_NE(finished.find("Trace written to"), std::string::npos) << finished;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/raw")) << finished;  // complete: not kept
+  ExpectOtf2PrintReads(dir);
+  const json info = Info(dir);
+  ASSERT_EQ(info["locations"].size(), 2u) << info;
+  EXPECT_EQ(Count(info, "MPI_COLLECTIVE_END"), 2u * 60u);  // every barrier of both ranks
+  const json report = Analyze(dir);
+  for (const json& e : report["trace"]["rank_endings"]) EXPECT_EQ(e["ending"], "finalized") << e;
+
+  // Nothing left to finish: a clear error.
+  std::string again;
+  EXPECT_NE(RunCommand(CausewayBinary() + " trace --finish -o " + dir, &again), 0);
+  EXPECT_NE(again.find("holds no raw files of a traced run"), std::string::npos) << again;
 }
 
 // A run that finishes normally says so: every rank finalized, and no warning.
