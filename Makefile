@@ -67,14 +67,16 @@ test-tsan: deps
 	    $(TSAN_BUILD)/tests/$$t --gtest_brief=1 --gtest_filter="$$filter" || exit 1; \
 	done; echo "test-tsan: clean under ThreadSanitizer"
 
-# The libFuzzer target (clang, ASan and UBSan; tests/fuzz/README.md): every input of the corpus
-# and every kept crash reproducer once, then new inputs until FUZZ_SECONDS in all (kept in a scratch
-# corpus, not in the repository). `make fuzz FUZZ_SECONDS=3600` is the long run.
+# The libFuzzer targets (clang, ASan and UBSan; tests/fuzz/README.md), the reader's and then the
+# raw export's: every input of the target's corpus and every kept crash reproducer once, then new
+# inputs until FUZZ_SECONDS in all (kept in a scratch corpus, not in the repository). `make fuzz
+# FUZZ_SECONDS=3600` is the long run.
 fuzz: deps
 	@CC=clang CXX=clang++ cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DCW_FUZZ=ON -DCW_BUILD_TESTS=OFF -DCW_BUILD_BENCHMARKS=OFF $(CMAKE_ARGS) >/dev/null
-	@cmake --build $(FUZZ_BUILD) -j $(JOBS) --target read_trace_fuzzer
+	@cmake --build $(FUZZ_BUILD) -j $(JOBS) --target read_trace_fuzzer export_raw_fuzzer
 	@tests/fuzz/run.sh $(FUZZ_BUILD)/bin/read_trace_fuzzer $(FUZZ_SECONDS)
+	@tests/fuzz/run.sh $(FUZZ_BUILD)/bin/export_raw_fuzzer $(FUZZ_SECONDS) raw_corpus raw_crashes
 
 # Open MPI refuses to run as root unless told to.
 MPIRUN_FLAGS ?= --oversubscribe $(if $(filter 0,$(shell id -u)),--allow-run-as-root,)

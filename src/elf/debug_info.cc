@@ -9,6 +9,8 @@
 #include <cstring>
 #include <string>
 
+#include "elf/elf_module.h"
+
 namespace cw::elf {
 namespace {
 
@@ -64,6 +66,7 @@ bool HasSection(Elf* elf, const char* name) {
 
 DebugInfo::DebugInfo(const std::string& path) {
   if (g_debug_path == nullptr) g_debug_path = DebugPath();
+  if (!IsModuleFile(path)) return;
   dwfl_ = dwfl_begin(&kOffline);
   if (dwfl_ == nullptr) return;
   module_ = dwfl_report_offline(dwfl_, path.c_str(), path.c_str(), -1);

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -11,9 +12,14 @@
 
 namespace cw::elf {
 
+bool IsModuleFile(const std::string& path) {
+  struct stat st {};
+  return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
 ElfModule ReadElfModule(const std::string& path) {
   ElfModule m;
-  if (elf_version(EV_CURRENT) == EV_NONE) return m;
+  if (elf_version(EV_CURRENT) == EV_NONE || !IsModuleFile(path)) return m;
   const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return m;
   Elf* elf = elf_begin(fd, ELF_C_READ, nullptr);

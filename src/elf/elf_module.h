@@ -46,6 +46,12 @@ struct ElfModule {
 
 ElfModule ReadElfModule(const std::string& path);
 
+// True if `path` is a regular file (after symbolic links): the only kind of file read as a
+// module. A memory map copied from a process names device files too (/dev/zero, a GPU's or a
+// network adapter's), and a damaged one any path: opening a FIFO, or reading a terminal or a
+// device that never ends, would block the reader.
+bool IsModuleFile(const std::string& path);
+
 // A mangled C++ symbol's readable name ("_ZN3foo3barEv" is "foo::bar()"), a gfortran module
 // procedure's as module::procedure ("__solver_MOD_smooth" is "solver::smooth"); other names,
 // C's among them, unchanged.

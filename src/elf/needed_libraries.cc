@@ -10,6 +10,8 @@
 #include <filesystem>
 #include <sstream>
 
+#include "elf/elf_module.h"
+
 namespace cw::elf {
 namespace {
 
@@ -56,7 +58,7 @@ std::string Find(const std::string& name, const std::vector<std::string>& paths)
 
 DynamicNeeds ReadDynamicNeeds(const std::string& path) {
   DynamicNeeds needs;
-  if (elf_version(EV_CURRENT) == EV_NONE) return needs;
+  if (elf_version(EV_CURRENT) == EV_NONE || !IsModuleFile(path)) return needs;
   const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return needs;
   const std::string origin = fs::path(path).parent_path().string();

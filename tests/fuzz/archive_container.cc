@@ -1,5 +1,10 @@
 #include "tests/fuzz/archive_container.h"
 
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
 namespace cw::fuzz {
 namespace {
 
@@ -45,6 +50,25 @@ std::string Pack(const Container& container) {
     out += content;
   }
   return out;
+}
+
+std::string WriteToWorkDirectory(const Container& container) {
+  namespace fs = std::filesystem;
+  static const std::string dir = [] {
+    std::string base = fs::temp_directory_path() / ("causeway-fuzz-" + std::to_string(getpid()));
+    fs::create_directories(base);
+    return base;
+  }();
+  std::error_code ec;
+  for (const fs::directory_entry& entry : fs::directory_iterator(dir, ec)) {
+    fs::remove_all(entry.path(), ec);
+  }
+  for (const auto& [name, content] : container.files) {
+    const fs::path path = fs::path(dir) / name;
+    fs::create_directories(path.parent_path(), ec);
+    std::ofstream(path, std::ios::binary) << content;
+  }
+  return dir;
 }
 
 }  // namespace cw::fuzz

@@ -24,4 +24,9 @@ struct Container {
 Container Unpack(const uint8_t* data, size_t size);
 std::string Pack(const Container& container);
 
+// The fuzz targets' work directory of this process (causeway-fuzz-PID in the temporary
+// directory, which replay_main.cc removes at its end), emptied of the previous input's files
+// and holding the container's. Returns its path.
+std::string WriteToWorkDirectory(const Container& container);
+
 }  // namespace cw::fuzz

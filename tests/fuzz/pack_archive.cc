@@ -1,5 +1,7 @@
-// Packs an OTF2 archive directory into the fuzz target's input format, for seeding the corpus:
+// Packs an OTF2 archive directory into the fuzz targets' input format, for seeding the corpus:
 //   pack_archive TRACE_DIR FLAGS OUTPUT
+// A traced run's directory kept with --keep-raw contributes its raw files (raw/rank-<r>.*,
+// raw/complete), which export_raw_fuzzer reads.
 // A directory of a run recorded online contributes its rank segments and memory maps
 // (tag/rank-<r>.seg, tag/rank-<r>.maps) where they are compact copies (snapshots: a live
 // segment file is mostly holes and megabytes long).
@@ -25,7 +27,10 @@ int main(int argc, char** argv) {
     const bool segment = name.rfind("tag/rank-", 0) == 0 &&
                          (e.path().extension() == ".seg" || e.path().extension() == ".maps") &&
                          e.is_regular_file() && e.file_size() < (1u << 20);
-    const bool wanted = name == "traces.otf2" || name == "traces.def" || segment ||
+    // A traced run's raw files (the export's fuzz target), where they are small.
+    const bool raw =
+        name.rfind("raw/", 0) == 0 && e.is_regular_file() && e.file_size() < (1u << 20);
+    const bool wanted = name == "traces.otf2" || name == "traces.def" || segment || raw ||
                         (name.rfind("traces/", 0) == 0 &&
                          (e.path().extension() == ".evt" || e.path().extension() == ".def"));
     if (!e.is_regular_file() || !wanted) continue;

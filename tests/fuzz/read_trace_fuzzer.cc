@@ -5,12 +5,10 @@
 // report, hang or runaway allocation is a defect.
 //
 //   build-fuzz/bin/read_trace_fuzzer tests/fuzz/corpus -max_total_time=60
-#include <unistd.h>
 
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <string>
 
 #include "analysis/pipeline/analysis.h"
@@ -25,15 +23,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::string& WorkDirectory() {
-  static const std::string dir = [] {
-    std::string base = fs::temp_directory_path() / ("causeway-fuzz-" + std::to_string(getpid()));
-    fs::create_directories(base);
-    return base;
-  }();
-  return dir;
-}
-
 // The graphs' analyses and tag.json, as `causeway tag` runs them.
 void DescribeGraphs(std::vector<cw::tag::ProcessGraph> processes) {
   cw::tag::TagDocument doc;
@@ -47,18 +36,9 @@ void DescribeGraphs(std::vector<cw::tag::ProcessGraph> processes) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const cw::fuzz::Container container = cw::fuzz::Unpack(data, size);
-  const std::string dir = WorkDirectory();
+  const std::string dir = cw::fuzz::WriteToWorkDirectory(container);
   std::error_code ec;
-  fs::remove_all(dir + "/traces", ec);
-  for (const fs::directory_entry& entry : fs::directory_iterator(dir, ec)) {
-    fs::remove_all(entry.path(), ec);
-  }
   fs::create_directories(dir + "/traces", ec);
-  for (const auto& [name, content] : container.files) {
-    const fs::path path = fs::path(dir) / name;
-    fs::create_directories(path.parent_path(), ec);
-    std::ofstream(path, std::ios::binary) << content;
-  }
   cw::otf2::ReadOptions options;
   options.threads = 1;
   options.allow_partial = (container.flags & 1) != 0;

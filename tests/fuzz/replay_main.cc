@@ -24,6 +24,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// This replay's name in its messages (read_trace_replay, export_raw_replay).
+std::string g_program = "replay";
+
 // The inputs named by `args`: regular files, and the regular files of directories (README.md
 // files, which describe the reproducers, are not inputs), sorted by path.
 std::vector<fs::path> Inputs(const std::vector<std::string>& args) {
@@ -36,7 +39,7 @@ std::vector<fs::path> Inputs(const std::vector<std::string>& args) {
     } else if (fs::is_regular_file(arg)) {
       inputs.emplace_back(arg);
     } else {
-      std::fprintf(stderr, "read_trace_replay: %s is neither a file nor a directory\n",
+      std::fprintf(stderr, "%s: %s is neither a file nor a directory\n", g_program.c_str(),
                    arg.c_str());
       std::exit(2);
     }
@@ -48,13 +51,14 @@ std::vector<fs::path> Inputs(const std::vector<std::string>& args) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  g_program = fs::path(argv[0]).filename().string();
   unsigned shard = 0, shards = 1;
   std::vector<std::string> args;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--shard" && i + 1 < argc) {
       if (std::sscanf(argv[++i], "%u/%u", &shard, &shards) != 2 || shards == 0 || shard >= shards) {
-        std::fprintf(stderr, "read_trace_replay: --shard expects K/N with K < N\n");
+        std::fprintf(stderr, "%s: --shard expects K/N with K < N\n", g_program.c_str());
         return 2;
       }
     } else {
@@ -62,7 +66,7 @@ int main(int argc, char** argv) {
     }
   }
   if (args.empty()) {
-    std::fprintf(stderr, "usage: read_trace_replay [--shard K/N] DIR_OR_FILE...\n");
+    std::fprintf(stderr, "usage: %s [--shard K/N] DIR_OR_FILE...\n", g_program.c_str());
     return 2;
   }
   const std::vector<fs::path> inputs = Inputs(args);
@@ -71,7 +75,7 @@ int main(int argc, char** argv) {
     std::ifstream in(inputs[i], std::ios::binary);
     const std::string bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
     if (!in.good() && !in.eof()) {
-      std::fprintf(stderr, "read_trace_replay: cannot read %s\n", inputs[i].c_str());
+      std::fprintf(stderr, "%s: cannot read %s\n", g_program.c_str(), inputs[i].c_str());
       return 2;
     }
     // Named before it runs: a hang or a crash then shows which input it was.
@@ -82,13 +86,13 @@ int main(int argc, char** argv) {
   }
   // An empty shard means the inputs went missing: that must not pass as a clean replay.
   if (replayed == 0) {
-    std::fprintf(stderr, "read_trace_replay: no input in shard %u/%u\n", shard, shards);
+    std::fprintf(stderr, "%s: no input in shard %u/%u\n", g_program.c_str(), shard, shards);
     return 1;
   }
   // The fuzz target unpacks each input into its process's work directory; nothing there is kept.
   std::error_code ec;
   fs::remove_all(fs::temp_directory_path() / ("causeway-fuzz-" + std::to_string(getpid())), ec);
-  std::printf("read_trace_replay: %zu of %zu inputs replayed (shard %u/%u)\n", replayed,
+  std::printf("%s: %zu of %zu inputs replayed (shard %u/%u)\n", g_program.c_str(), replayed,
               inputs.size(), shard, shards);
   return 0;
 }

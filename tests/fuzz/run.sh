@@ -1,12 +1,16 @@
 #!/bin/sh
-# Runs the fuzz target: every input of tests/fuzz/corpus and every kept crash reproducer
-# (tests/fuzz/crashes) once, as a regression test, then SECONDS of fuzzing. New inputs go to a
-# scratch directory, so a run never changes the repository; a crash is written to
-# $FUZZ_ARTIFACTS (default: a scratch directory) and fails the run.
+# Runs a fuzz target: every input of its corpus (tests/fuzz/CORPUS, default corpus) and every
+# kept crash reproducer (tests/fuzz/CRASHES, default crashes) once, as a regression test, then
+# SECONDS of fuzzing. New inputs go to a scratch directory, so a run never changes the
+# repository; a crash is written to $FUZZ_ARTIFACTS (default: a scratch directory) and fails
+# the run.
 #   tests/fuzz/run.sh build-fuzz/bin/read_trace_fuzzer 60
+#   tests/fuzz/run.sh build-fuzz/bin/export_raw_fuzzer 60 raw_corpus raw_crashes
 set -eu
 fuzzer=$1
 seconds=${2:-60}
+corpus=${3:-corpus}
+crashes=${4:-crashes}
 here=$(cd "$(dirname "$0")" && pwd)
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/causeway-fuzz.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
@@ -23,8 +27,8 @@ flags="-timeout=20 -rss_limit_mb=2560 -malloc_limit_mb=65536 -artifact_prefix=$a
 # Every input of the corpus and every reproducer runs once when the fuzzer starts (a crash among
 # them fails the run like a new one), then it mutates them for SECONDS.
 # shellcheck disable=SC2086
-"$fuzzer" $flags -max_total_time="$seconds" -print_final_stats=1 "$scratch/new" "$here/corpus" \
-  "$here/crashes" 2>"$scratch/fuzz.log" || { tail -60 "$scratch/fuzz.log"; exit 1; }
-echo "fuzz: $(ls "$here/corpus" | wc -l) corpus inputs and $(ls "$here/crashes" | grep -vc README) crash reproducers replayed and mutated for ${seconds} s in all, without a crash"
+"$fuzzer" $flags -max_total_time="$seconds" -print_final_stats=1 "$scratch/new" "$here/$corpus" \
+  "$here/$crashes" 2>"$scratch/fuzz.log" || { tail -60 "$scratch/fuzz.log"; exit 1; }
+echo "fuzz ($(basename "$fuzzer")): $(ls "$here/$corpus" | wc -l) corpus inputs and $(ls "$here/$crashes" | grep -vc README) crash reproducers replayed and mutated for ${seconds} s in all, without a crash"
 grep -E "stat::number_of_executed_units|stat::new_units_added" "$scratch/fuzz.log" | tr -s ' \n' ' '
 echo

@@ -117,6 +117,33 @@ TEST(RawExportTest, DamagedFilesGiveProblemsAndTheRest) {
   EXPECT_EQ(a.report.matching.messages, 1u);
 }
 
+// Timestamps a damaged file can hold (a flipped high bit): rank 0 of the Late Sender gets, after
+// its MPI_Send, a record stamped 2^62 ns + 2300 (beyond any clock's 146 years) and one stamped
+// 2^55 ns + 2300 (more than 13 days after the record before it). Both are left out; had the
+// second been kept, every later record of the rank would have moved with it (a thread's times
+// never go back) and the archive's time range would have been 2^55 ns long. The trace keeps its
+// 2000 ns (1000 to 3000) and its Late Sender of 500 ns.
+TEST(RawExportTest, RecordsStampedFarAheadAreDamagedAndLeftOut) {
+  RawRun run("raw-far-ahead");
+  WriteLateSender(run);
+  const uint32_t barrier = Region(MpiFunction::kMPI_Barrier);
+  run.Events(0, {Event(1000, RawKind::kEnter, kMain),
+                 Event(2000, RawKind::kEnter, Region(MpiFunction::kMPI_Send)),
+                 Event(2100, RawKind::kSend, 0, 1, 5, 8),
+                 Event(2200, RawKind::kLeave, Region(MpiFunction::kMPI_Send)),
+                 Event((uint64_t{1} << 62) + 2300, RawKind::kEnter, barrier),
+                 Event((uint64_t{1} << 55) + 2300, RawKind::kEnter, barrier),
+                 Event(3000, RawKind::kLeave, kMain)});
+  Result<ExportSummary> s = ExportRawTrace(run.dir());
+  ASSERT_TRUE(s.has_value()) << s.error().message();
+  EXPECT_EQ(s->invalid_records, 2u);
+  EXPECT_EQ(s->events, 10u);
+  EXPECT_EQ(s->closed_regions, 0u);
+  Analysis a = AnalyzeFile(s->anchor, 1);
+  EXPECT_EQ(a.trace.defs.clock.trace_length, 2000u);
+  EXPECT_NEAR(a.Value("mpi_latesender", "main/MPI_Recv", 1), 500e-9, 1e-15);
+}
+
 TEST(RawExportTest, ThreadsBecomeLocationsOfTheirRank) {
   // The Late Sender of WriteLateSender, between the second threads of the ranks on communicator
   // 1 (agreed id 5, ranks 0 and 1), while the main threads only run main. Rank 1 also declares

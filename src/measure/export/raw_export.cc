@@ -54,6 +54,15 @@ bool HasRawTrace(const std::string& dir) {
   return std::filesystem::exists(RawDefsPath(dir, 0), ec);
 }
 
+// The times a record can have, on rank 0's clock in nanoseconds: below 2^62 (146 years since the
+// clock's start, boot for CLOCK_MONOTONIC), and not more than kLongestGap after the thread's
+// record before it. A record outside is damaged (a flipped bit in a file that a crash or a disk
+// left behind): it is left out, so that the records after it keep their times (the times of a
+// thread never go back: a record stamped far ahead would carry every later one with it) and the
+// archive's time range stays within what OTF2's readers accept.
+constexpr uint64_t kLatestTime = uint64_t{1} << 62;
+constexpr uint64_t kLongestGap = uint64_t{1} << 50;  // 13 days
+
 // Writes the raw events file `path` of one of the rank's threads (`thread`: not the one that
 // initialised MPI) as the events of `out`, counting into `summary`.
 void ExportStream(const std::string& path, bool thread, const RankContext& rank,
@@ -62,7 +71,8 @@ void ExportStream(const std::string& path, bool thread, const RankContext& rank,
   std::vector<uint32_t> open;  // regions entered and not left
   WalkedStack walked;          // the walked functions among them
   uint64_t last = 0;
-  uint64_t floor = 0;  // the earliest time the next record may have
+  bool kept_any = false;  // whether `last` is a record's time
+  uint64_t floor = 0;     // the earliest time the next record may have
   auto is_flush_region = [](const RawEvent& e) {
     return (e.kind == RawKind::kEnter || e.kind == RawKind::kLeave) && e.a == kFlushRegion;
   };
@@ -78,8 +88,14 @@ void ExportStream(const std::string& path, bool thread, const RankContext& rank,
     const size_t n = std::fread(chunk.data(), sizeof(RawEvent), chunk.size(), file);
     for (size_t i = 0; i < n; ++i) {
       const RawEvent& e = chunk[i];
+      const uint64_t stamped = rank.clock(rank.timer(e.time));
+      if (stamped >= kLatestTime || (kept_any && stamped > last + kLongestGap)) {
+        ++summary.invalid_records;  // damaged: left out
+        continue;
+      }
+      kept_any = true;
       // A rank's timestamps never go back, even where the clock map bends.
-      const uint64_t t = std::max(rank.clock(rank.timer(e.time)), floor);
+      const uint64_t t = std::max(stamped, floor);
       const uint64_t previous = last;
       last = t;
       // Nothing shares a timestamp with a buffer flush's Enter or Leave: Scalasca moves every
@@ -298,8 +314,12 @@ void PrepareRank(int r, const ExportInputs& in, RankExport& out) {
   double ns_per_tick = 1.0;  // the walks' time, in the rank's timer units
   if (d.tsc && !TimerMap::Slope(d.calibration, &ns_per_tick)) ns_per_tick = 0;
   summary.walks += d.walks;
-  summary.walk_nanoseconds +=
-      static_cast<uint64_t>(static_cast<double>(d.walk_ticks) * ns_per_tick);
+  // A damaged count can be any 64-bit number: its product may not fit in one.
+  const double walk_ns = static_cast<double>(d.walk_ticks) * ns_per_tick;
+  if (walk_ns > 0) {
+    summary.walk_nanoseconds +=
+        walk_ns < 0x1p63 ? static_cast<uint64_t>(walk_ns) : uint64_t{1} << 63;
+  }
 }
 
 // Writes rank `r`'s event files (one per thread) as its locations' events, counting into its

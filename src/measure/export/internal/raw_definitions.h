@@ -2,6 +2,7 @@
 // the maps that move the rank's timestamps onto rank 0's clock (private to measure/export).
 #pragma once
 
+#include <climits>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -156,7 +157,9 @@ class TimerMap {
     const double delta =
         (static_cast<double>(ticks) - static_cast<double>(origin_.ticks)) * ns_per_tick_;
     const double ns = static_cast<double>(origin_.ns) + delta;
-    return ns <= 0 ? 0 : static_cast<uint64_t>(ns + 0.5);
+    // A damaged counter value can map beyond what 64 bits hold (and NaN fails both tests).
+    if (!(ns > 0)) return 0;
+    return ns >= 0x1p64 ? UINT64_MAX : static_cast<uint64_t>(ns + 0.5);
   }
 
  private:
@@ -173,17 +176,24 @@ class ClockMap {
     const ClockPoint& a = points_.front();
     if (points_.size() == 1 || points_.back().local == a.local) return Shift(t, a.offset);
     const ClockPoint& b = points_.back();
-    const double slope =
-        static_cast<double>(b.offset - a.offset) / static_cast<double>(b.local - a.local);
+    // In doubles: damaged measurements may lie anywhere in 64 bits.
+    const double slope = (static_cast<double>(b.offset) - static_cast<double>(a.offset)) /
+                         (static_cast<double>(b.local) - static_cast<double>(a.local));
     const double offset = static_cast<double>(a.offset) +
                           slope * (static_cast<double>(t) - static_cast<double>(a.local));
-    return Shift(t, static_cast<long long>(offset));
+    if (!(offset > -0x1p63)) return Shift(t, offset < 0 ? LLONG_MIN : 0);  // also NaN
+    return Shift(t, offset >= 0x1p63 ? LLONG_MAX : static_cast<long long>(offset));
   }
 
  private:
+  // t - offset, kept within 0 and UINT64_MAX.
   static uint64_t Shift(uint64_t t, long long offset) {
-    long long v = static_cast<long long>(t) - offset;
-    return v < 0 ? 0 : static_cast<uint64_t>(v);
+    if (offset >= 0) {
+      const uint64_t back = static_cast<uint64_t>(offset);
+      return t > back ? t - back : 0;
+    }
+    const uint64_t forward = static_cast<uint64_t>(-(offset + 1)) + 1;  // |offset|, no overflow
+    return t > UINT64_MAX - forward ? UINT64_MAX : t + forward;
   }
   std::vector<ClockPoint> points_;
 };
