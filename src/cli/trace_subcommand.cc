@@ -98,9 +98,8 @@ class TraceSubcommand final : public Subcommand {
     return "Run an MPI or OpenSHMEM program and record its OTF2 trace: causeway trace -o DIR -- "
            "mpirun -np N ./app args (or oshrun ...). Exits with the command's exit status "
            "once the trace is written (128 + N if a signal N ended it); an interrupt (SIGINT, "
-           "SIGTERM, SIGHUP) ends the command and writes what was recorded; --finish writes the "
-           "trace "
-           "of a run whose causeway trace was killed";
+           "SIGTERM, SIGHUP) ends the command and writes what was recorded; --finish writes "
+           "the trace of a run whose causeway trace was killed";
   }
   int SucceededExitCode() const override { return command_exit_status_; }
   void AddOptions(CLI::App& app) override {
