@@ -1,6 +1,7 @@
 // How a traced run ends, and what the trace and the reports say of it: a crash, an abort, an
 // exit without MPI_Finalize, MPI's fatal error handlers and an interrupt of `causeway trace`
-// keep every event recorded up to the end; SIGUSR1 reaches the command; the raw files of a killed
+// keep every event recorded up to the end; SIGUSR1 reaches the command, and a program that
+// handles SIGTERM goes on recorded; the raw files of a killed
 // `causeway trace` become a trace with --finish; a normal run says every rank finalized; a command
 // without MPI is an error; a rank that cannot write its files stops the recording, not the run.
 #include <filesystem>
@@ -128,30 +129,48 @@ std::string WaitForRank1(const std::string& dir) {
          "/raw/rank-1.defs ] && [ $i -lt 1200 ]; do sleep 0.1; i=$((i+1)); done; ";
 }
 
+// A run of checkpoint_on_signal (1500 steps) asked to stop by `request` (shell lines run once
+// rank 1 began recording and 1 s more passed; $pid is `causeway trace`'s): the program's
+// checkpoint line, exit status 0, a written trace whose ranks both finalized, and in it every
+// MPI_Allreduce the ranks made, before and after the request: N + 1 each for "checkpoint at
+// step N".
+void ExpectTheCheckpointedRunWhole(const std::string& name, const std::string& signal,
+                                   const std::string& request) {
+  const std::string dir = testing::MakeTempDir("traced-checkpoint-" + name);
+  const std::string trace = CausewayBinary() + " trace -o " + dir +
+                            " -- mpirun --allow-run-as-root --oversubscribe -np 2 " +
+                            TestProgram("checkpoint_on_signal") + " 1500 " + signal;
+  std::string out;
+  RunCommand("sh -c '" + trace + " & pid=$!; " + WaitForRank1(dir) + "sleep 1; " + request +
+                 "; wait $pid; echo status=$?'",
+             &out);
+  EXPECT_NE(out.find("Trace written to"), std::string::npos) << out;
+  EXPECT_NE(out.find("status=0"), std::string::npos) << out;
+  const size_t at = out.find("checkpoint at step ");
+  ASSERT_NE(at, std::string::npos) << out;
+  const uint64_t step = std::stoull(out.substr(at + 19));
+  EXPECT_EQ(Count(Info(dir), "MPI_COLLECTIVE_END"), 2 * (step + 1)) << out;
+  const json report = Analyze(dir);
+  ASSERT_EQ(report["trace"]["rank_endings"].size(), 2u);
+  for (const json& e : report["trace"]["rank_endings"]) EXPECT_EQ(e["ending"], "finalized") << e;
+}
+
 // SIGUSR1 to `causeway trace` (a batch script asking the program for a checkpoint before the
 // time limit) is passed on to the command at once: the program acts on it and ends normally,
 // and its trace is written. With its default action the signal would end `causeway trace`
 // alone: no trace, and the program, never asked, would run its 1500 steps (30 s of CPU time per
 // rank) and exit 3. (The launcher is mpirun itself: timeout does not pass SIGUSR1 on.)
 TEST(TracedProgramsTest, ACheckpointRequestReachesTheCommand) {
-  const std::string dir = testing::MakeTempDir("traced-checkpoint");
-  const std::string trace = CausewayBinary() + " trace -o " + dir +
-                            " -- mpirun --allow-run-as-root --oversubscribe -np 2 " +
-                            TestProgram("checkpoint_on_signal") + " 1500";
-  std::string out;
-  RunCommand("sh -c '" + trace + " & pid=$!; " + WaitForRank1(dir) +
-                 "sleep 1; kill -USR1 $pid; wait $pid; echo status=$?'",
-             &out);
-  EXPECT_NE(out.find("checkpoint at step"), std::string::npos) << out;
-  EXPECT_NE(out.find("Trace written to"), std::string::npos) << out;
-  EXPECT_NE(out.find("status=0"), std::string::npos) << out;
-  const json info = Info(dir);
-  // One MPI_Allreduce a step on each rank, the same number on both.
-  EXPECT_GE(Count(info, "MPI_COLLECTIVE_END"), 2u);
-  EXPECT_EQ(Count(info, "MPI_COLLECTIVE_END") % 2, 0u);
-  const json report = Analyze(dir);
-  ASSERT_EQ(report["trace"]["rank_endings"].size(), 2u);
-  for (const json& e : report["trace"]["rank_endings"]) EXPECT_EQ(e["ending"], "finalized") << e;
+  ExpectTheCheckpointedRunWhole("usr1", "USR1", "kill -USR1 $pid");
+}
+
+// SIGTERM to the ranks of a program that handles it itself (its handler installed before
+// MPI_Init, under the tracer's): the program goes on to its checkpoint and MPI_Finalize, and so
+// does the recording. The tracer used to take every SIGTERM for the rank's end: it wrote its
+// buffer, noted "signal 15" and recorded nothing more, though the rank went on.
+TEST(TracedProgramsTest, AProgramThatHandlesSigtermGoesOnRecorded) {
+  // The ranks are mpirun's children ($pid's grandchildren).
+  ExpectTheCheckpointedRunWhole("term", "TERM", "pkill -TERM -P $(pgrep -P $pid)");
 }
 
 // `causeway trace` killed (SIGKILL cannot be caught: a batch system's kill after the time
