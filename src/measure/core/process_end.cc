@@ -15,11 +15,27 @@ constexpr int kCrashSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
 constexpr int kEndRequests[] = {SIGTERM, SIGINT};
 
 struct sigaction g_previous[65];
+// The program's own handlers of the end requests, as they were before the runtime's
+// initialisation (NoteProgramSignalHandlers); noted once.
+struct sigaction g_program[65];
+bool g_program_noted = false;
 void (*g_on_signal)(int) = nullptr;
 
-bool IsProgramHandler(const struct sigaction& action) {
+bool IsHandler(const struct sigaction& action) {
   return (action.sa_flags & SA_SIGINFO) != 0 ||
          (action.sa_handler != SIG_DFL && action.sa_handler != SIG_IGN);
+}
+
+// Whether the handler in place when the measurement started is the one the program installed
+// before the runtime's initialisation: not one the runtime put there (Open MPI's oshmem handles
+// SIGTERM to clean up and end the PE, which is an end like any other).
+bool IsProgramHandler(int sig) {
+  const struct sigaction& now = g_previous[sig];
+  const struct sigaction& before = g_program[sig];
+  if (!g_program_noted || !IsHandler(now) || !IsHandler(before)) return false;
+  if ((now.sa_flags & SA_SIGINFO) != (before.sa_flags & SA_SIGINFO)) return false;
+  return (now.sa_flags & SA_SIGINFO) != 0 ? now.sa_sigaction == before.sa_sigaction
+                                          : now.sa_handler == before.sa_handler;
 }
 
 // The program's own handler of an end request, as the kernel would have run it: with its mask
@@ -43,7 +59,7 @@ void RunProgramHandler(int sig, siginfo_t* info, void* context) {
 void OnSignal(int sig, siginfo_t* info, void* context) {
   bool request = false;
   for (int r : kEndRequests) request = request || r == sig;
-  if (request && IsProgramHandler(g_previous[sig])) {
+  if (request && IsProgramHandler(sig)) {
     // The program handles the request itself and may well go on (write a checkpoint, then
     // finalize): the recording goes on with it.
     RunProgramHandler(sig, info, context);
@@ -70,6 +86,12 @@ void Watch(int sig, bool request) {
 }
 
 }  // namespace
+
+void NoteProgramSignalHandlers() {
+  if (g_program_noted) return;
+  g_program_noted = true;
+  for (int sig : kEndRequests) sigaction(sig, nullptr, &g_program[sig]);
+}
 
 void WatchProcessEnd(void (*on_signal)(int), void (*on_exit)()) {
   g_on_signal = on_signal;

@@ -4,9 +4,11 @@
 // the handler that was there before, with the signal raised again; an exit calls `on_exit`. The
 // callbacks must be async-signal-safe.
 //
-// A program that handles SIGTERM or SIGINT itself (installed before the measurement started)
-// may go on after one: its handler runs as it would without the measurement, and nothing ends.
-// One that ignores them keeps ignoring them.
+// A program that handles SIGTERM or SIGINT itself (its handler installed before it initialised
+// MPI or OpenSHMEM, and still in place when the measurement started) may go on after one: its
+// handler runs as it would without the measurement, and nothing ends. A handler the runtime
+// installed while it initialised (Open MPI's oshmem ends the PE on SIGTERM) is an end as the
+// default action is. One that ignores them keeps ignoring them.
 //
 //   WatchProcessEnd(OnFatalSignal, OnExit);   // once, when the measurement starts
 #pragma once
@@ -14,5 +16,10 @@
 namespace cw::measure {
 
 void WatchProcessEnd(void (*on_signal)(int), void (*on_exit)());
+
+// Notes the program's handlers of SIGTERM and SIGINT: the init wrappers call it before they
+// call MPI_Init, MPI_Init_thread, shmem_init or shmem_init_thread (the first call counts).
+// Async-signal-safe.
+void NoteProgramSignalHandlers();
 
 }  // namespace cw::measure

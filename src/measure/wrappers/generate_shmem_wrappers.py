@@ -196,7 +196,8 @@ def wrapper(r):
              "  return target;", "}", "}  // namespace",
              f'extern "C" {r.returns} {r.name}({r.declaration()}) {{']
     if r.kind == "init":
-        lines += ["  const uint64_t enter = Now();"]
+        lines += ["  NoteProgramSignalHandlers();  // before the runtime installs its own",
+                  "  const uint64_t enter = Now();"]
         lines += [f"  {r.returns} result = {call};" if returns_value else f"  {call};"]
         condition = r.ok if r.ok else "true"
         lines += [f"  if ({condition}) ShmemStarted({region}, enter);"]
@@ -233,6 +234,7 @@ def write_wrappers(routines, out):
              "// call. Calls the OpenSHMEM library makes to itself, and calls before shmem_init or",
              "// after shmem_finalize, are only forwarded.",
              "#include <cstddef>", "#include <cstdint>", "",
+             "#include \"measure/core/process_end.h\"",
              "#include \"measure/runtime/shmem_hooks.h\"", "",
              "using namespace cw::measure;", "using namespace cw::measure::hook;",
              "// The context handle: a pointer in every implementation (the ABI is what matters).",

@@ -217,7 +217,8 @@ def wrapper(f, flavour):
     before, after = flavour.hooks(f.before, f.tag_before), flavour.hooks(f.after, f.tag_after)
     body = []
     if f.kind == "init":
-        body += ["  const uint64_t enter = Now();",
+        body += ["  NoteProgramSignalHandlers();  // before the runtime installs its own",
+                 "  const uint64_t enter = Now();",
                  f"  const int result = {call};",
                  f"  if (result == MPI_SUCCESS) Started({enum}, enter);",
                  "  return result;"]
@@ -269,7 +270,7 @@ def write_wrappers(functions, out, flavour):
              "// Each wrapper records the Enter and Leave of its region (CallScope) and runs its hooks",
              "// around the PMPI call, under the recorder's lock (HookLock) but never across the",
              "// call; before MPI_Init and after MPI_Finalize it only forwards.",
-             "#include <mpi.h>", "", f"#include \"{hooks_header(flavour)}\"", "",
+             "#include <mpi.h>", "", "#include \"measure/core/process_end.h\"", f"#include \"{hooks_header(flavour)}\"", "",
              "using namespace cw::measure;", f"using namespace {flavour.namespace};", ""]
     lines += [wrapper(f, flavour) for f in functions]
     out.write_text("\n".join(lines))
@@ -375,6 +376,7 @@ def fortran_wrapper(f, flavour, f08=False):
             f'extern "C" void p{lower}{suffix}({", ".join("MPI_Fint*" for _ in args.split(", "))}) '
             "__attribute__((weak));",
             f'extern "C" void {lower}{suffix}({params}) {{'] + own_ierr + [
+            "  NoteProgramSignalHandlers();  // before the runtime installs its own",
             "  const uint64_t enter = Now();",
             f"  p{lower}{suffix}({args});",
             f"  if (*ierr == MPI_SUCCESS) Started(MpiFunction::{f.enum}, enter);",
@@ -430,7 +432,7 @@ def write_fortran_wrappers(functions, out, flavour):
     lines = [HEADER,
              "// Fortran (mpif.h, `use mpi`) entry points: see generate_wrappers.py.",
              "#include <mpi.h>", "", "#include <cstddef>", "#include <cstdint>", "#include <string>", "#include <vector>",
-             "", f"#include \"{hooks_header(flavour)}\"", "",
+             "", "#include \"measure/core/process_end.h\"", f"#include \"{hooks_header(flavour)}\"", "",
              "using namespace cw::measure;", f"using namespace {flavour.namespace};", "",
              "namespace {",
              "// A Fortran status is as many integers as a C MPI_Status holds (Open MPI 6, MPICH 5).",
