@@ -284,12 +284,7 @@ class TraceSubcommand final : public Subcommand {
     }
     if (!exported) {
       // No mark (a rank ended early), or the raw files changed after the export had begun.
-      RemoveArchive(dir);
-      const auto begin = std::chrono::steady_clock::now();
-      CW_ASSIGN_OR_RETURN(measure::ExportSummary summary, measure::ExportRawTrace(dir.string()));
-      exported = measure::EarlyExport::Outcome{
-          std::move(summary),
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count(), 0.0};
+      CW_ASSIGN_OR_RETURN(exported, ExportAfterTheRun(dir));
     }
     const measure::ExportSummary& summary = exported->summary;
     PrintTraceWritten(summary, CommandRun{seconds, exit_status}, exported->seconds,
@@ -306,6 +301,17 @@ class TraceSubcommand final : public Subcommand {
     fs::remove_all(dir / "traces", ec);
   }
 
+  // Writes DIR/raw as OTF2 once the command has ended (an archive there before is removed), and
+  // how long that took.
+  static Result<measure::EarlyExport::Outcome> ExportAfterTheRun(const fs::path& dir) {
+    RemoveArchive(dir);
+    const auto begin = std::chrono::steady_clock::now();
+    CW_ASSIGN_OR_RETURN(measure::ExportSummary summary, measure::ExportRawTrace(dir.string()));
+    return measure::EarlyExport::Outcome{
+        std::move(summary),
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count(), 0.0};
+  }
+
   // --finish: the trace of a run whose `causeway trace` was ended before it wrote it. A rank
   // that had not finalized may still be running (its launcher outlived this command's first
   // run): its raw files are kept, so that --finish can be run again once it has ended.
@@ -318,12 +324,9 @@ class TraceSubcommand final : public Subcommand {
                            "/raw holds no raw files of a traced run (causeway trace "
                            "removes them once it has written the trace)");
     }
-    RemoveArchive(dir);
-    const auto begin = std::chrono::steady_clock::now();
-    CW_ASSIGN_OR_RETURN(measure::ExportSummary summary, measure::ExportRawTrace(dir.string()));
-    PrintTraceWritten(
-        summary, std::nullopt,
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count(), 0.0);
+    CW_ASSIGN_OR_RETURN(const measure::EarlyExport::Outcome exported, ExportAfterTheRun(dir));
+    const measure::ExportSummary& summary = exported.summary;
+    PrintTraceWritten(summary, std::nullopt, exported.seconds, 0.0);
     if (!summary.endings.empty()) {
       std::fprintf(stderr,
                    "  the raw files stay in %s/raw: if the program still runs, run causeway trace "
