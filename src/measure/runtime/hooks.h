@@ -48,17 +48,15 @@ class HookLock {
   bool locked_ = false;
 };
 
-// Records the Enter of a call on construction and its Leave on destruction. `caller`: the return
-// address into the code that made the call (the wrapper's __builtin_return_address(0)): a poll
-// that follows an unsuccessful poll from the same return address, with nothing recorded between
-// them, takes that poll's call path without walking the stack (a polling loop would spend most
-// of its time walking; the walk also comes before the call's clock reading, so its time would
-// show as the caller's computation).
+// Records the Enter of a call on construction and its Leave on destruction. Each call walks the
+// stack for its call path (before its clock reading), a poll too: a poll repeated from the same
+// return address with nothing recorded between can still have another path (one helper polling
+// for two callers in turn), and in a polling loop the walk of an unchanged stack is cheap (the
+// thread's recent paths). Polling compaction folds only polls of the same path.
 class CallScope {
  public:
-  explicit CallScope(MpiFunction f, const void* caller = nullptr)
-      : CallScope(static_cast<uint32_t>(f), caller) {}
-  CallScope(uint32_t region, const void* caller);
+  explicit CallScope(MpiFunction f) : CallScope(static_cast<uint32_t>(f)) {}
+  explicit CallScope(uint32_t region);
   ~CallScope();
   CallScope(const CallScope&) = delete;
   CallScope& operator=(const CallScope&) = delete;

@@ -406,17 +406,14 @@ bool RecordingOpenMp() {
   return AdoptThread(/*calls_mpi=*/false);
 }
 
-CallScope::CallScope(uint32_t region, const void* caller) : region_(region) {
+CallScope::CallScope(uint32_t region) : region_(region) {
   ThreadState& t = *t_state;
   PauseSampling(t);  // no samples inside a recorded call: its time is the call's
   DrainSamples(t);
-  // The walk comes before the clock is read: its cost is not the call's time. A repeated poll
-  // (see hooks.h) takes the previous poll's call path.
-  const bool repeated_poll = caller != nullptr && caller == t.poll_caller &&
-                             t.poll_flushes == t.log->flushes() && t.poll_end == t.log->position();
-  const uint32_t context = repeated_poll ? t.poll_context : WalkedContext(t);
-  t.poll_caller = caller;
-  t.poll_context = context;
+  // The walk comes before the clock is read: its cost is not the call's time. Every call walks,
+  // a poll repeated from one return address too: the same helper polling for two callers in
+  // turn has a path for each (see hooks.h).
+  const uint32_t context = WalkedContext(t);
   if (region_ == static_cast<uint32_t>(MpiFunction::kMPI_Barrier)) {
     MarkWritesBeforeBarrier(context);
   }

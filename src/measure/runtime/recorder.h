@@ -100,9 +100,6 @@ struct ThreadState {
   size_t poll_end = 0;
   uint64_t poll_flushes = kNoPoll;
   static constexpr uint64_t kNoPoll = ~uint64_t{0};
-  // The latest call's return address into its caller and its call path (CallScope).
-  const void* poll_caller = nullptr;
-  uint32_t poll_context = 0;
   bool stopped = false;  // stopped recording at the size limit
   WalkCache walk_cache;  // the previous call's stack walk (calling_contexts.h)
   // Sampling (sampling.h): the samples not yet written, the thread's timer, and whether the

@@ -42,7 +42,7 @@ bool RecordingShmem();
 // thread as inside an OpenSHMEM call meanwhile.
 class ShmemCallScope {
  public:
-  ShmemCallScope(uint32_t region, const void* caller) : scope_(region, caller) {}
+  explicit ShmemCallScope(uint32_t region) : scope_(region) {}
 
  private:
   struct Inside {

@@ -212,7 +212,7 @@ def wrapper(r):
     recording = "RecordingShmem()"
     if r.filterable:
         recording += f" && !ShmemFiltered(ShmemFunction::{r.enum})"
-    lines += [f"  if (!({recording})) return {call};", f"  ShmemCallScope scope({region}, __builtin_return_address(0));"]
+    lines += [f"  if (!({recording})) return {call};", f"  ShmemCallScope scope({region});"]
     if not r.has_ctx_parameter and mentions(r.before + r.after, "ctx"):
         lines += ["  const ShmemContext ctx = kShmemDefaultContext;"]
     lines += locked_hooks(r.before)

@@ -235,10 +235,7 @@ def wrapper(f, flavour):
         recording = "Recording()"
         if f.filterable and not flavour.tag:
             recording += f" && !Filtered({enum})"
-        # The tracer's scope gets the caller's return address: a poll repeated from one call
-        # site reuses its call path without a stack walk (measure/runtime/hooks.h).
-        caller = "" if flavour.tag else ", __builtin_return_address(0)"
-        body += [f"  if (!({recording})) return {call};", f"  CallScope scope({enum}{caller});"]
+        body += [f"  if (!({recording})) return {call};", f"  CallScope scope({enum});"]
         needs = " ".join(after)
         names = {p[1] for p in f.params}
         if "status" in names and re.search(r"\bstatus\b", needs):
@@ -414,8 +411,7 @@ def fortran_wrapper(f, flavour, f08=False):
              f'extern "C" void {lower}{suffix}({", ".join(fparams)}) {{'] + own_ierr + [
              f"  if (!({recording}) || p{lower}{suffix} == nullptr) {{",
              f"    if (p{lower}{suffix} != nullptr) p{lower}{suffix}({args});", "    return;", "  }",
-             f"  CallScope scope(MpiFunction::{f.enum}"
-             f"{'' if flavour.tag else ', __builtin_return_address(0)'});"]
+             f"  CallScope scope(MpiFunction::{f.enum});"]
     lines += ["  " + l for l in before]
     lines += locked_hooks(f_before, "{")
     if flavour.tag:
