@@ -11,7 +11,10 @@
 # MODES (default "sampled calls none": --callpaths), alternating so that machine noise hits all
 # alike, and prints the wall time of each (median, fastest), the overhead of the medians and the
 # median of each round's overhead against that round's untraced run, the events recorded, and
-# whether the traced runs printed the same result (QE's and CP2K's total energy). RANKS
+# whether the traced runs printed the same result (QE's and CP2K's total energy). The mode
+# `untraced` in MODES runs the command untraced once more in each round: its "overhead" against
+# the round's first untraced run is the noise floor of the series (what the machine alone moves
+# a median of paired runs by). RANKS
 # defaults to the number of CPUs: oversubscribed ranks spin in MPI calls and make the runtime
 # mostly noise.
 set -eu
@@ -39,6 +42,10 @@ run_once() {
   if [ "$1" = plain ]; then
     /usr/bin/time -f "%e" -o "$WORK/t" $MPIRUN $CMD > plain.out 2>&1
     cat "$WORK/t" >> "$WORK/plain.txt"
+  elif [ "$1" = untraced ]; then
+    /usr/bin/time -f "%e" -o "$WORK/t" $MPIRUN $CMD > traced-untraced.out 2>&1
+    : > trace-untraced.out
+    cat "$WORK/t" >> "$WORK/traced-untraced.txt"
   else
     /usr/bin/time -f "%e" -o "$WORK/t" "$CAUSEWAY" trace --callpaths "$1" -o "$WORK/trace" -- \
       $MPIRUN $CMD > "traced-$1.out" 2> "trace-$1.out"
@@ -75,10 +82,13 @@ for mode in $MODES; do
   fi
   T=$(median < "$WORK/traced-$mode.txt"); TF=$(fastest < "$WORK/traced-$mode.txt")
   # Each round's overhead against that round's untraced run; their median.
-  PAIRED=$(paste "$WORK/plain.txt" "$WORK/traced-$mode.txt" | awk '{print 100 * ($2 - $1) / $1}' | median)
+  paste "$WORK/plain.txt" "$WORK/traced-$mode.txt" | awk '{print 100 * ($2 - $1) / $1}' | sort -n > "$WORK/paired.txt"
+  PAIRED=$(median < "$WORK/paired.txt")
+  LO=$(head -1 "$WORK/paired.txt"); HI=$(tail -1 "$WORK/paired.txt")
   awk -v p="$P" -v pf="$PF" -v t="$T" -v tf="$TF" -v e="$EVENTS" -v s="${SAMPLES:-0}" \
-    -v mode="$mode" -v same="$SAME" -v paired="$PAIRED" 'BEGIN {
-    printf "  --callpaths %-8s %7.2f s (%.2f), %d events, %d samples, including writing OTF2\n", mode, t, tf, e, s
-    printf "    overhead: %.1f %% of the median runtime (fastest: %.1f %%; median of the rounds: %.1f %%); same result: %s\n", 100 * (t - p) / p, 100 * (tf - pf) / pf, paired, same
+    -v mode="$mode" -v same="$SAME" -v paired="$PAIRED" -v lo="$LO" -v hi="$HI" 'BEGIN {
+    if (mode == "untraced") printf "  untraced again         %7.2f s (%.2f), the noise floor\n", t, tf
+    else printf "  --callpaths %-8s %7.2f s (%.2f), %d events, %d samples, including writing OTF2\n", mode, t, tf, e, s
+    printf "    overhead: %.1f %% of the median runtime (fastest: %.1f %%; median of the rounds: %.1f %%, rounds %.1f to %.1f %%); same result: %s\n", 100 * (t - p) / p, 100 * (tf - pf) / pf, paired, lo, hi, same
   }'
 done

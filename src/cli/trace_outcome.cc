@@ -70,6 +70,14 @@ void PrintTraceWritten(const measure::ExportSummary& s, const std::optional<Comm
        "user-region ends did not match the innermost open region (ignored) or regions were "
        "still open at MPI_Finalize (closed there)"},
       {s.invalid_records, "damaged records (unknown kind or region) were left out"},
+      {s.openmp_serial_teams,
+       "OpenMP parallel regions had a team of one thread and were not recorded (nothing in "
+       "them waits for another thread; their time is their caller's; --openmp-serial record "
+       "records them)"},
+      {s.openmp_solo_locks,
+       "OpenMP lock acquisitions (critical sections, omp_set_lock) were not recorded while "
+       "their process had one OpenMP thread (none can wait; --openmp-serial record records "
+       "them)"},
   };
   for (const auto& c : counted) {
     if (c.count > 0) {

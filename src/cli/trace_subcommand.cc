@@ -174,6 +174,13 @@ class TraceSubcommand final : public Subcommand {
                    "already); libomp does so for every command; off records no OpenMP thread "
                    "(default auto)")
         ->check(CLI::IsMember({"auto", "libomp", "off"}));
+    app.add_option("--openmp-serial", openmp_serial_,
+                   "OpenMP parallel regions whose team has one thread (OMP_NUM_THREADS=1, an "
+                   "OpenMP build run as a pure MPI program) and, while a process has one OpenMP "
+                   "thread only, its lock acquisitions: skip records none of them (nothing there "
+                   "can wait for another thread; their time is their caller's, MPI calls inside "
+                   "are recorded; the count is printed), record records them all (default skip)")
+        ->check(CLI::IsMember({"skip", "record"}));
     app.add_flag("--keep-raw", keep_raw_, "keep the raw per-rank files after writing OTF2");
     finish_option_ = app.add_flag(
         "--finish", finish_,
@@ -229,6 +236,7 @@ class TraceSubcommand final : public Subcommand {
     CW_ASSIGN_OR_RETURN(const std::string openmp_runtime, OpenMpRuntime(openmp_, command_));
     Preload(openmp_runtime.empty() ? library : library + ":" + openmp_runtime, dir.string());
     setenv("CAUSEWAY_OPENMP", openmp_.c_str(), 1);
+    setenv("CAUSEWAY_OPENMP_SERIAL", openmp_serial_.c_str(), 1);
     setenv("CAUSEWAY_EXPORT", "launcher", 1);
     if (!buffer_.empty()) setenv("CAUSEWAY_BUFFER", buffer_.c_str(), 1);
     if (!record_.empty()) setenv("CAUSEWAY_RECORD", record_.c_str(), 1);
@@ -509,6 +517,7 @@ class TraceSubcommand final : public Subcommand {
   bool finish_ = false;
   CLI::Option* finish_option_ = nullptr;
   std::string openmp_ = "auto";
+  std::string openmp_serial_ = "skip";
   int command_exit_status_ = 0;  // the traced command's, passed on once the trace is written
   bool tag_ = false;
   std::string tag_interval_;

@@ -264,6 +264,102 @@ TEST(TracedOpenMpTest, SamplesWhileAThreadWaitsOpenNothingBelowTheConstruct) {
   }
 }
 
+// The number of visits of call paths whose region is `region`, over every location.
+double VisitsOf(const json& report, const std::string& region) {
+  std::map<uint64_t, std::string> regions;
+  for (const json& c : report["callpaths"]) regions[c["id"].get<uint64_t>()] = c["region"];
+  double visits = 0;
+  for (const json& v : report["values"]) {
+    if (v["metric"] == "visits" && regions[v["callpath"].get<uint64_t>()] == region)
+      visits += v["value"].get<double>();
+  }
+  return visits;
+}
+
+// The names of the report's diagnostics about the trace itself: all but those about the machine
+// the run had (run.*: CPU contention when other tests load the 2 cores).
+std::set<std::string> TraceDiagnostics(const json& report) {
+  std::set<std::string> names;
+  for (const json& d : report["diagnostics"]) {
+    const std::string name = d["name"];
+    if (name.rfind("run.", 0) != 0) names.insert(name);
+  }
+  return names;
+}
+
+// omp_serial.c, per rank (its header): 70 parallel regions of one thread and one of two; 100
+// lock acquisitions while the process has one OpenMP thread (phase 1), then 5 by a POSIX thread
+// of the program's, 60 in teams of one thread and 2 in the team of two.
+TEST(TracedOpenMpTest, TeamsOfOneThreadAndSoloLocksAreLeftOutUnlessAsked) {
+  const std::string result = "critical sections 72, locks 95, iterations 160";
+  EXPECT_NE(NativeOutput("omp_serial").find(result), std::string::npos);
+
+  // By default: only the team of two is a fork (one per rank, its two threads' parts); the
+  // locks of phases 2 to 4 are recorded, 67 per rank, those of phase 1 are not.
+  std::string output;
+  std::string dir = TraceProgram("omp_serial", 2, "", kExactCounts, &output, kQuietThreads);
+  EXPECT_NE(output.find(result), std::string::npos) << output;
+  EXPECT_NE(output.find("  140 OpenMP parallel regions had a team of one thread and were not "
+                        "recorded"),
+            std::string::npos)
+      << output;
+  EXPECT_NE(output.find("  200 OpenMP lock acquisitions (critical sections, omp_set_lock) were "
+                        "not recorded while their process had one OpenMP thread"),
+            std::string::npos)
+      << output;
+  // Every construct the thread entered in a team of one thread it left there too.
+  EXPECT_EQ(output.find("left open"), std::string::npos) << output;
+  json info = Info(dir);
+  EXPECT_EQ(Count(info, "THREAD_FORK"), 2u);
+  EXPECT_EQ(Count(info, "THREAD_JOIN"), 2u);
+  EXPECT_EQ(Count(info, "THREAD_TEAM_BEGIN"), 2u * 2u);
+  EXPECT_EQ(Count(info, "THREAD_TEAM_END"), 2u * 2u);
+  EXPECT_EQ(Count(info, "THREAD_ACQUIRE_LOCK"), 2u * 67u);
+  EXPECT_EQ(Count(info, "THREAD_RELEASE_LOCK"), 2u * 67u);
+  json report = Analyze(dir);
+  EXPECT_TRUE(TraceDiagnostics(report).empty()) << report["diagnostics"];
+  // The MPI calls inside the teams of one thread are recorded, below the function GCC outlined
+  // the region's body to.
+  EXPECT_EQ(VisitsOf(report, "MPI_Barrier"), 2 * 40);
+  bool in_body = false;
+  for (const json& c : report["callpaths"]) {
+    const std::string path = CallPathName(report, c["id"].get<uint64_t>());
+    in_body |= path == "main/alone/alone._omp_fn.0/MPI_Barrier";
+    // No construct of a team of one thread: the only parallel region is two_threads'.
+    if (c["region"].get<std::string>().rfind("!$omp parallel", 0) == 0) {
+      EXPECT_EQ(path.rfind("main/two_threads/!$omp parallel @omp_serial.c:", 0), 0u) << path;
+    }
+    EXPECT_EQ(c["region"].get<std::string>().rfind("!$omp barrier", 0), std::string::npos);
+  }
+  EXPECT_TRUE(in_body) << report["callpaths"];
+
+  // --openmp-serial record: every team (71 forks per rank) and every acquisition (167).
+  dir = TraceProgram("omp_serial", 2, "", kExactCounts + std::string(" --openmp-serial record"),
+                     &output, kQuietThreads);
+  EXPECT_NE(output.find(result), std::string::npos) << output;
+  EXPECT_EQ(output.find("not recorded"), std::string::npos) << output;
+  info = Info(dir);
+  EXPECT_EQ(Count(info, "THREAD_FORK"), 2u * 71u);
+  EXPECT_EQ(Count(info, "THREAD_TEAM_BEGIN"), 2u * 72u);
+  EXPECT_EQ(Count(info, "THREAD_TEAM_END"), 2u * 72u);
+  EXPECT_EQ(Count(info, "THREAD_ACQUIRE_LOCK"), 2u * 167u);
+  EXPECT_EQ(Count(info, "THREAD_RELEASE_LOCK"), 2u * 167u);
+  report = Analyze(dir);
+  EXPECT_TRUE(TraceDiagnostics(report).empty()) << report["diagnostics"];
+  EXPECT_EQ(VisitsOf(report, "MPI_Barrier"), 2 * 40);
+  // In each of the 40 teams of one thread per rank, two barriers: the explicit one and the one
+  // GCC's statically scheduled loop ends with (a call of GOMP_barrier, as the explicit one).
+  std::set<std::string> barrier_regions;
+  for (const json& c : report["callpaths"]) {
+    if (c["region"].get<std::string>().rfind("!$omp barrier @omp_serial.c:", 0) == 0)
+      barrier_regions.insert(c["region"].get<std::string>());
+  }
+  ASSERT_EQ(barrier_regions.size(), 2u);
+  for (const std::string& region : barrier_regions)
+    EXPECT_EQ(VisitsOf(report, region), 2 * 40) << region;
+  EXPECT_EQ(VisitsOf(report, "alone._omp_fn.0"), 2 * 40);
+}
+
 TEST(TracedOpenMpTest, OpenMpOffRecordsNoThread) {
   std::string output;
   const std::string dir = TraceProgram(

@@ -284,6 +284,8 @@ void PrepareRank(int r, const ExportInputs& in, RankExport& out) {
   summary.unrecorded_calls += d.unrecorded;
   summary.unbalanced_regions += d.unbalanced_regions;
   summary.reused_thread_slots += d.reused_thread_slots;
+  summary.openmp_serial_teams += d.openmp_serial_teams;
+  summary.openmp_solo_locks += d.openmp_solo_locks;
   summary.flushes += d.flushes;
   summary.flush_nanoseconds += d.flush_ns;
   summary.samples += d.samples_taken;
@@ -366,6 +368,8 @@ void Merge(ExportSummary&& rank, ExportSummary& all) {
   all.unrecorded_calls += rank.unrecorded_calls;
   all.reused_thread_slots += rank.reused_thread_slots;
   all.unbalanced_regions += rank.unbalanced_regions;
+  all.openmp_serial_teams += rank.openmp_serial_teams;
+  all.openmp_solo_locks += rank.openmp_solo_locks;
   all.flushes += rank.flushes;
   all.flush_nanoseconds += rank.flush_nanoseconds;
   all.samples += rank.samples;

@@ -41,7 +41,11 @@ struct ExportSummary {
   uint64_t reused_thread_slots = 0;
   uint64_t unbalanced_regions = 0;  // user-region ends that did not match (ignored), and
                                     // regions still open at MPI_Finalize (closed there)
-  uint64_t flushes = 0;             // buffer flushes while the program ran, all ranks
+  // Not recorded (`causeway trace --openmp-serial`): OpenMP parallel regions whose team had one
+  // thread, and lock acquisitions while a process had one OpenMP thread only.
+  uint64_t openmp_serial_teams = 0;
+  uint64_t openmp_solo_locks = 0;
+  uint64_t flushes = 0;  // buffer flushes while the program ran, all ranks
   uint64_t flush_nanoseconds = 0;
   uint64_t samples = 0;                 // stack samples of the computation (--callpaths sampled)
   uint64_t lost_samples = 0;            // dropped: a thread's buffer was full between two calls

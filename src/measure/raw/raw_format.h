@@ -119,6 +119,10 @@ inline constexpr uint32_t kNoRank = 0xFFFFFFFFu;
 //                                          early because the rank's tree was full, and the
 //                                          walks at calls and the timer units they took
 //   unbalanced_regions N
+//   reused_thread_slots N                  threads that took the location of one that ended
+//   openmp_serial TEAMS LOCKS              what OpenMP's recording left out (omp_hooks.cc):
+//                                          parallel regions with a team of one thread, and lock
+//                                          acquisitions while the process had one OpenMP thread
 //   end EVENTS UNRECORDED FLUSHES FLUSH_NS ok|lost      after MPI_Finalize
 //   size_limit BYTES TIME                  the rank stopped recording at its share, BYTES, of
 //                                          the size limit (causeway trace --max-size), at TIME

@@ -15,12 +15,21 @@
 // Constructs get one region per kind and code address ("omp_region" definitions); the exporter
 // names them by the source line of that address. Tasks and task groups are not recorded yet.
 //
+// Teams of one thread (OMP_NUM_THREADS=1, num_threads(1): an OpenMP build run as a pure MPI
+// program, as Debian's cp2k.popt is) are not recorded, nor what their thread does in them as
+// the team (barriers, worksharing, single, master, ordered): nothing there can wait for another
+// thread, and CP2K opens tens of thousands of such regions per rank, each a fork, a join, six
+// records and a stack walk. Their time is their caller's; MPI calls inside are recorded as
+// elsewhere. Locks and critical sections are the process's: they are not recorded either while
+// the process has had one OpenMP thread only (no team asked for more, no second initial
+// thread), when no acquisition can wait. `causeway trace --openmp-serial record`
+// (CAUSEWAY_OPENMP_SERIAL=record) records them all; the rank counts what it left out.
+//
 // libomp tells a worker thread that the implicit barrier closing a parallel region has ended
 // only when the thread is woken for the next region (or the runtime shuts down). The thread
 // has recorded nothing since it entered the barrier, so the team's master writes the end of its
 // workers' part when it leaves that barrier itself: the barrier ends for every thread when the
 // last one arrived, and no worker stays in the team until the next parallel region.
-#include <dlfcn.h>
 #include <omp-tools.h>
 
 #include <algorithm>
@@ -35,6 +44,7 @@
 #include <vector>
 
 #include "measure/runtime/hooks.h"
+#include "measure/runtime/omp_gcc_entries.h"
 #include "measure/runtime/recorder.h"
 #include "measure/runtime/sampling.h"
 
@@ -88,7 +98,7 @@ struct OpenRegion {
   const void* code;
   // A single construct GCC's code executed: libomp never hears of its end (GCC calls nothing
   // there), so it ends when the thread's next OpenMP event begins, usually the implicit barrier
-  // after it (GOMP_single_start below).
+  // after it (GOMP_single_start, omp_gcc_entries.cc).
   bool end_unreported = false;
 };
 
@@ -104,6 +114,7 @@ struct OmpThread {
     const void* code;  // the team's parallel construct
     size_t depth;      // of the team's parallel region in `open`
     bool master;
+    bool serial;  // a team of one thread, not recorded
   };
   std::vector<Membership> teams;
   std::unordered_map<uint64_t, uint32_t> regions;  // the process's, as far as seen here
@@ -118,15 +129,38 @@ struct Team {
   std::vector<OmpThread*> workers;
 };
 
+// Every team of one thread: not recorded (the top of this file); never deleted.
+Team g_serial_team;
+
+// Whether teams of one thread and solo locks are recorded (CAUSEWAY_OPENMP_SERIAL=record), set
+// when the runtime starts the tool.
+bool g_record_serial = false;
+// True while the process has had one OpenMP thread only: no team asked for more than one
+// thread, and the runtime began no second thread. It only ever turns false.
+std::atomic<bool> g_solo{true};
+std::atomic<int> g_openmp_threads{0};
+// Whether a lock acquisition was left out (a release must then find its acquisition recorded).
+std::atomic<bool> g_lock_left_out{false};
+
+// Whether `kind` is a lock of the process that its acquisitions are recorded for: a critical
+// section's or an OpenMP lock (not an ordered construct's, which is its team's, nor an atomic's).
+bool ProcessLock(ompt_mutex_t kind) {
+  return kind == ompt_mutex_critical || kind == ompt_mutex_lock || kind == ompt_mutex_nest_lock ||
+         kind == ompt_mutex_test_lock || kind == ompt_mutex_test_nest_lock;
+}
+
+// Whether such a lock's acquisition (or release) now is left out.
+bool LeaveOutLock() { return g_solo.load(std::memory_order_relaxed) && !g_record_serial; }
+
+// Counts what is left out, while the rank records.
+void CountLeftOut(std::atomic<uint64_t>& count) {
+  const State& s = S();
+  if (s.started.load(std::memory_order_relaxed) && !s.finished.load(std::memory_order_relaxed))
+    count.fetch_add(1, std::memory_order_relaxed);
+}
+
 // initial-exec: the library is loaded at start-up, as recorder.cc's thread state.
 __attribute__((tls_model("initial-exec"))) thread_local OmpThread* t_omp = nullptr;
-// Set by GOMP_barrier below, to the program's address of the call: GCC's explicit barriers reach
-// libomp through its GOMP entry point, which reports them as barriers "of the implementation",
-// as it does the implicit barrier of a worksharing construct, and at an address in the caller,
-// which is then causeway's wrapper.
-__attribute__((tls_model("initial-exec"))) thread_local const void* t_explicit_barrier = nullptr;
-// Set by GOMP_single_start below while libomp starts a single construct for GCC's code.
-__attribute__((tls_model("initial-exec"))) thread_local bool t_gomp_single = false;
 
 std::mutex g_mutex;                                           // guards g_regions and g_locks
 std::unordered_map<uint64_t, uint32_t>* g_regions = nullptr;  // never destroyed
@@ -137,6 +171,7 @@ struct Lock {
   uint32_t id = 0;
   uint32_t acquisitions = 0;
   uint32_t current = 0;
+  bool held = false;  // its last acquisition was recorded and not yet released
 };
 std::unordered_map<ompt_wait_id_t, Lock>* g_locks = nullptr;
 
@@ -192,7 +227,8 @@ void Enter(OmpThread& t, Construct construct, const void* code) {
 // callback whose begin was not recorded, before the measurement started, has nothing to leave).
 bool Leave(OmpThread& t, Construct construct) {
   EndUnreported(t);
-  const size_t floor = t.teams.empty() ? 0 : t.teams.back().depth + 1;
+  // Above the team's parallel region (a team of one thread has none in `open`).
+  const size_t floor = t.teams.empty() ? 0 : t.teams.back().depth + (t.teams.back().serial ? 0 : 1);
   size_t k = t.open.size();
   while (k > floor && t.open[k - 1].construct != construct) --k;
   if (k == floor) return false;
@@ -205,6 +241,9 @@ bool Leave(OmpThread& t, Construct construct) {
 
 const void* OpenCode(const OmpThread& t) { return t.open.empty() ? nullptr : t.open.back().code; }
 
+// Whether the thread's innermost team is a team of one thread (not recorded).
+bool InSerialTeam(const OmpThread& t) { return !t.teams.empty() && t.teams.back().serial; }
+
 // Acquisition or release `lock` of the process's lock `wait_id`.
 void LockRecord(RawKind kind, ompt_wait_id_t wait_id) {
   uint32_t id = 0;
@@ -215,10 +254,21 @@ void LockRecord(RawKind kind, ompt_wait_id_t wait_id) {
     auto [it, inserted] = g_locks->try_emplace(wait_id);
     if (inserted) it->second.id = static_cast<uint32_t>(g_locks->size() - 1);
     if (kind == RawKind::kThreadAcquireLock) it->second.current = ++it->second.acquisitions;
+    it->second.held = kind == RawKind::kThreadAcquireLock;
     id = it->second.id;
     order = it->second.current;
   }
   Record(kind, id, 0, 0, 0, order);
+}
+
+// Whether the release of `wait_id` has its acquisition in the trace: always, unless an
+// acquisition was left out (LeaveOutLock) before the process had a second OpenMP thread.
+bool AcquisitionRecorded(ompt_wait_id_t wait_id) {
+  if (!g_lock_left_out.load(std::memory_order_relaxed)) return true;
+  std::lock_guard<std::mutex> lock(g_mutex);
+  if (g_locks == nullptr) return false;
+  const auto it = g_locks->find(wait_id);
+  return it != g_locks->end() && it->second.held;
 }
 
 // Writes the end of a worker's part in `team` into its log, at `time` (its barrier's end).
@@ -239,6 +289,13 @@ void CloseWorker(OmpThread& worker, const Team* team, uint64_t time) {
 
 void OnParallelBegin(ompt_data_t*, const ompt_frame_t*, ompt_data_t* parallel,
                      unsigned int requested, int, const void* code) {
+  // The runtime never gives a team more threads than it asked for.
+  if (requested > 1) g_solo.store(false, std::memory_order_relaxed);
+  if (requested <= 1 && !g_record_serial) {
+    parallel->ptr = &g_serial_team;
+    CountLeftOut(S().openmp_serial_teams);
+    return;
+  }
   auto* team = new Team();
   team->code = code;
   parallel->ptr = team;
@@ -247,14 +304,22 @@ void OnParallelBegin(ompt_data_t*, const ompt_frame_t*, ompt_data_t* parallel,
 }
 
 void OnParallelEnd(ompt_data_t* parallel, ompt_data_t*, int, const void*) {
+  if (parallel->ptr == &g_serial_team) {
+    parallel->ptr = nullptr;
+    return;
+  }
   if (Here() != nullptr) Record(RawKind::kThreadJoin);
   delete static_cast<Team*>(parallel->ptr);
   parallel->ptr = nullptr;
 }
 
 void BeginImplicitTask(OmpThread& t, Team* team, unsigned int index) {
+  if (team == &g_serial_team) {
+    t.teams.push_back(OmpThread::Membership{team, nullptr, t.open.size(), true, true});
+    return;
+  }
   Record(RawKind::kThreadTeamBegin);
-  t.teams.push_back(OmpThread::Membership{team, team->code, t.open.size(), index == 0});
+  t.teams.push_back(OmpThread::Membership{team, team->code, t.open.size(), index == 0, false});
   Enter(t, Construct::kParallel, team->code);
   if (index != 0) {
     std::lock_guard<std::mutex> lock(team->mutex);
@@ -292,6 +357,10 @@ void OnImplicitTask(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel, ompt_
   }
   // A worker's end comes late and its master has written it already. (libomp passes no
   // parallel region at the end: the team is the one the thread began last.)
+  if (InSerialTeam(*t)) {
+    t->teams.pop_back();
+    return;
+  }
   if (!t->teams.empty() && t->teams.back().master) EndMasterTask(*t, t->teams.back().team);
 }
 
@@ -312,7 +381,7 @@ void OnSyncRegion(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint, ompt_
                        kind != ompt_sync_region_reduction;
   if (!barrier && kind != ompt_sync_region_taskwait) return;
   OmpThread* t = Here();
-  if (t == nullptr) return;
+  if (t == nullptr || InSerialTeam(*t)) return;
   const Construct construct = barrier ? BarrierConstruct(kind) : Construct::kTaskwait;
   if (kind == ompt_sync_region_barrier_implementation && t_explicit_barrier != nullptr)
     code = t_explicit_barrier;
@@ -329,8 +398,9 @@ void OnSyncRegion(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint, ompt_
 
 void OnMutexAcquire(ompt_mutex_t kind, unsigned int, unsigned int, ompt_wait_id_t,
                     const void* code) {
+  if (ProcessLock(kind) && LeaveOutLock()) return;
   OmpThread* t = Here();
-  if (t == nullptr) return;
+  if (t == nullptr || (kind == ompt_mutex_ordered && InSerialTeam(*t))) return;
   switch (kind) {
     case ompt_mutex_critical:
       Enter(*t, Construct::kCritical, code);
@@ -350,6 +420,11 @@ void OnMutexAcquire(ompt_mutex_t kind, unsigned int, unsigned int, ompt_wait_id_
 }
 
 void OnMutexAcquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void*) {
+  if (ProcessLock(kind) && LeaveOutLock()) {
+    g_lock_left_out.store(true, std::memory_order_relaxed);
+    CountLeftOut(S().openmp_solo_locks);
+    return;
+  }
   OmpThread* t = Here();
   if (t == nullptr) return;
   switch (kind) {
@@ -386,6 +461,7 @@ void OnMutexAcquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void*) {
 }
 
 void OnMutexReleased(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void*) {
+  if (ProcessLock(kind) && LeaveOutLock()) return;
   OmpThread* t = Here();
   if (t == nullptr) return;
   switch (kind) {
@@ -401,6 +477,7 @@ void OnMutexReleased(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void*) {
     case ompt_mutex_nest_lock:
     case ompt_mutex_test_lock:
     case ompt_mutex_test_nest_lock: {
+      if (!AcquisitionRecorded(wait_id)) return;
       const bool nest = kind == ompt_mutex_nest_lock || kind == ompt_mutex_test_nest_lock;
       const Construct routine = nest ? Construct::kUnsetNestLock : Construct::kUnsetLock;
       Enter(*t, routine, nullptr);
@@ -415,12 +492,13 @@ void OnMutexReleased(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void*) {
 
 // A nest lock its holder sets again (begin) or unsets without releasing it (end): no lock record,
 // the routine's region only.
-void OnNestLock(ompt_scope_endpoint_t endpoint, ompt_wait_id_t, const void*) {
+void OnNestLock(ompt_scope_endpoint_t endpoint, ompt_wait_id_t wait_id, const void*) {
+  if (LeaveOutLock()) return;
   OmpThread* t = Here();
   if (t == nullptr) return;
   if (endpoint == ompt_scope_begin) {
     Leave(*t, Construct::kSetNestLock);  // entered at the acquire callback
-  } else {
+  } else if (AcquisitionRecorded(wait_id)) {
     Enter(*t, Construct::kUnsetNestLock, nullptr);
     Leave(*t, Construct::kUnsetNestLock);
   }
@@ -443,7 +521,7 @@ void OnWork(ompt_work_t kind, ompt_scope_endpoint_t endpoint, ompt_data_t*, ompt
       return;
   }
   OmpThread* t = Here();
-  if (t == nullptr) return;
+  if (t == nullptr || InSerialTeam(*t)) return;
   if (endpoint == ompt_scope_begin) {
     Enter(*t, construct, code);
     if (kind == ompt_work_single_executor && t_gomp_single) t->open.back().end_unreported = true;
@@ -454,7 +532,7 @@ void OnWork(ompt_work_t kind, ompt_scope_endpoint_t endpoint, ompt_data_t*, ompt
 
 void OnMaster(ompt_scope_endpoint_t endpoint, ompt_data_t*, ompt_data_t*, const void* code) {
   OmpThread* t = Here();
-  if (t == nullptr) return;
+  if (t == nullptr || InSerialTeam(*t)) return;
   if (endpoint == ompt_scope_begin) {
     Enter(*t, Construct::kMaster, code);
   } else {
@@ -462,12 +540,23 @@ void OnMaster(ompt_scope_endpoint_t endpoint, ompt_data_t*, ompt_data_t*, const 
   }
 }
 
+// The runtime's threads: a second one (a worker, or another initial thread) ends the solo part
+// of the run.
+void OnThreadBegin(ompt_thread_t type, ompt_data_t*) {
+  if (type != ompt_thread_initial && type != ompt_thread_worker) return;
+  if (g_openmp_threads.fetch_add(1, std::memory_order_relaxed) > 0)
+    g_solo.store(false, std::memory_order_relaxed);
+}
+
 int Initialize(ompt_function_lookup_t lookup, int, ompt_data_t*) {
   auto set_callback = reinterpret_cast<ompt_set_callback_t>(lookup("ompt_set_callback"));
   if (set_callback == nullptr) return 0;
+  const char* serial = std::getenv("CAUSEWAY_OPENMP_SERIAL");
+  g_record_serial = serial != nullptr && std::strcmp(serial, "record") == 0;
   auto set = [&](ompt_callbacks_t event, auto callback) {
     set_callback(event, reinterpret_cast<ompt_callback_t>(callback));
   };
+  set(ompt_callback_thread_begin, &OnThreadBegin);
   set(ompt_callback_parallel_begin, &OnParallelBegin);
   set(ompt_callback_parallel_end, &OnParallelEnd);
   set(ompt_callback_implicit_task, &OnImplicitTask);
@@ -483,19 +572,6 @@ int Initialize(ompt_function_lookup_t lookup, int, ompt_data_t*) {
 
 void Finalize(ompt_data_t*) {}
 
-// The OpenMP runtime's GCC entry point `name` that causeway's own stands in front of (never
-// nullptr: only a program linked with an OpenMP runtime calls them; without one it must not go
-// on as if its threads had synchronised).
-template <typename Function>
-Function NextEntryPoint(const char* name) {
-  auto next = reinterpret_cast<Function>(dlsym(RTLD_NEXT, name));
-  if (next == nullptr) {
-    std::fprintf(stderr, "causeway: %s called, but no OpenMP runtime provides it\n", name);
-    std::abort();
-  }
-  return next;
-}
-
 }  // namespace
 }  // namespace cw::measure::hook
 
@@ -508,31 +584,4 @@ extern "C" __attribute__((visibility("default"))) ompt_start_tool_result_t* ompt
   static ompt_start_tool_result_t result = {
       &cw::measure::hook::Initialize, &cw::measure::hook::Finalize, {0}};
   return &result;
-}
-
-// GCC's explicit barrier: marks the barrier libomp reports next as explicit, then runs it.
-extern "C" __attribute__((visibility("default"))) void GOMP_barrier() {
-  static const auto kNext = cw::measure::hook::NextEntryPoint<void (*)()>("GOMP_barrier");
-  cw::measure::hook::t_explicit_barrier = __builtin_return_address(0);
-  kNext();
-  cw::measure::hook::t_explicit_barrier = nullptr;
-}
-
-// GCC's single constructs (without and with copyprivate): the region libomp starts for the
-// thread that executes one has no reported end (OpenRegion::end_unreported).
-extern "C" __attribute__((visibility("default"))) bool GOMP_single_start() {
-  static const auto kNext = cw::measure::hook::NextEntryPoint<bool (*)()>("GOMP_single_start");
-  cw::measure::hook::t_gomp_single = true;
-  const bool executes = kNext();
-  cw::measure::hook::t_gomp_single = false;
-  return executes;
-}
-
-extern "C" __attribute__((visibility("default"))) void* GOMP_single_copy_start() {
-  static const auto kNext =
-      cw::measure::hook::NextEntryPoint<void* (*)()>("GOMP_single_copy_start");
-  cw::measure::hook::t_gomp_single = true;
-  void* data = kNext();
-  cw::measure::hook::t_gomp_single = false;
-  return data;
 }

@@ -578,6 +578,10 @@ void Finalizing(uint32_t region) {
     s.log.Define("unbalanced_regions " + std::to_string(s.unbalanced_regions));
   if (s.reused_thread_slots > 0)
     s.log.Define("reused_thread_slots " + std::to_string(s.reused_thread_slots));
+  if (s.openmp_serial_teams.load() > 0 || s.openmp_solo_locks.load() > 0) {
+    s.log.Define("openmp_serial " + std::to_string(s.openmp_serial_teams.load()) + " " +
+                 std::to_string(s.openmp_solo_locks.load()));
+  }
   s.log.FlushForCrash();
   s.log.Define("end " + std::to_string(s.log.events()) + " " +
                std::to_string(g_unrecorded_calls.load()) + " " + std::to_string(s.log.flushes()) +

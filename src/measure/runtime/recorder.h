@@ -171,6 +171,10 @@ struct State {
   bool record_user_regions = true;
   bool record_functions = true;
   uint64_t unbalanced_regions = 0;  // ends that did not match the innermost open region
+  // What OpenMP's recording left out (omp_hooks.cc): teams of one thread, and lock acquisitions
+  // while the process had one OpenMP thread only.
+  std::atomic<uint64_t> openmp_serial_teams{0};
+  std::atomic<uint64_t> openmp_solo_locks{0};
   // The size limit (causeway trace --max-size, CAUSEWAY_MAX_SIZE bytes for all ranks): this
   // rank's share (0: unlimited), the bytes its logs may still write, and when they were spent.
   // Each thread then stops recording at its next call (StopAtSizeLimit in recorder.cc).

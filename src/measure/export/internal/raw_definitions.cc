@@ -220,6 +220,8 @@ void ParseRunLine(const std::string& key, const std::string& line, Words& words,
     if (line.size() > 5) d.fold.push_back(line.substr(5));
   } else if (key == "reused_thread_slots") {
     words >> d.reused_thread_slots;
+  } else if (key == "openmp_serial") {
+    words >> d.openmp_serial_teams >> d.openmp_solo_locks;
   } else if (key == "timer") {
     std::string kind;
     words >> kind;

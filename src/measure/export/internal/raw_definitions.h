@@ -128,6 +128,8 @@ struct RankDefs {
   int64_t node_stolen_ns = -1;
   uint64_t unbalanced_regions = 0;
   uint64_t reused_thread_slots = 0;  // threads that took the location of one that had ended
+  uint64_t openmp_serial_teams = 0;  // OpenMP teams of one thread, not recorded
+  uint64_t openmp_solo_locks = 0;    // lock acquisitions of a process with one OpenMP thread
   bool size_limited = false;         // stopped recording at its share of the size limit
   uint64_t size_limit_bytes = 0;     // its share
   uint64_t size_limit_time = 0;      // its timer when the share was spent (0: unknown)
