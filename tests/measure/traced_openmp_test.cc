@@ -291,7 +291,7 @@ std::set<std::string> TraceDiagnostics(const json& report) {
 // lock acquisitions while the process has one OpenMP thread (phase 1), then 5 by a POSIX thread
 // of the program's, 60 in teams of one thread and 2 in the team of two.
 TEST(TracedOpenMpTest, TeamsOfOneThreadAndSoloLocksAreLeftOutUnlessAsked) {
-  const std::string result = "critical sections 72, locks 95, iterations 160";
+  const std::string result = "critical sections 72, locks 95, iterations 160, singles 10";
   EXPECT_NE(NativeOutput("omp_serial").find(result), std::string::npos);
 
   // By default: only the team of two is a fork (one per rank, its two threads' parts); the
@@ -329,7 +329,9 @@ TEST(TracedOpenMpTest, TeamsOfOneThreadAndSoloLocksAreLeftOutUnlessAsked) {
     if (c["region"].get<std::string>().rfind("!$omp parallel", 0) == 0) {
       EXPECT_EQ(path.rfind("main/two_threads/!$omp parallel @omp_serial.c:", 0), 0u) << path;
     }
+    // Nor any barrier or single: those of the teams of one thread and the orphaned ones.
     EXPECT_EQ(c["region"].get<std::string>().rfind("!$omp barrier", 0), std::string::npos);
+    EXPECT_EQ(c["region"].get<std::string>().rfind("!$omp single", 0), std::string::npos);
   }
   EXPECT_TRUE(in_body) << report["callpaths"];
 
@@ -348,15 +350,22 @@ TEST(TracedOpenMpTest, TeamsOfOneThreadAndSoloLocksAreLeftOutUnlessAsked) {
   EXPECT_TRUE(TraceDiagnostics(report).empty()) << report["diagnostics"];
   EXPECT_EQ(VisitsOf(report, "MPI_Barrier"), 2 * 40);
   // In each of the 40 teams of one thread per rank, two barriers: the explicit one and the one
-  // GCC's statically scheduled loop ends with (a call of GOMP_barrier, as the explicit one).
-  std::set<std::string> barrier_regions;
+  // GCC's statically scheduled loop ends with (a call of GOMP_barrier, as the explicit one);
+  // and 10 times per rank the orphaned barrier, single, and the barrier GCC ends the single
+  // with (the same call again). GCC's single reaches libomp without its address.
+  std::map<std::string, double> barriers;  // visits by region
+  std::string single;
   for (const json& c : report["callpaths"]) {
-    if (c["region"].get<std::string>().rfind("!$omp barrier @omp_serial.c:", 0) == 0)
-      barrier_regions.insert(c["region"].get<std::string>());
+    const std::string region = c["region"];
+    if (region.rfind("!$omp barrier @omp_serial.c:", 0) == 0)
+      barriers[region] = VisitsOf(report, region);
+    if (region.rfind("!$omp single", 0) == 0) single = region;
   }
-  ASSERT_EQ(barrier_regions.size(), 2u);
-  for (const std::string& region : barrier_regions)
-    EXPECT_EQ(VisitsOf(report, region), 2 * 40) << region;
+  std::multiset<double> visits;
+  for (const auto& [region, v] : barriers) visits.insert(v);
+  EXPECT_EQ(visits, (std::multiset<double>{2 * 10, 2 * 10, 2 * 40, 2 * 40})) << report["callpaths"];
+  ASSERT_FALSE(single.empty());
+  EXPECT_EQ(VisitsOf(report, single), 2 * 10);
   EXPECT_EQ(VisitsOf(report, "alone._omp_fn.0"), 2 * 40);
 }
 

@@ -17,9 +17,10 @@
 //
 // Teams of one thread (OMP_NUM_THREADS=1, num_threads(1): an OpenMP build run as a pure MPI
 // program, as Debian's cp2k.popt is) are not recorded, nor what their thread does in them as
-// the team (barriers, worksharing, single, master, ordered): nothing there can wait for another
-// thread, and CP2K opens tens of thousands of such regions per rank, each a fork, a join, six
-// records and a stack walk. Their time is their caller's; MPI calls inside are recorded as
+// the team (barriers, worksharing, single, master, ordered), nor such constructs outside any
+// parallel region (the initial task's implicit team has one thread): nothing there can wait for
+// another thread, and CP2K opens tens of thousands of such regions per rank, each a fork, a join,
+// six records and a stack walk. Their time is their caller's; MPI calls inside are recorded as
 // elsewhere. Locks and critical sections are the process's: they are not recorded either while
 // the process has had one OpenMP thread only (no team asked for more, no second initial
 // thread), when no acquisition can wait. `causeway trace --openmp-serial record`
@@ -241,8 +242,16 @@ bool Leave(OmpThread& t, Construct construct) {
 
 const void* OpenCode(const OmpThread& t) { return t.open.empty() ? nullptr : t.open.back().code; }
 
-// Whether the thread's innermost team is a team of one thread (not recorded).
+// Whether the thread's innermost team is a team of one thread that is not recorded.
 bool InSerialTeam(const OmpThread& t) { return !t.teams.empty() && t.teams.back().serial; }
+
+// Whether the constructs the thread encounters now bind to a team of one thread, and are not
+// recorded: in a parallel region asked for one thread, or outside any parallel region, where a
+// barrier, single or worksharing construct binds to the initial task's implicit team, which
+// never has another thread (CP2K runs tens of thousands of such orphaned constructs per rank).
+bool InTeamOfOne(const OmpThread& t) {
+  return t.teams.empty() ? !g_record_serial : t.teams.back().serial;
+}
 
 // Acquisition or release `lock` of the process's lock `wait_id`.
 void LockRecord(RawKind kind, ompt_wait_id_t wait_id) {
@@ -381,7 +390,7 @@ void OnSyncRegion(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint, ompt_
                        kind != ompt_sync_region_reduction;
   if (!barrier && kind != ompt_sync_region_taskwait) return;
   OmpThread* t = Here();
-  if (t == nullptr || InSerialTeam(*t)) return;
+  if (t == nullptr || InTeamOfOne(*t)) return;
   const Construct construct = barrier ? BarrierConstruct(kind) : Construct::kTaskwait;
   if (kind == ompt_sync_region_barrier_implementation && t_explicit_barrier != nullptr)
     code = t_explicit_barrier;
@@ -400,7 +409,7 @@ void OnMutexAcquire(ompt_mutex_t kind, unsigned int, unsigned int, ompt_wait_id_
                     const void* code) {
   if (ProcessLock(kind) && LeaveOutLock()) return;
   OmpThread* t = Here();
-  if (t == nullptr || (kind == ompt_mutex_ordered && InSerialTeam(*t))) return;
+  if (t == nullptr || (kind == ompt_mutex_ordered && InTeamOfOne(*t))) return;
   switch (kind) {
     case ompt_mutex_critical:
       Enter(*t, Construct::kCritical, code);
@@ -521,7 +530,7 @@ void OnWork(ompt_work_t kind, ompt_scope_endpoint_t endpoint, ompt_data_t*, ompt
       return;
   }
   OmpThread* t = Here();
-  if (t == nullptr || InSerialTeam(*t)) return;
+  if (t == nullptr || InTeamOfOne(*t)) return;
   if (endpoint == ompt_scope_begin) {
     Enter(*t, construct, code);
     if (kind == ompt_work_single_executor && t_gomp_single) t->open.back().end_unreported = true;
@@ -532,7 +541,7 @@ void OnWork(ompt_work_t kind, ompt_scope_endpoint_t endpoint, ompt_data_t*, ompt
 
 void OnMaster(ompt_scope_endpoint_t endpoint, ompt_data_t*, ompt_data_t*, const void* code) {
   OmpThread* t = Here();
-  if (t == nullptr || InSerialTeam(*t)) return;
+  if (t == nullptr || InTeamOfOne(*t)) return;
   if (endpoint == ompt_scope_begin) {
     Enter(*t, Construct::kMaster, code);
   } else {

@@ -5,8 +5,10 @@
 // Each rank, in four phases:
 //   1. alone: 40 parallel regions of one thread (num_threads(1)), each with an explicit barrier,
 //      a worksharing loop of 4 iterations, a critical section, omp_set_lock and omp_unset_lock,
-//      and an MPI_Barrier; then 20 pairs of omp_set_lock and omp_unset_lock outside any region.
-//      The process has one OpenMP thread: 40 + 40 + 20 = 100 lock acquisitions.
+//      and an MPI_Barrier; then 20 pairs of omp_set_lock and omp_unset_lock outside any region,
+//      and 10 times a barrier and a single construct outside any region (orphaned: they bind to
+//      the initial task's implicit team, of one thread). The process has one OpenMP thread:
+//      40 + 40 + 20 = 100 lock acquisitions.
 //   2. a second thread, a POSIX thread of the program's own (an OpenMP initial thread of its
 //      own for the runtime), sets and unsets the lock 5 times: 5 acquisitions.
 //   3. 30 parallel regions of one thread, each with a critical section and a lock: 60.
@@ -21,11 +23,18 @@ static omp_lock_t lock;
 static int criticals = 0;
 static int locks = 0;
 static int iterations = 0;
+static int singles = 0;
 
 __attribute__((noinline)) static void lock_and_count(void) {
   omp_set_lock(&lock);
   ++locks;
   omp_unset_lock(&lock);
+}
+
+__attribute__((noinline)) static void orphaned(void) {
+#pragma omp barrier
+#pragma omp single
+  ++singles;
 }
 
 __attribute__((noinline)) static void alone(void) {
@@ -42,6 +51,7 @@ __attribute__((noinline)) static void alone(void) {
     }
   }
   for (int i = 0; i < 20; ++i) lock_and_count();
+  for (int i = 0; i < 10; ++i) orphaned();
 }
 
 static void* second_thread(void* unused) {
@@ -83,7 +93,8 @@ int main(int argc, char** argv) {
   two_threads();
   omp_destroy_lock(&lock);
   if (rank == 0)
-    printf("critical sections %d, locks %d, iterations %d\n", criticals, locks, iterations);
+    printf("critical sections %d, locks %d, iterations %d, singles %d\n", criticals, locks,
+           iterations, singles);
   MPI_Finalize();
   return 0;
 }
