@@ -176,8 +176,9 @@ class TraceSubcommand final : public Subcommand {
         ->check(CLI::IsMember({"auto", "libomp", "off"}));
     app.add_option("--openmp-serial", openmp_serial_,
                    "OpenMP parallel regions whose team has one thread (OMP_NUM_THREADS=1, an "
-                   "OpenMP build run as a pure MPI program) and, while a process has one OpenMP "
-                   "thread only, its lock acquisitions: skip records none of them (nothing there "
+                   "OpenMP build run as a pure MPI program), constructs outside any parallel "
+                   "region and, while a process has one OpenMP thread only, its lock "
+                   "acquisitions: skip records none of them (nothing there "
                    "can wait for another thread; their time is their caller's, MPI calls inside "
                    "are recorded; the count is printed), record records them all (default skip)")
         ->check(CLI::IsMember({"skip", "record"}));
