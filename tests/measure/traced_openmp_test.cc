@@ -264,18 +264,6 @@ TEST(TracedOpenMpTest, SamplesWhileAThreadWaitsOpenNothingBelowTheConstruct) {
   }
 }
 
-// The number of visits of call paths whose region is `region`, over every location.
-double VisitsOf(const json& report, const std::string& region) {
-  std::map<uint64_t, std::string> regions;
-  for (const json& c : report["callpaths"]) regions[c["id"].get<uint64_t>()] = c["region"];
-  double visits = 0;
-  for (const json& v : report["values"]) {
-    if (v["metric"] == "visits" && regions[v["callpath"].get<uint64_t>()] == region)
-      visits += v["value"].get<double>();
-  }
-  return visits;
-}
-
 // The names of the report's diagnostics about the trace itself: all but those about the machine
 // the run had (run.*: CPU contention when other tests load the 2 cores).
 std::set<std::string> TraceDiagnostics(const json& report) {
@@ -320,7 +308,7 @@ TEST(TracedOpenMpTest, TeamsOfOneThreadAndSoloLocksAreLeftOutUnlessAsked) {
   EXPECT_TRUE(TraceDiagnostics(report).empty()) << report["diagnostics"];
   // The MPI calls inside the teams of one thread are recorded, below the function GCC outlined
   // the region's body to.
-  EXPECT_EQ(VisitsOf(report, "MPI_Barrier"), 2 * 40);
+  EXPECT_EQ(TotalAt(report, "visits", "MPI_Barrier"), 2 * 40);
   bool in_body = false;
   for (const json& c : report["callpaths"]) {
     const std::string path = CallPathName(report, c["id"].get<uint64_t>());
@@ -348,7 +336,7 @@ TEST(TracedOpenMpTest, TeamsOfOneThreadAndSoloLocksAreLeftOutUnlessAsked) {
   EXPECT_EQ(Count(info, "THREAD_RELEASE_LOCK"), 2u * 167u);
   report = Analyze(dir);
   EXPECT_TRUE(TraceDiagnostics(report).empty()) << report["diagnostics"];
-  EXPECT_EQ(VisitsOf(report, "MPI_Barrier"), 2 * 40);
+  EXPECT_EQ(TotalAt(report, "visits", "MPI_Barrier"), 2 * 40);
   // In each of the 40 teams of one thread per rank, two barriers: the explicit one and the one
   // GCC's statically scheduled loop ends with (a call of GOMP_barrier, as the explicit one);
   // and 10 times per rank the orphaned barrier, single, and the barrier GCC ends the single
@@ -358,15 +346,15 @@ TEST(TracedOpenMpTest, TeamsOfOneThreadAndSoloLocksAreLeftOutUnlessAsked) {
   for (const json& c : report["callpaths"]) {
     const std::string region = c["region"];
     if (region.rfind("!$omp barrier @omp_serial.c:", 0) == 0)
-      barriers[region] = VisitsOf(report, region);
+      barriers[region] = TotalAt(report, "visits", region);
     if (region.rfind("!$omp single", 0) == 0) single = region;
   }
   std::multiset<double> visits;
   for (const auto& [region, v] : barriers) visits.insert(v);
   EXPECT_EQ(visits, (std::multiset<double>{2 * 10, 2 * 10, 2 * 40, 2 * 40})) << report["callpaths"];
   ASSERT_FALSE(single.empty());
-  EXPECT_EQ(VisitsOf(report, single), 2 * 10);
-  EXPECT_EQ(VisitsOf(report, "alone._omp_fn.0"), 2 * 40);
+  EXPECT_EQ(TotalAt(report, "visits", single), 2 * 10);
+  EXPECT_EQ(TotalAt(report, "visits", "alone._omp_fn.0"), 2 * 40);
 }
 
 TEST(TracedOpenMpTest, OpenMpOffRecordsNoThread) {
