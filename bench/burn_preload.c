@@ -6,9 +6,9 @@
 // Preloaded (LD_PRELOAD), it defines both entry points of the routines below, MPI_X for the
 // program's and its libraries' C calls (ScaLAPACK's BLACS makes most of QE's) and PMPI_X for
 // Open MPI's Fortran bindings, which call that name: each call burns once, since Open MPI's
-// MPI_X is PMPI_X itself. Each rank counts the calls it
-// burned at and prints "burn: rank R, N calls, NS ns each" on standard error at exit, so that
-// the CPU time added is known exactly. CW_BURN_NS gives the nanoseconds per call (default 0).
+// MPI_X is PMPI_X itself. Each rank counts the calls it burned at and prints "burn: rank R, N
+// calls, NS ns each" on standard error at exit, so that the CPU time added is known exactly.
+// CW_BURN_NS gives the nanoseconds per call (default 0).
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <mpi.h>
@@ -32,7 +32,7 @@ static void Burn(void) {
     const char* text = getenv("CW_BURN_NS");
     burn_ns = text != NULL ? atol(text) : 0;
   }
-  ++burned_calls;
+  __atomic_fetch_add(&burned_calls, 1, __ATOMIC_RELAXED);  // threads may call MPI too
   if (burn_ns <= 0) return;
   const uint64_t until = NowNs() + (uint64_t)burn_ns;
   while (NowNs() < until) {
