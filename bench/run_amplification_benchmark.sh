@@ -68,6 +68,10 @@ printf "  without anything preloaded  %7.2f s\n" "$P"
 for ns in $BURNS; do
   CALLS=$(sed -n 's/^burn: rank [^,]*, \([0-9]*\) calls.*/\1/p' "burn-$ns.out" | awk '{s += $1} END {print s + 0}')
   [ "$CALLS" -gt 0 ] || { echo "burn-$ns: no rank reported its calls" >&2; exit 1; }
+  if [ -n "$RESULT" ] && [ "$(grep -- "$RESULT" plain.out)" != "$(grep -- "$RESULT" "burn-$ns.out")" ]; then
+    echo "burn-$ns: the program's result differs from the run without the library" >&2
+    exit 1
+  fi
   paste "$WORK/plain.txt" "$WORK/burn-$ns.txt" | awk '{print 100 * ($2 - $1) / $1}' | sort -n > "$WORK/paired.txt"
   PAIRED=$(median < "$WORK/paired.txt")
   LO=$(head -1 "$WORK/paired.txt"); HI=$(tail -1 "$WORK/paired.txt")
