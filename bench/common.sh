@@ -21,3 +21,32 @@ stencil_trace() {
   fi
   echo "$trace"
 }
+
+# alternating_rounds RUNS VARIANT...: one untimed run of $MPIRUN $CMD (the first run of a series
+# reads the program, its libraries and its input from disk: QE on 4 ranks 9.7 s against 6.6-7.0 s
+# after), then RUNS rounds of the caller's run_once for "plain" and each variant. Rounds
+# alternate their order (plain first, then plain last and the variants reversed), so that a
+# machine that slows down or speeds up over a round favours no variant in the paired overheads.
+alternating_rounds() {
+  rounds=$1
+  shift
+  reversed=""
+  for variant in "$@"; do reversed="$variant $reversed"; done
+  $MPIRUN $CMD > warmup.out 2>&1
+  round=0
+  while [ "$round" -lt "$rounds" ]; do
+    if [ $((round % 2)) = 0 ]; then order="plain $*"; else order="$reversed plain"; fi
+    for run in $order; do run_once "$run"; done
+    round=$((round + 1))
+  done
+}
+
+# paired_overheads BASE OTHER: sets PAIRED, LO and HI to the median, least and greatest of the
+# rounds' overheads in percent of OTHER's times against BASE's (files of one time a line, a round
+# each).
+paired_overheads() {
+  paste "$1" "$2" | awk '{print 100 * ($2 - $1) / $1}' | sort -n > "$1.paired"
+  PAIRED=$(median < "$1.paired")
+  LO=$(head -1 "$1.paired")
+  HI=$(tail -1 "$1.paired")
+}

@@ -39,6 +39,8 @@ CORES=$CPUS
 
 : > "$WORK/plain.txt"
 for ns in $BURNS; do : > "$WORK/burn-$ns.txt"; done
+# One run of the command: plain, or with NS nanoseconds burnt at each call; its wall time is
+# appended to plain.txt or burn-NS.txt, one line a round (alternating_rounds calls it).
 run_once() {
   if [ "$1" = plain ]; then
     /usr/bin/time -f "%e" -o "$WORK/t" $MPIRUN $CMD > plain.out 2>&1
@@ -49,18 +51,8 @@ run_once() {
     cat "$WORK/t" >> "$WORK/burn-$1.txt"
   fi
 }
-REVERSED=""
-for ns in $BURNS; do REVERSED="$ns $REVERSED"; done
 cd "$WORK"
-# One run untimed first: the first run of a series reads the program, its libraries and its
-# input from disk (QE on 4 ranks: 9.7 s against 6.6-7.0 s after).
-$MPIRUN $CMD > warmup.out 2>&1
-i=0
-while [ "$i" -lt "$RUNS" ]; do
-  if [ $((i % 2)) = 0 ]; then ORDER="plain $BURNS"; else ORDER="$REVERSED plain"; fi
-  for run in $ORDER; do run_once "$run"; done
-  i=$((i + 1))
-done
+alternating_rounds "$RUNS" $BURNS
 
 P=$(median < "$WORK/plain.txt")
 echo "$NAME, $RANKS ranks on $CPUS CPUs; median of $RUNS rounds"
@@ -72,9 +64,7 @@ for ns in $BURNS; do
     echo "burn-$ns: the program's result differs from the run without the library" >&2
     exit 1
   fi
-  paste "$WORK/plain.txt" "$WORK/burn-$ns.txt" | awk '{print 100 * ($2 - $1) / $1}' | sort -n > "$WORK/paired.txt"
-  PAIRED=$(median < "$WORK/paired.txt")
-  LO=$(head -1 "$WORK/paired.txt"); HI=$(tail -1 "$WORK/paired.txt")
+  paired_overheads "$WORK/plain.txt" "$WORK/burn-$ns.txt"
   awk -v p="$P" -v t="$(median < "$WORK/burn-$ns.txt")" -v ns="$ns" -v calls="$CALLS" \
     -v paired="$PAIRED" -v lo="$LO" -v hi="$HI" -v cores="$CORES" 'BEGIN {
     cpu = calls * ns * 1e-9

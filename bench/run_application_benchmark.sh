@@ -52,20 +52,8 @@ run_once() {
     cat "$WORK/t" >> "$WORK/traced-$1.txt"
   fi
 }
-# Rounds alternate their order (plain first, then plain last), so that a machine that slows down
-# or speeds up over a round favours no mode in the rounds' paired overheads.
-REVERSED=""
-for mode in $MODES; do REVERSED="$mode $REVERSED"; done
 cd "$WORK"
-# One run untimed first: the first run of a series reads the program, its libraries and its
-# input from disk (QE on 4 ranks: 9.7 s against 6.6-7.0 s after).
-$MPIRUN $CMD > warmup.out 2>&1
-i=0
-while [ "$i" -lt "$RUNS" ]; do
-  if [ $((i % 2)) = 0 ]; then ORDER="plain $MODES"; else ORDER="$REVERSED plain"; fi
-  for run in $ORDER; do run_once "$run"; done
-  i=$((i + 1))
-done
+alternating_rounds "$RUNS" $MODES
 P=$(median < "$WORK/plain.txt"); PF=$(fastest < "$WORK/plain.txt")
 awk -v p="$P" -v pf="$PF" -v r="$RUNS" -v n="$RANKS" -v name="$NAME" 'BEGIN {
   printf "%s, %d ranks; median (fastest) of %d runs\n", name, n, r
@@ -85,9 +73,7 @@ for mode in $MODES; do
   fi
   T=$(median < "$WORK/traced-$mode.txt"); TF=$(fastest < "$WORK/traced-$mode.txt")
   # Each round's overhead against that round's untraced run; their median.
-  paste "$WORK/plain.txt" "$WORK/traced-$mode.txt" | awk '{print 100 * ($2 - $1) / $1}' | sort -n > "$WORK/paired.txt"
-  PAIRED=$(median < "$WORK/paired.txt")
-  LO=$(head -1 "$WORK/paired.txt"); HI=$(tail -1 "$WORK/paired.txt")
+  paired_overheads "$WORK/plain.txt" "$WORK/traced-$mode.txt"
   awk -v p="$P" -v pf="$PF" -v t="$T" -v tf="$TF" -v e="$EVENTS" -v s="${SAMPLES:-0}" \
     -v mode="$mode" -v same="$SAME" -v paired="$PAIRED" -v lo="$LO" -v hi="$HI" 'BEGIN {
     if (mode == "untraced") printf "  untraced again         %7.2f s (%.2f), the noise floor\n", t, tf
